@@ -1,0 +1,146 @@
+package replay
+
+// BlockKind is the type of one content block of a message.
+type BlockKind uint8
+
+const (
+	BlockText BlockKind = iota
+	BlockThinking
+	BlockToolUse
+	BlockToolResult
+	BlockImage
+	BlockDocument
+	BlockOther // a block type this version of ctxlab does not know
+)
+
+var blockKindNames = [...]string{"text", "thinking", "tool_use", "tool_result", "image", "document", "other"}
+
+func (k BlockKind) String() string { return blockKindNames[k] }
+
+// TokensPerImage is Claude Code's fixed estimate for an image block
+// (seed 000 _s2, seed 002 lI2: 2000).
+const TokensPerImage = 2000
+
+// Block is one content block, reduced to what the reports and the simulator
+// need: sizes, a content hash and a few fields. Text is kept only for user
+// prompts (the fake summarizer quotes them); everything else keeps its size.
+type Block struct {
+	Kind BlockKind
+	// Chars is the JavaScript length of the block's countable text: the text
+	// of text/thinking blocks, the text of a tool result, the JSON of a tool
+	// use's input.
+	Chars int
+	// Est is Claude Code's own estimate of the block in tokens: round(Chars/4)
+	// per text piece, TokensPerImage per image (seeds 000, 002).
+	Est int
+	// Hash identifies the block's content (xxhash of its raw JSON).
+	Hash uint64
+	// ToolID is the tool_use id (tool_use) or the tool_use_id it answers
+	// (tool_result).
+	ToolID string
+	// Name is the tool's name (tool_use) or the block type (other).
+	Name    string
+	IsError bool
+	// Images counts image items inside a tool result.
+	Images int
+	Input  *ToolInput // tool_use only
+	// Text is the text of a user text block, cut to MaxKeptText bytes.
+	Text string
+}
+
+// MaxKeptText caps the user text kept per block; Chars keeps the full size.
+const MaxKeptText = 16 << 10
+
+// ToolInput holds the fields of a tool_use input that the reports use.
+type ToolInput struct {
+	FilePath string // file_path or notebook_path
+	Offset   int    // Read offset, 0 when absent
+	Limit    int    // Read limit, 0 when absent
+	Command  string // Bash command, cut to 200 bytes
+	Pattern  string // Grep/Glob pattern
+	URL      string // WebFetch url
+}
+
+// Usage is one API response's usage record.
+type Usage struct {
+	Input int64
+	// CacheWrite5m and CacheWrite1h split cache_creation_input_tokens by TTL.
+	// Lines without the split (1.0.6x/7x) count every write as 5m.
+	CacheWrite5m int64
+	CacheWrite1h int64
+	CacheRead    int64
+	Output       int64
+}
+
+// CacheWrite is cache_creation_input_tokens.
+func (u Usage) CacheWrite() int64 { return u.CacheWrite5m + u.CacheWrite1h }
+
+// Prompt is the prompt size the server saw: input + cache write + cache read.
+func (u Usage) Prompt() int64 { return u.Input + u.CacheWrite() + u.CacheRead }
+
+// Total is every token of the record, the measure ccusage and reference.md §4
+// use to pick among duplicate records.
+func (u Usage) Total() int64 { return u.Prompt() + u.Output }
+
+// Add returns u + v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		Input:        u.Input + v.Input,
+		CacheWrite5m: u.CacheWrite5m + v.CacheWrite5m,
+		CacheWrite1h: u.CacheWrite1h + v.CacheWrite1h,
+		CacheRead:    u.CacheRead + v.CacheRead,
+		Output:       u.Output + v.Output,
+	}
+}
+
+// CompactMeta is the metadata of a compact_boundary or microcompact_boundary.
+type CompactMeta struct {
+	Trigger          string
+	PreTokens        int64
+	PostTokens       int64 // 2.1.114+; 0 when absent
+	DurationMs       int64
+	TokensSaved      int64    // microcompaction
+	CompactedToolIDs []string // microcompaction
+}
+
+// Entry is one transcript line, parsed. Strings are copies; an Entry stays
+// valid after the reader moves on.
+type Entry struct {
+	Line    int    // 1-based line number in its file
+	Type    string // top-level "type": user, assistant, system, attachment, progress, summary, …
+	Subtype string // system subtype
+
+	UUID              string
+	ParentUUID        string
+	ParentNull        bool // parentUuid present and null: a chain root
+	LogicalParentUUID string
+	SessionID         string
+	Version           string
+	AgentID           string
+	Time              int64 // Unix milliseconds; 0 when absent or unparsable
+
+	Sidechain               bool
+	Meta                    bool
+	CompactSummary          bool
+	VisibleInTranscriptOnly bool
+	APIError                bool
+
+	// message
+	Role          string
+	StringContent bool // message.content was a plain string (one text block)
+	MessageID     string
+	RequestID     string
+	Model         string
+	StopReason    string
+	Usage         *Usage
+	Blocks        []Block
+
+	// ResultAgentID is toolUseResult.agentId: the sub-agent a Task/Agent
+	// tool result came from.
+	ResultAgentID string
+
+	Compact *CompactMeta
+
+	AttachmentType  string
+	AttachmentChars int // JavaScript length of the attachment's JSON
+}

@@ -1,0 +1,93 @@
+package replay
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// jsLen returns the length, in UTF-16 code units, of the text that the JSON
+// string literal raw (quotes included) decodes to. That is JavaScript's
+// String.length, which Claude Code's length/4 token estimate divides. It also
+// reports whether the literal's bytes were valid UTF-8; invalid bytes count as
+// one unit each, as U+FFFD would after Node decodes the file.
+//
+// It never allocates: transcripts spend most of their bytes in strings, and
+// this runs once over each of them.
+func jsLen(raw string) (n int, validUTF8 bool) {
+	if len(raw) < 2 {
+		return 0, true
+	}
+	s := raw[1 : len(raw)-1]
+	validUTF8 = true
+	i := 0
+	for i < len(s) {
+		// Fast path: eight bytes at a time while they are plain ASCII without '\'.
+		for i+8 <= len(s) {
+			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+			x := v ^ 0x5C5C5C5C5C5C5C5C // zero byte where v has '\'
+			if (v|((x-0x0101010101010101)&^x))&0x8080808080808080 != 0 {
+				break
+			}
+			n += 8
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(s) && s[i+1] == 'u' {
+				i += 6
+			} else {
+				i += 2
+			}
+			n++
+		case c < utf8.RuneSelf:
+			i++
+			n++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				validUTF8 = false
+			}
+			if r > 0xFFFF {
+				n += 2
+			} else {
+				n++
+			}
+			i += size
+		}
+	}
+	return n, validUTF8
+}
+
+// rawLen is jsLen for a raw JSON value that is not a string (a tool input
+// object): JSON.stringify's output length, which is the raw text's UTF-16
+// length because Claude Code wrote that text with JSON.stringify.
+func rawLen(raw string) int {
+	n := 0
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(raw[i:])
+		if r > 0xFFFF {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// Estimate is Claude Code's approximateTokenCount: Math.round(length/4)
+// (seed 002, gG). chars is a JavaScript string length.
+func Estimate(chars int) int {
+	return (chars + 2) / 4 // Math.round rounds .5 up; chars/4 has remainders 0,1,2,3
+}

@@ -1,0 +1,622 @@
+package replay
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/tidwall/gjson"
+)
+
+// SyntaxError is a line the reader could not use, or used with a caveat
+// (Warning). Reading goes on after it.
+type SyntaxError struct {
+	File string
+	Line int
+	Msg  string
+	// Warning is set when the line was still used (invalid UTF-8 bytes were
+	// read as U+FFFD); the entry follows on the next Scan.
+	Warning bool
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// Record is what Reader.Result returns: an *Entry or a *SyntaxError.
+type Record interface{ record() }
+
+func (*Entry) record()       {}
+func (*SyntaxError) record() {}
+
+// DefaultMaxLineBytes bounds one line's size. Real lines reach tens of MB
+// (a pasted image, a huge tool output); longer lines are skipped with a
+// warning so that one broken file cannot exhaust memory.
+const DefaultMaxLineBytes = 256 << 20
+
+// Stats counts what a reader saw, including what it does not model.
+type Stats struct {
+	Lines      int            // lines read, blank ones included
+	Blank      int            // empty or white-space lines
+	Bad        int            // lines that gave a non-warning SyntaxError
+	Types      map[string]int // top-level "type" → lines
+	Unknown    map[string]int // "type.field" for top-level fields ctxlab does not know, and "type" for unknown types
+	BytesRead  int64
+	Truncated  bool // the last line had no newline and did not parse
+	InvalidUTF bool
+}
+
+// Reader reads a transcript one line at a time, like bufio.Scanner: Scan
+// advances, Result returns the line's Record, Err the I/O error that ended
+// the scan (nil at EOF). Lines may be of any length up to MaxLineBytes.
+type Reader struct {
+	file string
+	br   *bufio.Reader
+	buf  []byte
+	line int
+	rec  Record
+	next *Entry // an entry waiting behind its warning
+	err  error
+	eof  bool
+
+	// MaxLineBytes overrides DefaultMaxLineBytes when positive.
+	MaxLineBytes int
+
+	stats  Stats
+	intern map[string]string
+}
+
+// NewReader returns a Reader of r; file names the input in messages.
+func NewReader(r io.Reader, file string) *Reader {
+	return &Reader{
+		file:   file,
+		br:     bufio.NewReaderSize(r, 1<<20),
+		stats:  Stats{Types: map[string]int{}, Unknown: map[string]int{}},
+		intern: map[string]string{},
+	}
+}
+
+// Stats returns the counts so far.
+func (r *Reader) Stats() *Stats { return &r.stats }
+
+// Result returns the record of the last successful Scan.
+func (r *Reader) Result() Record { return r.rec }
+
+// Err returns the I/O error that stopped Scan, or nil.
+func (r *Reader) Err() error { return r.err }
+
+// Scan reads the next record. It returns false at the end of input or on an
+// I/O error (see Err).
+func (r *Reader) Scan() bool {
+	if r.next != nil {
+		r.rec, r.next = r.next, nil
+		return true
+	}
+	for {
+		line, lastNoNL, tooLong, ok := r.readLine()
+		if !ok {
+			return false
+		}
+		r.stats.Lines++
+		if tooLong {
+			r.stats.Bad++
+			r.rec = r.syntax(fmt.Sprintf("line longer than %d bytes, skipped", r.maxLine()))
+			return true
+		}
+		if isBlank(line) {
+			r.stats.Blank++
+			continue
+		}
+		e, utfOK, err := r.parse(line)
+		if err != nil {
+			r.stats.Bad++
+			msg := err.Error()
+			if lastNoNL {
+				r.stats.Truncated = true
+				msg = "truncated last line (no newline at end of file): " + msg
+			}
+			r.rec = r.syntax(msg)
+			return true
+		}
+		if !utfOK {
+			r.stats.InvalidUTF = true
+			se := r.syntax("invalid UTF-8, read as U+FFFD")
+			se.Warning = true
+			r.rec, r.next = se, e
+			return true
+		}
+		r.rec = e
+		return true
+	}
+}
+
+func (r *Reader) syntax(msg string) *SyntaxError {
+	return &SyntaxError{File: r.file, Line: r.line, Msg: msg}
+}
+
+func (r *Reader) maxLine() int {
+	if r.MaxLineBytes > 0 {
+		return r.MaxLineBytes
+	}
+	return DefaultMaxLineBytes
+}
+
+// readLine returns the next line without its end-of-line bytes. The slice is
+// valid until the next call. A line over the limit is consumed and reported
+// as tooLong without being kept.
+func (r *Reader) readLine() (line []byte, lastNoNL, tooLong, ok bool) {
+	if r.eof {
+		return nil, false, false, false
+	}
+	r.buf = r.buf[:0]
+	n := 0
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		n += len(chunk)
+		r.stats.BytesRead += int64(len(chunk))
+		if err == nil && len(r.buf) == 0 && !tooLong {
+			r.line++
+			return trimEOL(chunk), false, false, true
+		}
+		if n > r.maxLine() {
+			tooLong = true
+			r.buf = r.buf[:0]
+		} else {
+			r.buf = append(r.buf, chunk...)
+		}
+		switch {
+		case err == nil:
+			r.line++
+			return trimEOL(r.buf), false, tooLong, true
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			r.eof = true
+			if n == 0 {
+				return nil, false, false, false
+			}
+			r.line++
+			return trimEOL(r.buf), true, tooLong, true
+		default:
+			r.eof = true
+			r.err = fmt.Errorf("reading %s line %d: %w", r.file, r.line+1, err)
+			return nil, false, false, false
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// str returns a copy of s that the entry may keep; frequent values (session
+// ids, versions, models, types) are shared.
+func (r *Reader) str(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := r.intern[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	if len(r.intern) < 4096 && len(s) <= 64 {
+		r.intern[v] = v
+	}
+	return v
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// parse turns one line into an Entry. The JSON is walked once with gjson over
+// the line's own bytes; anything kept is copied out.
+func (r *Reader) parse(line []byte) (*Entry, bool, error) {
+	s := unsafe.String(unsafe.SliceData(line), len(line))
+	if !gjson.Valid(s) {
+		return nil, false, fmt.Errorf("invalid JSON%s", jsonHint(line))
+	}
+	root := gjson.Parse(s)
+	if !root.IsObject() {
+		return nil, false, errNotObject
+	}
+	e := &Entry{Line: r.line}
+	utfOK := true
+	var unknown []string
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			e.Type = r.str(v.Str)
+		case "subtype":
+			e.Subtype = r.str(v.Str)
+		case "uuid":
+			e.UUID = strings.Clone(v.Str)
+		case "parentUuid":
+			if v.Type == gjson.Null {
+				e.ParentNull = true
+			} else {
+				e.ParentUUID = strings.Clone(v.Str)
+			}
+		case "logicalParentUuid":
+			e.LogicalParentUUID = strings.Clone(v.Str)
+		case "sessionId":
+			e.SessionID = r.str(v.Str)
+		case "version":
+			e.Version = r.str(v.Str)
+		case "agentId":
+			e.AgentID = r.str(v.Str)
+		case "timestamp":
+			e.Time = parseTime(v.Str)
+		case "isSidechain":
+			e.Sidechain = v.Type == gjson.True
+		case "isMeta":
+			e.Meta = v.Type == gjson.True
+		case "isCompactSummary":
+			e.CompactSummary = v.Type == gjson.True
+		case "isVisibleInTranscriptOnly":
+			e.VisibleInTranscriptOnly = v.Type == gjson.True
+		case "isApiErrorMessage":
+			e.APIError = v.Type == gjson.True
+		case "requestId":
+			e.RequestID = strings.Clone(v.Str)
+		case "message":
+			if !r.parseMessage(e, v) {
+				utfOK = false
+			}
+		case "toolUseResult":
+			if v.IsObject() {
+				if a := v.Get("agentId"); a.Type == gjson.String {
+					e.ResultAgentID = r.str(a.Str)
+				}
+			}
+		case "compactMetadata", "microcompactMetadata":
+			e.Compact = parseCompact(v)
+		case "attachment":
+			e.AttachmentType = r.str(v.Get("type").Str)
+			e.AttachmentChars = rawLen(v.Raw)
+		case knownFields(k.Str):
+		default:
+			unknown = append(unknown, k.Str)
+		}
+		return true
+	})
+	if e.Type == "" {
+		e.Type = "(none)"
+	}
+	r.stats.Types[e.Type]++
+	if !knownType(e.Type) {
+		r.stats.Unknown[e.Type]++
+	}
+	for _, f := range unknown {
+		r.stats.Unknown[e.Type+"."+f]++
+	}
+	return e, utfOK, nil
+}
+
+// knownFields returns its argument for the top-level fields that ctxlab
+// reads past or does not need (transcript-format.md §1), so that the switch
+// above can list them in one case; anything else is counted as unknown.
+func knownFields(k string) string {
+	switch k {
+	case "isSidechain", "userType", "cwd", "gitBranch", "slug", "entrypoint", "promptId",
+		"sourceToolAssistantUUID", "sourceToolUseID", "permissionMode", "todos", "thinkingMetadata",
+		"imagePasteIds", "mcpMeta", "planContent", "error", "apiErrorStatus", "level", "toolUseID",
+		"content", "cause", "retryInMs", "retryAttempt", "maxRetries", "durationMs", "messageCount",
+		"hookCount", "hookInfos", "hookErrors", "preventedContinuation", "stopReason", "hasOutput",
+		"summary", "leafUuid", "messageId", "snapshot", "isSnapshotUpdate", "operation", "data",
+		"parentToolUseID", "lastPrompt", "aiTitle", "customTitle", "prNumber", "prUrl", "prRepository",
+		"isCompactSummary", "isVisibleInTranscriptOnly", "forkedFrom", "origin", "isApiErrorMessage":
+		return k
+	}
+	return "\x00" // matches no key
+}
+
+func knownType(t string) bool {
+	switch t {
+	case "user", "assistant", "system", "summary", "file-history-snapshot", "progress",
+		"queue-operation", "attachment", "permission-mode", "last-prompt", "ai-title",
+		"custom-title", "pr-link":
+		return true
+	}
+	return false
+}
+
+func (r *Reader) parseMessage(e *Entry, m gjson.Result) (utfOK bool) {
+	utfOK = true
+	if !m.IsObject() {
+		return true
+	}
+	m.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			e.MessageID = strings.Clone(v.Str)
+		case "role":
+			e.Role = r.str(v.Str)
+		case "model":
+			e.Model = r.str(v.Str)
+		case "stop_reason":
+			e.StopReason = r.str(v.Str)
+		case "usage":
+			if v.IsObject() {
+				e.Usage = parseUsage(v)
+			}
+		case "content":
+			switch {
+			case v.Type == gjson.String:
+				e.StringContent = true
+				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v.Raw)}
+				b.Chars, utfOK = jsLen(v.Raw)
+				b.Est = Estimate(b.Chars)
+				e.Blocks = []Block{b}
+			case v.IsArray():
+				v.ForEach(func(_, bv gjson.Result) bool {
+					b, ok := r.parseBlock(bv)
+					utfOK = utfOK && ok
+					e.Blocks = append(e.Blocks, b)
+					return true
+				})
+			}
+		}
+		return true
+	})
+	if e.Role == "user" || e.Type == "user" {
+		// Keep user text for the fake summarizer and the local-command check.
+		for i := range e.Blocks {
+			if e.Blocks[i].Kind == BlockText {
+				e.Blocks[i].Text = userText(m, e.StringContent, i)
+			}
+		}
+	}
+	return utfOK
+}
+
+// userText re-reads the text of block i of a user message. User text is
+// small next to tool output, so a second look costs little and keeps
+// parseBlock free of per-role cases.
+func userText(m gjson.Result, stringContent bool, i int) string {
+	var t gjson.Result
+	if stringContent {
+		t = m.Get("content")
+	} else {
+		t = m.Get("content." + itoa(i) + ".text")
+	}
+	s := t.String()
+	if len(s) > MaxKeptText {
+		s = s[:MaxKeptText]
+	}
+	return strings.Clone(s)
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return fmt.Sprint(i)
+}
+
+func (r *Reader) parseBlock(bv gjson.Result) (b Block, utfOK bool) {
+	utfOK = true
+	var typ, text, content, input gjson.Result
+	bv.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v
+		case "text", "thinking":
+			text = v
+		case "id", "tool_use_id":
+			b.ToolID = strings.Clone(v.Str)
+		case "name":
+			b.Name = r.str(v.Str)
+		case "input":
+			input = v
+		case "content":
+			content = v
+		case "is_error":
+			b.IsError = v.Type == gjson.True
+		}
+		return true
+	})
+	switch typ.Str {
+	case "text", "thinking":
+		b.Kind = BlockText
+		if typ.Str == "thinking" {
+			b.Kind = BlockThinking
+		}
+		b.Chars, utfOK = jsLen(text.Raw)
+		b.Est = Estimate(b.Chars)
+		b.Hash = xxhash.Sum64String(text.Raw)
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		b.Kind = BlockToolUse
+		b.Chars = rawLen(input.Raw)
+		b.Est = Estimate(b.Chars)
+		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(input.Raw)
+		b.Input = parseInput(input)
+	case "tool_result":
+		b.Kind = BlockToolResult
+		b.Hash = xxhash.Sum64String(content.Raw)
+		switch {
+		case content.Type == gjson.String:
+			b.Chars, utfOK = jsLen(content.Raw)
+			b.Est = Estimate(b.Chars)
+		case content.IsArray():
+			content.ForEach(func(_, item gjson.Result) bool {
+				switch item.Get("type").Str {
+				case "text":
+					n, ok := jsLen(item.Get("text").Raw)
+					utfOK = utfOK && ok
+					b.Chars += n
+					b.Est += Estimate(n)
+				case "image":
+					b.Images++
+					b.Est += TokensPerImage
+				}
+				return true
+			})
+		}
+	case "image":
+		b.Kind = BlockImage
+		b.Est = TokensPerImage
+		b.Hash = xxhash.Sum64String(bv.Raw)
+	default:
+		// document and anything newer: Claude Code's fallback counts the
+		// block's JSON (seed 000, estimateTokensWithSafetyMargin).
+		b.Kind = BlockOther
+		if typ.Str == "document" {
+			b.Kind = BlockDocument
+		}
+		b.Name = r.str(typ.Str)
+		b.Chars = rawLen(bv.Raw)
+		b.Est = Estimate(b.Chars)
+		b.Hash = xxhash.Sum64String(bv.Raw)
+	}
+	return b, utfOK
+}
+
+func parseInput(in gjson.Result) *ToolInput {
+	if !in.IsObject() {
+		return nil
+	}
+	t := &ToolInput{}
+	in.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "file_path", "notebook_path":
+			t.FilePath = strings.Clone(v.Str)
+		case "offset":
+			t.Offset = int(v.Int())
+		case "limit":
+			t.Limit = int(v.Int())
+		case "command":
+			c := v.Str
+			if len(c) > 200 {
+				c = c[:200]
+			}
+			t.Command = strings.Clone(c)
+		case "pattern":
+			t.Pattern = strings.Clone(v.Str)
+		case "url":
+			t.URL = strings.Clone(v.Str)
+		}
+		return true
+	})
+	return t
+}
+
+func parseUsage(v gjson.Result) *Usage {
+	u := &Usage{}
+	var creation, h5, h1 int64
+	split := false
+	v.ForEach(func(k, x gjson.Result) bool {
+		switch k.Str {
+		case "input_tokens":
+			u.Input = x.Int()
+		case "output_tokens":
+			u.Output = x.Int()
+		case "cache_read_input_tokens":
+			u.CacheRead = x.Int()
+		case "cache_creation_input_tokens":
+			creation = x.Int()
+		case "cache_creation":
+			if x.IsObject() {
+				split = true
+				h5 = x.Get("ephemeral_5m_input_tokens").Int()
+				h1 = x.Get("ephemeral_1h_input_tokens").Int()
+			}
+		}
+		return true
+	})
+	if split && creation == 0 {
+		creation = h5 + h1
+	}
+	if h1 > creation {
+		h1 = creation
+	}
+	u.CacheWrite1h = h1
+	u.CacheWrite5m = creation - h1
+	return u
+}
+
+func parseCompact(v gjson.Result) *CompactMeta {
+	if !v.IsObject() {
+		return nil
+	}
+	c := &CompactMeta{}
+	v.ForEach(func(k, x gjson.Result) bool {
+		switch k.Str {
+		case "trigger":
+			c.Trigger = strings.Clone(x.Str)
+		case "preTokens":
+			c.PreTokens = x.Int()
+		case "postTokens":
+			c.PostTokens = x.Int()
+		case "durationMs":
+			c.DurationMs = x.Int()
+		case "tokensSaved":
+			c.TokensSaved = x.Int()
+		case "compactedToolIds":
+			x.ForEach(func(_, id gjson.Result) bool {
+				c.CompactedToolIDs = append(c.CompactedToolIDs, strings.Clone(id.Str))
+				return true
+			})
+		}
+		return true
+	})
+	return c
+}
+
+// parseTime reads Claude Code's ISO-8601 UTC timestamps
+// ("2026-01-01T10:12:48.351Z") without the generality of time.Parse, and
+// falls back to RFC 3339 for anything else.
+func parseTime(s string) int64 {
+	if len(s) == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.' && s[23] == 'Z' {
+		n := func(a, b int) int {
+			v := 0
+			for i := a; i < b; i++ {
+				c := s[i]
+				if c < '0' || c > '9' {
+					return -1
+				}
+				v = v*10 + int(c-'0')
+			}
+			return v
+		}
+		y, mo, d, h, mi, se, ms := n(0, 4), n(5, 7), n(8, 10), n(11, 13), n(14, 16), n(17, 19), n(20, 23)
+		if y >= 0 && mo >= 0 && d >= 0 && h >= 0 && mi >= 0 && se >= 0 && ms >= 0 {
+			return time.Date(y, time.Month(mo), d, h, mi, se, ms*1e6, time.UTC).UnixMilli()
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// jsonHint names the most likely cause of an invalid line, so the warning
+// helps the user find it.
+func jsonHint(line []byte) string {
+	switch {
+	case len(line) >= 2 && line[0] == '/' && (line[1] == '/' || line[1] == '*'):
+		return ": a comment line"
+	case strings.IndexByte(unsafe.String(unsafe.SliceData(line), len(line)), 0) >= 0:
+		return ": contains NUL bytes (binary data?)"
+	}
+	return ""
+}

@@ -1,0 +1,537 @@
+package replay
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Session is one Claude Code conversation: a main transcript file and the
+// sub-agent transcripts attached to it, reconstructed into threads.
+type Session struct {
+	// ID is the transcript's file name without ".jsonl" (the sessionId for
+	// files Claude Code wrote), or "-" for standard input.
+	ID   string
+	Path string
+	// Project is the directory name under projects/ (the encoded cwd).
+	Project string
+	// SessionIDs lists the sessionId values in order of first appearance;
+	// more than one means the file was resumed or continued.
+	SessionIDs []string
+	Versions   []string // CLI versions, sorted
+	Models     []string // models of the calls, sorted
+
+	Main   *Thread
+	Agents []*Thread // in file order: inline sidechains, then agent files sorted by path
+
+	Resumes []Resume
+	// Warnings are the lines that could not be read, in file order.
+	Warnings []*SyntaxError
+	Stats    Stats // summed over every file of the session
+	// ReplayedLines counts lines skipped because their uuid was already
+	// read in this session (resume copies, /btw aside files).
+	ReplayedLines int
+}
+
+// Threads returns the main thread followed by the agents.
+func (s *Session) Threads() []*Thread {
+	return append([]*Thread{s.Main}, s.Agents...)
+}
+
+// Start and End give the first and last timestamp seen, Unix ms (0 when none).
+func (s *Session) Start() int64 {
+	var t int64
+	for _, th := range s.Threads() {
+		if th.Start > 0 && (t == 0 || th.Start < t) {
+			t = th.Start
+		}
+	}
+	return t
+}
+
+func (s *Session) End() int64 {
+	var t int64
+	for _, th := range s.Threads() {
+		if th.End > t {
+			t = th.End
+		}
+	}
+	return t
+}
+
+// ThreadKind says what a thread is.
+type ThreadKind string
+
+const (
+	KindMain      ThreadKind = "main"
+	KindAgent     ThreadKind = "agent"      // a Task/Agent sub-agent file
+	KindSidechain ThreadKind = "sidechain"  // 1.0.x inline sub-agent
+	KindAside     ThreadKind = "aside"      // /btw aside question (agent-aside_question-*)
+	KindCompact   ThreadKind = "compact"    // the compaction summariser's fork (agent-acompact-*)
+	KindSuggest   ThreadKind = "suggestion" // prompt suggestion fork (agent-aprompt_suggestion-*)
+)
+
+func agentKind(agentID string) ThreadKind {
+	switch {
+	case strings.HasPrefix(agentID, "aside_question"):
+		return KindAside
+	case strings.HasPrefix(agentID, "acompact"):
+		return KindCompact
+	case strings.HasPrefix(agentID, "aprompt_suggestion"):
+		return KindSuggest
+	}
+	return KindAgent
+}
+
+// Thread is one sequence of API calls: the main conversation or one agent.
+// Its slices are in the order the lines appear.
+type Thread struct {
+	Kind    ThreadKind
+	AgentID string // "" for the main thread; "sidechain-N" for inline sidechains
+	Path    string
+
+	Messages    []Message
+	Calls       []Call
+	Tools       []ToolCall
+	Compactions []Compaction
+
+	// ParentTool is the id of the Task/Agent tool_use in the main thread that
+	// started this agent, when the link is known.
+	ParentTool string
+
+	Start, End int64
+
+	// OrphanResults counts tool_result blocks with no tool_use in the thread.
+	OrphanResults int
+
+	toolIndex map[string]int
+	msgIndex  map[string]int
+	callIndex map[string]int
+}
+
+// Role of a message.
+type Role uint8
+
+const (
+	RoleUser Role = iota
+	RoleAssistant
+	RoleAttachment
+)
+
+// Message is a user line, an API response (all its sibling lines merged),
+// or an attachment.
+type Message struct {
+	Role      Role
+	Line      int // first line
+	Time      int64
+	SessionID string
+	// Call is the index in Thread.Calls of an assistant message's API call,
+	// -1 otherwise.
+	Call           int
+	Meta           bool
+	CompactSummary bool
+	StringContent  bool
+	Blocks         []Block
+	AttachmentType string
+	// AttachmentChars is the JavaScript length of the attachment's JSON.
+	AttachmentChars int
+}
+
+// Call is one API request and response, deduplicated over the lines that
+// carry it (reference.md §4).
+type Call struct {
+	MessageID string
+	RequestID string
+	Model     string
+	Version   string
+	SessionID string
+	Line      int   // first line
+	Time      int64 // first line's timestamp
+	Msg       int   // index in Thread.Messages
+	// Usage is the record with the most tokens among the call's lines.
+	Usage Usage
+	// HasUsage is false for responses written without usage.
+	HasUsage bool
+	// OutputLowerBound marks output counts that Claude Code 2.1.9–2.1.41
+	// wrote as message_start placeholders (transcript-format.md §3).
+	OutputLowerBound bool
+	Synthetic        bool // model "<synthetic>": written locally, never sent
+	APIError         bool
+	// Duplicate marks a call whose (message.id, requestId) was already
+	// counted in an earlier thread of the session; it adds no usage.
+	Duplicate bool
+}
+
+// Key is the deduplication key: message.id and requestId, or message.id
+// alone when the line has no requestId (reference.md §4).
+func (c *Call) Key() string { return CallKey(c.MessageID, c.RequestID) }
+
+// CallKey builds a Call.Key.
+func CallKey(messageID, requestID string) string {
+	if requestID == "" {
+		return messageID
+	}
+	return messageID + "\x00" + requestID
+}
+
+// ToolCall pairs a tool_use with its tool_result.
+type ToolCall struct {
+	ID    string
+	Name  string
+	Input ToolInput
+	// InputChars/InputEst size the tool_use block.
+	InputChars, InputEst int
+	UseMsg               int // index of the assistant message holding the tool_use
+	Call                 int // index of the call that issued it
+	HasResult            bool
+	ResultMsg            int // index of the user message holding the result
+	ResultChars          int
+	ResultEst            int
+	ResultHash           uint64
+	IsError              bool
+	// AgentID is toolUseResult.agentId on the result: the agent it ran.
+	AgentID string
+}
+
+// CompactionKind says which mechanism left a compaction in the transcript.
+type CompactionKind string
+
+const (
+	// CompactFull is a 2.0.60+ compact_boundary line.
+	CompactFull CompactionKind = "compact"
+	// CompactSummaryOnly is a 1.0.x compaction: only the summary user line
+	// (isCompactSummary, parentUuid null) marks it.
+	CompactSummaryOnly CompactionKind = "summary"
+	// CompactMicro is a microcompact_boundary line.
+	CompactMicro CompactionKind = "microcompact"
+)
+
+// Compaction is a compaction observed in a thread.
+type Compaction struct {
+	Kind    CompactionKind
+	Trigger string // "auto", "manual", or "" when the transcript does not say
+	Line    int
+	Time    int64
+	// Msg is the index of the first message after the compaction: messages
+	// before it had been summarised or (micro) partly cleared.
+	Msg int
+	// CallsBefore is the number of calls in the thread before the compaction.
+	CallsBefore int
+	PreTokens   int64 // compactMetadata.preTokens (0 when absent)
+	PostTokens  int64 // compactMetadata.postTokens (2.1.114+)
+	DurationMs  int64
+	// SummaryChars/SummaryEst size the summary message (full compactions).
+	SummaryChars, SummaryEst int
+	SummaryLine              int
+	// Micro-compaction.
+	TokensSaved      int64
+	CompactedToolIDs []string
+}
+
+// Resume marks where a new sessionId starts in the main file.
+type Resume struct {
+	SessionID string
+	Line      int
+	Time      int64
+	Msg       int
+	Calls     int // calls before it
+}
+
+// builder turns the entries of one session's files into a Session.
+type builder struct {
+	s         *Session
+	seenUUID  map[string]struct{}
+	callOwner map[string]*Thread // call key → thread holding the counted copy
+	versions  map[string]struct{}
+	models    map[string]struct{}
+	sids      map[string]struct{}
+	// inline sidechains: uuid → thread
+	chainOf  map[string]*Thread
+	lastSide *Thread
+	// pending is the compaction waiting for its summary line.
+	lastSID string
+}
+
+func newBuilder(path string) *builder {
+	s := &Session{Path: path}
+	s.Main = newThread(KindMain, "", path)
+	s.Stats = Stats{Types: map[string]int{}, Unknown: map[string]int{}}
+	return &builder{
+		s:         s,
+		seenUUID:  map[string]struct{}{},
+		callOwner: map[string]*Thread{},
+		versions:  map[string]struct{}{},
+		models:    map[string]struct{}{},
+		sids:      map[string]struct{}{},
+		chainOf:   map[string]*Thread{},
+	}
+}
+
+func newThread(kind ThreadKind, agentID, path string) *Thread {
+	return &Thread{
+		Kind: kind, AgentID: agentID, Path: path,
+		toolIndex: map[string]int{}, msgIndex: map[string]int{}, callIndex: map[string]int{},
+	}
+}
+
+// add routes one entry of the main file (th == nil) or of an agent file.
+func (b *builder) add(e *Entry, th *Thread) {
+	if e.UUID != "" {
+		if _, dup := b.seenUUID[e.UUID]; dup {
+			b.s.ReplayedLines++
+			return
+		}
+		b.seenUUID[e.UUID] = struct{}{}
+	}
+	if th == nil {
+		th = b.s.Main
+		if e.Sidechain {
+			th = b.sidechain(e)
+		}
+	}
+	if e.Version != "" {
+		b.versions[e.Version] = struct{}{}
+	}
+	if e.SessionID != "" && th == b.s.Main {
+		b.noteSession(e, th)
+	}
+	if e.Time > 0 {
+		if th.Start == 0 || e.Time < th.Start {
+			th.Start = e.Time
+		}
+		if e.Time > th.End {
+			th.End = e.Time
+		}
+	}
+	switch e.Type {
+	case "assistant":
+		b.assistant(e, th)
+	case "user":
+		b.user(e, th)
+	case "attachment":
+		th.Messages = append(th.Messages, Message{
+			Role: RoleAttachment, Line: e.Line, Time: e.Time, SessionID: e.SessionID, Call: -1,
+			AttachmentType: e.AttachmentType, AttachmentChars: e.AttachmentChars,
+		})
+	case "system":
+		switch e.Subtype {
+		case "compact_boundary", "microcompact_boundary":
+			c := Compaction{Kind: CompactFull, Line: e.Line, Time: e.Time, Msg: len(th.Messages), CallsBefore: len(th.Calls)}
+			if e.Subtype == "microcompact_boundary" {
+				c.Kind = CompactMicro
+			}
+			if m := e.Compact; m != nil {
+				c.Trigger, c.PreTokens, c.PostTokens, c.DurationMs = m.Trigger, m.PreTokens, m.PostTokens, m.DurationMs
+				c.TokensSaved, c.CompactedToolIDs = m.TokensSaved, m.CompactedToolIDs
+			}
+			th.Compactions = append(th.Compactions, c)
+		}
+	}
+}
+
+func (b *builder) noteSession(e *Entry, th *Thread) {
+	if _, ok := b.sids[e.SessionID]; !ok {
+		b.sids[e.SessionID] = struct{}{}
+		b.s.SessionIDs = append(b.s.SessionIDs, e.SessionID)
+	}
+	if b.lastSID != "" && e.SessionID != b.lastSID {
+		b.s.Resumes = append(b.s.Resumes, Resume{
+			SessionID: e.SessionID, Line: e.Line, Time: e.Time, Msg: len(th.Messages), Calls: len(th.Calls),
+		})
+	}
+	b.lastSID = e.SessionID
+}
+
+// sidechain finds the inline (1.0.x) sub-agent thread of a sidechain line by
+// following parentUuid; a root line starts a new one. Parallel Task agents
+// interleave their lines, so order alone would mix them.
+func (b *builder) sidechain(e *Entry) *Thread {
+	th := b.chainOf[e.ParentUUID]
+	if th == nil && e.ParentUUID != "" {
+		th = b.lastSide // parent line not in the file: keep with the latest chain
+	}
+	if th == nil || e.ParentNull {
+		n := 0
+		for _, a := range b.s.Agents {
+			if a.Kind == KindSidechain {
+				n++
+			}
+		}
+		th = newThread(KindSidechain, "sidechain-"+strconv.Itoa(n+1), b.s.Path)
+		b.s.Agents = append(b.s.Agents, th)
+	}
+	if e.UUID != "" {
+		b.chainOf[e.UUID] = th
+	}
+	b.lastSide = th
+	return th
+}
+
+func (b *builder) assistant(e *Entry, th *Thread) {
+	mi := -1
+	if e.MessageID != "" {
+		if i, ok := th.msgIndex[e.MessageID]; ok {
+			mi = i
+		}
+	}
+	if mi < 0 {
+		mi = len(th.Messages)
+		th.Messages = append(th.Messages, Message{Role: RoleAssistant, Line: e.Line, Time: e.Time, SessionID: e.SessionID, Call: -1})
+		if e.MessageID != "" {
+			th.msgIndex[e.MessageID] = mi
+		}
+	}
+	m := &th.Messages[mi]
+	if e.Usage != nil || e.MessageID != "" {
+		m.Call = b.call(e, th, mi, m.Call)
+	}
+	for _, bl := range e.Blocks {
+		if bl.Kind == BlockToolUse {
+			in := ToolInput{}
+			if bl.Input != nil {
+				in = *bl.Input
+			}
+			th.toolIndex[bl.ToolID] = len(th.Tools)
+			th.Tools = append(th.Tools, ToolCall{
+				ID: bl.ToolID, Name: bl.Name, Input: in, InputChars: bl.Chars, InputEst: bl.Est,
+				UseMsg: mi, Call: m.Call, ResultMsg: -1,
+			})
+			bl.Input = nil // kept once, in Tools
+		}
+		m.Blocks = append(m.Blocks, bl)
+	}
+}
+
+// call records the usage of one assistant line: the first line of a message
+// opens its call, sibling lines keep the record with the most tokens.
+func (b *builder) call(e *Entry, th *Thread, mi, ci int) int {
+	key := CallKey(e.MessageID, e.RequestID)
+	if ci < 0 && e.MessageID != "" {
+		if i, ok := th.callIndex[key]; ok {
+			ci = i
+		}
+	}
+	if ci < 0 {
+		ci = len(th.Calls)
+		c := Call{
+			MessageID: e.MessageID, RequestID: e.RequestID, Model: e.Model, Version: e.Version,
+			SessionID: e.SessionID, Line: e.Line, Time: e.Time, Msg: mi,
+			Synthetic: e.Model == "<synthetic>", APIError: e.APIError,
+			OutputLowerBound: placeholderOutput(e.Version),
+		}
+		if e.MessageID != "" {
+			th.callIndex[key] = ci
+			if owner, ok := b.callOwner[key]; ok && owner != th {
+				c.Duplicate = true
+			} else {
+				b.callOwner[key] = th
+			}
+		}
+		th.Calls = append(th.Calls, c)
+		if e.Model != "" && !c.Synthetic {
+			b.models[e.Model] = struct{}{}
+		}
+	}
+	c := &th.Calls[ci]
+	if e.Usage != nil && (!c.HasUsage || e.Usage.Total() > c.Usage.Total()) {
+		c.Usage, c.HasUsage = *e.Usage, true
+	}
+	return ci
+}
+
+func (b *builder) user(e *Entry, th *Thread) {
+	mi := len(th.Messages)
+	m := Message{
+		Role: RoleUser, Line: e.Line, Time: e.Time, SessionID: e.SessionID, Call: -1,
+		Meta: e.Meta, CompactSummary: e.CompactSummary, StringContent: e.StringContent, Blocks: e.Blocks,
+	}
+	th.Messages = append(th.Messages, m)
+	for _, bl := range e.Blocks {
+		if bl.Kind != BlockToolResult {
+			continue
+		}
+		i, ok := th.toolIndex[bl.ToolID]
+		if !ok {
+			th.OrphanResults++
+			continue
+		}
+		t := &th.Tools[i]
+		t.HasResult, t.ResultMsg = true, mi
+		t.ResultChars, t.ResultEst, t.ResultHash, t.IsError = bl.Chars, bl.Est, bl.Hash, bl.IsError
+		if e.ResultAgentID != "" {
+			t.AgentID = e.ResultAgentID
+		}
+	}
+	if e.CompactSummary {
+		size := 0
+		for _, bl := range e.Blocks {
+			size += bl.Chars
+		}
+		n := len(th.Compactions)
+		if n > 0 && th.Compactions[n-1].Kind == CompactFull && th.Compactions[n-1].SummaryLine == 0 && th.Compactions[n-1].Msg == mi {
+			c := &th.Compactions[n-1]
+			c.SummaryChars, c.SummaryEst, c.SummaryLine = size, Estimate(size), e.Line
+			return
+		}
+		th.Compactions = append(th.Compactions, Compaction{
+			Kind: CompactSummaryOnly, Line: e.Line, Time: e.Time, Msg: mi, CallsBefore: len(th.Calls),
+			SummaryChars: size, SummaryEst: Estimate(size), SummaryLine: e.Line,
+		})
+	}
+}
+
+// finish links agents to their Task calls and fills the session summary.
+func (b *builder) finish() *Session {
+	s := b.s
+	byAgent := map[string]string{}
+	for _, t := range s.Main.Tools {
+		if t.AgentID != "" {
+			byAgent[t.AgentID] = t.ID
+		}
+	}
+	for _, a := range s.Agents {
+		if id, ok := byAgent[a.AgentID]; ok {
+			a.ParentTool = id
+		}
+	}
+	for _, th := range s.Threads() {
+		th.toolIndex, th.msgIndex, th.callIndex = nil, nil, nil
+	}
+	s.Versions = sortedKeys(b.versions)
+	s.Models = sortedKeys(b.models)
+	return s
+}
+
+func sortedKeys(m map[string]struct{}) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// placeholderOutput reports whether a CLI version wrote message_start
+// placeholder output_tokens (2.1.9–2.1.41, transcript-format.md §3).
+func placeholderOutput(v string) bool {
+	return CompareVersions(v, "2.1.9") >= 0 && CompareVersions(v, "2.1.41") <= 0
+}
+
+// CompareVersions compares dotted numeric versions ("2.1.9" < "2.1.41").
+// Missing or non-numeric parts count as 0.
+func CompareVersions(a, b string) int {
+	for a != "" || b != "" {
+		var x, y string
+		x, a, _ = strings.Cut(a, ".")
+		y, b, _ = strings.Cut(b, ".")
+		nx, _ := strconv.Atoi(x)
+		ny, _ := strconv.Atoi(y)
+		if nx != ny {
+			if nx < ny {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
