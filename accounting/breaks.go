@@ -1,0 +1,156 @@
+package accounting
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Cache-break causes, most certain first.
+const (
+	CauseCompaction      = "compaction"
+	CauseMicrocompaction = "microcompaction"
+	CauseModelChange     = "model_change"
+	CauseResume          = "resume"
+	CauseTTL5m           = "ttl_5m"
+	CauseTTL1h           = "ttl_1h"
+	CauseUnexplained     = "unexplained" // no local cause: likely server side (seed 001)
+)
+
+// CacheBreak is a call whose cache read fell sharply below the previous
+// call's in the same thread.
+type CacheBreak struct {
+	Session   string `json:"session,omitempty"` // corpus reports only
+	Thread    string `json:"thread"`
+	Call      int    `json:"call"` // 1-based number of the call among the thread's calls
+	Line      int    `json:"line"`
+	Time      string `json:"time,omitempty"`
+	Model     string `json:"model"`
+	PrevRead  int64  `json:"prev_cache_read"`
+	Read      int64  `json:"cache_read"`
+	GapSecond int64  `json:"gap_seconds"`
+	Cause     string `json:"cause"`
+	// Expected is set for causes Claude Code itself does not flag
+	// (compaction, micro-compaction: the baseline resets).
+	Expected bool `json:"expected"`
+	// Rewritten is the call's cache write: the prefix paid for again.
+	Rewritten int64 `json:"rewritten"`
+	// Cost is what the rewrite cost; ExtraCost is that minus what reading
+	// the same tokens from cache would have cost.
+	Cost      float64 `json:"cost_usd"`
+	ExtraCost float64 `json:"extra_cost_usd"`
+	Priced    bool    `json:"priced"`
+}
+
+// TTLChange is a switch of a thread's cache writes between 1 h and 5 min,
+// which users rarely notice (reference.md §6).
+type TTLChange struct {
+	Session string `json:"session,omitempty"` // corpus reports only
+	Thread  string `json:"thread"`
+	Call    int    `json:"call"`
+	Line    int    `json:"line"`
+	Time    string `json:"time,omitempty"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+}
+
+// excludedModel reports models Claude Code's break detector skips (Haiku:
+// different caching behaviour, seed 001).
+func excludedModel(m string) bool { return strings.Contains(m, "haiku") }
+
+func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
+	breaks := []CacheBreak{}
+	changes := []TTLChange{}
+	for _, th := range s.Threads() {
+		name := threadName(th)
+		prev := -1
+		ttl := "" // TTL of the thread's latest cache write
+		ci := 0   // next compaction to consider
+		for i := range th.Calls {
+			c := &th.Calls[i]
+			if !counted(c) {
+				continue
+			}
+			if w := writeTTL(c.Usage); w != "" {
+				if ttl != "" && w != ttl {
+					changes = append(changes, TTLChange{
+						Thread: name, Call: i + 1, Line: c.Line, Time: stamp(c.Time), From: ttl, To: w,
+					})
+				}
+				ttl = w
+			}
+			if excludedModel(c.Model) {
+				continue
+			}
+			// Compactions between the previous counted call and this one.
+			var full, micro bool
+			for ci < len(th.Compactions) && th.Compactions[ci].CallsBefore <= i {
+				if prev >= 0 && th.Compactions[ci].CallsBefore > prev {
+					if th.Compactions[ci].Kind == replay.CompactMicro {
+						micro = true
+					} else {
+						full = true
+					}
+				}
+				ci++
+			}
+			if prev < 0 {
+				prev = i
+				continue
+			}
+			p := &th.Calls[prev]
+			drop := p.Usage.CacheRead - c.Usage.CacheRead
+			if float64(drop) > cfg.BreakMinFraction*float64(p.Usage.CacheRead) && drop > cfg.BreakMinTokens {
+				b := CacheBreak{
+					Thread: name, Call: i + 1, Line: c.Line, Time: stamp(c.Time), Model: c.Model,
+					PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
+					Rewritten: c.Usage.CacheWrite(),
+				}
+				if c.Time > 0 && p.Time > 0 {
+					b.GapSecond = (c.Time - p.Time) / 1000
+				}
+				gap := c.Time - p.Time
+				switch {
+				case full:
+					b.Cause, b.Expected = CauseCompaction, true
+				case micro:
+					b.Cause, b.Expected = CauseMicrocompaction, true
+				case c.Model != p.Model:
+					b.Cause = CauseModelChange
+				case c.SessionID != p.SessionID:
+					b.Cause = CauseResume
+				case ttl == "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL1h.Milliseconds():
+					b.Cause = CauseTTL1h
+				case ttl != "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL5m.Milliseconds():
+					b.Cause = CauseTTL5m
+				default:
+					b.Cause = CauseUnexplained
+				}
+				if pr, ok := cfg.Prices.Lookup(c.Model); ok {
+					w := replay.Usage{CacheWrite5m: c.Usage.CacheWrite5m, CacheWrite1h: c.Usage.CacheWrite1h}
+					b.Cost = pr.Cost(w)
+					b.ExtraCost = b.Cost - pr.Cost(replay.Usage{CacheRead: w.CacheWrite()})
+					b.Priced = true
+				}
+				breaks = append(breaks, b)
+			}
+			prev = i
+		}
+	}
+	// Most expensive first; the sort is stable, so equal costs stay in order.
+	sort.SliceStable(breaks, func(i, j int) bool { return breaks[i].Cost > breaks[j].Cost })
+	return breaks, changes
+}
+
+// writeTTL names the TTL a call wrote its cache with: "1h", "5m", or ""
+// when it wrote nothing or both.
+func writeTTL(u replay.Usage) string {
+	switch {
+	case u.CacheWrite1h > 0 && u.CacheWrite5m == 0:
+		return "1h"
+	case u.CacheWrite5m > 0 && u.CacheWrite1h == 0:
+		return "5m"
+	}
+	return ""
+}

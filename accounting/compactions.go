@@ -1,0 +1,119 @@
+package accounting
+
+import (
+	"time"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// CompactionEvent is one observed compaction on the timeline.
+type CompactionEvent struct {
+	Session string `json:"session,omitempty"` // corpus reports only
+	Thread  string `json:"thread"`
+	Kind    string `json:"kind"`    // compact, summary (1.0.x), microcompact
+	Trigger string `json:"trigger"` // auto, manual, or "" when unrecorded
+	Line    int    `json:"line"`
+	Time    string `json:"time,omitempty"`
+	Call    int    `json:"call"` // calls of the thread before it: it came after call number Call
+	// LastPrompt is the prompt (input + cache write + cache read) of the
+	// last call before the compaction: what the model last saw.
+	LastPrompt int64 `json:"last_prompt"`
+	// Before is compactMetadata.preTokens, or LastPrompt when absent.
+	Before       int64  `json:"before"`
+	BeforeSource string `json:"before_source"` // pre_tokens | last_prompt
+	// After is postTokens (2.1.114+), before − tokensSaved for a
+	// micro-compaction, or else the prompt of the first call after it.
+	After         int64  `json:"after"`
+	AfterSource   string `json:"after_source"` // post_tokens | tokens_saved | next_prompt | none
+	Freed         int64  `json:"freed"`
+	SummaryTokens int    `json:"summary_tokens"` // estimate of the summary message
+	DurationMs    int64  `json:"duration_ms,omitempty"`
+	ClearedTools  int    `json:"cleared_tools,omitempty"`
+	Spiral        bool   `json:"spiral"`
+}
+
+// Spiral is a run of full compactions each within Config.SpiralCalls calls
+// of the one before: the session kept refilling its context.
+type Spiral struct {
+	Session string `json:"session,omitempty"` // corpus reports only
+	Thread  string `json:"thread"`
+	First   int    `json:"first"` // index in Report.Compactions
+	Count   int    `json:"count"`
+	Calls   int    `json:"calls"` // calls from the first to the last compaction
+	Freed   int64  `json:"freed"` // tokens freed by the run in total
+}
+
+func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
+	events := []CompactionEvent{}
+	spirals := []Spiral{}
+	for _, th := range s.Threads() {
+		name := threadName(th)
+		lastFull := -1 // index in events of the thread's previous full compaction
+		spiral := -1   // index in spirals of the run lastFull belongs to
+		for _, c := range th.Compactions {
+			ev := CompactionEvent{
+				Thread: name, Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: stamp(c.Time),
+				Call: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
+				ClearedTools: len(c.CompactedToolIDs),
+			}
+			ev.LastPrompt = promptAround(th, c.CallsBefore-1, -1)
+			ev.Before, ev.BeforeSource = c.PreTokens, "pre_tokens"
+			if c.PreTokens == 0 {
+				ev.Before, ev.BeforeSource = ev.LastPrompt, "last_prompt"
+			}
+			switch {
+			case c.Kind == replay.CompactMicro:
+				ev.After, ev.AfterSource = c.PreTokens-c.TokensSaved, "tokens_saved"
+			case c.PostTokens > 0:
+				ev.After, ev.AfterSource = c.PostTokens, "post_tokens"
+			default:
+				ev.After, ev.AfterSource = promptAround(th, c.CallsBefore, 1), "next_prompt"
+				if ev.After == 0 {
+					ev.AfterSource = "none"
+				}
+			}
+			if ev.AfterSource != "none" {
+				ev.Freed = ev.Before - ev.After
+			}
+			events = append(events, ev)
+			if c.Kind == replay.CompactMicro {
+				continue
+			}
+			cur := len(events) - 1
+			if lastFull >= 0 && c.CallsBefore-events[lastFull].Call <= cfg.SpiralCalls {
+				if spiral < 0 {
+					spirals = append(spirals, Spiral{Thread: name, First: lastFull, Count: 1, Freed: events[lastFull].Freed})
+					spiral = len(spirals) - 1
+					events[lastFull].Spiral = true
+				}
+				sp := &spirals[spiral]
+				sp.Count++
+				sp.Calls = c.CallsBefore - events[sp.First].Call
+				sp.Freed += ev.Freed
+				events[cur].Spiral = true
+			} else {
+				spiral = -1
+			}
+			lastFull = cur
+		}
+	}
+	return events, spirals
+}
+
+// promptAround returns the prompt of the nearest counted call with usage at
+// index i, stepping by dir (−1 backwards, +1 forwards); 0 when none.
+func promptAround(th *replay.Thread, i, dir int) int64 {
+	for ; i >= 0 && i < len(th.Calls); i += dir {
+		if c := &th.Calls[i]; counted(c) {
+			return c.Usage.Prompt()
+		}
+	}
+	return 0
+}
+
+func stamp(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z")
+}

@@ -1,0 +1,153 @@
+package accounting
+
+import (
+	"sort"
+	"time"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Config holds every constant the reports use. Fields default to the
+// values of DefaultConfig; each names its source.
+type Config struct {
+	Prices *Prices
+	// Cache-break detection (seed 001, promptCacheBreakDetection.ts): a break
+	// is a cache_read drop of more than BreakMinFraction of the previous
+	// call's read AND more than BreakMinTokens.
+	BreakMinFraction float64
+	BreakMinTokens   int64
+	// TTL5m and TTL1h are the prompt-cache lifetimes (seed 001; reference.md §2).
+	TTL5m time.Duration
+	TTL1h time.Duration
+	// SpiralCalls: a full compaction that follows the previous one within
+	// this many API calls is part of a compaction spiral (reference.md §6:
+	// sessions that compact again and again without freeing much).
+	SpiralCalls int
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		Prices:           DefaultPrices(),
+		BreakMinFraction: 0.05,
+		BreakMinTokens:   2000,
+		TTL5m:            5 * time.Minute,
+		TTL1h:            time.Hour,
+		SpiralCalls:      5,
+	}
+}
+
+// Report is what happened in one session (or, from Merge, in a corpus).
+type Report struct {
+	Summary     Summary           `json:"summary"`
+	Tokens      Tokens            `json:"tokens"`
+	Usage       UsageReport       `json:"usage"`
+	Duplicates  []DuplicateRead   `json:"duplicate_reads"`
+	CacheBreaks []CacheBreak      `json:"cache_breaks"`
+	TTLChanges  []TTLChange       `json:"ttl_changes"`
+	Compactions []CompactionEvent `json:"compactions"`
+	Spirals     []Spiral          `json:"spirals"`
+	Warnings    []string          `json:"warnings"`
+
+	// calls feeds Merge's cross-session deduplication.
+	calls []callRecord
+}
+
+// Summary describes the input.
+type Summary struct {
+	Sessions   int      `json:"sessions"`
+	ID         string   `json:"id,omitempty"`
+	Path       string   `json:"path,omitempty"`
+	Project    string   `json:"project,omitempty"`
+	SessionIDs []string `json:"session_ids,omitempty"`
+	Agents     int      `json:"agents"`
+	Calls      int      `json:"calls"`
+	Start      string   `json:"start,omitempty"` // RFC 3339, UTC
+	End        string   `json:"end,omitempty"`
+	Seconds    int64    `json:"span_seconds"`
+	Models     []string `json:"models"`
+	Versions   []string `json:"versions"`
+	Lines      int      `json:"lines"`
+	BadLines   int      `json:"bad_lines"`
+	Replayed   int      `json:"replayed_lines"`
+	Resumes    int      `json:"resumes"`
+	// CrossSessionDuplicates counts calls (corpus only) already counted in
+	// another session: resumed sessions copy history into new files.
+	CrossSessionDuplicates int     `json:"cross_session_duplicates"`
+	Unknown                []Count `json:"unknown,omitempty"` // unknown line types and fields
+	Cost                   float64 `json:"cost_usd"`
+	// CostComplete is false when some calls had no price (unknown model).
+	CostComplete bool `json:"cost_complete"`
+}
+
+// Count is a name with a count.
+type Count struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// Analyze builds the four reports for one session.
+func Analyze(s *replay.Session, cfg Config) *Report {
+	if cfg.Prices == nil {
+		cfg.Prices = DefaultPrices()
+	}
+	r := &Report{}
+	r.Usage, r.calls = usage(s, cfg.Prices)
+	r.Tokens = tokens(s)
+	r.Duplicates = duplicateReads(s)
+	r.CacheBreaks, r.TTLChanges = cacheBreaks(s, cfg)
+	r.Compactions, r.Spirals = compactions(s, cfg)
+	for _, w := range s.Warnings {
+		r.Warnings = append(r.Warnings, w.Error())
+	}
+	r.Summary = summarize(s, r)
+	return r
+}
+
+func summarize(s *replay.Session, r *Report) Summary {
+	sum := Summary{
+		Sessions: 1, ID: s.ID, Path: s.Path, Project: s.Project, SessionIDs: s.SessionIDs,
+		Agents: len(s.Agents), Calls: r.Usage.Total.Calls,
+		Models: nonNil(s.Models), Versions: nonNil(s.Versions),
+		Lines: s.Stats.Lines, BadLines: s.Stats.Bad, Replayed: s.ReplayedLines, Resumes: len(s.Resumes),
+		Cost: r.Usage.Total.Cost, CostComplete: r.Usage.Total.Unpriced == 0,
+	}
+	sum.Start, sum.End, sum.Seconds = span(s.Start(), s.End())
+	for k, v := range s.Stats.Unknown {
+		sum.Unknown = append(sum.Unknown, Count{Name: k, Count: v})
+	}
+	sortCounts(sum.Unknown)
+	return sum
+}
+
+func span(start, end int64) (string, string, int64) {
+	if start == 0 {
+		return "", "", 0
+	}
+	f := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z") }
+	return f(start), f(end), (end - start) / 1000
+}
+
+func sortCounts(c []Count) {
+	sort.Slice(c, func(i, j int) bool {
+		if c[i].Count != c[j].Count {
+			return c[i].Count > c[j].Count
+		}
+		return c[i].Name < c[j].Name
+	})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// threadName labels a thread in reports: "main" or the agent id.
+func threadName(th *replay.Thread) string {
+	if th.Kind == replay.KindMain {
+		return "main"
+	}
+	return th.AgentID
+}

@@ -1,0 +1,160 @@
+package accounting
+
+import (
+	"sort"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// UsageReport is the observed API usage: what the server billed.
+type UsageReport struct {
+	Total    UsageRow   `json:"total"`
+	ByModel  []UsageRow `json:"by_model"`
+	ByThread []UsageRow `json:"by_thread"`
+	// HitRatio is the token-weighted cache hit ratio
+	// cache_read / (input + cache_write + cache_read).
+	HitRatio float64 `json:"cache_hit_ratio"`
+	// PriceDate names the price table used.
+	PriceDate string `json:"price_date"`
+}
+
+// UsageRow sums the calls of one model, thread or the whole input.
+type UsageRow struct {
+	Name         string `json:"name,omitempty"`
+	Kind         string `json:"kind,omitempty"` // thread kind on by_thread rows
+	Calls        int    `json:"calls"`
+	Input        int64  `json:"input"`
+	CacheWrite5m int64  `json:"cache_write_5m"`
+	CacheWrite1h int64  `json:"cache_write_1h"`
+	CacheRead    int64  `json:"cache_read"`
+	Output       int64  `json:"output"`
+	// OutputLowerBound: some calls' output counts are placeholders
+	// (Claude Code 2.1.9–2.1.41), so Output is a lower bound.
+	OutputLowerBound bool    `json:"output_lower_bound"`
+	Cost             float64 `json:"cost_usd"`
+	// Unpriced counts calls whose model has no price; Cost leaves them out.
+	Unpriced       int      `json:"unpriced_calls"`
+	UnpricedModels []string `json:"unpriced_models,omitempty"`
+}
+
+// Usage returns the row's token counts as a replay.Usage.
+func (r UsageRow) Usage() replay.Usage {
+	return replay.Usage{Input: r.Input, CacheWrite5m: r.CacheWrite5m, CacheWrite1h: r.CacheWrite1h, CacheRead: r.CacheRead, Output: r.Output}
+}
+
+// callRecord is one counted call, kept for cross-session deduplication.
+type callRecord struct {
+	key    string
+	model  string
+	thread string
+	kind   string
+	lower  bool
+	usage  replay.Usage
+}
+
+// counted reports whether a call contributes usage: not a copy of a call
+// counted elsewhere in the session, not a locally written <synthetic>
+// message, and carrying a usage record.
+func counted(c *replay.Call) bool {
+	return c.HasUsage && !c.Duplicate && !c.Synthetic
+}
+
+func usage(s *replay.Session, prices *Prices) (UsageReport, []callRecord) {
+	var recs []callRecord
+	for _, th := range s.Threads() {
+		for i := range th.Calls {
+			c := &th.Calls[i]
+			if !counted(c) {
+				continue
+			}
+			key := c.Key()
+			if c.MessageID == "" {
+				key = "" // no id: never deduplicated
+			}
+			recs = append(recs, callRecord{
+				key: key, model: c.Model, thread: threadName(th), kind: string(th.Kind),
+				lower: c.OutputLowerBound, usage: c.Usage,
+			})
+		}
+	}
+	return usageOf(recs, prices), recs
+}
+
+// usageOf totals call records by model and thread.
+func usageOf(recs []callRecord, prices *Prices) UsageReport {
+	rep := UsageReport{PriceDate: prices.Date}
+	byModel := map[string]*UsageRow{}
+	byThread := map[string]*UsageRow{}
+	var threadOrder []string
+	for _, c := range recs {
+		m := byModel[c.model]
+		if m == nil {
+			m = &UsageRow{Name: c.model}
+			byModel[c.model] = m
+		}
+		t := byThread[c.thread]
+		if t == nil {
+			t = &UsageRow{Name: c.thread, Kind: c.kind}
+			byThread[c.thread] = t
+			threadOrder = append(threadOrder, c.thread)
+		}
+		pr, ok := prices.Lookup(c.model)
+		for _, row := range []*UsageRow{&rep.Total, m, t} {
+			row.add(c, pr, ok)
+		}
+	}
+	for _, m := range byModel {
+		rep.ByModel = append(rep.ByModel, *m)
+	}
+	sortRows(rep.ByModel)
+	for _, name := range threadOrder {
+		rep.ByThread = append(rep.ByThread, *byThread[name])
+	}
+	sortRows(rep.ByThread)
+	u := rep.Total
+	if p := u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead; p > 0 {
+		rep.HitRatio = float64(u.CacheRead) / float64(p)
+	}
+	if rep.ByModel == nil {
+		rep.ByModel = []UsageRow{}
+	}
+	if rep.ByThread == nil {
+		rep.ByThread = []UsageRow{}
+	}
+	return rep
+}
+
+func (r *UsageRow) add(c callRecord, pr Price, priced bool) {
+	r.Calls++
+	r.Input += c.usage.Input
+	r.CacheWrite5m += c.usage.CacheWrite5m
+	r.CacheWrite1h += c.usage.CacheWrite1h
+	r.CacheRead += c.usage.CacheRead
+	r.Output += c.usage.Output
+	r.OutputLowerBound = r.OutputLowerBound || c.lower
+	if priced {
+		r.Cost += pr.Cost(c.usage)
+		return
+	}
+	r.Unpriced++
+	i := sort.SearchStrings(r.UnpricedModels, c.model)
+	if i == len(r.UnpricedModels) || r.UnpricedModels[i] != c.model {
+		r.UnpricedModels = append(r.UnpricedModels, "")
+		copy(r.UnpricedModels[i+1:], r.UnpricedModels[i:])
+		r.UnpricedModels[i] = c.model
+	}
+}
+
+// sortRows orders rows most expensive first, then by tokens and name.
+func sortRows(rows []UsageRow) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Cost != b.Cost {
+			return a.Cost > b.Cost
+		}
+		if ta, tb := a.Usage().Total(), b.Usage().Total(); ta != tb {
+			return ta > tb
+		}
+		return a.Name < b.Name
+	})
+}

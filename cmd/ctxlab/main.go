@@ -1,0 +1,26 @@
+// Command ctxlab analyses and replays Claude Code session transcripts.
+//
+// Usage:
+//
+//	ctxlab replay [paths…]     what happened: usage, cost, token accounting,
+//	                           duplicate reads, cache breaks, compactions
+//
+// Exit codes: 0 success; 1 input errors (nothing readable, or any warning
+// under --strict); 2 usage errors (bad flags or arguments).
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, home: os.UserHomeDir, isTerminal: isTerminal(os.Stderr),
+	}))
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

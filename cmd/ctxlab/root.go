@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, documented in docs/cli.md.
+const (
+	exitOK    = 0
+	exitInput = 1
+	exitUsage = 2
+)
+
+// env is everything a command may take from the process, so tests can run
+// commands in-process with their own.
+type env struct {
+	stdin      io.Reader
+	stdout     io.Writer
+	stderr     io.Writer
+	getenv     func(string) string
+	home       func() (string, error)
+	isTerminal bool
+}
+
+// exitError carries an exit code up to run.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func run(args []string, e env) int {
+	root := &cobra.Command{
+		Use:           "ctxlab",
+		Short:         "Analyse and replay Claude Code session transcripts",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.AddCommand(newReplayCmd(e))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, err: err}
+	})
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintln(e.stderr, "ctxlab:", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors: unknown command, bad arguments.
+	fmt.Fprintln(e.stderr, "ctxlab:", err)
+	fmt.Fprintln(e.stderr, "Run 'ctxlab --help' for usage.")
+	return exitUsage
+}
+
+func usageError(format string, a ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+}

@@ -1,0 +1,409 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/accounting"
+)
+
+// SchemaVersion is the version of the JSON document. It changes only when a
+// field is removed or changes meaning; new fields may appear at any time.
+const SchemaVersion = 1
+
+// Document is everything `ctxlab replay` reports.
+type Document struct {
+	Schema   string               `json:"schema"`
+	Version  int                  `json:"version"`
+	Prices   PriceInfo            `json:"prices"`
+	Sessions []*accounting.Report `json:"sessions"`
+	Total    *accounting.Report   `json:"total"`
+	Errors   []string             `json:"errors"`
+}
+
+// PriceInfo names the price table used.
+type PriceInfo struct {
+	Date   string `json:"date"`
+	Source string `json:"source"`
+}
+
+// NewDocument assembles a document; Total is the merge of the sessions.
+func NewDocument(sessions []*accounting.Report, prices *accounting.Prices, errs []string) *Document {
+	if errs == nil {
+		errs = []string{}
+	}
+	if sessions == nil {
+		sessions = []*accounting.Report{}
+	}
+	return &Document{
+		Schema: "ctxlab.replay", Version: SchemaVersion,
+		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
+		Sessions: sessions, Total: accounting.Merge(sessions, prices), Errors: errs,
+	}
+}
+
+// Formats lists the output formats.
+var Formats = []string{"table", "json", "csv", "markdown"}
+
+// Sections lists the report sections, in output order.
+var Sections = []string{"summary", "usage", "tokens", "duplicates", "breaks", "compactions"}
+
+// Options select what Write prints.
+type Options struct {
+	Format string // table (default), json, csv, markdown
+	// Top caps the rows of each list report (0: all). JSON is never cut.
+	Top int
+	// Sections to print (nil: all); JSON always has every section.
+	Sections []string
+	// PerSession prints each session before the total; with one session
+	// only that session is printed.
+	PerSession bool
+}
+
+// Write renders doc in the chosen format.
+func Write(w io.Writer, doc *Document, opt Options) error {
+	switch opt.Format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(doc)
+	case "csv":
+		cw := csv.NewWriter(w)
+		first := map[string]bool{}
+		for _, sc := range scopes(doc, opt) {
+			for _, t := range tables(sc.rep, opt) {
+				if err := renderCSV(cw, sc.name, t, !first[t.Name]); err != nil {
+					return err
+				}
+				first[t.Name] = true
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	case "table", "markdown", "":
+		md := opt.Format == "markdown"
+		for _, sc := range scopes(doc, opt) {
+			if md {
+				fmt.Fprintf(w, "## %s\n\n", sc.title)
+			} else {
+				fmt.Fprintf(w, "== %s ==\n\n", sc.title)
+			}
+			for _, t := range tables(sc.rep, opt) {
+				if err := renderText(w, t, md); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
+}
+
+type scope struct {
+	name, title string
+	rep         *accounting.Report
+}
+
+func scopes(doc *Document, opt Options) []scope {
+	var out []scope
+	if len(doc.Sessions) == 1 {
+		r := doc.Sessions[0]
+		return []scope{{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r}}
+	}
+	if opt.PerSession {
+		for _, r := range doc.Sessions {
+			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r})
+		}
+	}
+	title := fmt.Sprintf("all %d sessions", doc.Total.Summary.Sessions)
+	return append(out, scope{name: "total", title: title, rep: doc.Total})
+}
+
+func want(opt Options, section string) bool {
+	if len(opt.Sections) == 0 {
+		return true
+	}
+	for _, s := range opt.Sections {
+		if s == section || s == "all" {
+			return true
+		}
+	}
+	return false
+}
+
+// tables builds the selected reports of r.
+func tables(r *accounting.Report, opt Options) []*Table {
+	var out []*Table
+	corpus := r.Summary.Sessions > 1
+	if want(opt, "summary") {
+		out = append(out, summaryTable(r))
+	}
+	if want(opt, "usage") {
+		out = append(out, usageTables(r, corpus)...)
+	}
+	if want(opt, "tokens") {
+		out = append(out, cut(tokensTable(r), opt.Top))
+	}
+	if want(opt, "duplicates") {
+		out = append(out, cut(duplicatesTable(r, corpus), opt.Top))
+	}
+	if want(opt, "breaks") {
+		out = append(out, cut(breaksTable(r, corpus), opt.Top), ttlTable(r, corpus))
+	}
+	if want(opt, "compactions") {
+		out = append(out, compactionsTable(r, corpus))
+	}
+	return out
+}
+
+func cut(t *Table, top int) *Table {
+	if top > 0 && len(t.Rows) > top {
+		t.More = len(t.Rows) - top
+		t.Rows, t.Raw = t.Rows[:top], t.Raw[:top]
+	}
+	return t
+}
+
+func summaryTable(r *accounting.Report) *Table {
+	s := r.Summary
+	t := &Table{Name: "summary", Title: "Summary", Columns: []string{"Field", "Value"}}
+	kv := func(k, pretty, raw string) { t.add([]string{k, pretty}, []string{k, raw}) }
+	if s.Sessions == 1 {
+		kv("session", s.ID, s.ID)
+		kv("project", s.Project, s.Project)
+		kv("path", s.Path, s.Path)
+		if len(s.SessionIDs) > 1 {
+			v := strings.Join(s.SessionIDs, " ")
+			kv("session ids", v, v)
+		}
+	} else {
+		kv("sessions", num(s.Sessions), raw(s.Sessions))
+	}
+	kv("agents", num(s.Agents), raw(s.Agents))
+	kv("api calls", num(s.Calls), raw(s.Calls))
+	if s.Start != "" {
+		kv("span", fmt.Sprintf("%s → %s (%s)", s.Start, s.End, duration(s.Seconds)), s.Start+"/"+s.End)
+	}
+	models := strings.Join(s.Models, ", ")
+	kv("models", models, strings.Join(s.Models, " "))
+	versions := strings.Join(s.Versions, ", ")
+	kv("versions", versions, strings.Join(s.Versions, " "))
+	cost := usd(s.Cost)
+	if !s.CostComplete {
+		cost += " + unpriced calls"
+	}
+	kv("cost", cost, rawUSD(s.Cost))
+	kv("lines", num(s.Lines), raw(s.Lines))
+	if s.BadLines > 0 {
+		kv("bad lines", num(s.BadLines), raw(s.BadLines))
+	}
+	if s.Replayed > 0 {
+		kv("replayed lines", num(s.Replayed), raw(s.Replayed))
+	}
+	if s.Resumes > 0 {
+		kv("resumes", num(s.Resumes), raw(s.Resumes))
+	}
+	if s.CrossSessionDuplicates > 0 {
+		kv("calls repeated across sessions", num(s.CrossSessionDuplicates), raw(s.CrossSessionDuplicates))
+	}
+	if len(s.Unknown) > 0 {
+		var parts []string
+		for _, u := range s.Unknown {
+			parts = append(parts, u.Name+"×"+strconv.Itoa(u.Count))
+		}
+		v := strings.Join(parts, ", ")
+		kv("unknown types/fields", v, v)
+	}
+	return t
+}
+
+func duration(sec int64) string {
+	d, h, m := sec/86400, sec%86400/3600, sec%3600/60
+	switch {
+	case d > 0:
+		return fmt.Sprintf("%dd %dh %dm", d, h, m)
+	case h > 0:
+		return fmt.Sprintf("%dh %dm", h, m)
+	}
+	return fmt.Sprintf("%dm %ds", m, sec%60)
+}
+
+func usageTables(r *accounting.Report, corpus bool) []*Table {
+	u := r.Usage
+	note := fmt.Sprintf("cache hit ratio %s (read / (input + write + read)); prices of %s",
+		pct(u.HitRatio*100), u.PriceDate)
+	if u.Total.OutputLowerBound {
+		note += "; ≥: output counts are lower bounds (Claude Code 2.1.9–2.1.41 placeholders)"
+	}
+	cols := []string{"Name", "Calls", "Input", "Cache write 5m", "Cache write 1h", "Cache read", "Output", "Cost"}
+	right := []bool{false, true, true, true, true, true, true, true}
+	byModel := &Table{Name: "usage_by_model", Title: "Usage by model", Note: note, Columns: cols, Right: right}
+	for _, row := range u.ByModel {
+		usageRow(byModel, row.Name, row)
+	}
+	usageRow(byModel, "total", u.Total)
+	threadTitle, threadName := "Usage by thread", "usage_by_thread"
+	if corpus {
+		threadTitle = "Usage by thread kind"
+	}
+	byThread := &Table{Name: threadName, Title: threadTitle, Columns: cols, Right: right}
+	for _, row := range u.ByThread {
+		name := row.Name
+		if row.Kind != "" && row.Kind != row.Name && row.Kind != "main" {
+			name += " (" + row.Kind + ")"
+		}
+		usageRow(byThread, name, row)
+	}
+	return []*Table{byModel, byThread}
+}
+
+func usageRow(t *Table, name string, u accounting.UsageRow) {
+	out := num(u.Output)
+	if u.OutputLowerBound {
+		out = "≥" + out
+	}
+	cost := usd(u.Cost)
+	switch {
+	case u.Unpriced == u.Calls && u.Calls > 0:
+		cost = "unpriced"
+	case u.Unpriced > 0:
+		cost += fmt.Sprintf(" + %d unpriced", u.Unpriced)
+	}
+	rawCost := rawUSD(u.Cost)
+	if u.Unpriced == u.Calls && u.Calls > 0 {
+		rawCost = ""
+	}
+	t.add(
+		[]string{name, num(u.Calls), num(u.Input), num(u.CacheWrite5m), num(u.CacheWrite1h), num(u.CacheRead), out, cost},
+		[]string{name, raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output), rawCost},
+	)
+}
+
+func tokensTable(r *accounting.Report) *Table {
+	t := &Table{
+		Name: "tokens", Title: "Token accounting",
+		Note:    fmt.Sprintf("%s tokens in all messages, estimated as Claude Code does (length/4, images 2000)", num(r.Tokens.Total)),
+		Columns: []string{"Category", "Name", "Count", "Tokens", "Share"},
+		Right:   []bool{false, false, true, true, true},
+	}
+	for _, row := range r.Tokens.Rows {
+		t.add(
+			[]string{row.Category, row.Name, num(row.Count), num(row.Tokens), pct(row.Percent)},
+			[]string{row.Category, row.Name, raw(row.Count), raw(row.Tokens), strconv.FormatFloat(row.Percent, 'f', 1, 64)},
+		)
+	}
+	return t
+}
+
+func withSession(corpus bool, cols []string, right []bool) ([]string, []bool) {
+	if !corpus {
+		return cols, right
+	}
+	return append([]string{"Session"}, cols...), append([]bool{false}, right...)
+}
+
+func prefix(corpus bool, session string, row []string) []string {
+	if !corpus {
+		return row
+	}
+	return append([]string{session}, row...)
+}
+
+func duplicatesTable(r *accounting.Report, corpus bool) *Table {
+	cols, right := withSession(corpus,
+		[]string{"File", "Range", "Reads", "Tokens", "Overhead", "Justified", "Forced", "Waste", "Waste tokens"},
+		[]bool{false, false, true, true, true, true, true, true, true})
+	t := &Table{
+		Name: "duplicate_reads", Title: "Duplicate reads",
+		Note:    "overhead = floor(tokens/reads)×(reads−1) as Claude Code computes it; re-reads after an edit are justified, after a compaction forced, otherwise waste",
+		Columns: cols, Right: right,
+	}
+	for _, d := range r.Duplicates {
+		rng := ""
+		if d.Offset != 0 || d.Limit != 0 {
+			rng = fmt.Sprintf("offset %d limit %d", d.Offset, d.Limit)
+		}
+		t.add(
+			prefix(corpus, d.Session, []string{d.Path, rng, num(d.Reads), num(d.Tokens), num(d.Overhead), num(d.Justified), num(d.Forced), num(d.Waste), num(d.WasteTokens)}),
+			prefix(corpus, d.Session, []string{d.Path, rng, raw(d.Reads), raw(d.Tokens), raw(d.Overhead), raw(d.Justified), raw(d.Forced), raw(d.Waste), raw(d.WasteTokens)}),
+		)
+	}
+	return t
+}
+
+func breaksTable(r *accounting.Report, corpus bool) *Table {
+	cols, right := withSession(corpus,
+		[]string{"Thread", "Call", "Line", "Time", "Cause", "Prev read", "Read", "Gap", "Rewritten", "Cost", "Extra"},
+		[]bool{false, true, true, false, false, true, true, true, true, true, true})
+	t := &Table{
+		Name: "cache_breaks", Title: "Cache breaks",
+		Note:    "cache read fell >5% and >2,000 tokens below the previous call of the same thread (Claude Code's rule); Haiku excluded",
+		Columns: cols, Right: right,
+	}
+	for _, b := range r.CacheBreaks {
+		cause := b.Cause
+		if b.Expected {
+			cause += " (expected)"
+		}
+		cost, extra := usd(b.Cost), usd(b.ExtraCost)
+		rc, re := rawUSD(b.Cost), rawUSD(b.ExtraCost)
+		if !b.Priced {
+			cost, extra, rc, re = "unpriced", "", "", ""
+		}
+		t.add(
+			prefix(corpus, b.Session, []string{b.Thread, num(b.Call), num(b.Line), b.Time, cause, num(b.PrevRead), num(b.Read), duration(b.GapSecond), num(b.Rewritten), cost, extra}),
+			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time, b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSecond), raw(b.Rewritten), rc, re}),
+		)
+	}
+	return t
+}
+
+func ttlTable(r *accounting.Report, corpus bool) *Table {
+	cols, right := withSession(corpus, []string{"Thread", "Call", "Line", "Time", "From", "To"},
+		[]bool{false, true, true, false, false, false})
+	t := &Table{Name: "ttl_changes", Title: "Cache TTL changes", Columns: cols, Right: right,
+		Note: "calls whose cache writes switched between the 1 h and 5 min TTL"}
+	for _, c := range r.TTLChanges {
+		t.add(
+			prefix(corpus, c.Session, []string{c.Thread, num(c.Call), num(c.Line), c.Time, c.From, c.To}),
+			prefix(corpus, c.Session, []string{c.Thread, raw(c.Call), raw(c.Line), c.Time, c.From, c.To}),
+		)
+	}
+	return t
+}
+
+func compactionsTable(r *accounting.Report, corpus bool) *Table {
+	cols, right := withSession(corpus,
+		[]string{"Thread", "Kind", "Trigger", "Call", "Line", "Time", "Last prompt", "Before", "After", "Freed", "Summary", "Spiral"},
+		[]bool{false, false, false, true, true, false, true, true, true, true, true, false})
+	note := "before: compactMetadata.preTokens, else the last prompt; after: postTokens, else the next call's prompt"
+	if n := len(r.Spirals); n > 0 {
+		note += fmt.Sprintf("\nWARNING: %d compaction spiral(s): compactions repeating within a few calls", n)
+	}
+	t := &Table{Name: "compactions", Title: "Compaction timeline", Note: note, Columns: cols, Right: right}
+	for _, c := range r.Compactions {
+		after := num(c.After)
+		freed := num(c.Freed)
+		if c.AfterSource == "none" {
+			after, freed = "", ""
+		}
+		spiral := ""
+		if c.Spiral {
+			spiral = "yes"
+		}
+		trig := c.Trigger
+		if trig == "" {
+			trig = "-"
+		}
+		t.add(
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, num(c.Call), num(c.Line), c.Time, num(c.LastPrompt), num(c.Before), after, freed, num(c.SummaryTokens), spiral}),
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.Call), raw(c.Line), c.Time, raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
+		)
+	}
+	return t
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Table is one report's rows, already formatted, ready for any renderer.
+type Table struct {
+	Name    string   // machine name: usage, tokens, duplicate_reads, …
+	Title   string   // human title
+	Note    string   // one line under the title (table/markdown only)
+	Columns []string // header
+	Right   []bool   // right-align column i (numbers)
+	Rows    [][]string
+	// Raw holds the unformatted values for CSV (plain numbers, no "$" or
+	// thousands separators); nil means Rows are used.
+	Raw [][]string
+	// More counts rows cut by --top.
+	More int
+}
+
+func (t *Table) add(pretty, raw []string) {
+	t.Rows = append(t.Rows, pretty)
+	t.Raw = append(t.Raw, raw)
+}
+
+// renderText draws t with tablewriter: an ASCII box for "table", a pipe
+// table for "markdown".
+func renderText(w io.Writer, t *Table, markdown bool) error {
+	if markdown {
+		fmt.Fprintf(w, "### %s\n\n", t.Title)
+	} else {
+		fmt.Fprintf(w, "%s\n", t.Title)
+	}
+	if t.Note != "" {
+		if markdown {
+			fmt.Fprintf(w, "%s\n\n", t.Note)
+		} else {
+			fmt.Fprintf(w, "%s\n", t.Note)
+		}
+	}
+	if len(t.Rows) == 0 {
+		if markdown {
+			_, err := fmt.Fprint(w, "_none_\n\n")
+			return err
+		}
+		_, err := fmt.Fprint(w, "  (none)\n\n")
+		return err
+	}
+	align := make([]tw.Align, len(t.Columns))
+	for i := range align {
+		align[i] = tw.AlignLeft
+		if i < len(t.Right) && t.Right[i] {
+			align[i] = tw.AlignRight
+		}
+	}
+	var rend tw.Renderer
+	if markdown {
+		rend = renderer.NewMarkdown()
+	} else {
+		rend = renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})
+	}
+	tbl := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(rend),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+	tbl.Header(t.Columns)
+	for _, r := range t.Rows {
+		if err := tbl.Append(r); err != nil {
+			return err
+		}
+	}
+	if err := tbl.Render(); err != nil {
+		return err
+	}
+	if t.More > 0 {
+		fmt.Fprintf(w, "… %d more (raise --top)\n", t.More)
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// renderCSV writes t as CSV rows prefixed by the report name and scope.
+func renderCSV(cw *csv.Writer, scope string, t *Table, header bool) error {
+	if header {
+		if err := cw.Write(append([]string{"report", "scope"}, csvHeader(t.Columns)...)); err != nil {
+			return err
+		}
+	}
+	rows := t.Raw
+	if rows == nil {
+		rows = t.Rows
+	}
+	for _, r := range rows {
+		if err := cw.Write(append([]string{t.Name, scope}, r...)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func csvHeader(cols []string) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = strings.ReplaceAll(strings.ToLower(c), " ", "_")
+	}
+	return out
+}
+
+// num formats an integer with thousands separators.
+func num[T ~int | ~int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func raw[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
+
+func usd(x float64) string {
+	if x != 0 && x < 0.01 && x > -0.01 {
+		return fmt.Sprintf("$%.4f", x)
+	}
+	return fmt.Sprintf("$%.2f", x)
+}
+
+func rawUSD(x float64) string { return strconv.FormatFloat(x, 'f', 6, 64) }
+
+func pct(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + "%" }
