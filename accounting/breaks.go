@@ -72,6 +72,9 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 			if !counted(c) {
 				continue
 			}
+			// prevTTL is the TTL the cached prefix was written with, before
+			// this call's own write: it decides whether a gap expired it.
+			prevTTL := ttl
 			if w := writeTTL(c.Usage); w != "" {
 				if ttl != "" && w != ttl {
 					changes = append(changes, TTLChange{
@@ -120,17 +123,20 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					b.Cause = CauseModelChange
 				case c.SessionID != p.SessionID:
 					b.Cause = CauseResume
-				case ttl == "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL1h.Milliseconds():
+				case prevTTL == "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL1h.Milliseconds():
 					b.Cause = CauseTTL1h
-				case ttl != "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL5m.Milliseconds():
+				case prevTTL != "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL5m.Milliseconds():
 					b.Cause = CauseTTL5m
 				default:
 					b.Cause = CauseUnexplained
 				}
 				if pr, ok := cfg.Prices.Lookup(c.Model); ok {
-					w := replay.Usage{CacheWrite5m: c.Usage.CacheWrite5m, CacheWrite1h: c.Usage.CacheWrite1h}
-					b.Cost = pr.Cost(w)
-					b.ExtraCost = b.Cost - pr.Cost(replay.Usage{CacheRead: w.CacheWrite()})
+					// The whole request's prompt decides the long-context
+					// rate, not the write alone.
+					f, _ := pr.factors(c.Usage)
+					w := float64(c.Usage.CacheWrite5m)*pr.CacheWrite5m + float64(c.Usage.CacheWrite1h)*pr.CacheWrite1h
+					b.Cost = w * f / 1e6
+					b.ExtraCost = b.Cost - float64(c.Usage.CacheWrite())*pr.CacheRead*f/1e6
 					b.Priced = true
 				}
 				breaks = append(breaks, b)

@@ -20,7 +20,7 @@ type CompactionEvent struct {
 	LastPrompt int64 `json:"last_prompt"`
 	// Before is compactMetadata.preTokens, or LastPrompt when absent.
 	Before       int64  `json:"before"`
-	BeforeSource string `json:"before_source"` // pre_tokens | last_prompt
+	BeforeSource string `json:"before_source"` // pre_tokens | last_prompt | none
 	// After is postTokens (2.1.114+), before − tokensSaved for a
 	// micro-compaction, or else the prompt of the first call after it.
 	After         int64  `json:"after"`
@@ -60,10 +60,19 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 			ev.Before, ev.BeforeSource = c.PreTokens, "pre_tokens"
 			if c.PreTokens == 0 {
 				ev.Before, ev.BeforeSource = ev.LastPrompt, "last_prompt"
+				if ev.LastPrompt == 0 {
+					// No call before it: a session continued from a
+					// summary (1.0.x files start with one).
+					ev.BeforeSource = "none"
+				}
 			}
 			switch {
+			case c.Kind == replay.CompactMicro && ev.BeforeSource == "none":
+				ev.AfterSource = "none"
 			case c.Kind == replay.CompactMicro:
-				ev.After, ev.AfterSource = c.PreTokens-c.TokensSaved, "tokens_saved"
+				// Before, not PreTokens: without preTokens, Before is the
+				// last prompt and After must not go negative.
+				ev.After, ev.AfterSource = ev.Before-c.TokensSaved, "tokens_saved"
 			case c.PostTokens > 0:
 				ev.After, ev.AfterSource = c.PostTokens, "post_tokens"
 			default:
@@ -72,7 +81,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 					ev.AfterSource = "none"
 				}
 			}
-			if ev.AfterSource != "none" {
+			if ev.BeforeSource != "none" && ev.AfterSource != "none" {
 				ev.Freed = ev.Before - ev.After
 			}
 			events = append(events, ev)

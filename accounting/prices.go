@@ -121,11 +121,18 @@ func (p *Prices) Families() []string {
 
 // Cost prices one API call's usage.
 func (pr Price) Cost(u replay.Usage) float64 {
-	in, out := 1.0, 1.0
-	if pr.LongContext && u.Prompt() > LongContextTokens {
-		in, out = LongInputFactor, LongOutputFactor
-	}
+	in, out := pr.factors(u)
 	inside := float64(u.Input)*pr.Input + float64(u.CacheWrite5m)*pr.CacheWrite5m +
 		float64(u.CacheWrite1h)*pr.CacheWrite1h + float64(u.CacheRead)*pr.CacheRead
 	return (inside*in + float64(u.Output)*pr.Output*out) / 1e6
+}
+
+// factors returns the multipliers of the input-side and output rates for a
+// request with usage u: the long-context ones when its whole prompt exceeds
+// LongContextTokens on a model that has them, else 1.
+func (pr Price) factors(u replay.Usage) (in, out float64) {
+	if pr.LongContext && u.Prompt() > LongContextTokens {
+		return LongInputFactor, LongOutputFactor
+	}
+	return 1, 1
 }

@@ -56,7 +56,14 @@ func Discover(paths []string) ([]Source, []error) {
 		if !info.IsDir() {
 			if !seen[p] {
 				seen[p] = true
-				srcs = append(srcs, Source{Path: p})
+				src := Source{Path: p}
+				if !isAgentFile(p) {
+					src.Agents = agentsOf(p)
+				}
+				for _, a := range src.Agents {
+					seen[a] = true
+				}
+				srcs = append(srcs, src)
 			}
 			continue
 		}
@@ -88,7 +95,13 @@ func unwrapPathError(err error) error {
 func discoverDir(root string) ([]Source, error) {
 	var files []string
 	var walkErr error
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	// WalkDir does not follow a symbolic link at its root; with a trailing
+	// separator Lstat resolves it, so a linked directory is searched too.
+	walkRoot := root
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		walkRoot = root + string(filepath.Separator)
+	}
+	err := filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if walkErr == nil {
 				walkErr = fmt.Errorf("%s: %w", p, unwrapPathError(err))
@@ -151,6 +164,22 @@ func discoverDir(root string) ([]Source, error) {
 	return out, walkErr
 }
 
+// agentsOf finds the agent files of the session file p when p is named on
+// its own: <session>/subagents/agent-*.jsonl (2.1.x) and agent-*.jsonl
+// beside it whose sessionId is the session's (2.0.x).
+func agentsOf(p string) []string {
+	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	sub, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents", "agent-*.jsonl"))
+	near, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "agent-*.jsonl"))
+	for _, a := range near {
+		if firstSessionID(a) == id {
+			sub = append(sub, a)
+		}
+	}
+	sort.Strings(sub)
+	return sub
+}
+
 func isAgentFile(p string) bool {
 	return strings.HasPrefix(filepath.Base(p), "agent-")
 }
@@ -194,7 +223,14 @@ func Load(src Source, opt Options) (*Session, error) {
 			s.Project = filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(src.Path))))
 		}
 	}
-	mainErr := b.readFile(src.Path, nil, opt)
+	// An agent file loaded on its own (its session file is gone) is its own
+	// main thread: its lines all carry isSidechain, which would otherwise send
+	// them to inline sidechain threads and leave Main empty.
+	var mainTh *Thread
+	if src.Path != "-" && isAgentFile(src.Path) {
+		mainTh = s.Main
+	}
+	mainErr := b.readFile(src.Path, mainTh, opt)
 	if mainErr != nil && len(s.Main.Messages) == 0 && len(src.Agents) == 0 {
 		return nil, mainErr
 	}

@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/tidwall/gjson"
 )
 
 // SyntaxError is a line the reader could not use, or used with a caveat
@@ -159,7 +158,7 @@ func (r *Reader) readLine() (line []byte, lastNoNL, tooLong, ok bool) {
 		chunk, err := r.br.ReadSlice('\n')
 		n += len(chunk)
 		r.stats.BytesRead += int64(len(chunk))
-		if err == nil && len(r.buf) == 0 && !tooLong {
+		if err == nil && len(r.buf) == 0 && !tooLong && n <= r.maxLine() {
 			r.line++
 			return trimEOL(chunk), false, false, true
 		}
@@ -227,77 +226,75 @@ func (r *Reader) str(s string) string {
 
 var errNotObject = errors.New("not a JSON object")
 
-// parse turns one line into an Entry. The JSON is walked once with gjson over
-// the line's own bytes; anything kept is copied out.
+// parse turns one line into an Entry. The top level is validated (as
+// encoding/json would) and walked in one pass over the line's own bytes; the
+// walkers of rawjson.go then visit the fields inside, gjson decodes the few
+// escaped strings kept, and anything kept is copied out.
 func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	s := unsafe.String(unsafe.SliceData(line), len(line))
-	if !gjson.Valid(s) {
-		return nil, false, fmt.Errorf("invalid JSON%s", jsonHint(line))
-	}
-	root := gjson.Parse(s)
-	if !root.IsObject() {
-		return nil, false, errNotObject
-	}
 	e := &Entry{Line: r.line}
 	utfOK := true
 	var unknown []string
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	valid := walkFields(s, true, func(k, v string) {
+		switch k {
 		case "type":
-			e.Type = r.str(v.Str)
+			e.Type = r.str(str(v))
 		case "subtype":
-			e.Subtype = r.str(v.Str)
+			e.Subtype = r.str(str(v))
 		case "uuid":
-			e.UUID = strings.Clone(v.Str)
+			e.UUID = strings.Clone(str(v))
 		case "parentUuid":
-			if v.Type == gjson.Null {
+			if isNull(v) {
 				e.ParentNull = true
 			} else {
-				e.ParentUUID = strings.Clone(v.Str)
+				e.ParentUUID = strings.Clone(str(v))
 			}
 		case "logicalParentUuid":
-			e.LogicalParentUUID = strings.Clone(v.Str)
+			e.LogicalParentUUID = strings.Clone(str(v))
 		case "sessionId":
-			e.SessionID = r.str(v.Str)
+			e.SessionID = r.str(str(v))
 		case "version":
-			e.Version = r.str(v.Str)
+			e.Version = r.str(str(v))
 		case "agentId":
-			e.AgentID = r.str(v.Str)
+			e.AgentID = r.str(str(v))
 		case "timestamp":
-			e.Time = parseTime(v.Str)
+			e.Time = parseTime(str(v))
 		case "isSidechain":
-			e.Sidechain = v.Type == gjson.True
+			e.Sidechain = isTrue(v)
 		case "isMeta":
-			e.Meta = v.Type == gjson.True
+			e.Meta = isTrue(v)
 		case "isCompactSummary":
-			e.CompactSummary = v.Type == gjson.True
+			e.CompactSummary = isTrue(v)
 		case "isVisibleInTranscriptOnly":
-			e.VisibleInTranscriptOnly = v.Type == gjson.True
+			e.VisibleInTranscriptOnly = isTrue(v)
 		case "isApiErrorMessage":
-			e.APIError = v.Type == gjson.True
+			e.APIError = isTrue(v)
 		case "requestId":
-			e.RequestID = strings.Clone(v.Str)
+			e.RequestID = strings.Clone(str(v))
 		case "message":
 			if !r.parseMessage(e, v) {
 				utfOK = false
 			}
 		case "toolUseResult":
-			if v.IsObject() {
-				if a := v.Get("agentId"); a.Type == gjson.String {
-					e.ResultAgentID = r.str(a.Str)
-				}
+			if isObject(v) {
+				e.ResultAgentID = r.str(str(field(v, "agentId")))
 			}
 		case "compactMetadata", "microcompactMetadata":
 			e.Compact = parseCompact(v)
 		case "attachment":
-			e.AttachmentType = r.str(v.Get("type").Str)
-			e.AttachmentChars = rawLen(v.Raw)
-		case knownFields(k.Str):
+			e.AttachmentType = r.str(str(field(v, "type")))
+			e.AttachmentChars = rawLen(v)
+		case knownFields(k):
 		default:
-			unknown = append(unknown, k.Str)
+			unknown = append(unknown, k)
 		}
-		return true
 	})
+	if !valid {
+		if validJSON(s) {
+			return nil, false, errNotObject
+		}
+		return nil, false, fmt.Errorf("invalid JSON%s", jsonHint(line))
+	}
 	if e.Type == "" {
 		e.Type = "(none)"
 	}
@@ -316,14 +313,13 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 // above can list them in one case; anything else is counted as unknown.
 func knownFields(k string) string {
 	switch k {
-	case "isSidechain", "userType", "cwd", "gitBranch", "slug", "entrypoint", "promptId",
+	case "userType", "cwd", "gitBranch", "slug", "entrypoint", "promptId",
 		"sourceToolAssistantUUID", "sourceToolUseID", "permissionMode", "todos", "thinkingMetadata",
 		"imagePasteIds", "mcpMeta", "planContent", "error", "apiErrorStatus", "level", "toolUseID",
 		"content", "cause", "retryInMs", "retryAttempt", "maxRetries", "durationMs", "messageCount",
 		"hookCount", "hookInfos", "hookErrors", "preventedContinuation", "stopReason", "hasOutput",
 		"summary", "leafUuid", "messageId", "snapshot", "isSnapshotUpdate", "operation", "data",
-		"parentToolUseID", "lastPrompt", "aiTitle", "customTitle", "prNumber", "prUrl", "prRepository",
-		"isCompactSummary", "isVisibleInTranscriptOnly", "forkedFrom", "origin", "isApiErrorMessage":
+		"parentToolUseID", "lastPrompt", "aiTitle", "customTitle", "prNumber", "prUrl", "prRepository":
 		return k
 	}
 	return "\x00" // matches no key
@@ -339,128 +335,120 @@ func knownType(t string) bool {
 	return false
 }
 
-func (r *Reader) parseMessage(e *Entry, m gjson.Result) (utfOK bool) {
+func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 	utfOK = true
-	if !m.IsObject() {
+	if !isObject(m) {
 		return true
 	}
-	m.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	user := e.Type == "user"
+	eachField(m, func(k, v string) {
+		switch k {
 		case "id":
-			e.MessageID = strings.Clone(v.Str)
+			e.MessageID = strings.Clone(str(v))
 		case "role":
-			e.Role = r.str(v.Str)
+			e.Role = r.str(str(v))
+			user = user || e.Role == "user"
 		case "model":
-			e.Model = r.str(v.Str)
+			e.Model = r.str(str(v))
 		case "stop_reason":
-			e.StopReason = r.str(v.Str)
+			e.StopReason = r.str(str(v))
 		case "usage":
-			if v.IsObject() {
+			if isObject(v) {
 				e.Usage = parseUsage(v)
 			}
 		case "content":
 			switch {
-			case v.Type == gjson.String:
+			case isString(v):
 				e.StringContent = true
-				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v.Raw)}
-				b.Chars, utfOK = jsLen(v.Raw)
+				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v)}
+				b.Chars, utfOK = jsLen(v)
 				b.Est = Estimate(b.Chars)
+				b.Text = v // raw for now: decoded below for user messages
 				e.Blocks = []Block{b}
-			case v.IsArray():
-				v.ForEach(func(_, bv gjson.Result) bool {
+			case isArray(v):
+				eachElem(v, func(bv string) {
 					b, ok := r.parseBlock(bv)
 					utfOK = utfOK && ok
 					e.Blocks = append(e.Blocks, b)
-					return true
 				})
 			}
 		}
-		return true
 	})
-	if e.Role == "user" || e.Type == "user" {
-		// Keep user text for the fake summarizer and the local-command check.
-		for i := range e.Blocks {
-			if e.Blocks[i].Kind == BlockText {
-				e.Blocks[i].Text = userText(m, e.StringContent, i)
-			}
+	// Keep user text (the fake summarizer quotes it; the accounting looks
+	// for local-command output in it); drop the raw bytes of everything else.
+	for i := range e.Blocks {
+		b := &e.Blocks[i]
+		if b.Kind != BlockText || !user {
+			b.Text = ""
+			continue
 		}
+		t := str(b.Text)
+		if len(t) > MaxKeptText {
+			t = t[:MaxKeptText]
+		}
+		b.Text = strings.Clone(t)
 	}
 	return utfOK
 }
 
-// userText re-reads the text of block i of a user message. User text is
-// small next to tool output, so a second look costs little and keeps
-// parseBlock free of per-role cases.
-func userText(m gjson.Result, stringContent bool, i int) string {
-	var t gjson.Result
-	if stringContent {
-		t = m.Get("content")
-	} else {
-		t = m.Get("content." + itoa(i) + ".text")
-	}
-	s := t.String()
-	if len(s) > MaxKeptText {
-		s = s[:MaxKeptText]
-	}
-	return strings.Clone(s)
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return fmt.Sprint(i)
-}
-
-func (r *Reader) parseBlock(bv gjson.Result) (b Block, utfOK bool) {
+func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 	utfOK = true
-	var typ, text, content, input gjson.Result
-	bv.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	var typ, text, content, input string
+	eachField(bv, func(k, v string) {
+		switch k {
 		case "type":
-			typ = v
+			typ = str(v)
 		case "text", "thinking":
 			text = v
 		case "id", "tool_use_id":
-			b.ToolID = strings.Clone(v.Str)
+			b.ToolID = strings.Clone(str(v))
 		case "name":
-			b.Name = r.str(v.Str)
+			b.Name = r.str(str(v))
 		case "input":
 			input = v
 		case "content":
 			content = v
 		case "is_error":
-			b.IsError = v.Type == gjson.True
+			b.IsError = isTrue(v)
 		}
-		return true
 	})
-	switch typ.Str {
+	switch typ {
 	case "text", "thinking":
 		b.Kind = BlockText
-		if typ.Str == "thinking" {
+		if typ == "thinking" {
 			b.Kind = BlockThinking
 		}
-		b.Chars, utfOK = jsLen(text.Raw)
+		b.Chars, utfOK = jsLen(text)
 		b.Est = Estimate(b.Chars)
-		b.Hash = xxhash.Sum64String(text.Raw)
+		b.Hash = xxhash.Sum64String(text)
+		b.Text = text // raw; parseMessage decodes it for user messages
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		b.Kind = BlockToolUse
-		b.Chars = rawLen(input.Raw)
+		b.Chars = rawLen(input)
 		b.Est = Estimate(b.Chars)
-		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(input.Raw)
+		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(input)
 		b.Input = parseInput(input)
 	case "tool_result":
 		b.Kind = BlockToolResult
-		b.Hash = xxhash.Sum64String(content.Raw)
+		b.Hash = xxhash.Sum64String(content)
 		switch {
-		case content.Type == gjson.String:
-			b.Chars, utfOK = jsLen(content.Raw)
+		case isString(content):
+			b.Chars, utfOK = jsLen(content)
 			b.Est = Estimate(b.Chars)
-		case content.IsArray():
-			content.ForEach(func(_, item gjson.Result) bool {
-				switch item.Get("type").Str {
+		case isArray(content):
+			eachElem(content, func(item string) {
+				var it, txt string
+				eachField(item, func(k, v string) {
+					switch k {
+					case "type":
+						it = str(v)
+					case "text":
+						txt = v
+					}
+				})
+				switch it {
 				case "text":
-					n, ok := jsLen(item.Get("text").Raw)
+					n, ok := jsLen(txt)
 					utfOK = utfOK && ok
 					b.Chars += n
 					b.Est += Estimate(n)
@@ -468,79 +456,82 @@ func (r *Reader) parseBlock(bv gjson.Result) (b Block, utfOK bool) {
 					b.Images++
 					b.Est += TokensPerImage
 				}
-				return true
 			})
 		}
 	case "image":
 		b.Kind = BlockImage
 		b.Est = TokensPerImage
-		b.Hash = xxhash.Sum64String(bv.Raw)
+		b.Hash = xxhash.Sum64String(bv)
 	default:
 		// document and anything newer: Claude Code's fallback counts the
 		// block's JSON (seed 000, estimateTokensWithSafetyMargin).
 		b.Kind = BlockOther
-		if typ.Str == "document" {
+		if typ == "document" {
 			b.Kind = BlockDocument
 		}
-		b.Name = r.str(typ.Str)
-		b.Chars = rawLen(bv.Raw)
+		b.Name = r.str(typ)
+		b.Chars = rawLen(bv)
 		b.Est = Estimate(b.Chars)
-		b.Hash = xxhash.Sum64String(bv.Raw)
+		b.Hash = xxhash.Sum64String(bv)
 	}
 	return b, utfOK
 }
 
-func parseInput(in gjson.Result) *ToolInput {
-	if !in.IsObject() {
+func parseInput(in string) *ToolInput {
+	if !isObject(in) {
 		return nil
 	}
 	t := &ToolInput{}
-	in.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	eachField(in, func(k, v string) {
+		switch k {
 		case "file_path", "notebook_path":
-			t.FilePath = strings.Clone(v.Str)
+			t.FilePath = strings.Clone(str(v))
 		case "offset":
-			t.Offset = int(v.Int())
+			t.Offset = int(integer(v))
 		case "limit":
-			t.Limit = int(v.Int())
+			t.Limit = int(integer(v))
 		case "command":
-			c := v.Str
+			c := str(v)
 			if len(c) > 200 {
 				c = c[:200]
 			}
 			t.Command = strings.Clone(c)
 		case "pattern":
-			t.Pattern = strings.Clone(v.Str)
+			t.Pattern = strings.Clone(str(v))
 		case "url":
-			t.URL = strings.Clone(v.Str)
+			t.URL = strings.Clone(str(v))
 		}
-		return true
 	})
 	return t
 }
 
-func parseUsage(v gjson.Result) *Usage {
+func parseUsage(v string) *Usage {
 	u := &Usage{}
 	var creation, h5, h1 int64
 	split := false
-	v.ForEach(func(k, x gjson.Result) bool {
-		switch k.Str {
+	eachField(v, func(k, x string) {
+		switch k {
 		case "input_tokens":
-			u.Input = x.Int()
+			u.Input = integer(x)
 		case "output_tokens":
-			u.Output = x.Int()
+			u.Output = integer(x)
 		case "cache_read_input_tokens":
-			u.CacheRead = x.Int()
+			u.CacheRead = integer(x)
 		case "cache_creation_input_tokens":
-			creation = x.Int()
+			creation = integer(x)
 		case "cache_creation":
-			if x.IsObject() {
+			if isObject(x) {
 				split = true
-				h5 = x.Get("ephemeral_5m_input_tokens").Int()
-				h1 = x.Get("ephemeral_1h_input_tokens").Int()
+				eachField(x, func(k, y string) {
+					switch k {
+					case "ephemeral_5m_input_tokens":
+						h5 = integer(y)
+					case "ephemeral_1h_input_tokens":
+						h1 = integer(y)
+					}
+				})
 			}
 		}
-		return true
 	})
 	if split && creation == 0 {
 		creation = h5 + h1
@@ -553,30 +544,28 @@ func parseUsage(v gjson.Result) *Usage {
 	return u
 }
 
-func parseCompact(v gjson.Result) *CompactMeta {
-	if !v.IsObject() {
+func parseCompact(v string) *CompactMeta {
+	if !isObject(v) {
 		return nil
 	}
 	c := &CompactMeta{}
-	v.ForEach(func(k, x gjson.Result) bool {
-		switch k.Str {
+	eachField(v, func(k, x string) {
+		switch k {
 		case "trigger":
-			c.Trigger = strings.Clone(x.Str)
+			c.Trigger = strings.Clone(str(x))
 		case "preTokens":
-			c.PreTokens = x.Int()
+			c.PreTokens = integer(x)
 		case "postTokens":
-			c.PostTokens = x.Int()
+			c.PostTokens = integer(x)
 		case "durationMs":
-			c.DurationMs = x.Int()
+			c.DurationMs = integer(x)
 		case "tokensSaved":
-			c.TokensSaved = x.Int()
+			c.TokensSaved = integer(x)
 		case "compactedToolIds":
-			x.ForEach(func(_, id gjson.Result) bool {
-				c.CompactedToolIDs = append(c.CompactedToolIDs, strings.Clone(id.Str))
-				return true
+			eachElem(x, func(id string) {
+				c.CompactedToolIDs = append(c.CompactedToolIDs, strings.Clone(str(id)))
 			})
 		}
-		return true
 	})
 	return c
 }

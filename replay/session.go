@@ -18,7 +18,7 @@ type Session struct {
 	// SessionIDs lists the sessionId values in order of first appearance;
 	// more than one means the file was resumed or continued.
 	SessionIDs []string
-	Versions   []string // CLI versions, sorted
+	Versions   []string // CLI versions, in version order ("2.1.9" before "2.1.41")
 	Models     []string // models of the calls, sorted
 
 	Main   *Thread
@@ -368,9 +368,12 @@ func (b *builder) sidechain(e *Entry) *Thread {
 }
 
 func (b *builder) assistant(e *Entry, th *Thread) {
+	// Sibling lines share message.id and requestId; the same message.id
+	// under another requestId is another request (reference.md §4).
+	key := CallKey(e.MessageID, e.RequestID)
 	mi := -1
 	if e.MessageID != "" {
-		if i, ok := th.msgIndex[e.MessageID]; ok {
+		if i, ok := th.msgIndex[key]; ok {
 			mi = i
 		}
 	}
@@ -378,7 +381,7 @@ func (b *builder) assistant(e *Entry, th *Thread) {
 		mi = len(th.Messages)
 		th.Messages = append(th.Messages, Message{Role: RoleAssistant, Line: e.Line, Time: e.Time, SessionID: e.SessionID, Call: -1})
 		if e.MessageID != "" {
-			th.msgIndex[e.MessageID] = mi
+			th.msgIndex[key] = mi
 		}
 	}
 	m := &th.Messages[mi]
@@ -498,6 +501,7 @@ func (b *builder) finish() *Session {
 		th.toolIndex, th.msgIndex, th.callIndex = nil, nil, nil
 	}
 	s.Versions = sortedKeys(b.versions)
+	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
 	s.Models = sortedKeys(b.models)
 	return s
 }

@@ -1,0 +1,195 @@
+package accounting
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestFamily(t *testing.T) {
+	for _, tc := range []struct{ model, want string }{
+		{"claude-sonnet-4-5-20250929", "claude-sonnet-4-5"},
+		{"claude-sonnet-4-20250514", "claude-sonnet-4"},
+		{"claude-opus-4-1-20250805", "claude-opus-4-1"},
+		{"claude-haiku-4-5-20251001", "claude-haiku-4-5"},
+		{"claude-opus-4-6", "claude-opus-4-6"},
+		{"claude-opus-4-6[1m]", "claude-opus-4-6"},
+		{"claude-sonnet-4-5-20250929[1m]", "claude-sonnet-4-5"},
+		{"claude-3-5-sonnet-20241022", "claude-3-5-sonnet"},
+		{"claude-x-202509", "claude-x-202509"},           // 6 digits: not a date suffix
+		{"claude-opus-4.6-1m", "claude-opus-4.6-1m"},     // gateway id, kept
+		{"claude-opus-4.6-fast", "claude-opus-4.6-fast"}, // gateway id, kept
+		{"<synthetic>", "<synthetic>"},
+		{"deepseek-v4-pro", "deepseek-v4-pro"},
+		{"", ""},
+	} {
+		if got := Family(tc.model); got != tc.want {
+			t.Errorf("Family(%q) = %q, want %q", tc.model, got, tc.want)
+		}
+	}
+}
+
+// The rows of reference.md §3, written out.
+var (
+	pOpus45   = Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25}
+	pOpus4    = Price{Input: 15, CacheWrite5m: 18.75, CacheWrite1h: 30, CacheRead: 1.50, Output: 75}
+	pSonnet   = Price{Input: 3, CacheWrite5m: 3.75, CacheWrite1h: 6, CacheRead: 0.30, Output: 15}
+	pSonnetLC = Price{Input: 3, CacheWrite5m: 3.75, CacheWrite1h: 6, CacheRead: 0.30, Output: 15, LongContext: true}
+	pHaiku45  = Price{Input: 1, CacheWrite5m: 1.25, CacheWrite1h: 2, CacheRead: 0.10, Output: 5}
+	pHaiku35  = Price{Input: 0.80, CacheWrite5m: 1, CacheWrite1h: 1.6, CacheRead: 0.08, Output: 4}
+)
+
+func TestLookup(t *testing.T) {
+	p := DefaultPrices()
+	for _, tc := range []struct {
+		model string
+		want  Price
+		ok    bool
+	}{
+		// Every model id seen in the transcripts (transcript-format.md §2).
+		{sonnet4, pSonnetLC, true},
+		{opus41, pOpus4, true},
+		{sonnet45, pSonnetLC, true},
+		{haiku45, pHaiku45, true},
+		{opus45, pOpus45, true},
+		{opus46, pOpus45, true},
+		{sonnet46, pSonnet, true},
+		{"claude-opus-4-6[1m]", pOpus45, true},
+		{"claude-3-5-haiku-20241022", pHaiku35, true},
+		{synthetic, Price{}, false},
+		{deepseek, Price{}, false},
+		{"deepseek-v4-flash", Price{}, false},
+		{"deepseek-reasoner", Price{}, false},
+		{opusFast, Price{}, false},
+		{"claude-opus-4.6-1m", Price{}, false},
+		{"", Price{}, false},
+	} {
+		got, ok := p.Lookup(tc.model)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Lookup(%q) = %+v, %v; want %+v, %v", tc.model, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestDefaultPricesTable(t *testing.T) {
+	p := DefaultPrices()
+	want := []string{
+		"claude-3-5-haiku", "claude-3-5-sonnet", "claude-3-7-sonnet", "claude-haiku-4-5",
+		"claude-opus-4", "claude-opus-4-1", "claude-opus-4-5", "claude-opus-4-6",
+		"claude-sonnet-4", "claude-sonnet-4-5", "claude-sonnet-4-6",
+	}
+	if got := p.Families(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Families() = %q, want %q", got, want)
+	}
+	if p.Date == "" || p.Source == "" {
+		t.Errorf("table is not dated: %+v", p)
+	}
+	// §3's header: a 5m write is 1.25× input, a 1h write 2×, a read 0.1×.
+	for fam, pr := range p.Models {
+		if !near(pr.CacheWrite5m, 1.25*pr.Input) || !near(pr.CacheWrite1h, 2*pr.Input) || !near(pr.CacheRead, 0.1*pr.Input) {
+			t.Errorf("%s: %+v breaks the 1.25×/2×/0.1× ratios", fam, pr)
+		}
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
+
+func TestCost(t *testing.T) {
+	p := DefaultPrices()
+	for _, tc := range []struct {
+		name  string
+		model string
+		u     use
+		want  float64 // USD
+	}{
+		{"zero", sonnet45, use{}, 0},
+		// 1000×3 + 2000×3.75 + 10000×0.3 + 500×15 = 3000+7500+3000+7500 = 21000 µ$
+		{"sonnet 5m write", sonnet45, use{in: 1000, w5: 2000, read: 10000, out: 500}, 0.021},
+		// 1000×3 + 2000×6 + 10000×0.3 + 500×15 = 3000+12000+3000+7500 = 25500 µ$
+		{"sonnet 1h write", sonnet45, use{in: 1000, w1: 2000, read: 10000, out: 500}, 0.0255},
+		// 1h write at 2× input: 1,000,000×10 = $10
+		{"opus 4.6 1h write", opus46, use{w1: 1_000_000}, 10},
+		// 1,000,000×6.25 = $6.25
+		{"opus 4.6 5m write", opus46, use{w5: 1_000_000}, 6.25},
+		// 100×1 + 100×1.25 + 100×2 + 1000×0.1 + 10×5 = 100+125+200+100+50 = 575 µ$
+		{"haiku 4.5", haiku45, use{in: 100, w5: 100, w1: 100, read: 1000, out: 10}, 0.000575},
+		// 10×15 + 10×18.75 + 10×30 + 100×1.5 + 10×75 = 150+187.5+300+150+750 = 1537.5 µ$
+		{"opus 4.1", opus41, use{in: 10, w5: 10, w1: 10, read: 100, out: 10}, 0.0015375},
+		// 10×5 + 10×6.25 + 10×10 + 100×0.5 + 10×25 = 50+62.5+100+50+250 = 512.5 µ$
+		{"opus 4.5", opus45, use{in: 10, w5: 10, w1: 10, read: 100, out: 10}, 0.0005125},
+		// prompt 1 + 200,000 = 200,001 > 200K: (1×3 + 200000×0.3)×2 + 1000×15×1.5
+		// = 60003×2 + 22500 = 142506 µ$
+		{"sonnet 4.5 long context", sonnet45, use{in: 1, read: 200_000, out: 1000}, 0.142506},
+		// prompt exactly 200,000: 200000×0.3 + 1000×15 = 60000+15000 = 75000 µ$
+		{"sonnet 4.5 at 200K", sonnet45, use{read: 200_000, out: 1000}, 0.075},
+		// prompt 1+100000+50000+50000 = 200,001: every input-side rate ×2:
+		// (1×3 + 100000×3.75 + 50000×6 + 50000×0.3)×2 + 1000×15×1.5
+		// = (3+375000+300000+15000)×2 + 22500 = 1380006 + 22500 = 1402506 µ$
+		{"sonnet 4 long context, writes", sonnet4, use{in: 1, w5: 100_000, w1: 50_000, read: 50_000, out: 1000}, 1.402506},
+		// Sonnet 4.6 has no long-context rate: 300000×0.3 + 1000×15 = 90000+15000 = 105000 µ$
+		{"sonnet 4.6 300K", sonnet46, use{read: 300_000, out: 1000}, 0.105},
+		// Opus 4.6 never: 1×5 + 300000×0.5 + 1000×25 = 5+150000+25000 = 175005 µ$
+		{"opus 4.6 300K", opus46, use{in: 1, read: 300_000, out: 1000}, 0.175005},
+		{"opus 4.6 [1m] 300K", "claude-opus-4-6[1m]", use{in: 1, read: 300_000, out: 1000}, 0.175005},
+	} {
+		pr, ok := p.Lookup(tc.model)
+		if !ok {
+			t.Fatalf("%s: %s unpriced", tc.name, tc.model)
+		}
+		usd(t, tc.name, pr.Cost(tc.u.usage()), tc.want)
+	}
+}
+
+func TestReadPrices(t *testing.T) {
+	base := DefaultPrices()
+	in := `{"date":"2026-07-01","models":{"claude-opus-4-6-20260101":{"input":1,"cache_write_5m":1.25,"cache_write_1h":2,"cache_read":0.1,"output":4},
+	"deepseek-v4-pro":{"input":0.5,"cache_write_5m":0,"cache_write_1h":0,"cache_read":0.05,"output":2,"long_context":true}}}`
+	p, err := ReadPrices(strings.NewReader(in), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Date != "2026-07-01" || p.Source != base.Source+", overridden" {
+		t.Errorf("Date, Source = %q, %q", p.Date, p.Source)
+	}
+	// The dated id is stored under its family.
+	if got, _ := p.Lookup(opus46); got != (Price{Input: 1, CacheWrite5m: 1.25, CacheWrite1h: 2, CacheRead: 0.1, Output: 4}) {
+		t.Errorf("overridden opus 4.6 = %+v", got)
+	}
+	if got, ok := p.Lookup(deepseek); !ok || got != (Price{Input: 0.5, CacheRead: 0.05, Output: 2, LongContext: true}) {
+		t.Errorf("added deepseek = %+v, %v", got, ok)
+	}
+	// Other families stay.
+	if got, _ := p.Lookup(opus45); got != pOpus45 {
+		t.Errorf("opus 4.5 = %+v, want the default", got)
+	}
+	if got, _ := p.Lookup(sonnet45); got != pSonnetLC {
+		t.Errorf("sonnet 4.5 = %+v, want the default", got)
+	}
+	if len(p.Models) != 12 { // 11 default families + deepseek
+		t.Errorf("%d families, want 12", len(p.Models))
+	}
+	// The base table is not changed.
+	if got, _ := base.Lookup(opus46); got != pOpus45 || base.Date != DefaultPrices().Date {
+		t.Errorf("base changed: opus 4.6 %+v, date %q", got, base.Date)
+	}
+	// 1000×1 + 1000×4 = 5000 µ$ with the new opus 4.6 price.
+	pr, _ := p.Lookup(opus46)
+	usd(t, "overridden cost", pr.Cost(use{in: 1000, out: 1000}.usage()), 0.005)
+
+	// An explicit source and no date keep the base date.
+	p, err = ReadPrices(strings.NewReader(`{"source":"my contract","models":{}}`), base)
+	if err != nil || p.Date != base.Date || p.Source != "my contract" || len(p.Models) != 11 {
+		t.Errorf("source only: %+v, %v", p, err)
+	}
+
+	for _, bad := range []string{
+		`{"models":{"claude-opus-4-6":{"inptu":1}}}`, // typo in a price field
+		`{"currency":"EUR","models":{}}`,             // unknown top-level field
+		`{"models":[]}`,
+		`not json`,
+	} {
+		if _, err := ReadPrices(strings.NewReader(bad), base); err == nil || !strings.Contains(err.Error(), "reading price table") {
+			t.Errorf("ReadPrices(%s) error = %v, want a price-table error", bad, err)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package accounting
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// realdataDir holds genuine transcripts (../shared/realdata from the project
+// root, see its README). Tests that use it skip when it is absent.
+const realdataDir = "../../shared/realdata"
+
+func realdataSessions(tb testing.TB) []*replay.Session {
+	tb.Helper()
+	if _, err := os.Stat(realdataDir); err != nil {
+		tb.Skipf("real transcripts not present: %v", err)
+	}
+	srcs, errs := replay.Discover([]string{realdataDir})
+	if len(errs) > 0 {
+		tb.Fatalf("Discover: %v", errs)
+	}
+	var out []*replay.Session
+	for _, src := range srcs {
+		s, err := replay.Load(src, replay.Options{})
+		if s == nil {
+			tb.Fatalf("Load(%s): %v", src.Path, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestRealdata(t *testing.T) {
+	sessions := realdataSessions(t)
+	cfg := DefaultConfig()
+	var reports []*Report
+	byID := map[string]*Report{}
+	for _, s := range sessions {
+		r := Analyze(s, cfg)
+		reports = append(reports, r)
+		byID[r.Summary.ID] = r
+		for _, e := range r.Compactions {
+			if e.Kind == "microcompact" && e.After < 0 {
+				t.Errorf("%s: micro-compaction with After %d", s.ID, e.After)
+			}
+		}
+		for _, row := range r.Tokens.Rows {
+			if row.Tokens < 0 || row.Percent < 0 || row.Percent > 100 {
+				t.Errorf("%s: token row %+v", s.ID, row)
+			}
+		}
+	}
+	total := Merge(reports, nil)
+	u := total.Usage.Total
+	// ccusage 20.0.24 on the same files.
+	if u.Input != 1_005_765 || u.Output != 607_558 || u.CacheWrite5m+u.CacheWrite1h != 6_542_212 || u.CacheRead != 149_892_579 {
+		t.Errorf("corpus usage: input %d, output %d, cache write %d, cache read %d; "+
+			"want 1005765, 607558, 6542212, 149892579 (ccusage)",
+			u.Input, u.Output, u.CacheWrite5m+u.CacheWrite1h, u.CacheRead)
+	}
+	if total.Summary.Sessions != len(sessions) {
+		t.Errorf("Sessions = %d, want %d", total.Summary.Sessions, len(sessions))
+	}
+
+	// compactMetadata of the 2.1.146 session: preTokens 170719 / 170055,
+	// postTokens 17071 / 5358.
+	if r := byID["4a5c6ea5-9101-4d5d-9310-2e808347c4c6"]; r == nil {
+		t.Error("session 4a5c6ea5 not found")
+	} else {
+		type ba struct{ before, after, freed int64 }
+		var got []ba
+		for _, e := range r.Compactions {
+			got = append(got, ba{e.Before, e.After, e.Freed})
+		}
+		// 170,719 − 17,071 = 153,648; 170,055 − 5,358 = 164,697.
+		want := []ba{{170_719, 17_071, 153_648}, {170_055, 5358, 164_697}}
+		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("4a5c6ea5 compactions = %+v, want %+v", got, want)
+		}
+		for _, e := range r.Compactions {
+			if e.Kind != "compact" || e.Trigger != "auto" || e.BeforeSource != "pre_tokens" || e.AfterSource != "post_tokens" {
+				t.Errorf("4a5c6ea5 compaction = %+v", e)
+			}
+		}
+	}
+	// 2.0.76: preTokens 155548 and no postTokens.
+	if r := byID["c7d2069e-c561-4759-8adf-b0745be78c29"]; r == nil {
+		t.Error("session c7d2069e not found")
+	} else if len(r.Compactions) != 1 || r.Compactions[0].Before != 155_548 || r.Compactions[0].Trigger != "auto" ||
+		r.Compactions[0].AfterSource != "next_prompt" {
+		t.Errorf("c7d2069e compactions = %+v", r.Compactions)
+	}
+}

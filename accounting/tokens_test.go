@@ -1,0 +1,145 @@
+package accounting
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestTokenRounding: each text piece is Math.round(length/4), length in
+// UTF-16 code units of the decoded text.
+func TestTokenRounding(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"a", 0},          // round(0.25) = 0
+		{"ab", 1},         // round(0.5) = 1: Math.round rounds halves up
+		{"abcde", 1},      // round(1.25) = 1
+		{"abcdef", 2},     // round(1.5) = 2
+		{"abcdefg", 2},    // round(1.75) = 2
+		{"abcdefghij", 3}, // round(2.5) = 3
+		{"ab🙂", 1},        // 2 + 2 UTF-16 units = 4 → 1 (6 bytes would give 2)
+		{"éééééé", 2},     // 6 units → 2 (12 bytes would give 3)
+		{"ab\n\n\n\n", 2}, // 6 units → 2 (10 JSON-escaped bytes would give 3)
+	} {
+		m := newTr("r")
+		m.user(tc.text)
+		tok := analyze(t, m, nil).Tokens
+		want := []TokenRow{{Category: CatHuman, Count: 1, Tokens: tc.want, Percent: 100}}
+		if tc.want == 0 {
+			want[0].Percent = 0 // 0 of 0
+		}
+		if tok.Total != tc.want || !reflect.DeepEqual(tok.Rows, want) {
+			t.Errorf("%q: total %d, rows %+v; want %d", tc.text, tok.Total, tok.Rows, tc.want)
+		}
+	}
+}
+
+// TestTokenPiecesRoundedApart: two 6-character prompts are 2 + 2 = 4 tokens,
+// not round(12/4) = 3.
+func TestTokenPiecesRoundedApart(t *testing.T) {
+	m := newTr("p")
+	m.user("abcdef")
+	m.user("abcdef")
+	tok := analyze(t, m, nil).Tokens
+	if tok.Total != 4 || len(tok.Rows) != 1 || tok.Rows[0] != (TokenRow{Category: CatHuman, Count: 2, Tokens: 4, Percent: 100}) {
+		t.Errorf("tokens = %+v", tok)
+	}
+}
+
+func TestTokenCategories(t *testing.T) {
+	m := newTr("tok")
+	m.user("abcdef") // human 2
+	m.user("abcdef") // human 2
+	// One response on four lines.
+	m.line("msg_1", "req_1", sonnet45, use{in: 1}, thinking("abcdefg"))                            // assistant 2
+	m.line("msg_1", "req_1", sonnet45, use{in: 1}, text("abcde"))                                  // assistant 1
+	m.line("msg_1", "req_1", sonnet45, use{in: 1}, toolUse("t1", "Read", `{"file_path":"/a.go"}`)) // 21 chars → 5
+	m.line("msg_1", "req_1", sonnet45, use{in: 1}, toolUse("t2", "Bash", `{"command":"ls"}`))      // 16 chars → 4
+	m.user([]any{
+		result("t1", rep("x", 40)), // Read 10
+		result("t2", rep("y", 10)), // Bash round(2.5) = 3
+		result("t9", rep("z", 8)),  // no tool_use t9: unknown 2
+	})
+	m.user("<local-command-stdout>ok</local-command-stdout>") // 22+2+23 = 47 → round(11.75) = 12
+	// other/image 2000, human 1, other/document: {"source":{},"type":"document"} is 31 chars → round(7.75) = 8
+	m.user([]any{image(), text("look"), map[string]any{"type": "document", "source": map[string]any{}}})
+	m.attachment(`{"type":"todo_reminder","content":[]}`)                        // 37 chars → round(9.25) = 9
+	m.attachment(`{"type":"date_change","newDate":"2026-01-02"}`)                // 45 chars → round(11.25) = 11
+	m.attachment(`{"type":"todo_reminder","content":[]}`)                        // 9 again
+	m.call(sonnet45, use{in: 1}, toolUse("t3", "Read", `{"file_path":"/a.go"}`)) // 5
+	m.user([]any{result("t3", []any{text(rep("w", 20)), image()})})              // 5 + 2000 = 2005
+	m.boundary(`{"trigger":"auto","preTokens":1000}`, rep("s", 400))             // compact_summary 100
+
+	a := agentTr("tok", "a1")
+	a.user("abcdefgh")                                                       // human 2
+	a.call(haiku45, use{in: 1}, toolUse("t4", "Grep", `{"pattern":"TODO"}`)) // 18 chars → round(4.5) = 5
+	a.user([]any{result("t4", rep("q", 6))})                                 // Grep 2
+
+	tok := analyze(t, m, map[string]*tr{"a1": a}).Tokens
+	// Total: human 2+2+1+2 = 7, assistant 2+1 = 3, tool_request Read 5+5 = 10,
+	// Bash 4, Grep 5, tool_result Read 10+2005 = 2015, Bash 3, unknown 2,
+	// Grep 2, local_command 12, image 2000, document 8, todo_reminder
+	// 9+9 = 18, date_change 11, compact_summary 100:
+	// 7+3+10+4+5+2015+3+2+2+12+2000+8+18+11+100 = 4200.
+	if tok.Method != "estimate" || tok.Total != 4200 {
+		t.Errorf("Method, Total = %q, %d; want estimate, 4200", tok.Method, tok.Total)
+	}
+	// Largest first; ties by category, then name. Percent = tokens/4200 to
+	// one decimal, halves up.
+	want := []TokenRow{
+		{CatToolResult, "Read", 2, 2015, 48.0},       // 47.976
+		{CatOther, "image", 1, 2000, 47.6},           // 47.619
+		{CatCompactSummary, "", 1, 100, 2.4},         // 2.381
+		{CatAttachment, "todo_reminder", 2, 18, 0.4}, // 0.429
+		{CatLocalCommand, "", 1, 12, 0.3},            // 0.286
+		{CatAttachment, "date_change", 1, 11, 0.3},   // 0.262
+		{CatToolRequest, "Read", 2, 10, 0.2},         // 0.238
+		{CatOther, "document", 1, 8, 0.2},            // 0.190
+		{CatHuman, "", 4, 7, 0.2},                    // 0.167
+		{CatToolRequest, "Grep", 1, 5, 0.1},          // 0.119
+		{CatToolRequest, "Bash", 1, 4, 0.1},          // 0.095
+		{CatAssistant, "", 2, 3, 0.1},                // 0.071; "assistant" < "tool_result"
+		{CatToolResult, "Bash", 1, 3, 0.1},
+		{CatToolResult, "Grep", 1, 2, 0.0}, // 0.048; "Grep" < "unknown"
+		{CatToolResult, "unknown", 1, 2, 0.0},
+	}
+	if !reflect.DeepEqual(tok.Rows, want) {
+		t.Errorf("rows:")
+		for i := 0; i < len(tok.Rows) || i < len(want); i++ {
+			var g, w TokenRow
+			if i < len(tok.Rows) {
+				g = tok.Rows[i]
+			}
+			if i < len(want) {
+				w = want[i]
+			}
+			mark := "  "
+			if g != w {
+				mark = "✗ "
+			}
+			t.Errorf("%s got %+v want %+v", mark, g, w)
+		}
+	}
+}
+
+func TestPercent(t *testing.T) {
+	for _, tc := range []struct {
+		n, total int
+		want     float64
+	}{
+		{0, 0, 0},
+		{5, 5, 100},
+		{1, 3, 33.3},   // 33.33
+		{2, 3, 66.7},   // 66.67
+		{1, 8, 12.5},   // exact
+		{1, 16, 6.3},   // 6.25, half up
+		{7, 80, 8.8},   // 8.75, half up
+		{1, 2000, 0.1}, // 0.05, half up
+		{1, 2001, 0},   // 0.0499
+	} {
+		if got := percent(tc.n, tc.total); got != tc.want {
+			t.Errorf("percent(%d, %d) = %v, want %v", tc.n, tc.total, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+// benchTranscript generates a transcript of about size bytes shaped like a
+// 2.1.x session: per turn a user prompt, streamed assistant lines
+// (thinking, text, tool_use) sharing a message id, a tool result holding
+// source text (escapes, tabs, some non-ASCII), a progress line and the
+// metadata lines. Tool results carry most of the bytes, as in real files.
+func benchTranscript(size int) []byte {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	emit := func(v any) {
+		if err := enc.Encode(v); err != nil {
+			panic(err)
+		}
+	}
+	const sid = "4a5c6ea5-9101-4d5d-9310-2e808347c4c6"
+	words := strings.Fields("func return if err != nil { } package main import fmt Println café naïve 😀 := for range ctx context \"quoted\" \\path\\to x <- chan")
+	text := func(n int) string {
+		var sb strings.Builder
+		for sb.Len() < n {
+			sb.WriteString(words[rng.IntN(len(words))])
+			switch rng.IntN(8) {
+			case 0:
+				sb.WriteString("\n\t")
+			case 1:
+				sb.WriteString("\n")
+			default:
+				sb.WriteByte(' ')
+			}
+		}
+		return sb.String()
+	}
+	env := func(typ, uuid, parent string, t int) map[string]any {
+		return map[string]any{
+			"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": "/home/dev/project",
+			"sessionId": sid, "version": "2.1.146", "gitBranch": "main", "slug": "effervescent-popping-quokka",
+			"type": typ, "uuid": uuid, "timestamp": fmt.Sprintf("2026-01-01T10:%02d:%02d.%03dZ", t/60%60, t%60, t%1000),
+			"entrypoint": "cli",
+		}
+	}
+	usage := func(out int) map[string]any {
+		return map[string]any{
+			"input_tokens": 3, "cache_creation_input_tokens": 900 + rng.IntN(5000), "cache_read_input_tokens": 20000 + rng.IntN(100000),
+			"output_tokens": out, "service_tier": "standard", "inference_geo": "", "speed": "standard",
+			"cache_creation":  map[string]any{"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 900},
+			"server_tool_use": map[string]any{"web_search_requests": 0, "web_fetch_requests": 0},
+		}
+	}
+	parent := ""
+	for turn := 0; buf.Len() < size; turn++ {
+		id := func(s string) string { return fmt.Sprintf("%s-%06d", s, turn) }
+		u := env("user", id("u"), parent, turn)
+		u["message"] = map[string]any{"role": "user", "content": text(80 + rng.IntN(400))}
+		emit(u)
+		msg := id("msg")
+		blocks := []map[string]any{
+			{"type": "thinking", "thinking": text(200 + rng.IntN(800)), "signature": strings.Repeat("Eq", 200)},
+			{"type": "text", "text": text(50 + rng.IntN(300))},
+			{"type": "tool_use", "id": id("toolu"), "name": "Read", "input": map[string]any{"file_path": "/home/dev/project/main.go", "offset": 1, "limit": 400}},
+		}
+		prev := id("u")
+		for i, b := range blocks {
+			a := env("assistant", fmt.Sprintf("%s-%d", id("a"), i), prev, turn)
+			a["requestId"] = id("req")
+			a["message"] = map[string]any{
+				"id": msg, "type": "message", "role": "assistant", "model": "claude-opus-4-6",
+				"content": []any{b}, "stop_reason": "tool_use", "stop_sequence": nil, "usage": usage(100 + i*50),
+			}
+			emit(a)
+			prev = a["uuid"].(string)
+		}
+		p := env("progress", id("p"), prev, turn)
+		p["data"] = map[string]any{"type": "hook_progress", "hookEvent": "PostToolUse", "hookName": "PostToolUse:Read", "command": "true"}
+		p["toolUseID"] = id("toolu")
+		emit(p)
+		r := env("user", id("r"), prev, turn)
+		out := text(2000 + rng.IntN(12000))
+		r["message"] = map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": id("toolu"), "type": "tool_result", "content": out}}}
+		r["toolUseResult"] = map[string]any{"type": "text", "file": map[string]any{"filePath": "/home/dev/project/main.go", "content": out, "numLines": 400, "startLine": 1, "totalLines": 400}}
+		r["sourceToolAssistantUUID"] = prev
+		emit(r)
+		emit(map[string]any{"type": "file-history-snapshot", "messageId": id("u"), "isSnapshotUpdate": false,
+			"snapshot": map[string]any{"messageId": id("u"), "trackedFileBackups": map[string]any{}, "timestamp": "2026-01-01T10:00:00.000Z"}})
+		emit(map[string]any{"type": "last-prompt", "lastPrompt": "continue", "sessionId": sid})
+		parent = id("r")
+	}
+	return buf.Bytes()
+}
+
+func TestBenchTranscriptIsValid(t *testing.T) {
+	data := benchTranscript(256 << 10)
+	r := NewReader(bytes.NewReader(data), "bench")
+	n := 0
+	for r.Scan() {
+		if se, ok := r.Result().(*SyntaxError); ok {
+			t.Fatalf("generated line: %v", se)
+		}
+		n++
+	}
+	s, err := Load(Source{Path: "-"}, Options{Stdin: bytes.NewReader(data)})
+	if err != nil || len(s.Main.Calls) == 0 || len(s.Main.Tools) != len(s.Main.Calls) || s.Main.OrphanResults != 0 {
+		t.Fatalf("Load: %v (%d calls, %d tools)", err, len(s.Main.Calls), len(s.Main.Tools))
+	}
+}
+
+var benchData []byte
+
+func BenchmarkRead(b *testing.B) {
+	if benchData == nil {
+		benchData = benchTranscript(16 << 20)
+	}
+	b.SetBytes(int64(len(benchData)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(benchData), "bench")
+		n := 0
+		for r.Scan() {
+			n++
+		}
+		if n == 0 || r.Err() != nil {
+			b.Fatal(n, r.Err())
+		}
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	if benchData == nil {
+		benchData = benchTranscript(16 << 20)
+	}
+	b.SetBytes(int64(len(benchData)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(Source{Path: "-"}, Options{Stdin: bytes.NewReader(benchData)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkJSLen(b *testing.B) {
+	raw := `"` + strings.Repeat(`func main() {\n\tfmt.Println(\"café\")\n}\n`, 2000) + `"`
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		jsLen(raw)
+	}
+}
+
+func BenchmarkLoadRealdata(b *testing.B) {
+	srcs := realdataSources(b)
+	var size int64
+	for _, src := range srcs {
+		for _, p := range append([]string{src.Path}, src.Agents...) {
+			info, err := os.Stat(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			size += info.Size()
+		}
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, err := Load(src, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,324 @@
+package replay
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sessionLine is a minimal chained line of session sid.
+func sessionLine(sid, uuid string) string {
+	return `{"type":"user","uuid":"` + uuid + `","parentUuid":null,"sessionId":"` + sid + `","message":{"role":"user","content":"x"}}` + "\n"
+}
+
+// agentLine is the first line of a sub-agent file: a sidechain prompt.
+func agentLine(sid, uuid, agentID string) string {
+	return `{"type":"user","uuid":"` + uuid + `","parentUuid":null,"isSidechain":true,"agentId":"` + agentID + `","sessionId":"` + sid + `","message":{"role":"user","content":"task"}}` + "\n"
+}
+
+func callLine(sid, uuid, msgID string, in, out int) string {
+	return `{"type":"assistant","uuid":"` + uuid + `","sessionId":"` + sid + `","requestId":"r-` + msgID + `","message":{"id":"` + msgID +
+		`","role":"assistant","content":[],"usage":{"input_tokens":` + strconv.Itoa(in) + `,"output_tokens":` + strconv.Itoa(out) + `}}}` + "\n"
+}
+
+func TestDiscover(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		// 2.1.x layout
+		"projA/S1.jsonl":                                sessionLine("S1", "u1"),
+		"projA/S1/subagents/agent-a1.jsonl":             agentLine("S1", "g1", "a1"),
+		"projA/S1/subagents/agent-acompact-x.jsonl":     sessionLine("S1", "k1"),
+		"projA/S1/subagents/agent-a1.meta.json":         `{"agentType":"Explore"}`,
+		"projA/S1/tool-results/toolu_1.txt":             "big output",
+		"projA/S1/tool-results/b1.jsonl":                sessionLine("S1", "t1"),
+		"projA/S1/tool-results/sub/agent-deep.jsonl":    sessionLine("S1", "t2"),
+		"projA/S1/subagents/tool-results/agent-x.jsonl": sessionLine("S1", "t3"),
+		// 2.0.x layout: agent files beside the sessions, linked by sessionId
+		"projB/S2.jsonl":            sessionLine("S2", "u2"),
+		"projB/agent-abc1234.jsonl": agentLine("S2", "g2", "abc1234"),
+		"projB/agent-def5678.jsonl": `{"type":"summary","summary":"s","leafUuid":"l"}` + "\n" + sessionLine("S2", "g3"),
+		"projB/agent-0rphan1.jsonl": agentLine("S9", "g4", "0rphan1"),
+		// a sub-agent directory without its session file
+		"projC/S3/subagents/agent-z.jsonl": agentLine("S3", "g5", "z"),
+		"projC/notes.txt":                  "not a transcript",
+	})
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	want := []Source{
+		{Path: p("projA/S1.jsonl"), Agents: []string{p("projA/S1/subagents/agent-a1.jsonl"), p("projA/S1/subagents/agent-acompact-x.jsonl")}},
+		{Path: p("projB/S2.jsonl"), Agents: []string{p("projB/agent-abc1234.jsonl"), p("projB/agent-def5678.jsonl")}},
+		{Path: p("projB/agent-0rphan1.jsonl")},
+		{Path: p("projC/S3/subagents/agent-z.jsonl")},
+	}
+	got, errs := Discover([]string{dir})
+	if len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Discover =\n%+v, want\n%+v", got, want)
+	}
+	if ids := []string{got[0].ID(), got[2].ID()}; !reflect.DeepEqual(ids, []string{"S1", "agent-0rphan1"}) {
+		t.Errorf("IDs = %q", ids)
+	}
+
+	// Each orphan loads as a session of its own, its lines in the main thread.
+	for _, src := range got[2:] {
+		s, err := Load(src, Options{})
+		if err != nil {
+			t.Fatalf("Load(%s): %v", src.Path, err)
+		}
+		if len(s.Main.Messages) != 1 || len(s.Agents) != 0 {
+			t.Errorf("%s: main has %d messages, %d agent threads; want 1 and 0", src.Path, len(s.Main.Messages), len(s.Agents))
+		}
+	}
+	s, err := Load(got[3], Options{})
+	if err == nil && s.Project != "projC" {
+		t.Errorf("orphan sub-agent Project = %q, want projC", s.Project)
+	}
+
+	// The same tree named twice, or a file inside it as well, gives each
+	// session once.
+	again, errs := Discover([]string{dir, p("projB/S2.jsonl"), dir})
+	if len(errs) != 0 || !reflect.DeepEqual(again, want) {
+		t.Errorf("Discover(dir, file, dir) = %+v, %v", again, errs)
+	}
+}
+
+func TestDiscoverPaths(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"p/S.jsonl":                        sessionLine("S", "u"),
+		"p/S/subagents/agent-a.jsonl":      sessionLine("S", "g"),
+		"empty/.keep":                      "",
+		"spill/S/tool-results/b.jsonl":     sessionLine("S", "t"),
+		"spill/S/tool-results/readme.md":   "",
+		"nested/deeper/still/T.jsonl":      sessionLine("T", "u"),
+		"nested/deeper/still/T.jsonl.bak":  "",
+		"nested/deeper/still/T.jsonl.tmp/": "",
+	})
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	missing := p("no/such/dir")
+
+	tests := []struct {
+		name    string
+		paths   []string
+		want    []Source
+		wantErr []string // substrings, one per error
+		is      []error  // errors.Is targets, one per error (nil to skip)
+	}{
+		{name: "stdin", paths: []string{"-"}, want: []Source{{Path: "-"}}},
+		{name: "one file", paths: []string{p("p/S.jsonl")}, want: []Source{{Path: p("p/S.jsonl"), Agents: []string{p("p/S/subagents/agent-a.jsonl")}}}},
+		{name: "nested", paths: []string{p("nested")}, want: []Source{{Path: p("nested/deeper/still/T.jsonl")}}},
+		{
+			name: "no transcripts", paths: []string{p("empty")},
+			wantErr: []string{p("empty")}, is: []error{ErrNoTranscripts},
+		},
+		{
+			name: "only spilled tool results", paths: []string{p("spill")},
+			wantErr: []string{p("spill")}, is: []error{ErrNoTranscripts},
+		},
+		{
+			name: "missing path", paths: []string{missing},
+			wantErr: []string{missing}, is: []error{fs.ErrNotExist},
+		},
+		{
+			name: "missing path beside a good one", paths: []string{missing, p("p/S.jsonl")},
+			want:    []Source{{Path: p("p/S.jsonl"), Agents: []string{p("p/S/subagents/agent-a.jsonl")}}},
+			wantErr: []string{missing}, is: []error{fs.ErrNotExist},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs := Discover(tt.paths)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("sources = %+v, want %+v", got, tt.want)
+			}
+			if len(errs) != len(tt.wantErr) {
+				t.Fatalf("errors = %v, want %d", errs, len(tt.wantErr))
+			}
+			for i, err := range errs {
+				if !strings.Contains(err.Error(), tt.wantErr[i]) {
+					t.Errorf("error %q does not name %q", err, tt.wantErr[i])
+				}
+				if tt.is[i] != nil && !errors.Is(err, tt.is[i]) {
+					t.Errorf("error %q is not %v", err, tt.is[i])
+				}
+			}
+		})
+	}
+}
+
+// TestDiscoverSymlinkedDir: a directory named through a symbolic link (a
+// relocated ~/.claude, say) is searched like the directory itself.
+func TestDiscoverSymlinkedDir(t *testing.T) {
+	dir := writeTree(t, map[string]string{"real/p/S.jsonl": sessionLine("S", "u")})
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "real"), link); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	got, errs := Discover([]string{link})
+	want := []Source{{Path: filepath.Join(link, "p", "S.jsonl")}}
+	if len(errs) != 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("Discover(symlink) = %+v, %v; want %+v", got, errs, want)
+	}
+}
+
+// TestDiscoverFileAttachesAgents: a session file named on its own should
+// bring its sub-agent files, as it does when its directory is named; their
+// usage is part of the session's spend (reference.md §4).
+func TestDiscoverFileAttachesAgents(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"p/S.jsonl":                   sessionLine("S", "u"),
+		"p/S/subagents/agent-a.jsonl": sessionLine("S", "g"),
+		"q/T.jsonl":                   sessionLine("T", "u2"),
+		"q/agent-1234567.jsonl":       sessionLine("T", "g2"),
+	})
+	for _, tt := range []struct{ file, agent string }{
+		{"p/S.jsonl", "p/S/subagents/agent-a.jsonl"},
+		{"q/T.jsonl", "q/agent-1234567.jsonl"},
+	} {
+		file, agent := filepath.Join(dir, tt.file), filepath.Join(dir, tt.agent)
+		got, errs := Discover([]string{file})
+		want := []Source{{Path: file, Agents: []string{agent}}}
+		if len(errs) != 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("Discover(%s) = %+v, %v; want %+v", tt.file, got, errs, want)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	// Random bytes with NULs: not a transcript.
+	rng := rand.New(rand.NewPCG(1, 2))
+	binary := make([]byte, 64<<10)
+	for i := range binary {
+		binary[i] = byte(rng.UintN(256))
+		if i%97 == 0 {
+			binary[i] = 0
+		}
+	}
+	dir := writeTree(t, map[string]string{
+		"empty.jsonl":  "",
+		"blank.jsonl":  "\n  \n\r\n",
+		"binary.jsonl": string(binary),
+		"text.jsonl":   "hello\nworld\n",
+		"d.jsonl/x":    "",
+	})
+	p := func(rel string) string { return filepath.Join(dir, rel) }
+	tests := []struct {
+		name string
+		src  Source
+		opt  Options
+		want []string // substrings of the error
+		is   error
+	}{
+		{name: "empty file", src: Source{Path: p("empty.jsonl")}, want: []string{p("empty.jsonl"), "empty file"}},
+		{name: "blank lines", src: Source{Path: p("blank.jsonl")}, want: []string{p("blank.jsonl"), "only blank lines"}},
+		{name: "binary", src: Source{Path: p("binary.jsonl")}, want: []string{p("binary.jsonl"), "not a Claude Code transcript"}},
+		{name: "plain text", src: Source{Path: p("text.jsonl")}, want: []string{"no valid transcript line in 2 lines", "not a Claude Code transcript"}},
+		{name: "missing", src: Source{Path: p("gone.jsonl")}, want: []string{p("gone.jsonl")}, is: fs.ErrNotExist},
+		{name: "directory", src: Source{Path: p("d.jsonl")}, want: []string{p("d.jsonl"), "is a directory"}},
+		{name: "stdin without a reader", src: Source{Path: "-"}, want: []string{"standard input"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Load(tt.src, tt.opt)
+			if err == nil {
+				t.Fatalf("Load succeeded: %+v", s)
+			}
+			if s != nil {
+				t.Errorf("Load returned a session with %v", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("error %q is not %v", err, tt.is)
+			}
+		})
+	}
+}
+
+func TestLoadStdin(t *testing.T) {
+	in := sessionLine("S", "u1") + "// pasted note\n" + callLine("S", "a1", "m1", 3, 4)
+	s, err := Load(Source{Path: "-"}, Options{Stdin: strings.NewReader(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "-" || s.Path != "-" || s.Project != "" {
+		t.Errorf("ID, Path, Project = %q, %q, %q", s.ID, s.Path, s.Project)
+	}
+	if len(s.Warnings) != 1 || s.Warnings[0].File != "<stdin>" || s.Warnings[0].Line != 2 {
+		t.Errorf("warnings = %v, want one for <stdin>:2", s.Warnings)
+	}
+	if got := sessionTokens(s); got != (tokens{Input: 3, Output: 4}) {
+		t.Errorf("tokens = %+v", got)
+	}
+	if s.Stats.Lines != 3 || s.Stats.Bad != 1 || s.Stats.BytesRead != int64(len(in)) || s.Stats.Types["user"] != 1 {
+		t.Errorf("stats = %+v", s.Stats)
+	}
+}
+
+func TestLoadOptions(t *testing.T) {
+	long := `{"type":"user","uuid":"big","message":{"role":"user","content":"` + strings.Repeat("x", 3000) + `"}}` + "\n"
+	in := sessionLine("S", "u1") + long + callLine("S", "a1", "m1", 1, 1)
+	s, err := Load(Source{Path: "-"}, Options{Stdin: strings.NewReader(in), MaxLineBytes: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 1 || s.Warnings[0].Line != 2 || !strings.Contains(s.Warnings[0].Msg, "1024") {
+		t.Errorf("warnings = %v, want line 2 over 1024 bytes", s.Warnings)
+	}
+	if len(s.Main.Messages) != 2 {
+		t.Errorf("%d messages, want 2", len(s.Main.Messages))
+	}
+}
+
+// TestLoadPartial: a session whose agent file cannot be read still loads,
+// and the error names the file; so does one whose main file is gone.
+func TestLoadPartial(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"p/S.jsonl":                   sessionLine("S", "u1") + callLine("S", "a1", "m1", 1, 2),
+		"p/S/subagents/agent-b.jsonl": callLine("S", "b1", "mb", 5, 6),
+	})
+	main := filepath.Join(dir, "p", "S.jsonl")
+	good := filepath.Join(dir, "p", "S", "subagents", "agent-b.jsonl")
+	gone := filepath.Join(dir, "p", "S", "subagents", "agent-gone.jsonl")
+
+	s, err := Load(Source{Path: main, Agents: []string{good, gone}}, Options{})
+	if err == nil || !strings.Contains(err.Error(), gone) {
+		t.Errorf("error = %v, want one naming %s", err, gone)
+	}
+	if s == nil {
+		t.Fatal("no session")
+	}
+	if got := sessionTokens(s); got != (tokens{Input: 6, Output: 8}) {
+		t.Errorf("tokens = %+v", got)
+	}
+	if s.ID != "S" || s.Project != "p" || len(s.Agents) != 2 || s.Agents[0].Path != good {
+		t.Errorf("session %q project %q agents %d", s.ID, s.Project, len(s.Agents))
+	}
+
+	s, err = Load(Source{Path: filepath.Join(dir, "p", "gone.jsonl"), Agents: []string{good}}, Options{})
+	if err == nil || s == nil || len(s.Agents) != 1 || len(s.Agents[0].Calls) != 1 {
+		t.Errorf("Load with a missing main file = %v, %v; want the agent and an error", s, err)
+	}
+}
+
+func TestSourceID(t *testing.T) {
+	tests := map[string]string{
+		"-": "-",
+		filepath.Join("a", "b", "4a5c6ea5-9101.jsonl"):         "4a5c6ea5-9101",
+		filepath.Join("a", "S", "subagents", "agent-x1.jsonl"): "agent-x1",
+		"plain": "plain",
+	}
+	for path, want := range tests {
+		if got := (Source{Path: path}).ID(); got != want {
+			t.Errorf("Source{%q}.ID() = %q, want %q", path, got, want)
+		}
+	}
+}

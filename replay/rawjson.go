@@ -1,0 +1,221 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// The walkers below iterate over JSON that gjson.Valid has accepted,
+// yielding raw values without decoding them. gjson's ForEach decodes every
+// string value it passes (allocating a copy of each escaped tool output);
+// transcripts are mostly such strings, and ctxlab needs only their length
+// and hash, which it takes from the raw bytes.
+
+// eachField calls fn with each key and raw value of the object raw, which
+// must be valid JSON.
+func eachField(raw string, fn func(key, val string)) {
+	walkFields(raw, false, fn)
+}
+
+// walkFields is eachField that can also validate: with check set it
+// validates each value as it skips it (validValue), so a line's top level
+// is validated and walked in one pass, and it reports whether raw was one
+// valid object. Without check it trusts raw and only finds value ends.
+func walkFields(raw string, check bool, fn func(key, val string)) bool {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return false
+	}
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return skipWS(raw, i+1) == len(raw) || !check
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return false
+		}
+		var kEnd int
+		if check {
+			var ok bool
+			if kEnd, ok = validString(raw, i); !ok {
+				return false
+			}
+		} else {
+			kEnd = stringEnd(raw, i)
+		}
+		key := raw[i+1 : kEnd-1]
+		if strings.IndexByte(key, '\\') >= 0 {
+			key = gjson.Parse(raw[i:kEnd]).Str
+		}
+		i = skipWS(raw, kEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return false
+		}
+		i = skipWS(raw, i+1)
+		var end int
+		if check {
+			var ok bool
+			if end, ok = validValue(raw, i, 1); !ok {
+				return false
+			}
+		} else {
+			end = valueEnd(raw, i)
+		}
+		fn(key, raw[i:end])
+		i = skipWS(raw, end)
+		if i >= len(raw) {
+			return false
+		}
+		switch raw[i] {
+		case ',':
+			i = skipWS(raw, i+1)
+		case '}':
+			return !check || skipWS(raw, i+1) == len(raw)
+		default:
+			return false
+		}
+	}
+}
+
+// eachElem calls fn with each raw element of the array raw.
+func eachElem(raw string, fn func(val string)) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return
+	}
+	i++
+	for {
+		i = skipWS(raw, i)
+		if i >= len(raw) || raw[i] == ']' {
+			return
+		}
+		if raw[i] == ',' {
+			i++
+			continue
+		}
+		end := valueEnd(raw, i)
+		fn(raw[i:end])
+		i = end
+	}
+}
+
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the string literal starting at i.
+func stringEnd(s string, i int) int {
+	i++
+	for {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return len(s)
+		}
+		i += j
+		// An odd run of backslashes before the quote escapes it.
+		k := i - 1
+		for k >= 0 && s[k] == '\\' {
+			k--
+		}
+		i++
+		if (i-2-k)%2 == 0 {
+			return i
+		}
+	}
+}
+
+// valueEnd returns the index just past the value starting at i.
+func valueEnd(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '"':
+		return stringEnd(s, i)
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i = stringEnd(s, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(s) && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\n' && s[i] != '\r' && s[i] != '\t' {
+		i++
+	}
+	return i
+}
+
+// str decodes a raw JSON string value; other values give "".
+func str(raw string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	s := raw[1 : len(raw)-1]
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	return gjson.Parse(raw).Str
+}
+
+func isTrue(raw string) bool { return raw == "true" }
+func isNull(raw string) bool { return raw == "null" }
+
+func isObject(raw string) bool { return len(raw) > 0 && raw[0] == '{' }
+func isArray(raw string) bool  { return len(raw) > 0 && raw[0] == '[' }
+func isString(raw string) bool { return len(raw) > 0 && raw[0] == '"' }
+
+// integer reads a raw JSON number as an int64, truncating fractions.
+func integer(raw string) int64 {
+	if n, err := strconv.ParseInt(raw, 10, 64); err == nil {
+		return n
+	}
+	return gjson.Parse(raw).Int()
+}
+
+// field returns the raw value of key in the valid object raw, or "". It
+// stops at the key, so a field near the start of a large object is cheap.
+func field(raw, key string) string {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return ""
+	}
+	i++
+	for {
+		i = skipWS(raw, i)
+		if i >= len(raw) || raw[i] != '"' {
+			return ""
+		}
+		kEnd := stringEnd(raw, i)
+		k := raw[i+1 : kEnd-1]
+		i = skipWS(raw, kEnd)
+		if i < len(raw) && raw[i] == ':' {
+			i++
+		}
+		i = skipWS(raw, i)
+		end := valueEnd(raw, i)
+		if k == key {
+			return raw[i:end]
+		}
+		i = skipWS(raw, end)
+		if i < len(raw) && raw[i] == ',' {
+			i++
+		}
+	}
+}

@@ -1,0 +1,948 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// readAll scans r to the end and returns its records.
+func readAll(r *Reader) []Record {
+	var out []Record
+	for r.Scan() {
+		out = append(out, r.Result())
+	}
+	return out
+}
+
+// want describes one expected record: the line it names, its kind ("entry",
+// "error" or "warning"), and for entries the type, for errors a substring of
+// the message.
+type want struct {
+	line int
+	kind string
+	text string
+}
+
+func describe(rec Record) want {
+	switch r := rec.(type) {
+	case *Entry:
+		return want{r.Line, "entry", r.Type}
+	case *SyntaxError:
+		if r.Warning {
+			return want{r.Line, "warning", r.Msg}
+		}
+		return want{r.Line, "error", r.Msg}
+	}
+	return want{0, fmt.Sprintf("%T", rec), ""}
+}
+
+func TestReaderBadLines(t *testing.T) {
+	const user = `{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`
+	const asst = `{"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}}`
+	tests := []struct {
+		name  string
+		in    string
+		want  []want
+		stats func(t *testing.T, st *Stats)
+	}{
+		{
+			name: "invalid JSON",
+			in:   user + "\n" + `{"type":"user","message":` + "\n" + asst + "\n",
+			want: []want{{1, "entry", "user"}, {2, "error", "invalid JSON"}, {3, "entry", "assistant"}},
+			stats: func(t *testing.T, st *Stats) {
+				if st.Bad != 1 || st.Lines != 3 || st.Truncated {
+					t.Errorf("stats %+v, want Bad 1, Lines 3, not truncated", st)
+				}
+			},
+		},
+		{
+			name: "comment line",
+			in:   "// Source: a gist\n" + user + "\n/* block */\n" + asst + "\n",
+			want: []want{{1, "error", "comment"}, {2, "entry", "user"}, {3, "error", "comment"}, {4, "entry", "assistant"}},
+		},
+		{
+			name: "truncated last line",
+			in:   user + "\n" + asst + "\n" + `{"type":"assistant","message":{"id":"msg_2","con`,
+			want: []want{{1, "entry", "user"}, {2, "entry", "assistant"}, {3, "error", "truncated"}},
+			stats: func(t *testing.T, st *Stats) {
+				if !st.Truncated || st.Bad != 1 {
+					t.Errorf("stats %+v, want Truncated and Bad 1", st)
+				}
+			},
+		},
+		{
+			name: "complete last line without newline",
+			in:   user + "\n" + asst,
+			want: []want{{1, "entry", "user"}, {2, "entry", "assistant"}},
+			stats: func(t *testing.T, st *Stats) {
+				if st.Truncated || st.Bad != 0 {
+					t.Errorf("stats %+v, want not truncated", st)
+				}
+			},
+		},
+		{
+			name: "bad line in the middle is not truncated",
+			in:   `{"type":"user","mess` + "\n" + user + "\n",
+			want: []want{{1, "error", "invalid JSON"}, {2, "entry", "user"}},
+			stats: func(t *testing.T, st *Stats) {
+				if st.Truncated {
+					t.Error("Truncated set for a bad middle line")
+				}
+			},
+		},
+		{
+			name: "NUL bytes",
+			in:   "\x00\x00\x00\x00\n" + `{"type":"user","message":{"content":"a` + "\x00" + `b"}}` + "\n" + user + "\n",
+			want: []want{{1, "error", "NUL"}, {2, "error", "NUL"}, {3, "entry", "user"}},
+		},
+		{
+			name: "invalid UTF-8 in a string",
+			in:   `{"type":"user","message":{"role":"user","content":"caf` + "\xe9" + `!"}}` + "\n" + asst + "\n",
+			want: []want{{1, "warning", "invalid UTF-8"}, {1, "entry", "user"}, {2, "entry", "assistant"}},
+			stats: func(t *testing.T, st *Stats) {
+				if !st.InvalidUTF || st.Bad != 0 {
+					t.Errorf("stats %+v, want InvalidUTF and Bad 0", st)
+				}
+			},
+		},
+		{
+			name: "invalid UTF-8 in a tool result",
+			in:   `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"` + "\xff\xfe" + `"}]}}` + "\n",
+			want: []want{{1, "warning", "invalid UTF-8"}, {1, "entry", "user"}},
+		},
+		{
+			name: "not an object",
+			in:   "[1,2,3]\n42\n\"text\"\nnull\ntrue\n" + user + "\n",
+			want: []want{
+				{1, "error", "not a JSON object"}, {2, "error", "not a JSON object"}, {3, "error", "not a JSON object"},
+				{4, "error", "not a JSON object"}, {5, "error", "not a JSON object"}, {6, "entry", "user"},
+			},
+			stats: func(t *testing.T, st *Stats) {
+				if st.Bad != 5 {
+					t.Errorf("Bad = %d, want 5", st.Bad)
+				}
+			},
+		},
+		{
+			name: "blank lines",
+			in:   "\n" + user + "\n   \n\t\n\r\n" + asst + "\n\n",
+			want: []want{{2, "entry", "user"}, {6, "entry", "assistant"}},
+			stats: func(t *testing.T, st *Stats) {
+				if st.Blank != 5 || st.Lines != 7 || st.Bad != 0 {
+					t.Errorf("stats %+v, want Blank 5, Lines 7, Bad 0", st)
+				}
+			},
+		},
+		{
+			name: "CRLF",
+			in:   user + "\r\n" + asst + "\r\n\r\n" + `{"type":"user",` + "\r\n" + asst + "\r\n",
+			want: []want{{1, "entry", "user"}, {2, "entry", "assistant"}, {4, "error", "invalid JSON"}, {5, "entry", "assistant"}},
+			stats: func(t *testing.T, st *Stats) {
+				if st.Blank != 1 || st.Lines != 5 {
+					t.Errorf("stats %+v, want Blank 1, Lines 5", st)
+				}
+			},
+		},
+		{
+			name: "leading white space",
+			in:   "  \t" + user + "  \n",
+			want: []want{{1, "entry", "user"}},
+		},
+		{
+			name: "empty input",
+			in:   "",
+			want: nil,
+			stats: func(t *testing.T, st *Stats) {
+				if st.Lines != 0 || st.BytesRead != 0 {
+					t.Errorf("stats %+v, want nothing read", st)
+				}
+			},
+		},
+		{
+			name: "only a newline",
+			in:   "\n",
+			want: nil,
+			stats: func(t *testing.T, st *Stats) {
+				if st.Lines != 1 || st.Blank != 1 {
+					t.Errorf("stats %+v, want one blank line", st)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewReader(strings.NewReader(tt.in), "t.jsonl")
+			recs := readAll(r)
+			if err := r.Err(); err != nil {
+				t.Fatalf("Err() = %v", err)
+			}
+			var got []want
+			for _, rec := range recs {
+				got = append(got, describe(rec))
+				if se, ok := rec.(*SyntaxError); ok {
+					if se.File != "t.jsonl" {
+						t.Errorf("SyntaxError.File = %q", se.File)
+					}
+					if prefix := fmt.Sprintf("t.jsonl:%d: ", se.Line); !strings.HasPrefix(se.Error(), prefix) {
+						t.Errorf("Error() = %q, want prefix %q", se.Error(), prefix)
+					}
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("records = %+v, want %+v", got, tt.want)
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				if g.line != w.line || g.kind != w.kind || !strings.Contains(g.text, w.text) {
+					t.Errorf("record %d = %+v, want %+v", i, g, w)
+				}
+			}
+			st := r.Stats()
+			if st.BytesRead != int64(len(tt.in)) {
+				t.Errorf("BytesRead = %d, want %d", st.BytesRead, len(tt.in))
+			}
+			if tt.stats != nil {
+				tt.stats(t, st)
+			}
+		})
+	}
+}
+
+func TestReaderInvalidUTF8Chars(t *testing.T) {
+	// "caf\xe9!": \xe9 starts a 3-byte sequence that 'x' does not continue,
+	// so it is one invalid byte read as one U+FFFD: 5 units.
+	in := `{"type":"user","message":{"role":"user","content":"caf` + "\xe9" + `!"}}` + "\n"
+	r := NewReader(strings.NewReader(in), "t")
+	recs := readAll(r)
+	if len(recs) != 2 {
+		t.Fatalf("got %d records, want warning + entry", len(recs))
+	}
+	e, ok := recs[1].(*Entry)
+	if !ok {
+		t.Fatalf("second record %T, want *Entry", recs[1])
+	}
+	if len(e.Blocks) != 1 || e.Blocks[0].Chars != 5 || e.Blocks[0].Est != 1 {
+		t.Errorf("blocks = %+v, want one block of 5 chars, est 1", e.Blocks)
+	}
+}
+
+func TestReaderUnknown(t *testing.T) {
+	in := `{"type":"user","uuid":"u1","futureField":1,"message":{"role":"user","content":"x"}}
+{"type":"hologram","uuid":"h1","beam":true}
+{"type":"hologram"}
+{"uuid":"n1"}
+{"type":"summary","summary":"s","leafUuid":"l"}
+{"type":"assistant","cwd":"/x","slug":"a-b-c","gitBranch":"","userType":"external","message":{"id":"m","role":"assistant","content":[]}}
+`
+	r := NewReader(strings.NewReader(in), "t")
+	for r.Scan() {
+		if se, ok := r.Result().(*SyntaxError); ok {
+			t.Errorf("unexpected error %v", se)
+		}
+	}
+	st := r.Stats()
+	wantUnknown := map[string]int{"user.futureField": 1, "hologram": 2, "hologram.beam": 1, "(none)": 1}
+	if fmt.Sprint(st.Unknown) != fmt.Sprint(wantUnknown) {
+		t.Errorf("Unknown = %v, want %v", st.Unknown, wantUnknown)
+	}
+	wantTypes := map[string]int{"user": 1, "hologram": 2, "(none)": 1, "summary": 1, "assistant": 1}
+	if fmt.Sprint(st.Types) != fmt.Sprint(wantTypes) {
+		t.Errorf("Types = %v, want %v", st.Types, wantTypes)
+	}
+	if st.Bad != 0 {
+		t.Errorf("Bad = %d", st.Bad)
+	}
+}
+
+func TestReaderMaxLineBytes(t *testing.T) {
+	const user = `{"type":"user","message":{"role":"user","content":"hi"}}`
+	long := func(n int) string {
+		return `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", n) + `"}}`
+	}
+	tests := []struct {
+		name string
+		max  int
+		in   string
+		want []want
+	}{
+		{
+			name: "line over the limit, shorter than the read buffer",
+			max:  1024,
+			in:   user + "\n" + long(2000) + "\n" + user + "\n",
+			want: []want{{1, "entry", "user"}, {2, "error", "longer than 1024 bytes"}, {3, "entry", "user"}},
+		},
+		{
+			name: "line under the limit",
+			max:  1024,
+			in:   long(500) + "\n" + user + "\n",
+			want: []want{{1, "entry", "user"}, {2, "entry", "user"}},
+		},
+		{
+			name: "line over the limit and the read buffer",
+			max:  1 << 20,
+			in:   user + "\n" + long(3<<20) + "\n" + user + "\n",
+			want: []want{{1, "entry", "user"}, {2, "error", "skipped"}, {3, "entry", "user"}},
+		},
+		{
+			name: "last line over the limit",
+			max:  1024,
+			in:   user + "\n" + long(5000),
+			want: []want{{1, "entry", "user"}, {2, "error", "longer than 1024 bytes"}},
+		},
+		{
+			name: "blank line over the limit",
+			max:  16,
+			in:   strings.Repeat(" ", 40) + "\n" + `{"type":"user"}` + "\n",
+			want: []want{{1, "error", "longer than 16 bytes"}, {2, "entry", "user"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewReader(strings.NewReader(tt.in), "t.jsonl")
+			r.MaxLineBytes = tt.max
+			var got []want
+			for _, rec := range readAll(r) {
+				got = append(got, describe(rec))
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("records = %+v, want %+v", got, tt.want)
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				if g.line != w.line || g.kind != w.kind || !strings.Contains(g.text, w.text) {
+					t.Errorf("record %d = %+v, want %+v", i, g, w)
+				}
+			}
+			if r.Stats().BytesRead != int64(len(tt.in)) {
+				t.Errorf("BytesRead = %d, want %d", r.Stats().BytesRead, len(tt.in))
+			}
+		})
+	}
+}
+
+// TestReaderHugeLine reads a user message whose content is a 64 MB string.
+// The reader holds the line once (plus the test's own copy of the content).
+func TestReaderHugeLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MB line")
+	}
+	// Collect garbage early: the reader's buffer grows by appending, and the
+	// old arrays would otherwise pile up to twice the live heap.
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	const n = 64 << 20
+	content := bytes.Repeat([]byte("abcdefgh"), n/8)
+	in := io.MultiReader(
+		strings.NewReader(`{"type":"user","uuid":"big","message":{"role":"user","content":"`),
+		bytes.NewReader(content),
+		strings.NewReader(`"}}`+"\n"+`{"type":"assistant","uuid":"next"}`+"\n"),
+	)
+	r := NewReader(in, "big.jsonl")
+	recs := readAll(r)
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("got %d records, want 2", len(recs))
+	}
+	e, ok := recs[0].(*Entry)
+	if !ok {
+		t.Fatalf("first record = %v, want an entry", recs[0])
+	}
+	if e.UUID != "big" || !e.StringContent || len(e.Blocks) != 1 {
+		t.Fatalf("entry = %+v", e)
+	}
+	b := e.Blocks[0]
+	if b.Chars != n || b.Est != n/4 {
+		t.Errorf("Chars, Est = %d, %d, want %d, %d", b.Chars, b.Est, n, n/4)
+	}
+	if len(b.Text) != MaxKeptText || !strings.HasPrefix(b.Text, "abcdefgh") {
+		t.Errorf("kept text: %d bytes, want %d", len(b.Text), MaxKeptText)
+	}
+	if e2, ok := recs[1].(*Entry); !ok || e2.UUID != "next" || e2.Line != 2 {
+		t.Errorf("second record = %+v, want entry next on line 2", recs[1])
+	}
+}
+
+func TestReaderIOError(t *testing.T) {
+	boom := errors.New("boom")
+	in := io.MultiReader(strings.NewReader(`{"type":"user"}`+"\n"+`{"type":"assi`), iotest.ErrReader(boom))
+	r := NewReader(in, "t.jsonl")
+	recs := readAll(r)
+	if len(recs) != 1 {
+		t.Errorf("got %d records before the error, want 1", len(recs))
+	}
+	err := r.Err()
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "t.jsonl line 2") {
+		t.Errorf("Err() = %v, want boom naming t.jsonl line 2", err)
+	}
+	if r.Scan() {
+		t.Error("Scan after an I/O error returned true")
+	}
+}
+
+// TestReaderEntry checks the fields of one line of each common shape.
+func TestReaderEntry(t *testing.T) {
+	in := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s-1","version":"2.1.146","gitBranch":"","type":"user","message":{"role":"user","content":"Fix the bug\nplease"},"uuid":"u-1","timestamp":"2026-01-01T10:12:48.351Z"}
+{"parentUuid":"u-1","sessionId":"s-1","version":"2.1.146","type":"assistant","requestId":"req_1","agentId":"a1","isSidechain":true,"message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/a/b.go","offset":10,"limit":20}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"cache_creation_input_tokens":300,"cache_read_input_tokens":1000,"output_tokens":50,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}},"uuid":"a-1","timestamp":"2026-01-01T10:12:49Z"}
+{"parentUuid":"a-1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":[{"type":"text","text":"héllo"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]},"toolUseResult":{"agentId":"agent7"},"uuid":"u-2"}
+{"parentUuid":null,"logicalParentUuid":"a-1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":170719,"postTokens":17071,"durationMs":105411},"uuid":"c-1"}
+{"type":"attachment","attachment":{"type":"date_change","newDate":"é"},"uuid":"t-1","isMeta":true}
+{"type":"assistant","isApiErrorMessage":true,"message":{"id":"m2","role":"assistant","model":"<synthetic>","content":[{"type":"thinking","thinking":"","signature":"x"},{"type":"document","source":{}},{"type":"container_upload","file_id":"f"}]}}
+`
+	r := NewReader(strings.NewReader(in), "t")
+	var es []*Entry
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *Entry:
+			es = append(es, rec)
+		case *SyntaxError:
+			t.Fatalf("unexpected %v", rec)
+		}
+	}
+	if len(es) != 6 {
+		t.Fatalf("%d entries, want 6", len(es))
+	}
+
+	u := es[0]
+	wantTime := time.Date(2026, 1, 1, 10, 12, 48, 351e6, time.UTC).UnixMilli()
+	if u.Type != "user" || u.UUID != "u-1" || !u.ParentNull || u.ParentUUID != "" || u.SessionID != "s-1" ||
+		u.Version != "2.1.146" || u.Time != wantTime || u.Line != 1 || !u.StringContent || u.Sidechain {
+		t.Errorf("user entry = %+v", u)
+	}
+	// "Fix the bug\nplease": 11 + 1 + 6 = 18 units, round(4.5) = 5.
+	if len(u.Blocks) != 1 || u.Blocks[0].Kind != BlockText || u.Blocks[0].Chars != 18 || u.Blocks[0].Est != 5 ||
+		u.Blocks[0].Text != "Fix the bug\nplease" {
+		t.Errorf("user blocks = %+v", u.Blocks)
+	}
+
+	a := es[1]
+	if a.Type != "assistant" || a.ParentUUID != "u-1" || a.ParentNull || a.RequestID != "req_1" || a.MessageID != "msg_1" ||
+		a.Model != "claude-opus-4-6" || a.StopReason != "tool_use" || a.Role != "assistant" || a.AgentID != "a1" || !a.Sidechain ||
+		a.Time != wantTime+649 {
+		t.Errorf("assistant entry = %+v", a)
+	}
+	if a.Usage == nil || *a.Usage != (Usage{Input: 3, CacheWrite5m: 100, CacheWrite1h: 200, CacheRead: 1000, Output: 50}) {
+		t.Errorf("usage = %+v", a.Usage)
+	}
+	// {"file_path":"/a/b.go","offset":10,"limit":20} is 46 characters.
+	if len(a.Blocks) != 1 {
+		t.Fatalf("assistant blocks = %+v", a.Blocks)
+	}
+	if b := a.Blocks[0]; b.Kind != BlockToolUse || b.ToolID != "toolu_1" || b.Name != "Read" || b.Chars != 46 || b.Est != 12 ||
+		b.Input == nil || *b.Input != (ToolInput{FilePath: "/a/b.go", Offset: 10, Limit: 20}) || b.Text != "" {
+		t.Errorf("tool_use block = %+v (input %+v)", b, b.Input)
+	}
+
+	res := es[2]
+	// "héllo" is 5 units (est 1) plus one image (2000).
+	if len(res.Blocks) != 1 || res.ResultAgentID != "agent7" {
+		t.Fatalf("result entry = %+v", res)
+	}
+	if b := res.Blocks[0]; b.Kind != BlockToolResult || b.ToolID != "toolu_1" || !b.IsError || b.Chars != 5 || b.Images != 1 ||
+		b.Est != 1+TokensPerImage {
+		t.Errorf("tool_result block = %+v", b)
+	}
+
+	c := es[3]
+	if c.Subtype != "compact_boundary" || c.LogicalParentUUID != "a-1" || !c.ParentNull || c.Compact == nil ||
+		c.Compact.Trigger != "auto" || c.Compact.PreTokens != 170719 || c.Compact.PostTokens != 17071 || c.Compact.DurationMs != 105411 {
+		t.Errorf("boundary = %+v, meta %+v", c, c.Compact)
+	}
+
+	at := es[4]
+	// {"type":"date_change","newDate":"é"} is 36 characters.
+	if at.AttachmentType != "date_change" || at.AttachmentChars != 36 || !at.Meta {
+		t.Errorf("attachment = %+v", at)
+	}
+
+	s := es[5]
+	if !s.APIError || s.Model != "<synthetic>" || s.Usage != nil || len(s.Blocks) != 3 {
+		t.Fatalf("synthetic entry = %+v", s)
+	}
+	if b := s.Blocks[0]; b.Kind != BlockThinking || b.Chars != 0 || b.Est != 0 {
+		t.Errorf("empty thinking block = %+v", b)
+	}
+	// {"type":"document","source":{}} is 31 characters, est 8.
+	if b := s.Blocks[1]; b.Kind != BlockDocument || b.Chars != 31 || b.Est != 8 {
+		t.Errorf("document block = %+v", b)
+	}
+	// {"type":"container_upload","file_id":"f"} is 41 characters, est 10.
+	if b := s.Blocks[2]; b.Kind != BlockOther || b.Name != "container_upload" || b.Chars != 41 || b.Est != 10 {
+		t.Errorf("other block = %+v", b)
+	}
+}
+
+// TestReaderJSONForms feeds the same facts written in the less common ways
+// JSON allows: white space everywhere, escaped keys and values, brackets
+// and escaped quotes inside strings, numbers with exponents.
+func TestReaderJSONForms(t *testing.T) {
+	tests := []struct {
+		name  string
+		line  string
+		check func(t *testing.T, e *Entry)
+	}{
+		{
+			name: "white space",
+			line: " { \"type\" : \"user\" , \"parentUuid\" : null , \"message\" : { \"role\" : \"user\" , \"content\" : [ { \"type\" : \"text\" , \"text\" : \"hi\" } ] } } ",
+			check: func(t *testing.T, e *Entry) {
+				if e.Type != "user" || !e.ParentNull || len(e.Blocks) != 1 || e.Blocks[0].Chars != 2 || e.Blocks[0].Text != "hi" {
+					t.Errorf("entry = %+v", e)
+				}
+			},
+		},
+		{
+			name: "escaped keys and values",
+			line: `{"typ\u0065":"us\u0065r","uuid":"a\"b","sessionId":"s\/1","message":{"r\u006fle":"user","content":"\u00e9\n"}}`,
+			check: func(t *testing.T, e *Entry) {
+				if e.Type != "user" || e.UUID != `a"b` || e.SessionID != "s/1" || e.Role != "user" {
+					t.Errorf("entry = %+v", e)
+				}
+				if len(e.Blocks) != 1 || e.Blocks[0].Chars != 2 || e.Blocks[0].Text != "é\n" {
+					t.Errorf("blocks = %+v", e.Blocks)
+				}
+			},
+		},
+		{
+			name: "brackets and escaped quotes inside strings",
+			line: `{"type":"assistant","message":{"id":"m}","content":[{"type":"text","text":"a\\\"}]{["},{"type":"tool_use","id":"t]","name":"Bash","input":{"command":"echo \"}\" ]"}}],"usage":{"input_tokens":5,"output_tokens":6}},"uuid":"x"}`,
+			check: func(t *testing.T, e *Entry) {
+				// a, \, ", }, ], {, [: seven units.
+				if e.MessageID != "m}" || e.UUID != "x" || len(e.Blocks) != 2 || e.Blocks[0].Chars != 7 {
+					t.Fatalf("entry = %+v", e)
+				}
+				if b := e.Blocks[1]; b.ToolID != "t]" || b.Input == nil || b.Input.Command != `echo "}" ]` {
+					t.Errorf("tool_use = %+v", b)
+				}
+				if e.Usage == nil || *e.Usage != (Usage{Input: 5, Output: 6}) {
+					t.Errorf("usage = %+v", e.Usage)
+				}
+			},
+		},
+		{
+			name: "numbers",
+			line: `{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/f","offset":1e2,"limit":-3}}],"usage":{"input_tokens":1.0e3,"output_tokens":0,"cache_read_input_tokens":12345678901}}}`,
+			check: func(t *testing.T, e *Entry) {
+				if e.Usage == nil || e.Usage.Input != 1000 || e.Usage.CacheRead != 12345678901 {
+					t.Errorf("usage = %+v", e.Usage)
+				}
+				if in := e.Blocks[0].Input; in == nil || in.Offset != 100 || in.Limit != -3 {
+					t.Errorf("input = %+v", in)
+				}
+			},
+		},
+		{
+			name: "empty object",
+			line: `{}`,
+			check: func(t *testing.T, e *Entry) {
+				if e.Type != "(none)" || e.Line != 1 {
+					t.Errorf("entry = %+v", e)
+				}
+			},
+		},
+		{
+			name: "wrong value types are ignored",
+			line: `{"type":"user","uuid":7,"parentUuid":false,"isMeta":"yes","message":{"role":"user","content":{"text":"x"},"usage":[]}}`,
+			check: func(t *testing.T, e *Entry) {
+				if e.Type != "user" || e.UUID != "" || e.ParentNull || e.Meta || len(e.Blocks) != 0 || e.Usage != nil {
+					t.Errorf("entry = %+v", e)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewReader(strings.NewReader(tt.line+"\n"), "t")
+			recs := readAll(r)
+			if len(recs) != 1 {
+				t.Fatalf("records = %v", recs)
+			}
+			e, ok := recs[0].(*Entry)
+			if !ok {
+				t.Fatalf("record = %v", recs[0])
+			}
+			tt.check(t, e)
+		})
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"2026-01-01T10:12:48.351Z", time.Date(2026, 1, 1, 10, 12, 48, 351e6, time.UTC).UnixMilli()},
+		{"2025-08-06T16:45:18.724Z", time.Date(2025, 8, 6, 16, 45, 18, 724e6, time.UTC).UnixMilli()},
+		{"2026-01-01T10:12:48Z", time.Date(2026, 1, 1, 10, 12, 48, 0, time.UTC).UnixMilli()},
+		{"2026-01-01T12:12:48.5+02:00", time.Date(2026, 1, 1, 10, 12, 48, 500e6, time.UTC).UnixMilli()},
+		{"", 0},
+		{"yesterday", 0},
+		{"2026-0x-01T10:12:48.351Z", 0},
+	}
+	for _, tt := range tests {
+		if got := parseTime(tt.in); got != tt.want {
+			t.Errorf("parseTime(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestUsageSplit(t *testing.T) {
+	tests := []struct {
+		name  string
+		usage string
+		want  Usage
+	}{
+		{
+			name:  "ephemeral split",
+			usage: `{"input_tokens":3,"cache_creation_input_tokens":300,"cache_read_input_tokens":1000,"output_tokens":50,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}`,
+			want:  Usage{Input: 3, CacheWrite5m: 100, CacheWrite1h: 200, CacheRead: 1000, Output: 50},
+		},
+		{
+			name:  "all 1h (2.1.119)",
+			usage: `{"input_tokens":3,"cache_creation_input_tokens":30882,"cache_read_input_tokens":13921,"output_tokens":409,"cache_creation":{"ephemeral_1h_input_tokens":30882,"ephemeral_5m_input_tokens":0},"speed":"standard"}`,
+			want:  Usage{Input: 3, CacheWrite1h: 30882, CacheRead: 13921, Output: 409},
+		},
+		{
+			name:  "1.0.6x: no cache_creation object, all 5m",
+			usage: `{"input_tokens":4,"cache_creation_input_tokens":700,"cache_read_input_tokens":9000,"output_tokens":2,"service_tier":"standard"}`,
+			want:  Usage{Input: 4, CacheWrite5m: 700, CacheRead: 9000, Output: 2},
+		},
+		{
+			name:  "split without the total",
+			usage: `{"input_tokens":1,"output_tokens":1,"cache_creation":{"ephemeral_5m_input_tokens":40,"ephemeral_1h_input_tokens":60}}`,
+			want:  Usage{Input: 1, CacheWrite5m: 40, CacheWrite1h: 60, Output: 1},
+		},
+		{
+			name:  "DeepSeek: input and output only",
+			usage: `{"input_tokens":5000,"output_tokens":300}`,
+			want:  Usage{Input: 5000, Output: 300},
+		},
+		{
+			name:  "synthetic zeros with nulls",
+			usage: `{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"service_tier":null,"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"iterations":null}`,
+			want:  Usage{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line := `{"type":"assistant","message":{"id":"m","role":"assistant","usage":` + tt.usage + `}}`
+			r := NewReader(strings.NewReader(line), "t")
+			if !r.Scan() {
+				t.Fatal("no record")
+			}
+			e, ok := r.Result().(*Entry)
+			if !ok || e.Usage == nil {
+				t.Fatalf("record = %+v", r.Result())
+			}
+			if *e.Usage != tt.want {
+				t.Errorf("usage = %+v, want %+v", *e.Usage, tt.want)
+			}
+			w := tt.want
+			if e.Usage.CacheWrite() != w.CacheWrite5m+w.CacheWrite1h ||
+				e.Usage.Prompt() != w.Input+w.CacheWrite5m+w.CacheWrite1h+w.CacheRead ||
+				e.Usage.Total() != e.Usage.Prompt()+w.Output {
+				t.Errorf("CacheWrite/Prompt/Total = %d/%d/%d", e.Usage.CacheWrite(), e.Usage.Prompt(), e.Usage.Total())
+			}
+		})
+	}
+}
+
+func TestUsageAdd(t *testing.T) {
+	a := Usage{Input: 1, CacheWrite5m: 2, CacheWrite1h: 3, CacheRead: 4, Output: 5}
+	b := Usage{Input: 10, CacheWrite5m: 20, CacheWrite1h: 30, CacheRead: 40, Output: 50}
+	if got, want := a.Add(b), (Usage{11, 22, 33, 44, 55}); got != want {
+		t.Errorf("Add = %+v, want %+v", got, want)
+	}
+	if a.Total() != 15 || a.Prompt() != 10 || a.CacheWrite() != 5 {
+		t.Errorf("Total/Prompt/CacheWrite = %d/%d/%d, want 15/10/5", a.Total(), a.Prompt(), a.CacheWrite())
+	}
+}
+
+func TestJSLen(t *testing.T) {
+	tests := []struct {
+		raw   string // a JSON string literal, quotes included
+		n     int
+		valid bool
+	}{
+		{`""`, 0, true},
+		{`"a"`, 1, true},
+		{`"hello"`, 5, true},
+		{`"a\nb"`, 3, true},                // \n is one unit
+		{`"\t\r\n\"\\\/\b\f"`, 8, true},    // eight one-character escapes
+		{`"\u00e9"`, 1, true},              // é written as an escape
+		{`"caf\u00e9s"`, 5, true},          //
+		{`"é"`, 1, true},                   // é: 2 bytes of UTF-8, one unit
+		{`"€"`, 1, true},                   // 3 bytes, one unit
+		{`"😀"`, 2, true},                   // 4 bytes, a surrogate pair in UTF-16
+		{`"\ud83d\ude00"`, 2, true},        // the same pair, escaped
+		{`"a😀b"`, 4, true},                 //
+		{`"abcdefghijklmnop"`, 16, true},   // two 8-byte words
+		{`"abcdefghijklmnopq"`, 17, true},  // two words and a tail byte
+		{`"abcdefgh\nijklmnop"`, 17, true}, //
+		{`"` + "\xff" + `"`, 1, false},     // an invalid byte counts as one U+FFFD
+		{`"a` + "\xe9" + `t` + "\xe9" + `"`, 4, false},
+		{`"abcdefgh` + "\xc3" + `"`, 9, false}, // a cut 2-byte sequence at the end
+		{``, 0, true},
+		{`"`, 0, true},
+	}
+	for _, tt := range tests {
+		n, valid := jsLen(tt.raw)
+		if n != tt.n || valid != tt.valid {
+			t.Errorf("jsLen(%q) = %d, %v; want %d, %v", tt.raw, n, valid, tt.n, tt.valid)
+		}
+	}
+}
+
+// utf16Len is an independent jsLen: decode the literal with encoding/json and
+// count UTF-16 code units, as JavaScript's String.length does.
+func utf16Len(t *testing.T, raw string) int {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		t.Fatalf("bad literal %q: %v", raw, err)
+	}
+	return len(utf16.Encode([]rune(s)))
+}
+
+// TestJSLenOffsets puts each kind of non-plain byte at every offset of the
+// first two 8-byte words, in strings long enough for the fast path, and
+// compares with utf16Len.
+func TestJSLenOffsets(t *testing.T) {
+	specials := []string{`\n`, `\\`, `\"`, `\u00e9`, `\ud83d\ude00`, "é", "€", "😀", `\u0000`}
+	for _, sp := range specials {
+		for off := 0; off < 16; off++ {
+			for tail := 0; tail < 10; tail++ {
+				raw := `"` + strings.Repeat("x", off) + sp + strings.Repeat("y", tail) + `"`
+				got, valid := jsLen(raw)
+				if want := utf16Len(t, raw); got != want || !valid {
+					t.Errorf("jsLen(%q) = %d, %v; want %d, true", raw, got, valid, want)
+				}
+				// Two specials: one at off, one 9 bytes later.
+				raw2 := `"` + strings.Repeat("x", off) + sp + "123456789" + sp + strings.Repeat("z", tail) + `"`
+				got, _ = jsLen(raw2)
+				if want := utf16Len(t, raw2); got != want {
+					t.Errorf("jsLen(%q) = %d, want %d", raw2, got, want)
+				}
+			}
+		}
+	}
+	// Plain ASCII of every length 0..40.
+	for n := 0; n <= 40; n++ {
+		raw := `"` + strings.Repeat("q", n) + `"`
+		if got, _ := jsLen(raw); got != n {
+			t.Errorf("jsLen(%d x q) = %d", n, got)
+		}
+	}
+}
+
+func TestRawLen(t *testing.T) {
+	tests := []struct {
+		raw string
+		n   int
+	}{
+		{``, 0},
+		{`{}`, 2},
+		{`{"a":1}`, 7},
+		{`{"a":"é"}`, 9},   // é is one unit
+		{`{"a":"😀"}`, 10},  // the emoji is two
+		{`{"a":"\n"}`, 10}, // escapes count as written: JSON.stringify's text
+	}
+	for _, tt := range tests {
+		if got := rawLen(tt.raw); got != tt.n {
+			t.Errorf("rawLen(%q) = %d, want %d", tt.raw, got, tt.n)
+		}
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	// Math.round(n/4): 0, .25, .5→1, .75, 1, 1.25, 1.5→2, 1.75, 2, 2.25.
+	want := []int{0, 0, 1, 1, 1, 1, 2, 2, 2, 2}
+	for n, w := range want {
+		if got := Estimate(n); got != w {
+			t.Errorf("Estimate(%d) = %d, want %d", n, got, w)
+		}
+	}
+	if got := Estimate(64 << 20); got != 16<<20 {
+		t.Errorf("Estimate(64 MiB) = %d", got)
+	}
+}
+
+func TestBlockKindString(t *testing.T) {
+	want := map[BlockKind]string{
+		BlockText: "text", BlockThinking: "thinking", BlockToolUse: "tool_use", BlockToolResult: "tool_result",
+		BlockImage: "image", BlockDocument: "document", BlockOther: "other",
+	}
+	for k, w := range want {
+		if k.String() != w {
+			t.Errorf("%d.String() = %q, want %q", k, k.String(), w)
+		}
+	}
+}
+
+// FuzzRead checks the reader's contract on any input: it never panics, every
+// non-blank line yields exactly one *Entry or *SyntaxError (a warning is
+// followed by its entry, on the same line), line numbers increase, and the
+// counts agree with an independent split of the input.
+func FuzzRead(f *testing.F) {
+	seeds := []string{
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s","version":"1.0.80","type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","timestamp":"2025-08-06T16:45:18.724Z"}` + "\n",
+		`{"parentUuid":"u1","type":"assistant","requestId":"req_1","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/a","offset":1,"limit":2}}],"usage":{"input_tokens":3,"cache_creation_input_tokens":5,"cache_read_input_tokens":7,"output_tokens":11,"cache_creation":{"ephemeral_5m_input_tokens":5,"ephemeral_1h_input_tokens":0}}},"uuid":"a1"}` + "\n",
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"x\u00e9😀"},{"type":"image"}],"is_error":true}]},"toolUseResult":{"agentId":"a"}}` + "\r\n\r\n",
+		`{"type":"system","subtype":"compact_boundary","parentUuid":null,"compactMetadata":{"trigger":"auto","preTokens":1,"compactedToolIds":["a","b"]}}` + "\n// comment\n[1]\n",
+		`{"type":"user","message":{"content":"caf` + "\xe9\x00" + `"}}` + "\n\n  \n{\"type\":",
+		"{\"type\":\"attachment\",\"attachment\":{\"type\":\"file\"}}\n" + strings.Repeat(" ", 70) + "\n" + `{"x":` + strings.Repeat(`"abcdefgh",`, 10) + `1}`,
+		"",
+		"\n",
+		"\x00\xff\xfe",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, max := range []int{0, 64} {
+			checkRead(t, data, max)
+		}
+	})
+}
+
+func checkRead(t *testing.T, data []byte, max int) {
+	// The lines, by an independent split.
+	type line struct {
+		text    []byte // without "\n" and one "\r"
+		tooLong bool
+		blank   bool
+	}
+	var lines []line
+	rest := data
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, '\n')
+		var raw []byte
+		if i < 0 {
+			raw, rest = rest, nil
+		} else {
+			raw, rest = rest[:i+1], rest[i+1:]
+		}
+		l := line{tooLong: max > 0 && len(raw) > max}
+		l.text = bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r"))
+		l.blank = len(bytes.Trim(l.text, " \t\r")) == 0
+		lines = append(lines, l)
+	}
+
+	r := NewReader(bytes.NewReader(data), "fuzz")
+	r.MaxLineBytes = max
+	recs := readAll(r)
+	if err := r.Err(); err != nil {
+		t.Fatalf("Err() = %v", err)
+	}
+	i := 0
+	prev := 0
+	for n, l := range lines {
+		num := n + 1
+		if l.blank && !l.tooLong {
+			continue
+		}
+		if i >= len(recs) {
+			t.Fatalf("max %d: line %d (%q) yielded no record", max, num, l.text)
+		}
+		rec := recs[i]
+		i++
+		if se, ok := rec.(*SyntaxError); ok && se.Warning {
+			if se.Line != num {
+				t.Fatalf("max %d: warning for line %d, want %d", max, se.Line, num)
+			}
+			if i >= len(recs) {
+				t.Fatalf("max %d: warning for line %d not followed by its entry", max, num)
+			}
+			rec = recs[i]
+			i++
+			if _, ok := rec.(*Entry); !ok {
+				t.Fatalf("max %d: warning for line %d followed by %T", max, num, rec)
+			}
+		}
+		got := 0
+		switch rr := rec.(type) {
+		case *Entry:
+			got = rr.Line
+			if l.tooLong {
+				t.Fatalf("max %d: line %d is %d bytes but gave an entry", max, num, len(l.text))
+			}
+			if !json.Valid(l.text) {
+				t.Fatalf("max %d: line %d %q is not JSON but gave an entry", max, num, l.text)
+			}
+			crossCheck(t, l.text, rr)
+		case *SyntaxError:
+			got = rr.Line
+			if rr.Warning {
+				t.Fatalf("max %d: two warnings in a row on line %d", max, num)
+			}
+			if !l.tooLong && json.Valid(l.text) && bytes.TrimLeft(l.text, " \t\r")[0] == '{' {
+				t.Fatalf("max %d: line %d %q is a JSON object but gave %v", max, num, l.text, rr)
+			}
+		default:
+			t.Fatalf("record %T", rec)
+		}
+		if got != num || got <= prev {
+			t.Fatalf("max %d: record for line %d says line %d (previous %d)", max, num, got, prev)
+		}
+		prev = got
+	}
+	if i != len(recs) {
+		t.Fatalf("max %d: %d records for %d lines; extra: %v", max, len(recs), len(lines), recs[i:])
+	}
+	st := r.Stats()
+	if st.Lines != len(lines) || st.BytesRead != int64(len(data)) {
+		t.Fatalf("max %d: Stats Lines %d BytesRead %d, want %d, %d", max, st.Lines, st.BytesRead, len(lines), len(data))
+	}
+}
+
+// crossCheck compares a few fields of an entry with what encoding/json
+// reads from the same line: the type, the uuid, and the length of a string
+// message.content. Lines with invalid UTF-8 are skipped (encoding/json
+// replaces the bytes; the reader keeps them).
+func crossCheck(t *testing.T, line []byte, e *Entry) {
+	if !utf8.Valid(line) {
+		return
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(line, &top); err != nil {
+		t.Fatalf("line %q: encoding/json: %v", line, err)
+	}
+	asString := func(raw json.RawMessage) string {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		return s
+	}
+	wantType := asString(top["type"])
+	if wantType == "" {
+		wantType = "(none)"
+	}
+	if e.Type != wantType {
+		t.Fatalf("line %q: Type = %q, encoding/json reads %q", line, e.Type, wantType)
+	}
+	if want := asString(top["uuid"]); e.UUID != want {
+		t.Fatalf("line %q: UUID = %q, encoding/json reads %q", line, e.UUID, want)
+	}
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(top["message"], &msg) != nil {
+		return
+	}
+	var content string
+	if json.Unmarshal(msg["content"], &content) != nil {
+		return
+	}
+	want := len(utf16.Encode([]rune(content)))
+	if len(e.Blocks) != 1 || e.Blocks[0].Chars != want || !e.StringContent {
+		t.Fatalf("line %q: string content of %d units gave blocks %+v", line, want, e.Blocks)
+	}
+}

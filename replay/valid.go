@@ -1,0 +1,198 @@
+package replay
+
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// maxDepth bounds nesting, as encoding/json does, so a hostile line cannot
+// exhaust the stack.
+const maxDepth = 10000
+
+// validJSON reports whether s is one valid JSON value (RFC 8259) with
+// optional surrounding white space. It accepts exactly what encoding/json's
+// Valid accepts (FuzzValid checks this), and it is the reader's hot path:
+// strings, which are most of a transcript's bytes, are scanned eight bytes
+// at a time.
+func validJSON(s string) bool {
+	i, ok := validValue(s, skipWS(s, 0), 0)
+	return ok && skipWS(s, i) == len(s)
+}
+
+func validValue(s string, i, depth int) (int, bool) {
+	if i >= len(s) {
+		return i, false
+	}
+	switch c := s[i]; {
+	case c == '"':
+		return validString(s, i)
+	case c == '{':
+		if depth >= maxDepth {
+			return i, false
+		}
+		i = skipWS(s, i+1)
+		if i < len(s) && s[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			if i >= len(s) || s[i] != '"' {
+				return i, false
+			}
+			var ok bool
+			if i, ok = validString(s, i); !ok {
+				return i, false
+			}
+			i = skipWS(s, i)
+			if i >= len(s) || s[i] != ':' {
+				return i, false
+			}
+			if i, ok = validValue(s, skipWS(s, i+1), depth+1); !ok {
+				return i, false
+			}
+			i = skipWS(s, i)
+			if i >= len(s) {
+				return i, false
+			}
+			switch s[i] {
+			case ',':
+				i = skipWS(s, i+1)
+			case '}':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '[':
+		if depth >= maxDepth {
+			return i, false
+		}
+		i = skipWS(s, i+1)
+		if i < len(s) && s[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if i, ok = validValue(s, i, depth+1); !ok {
+				return i, false
+			}
+			i = skipWS(s, i)
+			if i >= len(s) {
+				return i, false
+			}
+			switch s[i] {
+			case ',':
+				i = skipWS(s, i+1)
+			case ']':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == 't':
+		return literal(s, i, "true")
+	case c == 'f':
+		return literal(s, i, "false")
+	case c == 'n':
+		return literal(s, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return validNumber(s, i)
+	}
+	return i, false
+}
+
+func literal(s string, i int, lit string) (int, bool) {
+	if len(s)-i >= len(lit) && s[i:i+len(lit)] == lit {
+		return i + len(lit), true
+	}
+	return i, false
+}
+
+func validNumber(s string, i int) (int, bool) {
+	if s[i] == '-' {
+		i++
+	}
+	digits := func() bool {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case !digits():
+		return i, false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
+			return i, false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return i, false
+		}
+	}
+	return i, true
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// validString checks the string literal at s[i] == '"' and returns the
+// index past its closing quote.
+func validString(s string, i int) (int, bool) {
+	i++
+	for {
+		// Skip eight bytes at a time while none is '"', '\' or a control
+		// character (bytes >= 0x80 pass: UTF-8 is checked by jsLen).
+		for i+8 <= len(s) {
+			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+			q := v ^ (lsb * '"')
+			b := v ^ (lsb * '\\')
+			special := ((q - lsb) &^ q) | ((b - lsb) &^ b) | ((v - lsb*0x20) &^ v)
+			if special&msb != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			return i, false
+		}
+		switch c := s[i]; {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			if i+1 >= len(s) {
+				return i, false
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+					return i, false
+				}
+				i += 6
+			default:
+				return i, false
+			}
+		case c < 0x20:
+			return i, false
+		default:
+			i++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
