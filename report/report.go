@@ -387,8 +387,10 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 	}
 	t := &Table{Name: "compactions", Title: "Compaction timeline", Note: note, Columns: cols, Right: right}
 	for _, c := range r.Compactions {
-		after := num(c.After)
-		freed := num(c.Freed)
+		before, after, freed := num(c.Before), num(c.After), num(c.Freed)
+		if c.BeforeSource == "none" {
+			before, freed = "", ""
+		}
 		if c.AfterSource == "none" {
 			after, freed = "", ""
 		}
@@ -401,7 +403,7 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 			trig = "-"
 		}
 		t.add(
-			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, num(c.Call), num(c.Line), c.Time, num(c.LastPrompt), num(c.Before), after, freed, num(c.SummaryTokens), spiral}),
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, num(c.Call), num(c.Line), c.Time, num(c.LastPrompt), before, after, freed, num(c.SummaryTokens), spiral}),
 			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.Call), raw(c.Line), c.Time, raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
 		)
 	}
