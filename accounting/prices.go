@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -93,14 +92,24 @@ func ReadPrices(r io.Reader, base *Prices) (*Prices, error) {
 	return out, nil
 }
 
-var dateSuffix = regexp.MustCompile(`-\d{8}$`)
-
 // Family reduces a model id to its price-table key:
 // "claude-sonnet-4-5-20250929" → "claude-sonnet-4-5", "claude-opus-4-6[1m]"
 // → "claude-opus-4-6".
 func Family(model string) string {
 	m := strings.TrimSuffix(model, "[1m]")
-	return dateSuffix.ReplaceAllString(m, "")
+	if n := len(m); n > 9 && m[n-9] == '-' && allDigits(m[n-8:]) {
+		m = m[:n-9]
+	}
+	return m
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Lookup returns the price of a model and whether the table has it.

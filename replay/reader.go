@@ -33,6 +33,11 @@ type Record interface{ record() }
 func (*Entry) record()       {}
 func (*SyntaxError) record() {}
 
+// readBufferSize is the reader's buffer. Longer lines are assembled in a
+// growing slice; a larger buffer only costs zeroing for the many small agent
+// files of a corpus.
+const readBufferSize = 64 << 10
+
 // DefaultMaxLineBytes bounds one line's size. Real lines reach tens of MB
 // (a pasted image, a huge tool output); longer lines are skipped with a
 // warning so that one broken file cannot exhaust memory.
@@ -74,7 +79,7 @@ type Reader struct {
 func NewReader(r io.Reader, file string) *Reader {
 	return &Reader{
 		file:   file,
-		br:     bufio.NewReaderSize(r, 1<<20),
+		br:     bufio.NewReaderSize(r, readBufferSize),
 		stats:  Stats{Types: map[string]int{}, Unknown: map[string]int{}},
 		intern: map[string]string{},
 	}

@@ -11,9 +11,22 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
+)
+
+// GC tuning: transcripts are read as a stream of short-lived allocations, so
+// the collector runs less often (GOGC 400) under a soft memory limit that
+// keeps a corpus run well inside 200 MB. GOGC and GOMEMLIMIT override both.
+const (
+	gcPercent   = 400
+	memoryLimit = 160 << 20
 )
 
 func main() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(gcPercent)
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	os.Exit(run(os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, home: os.UserHomeDir, isTerminal: isTerminal(os.Stderr),
