@@ -189,10 +189,9 @@ func summaryTable(r *accounting.Report) *Table {
 	if s.Start != "" {
 		kv("span", fmt.Sprintf("%s → %s (%s)", s.Start, s.End, duration(s.Seconds)), s.Start+"/"+s.End)
 	}
-	models := strings.Join(s.Models, ", ")
-	kv("models", models, strings.Join(s.Models, " "))
-	versions := strings.Join(s.Versions, ", ")
-	kv("versions", versions, strings.Join(s.Versions, " "))
+	// One model per line keeps the table narrow for corpora of many models.
+	kv("models", strings.Join(s.Models, "\n"), strings.Join(s.Models, " "))
+	kv("versions", strings.Join(s.Versions, ", "), strings.Join(s.Versions, " "))
 	cost := usd(s.Cost)
 	if !s.CostComplete {
 		cost += " + unpriced calls"
@@ -251,13 +250,21 @@ func usageTables(r *accounting.Report, corpus bool) []*Table {
 	if corpus {
 		threadTitle = "Usage by thread kind"
 	}
-	byThread := &Table{Name: threadName, Title: threadTitle, Columns: cols, Right: right}
+	threadCols := append([]string{"Thread", "Kind"}, cols[1:]...)
+	threadRight := append([]bool{false}, right...)
+	if corpus {
+		threadCols, threadRight = append([]string{"Kind"}, cols[1:]...), right
+	}
+	byThread := &Table{Name: threadName, Title: threadTitle, Columns: threadCols, Right: threadRight}
 	for _, row := range u.ByThread {
-		name := row.Name
-		if row.Kind != "" && row.Kind != row.Name && row.Kind != "main" {
-			name += " (" + row.Kind + ")"
+		if corpus {
+			usageRow(byThread, row.Name, row)
+			continue
 		}
-		usageRow(byThread, name, row)
+		usageRow(byThread, row.Name, row)
+		last := len(byThread.Rows) - 1
+		byThread.Rows[last] = append([]string{row.Name, row.Kind}, byThread.Rows[last][1:]...)
+		byThread.Raw[last] = append([]string{row.Name, row.Kind}, byThread.Raw[last][1:]...)
 	}
 	return []*Table{byModel, byThread}
 }

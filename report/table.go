@@ -78,6 +78,9 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 	)
 	tbl.Header(t.Columns)
 	for _, r := range t.Rows {
+		if markdown {
+			r = markdownCells(r)
+		}
 		if err := tbl.Append(r); err != nil {
 			return err
 		}
@@ -90,6 +93,15 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 	}
 	_, err := fmt.Fprintln(w)
 	return err
+}
+
+// markdownCells keeps a multi-line cell in one table row.
+func markdownCells(r []string) []string {
+	out := make([]string, len(r))
+	for i, c := range r {
+		out[i] = strings.ReplaceAll(c, "\n", "<br>")
+	}
+	return out
 }
 
 // renderCSV writes t as CSV rows prefixed by the report name and scope.

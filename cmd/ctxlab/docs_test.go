@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// example is one "$ ctxlab …" command of a ```console block in docs/ and
+// the output the docs show for it (standard error, then standard output).
+type example struct {
+	file string
+	line int
+	args []string
+	want string
+}
+
+func docExamples(t *testing.T, files []string) []example {
+	t.Helper()
+	var out []example
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cur *example
+		var lines []string
+		in := false
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		n := 0
+		flush := func() {
+			if cur != nil {
+				cur.want = strings.Join(lines, "\n") + "\n"
+				out = append(out, *cur)
+			}
+			cur, lines = nil, nil
+		}
+		for sc.Scan() {
+			n++
+			l := sc.Text()
+			switch {
+			case !in && l == "```console":
+				in = true
+			case in && l == "```":
+				flush()
+				in = false
+			case in && strings.HasPrefix(l, "$ ctxlab "):
+				flush()
+				cur = &example{file: f, line: n, args: strings.Fields(strings.TrimPrefix(l, "$ ctxlab "))}
+			case in && cur != nil:
+				lines = append(lines, l)
+			}
+		}
+	}
+	return out
+}
+
+// TestDocExamples runs every console example in docs/ from the repository
+// root and compares what it prints, so the docs cannot drift from the code.
+func TestDocExamples(t *testing.T) {
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := docExamples(t, files)
+	if len(exs) < 2 {
+		t.Fatalf("found %d console examples in docs/, want at least 2", len(exs))
+	}
+	t.Chdir("../..")
+	for _, ex := range exs {
+		var out, errb bytes.Buffer
+		run(ex.args, env{
+			stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+			getenv: func(string) string { return "" }, home: os.UserHomeDir,
+		})
+		if got := errb.String() + out.String(); got != ex.want {
+			t.Errorf("%s:%d: ctxlab %s prints something else than the docs show:\n%s",
+				ex.file, ex.line, strings.Join(ex.args, " "), firstDiff(ex.want, got))
+		}
+	}
+}
+
+// TestReadmeCommands keeps the README's promise: its first block's first
+// command reports on a shipped fixture, and its second is the test command
+// that .ci/run runs.
+func TestReadmeCommands(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "```sh\n")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("README has no ```sh block")
+	}
+	cmds := strings.Split(strings.TrimSpace(block), "\n")
+	if len(cmds) < 2 {
+		t.Fatalf("README's first block has %d commands, want 2", len(cmds))
+	}
+	args, ok := strings.CutPrefix(cmds[0], "go run ./cmd/ctxlab ")
+	if !ok {
+		t.Fatalf("first README command %q does not run ctxlab", cmds[0])
+	}
+	t.Chdir("../..")
+	var out, errb bytes.Buffer
+	code := run(strings.Fields(args), env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(string) string { return "" }, home: os.UserHomeDir,
+	})
+	if code != exitOK || !strings.Contains(out.String(), "Usage by model") || errb.Len() > 0 {
+		t.Errorf("%s: exit %d, stderr %q", cmds[0], code, errb.String())
+	}
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ci), "\n"+cmds[1]+"\n") {
+		t.Errorf(".ci/run does not run the README's test command %q", cmds[1])
+	}
+}

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const (
+	fixtures = "../../fixtures/testdata/projects"
+	demo     = fixtures + "/-home-dev-demo/d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7.jsonl"
+)
+
+// ctxlab runs the command in-process the way main does.
+func ctxlab(t *testing.T, stdin string, getenv map[string]string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, env{
+		stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb,
+		getenv: func(k string) string { return getenv[k] },
+		home:   func() (string, error) { return "", errors.New("no home in tests") },
+	})
+	return out.String(), errb.String(), code
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test ./cmd/ctxlab -update rewrites it):\n%s", path, firstDiff(string(want), got))
+	}
+}
+
+// firstDiff shows the first differing line, enough to find the change.
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
+		}
+	}
+	return "(same lines, different bytes)"
+}
+
+func TestReplayGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"demo.txt", []string{"replay", demo}},
+		{"demo.json", []string{"replay", "--format", "json", demo}},
+		{"demo.csv", []string{"replay", "--format", "csv", demo}},
+		{"demo.md", []string{"replay", "--format", "markdown", demo}},
+		{"fixtures.txt", []string{"replay", "--top", "5", fixtures}},
+		{"fixtures-total.csv", []string{"replay", "--sessions=false", "--format", "csv", fixtures}},
+		{"fixtures-breaks.md", []string{"replay", "--sessions=false", "--format", "markdown", "--section", "breaks,compactions", fixtures}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := ctxlab(t, "", nil, tt.args...)
+			if code != exitOK {
+				t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+			}
+			golden(t, tt.name, out)
+		})
+	}
+}
+
+// TestReplayDeterministic: the same input gives the same bytes whatever the
+// number of workers and however often it runs.
+func TestReplayDeterministic(t *testing.T) {
+	var first string
+	for _, jobs := range []string{"1", "2", "7", "1"} {
+		out, _, code := ctxlab(t, "", nil, "replay", "--format", "json", "--jobs", jobs, fixtures)
+		if code != exitOK {
+			t.Fatalf("--jobs %s: exit %d", jobs, code)
+		}
+		if first == "" {
+			first = out
+		} else if out != first {
+			t.Fatalf("--jobs %s: output differs from the first run:\n%s", jobs, firstDiff(first, out))
+		}
+	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const goodLine = `{"type":"assistant","sessionId":"s1","uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z","version":"2.1.146","message":{"id":"msg_1","model":"claude-sonnet-4-6","role":"assistant","content":[{"type":"text","text":"hello"}],"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":5}},"requestId":"req_1"}`
+
+func TestReplayInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good/s1.jsonl", goodLine+"\n")
+	bad := writeFile(t, dir, "bad/s2.jsonl", "// a comment\n"+strings.Replace(goodLine, "u1", "u2", 1)+"\n{\"type\":\"user\",\"mess")
+	empty := writeFile(t, dir, "empty/s3.jsonl", "")
+	binary := writeFile(t, dir, "bin/s4.jsonl", "\x00\x01\x02\xff\xfe\n\x00\x00garbage\x00\n")
+	noTranscripts := filepath.Join(dir, "none")
+	if err := os.MkdirAll(noTranscripts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		code     int
+		stderr   []string // substrings
+		noStdout bool
+	}{
+		{name: "good", args: []string{"replay", good}, code: exitOK},
+		{name: "malformed lines warn, rest read", args: []string{"replay", bad}, code: exitOK,
+			stderr: []string{bad + ":1: invalid JSON: a comment line", bad + ":3: truncated last line"}},
+		{name: "strict makes warnings fatal", args: []string{"replay", "--strict", bad}, code: exitInput,
+			stderr: []string{bad + ":1:", "--strict"}},
+		{name: "missing path", args: []string{"replay", missing}, code: exitInput, noStdout: true,
+			stderr: []string{missing + ": no such file or directory", "no session could be read"}},
+		{name: "missing path beside a good one", args: []string{"replay", missing, good}, code: exitOK,
+			stderr: []string{missing + ": no such file or directory"}},
+		{name: "missing path beside a good one, strict", args: []string{"replay", "--strict", missing, good}, code: exitInput},
+		{name: "empty file", args: []string{"replay", empty}, code: exitInput, noStdout: true,
+			stderr: []string{empty + ": empty file"}},
+		{name: "binary file: one message, not a line each", args: []string{"replay", binary}, code: exitInput, noStdout: true,
+			stderr: []string{binary + ": no valid transcript line in 2 lines (not a Claude Code transcript?)"}},
+		{name: "directory without transcripts", args: []string{"replay", noTranscripts}, code: exitInput,
+			stderr: []string{noTranscripts + ": no transcripts"}},
+		{name: "stdin", args: []string{"replay", "-"}, stdin: goodLine + "\n", code: exitOK},
+		{name: "empty stdin", args: []string{"replay", "-"}, code: exitInput, stderr: []string{"<stdin>: empty file"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := ctxlab(t, tt.stdin, nil, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, errOut)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errOut)
+				}
+			}
+			if strings.Contains(errOut, "goroutine ") || strings.Contains(errOut, "panic") {
+				t.Errorf("stderr shows a crash:\n%s", errOut)
+			}
+			if tt.noStdout && out != "" {
+				t.Errorf("stdout should be empty, got:\n%s", out)
+			}
+			if !tt.noStdout && tt.code == exitOK && !strings.Contains(out, "Usage by model") {
+				t.Errorf("no report on stdout:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"replay", "--format", "xml", demo}, `--format "xml"`},
+		{[]string{"replay", "--top", "-1", demo}, "--top -1"},
+		{[]string{"replay", "--section", "nope", demo}, `--section "nope"`},
+		{[]string{"replay", "--no-such-flag", demo}, "unknown flag"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"replay", "--prices", "/no/such/prices.json", demo}, "--prices"},
+	}
+	for _, tt := range tests {
+		_, errOut, code := ctxlab(t, "", nil, tt.args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", tt.args, code, exitUsage)
+		}
+		if !strings.Contains(errOut, tt.stderr) {
+			t.Errorf("%v: stderr lacks %q:\n%s", tt.args, tt.stderr, errOut)
+		}
+	}
+}
+
+func TestDefaultPaths(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a/projects/p/s1.jsonl", goodLine+"\n")
+	writeFile(t, dir, "b/projects/p/s2.jsonl", strings.NewReplacer("msg_1", "msg_2", "u1", "u2").Replace(goodLine)+"\n")
+	env := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(dir, "a") + "," + filepath.Join(dir, "b") + "," + filepath.Join(dir, "c")}
+	out, errOut, code := ctxlab(t, "", env, "replay", "--format", "csv", "--section", "summary")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "summary,total,sessions,2") {
+		t.Errorf("want both config dirs read:\n%s", out)
+	}
+	_, errOut, code = ctxlab(t, "", map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(dir, "c")}, "replay")
+	if code != exitInput || !strings.Contains(errOut, "no Claude Code transcripts found in "+filepath.Join(dir, "c", "projects")) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestPricesOverride(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "s1.jsonl", goodLine+"\n")
+	// 10 input × $100/M + 5 output × $1000/M = $0.001 + $0.005 = $0.006.
+	prices := writeFile(t, dir, "prices.json", `{"date":"2027-01-01","models":{"claude-sonnet-4-6":{"input":100,"cache_write_5m":0,"cache_write_1h":0,"cache_read":0,"output":1000}}}`)
+	out, errOut, code := ctxlab(t, "", nil, "replay", "--prices", prices, "--format", "csv", "--section", "summary", good)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "summary,s1,cost,0.006000") {
+		t.Errorf("want cost 0.006000 from the override:\n%s", out)
+	}
+	_, errOut, code = ctxlab(t, "", nil, "replay", "--prices", good, good)
+	if code != exitUsage || !strings.Contains(errOut, "reading price table") {
+		t.Errorf("bad price file: exit %d, %s", code, errOut)
+	}
+}
+
+func TestWriteErrorIsReported(t *testing.T) {
+	var errb bytes.Buffer
+	code := run([]string{"replay", demo}, env{
+		stdin: strings.NewReader(""), stdout: failingWriter{}, stderr: &errb,
+		getenv: func(string) string { return "" }, home: os.UserHomeDir,
+	})
+	if code != exitInput || !strings.Contains(errb.String(), "writing report") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
