@@ -135,8 +135,9 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					// rate, not the write alone.
 					f, _ := pr.factors(c.Usage)
 					w := float64(c.Usage.CacheWrite5m)*pr.CacheWrite5m + float64(c.Usage.CacheWrite1h)*pr.CacheWrite1h
-					b.Cost = w * f / 1e6
-					b.ExtraCost = b.Cost - float64(c.Usage.CacheWrite())*pr.CacheRead*f/1e6
+					cost := w * f / 1e6
+					b.Cost = roundUSD(cost)
+					b.ExtraCost = roundUSD(cost - float64(c.Usage.CacheWrite())*pr.CacheRead*f/1e6)
 					b.Priced = true
 				}
 				breaks = append(breaks, b)

@@ -8,13 +8,13 @@ import (
 
 // CompactionEvent is one observed compaction on the timeline.
 type CompactionEvent struct {
-	Session string `json:"session,omitempty"` // corpus reports only
-	Thread  string `json:"thread"`
-	Kind    string `json:"kind"`    // compact, summary (1.0.x), microcompact
-	Trigger string `json:"trigger"` // auto, manual, or "" when unrecorded
-	Line    int    `json:"line"`
-	Time    string `json:"time,omitempty"`
-	Call    int    `json:"call"` // calls of the thread before it: it came after call number Call
+	Session   string `json:"session,omitempty"` // corpus reports only
+	Thread    string `json:"thread"`
+	Kind      string `json:"kind"`    // compact, summary (1.0.x), microcompact
+	Trigger   string `json:"trigger"` // auto, manual, or "" when unrecorded
+	Line      int    `json:"line"`
+	Time      string `json:"time,omitempty"`
+	AfterCall int    `json:"after_call"` // calls of the thread before it: it came after call number AfterCall
 	// LastPrompt is the prompt (input + cache write + cache read) of the
 	// last call before the compaction: what the model last saw.
 	LastPrompt int64 `json:"last_prompt"`
@@ -53,7 +53,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 		for _, c := range th.Compactions {
 			ev := CompactionEvent{
 				Thread: name, Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: stamp(c.Time),
-				Call: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
+				AfterCall: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
 				ClearedTools: len(c.CompactedToolIDs),
 			}
 			ev.LastPrompt = promptAround(th, c.CallsBefore-1, -1)
@@ -89,7 +89,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 				continue
 			}
 			cur := len(events) - 1
-			if lastFull >= 0 && c.CallsBefore-events[lastFull].Call <= cfg.SpiralCalls {
+			if lastFull >= 0 && c.CallsBefore-events[lastFull].AfterCall <= cfg.SpiralCalls {
 				if spiral < 0 {
 					spirals = append(spirals, Spiral{Thread: name, First: lastFull, Count: 1, Freed: events[lastFull].Freed})
 					spiral = len(spirals) - 1
@@ -97,7 +97,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 				}
 				sp := &spirals[spiral]
 				sp.Count++
-				sp.Calls = c.CallsBefore - events[sp.First].Call
+				sp.Calls = c.CallsBefore - events[sp.First].AfterCall
 				sp.Freed += ev.Freed
 				events[cur].Spiral = true
 			} else {

@@ -32,22 +32,22 @@ func TestCompactionTimeline(t *testing.T) {
 	at := "2026-01-01T10:01:00Z"
 	want := []CompactionEvent{
 		// 170,719 − 17,071 = 153,648; summary 4000/4 = 1000.
-		{Thread: "main", Kind: "compact", Trigger: "auto", Line: 4, Time: at, Call: 2, LastPrompt: 152_020,
+		{Thread: "main", Kind: "compact", Trigger: "auto", Line: 4, Time: at, AfterCall: 2, LastPrompt: 152_020,
 			Before: 170_719, BeforeSource: "pre_tokens", After: 17_071, AfterSource: "post_tokens", Freed: 153_648,
 			SummaryTokens: 1000, DurationMs: 105_411},
 		// 31,469 − 10,005 = 21,464; summary round(42/4) = round(10.5) = 11.
-		{Thread: "main", Kind: "compact", Trigger: "manual", Line: 7, Time: at, Call: 3, LastPrompt: 17_003,
+		{Thread: "main", Kind: "compact", Trigger: "manual", Line: 7, Time: at, AfterCall: 3, LastPrompt: 17_003,
 			Before: 31_469, BeforeSource: "pre_tokens", After: 10_005, AfterSource: "next_prompt", Freed: 21_464,
 			SummaryTokens: 11},
 		// 59,492 − 21,761 = 37,731.
-		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 10, Time: at, Call: 4, LastPrompt: 10_005,
+		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 10, Time: at, AfterCall: 4, LastPrompt: 10_005,
 			Before: 59_492, BeforeSource: "pre_tokens", After: 37_731, AfterSource: "tokens_saved", Freed: 21_761,
 			ClearedTools: 3},
 		// 9,101 − 8,007 = 1,094; summary 80/4 = 20.
-		{Thread: "main", Kind: "summary", Trigger: "", Line: 12, Time: at, Call: 5, LastPrompt: 9101,
+		{Thread: "main", Kind: "summary", Trigger: "", Line: 12, Time: at, AfterCall: 5, LastPrompt: 9101,
 			Before: 9101, BeforeSource: "last_prompt", After: 8007, AfterSource: "next_prompt", Freed: 1094,
 			SummaryTokens: 20},
-		{Thread: "main", Kind: "compact", Trigger: "auto", Line: 14, Time: at, Call: 6, LastPrompt: 8007,
+		{Thread: "main", Kind: "compact", Trigger: "auto", Line: 14, Time: at, AfterCall: 6, LastPrompt: 8007,
 			Before: 8007, BeforeSource: "last_prompt", After: 0, AfterSource: "none", Freed: 0},
 	}
 	checkEvents(t, r.Compactions, want)
@@ -88,7 +88,7 @@ func TestCompactionLastPromptSkips(t *testing.T) {
 	m.call(sonnet45, use{in: 2, w5: 9000}, text("x")) // prompt 9,002
 	c := analyze(t, m, nil).Compactions
 	// 150,001 − 9,002 = 140,999.
-	if len(c) != 1 || c[0].Call != 2 || c[0].LastPrompt != 150_001 || c[0].Before != 150_001 || c[0].After != 9002 || c[0].Freed != 140_999 {
+	if len(c) != 1 || c[0].AfterCall != 2 || c[0].LastPrompt != 150_001 || c[0].Before != 150_001 || c[0].After != 9002 || c[0].Freed != 140_999 {
 		t.Errorf("compactions = %+v", c)
 	}
 }
@@ -103,7 +103,7 @@ func TestMicrocompactionWithoutPreTokens(t *testing.T) {
 	c := analyze(t, m, nil).Compactions
 	// 60,000 − 20,000 = 40,000.
 	want := []CompactionEvent{{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 2, Time: "2026-01-01T10:00:00Z",
-		Call: 1, LastPrompt: 60_000, Before: 60_000, BeforeSource: "last_prompt", After: 40_000, AfterSource: "tokens_saved",
+		AfterCall: 1, LastPrompt: 60_000, Before: 60_000, BeforeSource: "last_prompt", After: 40_000, AfterSource: "tokens_saved",
 		Freed: 20_000, ClearedTools: 1}}
 	checkEvents(t, c, want)
 }
@@ -118,10 +118,10 @@ func TestCompactionAtStart(t *testing.T) {
 	m.micro(`{"trigger":"auto","tokensSaved":5000,"compactedToolIds":[]}`)
 	c := analyze(t, m, nil).Compactions
 	checkEvents(t, c, []CompactionEvent{
-		{Thread: "main", Kind: "summary", Line: 1, Time: "2026-01-01T10:00:00Z", Call: 0, LastPrompt: 0,
+		{Thread: "main", Kind: "summary", Line: 1, Time: "2026-01-01T10:00:00Z", AfterCall: 0, LastPrompt: 0,
 			Before: 0, BeforeSource: "none", After: 47_006, AfterSource: "next_prompt", Freed: 0, SummaryTokens: 10},
 		// 47,006 − 5,000 = 42,006.
-		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 3, Time: "2026-01-01T10:00:00Z", Call: 1, LastPrompt: 47_006,
+		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 3, Time: "2026-01-01T10:00:00Z", AfterCall: 1, LastPrompt: 47_006,
 			Before: 47_006, BeforeSource: "last_prompt", After: 42_006, AfterSource: "tokens_saved", Freed: 5000},
 	})
 

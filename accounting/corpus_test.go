@@ -123,14 +123,14 @@ func TestMerge(t *testing.T) {
 	at := "2026-01-01T11:00:00Z"
 	checkEvents(t, r.Compactions, []CompactionEvent{
 		// 100,000 − 10,000 = 90,000.
-		{Session: "sa", Thread: "main", Kind: "compact", Trigger: "auto", Line: 7, Time: "2026-01-01T10:00:00Z", Call: 3,
+		{Session: "sa", Thread: "main", Kind: "compact", Trigger: "auto", Line: 7, Time: "2026-01-01T10:00:00Z", AfterCall: 3,
 			LastPrompt: 10_001, Before: 100_000, BeforeSource: "pre_tokens", After: 10_000, AfterSource: "post_tokens",
 			Freed: 90_000, SummaryTokens: 10},
 		// 100,000 − 20,000 = 80,000 and 90,000 − 20,000 = 70,000: a spiral.
-		{Session: "sb", Thread: "main", Kind: "compact", Trigger: "auto", Line: 4, Time: at, Call: 2,
+		{Session: "sb", Thread: "main", Kind: "compact", Trigger: "auto", Line: 4, Time: at, AfterCall: 2,
 			LastPrompt: 1001, Before: 100_000, BeforeSource: "pre_tokens", After: 20_000, AfterSource: "post_tokens",
 			Freed: 80_000, SummaryTokens: 10, Spiral: true},
-		{Session: "sb", Thread: "main", Kind: "compact", Trigger: "auto", Line: 7, Time: at, Call: 3,
+		{Session: "sb", Thread: "main", Kind: "compact", Trigger: "auto", Line: 7, Time: at, AfterCall: 3,
 			LastPrompt: 1001, Before: 90_000, BeforeSource: "pre_tokens", After: 20_000, AfterSource: "post_tokens",
 			Freed: 70_000, SummaryTokens: 10, Spiral: true},
 	})

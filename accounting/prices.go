@@ -48,7 +48,7 @@ func DefaultPrices() *Prices {
 	sonnetLong.LongContext = true
 	return &Prices{
 		Date:   "2026-06-09",
-		Source: "Anthropic list prices as pinned in docs/reference.md §3",
+		Source: "Anthropic list prices, ctxlab's built-in table (docs/reports.md)",
 		Models: map[string]Price{
 			"claude-opus-4-6":   opus45,
 			"claude-opus-4-5":   opus45,

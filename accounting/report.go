@@ -91,7 +91,7 @@ func Analyze(s *replay.Session, cfg Config) *Report {
 	if cfg.Prices == nil {
 		cfg.Prices = DefaultPrices()
 	}
-	r := &Report{}
+	r := &Report{Warnings: []string{}}
 	r.Usage, r.calls = usage(s, cfg.Prices)
 	r.Tokens = tokens(s)
 	r.Duplicates = duplicateReads(s)

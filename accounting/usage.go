@@ -1,6 +1,7 @@
 package accounting
 
 import (
+	"math"
 	"sort"
 
 	"github.com/ctxlab/ctxlab/replay"
@@ -111,6 +112,12 @@ func usageOf(recs []callRecord, prices *Prices) UsageReport {
 		rep.ByThread = append(rep.ByThread, *byThread[name])
 	}
 	sortRows(rep.ByThread)
+	rep.Total.Cost = roundUSD(rep.Total.Cost)
+	for _, rows := range [][]UsageRow{rep.ByModel, rep.ByThread} {
+		for i := range rows {
+			rows[i].Cost = roundUSD(rows[i].Cost)
+		}
+	}
 	u := rep.Total
 	if p := u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead; p > 0 {
 		rep.HitRatio = float64(u.CacheRead) / float64(p)
@@ -144,6 +151,10 @@ func (r *UsageRow) add(c callRecord, pr Price, priced bool) {
 		r.UnpricedModels[i] = c.model
 	}
 }
+
+// roundUSD rounds a cost to a millionth of a dollar, below any price's
+// resolution, so JSON shows 0.193646 rather than float noise.
+func roundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // sortRows orders rows most expensive first, then by tokens and name.
 func sortRows(rows []UsageRow) {

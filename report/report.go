@@ -386,7 +386,7 @@ func ttlTable(r *accounting.Report, corpus bool) *Table {
 
 func compactionsTable(r *accounting.Report, corpus bool) *Table {
 	cols, right := withSession(corpus,
-		[]string{"Thread", "Kind", "Trigger", "Call", "Line", "Time", "Last prompt", "Before", "After", "Freed", "Summary", "Spiral"},
+		[]string{"Thread", "Kind", "Trigger", "After call", "Line", "Time", "Last prompt", "Before", "After", "Freed", "Summary", "Spiral"},
 		[]bool{false, false, false, true, true, false, true, true, true, true, true, false})
 	note := "before: compactMetadata.preTokens, else the last prompt; after: postTokens, else the next call's prompt"
 	if n := len(r.Spirals); n > 0 {
@@ -410,8 +410,8 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 			trig = "-"
 		}
 		t.add(
-			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, num(c.Call), num(c.Line), c.Time, num(c.LastPrompt), before, after, freed, num(c.SummaryTokens), spiral}),
-			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.Call), raw(c.Line), c.Time, raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, num(c.AfterCall), num(c.Line), c.Time, num(c.LastPrompt), before, after, freed, num(c.SummaryTokens), spiral}),
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.AfterCall), raw(c.Line), c.Time, raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
 		)
 	}
 	return t

@@ -1,0 +1,543 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/report"
+)
+
+// These tests keep docs/json-schema.md true: every field the JSON output
+// can hold is documented with the right type and omission rule, every
+// documented field exists, and the example is a faithful excerpt.
+
+const (
+	schemaDoc   = "../docs/json-schema.md"
+	demoFixture = "../fixtures/testdata/projects/-home-dev-demo/d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7.jsonl"
+	fieldHeader = "| Field | Type | Unit | Omitted when | Meaning |"
+
+	corpusFixtures = "../fixtures/testdata/projects"
+)
+
+// docField is one row of a field table in the schema doc.
+type docField struct {
+	path    string // expanded, e.g. sessions[].usage.by_model[].calls
+	typ     string // string, integer, number, boolean, object, array of strings, array of objects
+	null    bool   // the type says "or null"
+	omitted string // "never" or the condition under which the field is absent
+	line    int
+}
+
+type schemaDocument struct {
+	fields  map[string]docField
+	aliases [][2]string // {alias, canonical}: alias.x is documented as canonical.x
+	example string      // the json schema-example block
+}
+
+var docTypes = []string{"string", "integer", "number", "boolean", "object", "array of strings", "array of objects"}
+
+var aliasRE = regexp.MustCompile("^`([^`]+)` has the shape of `([^`]+)`\\.?$")
+
+func readSchemaDoc(t *testing.T) *schemaDocument {
+	t.Helper()
+	raw, err := os.ReadFile(schemaDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &schemaDocument{fields: map[string]docField{}}
+	lines := strings.Split(string(raw), "\n")
+	inTable, examples := false, 0
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(lines[i])
+		n := i + 1
+		if line == fieldHeader {
+			inTable = true
+			i++ // the |---| separator
+			continue
+		}
+		if inTable && !strings.HasPrefix(line, "|") {
+			inTable = false
+		}
+		if inTable {
+			cells := strings.Split(strings.Trim(line, "|"), "|")
+			if len(cells) != 5 {
+				t.Errorf("%s:%d: want 5 cells, got %d (no '|' in meanings): %s", schemaDoc, n, len(cells), line)
+				continue
+			}
+			for j := range cells {
+				cells[j] = strings.TrimSpace(cells[j])
+			}
+			p := cells[0]
+			if len(p) < 3 || p[0] != '`' || p[len(p)-1] != '`' || strings.Count(p, "`") != 2 {
+				t.Errorf("%s:%d: first cell must be a path in backticks: %q", schemaDoc, n, p)
+				continue
+			}
+			typ, null := strings.CutSuffix(cells[1], " or null")
+			if !slices.Contains(docTypes, typ) {
+				t.Errorf("%s:%d: type %q: want one of %q, optionally followed by \" or null\"", schemaDoc, n, cells[1], docTypes)
+			}
+			if cells[2] == "" || cells[3] == "" || cells[4] == "" {
+				t.Errorf("%s:%d: empty unit, omission or meaning cell", schemaDoc, n)
+			}
+			for _, path := range expandBraces(strings.Trim(p, "`")) {
+				if prev, dup := d.fields[path]; dup {
+					t.Errorf("%s:%d: %s documented twice (first on line %d)", schemaDoc, n, path, prev.line)
+				}
+				d.fields[path] = docField{path: path, typ: typ, null: null, omitted: cells[3], line: n}
+			}
+			continue
+		}
+		if m := aliasRE.FindStringSubmatch(line); m != nil {
+			d.aliases = append(d.aliases, [2]string{m[1], m[2]})
+			continue
+		}
+		if line == "```json schema-example" {
+			examples++
+			var b strings.Builder
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+				b.WriteString(lines[i])
+				b.WriteByte('\n')
+			}
+			if i == len(lines) {
+				t.Fatalf("%s:%d: unterminated schema-example block", schemaDoc, n)
+			}
+			d.example = b.String()
+		}
+	}
+	if len(d.fields) == 0 {
+		t.Fatalf("%s: no field table rows found (tables start with %q)", schemaDoc, fieldHeader)
+	}
+	if examples != 1 {
+		t.Fatalf("%s: want exactly one ```json schema-example block, found %d", schemaDoc, examples)
+	}
+	return d
+}
+
+// expandBraces expands a{b,c}d into abd and acd; braces do not nest.
+func expandBraces(p string) []string {
+	i := strings.IndexByte(p, '{')
+	if i < 0 {
+		return []string{p}
+	}
+	j := strings.IndexByte(p[i:], '}')
+	if j < 0 {
+		return []string{p}
+	}
+	j += i
+	var out []string
+	for _, alt := range strings.Split(p[i+1:j], ",") {
+		for _, rest := range expandBraces(p[j+1:]) {
+			out = append(out, p[:i]+strings.TrimSpace(alt)+rest)
+		}
+	}
+	return out
+}
+
+// canonical rewrites a path below an alias ("total.summary.id") to the
+// path it is documented under ("sessions[].summary.id"). The alias itself
+// ("total") is documented on its own.
+func (d *schemaDocument) canonical(path string) string {
+	for changed := true; changed; {
+		changed = false
+		for _, a := range d.aliases {
+			if rest, ok := strings.CutPrefix(path, a[0]+"."); ok {
+				path, changed = a[1]+"."+rest, true
+			}
+		}
+	}
+	return path
+}
+
+// demoJSON runs the real pipeline on the demo fixture and returns the JSON.
+func demoJSON(t *testing.T) []byte {
+	t.Helper()
+	out, n := replayJSON(t, demoFixture)
+	if n != 1 {
+		t.Fatalf("%s: %d sessions, want 1", demoFixture, n)
+	}
+	return out
+}
+
+// replayJSON runs the real pipeline on path as `ctxlab replay --format
+// json` does, and returns the JSON and the number of sessions.
+func replayJSON(t *testing.T, path string) ([]byte, int) {
+	t.Helper()
+	srcs, errs := replay.Discover([]string{path})
+	if len(errs) > 0 || len(srcs) == 0 {
+		t.Fatalf("Discover(%s): %d sources, errors %v", path, len(srcs), errs)
+	}
+	cfg := accounting.DefaultConfig()
+	var reps []*accounting.Report
+	for _, src := range srcs {
+		s, err := replay.Load(src, replay.Options{})
+		if err != nil {
+			t.Fatalf("Load(%s): %v", src.Path, err)
+		}
+		reps = append(reps, accounting.Analyze(s, cfg))
+	}
+	doc := report.NewDocument(reps, cfg.Prices, nil)
+	var buf bytes.Buffer
+	if err := report.Write(&buf, doc, report.Options{Format: "json"}); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return buf.Bytes(), len(srcs)
+}
+
+func decodeObject(t *testing.T, what string, data []byte) map[string]any {
+	t.Helper()
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s: invalid JSON: %v", what, err)
+	}
+	if dec.More() {
+		t.Fatalf("%s: more than one JSON value", what)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("%s: not a JSON object", what)
+	}
+	return m
+}
+
+// jsonField is one occurrence of a key in decoded JSON.
+type jsonField struct {
+	path  string // concrete: total.usage.by_thread[].name
+	value any
+}
+
+// walkJSON lists every key of v, depth first. Arrays add "[]" to the path;
+// arrays of scalars are not descended into (their element type is checked
+// against the documented type instead).
+func walkJSON(prefix string, v any, out *[]jsonField) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			*out = append(*out, jsonField{p, v[k]})
+			walkJSON(p, v[k], out)
+		}
+	case []any:
+		for _, e := range v {
+			if _, ok := e.(map[string]any); ok {
+				walkJSON(prefix+"[]", e, out)
+			}
+		}
+	}
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// matchesDocType reports whether a decoded JSON value fits a documented type.
+func matchesDocType(f docField, v any) bool {
+	if v == nil {
+		return f.null
+	}
+	switch f.typ {
+	case "integer":
+		n, ok := v.(float64)
+		return ok && n == math.Trunc(n)
+	case "number", "string", "boolean", "object":
+		return jsonType(v) == f.typ
+	case "array of strings", "array of objects":
+		a, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		want := "string"
+		if f.typ == "array of objects" {
+			want = "object"
+		}
+		for _, e := range a {
+			if jsonType(e) != want {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// goField is a JSON field as the Go types declare it.
+type goField struct {
+	path      string
+	typ       string // as in docTypes
+	omitempty bool
+}
+
+// walkType lists the JSON fields encoding/json writes for type t.
+func walkType(t *testing.T, prefix string, typ reflect.Type, out map[string]goField) {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	if typ.Kind() != reflect.Struct {
+		return
+	}
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		if !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			walkType(t, prefix, ft, out) // embedded: fields are promoted
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		p := name
+		if prefix != "" {
+			p = prefix + "." + name
+		}
+		gf := goField{path: p, omitempty: slices.Contains(strings.Split(opts, ","), "omitempty")}
+		if customJSON(ft) {
+			t.Errorf("%s: Go type %s marshals itself; the schema test cannot see its JSON type", p, ft)
+		}
+		switch ft.Kind() {
+		case reflect.String:
+			gf.typ = "string"
+		case reflect.Bool:
+			gf.typ = "boolean"
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			gf.typ = "integer"
+		case reflect.Float32, reflect.Float64:
+			gf.typ = "number"
+		case reflect.Struct, reflect.Map:
+			gf.typ = "object"
+			walkType(t, p, ft, out)
+		case reflect.Slice, reflect.Array:
+			et := ft.Elem()
+			for et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			switch et.Kind() {
+			case reflect.String:
+				gf.typ = "array of strings"
+			case reflect.Struct:
+				gf.typ = "array of objects"
+				walkType(t, p+"[]", et, out)
+			default:
+				t.Errorf("%s: Go type %s: the schema test knows no JSON type for it; extend docTypes", p, ft)
+			}
+		default:
+			t.Errorf("%s: Go type %s: the schema test knows no JSON type for it; extend docTypes", p, ft)
+		}
+		out[p] = gf
+	}
+}
+
+// customJSON reports whether encoding/json leaves t's encoding to t.
+func customJSON(t reflect.Type) bool {
+	for _, i := range []reflect.Type{
+		reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler](),
+	} {
+		if t.Implements(i) || reflect.PointerTo(t).Implements(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestJSONSchemaDocumented checks docs/json-schema.md against the Go types
+// and against the real output of the demo fixture and of all fixtures.
+func TestJSONSchemaDocumented(t *testing.T) {
+	d := readSchemaDoc(t)
+	if len(d.aliases) == 0 {
+		t.Errorf("%s: no line \"`total` has the shape of `sessions[]`.\"", schemaDoc)
+	}
+	for path, f := range d.fields {
+		if c := d.canonical(path); c != path {
+			t.Errorf("%s:%d: %s is below an alias; document it as %s", schemaDoc, f.line, path, c)
+		}
+	}
+
+	// Every field the Go types can write, omitempty ones included.
+	goFields := map[string]goField{}
+	walkType(t, "", reflect.TypeOf(report.Document{}), goFields)
+	canonGo := map[string]goField{}
+	for _, p := range sortedKeys(goFields) {
+		gf := goFields[p]
+		c := d.canonical(p)
+		if prev, ok := canonGo[c]; ok {
+			if prev.typ != gf.typ || prev.omitempty != gf.omitempty {
+				t.Errorf("%s and its alias %s differ in Go: %+v, %+v", prev.path, p, prev, gf)
+			}
+			continue // checked once
+		}
+		canonGo[c] = gf
+		df, ok := d.fields[c]
+		if !ok {
+			t.Errorf("field %s (json tag in the Go types) is not documented in %s", c, schemaDoc)
+			continue
+		}
+		if df.typ != gf.typ {
+			t.Errorf("%s:%d: %s documented as %s, Go type gives %s", schemaDoc, df.line, c, df.typ, gf.typ)
+		}
+		if never := df.omitted == "never"; never == gf.omitempty {
+			t.Errorf("%s:%d: %s: Omitted when %q, but omitempty is %v in Go", schemaDoc, df.line, c, df.omitted, gf.omitempty)
+		}
+	}
+	for _, p := range sortedKeys(d.fields) {
+		if _, ok := canonGo[p]; !ok {
+			t.Errorf("%s:%d: %s is documented but no Go type writes it", schemaDoc, d.fields[p].line, p)
+		}
+	}
+
+	// Every key of the real output is documented, with a value of its
+	// type: the demo fixture, and every fixture as one corpus (several
+	// sessions, rows with a session, all compaction kinds).
+	seen := map[string]bool{}
+	corpus, n := replayJSON(t, corpusFixtures)
+	if n < 2 {
+		t.Fatalf("%s: %d sessions, want several", corpusFixtures, n)
+	}
+	for _, out := range [][]byte{demoJSON(t), corpus} {
+		var fields []jsonField
+		walkJSON("", decodeObject(t, "replay JSON", out), &fields)
+		if len(fields) == 0 {
+			t.Fatal("empty output")
+		}
+		for _, f := range fields {
+			c := d.canonical(f.path)
+			df, ok := d.fields[c]
+			if !ok {
+				if !seen[c] {
+					t.Errorf("output field %s (%s) is not documented in %s", f.path, jsonType(f.value), schemaDoc)
+				}
+				seen[c] = true
+				continue
+			}
+			if !matchesDocType(df, f.value) {
+				t.Errorf("output field %s = %v (%s) does not fit the documented type %q", f.path, f.value, jsonType(f.value), df.typ)
+			}
+		}
+	}
+}
+
+// TestJSONSchemaExample checks that the doc's example is valid JSON and a
+// structural subset of the real output: every key path exists there, with a
+// value of the same JSON type.
+func TestJSONSchemaExample(t *testing.T) {
+	d := readSchemaDoc(t)
+	example := decodeObject(t, schemaDoc+": schema-example", []byte(d.example))
+	var exFields, realFields []jsonField
+	walkJSON("", example, &exFields)
+	walkJSON("", decodeObject(t, "replay JSON", demoJSON(t)), &realFields)
+
+	// Arrays of scalars also compare their element types.
+	types := func(fs []jsonField) map[string]map[string]bool {
+		m := map[string]map[string]bool{}
+		add := func(p, typ string) {
+			if m[p] == nil {
+				m[p] = map[string]bool{}
+			}
+			m[p][typ] = true
+		}
+		for _, f := range fs {
+			add(f.path, jsonType(f.value))
+			if a, ok := f.value.([]any); ok {
+				for _, e := range a {
+					if typ := jsonType(e); typ != "object" {
+						add(f.path+"[]", typ)
+					}
+				}
+			}
+		}
+		return m
+	}
+	ex, real := types(exFields), types(realFields)
+	if len(ex) < 20 {
+		t.Errorf("the example has only %d key paths; keep it a real excerpt", len(ex))
+	}
+	for _, p := range sortedKeys(ex) {
+		for typ := range ex[p] {
+			switch {
+			case real[p] == nil:
+				t.Errorf("example key %s does not occur in the real output", p)
+			case !real[p][typ]:
+				t.Errorf("example key %s is %s; in the real output it is %v", p, typ, sortedKeys(real[p]))
+			}
+		}
+	}
+	if example["schema"] != "ctxlab.replay" || example["version"] != float64(report.SchemaVersion) {
+		t.Errorf("example: schema %v version %v, want ctxlab.replay %d", example["schema"], example["version"], report.SchemaVersion)
+	}
+}
+
+// TestJSONSchemaVersion checks the identifying fields of the output and that
+// the doc describes the current version.
+func TestJSONSchemaVersion(t *testing.T) {
+	out := decodeObject(t, "replay JSON", demoJSON(t))
+	if out["schema"] != "ctxlab.replay" {
+		t.Errorf(`"schema" = %v, want "ctxlab.replay"`, out["schema"])
+	}
+	if v, ok := out["version"].(float64); !ok || v != float64(report.SchemaVersion) {
+		t.Errorf(`"version" = %v, want %d`, out["version"], report.SchemaVersion)
+	}
+	raw, err := os.ReadFile(schemaDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(raw)), " ")
+	if want := fmt.Sprintf("this page describes version %d.", report.SchemaVersion); !strings.Contains(text, want) {
+		t.Errorf("%s does not say %q", schemaDoc, want)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
