@@ -1,0 +1,212 @@
+package simulate
+
+import "fmt"
+
+// Clear replaces the content of the tool results at the given item indexes
+// with Placeholder (the tool_use stays). It returns the tokens freed.
+// Clearing breaks the cached prefix from the first cleared result on,
+// unless Config.CacheEdits is set.
+func (s *State) Clear(idx []int, reason string) int64 {
+	e := s.e
+	freed := e.clear(idx)
+	if freed > 0 {
+		e.micro++
+		e.freed += freed
+		e.policyEdited = true
+		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d results, freed %d", reason, len(idx), freed))
+	}
+	e.sync(s)
+	return freed
+}
+
+// ClearInputs replaces the input of the tool calls at the given indexes
+// with a placeholder (context editing's clear_tool_inputs).
+func (s *State) ClearInputs(idx []int, reason string) int64 {
+	e := s.e
+	var freed int64
+	for _, j := range idx {
+		it := &e.items[j]
+		if it.Kind != KindToolUse || it.Cleared {
+			continue
+		}
+		if !e.cfg.CacheEdits {
+			e.markEdit(j)
+		}
+		f := max(0, it.Tokens-e.placeholder)
+		it.Tokens -= f
+		it.Cleared = true
+		freed += f
+	}
+	e.tokens -= freed
+	e.trigger -= freed
+	if freed > 0 {
+		e.freed += freed
+		e.policyEdited = true
+		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d inputs, freed %d", reason, len(idx), freed))
+	}
+	e.sync(s)
+	return freed
+}
+
+// Drop removes the items at the given indexes from the context entirely.
+func (s *State) Drop(idx []int, reason string) int64 {
+	e := s.e
+	if len(idx) == 0 {
+		return 0
+	}
+	drop := make(map[int]bool, len(idx))
+	lowest := len(e.items)
+	for _, j := range idx {
+		if j >= 1 && j < len(e.items) { // the overhead stays
+			drop[j] = true
+			lowest = min(lowest, j)
+		}
+	}
+	if len(drop) == 0 {
+		return 0
+	}
+	e.markEdit(lowest)
+	var freed int64
+	kept := e.items[:lowest]
+	for j := lowest; j < len(e.items); j++ {
+		if drop[j] {
+			freed += e.items[j].Tokens
+			if p := e.items[j].Path; p != "" && e.items[j].Kind == KindToolResult {
+				e.cleared[p] = true
+			}
+			continue
+		}
+		kept = append(kept, e.items[j])
+	}
+	e.items = kept
+	if e.appendedFrom > len(e.items) {
+		e.appendedFrom = len(e.items)
+	}
+	e.tokens -= freed
+	e.trigger -= freed
+	e.freed += freed
+	e.micro++
+	e.policyEdited = true
+	e.actions = append(e.actions, fmt.Sprintf("%s: dropped %d items, freed %d", reason, len(drop), freed))
+	e.sync(s)
+	return freed
+}
+
+// Compaction asks for items[From:To] to be replaced by a summary.
+type Compaction struct {
+	From, To int
+	// Restore re-attaches recent files and the todo list after the summary,
+	// as Claude Code does after a full compaction.
+	Restore bool
+	// Label names the compaction in the call's actions ("auto", "manual",
+	// "session-memory", …).
+	Label string
+	// Free marks a summary that costs no summarizer call (session memory
+	// is written in the background); Tokens then sizes it.
+	Free   bool
+	Tokens int64
+}
+
+// Compact replaces items[From:To] by a summary from the fake summarizer
+// (plus, with Restore, re-attached files and todos). It returns the tokens
+// freed. The summarizer's own call is priced as a fork that reads the
+// conversation's cached prefix.
+func (s *State) Compact(c Compaction) int64 {
+	e := s.e
+	c.From = max(1, c.From)
+	c.To = min(c.To, len(e.items))
+	if c.From >= c.To {
+		return 0
+	}
+	replaced := e.items[c.From:c.To]
+	var rTok int64
+	for _, it := range replaced {
+		rTok += it.Tokens
+	}
+	sum, carried := e.cfg.Summarizer.Summarize(replaced, e.carried, rTok)
+	if c.Tokens > 0 {
+		sum.Tokens = c.Tokens
+	}
+	if !c.Free {
+		read, write := e.cache.fork(e.now, e.tokens, e.cfg.Summarizer.PromptTokens)
+		sc := SummaryCall{BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
+		if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
+			u := sc.usage(e.ttl)
+			sc.Cost = pr.Cost(u)
+		}
+		e.res.Summaries = append(e.res.Summaries, sc)
+	}
+	e.carried = carried
+	for _, it := range replaced {
+		if it.Path != "" && (it.Kind == KindToolResult || it.Kind == KindToolUse) {
+			e.cleared[it.Path] = true
+		}
+	}
+	var restored []Item
+	if c.Restore {
+		restored = e.restore(replaced, e.items[c.To:])
+		for _, r := range restored {
+			delete(e.cleared, r.Path)
+		}
+	}
+	e.markEdit(c.From)
+	out := make([]Item, 0, c.From+1+len(restored)+len(e.items)-c.To)
+	out = append(out, e.items[:c.From]...)
+	out = append(out, Item{Kind: KindSummary, Tokens: sum.Tokens, Msg: -1, Exact: true, Text: sum.Text})
+	out = append(out, restored...)
+	out = append(out, e.items[c.To:]...)
+	var added int64 = sum.Tokens
+	for _, r := range restored {
+		added += r.Tokens
+	}
+	e.items = out
+	e.appendedFrom = max(0, e.appendedFrom-(c.To-c.From)+1+len(restored))
+	freed := rTok - added
+	e.tokens -= freed
+	e.trigger -= freed
+	e.freed += freed
+	e.summaryTok += sum.Tokens
+	e.compactions++
+	e.callsSince = 0
+	e.policyEdited = true
+	e.compacted = true
+	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
+	e.sync(s)
+	return freed
+}
+
+// restore picks what Claude Code re-attaches after a compaction: the most
+// recently read files not already in the kept messages, each cut to
+// RestoreFileTokens, while they fit in RestoreTotalTokens; and the latest
+// todo list.
+func (e *engine) restore(replaced, kept []Item) []Item {
+	inKept := map[string]bool{}
+	for _, it := range kept {
+		if it.Path != "" {
+			inKept[it.Path] = true
+		}
+	}
+	var out []Item
+	seen := map[string]bool{}
+	var total int64
+	for j := len(replaced) - 1; j >= 0 && len(out) < e.cfg.RestoreFiles; j-- {
+		it := replaced[j]
+		if it.Kind != KindToolResult || it.Tool != "Read" || it.Path == "" || seen[it.Path] || inKept[it.Path] || it.Cleared || it.IsError {
+			continue
+		}
+		seen[it.Path] = true
+		t := min(it.Tokens, e.cfg.RestoreFileTokens)
+		if total+t > e.cfg.RestoreTotalTokens {
+			continue
+		}
+		total += t
+		out = append(out, Item{Kind: KindRestored, Tokens: t, Msg: -1, Path: it.Path, Tool: "Read", Exact: true})
+	}
+	for j := len(replaced) - 1; j >= 0; j-- {
+		if replaced[j].Kind == KindToolUse && replaced[j].Tool == "TodoWrite" {
+			out = append(out, Item{Kind: KindRestored, Tokens: replaced[j].Tokens, Msg: -1, Tool: "TodoWrite", Exact: true})
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,120 @@
+package simulate
+
+import "time"
+
+// cache models Anthropic's prompt cache for one conversation
+// (architecture.md, "The prompt-cache model"). A request caches the prefix
+// up to its breakpoint (the end of its last message); a later request reads
+// the longest live cached prefix of its own prompt and writes the rest up to
+// its breakpoint. Entries live for the TTL from their last read or write.
+//
+// Prefixes are tracked by position: every entry is a prefix of the current
+// context, because an edit at position p invalidates all entries longer
+// than p (their bytes no longer match). That is the same as comparing
+// content hashes, without hashing.
+type cache struct {
+	ttl     int64 // ms
+	entries []entry
+	model   string
+}
+
+type entry struct {
+	pos     int64 // prefix length in tokens
+	expires int64 // Unix ms
+}
+
+// maxEntries bounds the entries kept; Anthropic looks back a limited
+// number of blocks for a cached prefix, and old breakpoints are shadowed by
+// newer, longer ones in an append-mostly conversation.
+const maxEntries = 16
+
+func newCache(ttl time.Duration) *cache { return &cache{ttl: ttl.Milliseconds()} }
+
+// edit invalidates every entry longer than pos.
+func (c *cache) edit(pos int64) {
+	kept := c.entries[:0]
+	for _, e := range c.entries {
+		if e.pos <= pos {
+			kept = append(kept, e)
+		}
+	}
+	c.entries = kept
+}
+
+// request prices one request: prompt tokens in all, of which the last tail
+// come after the breakpoint and are never cached; minCache is the model's
+// minimum cacheable prefix. It returns the tokens read from the cache,
+// written to it, and sent uncached, and records the new entry.
+//
+// sys is the end of the system prompt and tools, where Claude Code sets a
+// breakpoint of its own: after a compaction the new conversation still
+// reads that prefix.
+func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int64) (read, write, uncached int64) {
+	if model != c.model {
+		c.entries = c.entries[:0] // the cache key includes the model
+		c.model = model
+	}
+	tail = min(max(tail, 0), prompt)
+	bp := prompt - tail // breakpoint
+	for _, e := range c.entries {
+		if e.pos <= bp && e.expires >= now && e.pos > read {
+			read = e.pos
+		}
+	}
+	// A read refreshes every live entry it passes through.
+	for i := range c.entries {
+		if c.entries[i].pos <= read && c.entries[i].expires >= now {
+			c.entries[i].expires = now + c.ttl
+		}
+	}
+	if bp < minCache {
+		return read, 0, prompt - read
+	}
+	write = bp - read
+	if write > 0 {
+		c.add(entry{pos: bp, expires: now + c.ttl})
+	}
+	if sys >= minCache && sys <= bp && sys > 0 {
+		c.add(entry{pos: sys, expires: now + c.ttl})
+	}
+	return read, write, tail
+}
+
+// fork prices a request that shares the first shared tokens of the
+// conversation's prefix and adds its own suffix (the compaction
+// summarizer): it reads through the live prefix, writes its own suffix, and
+// leaves no entry the conversation could use.
+func (c *cache) fork(now int64, shared, own int64) (read, write int64) {
+	for _, e := range c.entries {
+		if e.pos <= shared && e.expires >= now && e.pos > read {
+			read = e.pos
+		}
+	}
+	for i := range c.entries {
+		if c.entries[i].pos <= read && c.entries[i].expires >= now {
+			c.entries[i].expires = now + c.ttl
+		}
+	}
+	return read, shared - read + own
+}
+
+func (c *cache) add(e entry) {
+	for i := range c.entries {
+		if c.entries[i].pos == e.pos {
+			c.entries[i] = e
+			return
+		}
+	}
+	if len(c.entries) == maxEntries {
+		// Drop the entry that expires first.
+		j := 0
+		for i := range c.entries {
+			if c.entries[i].expires < c.entries[j].expires {
+				j = i
+			}
+		}
+		c.entries[j] = e
+		return
+	}
+	c.entries = append(c.entries, e)
+}

@@ -1,0 +1,17 @@
+// Package simulate replays a recorded session's main thread under a
+// context-management policy and reports what each API call would have
+// cost: the context size, what the prompt cache read and wrote, the
+// threshold state, and what the policy did.
+//
+//	tr := simulate.Prepare(session)            // once per session: exact segment sizes
+//	res := simulate.Run(tr, policy, simulate.DefaultConfig())
+//
+// The replay is trace-driven (architecture decision 4): the session's
+// future messages are taken as recorded, and a policy only changes what
+// stays in the context. Sizes are exact where the transcript's usage allows
+// (the prompt growth between two calls is the size of what was appended,
+// split among its blocks by Claude Code's estimate) and estimated with a
+// per-session calibrated ratio elsewhere. The prompt cache is modelled as
+// prefixes with a TTL (cache.go). Policies act through State's methods;
+// package policies implements them. See docs/simulation.md.
+package simulate

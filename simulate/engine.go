@@ -1,0 +1,422 @@
+package simulate
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Policy decides, before each API call of a replayed session, what to do
+// with the context. It acts through the State's methods (Clear, Drop,
+// Compact). Implementations live in package policies.
+type Policy interface {
+	// Name returns the policy's canonical spec ("keep-last-n:n=10").
+	Name() string
+	Before(s *State)
+}
+
+// Observer is implemented by the policy that replays what really happened:
+// the engine then keeps the session's own compaction artifacts, applies its
+// real compactions, and fits each prompt to the recorded one.
+type Observer interface {
+	Policy
+	Observed() bool
+}
+
+// Config holds the simulation's parameters; the zero value of a field
+// means its default.
+type Config struct {
+	Limits LimitParams
+	// TTL overrides the cache lifetime the session's writes show.
+	TTL time.Duration
+	// CacheEdits models server-side cache edits (context management):
+	// clearing tool results does not break the cached prefix.
+	CacheEdits bool
+	Summarizer Summarizer
+	Prices     *accounting.Prices
+	// Restoration after a full compaction (seed 002, restoreFileReads):
+	// up to RestoreFiles recent files, RestoreFileTokens each,
+	// RestoreTotalTokens in all.
+	RestoreFiles       int
+	RestoreFileTokens  int64
+	RestoreTotalTokens int64
+}
+
+// DefaultConfig returns the defaults.
+func DefaultConfig() Config {
+	return Config{
+		Summarizer: DefaultSummarizer(), Prices: accounting.DefaultPrices(),
+		RestoreFiles: 5, RestoreFileTokens: 5000, RestoreTotalTokens: 50_000,
+	}
+}
+
+// Placeholder is what a cleared tool result becomes (seed 002).
+const Placeholder = "[Old tool result content cleared]"
+
+// State is the context before one API call, as a policy sees it, and the
+// means to change it. Items must not be modified directly.
+type State struct {
+	Call    int   // index of the call in the run, from 0
+	Time    int64 // Unix ms
+	GapMs   int64 // since the previous call; 0 for the first
+	Model   string
+	Version string
+	Limits  Limits
+	Items   []Item
+	// Tokens is the context's exact size now.
+	Tokens int64
+	// Trigger is Claude Code's own count (tokenCountWithEstimation): the
+	// last call's prompt and output plus the estimate of what was appended
+	// since, minus what actions freed.
+	Trigger int64
+	// Recorded is the real call being replayed.
+	Recorded *TraceCall
+	TTL      time.Duration
+	// CallsSinceCompact counts calls since the last compaction of the run
+	// (or since the start).
+	CallsSinceCompact int
+
+	e *engine
+}
+
+// Appended returns the index of the first item appended for this call.
+func (s *State) Appended() int { return s.e.appendedFrom }
+
+// CallResult is one simulated API call.
+type CallResult struct {
+	Call     int    `json:"call"` // 1-based number in the thread
+	Line     int    `json:"line"`
+	Time     string `json:"time,omitempty"`
+	Model    string `json:"model"`
+	Prompt   int64  `json:"prompt"`
+	Input    int64  `json:"input"`
+	Write5m  int64  `json:"cache_write_5m"`
+	Write1h  int64  `json:"cache_write_1h"`
+	Read     int64  `json:"cache_read"`
+	Output   int64  `json:"output"`
+	Recorded int64  `json:"recorded_prompt"`
+	// State is the threshold state of the prompt: ok, warning, compact
+	// (above the auto-compact threshold), blocking, overflow (above the
+	// window: the real API would have refused).
+	State   string   `json:"state"`
+	Actions []string `json:"actions,omitempty"`
+	// Compacted is set when a compaction happened just before the call.
+	Compacted bool    `json:"compacted"`
+	Cost      float64 `json:"cost_usd"`
+	Priced    bool    `json:"priced"`
+	// Estimated is set when sizes appended for this call are estimates.
+	Estimated bool `json:"estimated"`
+}
+
+// Usage returns the call's simulated usage.
+func (c *CallResult) Usage() replay.Usage {
+	return replay.Usage{Input: c.Input, CacheWrite5m: c.Write5m, CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output}
+}
+
+// Result is one policy's run over one session.
+type Result struct {
+	Policy  string       `json:"policy"`
+	Session string       `json:"session"`
+	Method  string       `json:"method"`
+	Limits  Limits       `json:"limits"`
+	Calls   []CallResult `json:"calls"`
+	// Summaries are the summarizer's calls (simulated compactions).
+	Summaries []SummaryCall `json:"summaries"`
+	Metrics   Metrics       `json:"metrics"`
+}
+
+// SummaryCall is a fake summarizer call: a fork that reads the parent's
+// cached prefix and pays for its prompt and its output.
+type SummaryCall struct {
+	BeforeCall int     `json:"before_call"`
+	Replaced   int64   `json:"replaced"`
+	Read       int64   `json:"cache_read"`
+	Write      int64   `json:"cache_write"`
+	Output     int64   `json:"output"`
+	Cost       float64 `json:"cost_usd"`
+	Text       string  `json:"-"`
+}
+
+type engine struct {
+	tr           *Trace
+	cfg          Config
+	items        []Item
+	tokens       int64
+	appendedFrom int
+	edit         int64 // lowest position edited since the last call; -1 none
+	actions      []string
+	cache        *cache
+	ttl          time.Duration
+	ratio        float64
+	placeholder  int64
+	carried      []userMsg // user messages quoted by the latest summary
+	res          *Result
+	cleared      map[string]bool // paths whose content a policy removed
+	rereads      int
+	compactions  int
+	micro        int
+	freed        int64
+	summaryTok   int64
+	callsSince   int
+	call         int
+	trigger      int64
+	now          int64
+	model        string
+	policyEdited bool
+	compacted    bool
+}
+
+// Run replays the trace under a policy.
+func Run(tr *Trace, p Policy, cfg Config) *Result {
+	if cfg.Prices == nil {
+		cfg.Prices = accounting.DefaultPrices()
+	}
+	if cfg.Summarizer == (Summarizer{}) {
+		cfg.Summarizer = DefaultSummarizer()
+	}
+	ttl := tr.TTL
+	if cfg.TTL > 0 {
+		ttl = cfg.TTL
+	}
+	e := &engine{
+		tr: tr, cfg: cfg, ttl: ttl, ratio: tr.Ratio, cache: newCache(ttl),
+		cleared: map[string]bool{}, edit: -1,
+		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: []CallResult{}, Summaries: []SummaryCall{}},
+	}
+	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
+	e.items = []Item{{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true}}
+	e.tokens = tr.Overhead
+	obs := false
+	if o, ok := p.(Observer); ok {
+		obs = o.Observed()
+	}
+	var lastPrompt, lastOutput int64
+	var prevTime int64
+	var prevMsg = -1
+	for i := range tr.Calls {
+		tc := &tr.Calls[i]
+		e.call, e.now, e.model = i, tc.Time, tc.Model
+		e.actions = nil
+		e.policyEdited, e.compacted = false, false
+		if obs {
+			e.applyReal(tc)
+		}
+		e.appendedFrom = len(e.items)
+		var appendedEst int64
+		for _, it := range tc.Items {
+			if it.Artifact && !obs {
+				continue
+			}
+			if obs && tc.RealCompact != nil && it.Msg < tc.RealCompact.Msg {
+				continue // summarised away by the real compaction
+			}
+			if it.Kind == KindToolUse && it.Path != "" && e.cleared[it.Path] {
+				e.rereads++
+				delete(e.cleared, it.Path)
+			}
+			e.items = append(e.items, it)
+			e.tokens += it.Tokens
+			if it.Msg != prevMsg {
+				appendedEst += int64(it.Est)
+			}
+		}
+		if tc.Shrink > 0 && !obs {
+			e.shrink(tc.Shrink, e.appendedFrom)
+		}
+		e.trigger = lastPrompt + lastOutput + appendedEst
+		if i == 0 {
+			e.trigger = e.tokens
+		}
+		st := &State{
+			Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
+			Limits: LimitsFor(cfg.Limits, tc.Model, tc.Version), Recorded: tc, TTL: ttl,
+			CallsSinceCompact: e.callsSince, e: e,
+		}
+		if i > 0 && prevTime > 0 && tc.Time > 0 {
+			st.GapMs = tc.Time - prevTime
+		}
+		e.sync(st)
+		p.Before(st)
+		if obs && tr.Method == "usage" {
+			e.fit(tc.Usage.Prompt())
+		}
+		e.request(tc, st.Limits)
+		lastPrompt, lastOutput = e.tokens, tc.Usage.Output
+		if tc.OutputLowerBound {
+			lastOutput = max(lastOutput, e.tr.estimate(int(tc.OutputEst)))
+		}
+		prevTime, prevMsg = tc.Time, tr.Thread.Calls[tc.Index].Msg
+		e.callsSince++
+	}
+	e.finish()
+	if len(tr.Calls) > 0 {
+		e.res.Limits = LimitsFor(cfg.Limits, tr.Calls[0].Model, tr.Calls[0].Version)
+	}
+	return e.res
+}
+
+// sync copies the engine's context into the policy's view.
+func (e *engine) sync(s *State) {
+	s.Items, s.Tokens, s.Trigger, s.CallsSinceCompact = e.items, e.tokens, e.trigger, e.callsSince
+}
+
+// applyReal applies the compactions Claude Code really did before this call
+// (observed runs only).
+func (e *engine) applyReal(tc *TraceCall) {
+	if m := tc.RealMicro; m != nil {
+		ids := map[string]bool{}
+		for _, id := range m.CompactedToolIDs {
+			ids[id] = true
+		}
+		var idx []int
+		for j, it := range e.items {
+			if it.Kind == KindToolResult && ids[it.ToolID] && !it.Cleared {
+				idx = append(idx, j)
+			}
+		}
+		e.clear(idx)
+		e.actions = append(e.actions, fmt.Sprintf("real microcompact: %d results", len(idx)))
+	}
+	if c := tc.RealCompact; c != nil {
+		e.markEdit(1)
+		e.items = e.items[:1]
+		e.tokens = e.items[0].Tokens
+		e.compactions++
+		e.callsSince = 0
+		e.compacted = true
+		e.actions = append(e.actions, "real "+string(c.Kind)+" ("+c.Trigger+")")
+	}
+}
+
+// fit makes the context match the recorded prompt (observed runs): the
+// difference goes to this call's estimated items, or, when the context
+// shrank without a known cause, is taken from its end.
+func (e *engine) fit(target int64) {
+	diff := target - e.tokens
+	if diff == 0 {
+		return
+	}
+	if diff > 0 {
+		var est []int
+		for j := e.appendedFrom; j < len(e.items); j++ {
+			if !e.items[j].Exact {
+				est = append(est, j)
+			}
+		}
+		if len(est) == 0 {
+			e.items = append(e.items, Item{Kind: KindHidden, Tokens: diff, Msg: -1})
+		} else {
+			e.items[est[len(est)-1]].Tokens += diff
+		}
+		e.tokens = target
+		return
+	}
+	e.shrink(-diff, len(e.items))
+}
+
+// shrink takes n tokens from the items before index end, newest first: the
+// context lost them somewhere the transcript does not show. Where is
+// unknown, so the cache model is not told of an edit (the recorded cache
+// reads of such calls rarely drop).
+func (e *engine) shrink(n int64, end int) {
+	for j := end - 1; j >= 1 && n > 0; j-- {
+		take := min(e.items[j].Tokens, n)
+		if take == 0 {
+			continue
+		}
+		e.items[j].Tokens -= take
+		e.tokens -= take
+		n -= take
+	}
+}
+
+// position returns the tokens before item j.
+func (e *engine) position(j int) int64 {
+	if j <= len(e.items)/2 {
+		var n int64
+		for _, it := range e.items[:j] {
+			n += it.Tokens
+		}
+		return n
+	}
+	n := e.tokens
+	for _, it := range e.items[j:] {
+		n -= it.Tokens
+	}
+	return n
+}
+
+func (e *engine) markEdit(j int) {
+	p := e.position(j)
+	if e.edit < 0 || p < e.edit {
+		e.edit = p
+	}
+}
+
+func (e *engine) clear(idx []int) int64 {
+	var freed int64
+	for _, j := range idx {
+		it := &e.items[j]
+		if it.Cleared || it.Kind != KindToolResult {
+			continue
+		}
+		if !e.cfg.CacheEdits {
+			e.markEdit(j)
+		}
+		f := max(0, it.Tokens-e.placeholder)
+		it.Tokens -= f
+		it.Cleared = true
+		freed += f
+		if it.Path != "" {
+			e.cleared[it.Path] = true
+		}
+	}
+	e.tokens -= freed
+	e.trigger -= freed
+	return freed
+}
+
+// request prices the call through the cache model and records it.
+func (e *engine) request(tc *TraceCall, l Limits) {
+	if e.edit >= 0 {
+		e.cache.edit(e.edit)
+		e.edit = -1
+	}
+	prompt := e.tokens
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.items[0].Tokens, MinCacheable(tc.Model))
+	r := CallResult{
+		Call: tc.Index + 1, Line: tc.Line, Time: stamp(tc.Time), Model: tc.Model,
+		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
+		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted,
+	}
+	if e.ttl >= time.Hour {
+		r.Write1h = write
+	} else {
+		r.Write5m = write
+	}
+	switch {
+	case prompt > l.Window:
+		r.State = "overflow"
+	case prompt >= l.Blocking:
+		r.State = "blocking"
+	case prompt >= l.Threshold:
+		r.State = "compact"
+	case prompt >= l.Warning:
+		r.State = "warning"
+	default:
+		r.State = "ok"
+	}
+	if pr, ok := e.cfg.Prices.Lookup(tc.Model); ok {
+		r.Cost, r.Priced = pr.Cost(r.Usage()), true
+	}
+	e.res.Calls = append(e.res.Calls, r)
+}
+
+func stamp(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z")
+}

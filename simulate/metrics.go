@@ -1,0 +1,172 @@
+package simulate
+
+import (
+	"math"
+	"time"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Metrics summarise a run.
+type Metrics struct {
+	Calls        int   `json:"calls"`
+	PeakContext  int64 `json:"peak_context"`
+	AboveWarning int   `json:"calls_above_warning"`
+	// Overflows are calls whose prompt exceeded the window: the real API
+	// would have refused them.
+	Overflows int `json:"overflows"`
+	// Compactions counts summaries (full, partial, session memory);
+	// Clearings counts clearing and dropping actions (micro-compaction,
+	// masking, context editing).
+	Compactions int   `json:"compactions"`
+	Clearings   int   `json:"clearings"`
+	TokensFreed int64 `json:"tokens_freed"`
+	// SummaryTokens sums the summaries' sizes.
+	SummaryTokens int64 `json:"summary_tokens"`
+	// FirstCompaction is the 1-based number of the first call that came
+	// after a compaction (real or simulated); 0 when none.
+	FirstCompaction int `json:"first_compaction_call"`
+	// Usage of the main thread's calls and of the summarizer's calls.
+	Input        int64 `json:"input"`
+	CacheWrite5m int64 `json:"cache_write_5m"`
+	CacheWrite1h int64 `json:"cache_write_1h"`
+	CacheRead    int64 `json:"cache_read"`
+	Output       int64 `json:"output"`
+	// OutputLowerBound: recorded outputs include placeholders.
+	OutputLowerBound bool    `json:"output_lower_bound"`
+	CacheHitRatio    float64 `json:"cache_hit_ratio"`
+	// CacheBreaks are calls whose cache read fell >5% and >2,000 tokens
+	// below the previous call's; PolicyBreaks those right after the
+	// policy edited the context.
+	CacheBreaks  int `json:"cache_breaks"`
+	PolicyBreaks int `json:"policy_breaks"`
+	// Cost is the main thread's cost plus the summarizer's; AgentsCost is
+	// the observed cost of the session's sub-agents, which the replay does
+	// not change; TotalCost is both.
+	Cost           float64 `json:"cost_usd"`
+	SummarizerCost float64 `json:"summarizer_cost_usd"`
+	AgentsCost     float64 `json:"agents_cost_usd"`
+	TotalCost      float64 `json:"total_cost_usd"`
+	Unpriced       int     `json:"unpriced_calls"`
+	// Loss proxies: user messages still in the context or quoted in full by
+	// the latest summary, against those only summarised; and later tool
+	// calls on a file whose content the policy had removed (likely
+	// re-reads).
+	UsersVerbatim   int `json:"users_verbatim"`
+	UsersSummarised int `json:"users_summarised"`
+	LikelyRereads   int `json:"likely_rereads"`
+}
+
+func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
+	u := replay.Usage{CacheRead: sc.Read, Output: sc.Output}
+	if ttl >= time.Hour {
+		u.CacheWrite1h = sc.Write
+	} else {
+		u.CacheWrite5m = sc.Write
+	}
+	return u
+}
+
+func (e *engine) finish() {
+	m := &e.res.Metrics
+	var prevRead int64 = -1
+	breakCalls := map[int]bool{}
+	for i := range e.res.Calls {
+		c := &e.res.Calls[i]
+		m.Calls++
+		m.PeakContext = max(m.PeakContext, c.Prompt)
+		if c.State != "ok" {
+			m.AboveWarning++
+		}
+		if c.State == "overflow" {
+			m.Overflows++
+		}
+		m.Input += c.Input
+		m.CacheWrite5m += c.Write5m
+		m.CacheWrite1h += c.Write1h
+		m.CacheRead += c.Read
+		m.Output += c.Output
+		m.Cost += c.Cost
+		if !c.Priced {
+			m.Unpriced++
+		}
+		if e.tr.Calls[i].OutputLowerBound {
+			m.OutputLowerBound = true
+		}
+		if prevRead >= 0 {
+			drop := prevRead - c.Read
+			if float64(drop) > 0.05*float64(prevRead) && drop > 2000 {
+				m.CacheBreaks++
+				breakCalls[i] = true
+				if len(c.Actions) > 0 {
+					m.PolicyBreaks++
+				}
+			}
+		}
+		prevRead = c.Read
+		if m.FirstCompaction == 0 && c.Compacted {
+			m.FirstCompaction = c.Call
+		}
+	}
+	for _, s := range e.res.Summaries {
+		m.CacheRead += s.Read
+		if e.ttl >= time.Hour {
+			m.CacheWrite1h += s.Write
+		} else {
+			m.CacheWrite5m += s.Write
+		}
+		m.Output += s.Output
+		m.SummarizerCost += s.Cost
+	}
+	m.Cost += m.SummarizerCost
+	for _, c := range e.tr.AgentCalls {
+		if pr, ok := e.cfg.Prices.Lookup(c.Model); ok {
+			m.AgentsCost += pr.Cost(c.Usage)
+		}
+	}
+	if p := m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead; p > 0 {
+		m.CacheHitRatio = round(float64(m.CacheRead)/float64(p), 1e4)
+	}
+	m.Compactions = e.compactions
+	m.Clearings = e.micro
+	m.TokensFreed = e.freed
+	m.SummaryTokens = e.summaryTok
+	m.LikelyRereads = e.rereads
+	m.Cost = round(m.Cost, 1e6)
+	m.SummarizerCost = round(m.SummarizerCost, 1e6)
+	m.AgentsCost = round(m.AgentsCost, 1e6)
+	m.TotalCost = round(m.Cost+m.AgentsCost, 1e6)
+	for i := range e.res.Calls {
+		e.res.Calls[i].Cost = round(e.res.Calls[i].Cost, 1e6)
+	}
+	for i := range e.res.Summaries {
+		e.res.Summaries[i].Cost = round(e.res.Summaries[i].Cost, 1e6)
+	}
+	// Users: every user text message appended during the run.
+	inContext := map[int]bool{}
+	for _, it := range e.items {
+		if it.Kind == KindUser {
+			inContext[it.Msg] = true
+		}
+	}
+	quoted := map[int]bool{}
+	for _, u := range e.carried {
+		quoted[u.msg] = true
+	}
+	seen := map[int]bool{}
+	for _, tc := range e.tr.Calls {
+		for _, it := range tc.Items {
+			if it.Kind != KindUser || it.Text == "" || seen[it.Msg] {
+				continue
+			}
+			seen[it.Msg] = true
+			if inContext[it.Msg] || quoted[it.Msg] {
+				m.UsersVerbatim++
+			} else {
+				m.UsersSummarised++
+			}
+		}
+	}
+}
+
+func round(x, unit float64) float64 { return math.Round(x*unit) / unit }
