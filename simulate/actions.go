@@ -129,7 +129,7 @@ func (s *State) Compact(c Compaction) int64 {
 	}
 	if !c.Free {
 		read, write := e.cache.fork(e.now, e.tokens, e.cfg.Summarizer.PromptTokens)
-		sc := SummaryCall{BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
+		sc := SummaryCall{Label: "summary", BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
 		if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
 			u := sc.usage(e.ttl)
 			sc.Cost = pr.Cost(u)
@@ -209,4 +209,19 @@ func (e *engine) restore(replaced, kept []Item) []Item {
 		}
 	}
 	return out
+}
+
+// Fork prices a side request that shares the conversation's prefix and
+// adds prompt tokens of its own, producing output tokens, without changing
+// the context: a background summary update, for instance. It is listed with
+// the run's summarizer calls under label.
+func (s *State) Fork(prompt, output int64, label string) {
+	e := s.e
+	read, write := e.cache.fork(e.now, e.tokens, prompt)
+	sc := SummaryCall{Label: label, BeforeCall: e.tr.Calls[e.call].Index + 1, Read: read, Write: write, Output: output}
+	if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
+		sc.Cost = pr.Cost(sc.usage(e.ttl))
+	}
+	e.res.Summaries = append(e.res.Summaries, sc)
+	e.actions = append(e.actions, fmt.Sprintf("%s: fork of %d + %d tokens, %d out", label, e.tokens, prompt, output))
 }

@@ -130,6 +130,9 @@ type Result struct {
 // SummaryCall is a fake summarizer call: a fork that reads the parent's
 // cached prefix and pays for its prompt and its output.
 type SummaryCall struct {
+	// Label says what the call was for: "summary" for a compaction, or
+	// the label a policy gave Fork ("session-memory update").
+	Label      string  `json:"label"`
 	BeforeCall int     `json:"before_call"`
 	Replaced   int64   `json:"replaced"`
 	Read       int64   `json:"cache_read"`
