@@ -29,10 +29,12 @@ func (s *State) ClearInputs(idx []int, reason string) int64 {
 		if it.Kind != KindToolUse || it.Cleared {
 			continue
 		}
-		if !e.cfg.CacheEdits {
+		f := max(0, it.Tokens-e.placeholder)
+		if e.cfg.CacheEdits {
+			e.cache.shift(e.position(j), f)
+		} else {
 			e.markEdit(j)
 		}
-		f := max(0, it.Tokens-e.placeholder)
 		it.Tokens -= f
 		it.Cleared = true
 		freed += f

@@ -41,6 +41,16 @@ func (c *cache) edit(pos int64) {
 	c.entries = kept
 }
 
+// shift moves entries past pos back by n tokens: a server-side cache edit
+// removed n tokens there, and the cached prefixes stay usable.
+func (c *cache) shift(pos, n int64) {
+	for i := range c.entries {
+		if c.entries[i].pos > pos {
+			c.entries[i].pos = max(pos, c.entries[i].pos-n)
+		}
+	}
+}
+
 // request prices one request: prompt tokens in all, of which the last tail
 // come after the breakpoint and are never cached; minCache is the model's
 // minimum cacheable prefix. It returns the tokens read from the cache,

@@ -365,10 +365,12 @@ func (e *engine) clear(idx []int) int64 {
 		if it.Cleared || it.Kind != KindToolResult {
 			continue
 		}
-		if !e.cfg.CacheEdits {
+		f := max(0, it.Tokens-e.placeholder)
+		if e.cfg.CacheEdits {
+			e.cache.shift(e.position(j), f)
+		} else {
 			e.markEdit(j)
 		}
-		f := max(0, it.Tokens-e.placeholder)
 		it.Tokens -= f
 		it.Cleared = true
 		freed += f

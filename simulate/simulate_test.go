@@ -1,0 +1,289 @@
+package simulate
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+func TestSplitLargestRemainder(t *testing.T) {
+	items := []Item{{Est: 1}, {Est: 1}, {Est: 2}}
+	// 10 tokens over weights 1,1,2 (sum 4): 10/4 = 2.5, 2.5, 5 → floors 2, 2, 5
+	// (9 given); the one left goes to the largest remainder, ties to the
+	// earlier item: 3, 2, 5.
+	got := split(items, 10)
+	var sizes []int64
+	for _, it := range got {
+		sizes = append(sizes, it.Tokens)
+		if !it.Exact {
+			t.Errorf("split item not marked exact: %+v", it)
+		}
+	}
+	if want := []int64{3, 2, 5}; !reflect.DeepEqual(sizes, want) {
+		t.Errorf("sizes = %v, want %v", sizes, want)
+	}
+	// No weight at all: the tokens go to a hidden item.
+	got = split([]Item{{Est: 0}}, 7)
+	if len(got) != 2 || got[1].Kind != KindHidden || got[1].Tokens != 7 {
+		t.Errorf("zero-weight split = %+v", got)
+	}
+}
+
+func TestLimitsFor(t *testing.T) {
+	tests := []struct {
+		name    string
+		p       LimitParams
+		model   string
+		version string
+		want    Limits
+	}{
+		// 200K − 32K = 168K available; −13K = 155K threshold; −20K = 135K warning; 200K − 3K blocking.
+		{"2.0.76", LimitParams{}, "claude-sonnet-4-5-20250929", "2.0.76",
+			Limits{Window: 200_000, Reserved: 32_000, Available: 168_000, Threshold: 155_000, Warning: 135_000, Blocking: 197_000}},
+		// 2.1.21 still reserves 32K; 2.1.22 reserves 20K: 180K, 167K, 147K.
+		{"2.1.21", LimitParams{}, "claude-opus-4-6", "2.1.21",
+			Limits{Window: 200_000, Reserved: 32_000, Available: 168_000, Threshold: 155_000, Warning: 135_000, Blocking: 197_000}},
+		{"2.1.146", LimitParams{}, "claude-opus-4-6", "2.1.146",
+			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
+		// [1m]: 1M − 20K = 980K; 967K; 947K; 997K.
+		{"1m", LimitParams{}, "claude-sonnet-4-5[1m]", "2.1.146",
+			Limits{Window: 1_000_000, Reserved: 20_000, Available: 980_000, Threshold: 967_000, Warning: 947_000, Blocking: 997_000}},
+		// pct 50: floor(180K × 0.5) = 90K < 167K; warning 70K.
+		{"pct lowers", LimitParams{Pct: 50}, "claude-opus-4-6", "2.1.146",
+			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 90_000, Warning: 70_000, Blocking: 197_000}},
+		// pct 99: floor(178,200) > 167K, so 167K stands: the override never raises.
+		{"pct cannot raise", LimitParams{Pct: 99}, "claude-opus-4-6", "2.1.146",
+			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
+		// Auto-compaction off: the warning comes from the available window, 180K − 20K.
+		{"auto off", LimitParams{AutoCompactOff: true}, "claude-opus-4-6", "2.1.146",
+			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 160_000, Blocking: 197_000}},
+	}
+	for _, tt := range tests {
+		if got := LimitsFor(tt.p, tt.model, tt.version); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCacheModel(t *testing.T) {
+	min := func(m int) int64 { return int64(m) * 60_000 }
+	c := newCache(5 * time.Minute)
+	type req struct {
+		at                  int64
+		model               string
+		prompt, tail, sys   int64
+		read, write, uncach int64
+	}
+	steps := []struct {
+		name string
+		req
+		edit int64 // applied before the request when > 0
+	}{
+		// Nothing cached: write up to the breakpoint (10,000 − 10), 10 uncached.
+		{"cold", req{0, "m", 10_000, 10, 3_000, 0, 9_990, 10}, 0},
+		// One minute later: read the previous breakpoint, write the growth.
+		{"warm", req{min(1), "m", 12_000, 10, 3_000, 9_990, 2_000, 10}, 0},
+		// Six minutes after the last use: every entry expired.
+		{"ttl", req{min(7), "m", 13_000, 10, 3_000, 0, 12_990, 10}, 0},
+		// An edit at 5,000 invalidates the 12,990 prefix; the system prompt's
+		// 3,000 survives and is read.
+		{"edit", req{min(8), "m", 13_500, 10, 3_000, 3_000, 10_490, 10}, 5_000},
+		// Another model: nothing it can read.
+		{"model", req{min(9), "other", 13_500, 10, 3_000, 0, 13_490, 10}, 0},
+		// Below the minimum cacheable prefix (1,024 here): all uncached.
+		{"short", req{min(10), "m2", 900, 10, 0, 0, 0, 900}, 0},
+	}
+	for _, s := range steps {
+		if s.edit > 0 {
+			c.edit(s.edit)
+		}
+		r, w, u := c.request(s.at, s.model, s.prompt, s.tail, s.sys, 1024)
+		if r != s.read || w != s.write || u != s.uncach {
+			t.Errorf("%s: read %d write %d uncached %d, want %d %d %d", s.name, r, w, u, s.read, s.write, s.uncach)
+		}
+	}
+}
+
+// tinyTrace is a three-call session: overhead 1,000; each call appends a
+// tool result (Read of a.go) and an assistant message.
+func tinyTrace() *Trace {
+	calls := make([]replay.Call, 3)
+	for i := range calls {
+		calls[i].Msg = i
+	}
+	at := func(m int) int64 { return 1_700_000_000_000 + int64(m)*60_000 }
+	tr := &Trace{
+		Session: "tiny", Thread: &replay.Thread{Calls: calls}, Overhead: 1000, Ratio: 1, Method: "usage", TTL: 5 * time.Minute,
+		Calls: []TraceCall{
+			{Index: 0, Time: at(0), Model: "claude-sonnet-4-5-20250929", Version: "2.1.146", Clean: true,
+				Usage: replay.Usage{Input: 10, CacheWrite5m: 1490, Output: 50},
+				Items: []Item{{Kind: KindUser, Tokens: 500, Est: 500, Msg: 0, Text: "fix a.go", Exact: true}}},
+			{Index: 1, Time: at(1), Model: "claude-sonnet-4-5-20250929", Version: "2.1.146", Clean: true,
+				Usage: replay.Usage{Input: 10, CacheWrite5m: 3050, CacheRead: 1490, Output: 50},
+				Items: []Item{
+					{Kind: KindToolUse, Tokens: 50, Est: 50, Msg: 0, Tool: "Read", ToolID: "t1", Path: "a.go", Exact: true},
+					{Kind: KindToolResult, Tokens: 3000, Est: 3000, Msg: 1, Tool: "Read", ToolID: "t1", Path: "a.go", Exact: true}}},
+			{Index: 2, Time: at(2), Model: "claude-sonnet-4-5-20250929", Version: "2.1.146", Clean: true,
+				Usage: replay.Usage{Input: 10, CacheWrite5m: 2050, CacheRead: 4540, Output: 50},
+				Items: []Item{
+					{Kind: KindToolUse, Tokens: 50, Est: 50, Msg: 1, Tool: "Read", ToolID: "t2", Path: "b.go", Exact: true},
+					{Kind: KindToolResult, Tokens: 2000, Est: 2000, Msg: 2, Tool: "Read", ToolID: "t2", Path: "b.go", Exact: true}}},
+		},
+	}
+	return tr
+}
+
+type nothing struct{}
+
+func (nothing) Name() string   { return "nothing" }
+func (nothing) Before(*State)  {}
+func (nothing) Observed() bool { return true }
+
+type clearFirst struct{}
+
+func (clearFirst) Name() string { return "clear-first" }
+func (clearFirst) Before(s *State) {
+	if s.Call == 2 {
+		for j, it := range s.Items {
+			if it.ToolID == "t1" && it.Kind == KindToolResult {
+				s.Clear([]int{j}, "test")
+			}
+		}
+	}
+}
+
+func TestRunObservedAndClear(t *testing.T) {
+	tr := tinyTrace()
+	res := Run(tr, nothing{}, DefaultConfig())
+	// Prompts: 1,000 + 500 = 1,500; + 3,050 = 4,550; + 2,050 = 6,600: the recorded ones.
+	// Reads: 0, 1,490 (breakpoint of call 1 = 1,500 − 10), 4,540; writes the rest minus the 10-token tail.
+	want := []struct{ prompt, read, write int64 }{{1500, 0, 1490}, {4550, 1490, 3050}, {6600, 4540, 2050}}
+	for i, w := range want {
+		c := res.Calls[i]
+		if c.Prompt != w.prompt || c.Recorded != w.prompt || c.Read != w.read || c.Write5m != w.write || c.Input != 10 {
+			t.Errorf("observed call %d: %+v, want %+v", i+1, c, w)
+		}
+	}
+	res = Run(tinyTrace(), clearFirst{}, DefaultConfig())
+	// Before call 3, t1's 3,000-token result becomes the placeholder:
+	// round(33/4) = 8 tokens at ratio 1, freeing 2,992. It sat at position
+	// 1,550 (overhead 1,000 + user 500 + tool_use 50), so the cached 4,540
+	// prefix is gone; call 2's 1,490 prefix ends before the edit and is
+	// read: prompt 6,600 − 2,992 = 3,608, breakpoint 3,598, write
+	// 3,598 − 1,490 = 2,108.
+	c := res.Calls[2]
+	if c.Prompt != 3608 || c.Read != 1490 || c.Write5m != 2108 {
+		t.Errorf("after clearing: %+v", c)
+	}
+	// Claude Code's break rule compares with the previous call's read
+	// (1,490): no drop, no break.
+	if res.Metrics.Clearings != 1 || res.Metrics.TokensFreed != 2992 || res.Metrics.CacheBreaks != 0 {
+		t.Errorf("metrics %+v", res.Metrics)
+	}
+	// With server-side cache edits the cached prefixes survive the edit,
+	// shortened by what it removed. Call 2's breakpoint (4,540) fell inside
+	// the cleared result, so its prefix now ends where that result starts,
+	// 1,550 (it cannot end inside the placeholder): read 1,550, write
+	// 3,598 − 1,550 = 2,048.
+	cfg := DefaultConfig()
+	cfg.CacheEdits = true
+	res = Run(tinyTrace(), clearFirst{}, cfg)
+	if c := res.Calls[2]; c.Read != 1550 || c.Write5m != 2048 {
+		t.Errorf("with cache edits: %+v", c)
+	}
+}
+
+type compactBefore3 struct{}
+
+func (compactBefore3) Name() string { return "compact-before-3" }
+func (compactBefore3) Before(s *State) {
+	if s.Call == 2 {
+		s.Compact(Compaction{From: 1, To: len(s.Items), Restore: true, Label: "test"})
+	}
+}
+
+func TestRunCompaction(t *testing.T) {
+	res := Run(tinyTrace(), compactBefore3{}, DefaultConfig())
+	// Before call 3 the context is overhead 1,000 + 500 + 50 + 3,000 + 50 +
+	// 2,000 = 6,600; items 1..5 (5,600 tokens) are summarised.
+	// Summary: 1,200 + 5,600 × 8 / 1,000 = 1,244 (within 1,200–4,500).
+	// Restored: b.go (2,000) then a.go (3,000), most recent first, each
+	// under 5,000 and 5,000 in all under 50,000.
+	// Context: 1,000 + 1,244 + 2,000 + 3,000 = 7,244.
+	c := res.Calls[2]
+	if c.Prompt != 7244 || !c.Compacted {
+		t.Fatalf("call 3: %+v", c)
+	}
+	// The compaction edits from position 1,000 on, so only a system-prompt
+	// prefix could survive, and this 1,000-token one is below Sonnet's
+	// 1,024-token minimum: it never had an entry. Read 0, write 7,234.
+	if c.Read != 0 || c.Write5m != 7234 {
+		t.Errorf("call 3 cache: read %d write %d", c.Read, c.Write5m)
+	}
+	// The summarizer forks the 6,600-token conversation: it reads the
+	// 4,540 prefix call 2 cached, writes 6,600 − 4,540 + 1,000 (its prompt)
+	// = 3,060, and outputs the 1,244-token summary. Sonnet 4.5:
+	// 4,540 × 0.30 + 3,060 × 3.75 + 1,244 × 15 = 1,362 + 11,475 + 18,660
+	// = 31,497 µ$.
+	if len(res.Summaries) != 1 {
+		t.Fatalf("summaries: %+v", res.Summaries)
+	}
+	s := res.Summaries[0]
+	if s.Read != 4540 || s.Write != 3060 || s.Output != 1244 || s.Cost != 0.031497 || s.BeforeCall != 3 {
+		t.Errorf("summary call %+v", s)
+	}
+	m := res.Metrics
+	// Freed: 5,600 − (1,244 + 5,000) = −644: restoring both files costs
+	// more than the tiny history it replaced.
+	if m.Compactions != 1 || m.TokensFreed != -644 || m.SummaryTokens != 1244 || m.FirstCompaction != 3 ||
+		m.UsersVerbatim != 1 || m.UsersSummarised != 0 || m.LikelyRereads != 0 {
+		t.Errorf("metrics %+v", m)
+	}
+}
+
+func TestSummarizerDeterministic(t *testing.T) {
+	items := []Item{
+		{Kind: KindUser, Msg: 1, Text: "please fix the parser"},
+		{Kind: KindToolUse, Tool: "Read", Path: "p.go", Msg: 2},
+		{Kind: KindToolResult, Tool: "Read", Path: "p.go", Msg: 3, IsError: true},
+		{Kind: KindToolUse, Tool: "Edit", Path: "p.go", Msg: 4},
+		{Kind: KindUser, Msg: 5, Text: string(make([]byte, 3000))}, // over QuoteChars: only summarised
+	}
+	z := DefaultSummarizer()
+	a, carried := z.Summarize(items, nil, 155_000)
+	b, _ := z.Summarize(items, nil, 155_000)
+	if a.Text != b.Text {
+		t.Error("same input, different summary")
+	}
+	// 1,200 + 155,000 × 8 / 1,000 = 2,440; 1,000,000 replaced is capped at 4,500; 0 at 1,200.
+	if a.Tokens != 2440 {
+		t.Errorf("tokens %d, want 2440", a.Tokens)
+	}
+	if s, _ := z.Summarize(items, nil, 1_000_000); s.Tokens != 4500 {
+		t.Errorf("cap: %d", s.Tokens)
+	}
+	if s, _ := z.Summarize(items, nil, 0); s.Tokens != 1200 {
+		t.Errorf("floor: %d", s.Tokens)
+	}
+	for _, sec := range []string{"1. Primary Request and Intent", "2. Key Technical Concepts", "3. Files and Code Sections",
+		"4. Errors and fixes:\n1 tool errors", "5. Problem Solving", "6. All user messages", "7. Pending Tasks",
+		"8. Current Work", "9. Optional Next Step", "- read p.go", "- edited p.go", `"please fix the parser"`} {
+		if !contains(a.Text, sec) {
+			t.Errorf("summary lacks %q:\n%s", sec, a.Text)
+		}
+	}
+	if !reflect.DeepEqual(a.Quoted, []int{1}) || !reflect.DeepEqual(a.Cut, []int{5}) || len(carried) != 1 {
+		t.Errorf("quoted %v cut %v carried %d", a.Quoted, a.Cut, len(carried))
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
