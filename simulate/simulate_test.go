@@ -8,29 +8,6 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-func TestSplitLargestRemainder(t *testing.T) {
-	items := []Item{{Est: 1}, {Est: 1}, {Est: 2}}
-	// 10 tokens over weights 1,1,2 (sum 4): 10/4 = 2.5, 2.5, 5 → floors 2, 2, 5
-	// (9 given); the one left goes to the largest remainder, ties to the
-	// earlier item: 3, 2, 5.
-	got := split(items, 10)
-	var sizes []int64
-	for _, it := range got {
-		sizes = append(sizes, it.Tokens)
-		if !it.Exact {
-			t.Errorf("split item not marked exact: %+v", it)
-		}
-	}
-	if want := []int64{3, 2, 5}; !reflect.DeepEqual(sizes, want) {
-		t.Errorf("sizes = %v, want %v", sizes, want)
-	}
-	// No weight at all: the tokens go to a hidden item.
-	got = split([]Item{{Est: 0}}, 7)
-	if len(got) != 2 || got[1].Kind != KindHidden || got[1].Tokens != 7 {
-		t.Errorf("zero-weight split = %+v", got)
-	}
-}
-
 func TestLimitsFor(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -1,9 +1,9 @@
 package simulate
 
 import (
-	"sort"
 	"time"
 
+	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -103,10 +103,15 @@ type Trace struct {
 	AgentCalls []replay.Call
 }
 
-// Prepare builds the trace of a session's main thread.
+// Prepare builds the trace of a session's main thread, with the exact
+// sizes accounting.SizeThread measures.
 func Prepare(s *replay.Session) *Trace {
 	th := s.Main
-	tr := &Trace{Session: s.ID, Project: s.Project, Thread: th, Method: "usage", TTL: 5 * time.Minute}
+	sz := accounting.SizeThread(th)
+	tr := &Trace{
+		Session: s.ID, Project: s.Project, Thread: th, Method: sz.Method, TTL: 5 * time.Minute,
+		Overhead: sz.Overhead, Ratio: sz.Ratio,
+	}
 	for _, a := range s.Agents {
 		for _, c := range a.Calls {
 			if c.HasUsage && !c.Duplicate && !c.Synthetic {
@@ -115,73 +120,60 @@ func Prepare(s *replay.Session) *Trace {
 			}
 		}
 	}
-	names := map[string]replay.ToolCall{}
+	tools := map[string]replay.ToolCall{}
 	for _, t := range th.Tools {
-		names[t.ID] = t
+		tools[t.ID] = t
 	}
-	var calls []int
+	unsent := map[int]bool{} // messages of calls never sent
 	for i := range th.Calls {
 		c := &th.Calls[i]
-		if c.Synthetic || c.Duplicate || c.APIError {
-			continue
+		if !accounting.Sent(c) {
+			unsent[c.Msg] = true
 		}
-		calls = append(calls, i)
-		if c.Usage.CacheWrite1h > 0 {
+		if accounting.Sent(c) && c.Usage.CacheWrite1h > 0 {
 			tr.TTL = time.Hour
 		}
 	}
-	if len(calls) == 0 {
-		return tr
-	}
-	synthetic := map[int]bool{} // messages of calls that were never sent
-	for i := range th.Calls {
-		if c := &th.Calls[i]; c.Synthetic || c.APIError {
-			synthetic[c.Msg] = true
-		}
-	}
 	ci := 0
-	start := 0
-	hasUsage := false
-	for n, idx := range calls {
-		c := &th.Calls[idx]
+	for _, seg := range sz.Segments {
+		c := &th.Calls[seg.Call]
 		tc := TraceCall{
-			Index: idx, Line: c.Line, Time: c.Time, Model: c.Model, Version: c.Version,
-			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound,
+			Index: seg.Call, Line: c.Line, Time: c.Time, Model: c.Model, Version: c.Version,
+			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
 		}
-		hasUsage = hasUsage || c.HasUsage
 		if c.OutputLowerBound {
 			for _, b := range th.Messages[c.Msg].Blocks {
 				tc.OutputEst += int64(b.Est)
 			}
 		}
-		afterBoundary := false
 		for ci < len(th.Compactions) && th.Compactions[ci].Msg <= c.Msg {
-			comp := &th.Compactions[ci]
-			if comp.Kind == replay.CompactMicro {
+			if comp := &th.Compactions[ci]; comp.Kind == replay.CompactMicro {
 				tc.RealMicro = comp
 			} else {
 				tc.RealCompact = comp
 			}
 			ci++
 		}
-		for m := start; m < c.Msg; m++ {
-			msg := &th.Messages[m]
-			if synthetic[m] {
+		afterBoundary := false
+		for m := seg.From; m < seg.To; m++ {
+			if unsent[m] {
 				continue
 			}
 			if tc.RealCompact != nil && m == tc.RealCompact.Msg {
 				afterBoundary = true
 			}
-			tc.Items = appendItems(tc.Items, msg, m, names, afterBoundary)
+			n := len(tc.Items)
+			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, afterBoundary)
+			for b := range tc.Items[n:] {
+				tc.Items[n+b].Tokens = sz.Blocks[m][b]
+				tc.Items[n+b].Exact = sz.Exact[m]
+			}
 		}
-		start = c.Msg
-		_ = n
+		if seg.Hidden > 0 {
+			tc.Items = append(tc.Items, Item{Kind: KindHidden, Tokens: seg.Hidden, Msg: -1, Exact: true})
+		}
 		tr.Calls = append(tr.Calls, tc)
 	}
-	if !hasUsage {
-		tr.Method = "estimate"
-	}
-	tr.calibrate()
 	return tr
 }
 
@@ -220,102 +212,6 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 	return items
 }
 
-// calibrate sets exact sizes from usage deltas where the trace allows it,
-// the tokens-per-estimate ratio from those, estimated sizes elsewhere, and
-// the overhead from the first call.
-func (tr *Trace) calibrate() {
-	var exactTok, exactEst int64
-	for i := range tr.Calls {
-		tc := &tr.Calls[i]
-		if i == 0 || tr.Method != "usage" {
-			continue
-		}
-		prev := &tr.Calls[i-1]
-		d := tc.Usage.Prompt() - prev.Usage.Prompt()
-		if tc.RealCompact != nil || tc.RealMicro != nil {
-			continue
-		}
-		tc.Clean = true
-		if d < 0 {
-			// The context shrank with no compaction in the transcript
-			// (thinking stripped, a side request on another model): the
-			// appended items were free, and every run shrinks by as much.
-			tc.Shrink = -d
-			continue
-		}
-		exactTok += d
-		exactEst += int64(sumEst(tc.Items))
-	}
-	tr.Ratio = 1
-	if exactEst > 0 && exactTok > 0 {
-		tr.Ratio = float64(exactTok) / float64(exactEst)
-	}
-	for i := range tr.Calls {
-		tc := &tr.Calls[i]
-		if tc.Clean {
-			d := max(0, tc.Usage.Prompt()-tr.Calls[i-1].Usage.Prompt())
-			tc.Items = split(tc.Items, d)
-			continue
-		}
-		for j := range tc.Items {
-			tc.Items[j].Tokens = tr.estimate(tc.Items[j].Est)
-		}
-	}
-	if tr.Method == "usage" && len(tr.Calls) > 0 {
-		first := &tr.Calls[0]
-		tr.Overhead = max(0, first.Usage.Prompt()-sumTokens(first.Items))
-	}
-}
-
 func (tr *Trace) estimate(est int) int64 {
 	return int64(float64(est)*tr.Ratio + 0.5)
-}
-
-// split distributes total tokens over items in proportion to their
-// estimates, by largest remainder so the sizes add up exactly. Content the
-// transcript does not show (system reminders) has no block of its own; when
-// no item has any weight, a hidden item carries the tokens.
-func split(items []Item, total int64) []Item {
-	w := int64(sumEst(items))
-	if w == 0 {
-		if total > 0 {
-			items = append(items, Item{Kind: KindHidden, Tokens: total, Msg: -1, Exact: true})
-		}
-		return items
-	}
-	var given int64
-	type rem struct {
-		i int
-		r int64
-	}
-	rems := make([]rem, 0, len(items))
-	for i := range items {
-		num := total * int64(items[i].Est)
-		items[i].Tokens = num / w
-		items[i].Exact = true
-		given += items[i].Tokens
-		rems = append(rems, rem{i, num % w})
-	}
-	// Hand out the remainder, largest fractional part first (ties: earlier item).
-	sort.SliceStable(rems, func(a, b int) bool { return rems[a].r > rems[b].r })
-	for j := int64(0); j < total-given; j++ {
-		items[rems[j].i].Tokens++
-	}
-	return items
-}
-
-func sumEst(items []Item) int {
-	n := 0
-	for _, it := range items {
-		n += it.Est
-	}
-	return n
-}
-
-func sumTokens(items []Item) int64 {
-	var n int64
-	for _, it := range items {
-		n += it.Tokens
-	}
-	return n
 }

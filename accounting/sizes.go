@@ -1,0 +1,192 @@
+package accounting
+
+import (
+	"sort"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Sizes are the token sizes of a thread's messages as the API counted them
+// (architecture decision 3). Every call records the prompt the server saw;
+// between two calls the prompt grew by exactly what was appended since (the
+// previous response, then tool results, user text, attachments), and that
+// growth is split among the appended blocks in proportion to Claude Code's
+// estimate of each. Where the growth cannot be used (around a compaction),
+// blocks are sized by the thread's calibrated ratio of exact tokens to
+// estimate.
+type Sizes struct {
+	// Method is "usage", or "estimate" when the thread has no usage and
+	// sizes are Claude Code's estimate.
+	Method string
+	// Overhead is the system prompt and tools: the first call's prompt minus
+	// its (estimated) messages.
+	Overhead int64
+	// Ratio is exact tokens per unit of Claude Code's estimate over the
+	// clean segments (1 when there are none).
+	Ratio float64
+	// Blocks[m][b] sizes block b of message m (an attachment has one
+	// entry). Messages never sent (synthetic responses, messages after the
+	// last call) have sizes from the ratio.
+	Blocks [][]int64
+	// Exact[m] is set when message m's sizes came from a usage delta.
+	Exact    []bool
+	Segments []Segment
+}
+
+// Segment is what was appended to a thread's context before one call.
+type Segment struct {
+	Call     int // index in Thread.Calls
+	From, To int // messages [From, To)
+	// Clean is set when the sizes of the segment's blocks are exact: no
+	// compaction came in between, and the prompt grew by their sum (or
+	// shrank by Shrink, the blocks then costing nothing).
+	Clean  bool
+	Shrink int64
+	// Hidden is content the server saw that no block of the transcript
+	// shows (a clean segment without any visible block).
+	Hidden int64
+}
+
+// Sent reports whether a call went to the API: a <synthetic> or API-error
+// line was written locally, and a duplicate was counted elsewhere.
+func Sent(c *replay.Call) bool { return !c.Synthetic && !c.Duplicate && !c.APIError }
+
+// SizeThread measures a thread.
+func SizeThread(th *replay.Thread) *Sizes {
+	sz := &Sizes{Method: "usage", Ratio: 1, Blocks: make([][]int64, len(th.Messages)), Exact: make([]bool, len(th.Messages))}
+	skip := map[int]bool{} // messages of calls never sent
+	hasUsage := false
+	for i := range th.Calls {
+		c := &th.Calls[i]
+		if c.Synthetic || c.APIError {
+			skip[c.Msg] = true
+		}
+		hasUsage = hasUsage || (c.HasUsage && Sent(c))
+	}
+	if !hasUsage {
+		sz.Method = "estimate"
+	}
+	// Segments, and whether a compaction falls inside each.
+	ci, start := 0, 0
+	prev := -1
+	var exactTok, exactEst int64
+	for i := range th.Calls {
+		c := &th.Calls[i]
+		if !Sent(c) {
+			continue
+		}
+		seg := Segment{Call: i, From: start, To: c.Msg}
+		compacted := false
+		for ci < len(th.Compactions) && th.Compactions[ci].Msg <= c.Msg {
+			compacted = true
+			ci++
+		}
+		if prev >= 0 && !compacted && hasUsage {
+			d := c.Usage.Prompt() - th.Calls[prev].Usage.Prompt()
+			seg.Clean = true
+			if d < 0 {
+				seg.Shrink = -d
+			} else {
+				exactTok += d
+				exactEst += segmentEst(th, seg, skip)
+			}
+		}
+		sz.Segments = append(sz.Segments, seg)
+		start, prev = c.Msg, i
+	}
+	if exactEst > 0 && exactTok > 0 {
+		sz.Ratio = float64(exactTok) / float64(exactEst)
+	}
+	// Estimated sizes everywhere first; clean segments then get exact ones.
+	for m := range th.Messages {
+		w := weights(&th.Messages[m])
+		sz.Blocks[m] = make([]int64, len(w))
+		for b, est := range w {
+			sz.Blocks[m][b] = sz.estimate(est)
+		}
+	}
+	for k, seg := range sz.Segments {
+		if !seg.Clean {
+			continue
+		}
+		d := max(0, th.Calls[seg.Call].Usage.Prompt()-th.Calls[sz.Segments[k-1].Call].Usage.Prompt())
+		sz.Segments[k].Hidden = sz.split(th, seg, skip, d)
+	}
+	if hasUsage && len(sz.Segments) > 0 {
+		first := sz.Segments[0]
+		var msgs int64
+		for m := first.From; m < first.To; m++ {
+			if !skip[m] {
+				for _, n := range sz.Blocks[m] {
+					msgs += n
+				}
+			}
+		}
+		sz.Overhead = max(0, th.Calls[first.Call].Usage.Prompt()-msgs)
+	}
+	return sz
+}
+
+func (sz *Sizes) estimate(est int64) int64 { return int64(float64(est)*sz.Ratio + 0.5) }
+
+// weights are Claude Code's estimates of a message's blocks.
+func weights(m *replay.Message) []int64 {
+	if m.Role == replay.RoleAttachment {
+		return []int64{int64(replay.Estimate(m.AttachmentChars))}
+	}
+	w := make([]int64, len(m.Blocks))
+	for b := range m.Blocks {
+		w[b] = int64(m.Blocks[b].Est)
+	}
+	return w
+}
+
+func segmentEst(th *replay.Thread, seg Segment, skip map[int]bool) int64 {
+	var n int64
+	for m := seg.From; m < seg.To; m++ {
+		if !skip[m] {
+			for _, w := range weights(&th.Messages[m]) {
+				n += w
+			}
+		}
+	}
+	return n
+}
+
+// split distributes total tokens over the segment's blocks in proportion to
+// their estimates, by largest remainder so the sizes add up exactly, and
+// returns what no block could carry.
+func (sz *Sizes) split(th *replay.Thread, seg Segment, skip map[int]bool, total int64) (hidden int64) {
+	type slot struct {
+		m, b int
+		rem  int64
+	}
+	var slots []slot
+	var sum int64
+	for m := seg.From; m < seg.To; m++ {
+		if skip[m] {
+			continue
+		}
+		sz.Exact[m] = true
+		for b, w := range weights(&th.Messages[m]) {
+			slots = append(slots, slot{m: m, b: b, rem: w})
+			sum += w
+		}
+	}
+	if sum == 0 {
+		return total
+	}
+	var given int64
+	for i := range slots {
+		num := total * slots[i].rem
+		sz.Blocks[slots[i].m][slots[i].b] = num / sum
+		given += num / sum
+		slots[i].rem = num % sum
+	}
+	// The remainder goes to the largest fractional parts (ties: earlier block).
+	sort.SliceStable(slots, func(a, b int) bool { return slots[a].rem > slots[b].rem })
+	for j := int64(0); j < total-given; j++ {
+		sz.Blocks[slots[j].m][slots[j].b]++
+	}
+	return 0
+}

@@ -1,0 +1,104 @@
+package accounting
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+func msg(role replay.Role, ests ...int) replay.Message {
+	m := replay.Message{Role: role, Call: -1}
+	for _, e := range ests {
+		m.Blocks = append(m.Blocks, replay.Block{Kind: replay.BlockText, Est: e})
+	}
+	return m
+}
+
+func TestSizeThread(t *testing.T) {
+	usage := func(prompt int64) replay.Usage { return replay.Usage{Input: 10, CacheRead: prompt - 10} }
+	th := &replay.Thread{
+		Messages: []replay.Message{
+			msg(replay.RoleUser, 10),      // m0
+			msg(replay.RoleAssistant, 5),  // m1: call 0
+			msg(replay.RoleUser, 20),      // m2
+			msg(replay.RoleAssistant, 4),  // m3: call 1
+			msg(replay.RoleUser, 6, 2000), // m4: text and an image
+			msg(replay.RoleAssistant, 7),  // m5: call 2
+			msg(replay.RoleUser, 100),     // m6: compaction summary
+			msg(replay.RoleAssistant, 3),  // m7: call 3
+			msg(replay.RoleAssistant, 9),  // m8: a <synthetic> line, never sent
+			msg(replay.RoleUser, 1),       // m9
+			msg(replay.RoleAssistant, 2),  // m10: call 5
+		},
+		Calls: []replay.Call{
+			{Msg: 1, HasUsage: true, Usage: usage(1100)},
+			{Msg: 3, HasUsage: true, Usage: usage(1175)},
+			{Msg: 5, HasUsage: true, Usage: usage(5195)},
+			{Msg: 7, HasUsage: true, Usage: usage(3000)},
+			{Msg: 8, Synthetic: true},
+			{Msg: 10, HasUsage: true, Usage: usage(2990)},
+		},
+		Compactions: []replay.Compaction{{Kind: replay.CompactFull, Msg: 6}},
+	}
+	sz := SizeThread(th)
+	// Clean segments: call 1 grew 75 over m1, m2 (estimates 5 + 20 = 25);
+	// call 2 grew 4,020 over m3, m4 (4 + 6 + 2,000 = 2,010). Call 3 follows
+	// the compaction; call 5 shrank by 10 (3,000 → 2,990).
+	// Ratio: (75 + 4,020) / (25 + 2,010) = 4,095 / 2,035.
+	if want := 4095.0 / 2035.0; sz.Ratio != want {
+		t.Errorf("ratio %v, want %v", sz.Ratio, want)
+	}
+	// Exact splits: 75 × 5/25 = 15, 75 × 20/25 = 60; 4,020 × 4/2,010 = 8,
+	// × 6/2,010 = 12, × 2,000/2,010 = 4,000.
+	// Estimated (ratio ≈ 2.0123): m0 10 → 20; m5 7 → 14; m6 100 → 201.
+	// The shrinking segment's m7 and m9 cost nothing; m8 was never sent
+	// (estimated: 9 → 18); m10 comes after the last call (2 → 4).
+	want := [][]int64{{20}, {15}, {60}, {8}, {12, 4000}, {14}, {201}, {0}, {18}, {0}, {4}}
+	if !reflect.DeepEqual(sz.Blocks, want) {
+		t.Errorf("blocks %v, want %v", sz.Blocks, want)
+	}
+	if wantExact := []bool{false, true, true, true, true, false, false, true, false, true, false}; !reflect.DeepEqual(sz.Exact, wantExact) {
+		t.Errorf("exact %v, want %v", sz.Exact, wantExact)
+	}
+	// Overhead: 1,100 − m0's 20 = 1,080.
+	if sz.Overhead != 1080 || sz.Method != "usage" {
+		t.Errorf("overhead %d method %s", sz.Overhead, sz.Method)
+	}
+	segs := []Segment{
+		{Call: 0, From: 0, To: 1}, {Call: 1, From: 1, To: 3, Clean: true}, {Call: 2, From: 3, To: 5, Clean: true},
+		{Call: 3, From: 5, To: 7}, {Call: 5, From: 7, To: 10, Clean: true, Shrink: 10},
+	}
+	if !reflect.DeepEqual(sz.Segments, segs) {
+		t.Errorf("segments %+v\nwant %+v", sz.Segments, segs)
+	}
+}
+
+func TestSizeThreadRemainderAndHidden(t *testing.T) {
+	usage := func(prompt int64) replay.Usage { return replay.Usage{CacheRead: prompt} }
+	th := &replay.Thread{
+		Messages: []replay.Message{
+			msg(replay.RoleUser, 1),
+			msg(replay.RoleAssistant, 1), // call 0
+			msg(replay.RoleUser, 1, 2),   // weights 1, 1, 2 with the response above
+			msg(replay.RoleAssistant, 0), // call 1
+			msg(replay.RoleUser, 0),      // no visible weight
+			msg(replay.RoleAssistant, 0), // call 2
+		},
+		Calls: []replay.Call{
+			{Msg: 1, HasUsage: true, Usage: usage(100)},
+			{Msg: 3, HasUsage: true, Usage: usage(110)},
+			{Msg: 5, HasUsage: true, Usage: usage(117)},
+		},
+	}
+	sz := SizeThread(th)
+	// 10 over weights 1, 1, 2: 2.5, 2.5, 5 → 2, 2, 5 and the one left to
+	// the largest remainder, the earlier of the tied: 3, 2, 5.
+	if got := [][]int64{sz.Blocks[1], sz.Blocks[2]}; !reflect.DeepEqual(got, [][]int64{{3}, {2, 5}}) {
+		t.Errorf("split %v, want [[3] [2 5]]", got)
+	}
+	// The 7 tokens of call 2's segment have no visible block to carry them.
+	if sz.Segments[2].Hidden != 7 {
+		t.Errorf("hidden %d, want 7", sz.Segments[2].Hidden)
+	}
+}
