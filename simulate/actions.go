@@ -8,12 +8,12 @@ import "fmt"
 // unless Config.CacheEdits is set.
 func (s *State) Clear(idx []int, reason string) int64 {
 	e := s.e
-	freed := e.clear(idx)
-	if freed > 0 {
+	freed, n := e.clear(idx)
+	if n > 0 {
 		e.micro++
 		e.freed += freed
 		e.policyEdited = true
-		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d results, freed %d", reason, len(idx), freed))
+		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d results, freed %d", reason, n, freed))
 	}
 	e.sync(s)
 	return freed
@@ -24,12 +24,14 @@ func (s *State) Clear(idx []int, reason string) int64 {
 func (s *State) ClearInputs(idx []int, reason string) int64 {
 	e := s.e
 	var freed int64
+	n := 0
 	for _, j := range idx {
 		it := &e.items[j]
-		if it.Kind != KindToolUse || it.Cleared {
+		if it.Kind != KindToolUse || it.Cleared || it.Tokens <= e.placeholder {
 			continue
 		}
-		f := max(0, it.Tokens-e.placeholder)
+		n++
+		f := it.Tokens - e.placeholder
 		if e.cfg.CacheEdits {
 			e.cache.shift(e.position(j), f)
 		} else {
@@ -41,10 +43,10 @@ func (s *State) ClearInputs(idx []int, reason string) int64 {
 	}
 	e.tokens -= freed
 	e.trigger -= freed
-	if freed > 0 {
+	if n > 0 {
 		e.freed += freed
 		e.policyEdited = true
-		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d inputs, freed %d", reason, len(idx), freed))
+		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d inputs, freed %d", reason, n, freed))
 	}
 	e.sync(s)
 	return freed
@@ -70,8 +72,12 @@ func (s *State) Drop(idx []int, reason string) int64 {
 	e.markEdit(lowest)
 	var freed int64
 	kept := e.items[:lowest]
+	before := 0 // dropped items before this call's appended ones
 	for j := lowest; j < len(e.items); j++ {
 		if drop[j] {
+			if j < e.appendedFrom {
+				before++
+			}
 			freed += e.items[j].Tokens
 			if p := e.items[j].Path; p != "" && e.items[j].Kind == KindToolResult {
 				e.cleared[p] = true
@@ -81,9 +87,7 @@ func (s *State) Drop(idx []int, reason string) int64 {
 		kept = append(kept, e.items[j])
 	}
 	e.items = kept
-	if e.appendedFrom > len(e.items) {
-		e.appendedFrom = len(e.items)
-	}
+	e.appendedFrom -= before
 	e.tokens -= freed
 	e.trigger -= freed
 	e.freed += freed
@@ -217,9 +221,17 @@ func (e *engine) restore(replaced, kept []Item) []Item {
 // adds prompt tokens of its own, producing output tokens, without changing
 // the context: a background summary update, for instance. It is listed with
 // the run's summarizer calls under label.
+//
+// The fork runs right after the previous response (a background task
+// started when the turn ended), so it is priced at the previous call's time,
+// while that call's cache entries are warm.
 func (s *State) Fork(prompt, output int64, label string) {
 	e := s.e
-	read, write := e.cache.fork(e.now, e.tokens, prompt)
+	at := e.now
+	if e.prevTime > 0 {
+		at = e.prevTime
+	}
+	read, write := e.cache.fork(at, e.tokens, prompt)
 	sc := SummaryCall{Label: label, BeforeCall: e.tr.Calls[e.call].Index + 1, Read: read, Write: write, Output: output}
 	if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
 		sc.Cost = pr.Cost(sc.usage(e.ttl))

@@ -102,7 +102,7 @@ func (c *cache) fork(now int64, shared, own int64) (read, write int64) {
 	}
 	for i := range c.entries {
 		if c.entries[i].pos <= read && c.entries[i].expires >= now {
-			c.entries[i].expires = now + c.ttl
+			c.entries[i].expires = max(c.entries[i].expires, now+c.ttl)
 		}
 	}
 	return read, shared - read + own

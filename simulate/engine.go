@@ -84,6 +84,10 @@ type State struct {
 // Appended returns the index of the first item appended for this call.
 func (s *State) Appended() int { return s.e.appendedFrom }
 
+// PlaceholderTokens is the size of a cleared tool result or input: Claude
+// Code's estimate of Placeholder at the session's calibrated ratio.
+func (s *State) PlaceholderTokens() int64 { return s.e.placeholder }
+
 // CallResult is one simulated API call.
 type CallResult struct {
 	Call     int    `json:"call"` // 1-based number in the thread
@@ -166,6 +170,7 @@ type engine struct {
 	call         int
 	trigger      int64
 	now          int64
+	prevTime     int64 // the previous call's time
 	model        string
 	policyEdited bool
 	compacted    bool
@@ -201,6 +206,7 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 	for i := range tr.Calls {
 		tc := &tr.Calls[i]
 		e.call, e.now, e.model = i, tc.Time, tc.Model
+		e.prevTime = prevTime
 		e.actions = nil
 		e.policyEdited, e.compacted = false, false
 		if obs {
@@ -279,8 +285,8 @@ func (e *engine) applyReal(tc *TraceCall) {
 				idx = append(idx, j)
 			}
 		}
-		e.clear(idx)
-		e.actions = append(e.actions, fmt.Sprintf("real microcompact: %d results", len(idx)))
+		_, n := e.clear(idx)
+		e.actions = append(e.actions, fmt.Sprintf("real microcompact: %d results", n))
 	}
 	if c := tc.RealCompact; c != nil {
 		e.markEdit(1)
@@ -358,14 +364,19 @@ func (e *engine) markEdit(j int) {
 	}
 }
 
-func (e *engine) clear(idx []int) int64 {
+// clear replaces tool results by the placeholder. Results no larger than
+// the placeholder are left alone. It returns the tokens freed and how many
+// results it cleared.
+func (e *engine) clear(idx []int) (int64, int) {
 	var freed int64
+	n := 0
 	for _, j := range idx {
 		it := &e.items[j]
-		if it.Cleared || it.Kind != KindToolResult {
+		if it.Cleared || it.Kind != KindToolResult || it.Tokens <= e.placeholder {
 			continue
 		}
-		f := max(0, it.Tokens-e.placeholder)
+		n++
+		f := it.Tokens - e.placeholder
 		if e.cfg.CacheEdits {
 			e.cache.shift(e.position(j), f)
 		} else {
@@ -380,7 +391,7 @@ func (e *engine) clear(idx []int) int64 {
 	}
 	e.tokens -= freed
 	e.trigger -= freed
-	return freed
+	return freed, n
 }
 
 // request prices the call through the cache model and records it.
