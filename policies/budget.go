@@ -1,0 +1,115 @@
+package policies
+
+import (
+	"fmt"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+func init() {
+	register(Entry{
+		Name: "budget",
+		Doc: "A hard token budget: when the exact context exceeds tokens, clear the oldest tool results until " +
+			"it fits (mode=mask), then, or at once with mode=drop, drop the oldest items after the system prompt " +
+			"until it fits. A tool call and its result are dropped together; what this call appended is never " +
+			"touched, so a single turn larger than the budget stays over it.",
+		Source: "common baseline (truncation to a fixed budget)",
+		Params: []Param{
+			{Name: "tokens", Default: "100000", Doc: "the budget in tokens (> 0)"},
+			{Name: "mode", Default: "mask", Doc: "mask: clear tool results first, then drop; drop: drop only"},
+		},
+		New: newBudget,
+	})
+}
+
+type budget struct {
+	args   Args
+	tokens int64
+	mask   bool
+}
+
+func newBudget(a Args) (simulate.Policy, error) {
+	n, err := a.Int("tokens")
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("policy %q: tokens=0: want a budget above 0", "budget")
+	}
+	p := &budget{args: a, tokens: n}
+	switch m := a.String("mode"); m {
+	case "mask":
+		p.mask = true
+	case "drop":
+	default:
+		return nil, fmt.Errorf("policy %q: mode=%q: want mask or drop", "budget", m)
+	}
+	return p, nil
+}
+
+func (p *budget) Name() string { return spec("budget", p.args) }
+
+func (p *budget) Before(s *simulate.State) {
+	if s.Tokens <= p.tokens {
+		return
+	}
+	if p.mask {
+		p.clear(s)
+	}
+	if s.Tokens > p.tokens {
+		p.drop(s)
+	}
+}
+
+// clear masks the oldest tool results before this call's until the
+// projected context fits; it repeats when the engine's placeholder proved
+// larger than projected.
+func (p *budget) clear(s *simulate.State) {
+	for s.Tokens > p.tokens {
+		var idx []int
+		over := s.Tokens - p.tokens
+		for _, j := range liveResults(s.Items, currentFrom(s)) {
+			if over <= 0 {
+				break
+			}
+			idx = append(idx, j)
+			over -= clearGain(s.Items[j])
+		}
+		if len(idx) == 0 || s.Clear(idx, "budget (mask)") == 0 {
+			return
+		}
+	}
+}
+
+// drop removes the oldest items after the overhead and before this call's,
+// each tool call with its results, until the context fits.
+func (p *budget) drop(s *simulate.State) {
+	end := currentFrom(s)
+	results := map[string][]int{}
+	for j := 1; j < len(s.Items); j++ {
+		if it := s.Items[j]; it.Kind == simulate.KindToolResult && it.ToolID != "" {
+			results[it.ToolID] = append(results[it.ToolID], j)
+		}
+	}
+	picked := map[int]bool{}
+	var idx []int
+	over := s.Tokens - p.tokens
+	take := func(j int) {
+		if !picked[j] {
+			picked[j] = true
+			idx = append(idx, j)
+			over -= s.Items[j].Tokens
+		}
+	}
+	for j := 1; j < end && over > 0; j++ {
+		take(j)
+		if it := s.Items[j]; it.Kind == simulate.KindToolUse && it.ToolID != "" {
+			for _, r := range results[it.ToolID] {
+				take(r)
+			}
+		}
+	}
+	if len(idx) > 0 {
+		s.Drop(idx, "budget (drop)")
+	}
+}

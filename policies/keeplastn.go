@@ -1,0 +1,72 @@
+package policies
+
+import (
+	"fmt"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+func init() {
+	register(Entry{
+		Name: "keep-last-n",
+		Doc: "Observation masking: keep the last n tool results and replace every older one with the " +
+			"placeholder (the tool calls stay). With polling=k the masking boundary moves only every k calls, " +
+			"so the cached prefix survives the k−1 calls between.",
+		Source: "SWE-agent last_n_observations (5 in 0.7, polling); JetBrains \"The Complexity Trap\" (2025), M=10",
+		Params: []Param{
+			{Name: "n", Default: "10", Doc: "tool results kept verbatim (the paper's M=10; SWE-agent 0.7 uses 5)"},
+			{Name: "polling", Default: "1", Doc: "move the boundary only on every polling-th call (1: every call)"},
+		},
+		New: newKeepLastN,
+	})
+}
+
+type keepLastN struct {
+	args    Args
+	n       int
+	polling int
+}
+
+func newKeepLastN(a Args) (simulate.Policy, error) {
+	n, err := a.Int("n")
+	if err != nil {
+		return nil, err
+	}
+	polling, err := a.Int("polling")
+	if err != nil {
+		return nil, err
+	}
+	if polling < 1 {
+		return nil, fmt.Errorf("policy %q: polling=%d: want 1 or more", "keep-last-n", polling)
+	}
+	return &keepLastN{args: a, n: int(n), polling: int(polling)}, nil
+}
+
+func (p *keepLastN) Name() string { return spec("keep-last-n", p.args) }
+
+// Before, on calls 0, k, 2k, … (k = polling), clears every tool result but
+// the last n, counting cleared ones: the boundary is the n-th result from
+// the end.
+func (p *keepLastN) Before(s *simulate.State) {
+	if s.Call%p.polling != 0 {
+		return
+	}
+	var all []int
+	for j, it := range s.Items {
+		if it.Kind == simulate.KindToolResult {
+			all = append(all, j)
+		}
+	}
+	if len(all) <= p.n {
+		return
+	}
+	var idx []int
+	for _, j := range all[:len(all)-p.n] {
+		if !s.Items[j].Cleared {
+			idx = append(idx, j)
+		}
+	}
+	if len(idx) > 0 {
+		s.Clear(idx, "keep-last-n")
+	}
+}

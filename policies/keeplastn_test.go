@@ -1,0 +1,67 @@
+package policies
+
+import "testing"
+
+func TestKeepLastN(t *testing.T) {
+	tests := []struct {
+		spec  string
+		want  expect
+		cache map[int]cacheIO
+	}{
+		{
+			// Results of 1,000 tokens at calls 1–4. n=2: at call 3 the first
+			// result is the third from the end and becomes the placeholder
+			// (1,000 − 8 = 992 freed): 5,650 − 992 = 4,658. Call 4: the second
+			// goes: 4,658 + 1,050 − 992 = 4,716.
+			spec: "keep-last-n:n=2",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 4658, 4716},
+				actions: map[int][]string{
+					3: {"keep-last-n: cleared 1 results, freed 992"},
+					4: {"keep-last-n: cleared 1 results, freed 992"},
+				},
+			},
+			// Call 3 clears the result at 2,000 + 500 + 50 = 2,550: the 3,540
+			// and 4,590 prefixes die, 2,490 survives and is read; write
+			// 4,648 − 2,490 = 2,158. Call 4 clears at 2,550 + 8 + 50 = 2,608:
+			// call 3's 4,648 dies; read 2,490, write 4,706 − 2,490 = 2,216.
+			cache: map[int]cacheIO{2: {3540, 1050}, 3: {2490, 2158}, 4: {2490, 2216}},
+		},
+		{
+			// polling=2: the boundary moves on calls 0, 2, 4 only. Call 3 keeps
+			// all three results (5,650) and reads call 2's prefix; call 4
+			// clears the first two at once (1,984): 5,650 + 1,050 − 1,984 = 4,716.
+			spec: "keep-last-n:n=2,polling=2",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 5650, 4716},
+				actions: map[int][]string{4: {"keep-last-n: cleared 2 results, freed 1984"}},
+			},
+			// Call 3: read 4,590, write 1,050. Call 4: the edit at 2,550 leaves
+			// 2,490: write 4,706 − 2,490 = 2,216.
+			cache: map[int]cacheIO{3: {4590, 1050}, 4: {2490, 2216}},
+		},
+		{
+			// n=0 masks every result, the newest included: each call frees 992.
+			spec: "keep-last-n:n=0",
+			want: expect{
+				prompts: []int64{2500, 2558, 2616, 2674, 2732},
+				actions: map[int][]string{
+					1: {"keep-last-n: cleared 1 results, freed 992"}, 2: {"keep-last-n: cleared 1 results, freed 992"},
+					3: {"keep-last-n: cleared 1 results, freed 992"}, 4: {"keep-last-n: cleared 1 results, freed 992"},
+				},
+			},
+		},
+		{
+			// The default n=10 never fires on four results.
+			spec: "keep-last-n",
+			want: expect{prompts: []int64{2500, 3550, 4600, 5650, 6700}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			res := run(t, tt.spec, reads(1000, 1000, 1000, 1000))
+			tt.want.check(t, res)
+			checkCache(t, res, tt.cache)
+		})
+	}
+}

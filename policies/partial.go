@@ -1,0 +1,88 @@
+package policies
+
+import (
+	"fmt"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+func init() {
+	register(Entry{
+		Name: "partial",
+		Doc: "Partial compaction (Claude Code's \"up_to\" direction): at the auto-compaction threshold, summarise " +
+			"everything before a pivot and keep the last keep messages verbatim. The pivot moves back so that no " +
+			"kept tool result loses its call. If the context is still at the threshold afterwards, a full " +
+			"compaction with restored files follows.",
+		Source: "seed 002 (partial compaction); thresholds as claude-code, reference.md §1",
+		Params: []Param{
+			{Name: "keep", Default: "10", Doc: "messages kept verbatim after the summary (a message: all items with the same Item.Msg)"},
+			{Name: "pct", Default: "0", Doc: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset"},
+		},
+		New: newPartial,
+	})
+}
+
+type partial struct {
+	args Args
+	keep int
+	pct  float64
+}
+
+func newPartial(a Args) (simulate.Policy, error) {
+	keep, err := a.Int("keep")
+	if err != nil {
+		return nil, err
+	}
+	pct, err := a.Float("pct")
+	if err != nil {
+		return nil, err
+	}
+	if pct > 100 {
+		return nil, fmt.Errorf("policy %q: pct=%v: want 0 to 100", "partial", pct)
+	}
+	return &partial{args: a, keep: int(keep), pct: pct}, nil
+}
+
+func (p *partial) Name() string { return spec("partial", p.args) }
+
+// Before compares Claude Code's own count (State.Trigger) with the
+// threshold, as claude-code does.
+func (p *partial) Before(s *simulate.State) {
+	limits := simulate.LimitsFor(simulate.LimitParams{Pct: p.pct}, s.Model, s.Version)
+	if s.Trigger < limits.Threshold {
+		return
+	}
+	if pivot := keepMessages(s.Items, p.keep); pivot > 1 {
+		s.Compact(simulate.Compaction{From: 1, To: pivot, Label: "partial"})
+	}
+	if s.Trigger >= limits.Threshold {
+		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: true, Label: "auto"})
+	}
+}
+
+// keepMessages returns the index of the first item of the keep-th last
+// message (items with Msg < 0 belong to no message and go with what
+// precedes them), aligned so that no kept tool result loses its call; 1
+// when the context has no more than keep messages.
+func keepMessages(items []simulate.Item, keep int) int {
+	seen, last, pivot, more := 0, -1, len(items), false
+	for j := len(items) - 1; j >= 1; j-- {
+		m := items[j].Msg
+		if m < 0 {
+			continue
+		}
+		if m != last {
+			if seen == keep {
+				more = true
+				break
+			}
+			seen++
+			last = m
+		}
+		pivot = j
+	}
+	if !more {
+		return 1 // no more than keep messages: nothing to summarise
+	}
+	return alignPivot(items, pivot)
+}

@@ -1,0 +1,175 @@
+package policies
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	nameRE  = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	paramRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)
+
+// TestRegistry validates every entry, as go/analysis validates analyzers.
+func TestRegistry(t *testing.T) {
+	want := []string{"budget", "claude-code", "claude-code-sm", "context-editing", "keep-last-n", "none",
+		"observed", "partial", "summary-nm", "threshold"}
+	if got := Names(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Names() = %v, want %v", got, want)
+	}
+	seen := map[string]bool{}
+	for _, e := range Registry {
+		if !nameRE.MatchString(e.Name) {
+			t.Errorf("%q: not a lowercase-hyphenated name", e.Name)
+		}
+		if seen[e.Name] {
+			t.Errorf("%q registered twice", e.Name)
+		}
+		seen[e.Name] = true
+		if e.Doc == "" || !strings.HasSuffix(e.Doc, ".") || e.Source == "" || e.New == nil {
+			t.Errorf("%s: doc %q (want a sentence), source %q, New set %v", e.Name, e.Doc, e.Source, e.New != nil)
+		}
+		params := map[string]bool{}
+		var explicit []string
+		for _, p := range e.Params {
+			if !paramRE.MatchString(p.Name) || params[p.Name] || p.Doc == "" {
+				t.Errorf("%s: parameter %q: bad or repeated name, or no doc", e.Name, p.Name)
+			}
+			params[p.Name] = true
+			explicit = append(explicit, p.Name+"="+p.Default)
+		}
+		// The defaults parse, and the default's canonical name is the bare name.
+		p, err := Parse(e.Name)
+		if err != nil {
+			t.Errorf("%s: defaults: %v", e.Name, err)
+			continue
+		}
+		if p.Name() != e.Name {
+			t.Errorf("%s: Name() = %q", e.Name, p.Name())
+		}
+		// Every default given explicitly is still the bare name.
+		if len(explicit) > 0 {
+			q, err := Parse(e.Name + ":" + strings.Join(explicit, ","))
+			if err != nil {
+				t.Errorf("%s: explicit defaults: %v", e.Name, err)
+			} else if q.Name() != e.Name {
+				t.Errorf("%s: explicit defaults named %q", e.Name, q.Name())
+			}
+		}
+		// Round trip.
+		if q, err := Parse(p.Name()); err != nil || q.Name() != p.Name() {
+			t.Errorf("%s: Parse(Name()) = %v, %v", e.Name, q, err)
+		}
+	}
+}
+
+// TestNameRoundTrip: a non-default spec renders canonically (the entry's
+// parameter order) and parses back to itself.
+func TestNameRoundTrip(t *testing.T) {
+	tests := []struct{ spec, name string }{
+		{"keep-last-n:polling=5,n=10", "keep-last-n:polling=5"},
+		{"keep-last-n:polling=5, n=4", "keep-last-n:n=4,polling=5"},
+		{"context-editing:exclude_tools=Read|Bash,keep=5", "context-editing:keep=5,exclude_tools=Read|Bash"},
+		{"claude-code-sm:pct=50,init=20000", "claude-code-sm:init=20000,pct=50"},
+		{"budget:mode=drop", "budget:mode=drop"},
+		{"threshold:restore=true,pct=70", "threshold:pct=70,restore=true"},
+		{"summary-nm:m=5+keep-last-n:n=3", "summary-nm:m=5+keep-last-n:n=3"},
+		{"partial:keep=4", "partial:keep=4"},
+	}
+	for _, tt := range tests {
+		p, err := Parse(tt.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tt.spec, err)
+			continue
+		}
+		if p.Name() != tt.name {
+			t.Errorf("%s: Name() = %q, want %q", tt.spec, p.Name(), tt.name)
+		}
+		if q, err := Parse(p.Name()); err != nil || q.Name() != tt.name {
+			t.Errorf("%s: round trip %v %v", tt.spec, q, err)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		spec string
+		want []string // substrings of the error
+	}{
+		{"nope", []string{`unknown policy "nope"`, "keep-last-n", "claude-code-sm"}},
+		{"", []string{"empty policy spec"}},
+		{"keep-last-n:m=3", []string{`policy "keep-last-n"`, `unknown parameter "m"`, "want one of n, polling"}},
+		{"none:n=3", []string{`unknown parameter "n"`, "takes no parameters"}},
+		{"keep-last-n:n=abc", []string{`policy "keep-last-n"`, `n="abc"`, "whole number"}},
+		{"keep-last-n:n=-1", []string{`n="-1"`}},
+		{"keep-last-n:n", []string{`parameter "n" has no value`, "key=value"}},
+		{"keep-last-n:polling=0", []string{"polling=0"}},
+		{"threshold:pct=0", []string{`policy "threshold"`, "pct=0"}},
+		{"threshold:pct=120", []string{"pct=120"}},
+		{"threshold:restore=maybe", []string{`restore="maybe"`, "true or false"}},
+		{"budget:mode=trim", []string{`mode="trim"`, "mask or drop"}},
+		{"budget:tokens=0", []string{"tokens=0"}},
+		{"context-editing:exclude_tools=Read||Bash", []string{"exclude_tools", "empty tool name"}},
+		{"context-editing:clear_tool_inputs=yes", []string{`clear_tool_inputs="yes"`}},
+		{"partial:pct=101", []string{"pct=101"}},
+		{"summary-nm:n=0", []string{"n=0"}},
+		{"claude-code-sm:micro=fast", []string{`micro="fast"`}},
+		{"claude-code-sm:max=0", []string{"max=0"}},
+		{"keep-last-n:n=2+bogus", []string{`unknown policy "bogus"`}},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.spec)
+		if err == nil {
+			t.Errorf("%q: no error", tt.spec)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error %q lacks %q", tt.spec, err, w)
+			}
+		}
+	}
+}
+
+func TestParseList(t *testing.T) {
+	tests := []struct {
+		list  string
+		names []string
+	}{
+		// "polling=5" continues keep-last-n's parameters; "none" starts a new spec.
+		{"keep-last-n:n=10,polling=5,none", []string{"keep-last-n:polling=5", "none"}},
+		{"observed, claude-code ,threshold:pct=70,restore=true", []string{"observed", "claude-code", "threshold:pct=70,restore=true"}},
+		{"keep-last-n:n=2+threshold:pct=50,budget", []string{"keep-last-n:n=2+threshold:pct=50", "budget"}},
+		{"context-editing:exclude_tools=Read|Bash,keep=1,partial", []string{"context-editing:keep=1,exclude_tools=Read|Bash", "partial"}},
+	}
+	for _, tt := range tests {
+		ps, err := ParseList(tt.list)
+		if err != nil {
+			t.Errorf("%q: %v", tt.list, err)
+			continue
+		}
+		var names []string
+		for _, p := range ps {
+			names = append(names, p.Name())
+		}
+		if strings.Join(names, " ; ") != strings.Join(tt.names, " ; ") {
+			t.Errorf("%q: %q, want %q", tt.list, names, tt.names)
+		}
+	}
+	for _, bad := range []string{"", " , ", "keep-last-n:n=2,m=3", "polling=5"} {
+		if _, err := ParseList(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// Each Parse returns a fresh policy: stateful policies do not share state
+// between runs.
+func TestParseFresh(t *testing.T) {
+	a, _ := Parse("summary-nm:n=2,m=1")
+	b, _ := Parse("summary-nm:n=2,m=1")
+	if a == b {
+		t.Error("Parse returned the same value twice")
+	}
+}
