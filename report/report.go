@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
 // SchemaVersion is the version of the JSON document. It changes only when a
@@ -17,12 +18,20 @@ const SchemaVersion = 1
 
 // Document is everything `ctxlab replay` reports.
 type Document struct {
-	Schema   string               `json:"schema"`
-	Version  int                  `json:"version"`
-	Prices   PriceInfo            `json:"prices"`
-	Sessions []*accounting.Report `json:"sessions"`
-	Total    *accounting.Report   `json:"total"`
-	Errors   []string             `json:"errors"`
+	Schema   string             `json:"schema"`
+	Version  int                `json:"version"`
+	Prices   PriceInfo          `json:"prices"`
+	Sessions []*Session         `json:"sessions"`
+	Total    *accounting.Report `json:"total"`
+	Errors   []string           `json:"errors"`
+}
+
+// Session is one session's report and, under `replay --policy`, the
+// simulated run of its main thread. In JSON the run is the session's
+// "simulation" object.
+type Session struct {
+	*accounting.Report
+	Simulation *simulate.Result `json:"simulation,omitempty"`
 }
 
 // PriceInfo names the price table used.
@@ -36,21 +45,23 @@ func NewDocument(sessions []*accounting.Report, prices *accounting.Prices, errs 
 	if errs == nil {
 		errs = []string{}
 	}
-	if sessions == nil {
-		sessions = []*accounting.Report{}
+	wrapped := make([]*Session, len(sessions))
+	for i, r := range sessions {
+		wrapped[i] = &Session{Report: r}
 	}
 	return &Document{
 		Schema: "ctxlab.replay", Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
-		Sessions: sessions, Total: accounting.Merge(sessions, prices), Errors: errs,
+		Sessions: wrapped, Total: accounting.Merge(sessions, prices), Errors: errs,
 	}
 }
 
 // Formats lists the output formats.
 var Formats = []string{"table", "json", "csv", "markdown"}
 
-// Sections lists the report sections, in output order.
-var Sections = []string{"summary", "usage", "tokens", "duplicates", "breaks", "compactions"}
+// Sections lists the report sections, in output order. "simulation" is
+// printed only for a session replayed under a policy.
+var Sections = []string{"summary", "usage", "tokens", "duplicates", "breaks", "compactions", "simulation"}
 
 // Options select what Write prints.
 type Options struct {
@@ -62,22 +73,50 @@ type Options struct {
 	// PerSession prints each session before the total; with one session
 	// only that session is printed.
 	PerSession bool
+	// Calls adds the per-call tables of a simulated run (table, markdown
+	// and CSV; JSON always has them).
+	Calls bool
 }
 
 // Write renders doc in the chosen format.
 func Write(w io.Writer, doc *Document, opt Options) error {
-	switch opt.Format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(doc)
+	if opt.Format == "json" {
+		return writeJSON(w, doc)
+	}
+	var secs []section
+	for _, sc := range scopes(doc, opt) {
+		ts := tables(sc.rep, opt)
+		if sc.sim != nil && want(opt, "simulation") {
+			ts = append(ts, simulationTables(sc.sim, opt.Calls)...)
+		}
+		secs = append(secs, section{name: sc.name, title: sc.title, tables: ts})
+	}
+	return render(w, opt.Format, secs)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// section is a titled group of tables: one session, or the total.
+type section struct {
+	name, title string // name is the CSV scope
+	tables      []*Table
+}
+
+// render writes sections as text tables, Markdown or CSV. In CSV each
+// table's header row comes once, before its first row.
+func render(w io.Writer, format string, secs []section) error {
+	switch format {
 	case "csv":
 		cw := csv.NewWriter(w)
 		first := map[string]bool{}
-		for _, sc := range scopes(doc, opt) {
-			for _, t := range tables(sc.rep, opt) {
-				if err := renderCSV(cw, sc.name, t, !first[t.Name]); err != nil {
+		for _, sec := range secs {
+			for _, t := range sec.tables {
+				if err := renderCSV(cw, sec.name, t, !first[t.Name]); err != nil {
 					return err
 				}
 				first[t.Name] = true
@@ -86,14 +125,16 @@ func Write(w io.Writer, doc *Document, opt Options) error {
 		cw.Flush()
 		return cw.Error()
 	case "table", "markdown", "":
-		md := opt.Format == "markdown"
-		for _, sc := range scopes(doc, opt) {
-			if md {
-				fmt.Fprintf(w, "## %s\n\n", sc.title)
-			} else {
-				fmt.Fprintf(w, "== %s ==\n\n", sc.title)
+		md := format == "markdown"
+		for _, sec := range secs {
+			switch {
+			case sec.title == "":
+			case md:
+				fmt.Fprintf(w, "## %s\n\n", sec.title)
+			default:
+				fmt.Fprintf(w, "== %s ==\n\n", sec.title)
 			}
-			for _, t := range tables(sc.rep, opt) {
+			for _, t := range sec.tables {
 				if err := renderText(w, t, md); err != nil {
 					return err
 				}
@@ -101,23 +142,24 @@ func Write(w io.Writer, doc *Document, opt Options) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
 
 type scope struct {
 	name, title string
 	rep         *accounting.Report
+	sim         *simulate.Result
 }
 
 func scopes(doc *Document, opt Options) []scope {
 	var out []scope
 	if len(doc.Sessions) == 1 {
 		r := doc.Sessions[0]
-		return []scope{{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r}}
+		return []scope{{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation}}
 	}
 	if opt.PerSession {
 		for _, r := range doc.Sessions {
-			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r})
+			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation})
 		}
 	}
 	title := fmt.Sprintf("all %d sessions", doc.Total.Summary.Sessions)

@@ -15,8 +15,10 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
 // These tests keep docs/json-schema.md true: every field the JSON output
@@ -40,28 +42,75 @@ type docField struct {
 	line    int
 }
 
+// schemaDocument is the part of the doc that describes one JSON document
+// (one "schema" value). The page describes ctxlab.replay first; a level-2
+// heading naming another schema in backticks ("## Compare document
+// (`ctxlab.compare`)") starts that schema's part.
 type schemaDocument struct {
 	fields  map[string]docField
 	aliases [][2]string // {alias, canonical}: alias.x is documented as canonical.x
 	example string      // the json schema-example block
+	line    int         // where the part starts
+}
+
+// schemaImport is "`a` has the shape of `b` in `ctxlab.x`.": the fields
+// below b in schema x's part are documented for a as well.
+type schemaImport struct {
+	schema, alias, from, canonical string
+	line                           int
 }
 
 var docTypes = []string{"string", "integer", "number", "boolean", "object", "array of strings", "array of objects"}
 
-var aliasRE = regexp.MustCompile("^`([^`]+)` has the shape of `([^`]+)`\\.?$")
+var (
+	aliasRE   = regexp.MustCompile("^`([^`]+)` has the shape of `([^`]+)`\\.?$")
+	importRE  = regexp.MustCompile("^`([^`]+)` has the shape of `([^`]+)` in `(ctxlab\\.[a-z]+)`\\.?$")
+	sectionRE = regexp.MustCompile("^## .*`(ctxlab\\.[a-z]+)`")
+)
 
-func readSchemaDoc(t *testing.T) *schemaDocument {
+const replaySchema = "ctxlab.replay"
+
+// readSchemaDoc reads the part of the doc that describes schema.
+func readSchemaDoc(t *testing.T, schema string) *schemaDocument {
+	t.Helper()
+	parts := readSchemaParts(t)
+	d, ok := parts[schema]
+	if !ok {
+		t.Fatalf("%s: no part describes %s (a \"## …`%s`…\" heading)", schemaDoc, schema, schema)
+	}
+	return d
+}
+
+func readSchemaParts(t *testing.T) map[string]*schemaDocument {
 	t.Helper()
 	raw, err := os.ReadFile(schemaDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &schemaDocument{fields: map[string]docField{}}
+	parts := map[string]*schemaDocument{}
+	examples := map[string]int{}
+	var imports []schemaImport
+	cur := replaySchema
+	part := func() *schemaDocument {
+		if parts[cur] == nil {
+			parts[cur] = &schemaDocument{fields: map[string]docField{}}
+		}
+		return parts[cur]
+	}
 	lines := strings.Split(string(raw), "\n")
-	inTable, examples := false, 0
+	inTable := false
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
 		n := i + 1
+		if m := sectionRE.FindStringSubmatch(line); m != nil {
+			if parts[m[1]] != nil {
+				t.Errorf("%s:%d: a second part for %s", schemaDoc, n, m[1])
+			}
+			cur = m[1]
+			part().line = n
+			continue
+		}
+		d := part()
 		if line == fieldHeader {
 			inTable = true
 			i++ // the |---| separator
@@ -99,12 +148,16 @@ func readSchemaDoc(t *testing.T) *schemaDocument {
 			}
 			continue
 		}
+		if m := importRE.FindStringSubmatch(line); m != nil {
+			imports = append(imports, schemaImport{schema: cur, alias: m[1], canonical: m[2], from: m[3], line: n})
+			continue
+		}
 		if m := aliasRE.FindStringSubmatch(line); m != nil {
 			d.aliases = append(d.aliases, [2]string{m[1], m[2]})
 			continue
 		}
 		if line == "```json schema-example" {
-			examples++
+			examples[cur]++
 			var b strings.Builder
 			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
 				b.WriteString(lines[i])
@@ -116,13 +169,39 @@ func readSchemaDoc(t *testing.T) *schemaDocument {
 			d.example = b.String()
 		}
 	}
-	if len(d.fields) == 0 {
-		t.Fatalf("%s: no field table rows found (tables start with %q)", schemaDoc, fieldHeader)
+	for _, im := range imports {
+		src, dst := parts[im.from], parts[im.schema]
+		if src == nil {
+			t.Errorf("%s:%d: no part describes %s", schemaDoc, im.line, im.from)
+			continue
+		}
+		copied := 0
+		for _, p := range sortedKeys(src.fields) {
+			rest, ok := strings.CutPrefix(p, im.canonical+".")
+			if !ok {
+				continue
+			}
+			f := src.fields[p]
+			f.path = im.alias + "." + rest
+			if prev, dup := dst.fields[f.path]; dup {
+				t.Errorf("%s:%d: %s documented twice (also on line %d)", schemaDoc, im.line, f.path, prev.line)
+			}
+			dst.fields[f.path] = f
+			copied++
+		}
+		if copied == 0 {
+			t.Errorf("%s:%d: %s documents nothing below %s", schemaDoc, im.line, im.from, im.canonical)
+		}
 	}
-	if examples != 1 {
-		t.Fatalf("%s: want exactly one ```json schema-example block, found %d", schemaDoc, examples)
+	for name, d := range parts {
+		if len(d.fields) == 0 {
+			t.Fatalf("%s: no field table rows for %s (tables start with %q)", schemaDoc, name, fieldHeader)
+		}
+		if examples[name] != 1 {
+			t.Fatalf("%s: want exactly one ```json schema-example block for %s, found %d", schemaDoc, name, examples[name])
+		}
 	}
-	return d
+	return parts
 }
 
 // expandBraces expands a{b,c}d into abd and acd; braces do not nest.
@@ -160,39 +239,166 @@ func (d *schemaDocument) canonical(path string) string {
 	return path
 }
 
-// demoJSON runs the real pipeline on the demo fixture and returns the JSON.
+// demoJSON runs the real pipeline on the demo fixture as `ctxlab replay
+// --format json --policy claude-code` does and returns the JSON.
 func demoJSON(t *testing.T) []byte {
 	t.Helper()
-	out, n := replayJSON(t, demoFixture)
+	out, n := replayJSON(t, demoFixture, "claude-code")
 	if n != 1 {
 		t.Fatalf("%s: %d sessions, want 1", demoFixture, n)
 	}
 	return out
 }
 
-// replayJSON runs the real pipeline on path as `ctxlab replay --format
-// json` does, and returns the JSON and the number of sessions.
-func replayJSON(t *testing.T, path string) ([]byte, int) {
+// loadSessions reads every session of path.
+func loadSessions(t *testing.T, path string) []*replay.Session {
 	t.Helper()
 	srcs, errs := replay.Discover([]string{path})
 	if len(errs) > 0 || len(srcs) == 0 {
 		t.Fatalf("Discover(%s): %d sources, errors %v", path, len(srcs), errs)
 	}
-	cfg := accounting.DefaultConfig()
-	var reps []*accounting.Report
+	var out []*replay.Session
 	for _, src := range srcs {
 		s, err := replay.Load(src, replay.Options{})
 		if err != nil {
 			t.Fatalf("Load(%s): %v", src.Path, err)
 		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func parsePolicy(t *testing.T, spec string) simulate.Policy {
+	t.Helper()
+	p, err := policies.Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// replayJSON runs the real pipeline on path as `ctxlab replay --format
+// json [--policy policy]` does, and returns the JSON and the number of
+// sessions.
+func replayJSON(t *testing.T, path, policy string) ([]byte, int) {
+	t.Helper()
+	cfg := accounting.DefaultConfig()
+	var reps []*accounting.Report
+	var sims []*simulate.Result
+	sessions := loadSessions(t, path)
+	for _, s := range sessions {
 		reps = append(reps, accounting.Analyze(s, cfg))
+		if policy != "" {
+			sims = append(sims, simulate.Run(simulate.Prepare(s), parsePolicy(t, policy), simulate.DefaultConfig()))
+		}
 	}
 	doc := report.NewDocument(reps, cfg.Prices, nil)
+	for i := range sims {
+		doc.Sessions[i].Simulation = sims[i]
+	}
 	var buf bytes.Buffer
 	if err := report.Write(&buf, doc, report.Options{Format: "json"}); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
-	return buf.Bytes(), len(srcs)
+	return buf.Bytes(), len(sessions)
+}
+
+// compareJSON runs the real pipeline on path as `ctxlab compare --format
+// json --fidelity --policy specs` does.
+func compareJSON(t *testing.T, path string, specs ...string) []byte {
+	t.Helper()
+	var runs []*report.Compared
+	var fid []report.Fidelity
+	for _, s := range loadSessions(t, path) {
+		tr := simulate.Prepare(s)
+		var res []*simulate.Result
+		for _, spec := range specs {
+			res = append(res, simulate.Run(tr, parsePolicy(t, spec), simulate.DefaultConfig()))
+		}
+		runs = append(runs, report.NewCompared(s, res))
+		obs := simulate.Run(tr, parsePolicy(t, "observed"), simulate.DefaultConfig())
+		cc := simulate.Run(tr, parsePolicy(t, "claude-code"), simulate.DefaultConfig())
+		fid = append(fid, report.NewFidelity(s, tr, obs, cc))
+	}
+	doc := report.NewCompareDocument(specs, runs, fid, accounting.DefaultPrices(), nil)
+	var buf bytes.Buffer
+	if err := report.WriteCompare(&buf, doc, report.Options{Format: "json"}); err != nil {
+		t.Fatalf("WriteCompare: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// policiesJSON is `ctxlab policies --format json`.
+func policiesJSON(t *testing.T) []byte {
+	t.Helper()
+	var list []report.PolicyInfo
+	for _, e := range policies.Registry {
+		p := report.PolicyInfo{Name: e.Name, Doc: e.Doc, Source: e.Source}
+		for _, a := range e.Params {
+			p.Params = append(p.Params, report.ParamInfo{Name: a.Name, Default: a.Default, Doc: a.Doc})
+		}
+		list = append(list, p)
+	}
+	var buf bytes.Buffer
+	if err := report.WritePolicies(&buf, report.NewPolicyList(list), report.Options{Format: "json"}); err != nil {
+		t.Fatalf("WritePolicies: %v", err)
+	}
+	return buf.Bytes()
+}
+
+func allPolicies() []string {
+	var out []string
+	for _, e := range policies.Registry {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// schemaCase is one JSON document the page describes.
+type schemaCase struct {
+	schema string
+	goType reflect.Type
+	// outputs are real documents whose every key must be documented;
+	// example is the one the doc's example is an excerpt of.
+	outputs    func(t *testing.T) [][]byte
+	example    func(t *testing.T) []byte
+	minExample int // key paths the example must have at least
+	alias      string
+}
+
+var schemaCases = []schemaCase{
+	{
+		schema: replaySchema, goType: reflect.TypeOf(report.Document{}),
+		outputs: func(t *testing.T) [][]byte {
+			// The demo fixture, and every fixture as one corpus (several
+			// sessions, rows with a session, all compaction kinds), plain
+			// and under a policy that compacts (summaries, actions).
+			corpus, n := replayJSON(t, corpusFixtures, "")
+			if n < 2 {
+				t.Fatalf("%s: %d sessions, want several", corpusFixtures, n)
+			}
+			compacting, _ := replayJSON(t, corpusFixtures, "claude-code:window=55000")
+			return [][]byte{demoJSON(t), corpus, compacting}
+		},
+		example: demoJSON, minExample: 20, alias: "`total` has the shape of `sessions[]`",
+	},
+	{
+		schema: "ctxlab.compare", goType: reflect.TypeOf(report.CompareDocument{}),
+		outputs: func(t *testing.T) [][]byte {
+			return [][]byte{
+				compareJSON(t, demoFixture, "observed", "claude-code"),
+				compareJSON(t, corpusFixtures, allPolicies()...),
+			}
+		},
+		example:    func(t *testing.T) []byte { return compareJSON(t, demoFixture, "observed", "claude-code") },
+		minExample: 20, alias: "`total` has the shape of `sessions[]`",
+	},
+	{
+		schema: "ctxlab.policies", goType: reflect.TypeOf(report.PolicyList{}),
+		outputs:    func(t *testing.T) [][]byte { return [][]byte{policiesJSON(t)} },
+		example:    policiesJSON,
+		minExample: 8,
+	},
 }
 
 func decodeObject(t *testing.T, what string, data []byte) map[string]any {
@@ -388,11 +594,26 @@ func customJSON(t reflect.Type) bool {
 }
 
 // TestJSONSchemaDocumented checks docs/json-schema.md against the Go types
-// and against the real output of the demo fixture and of all fixtures.
+// and against real output, for each document it describes.
 func TestJSONSchemaDocumented(t *testing.T) {
-	d := readSchemaDoc(t)
-	if len(d.aliases) == 0 {
-		t.Errorf("%s: no line \"`total` has the shape of `sessions[]`.\"", schemaDoc)
+	parts := readSchemaParts(t)
+	for _, sc := range schemaCases {
+		if parts[sc.schema] == nil {
+			t.Errorf("%s: no part describes %s", schemaDoc, sc.schema)
+		}
+	}
+	if len(parts) != len(schemaCases) {
+		t.Errorf("%s describes %d documents, the test knows %d", schemaDoc, len(parts), len(schemaCases))
+	}
+	for _, sc := range schemaCases {
+		t.Run(sc.schema, func(t *testing.T) { checkDocumented(t, sc) })
+	}
+}
+
+func checkDocumented(t *testing.T, sc schemaCase) {
+	d := readSchemaDoc(t, sc.schema)
+	if sc.alias != "" && !slices.ContainsFunc(d.aliases, func(a [2]string) bool { return "`"+a[0]+"` has the shape of `"+a[1]+"`" == sc.alias }) {
+		t.Errorf("%s: no line \"%s.\" in the part for %s", schemaDoc, sc.alias, sc.schema)
 	}
 	for path, f := range d.fields {
 		if c := d.canonical(path); c != path {
@@ -402,7 +623,7 @@ func TestJSONSchemaDocumented(t *testing.T) {
 
 	// Every field the Go types can write, omitempty ones included.
 	goFields := map[string]goField{}
-	walkType(t, "", reflect.TypeOf(report.Document{}), goFields)
+	walkType(t, "", sc.goType, goFields)
 	canonGo := map[string]goField{}
 	for _, p := range sortedKeys(goFields) {
 		gf := goFields[p]
@@ -432,17 +653,11 @@ func TestJSONSchemaDocumented(t *testing.T) {
 		}
 	}
 
-	// Every key of the real output is documented, with a value of its
-	// type: the demo fixture, and every fixture as one corpus (several
-	// sessions, rows with a session, all compaction kinds).
+	// Every key of the real output is documented, with a value of its type.
 	seen := map[string]bool{}
-	corpus, n := replayJSON(t, corpusFixtures)
-	if n < 2 {
-		t.Fatalf("%s: %d sessions, want several", corpusFixtures, n)
-	}
-	for _, out := range [][]byte{demoJSON(t), corpus} {
+	for _, out := range sc.outputs(t) {
 		var fields []jsonField
-		walkJSON("", decodeObject(t, "replay JSON", out), &fields)
+		walkJSON("", decodeObject(t, sc.schema+" JSON", out), &fields)
 		if len(fields) == 0 {
 			t.Fatal("empty output")
 		}
@@ -463,15 +678,21 @@ func TestJSONSchemaDocumented(t *testing.T) {
 	}
 }
 
-// TestJSONSchemaExample checks that the doc's example is valid JSON and a
+// TestJSONSchemaExample checks that each example is valid JSON and a
 // structural subset of the real output: every key path exists there, with a
 // value of the same JSON type.
 func TestJSONSchemaExample(t *testing.T) {
-	d := readSchemaDoc(t)
-	example := decodeObject(t, schemaDoc+": schema-example", []byte(d.example))
+	for _, sc := range schemaCases {
+		t.Run(sc.schema, func(t *testing.T) { checkExample(t, sc) })
+	}
+}
+
+func checkExample(t *testing.T, sc schemaCase) {
+	d := readSchemaDoc(t, sc.schema)
+	example := decodeObject(t, schemaDoc+": schema-example of "+sc.schema, []byte(d.example))
 	var exFields, realFields []jsonField
 	walkJSON("", example, &exFields)
-	walkJSON("", decodeObject(t, "replay JSON", demoJSON(t)), &realFields)
+	walkJSON("", decodeObject(t, sc.schema+" JSON", sc.example(t)), &realFields)
 
 	// Arrays of scalars also compare their element types.
 	types := func(fs []jsonField) map[string]map[string]bool {
@@ -495,7 +716,7 @@ func TestJSONSchemaExample(t *testing.T) {
 		return m
 	}
 	ex, real := types(exFields), types(realFields)
-	if len(ex) < 20 {
+	if len(ex) < sc.minExample {
 		t.Errorf("the example has only %d key paths; keep it a real excerpt", len(ex))
 	}
 	for _, p := range sortedKeys(ex) {
@@ -508,20 +729,22 @@ func TestJSONSchemaExample(t *testing.T) {
 			}
 		}
 	}
-	if example["schema"] != "ctxlab.replay" || example["version"] != float64(report.SchemaVersion) {
-		t.Errorf("example: schema %v version %v, want ctxlab.replay %d", example["schema"], example["version"], report.SchemaVersion)
+	if example["schema"] != sc.schema || example["version"] != float64(report.SchemaVersion) {
+		t.Errorf("example: schema %v version %v, want %s %d", example["schema"], example["version"], sc.schema, report.SchemaVersion)
 	}
 }
 
 // TestJSONSchemaVersion checks the identifying fields of the output and that
 // the doc describes the current version.
 func TestJSONSchemaVersion(t *testing.T) {
-	out := decodeObject(t, "replay JSON", demoJSON(t))
-	if out["schema"] != "ctxlab.replay" {
-		t.Errorf(`"schema" = %v, want "ctxlab.replay"`, out["schema"])
-	}
-	if v, ok := out["version"].(float64); !ok || v != float64(report.SchemaVersion) {
-		t.Errorf(`"version" = %v, want %d`, out["version"], report.SchemaVersion)
+	for _, sc := range schemaCases {
+		out := decodeObject(t, sc.schema+" JSON", sc.example(t))
+		if out["schema"] != sc.schema {
+			t.Errorf(`"schema" = %v, want %q`, out["schema"], sc.schema)
+		}
+		if v, ok := out["version"].(float64); !ok || v != float64(report.SchemaVersion) {
+			t.Errorf(`%s: "version" = %v, want %d`, sc.schema, out["version"], report.SchemaVersion)
+		}
 	}
 	raw, err := os.ReadFile(schemaDoc)
 	if err != nil {

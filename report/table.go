@@ -18,19 +18,27 @@ type Table struct {
 	Title   string   // human title
 	Note    string   // one line under the title (table/markdown only)
 	Columns []string // header
-	Right   []bool   // right-align column i (numbers)
-	Rows    [][]string
+	// CSVColumns, when set, is the CSV header instead of Columns made
+	// lower case with underscores.
+	CSVColumns []string
+	Right      []bool // right-align column i (numbers)
+	Rows       [][]string
 	// Raw holds the unformatted values for CSV (plain numbers, no "$" or
 	// thousands separators); nil means Rows are used.
 	Raw [][]string
 	// More counts rows cut by --top.
 	More int
+	// Empty is printed instead of a table without rows; "none" by default.
+	Empty string
 }
 
 func (t *Table) add(pretty, raw []string) {
 	t.Rows = append(t.Rows, pretty)
 	t.Raw = append(t.Raw, raw)
 }
+
+// addRow adds a row that is the same in every format.
+func (t *Table) addRow(row []string) { t.add(row, row) }
 
 // renderText draws t with tablewriter: an ASCII box for "table", a pipe
 // table for "markdown".
@@ -48,11 +56,15 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 		}
 	}
 	if len(t.Rows) == 0 {
+		empty := t.Empty
+		if empty == "" {
+			empty = "none"
+		}
 		if markdown {
-			_, err := fmt.Fprint(w, "_none_\n\n")
+			_, err := fmt.Fprintf(w, "_%s_\n\n", empty)
 			return err
 		}
-		_, err := fmt.Fprint(w, "  (none)\n\n")
+		_, err := fmt.Fprintf(w, "  (%s)\n\n", empty)
 		return err
 	}
 	align := make([]tw.Align, len(t.Columns))
@@ -95,11 +107,12 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 	return err
 }
 
-// markdownCells keeps a multi-line cell in one table row.
+// markdownCells keeps a multi-line cell in one table row, and a "|" in a
+// cell from ending it.
 func markdownCells(r []string) []string {
 	out := make([]string, len(r))
 	for i, c := range r {
-		out[i] = strings.ReplaceAll(c, "\n", "<br>")
+		out[i] = strings.ReplaceAll(strings.ReplaceAll(c, "|", `\|`), "\n", "<br>")
 	}
 	return out
 }
@@ -107,7 +120,11 @@ func markdownCells(r []string) []string {
 // renderCSV writes t as CSV rows prefixed by the report name and scope.
 func renderCSV(cw *csv.Writer, scope string, t *Table, header bool) error {
 	if header {
-		if err := cw.Write(append([]string{"report", "scope"}, csvHeader(t.Columns)...)); err != nil {
+		cols := t.CSVColumns
+		if cols == nil {
+			cols = csvHeader(t.Columns)
+		}
+		if err := cw.Write(append([]string{"report", "scope"}, cols...)); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,10 @@
 // Usage:
 //
 //	ctxlab replay [paths…]     what happened: usage, cost, token accounting,
-//	                           duplicate reads, cache breaks, compactions
+//	                           duplicate reads, cache breaks, compactions;
+//	                           with --policy, the session replayed under it
+//	ctxlab compare [paths…]    sessions replayed under several policies
+//	ctxlab policies            the policies and their parameters
 //
 // Exit codes: 0 success; 1 input errors (nothing readable, or any warning
 // under --strict); 2 usage errors (bad flags or arguments).

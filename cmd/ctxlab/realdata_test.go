@@ -3,7 +3,10 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/policies"
 )
 
 const realdata = "../../../shared/realdata"
@@ -46,5 +49,49 @@ func TestRealdata(t *testing.T) {
 			u.CacheWrite5m+u.CacheWrite1h != 6542212 || u.CacheRead != 149892579 {
 			t.Errorf("sessions %d, total %+v; want 12 sessions, 1005765/607558/6542212/149892579", len(doc.Sessions), u)
 		}
+	}
+}
+
+// TestRealdataCompare runs compare with every registered policy over the
+// real transcripts (skipped when absent): nothing may fail, the observed
+// replay reproduces every recorded prompt, and claude-code's first
+// auto-compaction comes before the same call as the real one in the four
+// sessions that auto-compacted after their first call.
+func TestRealdataCompare(t *testing.T) {
+	if _, err := os.Stat(realdata); err != nil {
+		t.Skip("no ../shared/realdata")
+	}
+	for _, f := range []string{"table", "markdown", "csv"} {
+		if _, errOut, code := ctxlab(t, "", nil, "compare", "--format", f, "--fidelity", "--policy", allPolicies(), realdata); code != exitOK {
+			t.Fatalf("--format %s: exit %d\n%s", f, code, errOut)
+		}
+	}
+	out, errOut, code := ctxlab(t, "", nil, "compare", "--format", "json", "--fidelity", "--policy", allPolicies(), realdata)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var doc compareDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Sessions) != 12 || len(doc.Fidelity) != 12 || len(doc.Policies) != len(policies.Registry) {
+		t.Fatalf("%d sessions, %d fidelity rows, %d policies; want 12, 12, %d", len(doc.Sessions), len(doc.Fidelity), len(doc.Policies), len(policies.Registry))
+	}
+	var compacted []string
+	for _, f := range doc.Fidelity {
+		if f.Mismatch != 0 {
+			t.Errorf("%s: %d of %d observed prompts differ from the recorded ones", f.Session, f.Mismatch, f.Calls)
+		}
+		if f.Real <= 1 {
+			continue
+		}
+		compacted = append(compacted, f.Session[:8])
+		if f.Simulated != f.Real {
+			t.Errorf("%s: first auto-compaction before call %d, under claude-code before call %d", f.Session, f.Real, f.Simulated)
+		}
+	}
+	slices.Sort(compacted)
+	if want := []string{"21d5136b", "4a5c6ea5", "5f2d5220", "c7d2069e"}; !slices.Equal(compacted, want) {
+		t.Errorf("sessions that auto-compacted after their first call: %v, want %v", compacted, want)
 	}
 }

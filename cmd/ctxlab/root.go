@@ -45,7 +45,7 @@ func run(args []string, e env) int {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newReplayCmd(e))
+	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newPoliciesCmd(e))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})

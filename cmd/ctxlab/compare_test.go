@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/policies"
+)
+
+// goldenPolicies are the policies of the compare goldens on all fixtures:
+// the baseline, Claude Code's scheme, the same with a window small enough
+// that the fixtures compact (20K of system prompt: it spirals), and none.
+const goldenPolicies = "observed,claude-code,claude-code:window=55000,none"
+
+func TestCompareGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"compare-demo.txt", []string{"compare", demo}},
+		{"compare-demo.csv", []string{"compare", "--format", "csv", demo}},
+		{"compare-demo.md", []string{"compare", "--format", "markdown", demo}},
+		{"compare-demo.json", []string{"compare", "--format", "json", demo}},
+		{"compare-fixtures.txt", []string{"compare", "--policy", goldenPolicies, "--fidelity", fixtures}},
+		{"compare-fixtures.csv", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "csv", fixtures}},
+		{"compare-fixtures.md", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "markdown", fixtures}},
+		{"compare-fixtures.json", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "json", fixtures}},
+		{"compare-fixtures-total.txt", []string{"compare", "--sessions=false", "--policy", goldenPolicies, fixtures}},
+		{"policies.txt", []string{"policies"}},
+		{"policies.md", []string{"policies", "--format", "markdown"}},
+		{"policies.json", []string{"policies", "--format", "json"}},
+		{"replay-demo-policy.txt", []string{"replay", "--policy", "claude-code", "--calls", demo}},
+		{"replay-demo-compacting.csv", []string{"replay", "--policy", "claude-code:window=55000", "--calls", "--section", "simulation", "--format", "csv", demo}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := ctxlab(t, "", nil, tt.args...)
+			if code != exitOK {
+				t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+			}
+			if errOut != "" {
+				t.Errorf("stderr: %s", errOut)
+			}
+			golden(t, tt.name, out)
+		})
+	}
+}
+
+// allPolicies is every registered policy, as a --policy list.
+func allPolicies() string { return strings.Join(policies.Names(), ",") }
+
+// TestCompareDeterministic: the same input gives the same bytes whatever
+// the number of workers, with every registered policy.
+func TestCompareDeterministic(t *testing.T) {
+	var first string
+	for _, jobs := range []string{"1", "2", "7", "1"} {
+		out, errOut, code := ctxlab(t, "", nil, "compare", "--format", "json", "--fidelity", "--policy", allPolicies(), "--jobs", jobs, fixtures)
+		if code != exitOK {
+			t.Fatalf("--jobs %s: exit %d: %s", jobs, code, errOut)
+		}
+		if first == "" {
+			first = out
+		} else if out != first {
+			t.Fatalf("--jobs %s: output differs from the first run:\n%s", jobs, firstDiff(first, out))
+		}
+	}
+}
+
+// TestCompareTotalIsSum: the total row of each policy adds up the sessions.
+func TestCompareTotalIsSum(t *testing.T) {
+	out, errOut, code := ctxlab(t, "", nil, "compare", "--format", "json", "--policy", goldenPolicies, fixtures)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc compareDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Sessions) != 4 || len(doc.Policies) != 4 {
+		t.Fatalf("%d sessions, %d policies; want 4 and 4", len(doc.Sessions), len(doc.Policies))
+	}
+	for i, p := range doc.Policies {
+		var calls, compactions int
+		var cost float64
+		var peak int64
+		for _, s := range doc.Sessions {
+			m := s.Runs[i].Metrics
+			calls += m.Calls
+			compactions += m.Compactions
+			cost += m.TotalCost
+			peak = max(peak, m.PeakContext)
+		}
+		m := doc.Total.Runs[i].Metrics
+		if doc.Total.Runs[i].Policy != p || m.Calls != calls || m.Compactions != compactions || m.PeakContext != peak || abs(m.TotalCost-cost) > 5e-6 {
+			t.Errorf("%s: total %+v; sessions sum to calls %d, compactions %d, peak %d, cost %.6f", p, m, calls, compactions, peak, cost)
+		}
+	}
+	if d := doc.Total.Runs[0].Delta; d.TotalCost != 0 || d.PeakContext != 0 {
+		t.Errorf("the first policy's delta is %+v, want 0", d)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// compareDoc is the part of the compare JSON the tests read.
+type compareDoc struct {
+	Policies []string
+	Sessions []compareScope
+	Total    compareScope
+	Fidelity []struct {
+		Session   string
+		Calls     int
+		Mismatch  int `json:"prompt_mismatches"`
+		Real      int `json:"real_auto_compaction_call"`
+		Simulated int `json:"simulated_auto_compaction_call"`
+	}
+}
+
+type compareScope struct {
+	ID   string
+	Runs []struct {
+		Policy  string
+		Metrics struct {
+			Calls       int
+			Compactions int
+			PeakContext int64   `json:"peak_context"`
+			TotalCost   float64 `json:"total_cost_usd"`
+		}
+		Delta struct {
+			TotalCost   float64 `json:"total_cost_usd"`
+			PeakContext int64   `json:"peak_context"`
+		}
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad/s2.jsonl", "// a comment\n"+goodLine+"\n")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"unknown parameter", []string{"compare", "--policy", "observed,claude-code:windw=1000", demo}, exitUsage, `unknown parameter "windw"`},
+		{"bad value", []string{"compare", "--policy", "claude-code:window=big", demo}, exitUsage, `window="big"`},
+		{"unknown policy", []string{"compare", "--policy", "observed,nosuch", demo}, exitUsage, `unknown policy "nosuch"`},
+		{"no policy", []string{"compare", "--policy", ",", demo}, exitUsage, "no policy given"},
+		{"bad format", []string{"compare", "--format", "xml", demo}, exitUsage, `--format "xml"`},
+		{"replay unknown parameter", []string{"replay", "--policy", "claude-code:bogus=1", demo}, exitUsage, `unknown parameter "bogus"`},
+		{"replay --calls without --policy", []string{"replay", "--calls", demo}, exitUsage, "--calls needs --policy"},
+		{"replay --section simulation without --policy", []string{"replay", "--section", "simulation", demo}, exitUsage, "needs --policy"},
+		{"policies takes no path", []string{"policies", demo}, exitUsage, "unknown command"},
+		{"policies bad format", []string{"policies", "--format", "xml"}, exitUsage, `--format "xml"`},
+		{"missing path", []string{"compare", dir + "/missing.jsonl"}, exitInput, "no session could be read"},
+		{"malformed lines warn", []string{"compare", bad}, exitOK, bad + ":1: invalid JSON: a comment line"},
+		{"strict", []string{"compare", "--strict", bad}, exitInput, "--strict"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := ctxlab(t, "", nil, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, errOut)
+			}
+			if !strings.Contains(errOut, tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, errOut)
+			}
+			if tt.code == exitUsage && out != "" {
+				t.Errorf("a usage error printed a report:\n%s", out)
+			}
+		})
+	}
+}

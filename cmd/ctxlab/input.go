@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/report"
+)
+
+// inputOptions are the flags of every command that reads sessions (replay,
+// compare): which sessions, how to read them, how to print them.
+type inputOptions struct {
+	paths      []string
+	format     string
+	strict     bool
+	sessions   bool
+	pricesFile string
+	jobs       int
+	maxWarn    int
+}
+
+func (o *inputOptions) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&o.format, "format", "table", "output format: table, json, csv, markdown")
+	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
+	f.BoolVar(&o.sessions, "sessions", true, "print each session before the total (with several sessions)")
+	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
+	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
+	f.IntVar(&o.maxWarn, "max-warnings", 10, "warnings printed per file (0: all)")
+}
+
+func (o *inputOptions) validate() error {
+	if !slices.Contains(report.Formats, o.format) {
+		return usageError("--format %q: want one of %s", o.format, strings.Join(report.Formats, ", "))
+	}
+	return nil
+}
+
+// config returns the accounting configuration, with --prices laid over the
+// built-in price table.
+func (o *inputOptions) config() (accounting.Config, error) {
+	cfg := accounting.DefaultConfig()
+	if o.pricesFile == "" {
+		return cfg, nil
+	}
+	f, err := os.Open(o.pricesFile)
+	if err != nil {
+		return cfg, usageError("--prices: %v", err)
+	}
+	defer f.Close()
+	p, err := accounting.ReadPrices(f, cfg.Prices)
+	if err != nil {
+		return cfg, usageError("--prices %s: %v", o.pricesFile, err)
+	}
+	cfg.Prices = p
+	return cfg, nil
+}
+
+// loaded is what a command got from its inputs: one value per session read,
+// in input order, and the errors to put in the report.
+type loaded[T any] struct {
+	values []T
+	errs   []string
+	warned bool // some line was malformed
+}
+
+// load finds the sessions of the command's paths, reads them on a pool of
+// workers, and runs work on each. It prints warnings and read errors to
+// stderr as it goes through the results in input order, and fails (exit 1)
+// when no session could be read.
+func load[T any](o *inputOptions, e env, work func(*replay.Session) T) (*loaded[T], error) {
+	paths := o.paths
+	if len(paths) == 0 {
+		var err error
+		if paths, err = defaultPaths(e); err != nil {
+			return nil, &exitError{code: exitInput, err: err}
+		}
+	}
+	srcs, discErrs := replay.Discover(paths)
+	results := loadAll(srcs, o.jobs, e, work)
+	l := &loaded[T]{}
+	for _, err := range discErrs {
+		fmt.Fprintln(e.stderr, "ctxlab:", err)
+		l.errs = append(l.errs, err.Error())
+	}
+	for _, r := range results {
+		printWarnings(e, r.warnings, o.maxWarn)
+		l.warned = l.warned || len(r.warnings) > 0
+		if r.err != nil {
+			fmt.Fprintln(e.stderr, "ctxlab:", r.err)
+			l.errs = append(l.errs, r.err.Error())
+		}
+		if r.ok {
+			l.values = append(l.values, r.value)
+		}
+	}
+	if len(l.values) == 0 {
+		return nil, &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
+	}
+	return l, nil
+}
+
+// finish turns a written report into the command's outcome: a write
+// error, or under --strict any input error, is exit 1.
+func (l *loaded[T]) finish(o *inputOptions, writeErr error) error {
+	if writeErr != nil {
+		return &exitError{code: exitInput, err: fmt.Errorf("writing report: %w", writeErr)}
+	}
+	if o.strict && (l.warned || len(l.errs) > 0) {
+		return &exitError{code: exitInput, err: fmt.Errorf("--strict: input had errors or malformed lines")}
+	}
+	return nil
+}
+
+// result is one session's outcome, kept in input order.
+type result[T any] struct {
+	value    T
+	ok       bool
+	warnings []*replay.SyntaxError
+	err      error
+}
+
+// loadAll loads sessions on a pool of workers and hands each to work. Only
+// what work returns is kept, so memory holds one session per worker;
+// results come back in input order whatever order the workers finish in.
+func loadAll[T any](srcs []replay.Source, jobs int, e env, work func(*replay.Session) T) []result[T] {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	results := make([]result[T], len(srcs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	prog := newProgress(e, len(srcs))
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s, err := replay.Load(srcs[i], replay.Options{Stdin: e.stdin})
+				r := result[T]{err: err}
+				if s != nil {
+					r.value, r.ok = work(s), true
+					r.warnings = s.Warnings
+				}
+				results[i] = r
+				prog.done()
+			}
+		}()
+	}
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	prog.finish()
+	return results
+}
+
+func printWarnings(e env, ws []*replay.SyntaxError, max int) {
+	perFile := map[string]int{}
+	for _, w := range ws {
+		perFile[w.File]++
+		n := perFile[w.File]
+		switch {
+		case max <= 0 || n <= max:
+			kind := "warning"
+			if !w.Warning {
+				kind = "skipped"
+			}
+			fmt.Fprintf(e.stderr, "%s: %s\n", kind, w)
+		case n == max+1:
+			more := 0
+			for _, x := range ws {
+				if x.File == w.File {
+					more++
+				}
+			}
+			fmt.Fprintf(e.stderr, "warning: %s: %d more malformed lines not shown (--max-warnings)\n", w.File, more-max)
+		}
+	}
+}
+
+// defaultPaths finds the transcript folders as Claude Code and ccusage do.
+func defaultPaths(e env) ([]string, error) {
+	var cands []string
+	if v := e.getenv("CLAUDE_CONFIG_DIR"); v != "" {
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				cands = append(cands, filepath.Join(d, "projects"))
+			}
+		}
+	} else {
+		home, err := e.home()
+		if err != nil {
+			return nil, fmt.Errorf("no path given and no home directory: %w", err)
+		}
+		cands = []string{filepath.Join(home, ".config", "claude", "projects"), filepath.Join(home, ".claude", "projects")}
+	}
+	var out []string
+	for _, c := range cands {
+		if info, err := os.Stat(c); err == nil && info.IsDir() {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no path given and no Claude Code transcripts found in %s (set CLAUDE_CONFIG_DIR or pass paths)", strings.Join(cands, ", "))
+	}
+	return out, nil
+}

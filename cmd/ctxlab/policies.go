@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/report"
+)
+
+func newPoliciesCmd(e env) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "policies",
+		Short: "List the context policies replay --policy and compare accept",
+		Long: `Lists every registered context policy with its documentation, the source
+of its behaviour, and its parameters with their defaults. A policy spec is
+"name" or "name:key=value,key=value"; "a+b" applies a then b before each call.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(report.Formats, format) {
+				return usageError("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
+			}
+			var list []report.PolicyInfo
+			for _, p := range policies.Registry {
+				info := report.PolicyInfo{Name: p.Name, Doc: p.Doc, Source: p.Source}
+				for _, a := range p.Params {
+					info.Params = append(info.Params, report.ParamInfo{Name: a.Name, Default: a.Default, Doc: a.Doc})
+				}
+				list = append(list, info)
+			}
+			if err := report.WritePolicies(e.stdout, report.NewPolicyList(list), report.Options{Format: format}); err != nil {
+				return &exitError{code: exitInput, err: fmt.Errorf("writing report: %w", err)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, json, csv, markdown")
+	return cmd
+}

@@ -1,0 +1,407 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// CompareDocument is everything `ctxlab compare` reports: for each session
+// and for the whole input, one run per policy, each with its metrics and its
+// difference from the first policy's run.
+type CompareDocument struct {
+	Schema   string      `json:"schema"`
+	Version  int         `json:"version"`
+	Prices   PriceInfo   `json:"prices"`
+	Policies []string    `json:"policies"`
+	Sessions []*Compared `json:"sessions"`
+	Total    *Compared   `json:"total"`
+	Fidelity []Fidelity  `json:"fidelity,omitempty"`
+	Errors   []string    `json:"errors"`
+}
+
+// Compared is one session (or, as the document's Total, every session) run
+// under each policy, in the order the policies were given.
+type Compared struct {
+	Sessions int    `json:"sessions"`
+	ID       string `json:"id,omitempty"`
+	Path     string `json:"path,omitempty"`
+	Project  string `json:"project,omitempty"`
+	Method   string `json:"method,omitempty"`
+	Runs     []Run  `json:"runs"`
+}
+
+// Run is one policy's run: simulate's metrics and the delta against the
+// first policy.
+type Run struct {
+	Policy  string           `json:"policy"`
+	Metrics simulate.Metrics `json:"metrics"`
+	Delta   Delta            `json:"delta"`
+}
+
+// Delta compares a run with the first policy's run of the same scope.
+type Delta struct {
+	TotalCost float64 `json:"total_cost_usd"`
+	// TotalCostPct is TotalCost as a percentage of the first run's total
+	// cost; nil when that is 0.
+	TotalCostPct *float64 `json:"total_cost_pct,omitempty"`
+	PeakContext  int64    `json:"peak_context"`
+}
+
+// NewCompared gathers one session's runs, one per policy in order; the
+// first run is the baseline of the deltas.
+func NewCompared(s *replay.Session, runs []*simulate.Result) *Compared {
+	c := &Compared{Sessions: 1, ID: s.ID, Path: s.Path, Project: s.Project, Runs: make([]Run, len(runs))}
+	for i, r := range runs {
+		c.Method = r.Method
+		c.Runs[i] = Run{Policy: r.Policy, Metrics: r.Metrics}
+	}
+	setDeltas(c.Runs)
+	return c
+}
+
+// NewCompareDocument assembles a comparison. Total sums the sessions' runs
+// policy by policy (peak context is the largest of the sessions'). fidelity
+// may be nil.
+func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fidelity, prices *accounting.Prices, errs []string) *CompareDocument {
+	if errs == nil {
+		errs = []string{}
+	}
+	if sessions == nil {
+		sessions = []*Compared{}
+	}
+	total := &Compared{Sessions: len(sessions), Runs: make([]Run, len(policies))}
+	for i, p := range policies {
+		ms := make([]simulate.Metrics, 0, len(sessions))
+		for _, s := range sessions {
+			ms = append(ms, s.Runs[i].Metrics)
+		}
+		total.Runs[i] = Run{Policy: p, Metrics: sumMetrics(ms)}
+	}
+	setDeltas(total.Runs)
+	return &CompareDocument{
+		Schema: "ctxlab.compare", Version: SchemaVersion,
+		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
+		Policies: policies, Sessions: sessions, Total: total, Fidelity: fidelity, Errors: errs,
+	}
+}
+
+func setDeltas(runs []Run) {
+	if len(runs) == 0 {
+		return
+	}
+	base := runs[0].Metrics
+	for i := range runs {
+		m := runs[i].Metrics
+		d := Delta{TotalCost: round(m.TotalCost-base.TotalCost, 1e6), PeakContext: m.PeakContext - base.PeakContext}
+		if base.TotalCost != 0 {
+			p := round(100*(m.TotalCost-base.TotalCost)/base.TotalCost, 1e2)
+			d.TotalCostPct = &p
+		}
+		runs[i].Delta = d
+	}
+}
+
+// sumMetrics adds runs of several sessions: counts, tokens and costs are
+// summed, the peak is the largest, the hit ratio is recomputed, and the
+// first compaction, a per-session call number, is 0.
+func sumMetrics(ms []simulate.Metrics) simulate.Metrics {
+	var t simulate.Metrics
+	for _, m := range ms {
+		t.Calls += m.Calls
+		t.PeakContext = max(t.PeakContext, m.PeakContext)
+		t.AboveWarning += m.AboveWarning
+		t.Overflows += m.Overflows
+		t.Compactions += m.Compactions
+		t.Clearings += m.Clearings
+		t.TokensFreed += m.TokensFreed
+		t.SummaryTokens += m.SummaryTokens
+		t.Input += m.Input
+		t.CacheWrite5m += m.CacheWrite5m
+		t.CacheWrite1h += m.CacheWrite1h
+		t.CacheRead += m.CacheRead
+		t.Output += m.Output
+		t.OutputLowerBound = t.OutputLowerBound || m.OutputLowerBound
+		t.CacheBreaks += m.CacheBreaks
+		t.PolicyBreaks += m.PolicyBreaks
+		t.Cost += m.Cost
+		t.SummarizerCost += m.SummarizerCost
+		t.AgentsCost += m.AgentsCost
+		t.TotalCost += m.TotalCost
+		t.Unpriced += m.Unpriced
+		t.UsersVerbatim += m.UsersVerbatim
+		t.UsersSummarised += m.UsersSummarised
+		t.LikelyRereads += m.LikelyRereads
+	}
+	if p := t.Input + t.CacheWrite5m + t.CacheWrite1h + t.CacheRead; p > 0 {
+		t.CacheHitRatio = round(float64(t.CacheRead)/float64(p), 1e4)
+	}
+	t.Cost = round(t.Cost, 1e6)
+	t.SummarizerCost = round(t.SummarizerCost, 1e6)
+	t.AgentsCost = round(t.AgentsCost, 1e6)
+	t.TotalCost = round(t.TotalCost, 1e6)
+	return t
+}
+
+func round(x, unit float64) float64 { return math.Round(x*unit) / unit }
+
+// Fidelity measures how closely the replay reproduces a session: the
+// observed policy's cache reads and writes and prompts against the
+// transcript's, and claude-code's first auto-compaction against the real
+// one.
+type Fidelity struct {
+	Session string `json:"session"`
+	Calls   int    `json:"calls"`
+	// Cache reads and writes (5 minute + 1 hour) of the main thread's
+	// calls, as recorded and as the observed run simulated them.
+	RecordedCacheRead   int64 `json:"recorded_cache_read"`
+	SimulatedCacheRead  int64 `json:"simulated_cache_read"`
+	RecordedCacheWrite  int64 `json:"recorded_cache_write"`
+	SimulatedCacheWrite int64 `json:"simulated_cache_write"`
+	// The errors are (simulated − recorded) / recorded × 100; nil when
+	// nothing was recorded.
+	CacheReadErrorPct  *float64 `json:"cache_read_error_pct,omitempty"`
+	CacheWriteErrorPct *float64 `json:"cache_write_error_pct,omitempty"`
+	// PromptMismatches counts observed calls whose prompt differs from the
+	// recorded one; the replay is calibrated so that it is 0.
+	PromptMismatches int `json:"prompt_mismatches"`
+	// RealAutoCompaction is the call before which the session first
+	// auto-compacted (a full compaction whose trigger is auto or, as in
+	// 1.0.x summaries, unrecorded): its calls before it + 1; 0 when it never
+	// did. SimulatedAutoCompaction is the first call after a compaction
+	// under claude-code; 0 when none.
+	RealAutoCompaction      int `json:"real_auto_compaction_call"`
+	SimulatedAutoCompaction int `json:"simulated_auto_compaction_call"`
+}
+
+// NewFidelity compares the observed run (and the claude-code run) of a
+// session's trace with what the transcript recorded.
+func NewFidelity(s *replay.Session, tr *simulate.Trace, observed, claudeCode *simulate.Result) Fidelity {
+	f := Fidelity{Session: s.ID, Calls: len(observed.Calls)}
+	for i, c := range observed.Calls {
+		if c.Prompt != c.Recorded {
+			f.PromptMismatches++
+		}
+		if i < len(tr.Calls) {
+			u := tr.Calls[i].Usage
+			f.RecordedCacheRead += u.CacheRead
+			f.RecordedCacheWrite += u.CacheWrite()
+		}
+		f.SimulatedCacheRead += c.Read
+		f.SimulatedCacheWrite += c.Write5m + c.Write1h
+	}
+	f.CacheReadErrorPct = errorPct(f.SimulatedCacheRead, f.RecordedCacheRead)
+	f.CacheWriteErrorPct = errorPct(f.SimulatedCacheWrite, f.RecordedCacheWrite)
+	if s.Main != nil {
+		for _, c := range s.Main.Compactions {
+			if c.Kind != replay.CompactMicro && c.Trigger != "manual" {
+				f.RealAutoCompaction = c.CallsBefore + 1
+				break
+			}
+		}
+	}
+	for _, c := range claudeCode.Calls {
+		if c.Compacted {
+			f.SimulatedAutoCompaction = c.Call
+			break
+		}
+	}
+	return f
+}
+
+func errorPct(sim, rec int64) *float64 {
+	if rec == 0 {
+		return nil
+	}
+	p := round(100*float64(sim-rec)/float64(rec), 1e2)
+	return &p
+}
+
+// WriteCompare renders a comparison in opt.Format (Top, Sections and Calls
+// do not apply).
+func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
+	if opt.Format == "json" {
+		return writeJSON(w, doc)
+	}
+	var secs []section
+	add := func(name, title string, c *Compared) {
+		secs = append(secs, section{name: name, title: title, tables: compareTables(c, opt.Format)})
+	}
+	switch {
+	case len(doc.Sessions) == 1:
+		s := doc.Sessions[0]
+		add(s.ID, "session "+s.ID, s)
+	default:
+		if opt.PerSession {
+			for _, s := range doc.Sessions {
+				add(s.ID, "session "+s.ID, s)
+			}
+		}
+		add("total", fmt.Sprintf("all %d sessions", doc.Total.Sessions), doc.Total)
+	}
+	if doc.Fidelity != nil {
+		name := "total"
+		if len(doc.Sessions) == 1 {
+			name = doc.Sessions[0].ID
+		}
+		secs = append(secs, section{name: name, title: "fidelity", tables: []*Table{fidelityTable(doc.Fidelity)}})
+	}
+	return render(w, opt.Format, secs)
+}
+
+// compareTables gives one table per scope in CSV, and two narrower ones,
+// context and cost, in text and Markdown.
+func compareTables(c *Compared, format string) []*Table {
+	var notes []string
+	if c.Sessions > 1 {
+		notes = append(notes, "totals: sums over the sessions, peak: the largest session's; ")
+	}
+	if c.Method == "estimate" {
+		notes = append(notes, "sizes are Claude Code's estimates (the session has no usage); ")
+	}
+	note := strings.Join(notes, "")
+	if format == "csv" {
+		t := &Table{Name: "compare", Title: "Policies", CSVColumns: []string{
+			"policy", "calls", "peak_context", "peak_context_delta", "calls_above_warning", "overflows",
+			"compactions", "clearings", "tokens_freed", "summary_tokens", "cache_hit_ratio", "cache_breaks",
+			"policy_breaks", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "cost",
+			"summarizer_cost", "agents_cost", "total_cost", "total_cost_delta", "total_cost_delta_pct",
+			"users_verbatim", "users_summarised", "likely_rereads", "unpriced_calls",
+		}}
+		for _, r := range c.Runs {
+			m, d := r.Metrics, r.Delta
+			dp := ""
+			if d.TotalCostPct != nil {
+				dp = strconv.FormatFloat(*d.TotalCostPct, 'f', 2, 64)
+			}
+			row := []string{
+				r.Policy, raw(m.Calls), raw(m.PeakContext), raw(d.PeakContext), raw(m.AboveWarning), raw(m.Overflows),
+				raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
+				strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks),
+				raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output), rawUSD(m.Cost),
+				rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,
+				raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads), raw(m.Unpriced),
+			}
+			t.addRow(row)
+		}
+		return []*Table{t}
+	}
+	ctx := &Table{
+		Name: "compare_context", Title: "Context under each policy",
+		Note: note + "Δ: against the first policy; ≥warning: calls at or above the warning level; freed, summary: tokens; " +
+			"users: user messages verbatim / only summarised; re-reads: likely (docs/compare.md)",
+		Columns: []string{"Policy", "Calls", "Peak", "Δ peak", "≥warning", "Overflows", "Compactions", "Clearings", "Freed", "Summary", "Users verbatim", "Users summarised", "Re-reads"},
+		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
+	}
+	cost := &Table{
+		Name: "compare_cost", Title: "Cache and cost under each policy",
+		Note: note + "by policy: cache breaks right after a policy action; cost: main thread + summarizer; " +
+			"agents: sub-agents as observed; total: both",
+		Columns: []string{"Policy", "Hit ratio", "Breaks", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
+		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
+	}
+	for i, r := range c.Runs {
+		m, d := r.Metrics, r.Delta
+		dPeak, dCost, dPct := signedNum(d.PeakContext), signedUSD(d.TotalCost), ""
+		if d.TotalCostPct != nil {
+			dPct = signedPct(*d.TotalCostPct)
+		}
+		if i == 0 {
+			dPeak, dCost, dPct = "—", "—", "—"
+		}
+		out := num(m.Output)
+		if m.OutputLowerBound {
+			out = "≥" + out
+		}
+		ctx.addRow([]string{r.Policy, num(m.Calls), num(m.PeakContext), dPeak, num(m.AboveWarning), num(m.Overflows),
+			num(m.Compactions), num(m.Clearings), num(m.TokensFreed), num(m.SummaryTokens),
+			num(m.UsersVerbatim), num(m.UsersSummarised), num(m.LikelyRereads)})
+		cost.addRow([]string{r.Policy, pct(m.CacheHitRatio * 100), num(m.CacheBreaks), num(m.PolicyBreaks),
+			num(m.Input), num(m.CacheWrite5m + m.CacheWrite1h), num(m.CacheRead), out,
+			costText(m.Cost, m.Unpriced, m.Calls), usd(m.AgentsCost), costText(m.TotalCost, m.Unpriced, m.Calls), dCost, dPct})
+	}
+	return []*Table{ctx, cost}
+}
+
+func fidelityTable(fs []Fidelity) *Table {
+	t := &Table{
+		Name: "fidelity", Title: "Fidelity of the replay",
+		Note: "observed policy against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
+			"calls whose prompt differs from the recorded one (must be 0)\n" +
+			"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
+			"n/a: before the first call (an earlier session's)",
+		Columns: []string{"Session", "Calls", "Read recorded", "Read simulated", "Read error", "Write recorded", "Write simulated", "Write error",
+			"Prompt mismatches", "Real auto-compaction", "claude-code", "Match"},
+		CSVColumns: []string{"session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",
+			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
+			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match"},
+		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, false},
+	}
+	for _, f := range fs {
+		re, we, rre, rwe := "", "", "", ""
+		if f.CacheReadErrorPct != nil {
+			re, rre = signedPct(*f.CacheReadErrorPct), strconv.FormatFloat(*f.CacheReadErrorPct, 'f', 2, 64)
+		}
+		if f.CacheWriteErrorPct != nil {
+			we, rwe = signedPct(*f.CacheWriteErrorPct), strconv.FormatFloat(*f.CacheWriteErrorPct, 'f', 2, 64)
+		}
+		match := ""
+		switch {
+		case f.RealAutoCompaction == 1:
+			match = "n/a"
+		case f.RealAutoCompaction > 1 && f.SimulatedAutoCompaction == f.RealAutoCompaction:
+			match = "yes"
+		case f.RealAutoCompaction > 1:
+			match = "no"
+		}
+		t.add(
+			[]string{f.Session, num(f.Calls), num(f.RecordedCacheRead), num(f.SimulatedCacheRead), re,
+				num(f.RecordedCacheWrite), num(f.SimulatedCacheWrite), we, num(f.PromptMismatches),
+				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match},
+			[]string{f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
+				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
+				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match},
+		)
+	}
+	return t
+}
+
+func callOrBlank(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return num(n)
+}
+
+func signedNum(n int64) string {
+	if n > 0 {
+		return "+" + num(n)
+	}
+	return num(n)
+}
+
+func signedUSD(x float64) string {
+	switch {
+	case x > 0:
+		return "+" + usd(x)
+	case x < 0:
+		return "-" + usd(-x)
+	}
+	return usd(0)
+}
+
+func signedPct(x float64) string {
+	if math.Round(x*10) == 0 {
+		return pct(0)
+	}
+	if x > 0 {
+		return "+" + pct(x)
+	}
+	return pct(x)
+}

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// TestSumMetricsEveryField fails when simulate.Metrics gains a field that
+// the compare total does not add up.
+func TestSumMetricsEveryField(t *testing.T) {
+	var m simulate.Metrics
+	v := reflect.ValueOf(&m).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.Int, reflect.Int64:
+			f.SetInt(3)
+		case reflect.Float64:
+			f.SetFloat(0.25)
+		case reflect.Bool:
+			f.SetBool(true)
+		default:
+			t.Fatalf("Metrics.%s: kind %s; teach sumMetrics and this test", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	sum := reflect.ValueOf(sumMetrics([]simulate.Metrics{m, m}))
+	for i := 0; i < sum.NumField(); i++ {
+		name := sum.Type().Field(i).Name
+		f := sum.Field(i)
+		switch name {
+		case "FirstCompaction":
+			if f.Int() != 0 {
+				t.Errorf("FirstCompaction = %d, want 0 in a total", f.Int())
+			}
+		case "PeakContext":
+			if f.Int() != 3 {
+				t.Errorf("PeakContext = %d, want the largest, 3", f.Int())
+			}
+		case "CacheHitRatio":
+			// read 6 of input 6 + writes 6 + 6 + read 6.
+			if f.Float() != 0.25 {
+				t.Errorf("CacheHitRatio = %v, want 0.25 recomputed from the sums", f.Float())
+			}
+		case "OutputLowerBound":
+			if !f.Bool() {
+				t.Error("OutputLowerBound lost")
+			}
+		default:
+			want := 6.0
+			got := 0.0
+			if f.Kind() == reflect.Float64 {
+				want, got = 0.5, f.Float()
+			} else {
+				got = float64(f.Int())
+			}
+			if got != want {
+				t.Errorf("%s = %v, want the sum %v (a new field sumMetrics ignores?)", name, got, want)
+			}
+		}
+	}
+}
+
+func TestDeltas(t *testing.T) {
+	runs := []Run{
+		{Policy: "a", Metrics: simulate.Metrics{TotalCost: 2, PeakContext: 1000}},
+		{Policy: "b", Metrics: simulate.Metrics{TotalCost: 3.5, PeakContext: 400}},
+	}
+	setDeltas(runs)
+	if d := runs[0].Delta; d.TotalCost != 0 || d.PeakContext != 0 || d.TotalCostPct == nil || *d.TotalCostPct != 0 {
+		t.Errorf("baseline delta %+v, want zeros", d)
+	}
+	if d := runs[1].Delta; d.TotalCost != 1.5 || d.PeakContext != -600 || d.TotalCostPct == nil || *d.TotalCostPct != 75 {
+		t.Errorf("delta %+v, want +1.5 USD, +75%%, -600 tokens", d)
+	}
+	free := []Run{{Metrics: simulate.Metrics{}}, {Metrics: simulate.Metrics{TotalCost: 1}}}
+	setDeltas(free)
+	if free[1].Delta.TotalCostPct != nil || free[1].Delta.TotalCost != 1 {
+		t.Errorf("delta against a free baseline %+v: want no percentage", free[1].Delta)
+	}
+}
+
+func TestNewFidelity(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{Compactions: []replay.Compaction{
+		{Kind: replay.CompactMicro, CallsBefore: 1},
+		{Kind: replay.CompactFull, Trigger: "manual", CallsBefore: 2},
+		{Kind: replay.CompactSummaryOnly, CallsBefore: 4}, // 1.0.x: trigger unrecorded
+		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 6},
+	}}}
+	tr := &simulate.Trace{Calls: []simulate.TraceCall{
+		{Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
+		{Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
+	}}
+	observed := &simulate.Result{Calls: []simulate.CallResult{
+		{Call: 1, Prompt: 10, Recorded: 10, Read: 900, Write5m: 250},
+		{Call: 2, Prompt: 11, Recorded: 12, Read: 1000},
+	}}
+	cc := &simulate.Result{Calls: []simulate.CallResult{{Call: 1}, {Call: 4, Compacted: true}, {Call: 9, Compacted: true}}}
+	f := NewFidelity(s, tr, observed, cc)
+	want := Fidelity{
+		Session: "s", Calls: 2,
+		RecordedCacheRead: 2000, SimulatedCacheRead: 1900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250,
+		PromptMismatches: 1, RealAutoCompaction: 5, SimulatedAutoCompaction: 4,
+	}
+	gotPcts := [2]float64{*f.CacheReadErrorPct, *f.CacheWriteErrorPct}
+	f.CacheReadErrorPct, f.CacheWriteErrorPct = nil, nil
+	if f != want || gotPcts != [2]float64{-5, 25} {
+		t.Errorf("got %+v %v\nwant %+v [-5 25]", f, gotPcts, want)
+	}
+}
