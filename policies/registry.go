@@ -26,10 +26,35 @@ type Entry struct {
 	New    func(a Args) (simulate.Policy, error)
 }
 
-// Registry lists every policy, in the order `ctxlab policies` prints them.
+// Registry lists every policy, in the order `ctxlab policies` prints them:
+// the baselines, Claude Code's own schemes, then the peers' (see order).
 var Registry []Entry
 
-func register(e Entry) { Registry = append(Registry, e) }
+// order ranks the policies for Registry; unlisted ones follow by name.
+var order = []string{
+	"observed", "none", "claude-code", "claude-code-sm",
+	"threshold", "keep-last-n", "context-editing", "budget", "partial", "summary-nm",
+}
+
+func rank(name string) int {
+	for i, n := range order {
+		if n == name {
+			return i
+		}
+	}
+	return len(order)
+}
+
+func register(e Entry) {
+	Registry = append(Registry, e)
+	sort.SliceStable(Registry, func(i, j int) bool {
+		ri, rj := rank(Registry[i].Name), rank(Registry[j].Name)
+		if ri != rj {
+			return ri < rj
+		}
+		return Registry[i].Name < Registry[j].Name
+	})
+}
 
 // Lookup finds a policy by name.
 func Lookup(name string) (*Entry, bool) {

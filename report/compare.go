@@ -135,6 +135,7 @@ func sumMetrics(ms []simulate.Metrics) simulate.Metrics {
 		t.AgentsCost += m.AgentsCost
 		t.TotalCost += m.TotalCost
 		t.Unpriced += m.Unpriced
+		t.AgentsUnpriced += m.AgentsUnpriced
 		t.UsersVerbatim += m.UsersVerbatim
 		t.UsersSummarised += m.UsersSummarised
 		t.LikelyRereads += m.LikelyRereads
@@ -324,7 +325,7 @@ func compareTables(c *Compared, format string) []*Table {
 			num(m.UsersVerbatim), num(m.UsersSummarised), num(m.LikelyRereads)})
 		cost.addRow([]string{r.Policy, pct(m.CacheHitRatio * 100), num(m.CacheBreaks), num(m.PolicyBreaks),
 			num(m.Input), num(m.CacheWrite5m + m.CacheWrite1h), num(m.CacheRead), out,
-			costText(m.Cost, m.Unpriced, m.Calls), usd(m.AgentsCost), costText(m.TotalCost, m.Unpriced, m.Calls), dCost, dPct})
+			costText(m.Cost, m.Unpriced, m.Calls), agentsText(m), totalText(m), dCost, dPct})
 	}
 	return []*Table{ctx, cost}
 }

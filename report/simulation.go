@@ -55,8 +55,8 @@ func metricsTable(r *simulate.Result) *Table {
 	kv("output", out, raw(m.Output))
 	kv("cost (main thread + summarizer)", costText(m.Cost, m.Unpriced, m.Calls), rawUSD(m.Cost))
 	kv("summarizer cost", usd(m.SummarizerCost), rawUSD(m.SummarizerCost))
-	kv("agents cost (observed)", usd(m.AgentsCost), rawUSD(m.AgentsCost))
-	kv("total cost", costText(m.TotalCost, m.Unpriced, m.Calls), rawUSD(m.TotalCost))
+	kv("agents cost (observed)", agentsText(m), rawUSD(m.AgentsCost))
+	kv("total cost", totalText(m), rawUSD(m.TotalCost))
 	n("users verbatim", int64(m.UsersVerbatim))
 	n("users summarised", int64(m.UsersSummarised))
 	n("likely re-reads", int64(m.LikelyRereads))
@@ -116,4 +116,26 @@ func summariesTable(r *simulate.Result) *Table {
 		)
 	}
 	return t
+}
+
+// agentsText is the sub-agents' observed cost, naming the calls it leaves
+// out for want of a price.
+func agentsText(m simulate.Metrics) string {
+	if m.AgentsUnpriced > 0 {
+		return fmt.Sprintf("%s + %d unpriced", usd(m.AgentsCost), m.AgentsUnpriced)
+	}
+	return usd(m.AgentsCost)
+}
+
+// totalText is the run's total cost, naming the unpriced calls of the main
+// thread and the sub-agents it leaves out.
+func totalText(m simulate.Metrics) string {
+	n := m.Unpriced + m.AgentsUnpriced
+	switch {
+	case n > 0 && m.TotalCost == 0:
+		return "unpriced"
+	case n > 0:
+		return fmt.Sprintf("%s + %d unpriced", usd(m.TotalCost), n)
+	}
+	return usd(m.TotalCost)
 }

@@ -44,6 +44,7 @@ func (s *State) ClearInputs(idx []int, reason string) int64 {
 	e.tokens -= freed
 	e.trigger -= freed
 	if n > 0 {
+		e.micro++
 		e.freed += freed
 		e.policyEdited = true
 		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d inputs, freed %d", reason, n, freed))

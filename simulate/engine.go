@@ -10,7 +10,9 @@ import (
 
 // Policy decides, before each API call of a replayed session, what to do
 // with the context. It acts through the State's methods (Clear, Drop,
-// Compact). Implementations live in package policies.
+// Compact). Implementations live in package policies. A policy value may
+// keep state across the calls of one run, so each run needs its own value
+// (policies.Parse makes a fresh one).
 type Policy interface {
 	// Name returns the policy's canonical spec ("keep-last-n:n=10").
 	Name() string

@@ -48,6 +48,9 @@ type Metrics struct {
 	AgentsCost     float64 `json:"agents_cost_usd"`
 	TotalCost      float64 `json:"total_cost_usd"`
 	Unpriced       int     `json:"unpriced_calls"`
+	// AgentsUnpriced counts sub-agent calls whose model has no price;
+	// AgentsCost leaves them out.
+	AgentsUnpriced int `json:"agents_unpriced_calls"`
 	// Loss proxies: user messages still in the context or quoted in full by
 	// the latest summary, against those only summarised; and later tool
 	// calls on a file whose content the policy had removed (likely
@@ -122,6 +125,8 @@ func (e *engine) finish() {
 	for _, c := range e.tr.AgentCalls {
 		if pr, ok := e.cfg.Prices.Lookup(c.Model); ok {
 			m.AgentsCost += pr.Cost(c.Usage)
+		} else {
+			m.AgentsUnpriced++
 		}
 	}
 	if p := m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead; p > 0 {

@@ -17,6 +17,7 @@ const (
 
 type compareOptions struct {
 	inputOptions
+	sim      simOptions
 	policies string
 	fidelity bool
 }
@@ -39,6 +40,7 @@ how to read the output.`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
+	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
 	return cmd
@@ -73,8 +75,10 @@ func runCompare(o *compareOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	simCfg := simulate.DefaultConfig()
-	simCfg.Prices = cfg.Prices
+	if err := o.sim.validate(); err != nil {
+		return err
+	}
+	simCfg := o.sim.config(cfg.Prices)
 	l, err := load(&o.inputOptions, e, func(s *replay.Session) compared {
 		return compareSession(s, o, names, simCfg)
 	})

@@ -8,12 +8,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
 // inputOptions are the flags of every command that reads sessions (replay,
@@ -214,4 +216,30 @@ func defaultPaths(e env) ([]string, error) {
 		return nil, fmt.Errorf("no path given and no Claude Code transcripts found in %s (set CLAUDE_CONFIG_DIR or pass paths)", strings.Join(cands, ", "))
 	}
 	return out, nil
+}
+
+// simOptions are the simulation's knobs shared by replay --policy and
+// compare.
+type simOptions struct {
+	ttl        time.Duration
+	cacheEdits bool
+}
+
+func (o *simOptions) addFlags(f *pflag.FlagSet) {
+	f.DurationVar(&o.ttl, "ttl", 0, "prompt-cache lifetime for the simulation, e.g. 5m or 1h (default: as the session's own cache writes show)")
+	f.BoolVar(&o.cacheEdits, "cache-edits", false, "model server-side cache edits: clearing tool results keeps the cached prefix")
+}
+
+func (o *simOptions) validate() error {
+	if o.ttl < 0 {
+		return usageError("--ttl %v: must be positive", o.ttl)
+	}
+	return nil
+}
+
+// config returns the simulation's configuration with the given prices.
+func (o *simOptions) config(prices *accounting.Prices) simulate.Config {
+	c := simulate.DefaultConfig()
+	c.Prices, c.TTL, c.CacheEdits = prices, o.ttl, o.cacheEdits
+	return c
 }

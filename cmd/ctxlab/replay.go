@@ -15,6 +15,7 @@ import (
 
 type replayOptions struct {
 	inputOptions
+	sim      simOptions
 	top      int
 	sections []string
 	policy   string
@@ -43,6 +44,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
+	o.sim.addFlags(f)
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all)")
 	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+" (default all)")
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
@@ -91,8 +93,10 @@ func runReplay(o *replayOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	simCfg := simulate.DefaultConfig()
-	simCfg.Prices = cfg.Prices
+	if err := o.sim.validate(); err != nil {
+		return err
+	}
+	simCfg := o.sim.config(cfg.Prices)
 	l, err := load(&o.inputOptions, e, func(s *replay.Session) replayed {
 		r := replayed{rep: accounting.Analyze(s, cfg)}
 		if o.policy != "" {

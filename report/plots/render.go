@@ -1,0 +1,453 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// Options are what every renderer takes from the caller.
+type Options struct {
+	// Session names the session in the title ("4a5c6ea5…", or "all
+	// sessions" for corpus totals). Empty: the first run's session id.
+	Session string
+	// XTime plots the context against hours since the first call instead
+	// of the call number (`--x time`).
+	XTime bool
+	// Top is the number of bars kept in the tokens and duplicates plots;
+	// 0 means DefaultTop.
+	Top int
+}
+
+func (o Options) session(runs []*simulate.Result) string {
+	if o.Session != "" {
+		return o.Session
+	}
+	if len(runs) > 0 && runs[0] != nil {
+		return runs[0].Session
+	}
+	return ""
+}
+
+func title(what, session, policies string) string {
+	t := what
+	if session != "" {
+		t += " — " + session
+	}
+	if policies != "" {
+		t += " — " + policies
+	}
+	return t
+}
+
+func policyNames(runs []*simulate.Result) []string {
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = r.Policy
+	}
+	return out
+}
+
+// Dense series (more points than this) are drawn thinner.
+const denseCalls = 400
+
+func lineWidth(n int) vg.Length {
+	if n > denseCalls {
+		return vg.Points(0.7)
+	}
+	return vg.Points(1.1)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(float64(n), 0) + " " + many
+}
+
+var (
+	levelStyles = map[string]draw.LineStyle{
+		LevelWindow:    {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8)},
+		LevelThreshold: {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
+		LevelWarning:   {Color: color.Gray{Y: 0x70}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
+	}
+	compactionGlyph = draw.GlyphStyle{Radius: vg.Points(2.6), Shape: triangleDown{}}
+	clearingGlyph   = draw.GlyphStyle{Radius: vg.Points(1.7), Shape: ring{width: vg.Points(0.6)}}
+)
+
+// Context draws the context plot: prompt tokens per call for every run,
+// the window, auto-compact threshold and warning level as horizontal
+// lines, a filled triangle where a compaction happened and a ring where
+// content was cleared.
+func Context(runs []*simulate.Result, opt Options) *Figure {
+	d := ContextSeries(runs, opt.XTime)
+	xl := "API call (main thread)"
+	if opt.XTime {
+		xl = "hours since the first call"
+	}
+	p := newPlot(xl, "context (prompt tokens)")
+	p.Add(grid(false))
+	p.Y.Min = 0
+	if !opt.XTime {
+		p.X.Tick.Marker = Ticks{Integer: true}
+	}
+	f := &Figure{Title: title("Context per call", opt.session(runs), strings.Join(policyNames(runs), ", "))}
+	for _, lv := range d.Levels {
+		h := &hline{Y: float64(lv.Tokens), Style: levelStyles[lv.Name]}
+		p.Add(h)
+	}
+	colors := policyColors(policyNames(runs))
+	var nComp, nClear int
+	var lines, markers []plot.Plotter
+	for i, l := range d.Lines {
+		sty := draw.LineStyle{Color: colors[i], Width: lineWidth(len(l.Points))}
+		if l.Policy == "observed" && len(d.Lines) > 1 {
+			// Under the others: wide and light, so that a run that
+			// coincides with it still shows.
+			sty = draw.LineStyle{Color: color.Gray{Y: 0xa8}, Width: sty.Width * 2.2}
+		}
+		ln := &line{XYs: l.Points, Style: sty}
+		lines = append(lines, ln)
+		text := l.Policy
+		var notes []string
+		if n := len(l.Compactions); n > 0 {
+			notes = append(notes, plural(n, "compaction", "compactions"))
+		}
+		if n := len(l.Clearings); n > 0 {
+			notes = append(notes, plural(n, "clearing", "clearings"))
+		}
+		if len(notes) > 0 {
+			text += " (" + strings.Join(notes, ", ") + ")"
+		}
+		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
+		mc := colors[i]
+		if l.Policy == "observed" && len(d.Lines) > 1 {
+			mc = colorObserved
+		}
+		if len(l.Clearings) > 0 {
+			g := clearingGlyph
+			g.Color = mc
+			markers = append(markers, &marks{XYs: l.Clearings, Glyph: g})
+			nClear++
+		}
+		if len(l.Compactions) > 0 {
+			g := compactionGlyph
+			g.Color = mc
+			markers = append(markers, &marks{XYs: l.Compactions, Glyph: g})
+			nComp++
+		}
+	}
+	p.Add(lines...)
+	p.Add(markers...)
+	if nComp > 0 {
+		g := compactionGlyph
+		g.Color = colorMuted
+		f.Legend = append(f.Legend, LegendEntry{Text: "compaction", Thumbs: []plot.Thumbnailer{&marks{Glyph: g}}})
+	}
+	if nClear > 0 {
+		g := clearingGlyph
+		g.Color = colorMuted
+		f.Legend = append(f.Legend, LegendEntry{Text: "clearing", Thumbs: []plot.Thumbnailer{&marks{Glyph: g}}})
+	}
+	for _, lv := range d.Levels {
+		f.Legend = append(f.Legend, LegendEntry{
+			Text:   lv.Name + " " + Thousands(float64(lv.Tokens), 0),
+			Thumbs: []plot.Thumbnailer{&hline{Style: levelStyles[lv.Name]}},
+		})
+	}
+	if empty(d.Lines) {
+		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
+		p.Y.Max = math.Max(p.Y.Max, 1)
+	}
+	p.Y.Max *= 1.04
+	padX(p)
+	f.Panels = []*plot.Plot{p}
+	return f
+}
+
+func empty(lines []ContextLine) bool {
+	for _, l := range lines {
+		if len(l.Points) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// padX widens a call-number axis by half a call on each side so that the
+// first and last points do not sit on the axes.
+func padX(p *plot.Plot) {
+	if math.IsInf(p.X.Min, 0) || math.IsInf(p.X.Max, 0) {
+		p.X.Min, p.X.Max = 0, 1
+		return
+	}
+	span := math.Max(p.X.Max-p.X.Min, 1)
+	p.X.Min -= span * 0.01
+	p.X.Max += span * 0.01
+}
+
+var (
+	colorRead     = color.RGBA{0x00, 0x72, 0xb2, 0xff} // blue
+	colorWrite    = color.RGBA{0xe6, 0x9f, 0x00, 0xff} // orange
+	colorUncached = color.RGBA{0xd5, 0x5e, 0x00, 0xff} // vermillion
+	colorBreak    = color.RGBA{0x00, 0x00, 0x00, 0xff}
+	colorBreakBg  = color.RGBA{0x00, 0x00, 0x00, 0x30}
+)
+
+// Cache draws the cache plot of one run: each call's prompt stacked as
+// cache read (bottom), cache write and uncached input, with a tick along
+// the top (and a faint line) at every cache break.
+func Cache(run *simulate.Result, opt Options) *Figure {
+	d := CacheSeries(run)
+	p := newPlot("API call (main thread)", "prompt tokens per call")
+	p.X.Tick.Marker = Ticks{Integer: true}
+	p.Add(grid(false))
+	n := len(d.Calls)
+	st := &stacked{X: make([]float64, n), Layers: [][]float64{make([]float64, n), make([]float64, n), make([]float64, n)},
+		Colors: []color.Color{colorRead, colorWrite, colorUncached}}
+	var read, write, uncached int64
+	for i, c := range d.Calls {
+		st.X[i] = float64(c.Call)
+		st.Layers[0][i] = float64(c.Read)
+		st.Layers[1][i] = float64(c.Write)
+		st.Layers[2][i] = float64(c.Uncached)
+		read += c.Read
+		write += c.Write
+		uncached += c.Uncached
+	}
+	p.Add(st)
+	f := &Figure{Title: title("Prompt cache per call", opt.session([]*simulate.Result{run}), run.Policy)}
+	total := read + write + uncached
+	share := func(v int64) string {
+		if total == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" (%.1f%%)", 100*float64(v)/float64(total))
+	}
+	f.Legend = []LegendEntry{
+		{Text: "cache read" + share(read), Thumbs: []plot.Thumbnailer{swatch{colorRead}}},
+		{Text: "cache write" + share(write), Thumbs: []plot.Thumbnailer{swatch{colorWrite}}},
+		{Text: "uncached input" + share(uncached), Thumbs: []plot.Thumbnailer{swatch{colorUncached}}},
+	}
+	br := &rug{Style: draw.LineStyle{Color: colorBreak, Width: vg.Points(0.8)}, Length: vg.Points(5),
+		Full: draw.LineStyle{Color: colorBreakBg, Width: vg.Points(0.5)}}
+	for _, b := range d.Breaks {
+		br.X = append(br.X, float64(b))
+	}
+	if len(d.Breaks) > 0 {
+		p.Add(br)
+	}
+	f.Legend = append(f.Legend, LegendEntry{Text: plural(len(d.Breaks), "cache break", "cache breaks"), Thumbs: []plot.Thumbnailer{br}})
+	if n == 0 {
+		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
+		p.Y.Max = 1
+	}
+	p.Y.Min = 0
+	p.Y.Max *= 1.06 // room for the break ticks
+	f.Panels = []*plot.Plot{p}
+	return f
+}
+
+// Cost draws the cost plot: cumulative cost per call for every run.
+func Cost(runs []*simulate.Result, opt Options) *Figure {
+	d := CostSeries(runs)
+	p := newPlot("API call (main thread)", "cumulative cost (USD)")
+	p.X.Tick.Marker = Ticks{Integer: true}
+	p.Y.Tick.Marker = Ticks{Prefix: "$"}
+	p.Add(grid(false))
+	p.Y.Min = 0
+	f := &Figure{Title: title("Cumulative cost", opt.session(runs), strings.Join(policyNames(runs), ", "))}
+	colors := policyColors(policyNames(runs))
+	var lines []plot.Plotter
+	for i, l := range d.Lines {
+		ln := &line{XYs: l.Points, Style: draw.LineStyle{Color: colors[i], Width: lineWidth(len(l.Points)) * 1.3}}
+		lines = append(lines, ln)
+		text := fmt.Sprintf("%s $%s", l.Policy, Thousands(l.Total, 2))
+		if l.Unpriced > 0 {
+			text += " + " + plural(l.Unpriced, "unpriced call", "unpriced calls")
+		}
+		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
+	}
+	p.Add(lines...)
+	if len(lines) == 0 || math.IsInf(p.X.Min, 0) {
+		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
+		p.Y.Max = 1
+	}
+	if p.Y.Max <= 0 {
+		p.Y.Max = 0.01
+	}
+	p.Y.Max *= 1.04
+	padX(p)
+	f.Panels = []*plot.Plot{p}
+	return f
+}
+
+var (
+	colorBar     = color.RGBA{0x00, 0x72, 0xb2, 0xff}
+	colorRequest = color.RGBA{0x56, 0xb4, 0xe9, 0xff}
+	colorResult  = color.RGBA{0x00, 0x72, 0xb2, 0xff}
+	colorOver    = color.RGBA{0xb8, 0xc8, 0xd8, 0xff}
+	colorWaste   = color.RGBA{0xd5, 0x5e, 0x00, 0xff}
+)
+
+// Bar chart geometry: height per row and for a panel's title and axis.
+var (
+	rowHeight   = vg.Points(15)
+	panelExtra  = vg.Points(48)
+	figureExtra = vg.Points(44) // title, legend, margins
+)
+
+func barPlot(xLabel string) *plot.Plot {
+	p := newPlot(xLabel, "")
+	p.HideY()
+	p.Add(grid(true))
+	p.Y.Tick.Marker = plot.ConstantTicks{}
+	p.X.Min = 0
+	return p
+}
+
+func labelWidth(sets ...[]string) vg.Length {
+	sty := textStyle(fontSans, tickSize, color.Black)
+	var w vg.Length
+	for _, s := range sets {
+		for _, l := range s {
+			w = max(w, sty.Width(l))
+		}
+	}
+	return w
+}
+
+func labels(bars []Bar) []string {
+	out := make([]string, len(bars))
+	for i, b := range bars {
+		out[i] = b.Label
+	}
+	return out
+}
+
+func pct(n, total int64) string {
+	if total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+}
+
+// Tokens draws the token accounting plot: two panels of horizontal bars,
+// tokens by category (with its share of the total) and by tool (tool_use
+// input and tool results stacked).
+func Tokens(t accounting.Tokens, opt Options) *Figure {
+	d := TokenBars(t, opt.Top)
+	lw := labelWidth(labels(d.Categories.Bars), labels(d.Tools.Bars))
+	lsty := textStyle(fontSans, tickSize, color.Black)
+	nsty := textStyle(fontSans, tickSize, colorMuted)
+
+	cp := barPlot("estimated tokens")
+	cp.Title.Text = "By category"
+	cb := &hbars{LabelWidth: lw, Label: lsty, Note: nsty, Colors: []color.Color{colorBar}}
+	for _, b := range d.Categories.Bars {
+		cb.Labels = append(cb.Labels, b.Label)
+		cb.Parts = append(cb.Parts, []float64{float64(b.Parts[0])})
+		cb.Notes = append(cb.Notes, Thousands(float64(b.Total()), 0)+"  "+pct(b.Total(), d.Total))
+	}
+	addBars(cp, cb, "no messages")
+
+	tp := barPlot("estimated tokens")
+	tp.Title.Text = "By tool: tool_use input + tool results"
+	tb := &hbars{LabelWidth: lw, Label: lsty, Note: nsty, Colors: []color.Color{colorRequest, colorResult}}
+	for _, b := range d.Tools.Bars {
+		tb.Labels = append(tb.Labels, b.Label)
+		tb.Parts = append(tb.Parts, []float64{float64(b.Parts[0]), float64(b.Parts[1])})
+		tb.Notes = append(tb.Notes, Thousands(float64(b.Total()), 0))
+	}
+	addBars(tp, tb, "no tool calls")
+
+	rows := func(n int) vg.Length { return rowHeight*vg.Length(max(n, 1)) + panelExtra }
+	hc, ht := rows(len(cb.Labels)), rows(len(tb.Labels))
+	f := &Figure{
+		Title: title("Token accounting", opt.Session, ""),
+		Legend: []LegendEntry{
+			{Text: "category total", Thumbs: []plot.Thumbnailer{swatch{colorBar}}},
+			{Text: "tool_use input", Thumbs: []plot.Thumbnailer{swatch{colorRequest}}},
+			{Text: "tool results", Thumbs: []plot.Thumbnailer{swatch{colorResult}}},
+		},
+		Panels:  []*plot.Plot{cp, tp},
+		Weights: []float64{float64(hc), float64(ht)},
+		Height:  hc + ht + figureExtra,
+	}
+	if d.Total > 0 {
+		f.Title += " — " + Thousands(float64(d.Total), 0) + " tokens"
+	}
+	return f
+}
+
+func addBars(p *plot.Plot, b *hbars, empty string) {
+	if len(b.Labels) == 0 {
+		p.Add(&note{Text: empty, Style: textStyle(fontSans, labelSize, colorMuted)})
+		p.X.Max = 1
+		p.Y.Min, p.Y.Max = -0.5, 0.5
+		return
+	}
+	p.Add(b)
+	if p.X.Max <= 0 {
+		p.X.Max = 1
+	}
+}
+
+// Duplicates draws the duplicate reads plot: the top files by wasted
+// tokens, each bar Claude Code's re-read overhead with the wasted part
+// (re-reads with no edit or compaction in between) over it.
+func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
+	d := DuplicateBars(dups, opt.Top)
+	var lbl []string
+	for _, b := range d.Bars {
+		lbl = append(lbl, b.Label)
+	}
+	p := barPlot("estimated tokens")
+	hb := &hbars{LabelWidth: labelWidth(lbl), Overlay: true,
+		Label: textStyle(fontSans, tickSize, color.Black), Note: textStyle(fontSans, tickSize, colorMuted),
+	}
+	var waste, over int64
+	for _, b := range d.Bars {
+		hb.Labels = append(hb.Labels, b.Label)
+		// The larger part first so that the smaller shows over it.
+		if b.WasteTokens > b.Overhead {
+			hb.Parts = append(hb.Parts, []float64{float64(b.WasteTokens), float64(b.Overhead)})
+			hb.RowColors = append(hb.RowColors, []color.Color{colorWaste, colorOver})
+		} else {
+			hb.Parts = append(hb.Parts, []float64{float64(b.Overhead), float64(b.WasteTokens)})
+			hb.RowColors = append(hb.RowColors, []color.Color{colorOver, colorWaste})
+		}
+		hb.Notes = append(hb.Notes, plural(b.Reads, "read", "reads"))
+		waste += int64(b.WasteTokens)
+		over += int64(b.Overhead)
+	}
+	if len(hb.Labels) == 0 {
+		p.Add(&note{Text: "no file was read twice", Style: textStyle(fontSans, labelSize, colorMuted)})
+		p.X.Max = 1
+		p.Y.Min, p.Y.Max = -0.5, 0.5
+	} else {
+		p.Add(hb)
+	}
+	t := title("Duplicate reads", opt.Session, "")
+	if d.More > 0 {
+		p.Title.Text = fmt.Sprintf("top %d of %d files (and ranges) read more than once", len(d.Bars), len(d.Bars)+d.More)
+	}
+	h := rowHeight*vg.Length(max(len(hb.Labels), 1)) + panelExtra + figureExtra
+	return &Figure{
+		Title: t,
+		Legend: []LegendEntry{
+			{Text: "re-read overhead (Claude Code) " + Thousands(float64(over), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
+			{Text: "wasted: re-read with no edit or compaction between " + Thousands(float64(waste), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
+		},
+		Panels: []*plot.Plot{p},
+		Height: h,
+	}
+}

@@ -1,0 +1,420 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// XY is one point of a series.
+type XY struct{ X, Y float64 }
+
+// Level is a horizontal reference line.
+type Level struct {
+	Name   string
+	Tokens int64
+}
+
+// Names of the context plot's levels, in ContextData.Levels order.
+const (
+	LevelWindow    = "window"
+	LevelThreshold = "auto-compact threshold"
+	LevelWarning   = "warning"
+)
+
+// ContextData is the context plot's data: prompt tokens per call for every
+// run, and the limits of the first run.
+type ContextData struct {
+	// XTime: X is hours since the session's first call; otherwise the
+	// call's 1-based number in the main thread.
+	XTime  bool
+	Lines  []ContextLine
+	Levels []Level // window, auto-compact threshold, warning; none without calls
+}
+
+// ContextLine is one run's context.
+type ContextLine struct {
+	Policy string
+	// Points are (x, prompt tokens) per call.
+	Points []XY
+	// Compactions are the points of calls a compaction (real or simulated)
+	// came just before (CallResult.Compacted).
+	Compactions []XY
+	// Clearings are the points of calls whose actions cleared or dropped
+	// content: a policy's clearing, dropping or micro-compaction, or, in
+	// the observed run, a real micro-compaction.
+	Clearings []XY
+}
+
+// isClearing reports whether a call's actions cleared or dropped content.
+func isClearing(actions []string) bool {
+	for _, a := range actions {
+		if strings.Contains(a, "cleared") || strings.Contains(a, "dropped") || strings.Contains(a, "microcompact") {
+			return true
+		}
+	}
+	return false
+}
+
+// parseTime parses a CallResult.Time (RFC 3339); ok is false when empty or
+// unparseable.
+func parseTime(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	return t, err == nil
+}
+
+// ContextSeries extracts the context plot's data from runs over one session.
+// With xTime, X is hours since the earliest call time of all runs, and
+// calls without a time are left out.
+func ContextSeries(runs []*simulate.Result, xTime bool) ContextData {
+	d := ContextData{XTime: xTime, Lines: []ContextLine{}, Levels: []Level{}}
+	var t0 time.Time
+	if xTime {
+		for _, r := range runs {
+			for _, c := range r.Calls {
+				if t, ok := parseTime(c.Time); ok && (t0.IsZero() || t.Before(t0)) {
+					t0 = t
+				}
+			}
+		}
+	}
+	for _, r := range runs {
+		l := ContextLine{Policy: r.Policy, Points: []XY{}, Compactions: []XY{}, Clearings: []XY{}}
+		for _, c := range r.Calls {
+			x := float64(c.Call)
+			if xTime {
+				t, ok := parseTime(c.Time)
+				if !ok {
+					continue
+				}
+				x = t.Sub(t0).Hours()
+			}
+			p := XY{x, float64(c.Prompt)}
+			l.Points = append(l.Points, p)
+			if c.Compacted {
+				l.Compactions = append(l.Compactions, p)
+			}
+			if isClearing(c.Actions) {
+				l.Clearings = append(l.Clearings, p)
+			}
+		}
+		d.Lines = append(d.Lines, l)
+	}
+	if len(runs) > 0 && runs[0].Limits.Window > 0 {
+		lim := runs[0].Limits
+		d.Levels = []Level{{LevelWindow, lim.Window}, {LevelThreshold, lim.Threshold}, {LevelWarning, lim.Warning}}
+	}
+	return d
+}
+
+// CacheData is the cache plot's data for one run.
+type CacheData struct {
+	Policy string
+	Calls  []CacheCall
+	// Breaks are the call numbers whose cache read fell by more than 5%
+	// and more than 2,000 tokens below the previous call's (Claude Code's
+	// rule; simulate.Metrics.CacheBreaks counts the same calls).
+	Breaks []int
+}
+
+// CacheCall is one call's prompt, split by how the cache served it.
+type CacheCall struct {
+	Call     int   // 1-based number in the main thread
+	Uncached int64 // input after the last cache breakpoint
+	Write    int64 // cache writes, 5 minute and 1 hour
+	Read     int64 // cache reads
+}
+
+// Cache-break rule (seed 001, promptCacheBreakDetection), as in
+// simulate.Metrics and accounting.Config's defaults.
+const (
+	BreakMinFraction = 0.05
+	BreakMinTokens   = 2000
+)
+
+// CacheSeries extracts the cache plot's data from one run.
+func CacheSeries(run *simulate.Result) CacheData {
+	d := CacheData{Policy: run.Policy, Calls: make([]CacheCall, 0, len(run.Calls)), Breaks: []int{}}
+	var prev int64 = -1
+	for _, c := range run.Calls {
+		d.Calls = append(d.Calls, CacheCall{Call: c.Call, Uncached: c.Input, Write: c.Write5m + c.Write1h, Read: c.Read})
+		if prev >= 0 {
+			drop := prev - c.Read
+			if float64(drop) > BreakMinFraction*float64(prev) && drop > BreakMinTokens {
+				d.Breaks = append(d.Breaks, c.Call)
+			}
+		}
+		prev = c.Read
+	}
+	return d
+}
+
+// CostData is the cost plot's data.
+type CostData struct {
+	Lines []CostLine
+}
+
+// CostLine is one run's cumulative cost in USD per call: the main thread's
+// calls plus the summarizer's, each summarizer call added at the call it
+// came before. Sub-agents are not included (the replay does not change
+// them). Sums are rounded to a millionth of a dollar.
+type CostLine struct {
+	Policy   string
+	Points   []XY // (call number, cumulative USD after the call)
+	Total    float64
+	Unpriced int // calls without a price, counted as $0
+}
+
+func roundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// CostSeries extracts the cost plot's data from runs over one session.
+func CostSeries(runs []*simulate.Result) CostData {
+	d := CostData{Lines: []CostLine{}}
+	for _, r := range runs {
+		l := CostLine{Policy: r.Policy, Points: make([]XY, 0, len(r.Calls))}
+		sums := append([]simulate.SummaryCall(nil), r.Summaries...)
+		sort.SliceStable(sums, func(i, j int) bool { return sums[i].BeforeCall < sums[j].BeforeCall })
+		var cum float64
+		k := 0
+		for _, c := range r.Calls {
+			for ; k < len(sums) && sums[k].BeforeCall <= c.Call; k++ {
+				cum = roundUSD(cum + sums[k].Cost)
+			}
+			cum = roundUSD(cum + c.Cost)
+			if !c.Priced {
+				l.Unpriced++
+			}
+			l.Points = append(l.Points, XY{float64(c.Call), cum})
+		}
+		// Summarizer calls after the last call (none in practice) still
+		// count toward the total.
+		for ; k < len(sums); k++ {
+			cum = roundUSD(cum + sums[k].Cost)
+		}
+		if n := len(l.Points); n > 0 {
+			l.Points[n-1].Y = cum
+		}
+		l.Total = cum
+		d.Lines = append(d.Lines, l)
+	}
+	return d
+}
+
+// Bar is one row of a horizontal bar chart; Parts are its stacked
+// segments in the order of the chart's Segments.
+type Bar struct {
+	Label string
+	Parts []int64
+}
+
+// Total is the sum of the bar's parts.
+func (b Bar) Total() int64 {
+	var n int64
+	for _, p := range b.Parts {
+		n += p
+	}
+	return n
+}
+
+// BarData is a horizontal bar chart, rows top to bottom.
+type BarData struct {
+	Segments []string
+	Bars     []Bar
+	// Folded counts the rows summed into the last bar ("k more") because
+	// of the top limit; 0 when none were.
+	Folded int
+}
+
+// TokenData is the token accounting plot's data.
+type TokenData struct {
+	Total int64
+	// Categories: one part, the category's tokens summed over its tools
+	// and attachment types.
+	Categories BarData
+	// Tools: two parts, tool_request and tool_result tokens of each tool.
+	Tools BarData
+}
+
+// Token segment names.
+const (
+	SegTokens  = "tokens"
+	SegRequest = "request (tool_use input)"
+	SegResult  = "result (tool_result)"
+)
+
+// DefaultTop is the number of rows kept when a caller passes top ≤ 0.
+const DefaultTop = 15
+
+// TokenBars extracts the token accounting plot's data: categories sorted
+// by tokens (then name), tools by request + result (then name). Beyond top
+// rows, the rest are summed into a last row "k more".
+func TokenBars(t accounting.Tokens, top int) TokenData {
+	if top <= 0 {
+		top = DefaultTop
+	}
+	cats := map[string]int64{}
+	tools := map[string][2]int64{}
+	for _, r := range t.Rows {
+		cats[r.Category] += int64(r.Tokens)
+		name := r.Name
+		if name == "" {
+			name = "unknown"
+		}
+		switch r.Category {
+		case accounting.CatToolRequest:
+			v := tools[name]
+			v[0] += int64(r.Tokens)
+			tools[name] = v
+		case accounting.CatToolResult:
+			v := tools[name]
+			v[1] += int64(r.Tokens)
+			tools[name] = v
+		}
+	}
+	d := TokenData{Total: int64(t.Total)}
+	var cb []Bar
+	for name, n := range cats {
+		cb = append(cb, Bar{Label: name, Parts: []int64{n}})
+	}
+	d.Categories = foldBars(cb, []string{SegTokens}, top, "categories")
+	var tb []Bar
+	for name, v := range tools {
+		tb = append(tb, Bar{Label: name, Parts: []int64{v[0], v[1]}})
+	}
+	d.Tools = foldBars(tb, []string{SegRequest, SegResult}, top, "tools")
+	return d
+}
+
+// foldBars sorts bars by total (then label) and sums those beyond top into
+// one last bar.
+func foldBars(bars []Bar, segs []string, top int, what string) BarData {
+	sort.Slice(bars, func(i, j int) bool {
+		a, b := bars[i].Total(), bars[j].Total()
+		if a != b {
+			return a > b
+		}
+		return bars[i].Label < bars[j].Label
+	})
+	d := BarData{Segments: segs, Bars: bars}
+	if d.Bars == nil {
+		d.Bars = []Bar{}
+	}
+	if len(bars) > top {
+		rest := Bar{Parts: make([]int64, len(segs))}
+		for _, b := range bars[top-1:] {
+			for i, p := range b.Parts {
+				rest.Parts[i] += p
+			}
+		}
+		d.Folded = len(bars) - (top - 1)
+		rest.Label = fmt.Sprintf("%d more %s", d.Folded, what)
+		d.Bars = append(bars[:top-1:top-1], rest)
+	}
+	return d
+}
+
+// DuplicateData is the duplicate reads plot's data.
+type DuplicateData struct {
+	Bars []DuplicateBar
+	// More counts the rows left out by the top limit.
+	More int
+}
+
+// DuplicateBar is one file (and read range) read more than once.
+type DuplicateBar struct {
+	Label       string // the path, shortened from the left, and the range
+	Path        string
+	Offset      int
+	Limit       int
+	Reads       int
+	WasteTokens int
+	Overhead    int
+}
+
+// MaxLabel is the longest bar label, in characters, before a path is
+// shortened from the left.
+const MaxLabel = 40
+
+// DuplicateBars extracts the duplicate reads plot's data: the top rows by
+// wasted tokens, then overhead (then path and range).
+func DuplicateBars(dups []accounting.DuplicateRead, top int) DuplicateData {
+	if top <= 0 {
+		top = DefaultTop
+	}
+	rows := append([]accounting.DuplicateRead(nil), dups...)
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		switch {
+		case a.WasteTokens != b.WasteTokens:
+			return a.WasteTokens > b.WasteTokens
+		case a.Overhead != b.Overhead:
+			return a.Overhead > b.Overhead
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		case a.Offset != b.Offset:
+			return a.Offset < b.Offset
+		case a.Limit != b.Limit:
+			return a.Limit < b.Limit
+		}
+		return a.Session < b.Session
+	})
+	d := DuplicateData{Bars: []DuplicateBar{}}
+	if len(rows) > top {
+		d.More = len(rows) - top
+		rows = rows[:top]
+	}
+	for _, r := range rows {
+		suffix := ""
+		if r.Offset != 0 || r.Limit != 0 {
+			suffix = fmt.Sprintf(" [%d+%d]", r.Offset, r.Limit)
+		}
+		label := ShortenPath(r.Path, MaxLabel-utf8.RuneCountInString(suffix)) + suffix
+		d.Bars = append(d.Bars, DuplicateBar{
+			Label: label, Path: r.Path, Offset: r.Offset, Limit: r.Limit,
+			Reads: r.Reads, WasteTokens: r.WasteTokens, Overhead: r.Overhead,
+		})
+	}
+	return d
+}
+
+// ShortenPath shortens a path longer than max characters from the left,
+// keeping whole trailing components after "…/" ("…/pkg/file.go"); a last
+// component that alone is too long keeps its end ("…ong_name.go").
+func ShortenPath(p string, max int) string {
+	if max < 4 {
+		max = 4
+	}
+	if utf8.RuneCountInString(p) <= max {
+		return p
+	}
+	sep := "/"
+	if !strings.Contains(p, "/") && strings.Contains(p, `\`) {
+		sep = `\`
+	}
+	parts := strings.Split(p, sep)
+	out := ""
+	for i := len(parts) - 1; i >= 0; i-- {
+		next := parts[i]
+		if out != "" {
+			next += sep + out
+		}
+		if utf8.RuneCountInString(next)+2 > max {
+			break
+		}
+		out = next
+	}
+	if out == "" {
+		r := []rune(p)
+		return "…" + string(r[len(r)-(max-1):])
+	}
+	return "…" + sep + out
+}
