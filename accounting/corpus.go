@@ -24,6 +24,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 	models, versions := map[string]bool{}, map[string]bool{}
 	unknown := map[string]int{}
 	tok := map[[2]string]*TokenRow{}
+	var exact int64
 	var recs []callRecord
 	best := map[string]int{} // call key → index in recs
 	for _, r := range reports {
@@ -50,6 +51,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 		for _, u := range s.Unknown {
 			unknown[u.Name] += u.Count
 		}
+		exact += r.Tokens.exact
 		for _, row := range r.Tokens.Rows {
 			k := [2]string{row.Category, row.Name}
 			if tok[k] == nil {
@@ -57,6 +59,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 			}
 			tok[k].Count += row.Count
 			tok[k].Tokens += row.Tokens
+			tok[k].Measured += row.Measured
 		}
 		for _, c := range r.calls {
 			c.thread = c.kind // corpus rows group threads by kind
@@ -114,9 +117,8 @@ func Merge(reports []*Report, prices *Prices) *Report {
 		sum.Unknown = append(sum.Unknown, Count{Name: k, Count: v})
 	}
 	sortCounts(sum.Unknown)
-	out.Tokens = Tokens{Method: "estimate", Rows: []TokenRow{}}
+	out.Tokens = Tokens{Method: "estimate", Rows: []TokenRow{}, exact: exact}
 	for _, row := range tok {
-		out.Tokens.Total += row.Tokens
 		out.Tokens.Rows = append(out.Tokens.Rows, *row)
 	}
 	finishTokens(&out.Tokens)

@@ -19,32 +19,45 @@ const (
 	CatOther          = "other"
 )
 
-// Tokens is the content accounting: where the estimated tokens of every
-// message went, by category and tool.
+// Tokens is the content accounting: where the tokens of every message
+// went, by category and tool, both as Claude Code estimates them and as the
+// API counted them.
 type Tokens struct {
-	// Method names how tokens were counted: "estimate" is Claude Code's
+	// Method names how Tokens were counted: "estimate" is Claude Code's
 	// round(length/4) per text piece, 2000 per image.
 	Method string     `json:"method"`
 	Total  int        `json:"total"`
 	Rows   []TokenRow `json:"rows"`
+	// MeasuredTotal sums the rows' Measured sizes; MeasuredExact is the
+	// share of it that came straight from usage deltas (the rest is sized
+	// by the thread's calibrated ratio).
+	MeasuredTotal int64   `json:"measured_total"`
+	MeasuredExact float64 `json:"measured_exact_share"`
+
+	exact int64 // measured tokens from usage deltas, for Merge
 }
 
 // TokenRow is one category (and tool or attachment type).
 type TokenRow struct {
-	Category string  `json:"category"`
-	Name     string  `json:"name,omitempty"`
-	Count    int     `json:"count"`
-	Tokens   int     `json:"tokens"`
-	Percent  float64 `json:"percent"`
+	Category string `json:"category"`
+	Name     string `json:"name,omitempty"`
+	Count    int    `json:"count"`
+	Tokens   int    `json:"tokens"`
+	// Measured is the row's size as the API counted it (SizeThread).
+	Measured int64 `json:"measured"`
+	// Percent is Tokens' share of Total, as Claude Code's
+	// buildTokenMetrics reports it.
+	Percent float64 `json:"percent"`
 }
 
 // tokens counts every message of every thread once. It follows Claude
 // Code's categories and adds two it folds elsewhere: compaction summaries
 // (Claude Code counts them as human text) and attachment tokens (it only
-// counts attachments).
+// counts attachments). Each block is also sized from usage deltas.
 func tokens(s *replay.Session) Tokens {
 	acc := map[[2]string]*TokenRow{}
-	add := func(cat, name string, n int) {
+	var exact int64
+	add := func(cat, name string, n int, measured int64, isExact bool) {
 		k := [2]string{cat, name}
 		row := acc[k]
 		if row == nil {
@@ -53,34 +66,47 @@ func tokens(s *replay.Session) Tokens {
 		}
 		row.Count++
 		row.Tokens += n
+		row.Measured += measured
+		if isExact {
+			exact += measured
+		}
 	}
 	for _, th := range s.Threads() {
+		sz := SizeThread(th)
 		names := make(map[string]string, len(th.Tools))
 		for _, t := range th.Tools {
 			names[t.ID] = t.Name
 		}
-		for _, m := range th.Messages {
+		for mi, m := range th.Messages {
 			if m.Role == replay.RoleAttachment {
-				add(CatAttachment, m.AttachmentType, replay.Estimate(m.AttachmentChars))
+				add(CatAttachment, m.AttachmentType, replay.Estimate(m.AttachmentChars), sz.Blocks[mi][0], sz.Exact[mi])
 				continue
 			}
-			for _, b := range m.Blocks {
+			for bi, b := range m.Blocks {
 				cat, name := blockCategory(m, b, names)
-				add(cat, name, b.Est)
+				add(cat, name, b.Est, sz.Blocks[mi][bi], sz.Exact[mi])
 			}
 		}
 	}
-	t := Tokens{Method: "estimate", Rows: make([]TokenRow, 0, len(acc))}
+	t := Tokens{Method: "estimate", Rows: make([]TokenRow, 0, len(acc)), exact: exact}
 	for _, row := range acc {
-		t.Total += row.Tokens
 		t.Rows = append(t.Rows, *row)
 	}
 	finishTokens(&t)
 	return t
 }
 
-// finishTokens sets the percentages and sorts the rows, largest first.
+// finishTokens sets the totals and percentages (Claude Code's, of the
+// estimated total) and sorts the rows, largest first.
 func finishTokens(t *Tokens) {
+	t.Total, t.MeasuredTotal = 0, 0
+	for _, row := range t.Rows {
+		t.Total += row.Tokens
+		t.MeasuredTotal += row.Measured
+	}
+	if t.MeasuredTotal > 0 {
+		t.MeasuredExact = float64(int64(float64(t.exact)*1000/float64(t.MeasuredTotal)+0.5)) / 1000
+	}
 	for i := range t.Rows {
 		t.Rows[i].Percent = percent(t.Rows[i].Tokens, t.Total)
 	}

@@ -24,7 +24,7 @@ func TestTokenRounding(t *testing.T) {
 	} {
 		m := newTr("r")
 		m.user(tc.text)
-		tok := analyze(t, m, nil).Tokens
+		tok := estimates(analyze(t, m, nil).Tokens)
 		want := []TokenRow{{Category: CatHuman, Count: 1, Tokens: tc.want, Percent: 100}}
 		if tc.want == 0 {
 			want[0].Percent = 0 // 0 of 0
@@ -41,7 +41,7 @@ func TestTokenPiecesRoundedApart(t *testing.T) {
 	m := newTr("p")
 	m.user("abcdef")
 	m.user("abcdef")
-	tok := analyze(t, m, nil).Tokens
+	tok := estimates(analyze(t, m, nil).Tokens)
 	if tok.Total != 4 || len(tok.Rows) != 1 || tok.Rows[0] != (TokenRow{Category: CatHuman, Count: 2, Tokens: 4, Percent: 100}) {
 		t.Errorf("tokens = %+v", tok)
 	}
@@ -76,7 +76,7 @@ func TestTokenCategories(t *testing.T) {
 	a.call(haiku45, use{in: 1}, toolUse("t4", "Grep", `{"pattern":"TODO"}`)) // 18 chars → round(4.5) = 5
 	a.user([]any{result("t4", rep("q", 6))})                                 // Grep 2
 
-	tok := analyze(t, m, map[string]*tr{"a1": a}).Tokens
+	tok := estimates(analyze(t, m, map[string]*tr{"a1": a}).Tokens)
 	// Total: human 2+2+1+2 = 7, assistant 2+1 = 3, tool_request Read 5+5 = 10,
 	// Bash 4, Grep 5, tool_result Read 10+2005 = 2015, Bash 3, unknown 2,
 	// Grep 2, local_command 12, image 2000, document 8, todo_reminder
@@ -88,21 +88,21 @@ func TestTokenCategories(t *testing.T) {
 	// Largest first; ties by category, then name. Percent = tokens/4200 to
 	// one decimal, halves up.
 	want := []TokenRow{
-		{CatToolResult, "Read", 2, 2015, 48.0},       // 47.976
-		{CatOther, "image", 1, 2000, 47.6},           // 47.619
-		{CatCompactSummary, "", 1, 100, 2.4},         // 2.381
-		{CatAttachment, "todo_reminder", 2, 18, 0.4}, // 0.429
-		{CatLocalCommand, "", 1, 12, 0.3},            // 0.286
-		{CatAttachment, "date_change", 1, 11, 0.3},   // 0.262
-		{CatToolRequest, "Read", 2, 10, 0.2},         // 0.238
-		{CatOther, "document", 1, 8, 0.2},            // 0.190
-		{CatHuman, "", 4, 7, 0.2},                    // 0.167
-		{CatToolRequest, "Grep", 1, 5, 0.1},          // 0.119
-		{CatToolRequest, "Bash", 1, 4, 0.1},          // 0.095
-		{CatAssistant, "", 2, 3, 0.1},                // 0.071; "assistant" < "tool_result"
-		{CatToolResult, "Bash", 1, 3, 0.1},
-		{CatToolResult, "Grep", 1, 2, 0.0}, // 0.048; "Grep" < "unknown"
-		{CatToolResult, "unknown", 1, 2, 0.0},
+		{Category: CatToolResult, Name: "Read", Count: 2, Tokens: 2015, Percent: 48.0},       // 47.976
+		{Category: CatOther, Name: "image", Count: 1, Tokens: 2000, Percent: 47.6},           // 47.619
+		{Category: CatCompactSummary, Name: "", Count: 1, Tokens: 100, Percent: 2.4},         // 2.381
+		{Category: CatAttachment, Name: "todo_reminder", Count: 2, Tokens: 18, Percent: 0.4}, // 0.429
+		{Category: CatLocalCommand, Name: "", Count: 1, Tokens: 12, Percent: 0.3},            // 0.286
+		{Category: CatAttachment, Name: "date_change", Count: 1, Tokens: 11, Percent: 0.3},   // 0.262
+		{Category: CatToolRequest, Name: "Read", Count: 2, Tokens: 10, Percent: 0.2},         // 0.238
+		{Category: CatOther, Name: "document", Count: 1, Tokens: 8, Percent: 0.2},            // 0.190
+		{Category: CatHuman, Name: "", Count: 4, Tokens: 7, Percent: 0.2},                    // 0.167
+		{Category: CatToolRequest, Name: "Grep", Count: 1, Tokens: 5, Percent: 0.1},          // 0.119
+		{Category: CatToolRequest, Name: "Bash", Count: 1, Tokens: 4, Percent: 0.1},          // 0.095
+		{Category: CatAssistant, Name: "", Count: 2, Tokens: 3, Percent: 0.1},                // 0.071; "assistant" < "tool_result"
+		{Category: CatToolResult, Name: "Bash", Count: 1, Tokens: 3, Percent: 0.1},
+		{Category: CatToolResult, Name: "Grep", Count: 1, Tokens: 2, Percent: 0.0}, // 0.048; "Grep" < "unknown"
+		{Category: CatToolResult, Name: "unknown", Count: 1, Tokens: 2, Percent: 0.0},
 	}
 	if !reflect.DeepEqual(tok.Rows, want) {
 		t.Errorf("rows:")
@@ -141,5 +141,44 @@ func TestPercent(t *testing.T) {
 		if got := percent(tc.n, tc.total); got != tc.want {
 			t.Errorf("percent(%d, %d) = %v, want %v", tc.n, tc.total, got, tc.want)
 		}
+	}
+}
+
+// estimates drops the measured sizes, which TestTokensMeasured checks, so
+// these tests pin Claude Code's estimates alone.
+func estimates(t Tokens) Tokens {
+	t.MeasuredTotal, t.MeasuredExact, t.exact = 0, 0, 0
+	rows := make([]TokenRow, len(t.Rows))
+	for i, r := range t.Rows {
+		r.Measured = 0
+		rows[i] = r
+	}
+	t.Rows = rows
+	return t
+}
+
+// TestTokensMeasured: the measured sizes come from the prompt growth
+// between calls, split by the estimates (SizeThread).
+func TestTokensMeasured(t *testing.T) {
+	m := newTr("meas")
+	m.user(rep("u", 40))                                                                // human, estimate 10
+	m.call(sonnet45, use{in: 5, w5: 1995}, toolUse("t1", "Read", `{"file_path":"/a"}`)) // prompt 2,000; tool_use 18 chars → 5
+	m.user([]any{result("t1", rep("r", 400))})                                          // Read result, estimate 100
+	m.call(sonnet45, use{in: 5, read: 1995, w5: 210}, text("done"))                     // prompt 2,210
+	tok := analyze(t, m, nil).Tokens
+	// Call 2's prompt grew 2,210 − 2,000 = 210 over the tool_use (5) and the
+	// result (100): 210 × 5/105 = 10, 210 × 100/105 = 200, both exact.
+	// Ratio 210/105 = 2, so the first prompt (before any delta) is sized by
+	// it: 10 × 2 = 20; the final response ("done", estimate 1) too: 2.
+	// Measured total 20 + 10 + 200 + 2 = 232, of which 210 exact: 0.905.
+	want := map[[2]string]int64{
+		{CatHuman, ""}: 20, {CatToolRequest, "Read"}: 10, {CatToolResult, "Read"}: 200, {CatAssistant, ""}: 2,
+	}
+	got := map[[2]string]int64{}
+	for _, r := range tok.Rows {
+		got[[2]string{r.Category, r.Name}] = r.Measured
+	}
+	if !reflect.DeepEqual(got, want) || tok.MeasuredTotal != 232 || tok.MeasuredExact != 0.905 {
+		t.Errorf("measured %v, total %d, exact share %v; want %v, 232, 0.905", got, tok.MeasuredTotal, tok.MeasuredExact, want)
 	}
 }

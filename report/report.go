@@ -336,14 +336,16 @@ func usageRow(t *Table, name string, u accounting.UsageRow) {
 func tokensTable(r *accounting.Report) *Table {
 	t := &Table{
 		Name: "tokens", Title: "Token accounting",
-		Note:    fmt.Sprintf("%s tokens in all messages, estimated as Claude Code does (length/4, images 2000)", num(r.Tokens.Total)),
-		Columns: []string{"Category", "Name", "Count", "Tokens", "Share"},
-		Right:   []bool{false, false, true, true, true},
+		Note: fmt.Sprintf("estimate: %s tokens in all messages as Claude Code counts them (length/4, images 2000), share of that; "+
+			"measured: %s tokens as the API counted them, from usage deltas (%s exact, the rest at the calibrated ratio)",
+			num(r.Tokens.Total), num(r.Tokens.MeasuredTotal), pct(r.Tokens.MeasuredExact*100)),
+		Columns: []string{"Category", "Name", "Count", "Estimate", "Share", "Measured"},
+		Right:   []bool{false, false, true, true, true, true},
 	}
 	for _, row := range r.Tokens.Rows {
 		t.add(
-			[]string{row.Category, row.Name, num(row.Count), num(row.Tokens), pct(row.Percent)},
-			[]string{row.Category, row.Name, raw(row.Count), raw(row.Tokens), strconv.FormatFloat(row.Percent, 'f', 1, 64)},
+			[]string{row.Category, row.Name, num(row.Count), num(row.Tokens), pct(row.Percent), num(row.Measured)},
+			[]string{row.Category, row.Name, raw(row.Count), raw(row.Tokens), strconv.FormatFloat(row.Percent, 'f', 1, 64), raw(row.Measured)},
 		)
 	}
 	return t
