@@ -7,47 +7,23 @@ import "fmt"
 // Clearing breaks the cached prefix from the first cleared result on,
 // unless Config.CacheEdits is set.
 func (s *State) Clear(idx []int, reason string) int64 {
-	e := s.e
-	freed, n := e.clear(idx)
-	if n > 0 {
-		e.micro++
-		e.freed += freed
-		e.policyEdited = true
-		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d results, freed %d", reason, n, freed))
-	}
-	e.sync(s)
-	return freed
+	return s.clear(idx, KindToolResult, reason, "results")
 }
 
 // ClearInputs replaces the input of the tool calls at the given indexes
 // with a placeholder (context editing's clear_tool_inputs).
 func (s *State) ClearInputs(idx []int, reason string) int64 {
+	return s.clear(idx, KindToolUse, reason, "inputs")
+}
+
+func (s *State) clear(idx []int, kind ItemKind, reason, what string) int64 {
 	e := s.e
-	var freed int64
-	n := 0
-	for _, j := range idx {
-		it := &e.items[j]
-		if it.Kind != KindToolUse || it.Cleared || it.Tokens <= e.placeholder {
-			continue
-		}
-		n++
-		f := it.Tokens - e.placeholder
-		if e.cfg.CacheEdits {
-			e.cache.shift(e.position(j), f)
-		} else {
-			e.markEdit(j)
-		}
-		it.Tokens -= f
-		it.Cleared = true
-		freed += f
-	}
-	e.tokens -= freed
-	e.trigger -= freed
+	freed, n := e.clear(idx, kind)
 	if n > 0 {
 		e.micro++
 		e.freed += freed
 		e.policyEdited = true
-		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d inputs, freed %d", reason, n, freed))
+		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d %s, freed %d", reason, n, what, freed))
 	}
 	e.sync(s)
 	return freed

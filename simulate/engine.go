@@ -287,7 +287,7 @@ func (e *engine) applyReal(tc *TraceCall) {
 				idx = append(idx, j)
 			}
 		}
-		_, n := e.clear(idx)
+		_, n := e.clear(idx, KindToolResult)
 		e.actions = append(e.actions, fmt.Sprintf("real microcompact: %d results", n))
 	}
 	if c := tc.RealCompact; c != nil {
@@ -366,15 +366,16 @@ func (e *engine) markEdit(j int) {
 	}
 }
 
-// clear replaces tool results by the placeholder. Results no larger than
-// the placeholder are left alone. It returns the tokens freed and how many
-// results it cleared.
-func (e *engine) clear(idx []int) (int64, int) {
+// clear replaces the content of the items at idx that are of the given
+// kind (tool results, or tool calls' inputs) by the placeholder. Items no
+// larger than the placeholder are left alone. It returns the tokens freed
+// and how many items it cleared.
+func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 	var freed int64
 	n := 0
 	for _, j := range idx {
 		it := &e.items[j]
-		if it.Cleared || it.Kind != KindToolResult || it.Tokens <= e.placeholder {
+		if it.Cleared || it.Kind != kind || it.Tokens <= e.placeholder {
 			continue
 		}
 		n++
@@ -387,7 +388,7 @@ func (e *engine) clear(idx []int) (int64, int) {
 		it.Tokens -= f
 		it.Cleared = true
 		freed += f
-		if it.Path != "" {
+		if kind == KindToolResult && it.Path != "" {
 			e.cleared[it.Path] = true
 		}
 	}
