@@ -49,17 +49,9 @@ func validValue(s string, i, depth int) (int, bool) {
 			if i, ok = validValue(s, skipWS(s, i+1), depth+1); !ok {
 				return i, false
 			}
-			i = skipWS(s, i)
-			if i >= len(s) {
-				return i, false
-			}
-			switch s[i] {
-			case ',':
-				i = skipWS(s, i+1)
-			case '}':
-				return i + 1, true
-			default:
-				return i, false
+			var done bool
+			if i, done, ok = afterElem(s, i, '}'); done || !ok {
+				return i, ok
 			}
 		}
 	case c == '[':
@@ -75,17 +67,9 @@ func validValue(s string, i, depth int) (int, bool) {
 			if i, ok = validValue(s, i, depth+1); !ok {
 				return i, false
 			}
-			i = skipWS(s, i)
-			if i >= len(s) {
-				return i, false
-			}
-			switch s[i] {
-			case ',':
-				i = skipWS(s, i+1)
-			case ']':
-				return i + 1, true
-			default:
-				return i, false
+			var done bool
+			if i, done, ok = afterElem(s, i, ']'); done || !ok {
+				return i, ok
 			}
 		}
 	case c == 't':
@@ -98,6 +82,21 @@ func validValue(s string, i, depth int) (int, bool) {
 		return validNumber(s, i)
 	}
 	return i, false
+}
+
+// afterElem reads what follows an object member or array element: a comma
+// (more to come: done false) or the closing bracket (done true).
+func afterElem(s string, i int, closing byte) (next int, done, ok bool) {
+	i = skipWS(s, i)
+	switch {
+	case i >= len(s):
+		return i, false, false
+	case s[i] == ',':
+		return skipWS(s, i+1), false, true
+	case s[i] == closing:
+		return i + 1, true, true
+	}
+	return i, false, false
 }
 
 func literal(s string, i int, lit string) (int, bool) {
