@@ -107,13 +107,13 @@ func duplicateReads(s *replay.Session) []DuplicateRead {
 	for _, r := range rows {
 		out = append(out, *r)
 	}
-	sortDuplicates(out)
+	SortDuplicates(out)
 	return out
 }
 
-// sortDuplicates orders rows by wasted tokens, then overhead, then path and
-// range (then session, in a corpus).
-func sortDuplicates(out []DuplicateRead) {
+// SortDuplicates orders rows as the report lists them: by wasted tokens,
+// then overhead, then path and range (then session, in a corpus).
+func SortDuplicates(out []DuplicateRead) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		switch {

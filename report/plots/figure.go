@@ -161,9 +161,20 @@ func newPlot(xLabel, yLabel string) *plot.Plot {
 	}
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
+	// Axis labels: centred, baseline-aligned as gonum's defaults. The
+	// vertical axis rotates its label by π/2 itself; adding a rotation
+	// here would turn it upside down and push it off the canvas.
 	p.X.Label.TextStyle.XAlign = draw.XCenter
 	p.Y.Label.TextStyle.XAlign = draw.XCenter
-	p.Y.Label.TextStyle.Rotation = 1.5707963267948966
+	p.X.Label.TextStyle.YAlign = draw.YBottom
+	p.Y.Label.TextStyle.YAlign = draw.YBottom
+	// Tick labels: replacing the whole text.Style above drops gonum's
+	// per-axis alignment; restore it (x: centred under the tick, y:
+	// right-aligned against the tick and vertically centred on it).
+	p.X.Tick.Label.XAlign = draw.XCenter
+	p.X.Tick.Label.YAlign = draw.YTop
+	p.Y.Tick.Label.XAlign = draw.XRight
+	p.Y.Tick.Label.YAlign = draw.YCenter
 	p.X.Label.Padding = vg.Points(2)
 	p.Y.Label.Padding = vg.Points(3)
 	p.Legend.TextStyle = textStyle(fontSans, legendSize, color.Black)

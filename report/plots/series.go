@@ -351,22 +351,7 @@ func DuplicateBars(dups []accounting.DuplicateRead, top int) DuplicateData {
 		top = DefaultTop
 	}
 	rows := append([]accounting.DuplicateRead(nil), dups...)
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		switch {
-		case a.WasteTokens != b.WasteTokens:
-			return a.WasteTokens > b.WasteTokens
-		case a.Overhead != b.Overhead:
-			return a.Overhead > b.Overhead
-		case a.Path != b.Path:
-			return a.Path < b.Path
-		case a.Offset != b.Offset:
-			return a.Offset < b.Offset
-		case a.Limit != b.Limit:
-			return a.Limit < b.Limit
-		}
-		return a.Session < b.Session
-	})
+	accounting.SortDuplicates(rows)
 	d := DuplicateData{Bars: []DuplicateBar{}}
 	if len(rows) > top {
 		d.More = len(rows) - top
