@@ -122,7 +122,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 		out.Tokens.Rows = append(out.Tokens.Rows, *row)
 	}
 	finishTokens(&out.Tokens)
-	sortDuplicates(out.Duplicates)
+	SortDuplicates(out.Duplicates)
 	sort.SliceStable(out.CacheBreaks, func(i, j int) bool { return out.CacheBreaks[i].Cost > out.CacheBreaks[j].Cost })
 	return out
 }
