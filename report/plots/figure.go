@@ -149,8 +149,9 @@ func newPlot(xLabel, yLabel string) *plot.Plot {
 	p.Title.TextStyle.YAlign = draw.YTop
 	p.Title.Padding = vg.Points(4)
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle = textStyle(fontSans, labelSize, color.Black)
-		a.Tick.Label = textStyle(fontSans, tickSize, colorAxis)
+		a.Label.TextStyle.Font = font.From(fontSans, labelSize)
+		a.Tick.Label.Font = font.From(fontSans, tickSize)
+		a.Tick.Label.Color = colorAxis
 		a.LineStyle.Color = colorAxis
 		a.LineStyle.Width = vg.Points(0.6)
 		a.Tick.LineStyle.Color = colorAxis
@@ -219,14 +220,39 @@ func (f *Figure) Draw(c draw.Canvas) {
 		sty := textStyle(fontBold, titleSize, color.Black)
 		sty.XAlign = draw.XCenter
 		sty.YAlign = draw.YTop
-		c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y}, f.Title)
-		c.Max.Y -= sty.Height(f.Title) + vg.Points(3)
+		for _, l := range wrapTitle(f.Title, sty, c.Max.X-c.Min.X) {
+			c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y}, l)
+			c.Max.Y -= sty.Height(l) + vg.Points(1)
+		}
+		c.Max.Y -= vg.Points(2)
 	}
 	if len(f.Legend) > 0 {
 		h := drawLegend(c, f.Legend)
 		c.Max.Y -= h + vg.Points(4)
 	}
 	f.drawPanels(c)
+}
+
+// TitleSep separates the parts of a title; a title too wide for the
+// figure breaks into lines there.
+const TitleSep = " — "
+
+// wrapTitle breaks a title into lines no wider than width at TitleSep,
+// keeping the separator at the end of a broken line. A part still too wide
+// stays on its own line.
+func wrapTitle(t string, sty text.Style, width vg.Length) []string {
+	parts := strings.Split(t, TitleSep)
+	var lines []string
+	cur := parts[0]
+	for _, p := range parts[1:] {
+		if next := cur + TitleSep + p; sty.Width(next) <= width {
+			cur = next
+			continue
+		}
+		lines = append(lines, cur+" —")
+		cur = p
+	}
+	return append(lines, cur)
 }
 
 // drawPanels stacks the panels top to bottom, their data areas aligned

@@ -36,15 +36,22 @@ func (h *hline) Thumbnail(c *draw.Canvas) {
 type line struct {
 	XYs   []XY
 	Style draw.LineStyle
+	// Step holds each value until the next point (a context between
+	// calls spaced in time) instead of joining points directly.
+	Step bool
 }
 
 func (l *line) Plot(c draw.Canvas, p *plot.Plot) {
 	if len(l.XYs) == 0 {
 		return
 	}
-	pts := make([]vg.Point, len(l.XYs))
-	for i, q := range l.XYs {
-		pts[i] = vg.Point{X: c.X(p.X.Norm(q.X)), Y: c.Y(p.Y.Norm(q.Y))}
+	pts := make([]vg.Point, 0, 2*len(l.XYs))
+	for _, q := range l.XYs {
+		pt := vg.Point{X: c.X(p.X.Norm(q.X)), Y: c.Y(p.Y.Norm(q.Y))}
+		if n := len(pts); l.Step && n > 0 {
+			pts = append(pts, vg.Point{X: pt.X, Y: pts[n-1].Y})
+		}
+		pts = append(pts, pt)
 	}
 	if len(pts) == 1 {
 		c.DrawGlyph(draw.GlyphStyle{Color: l.Style.Color, Radius: l.Style.Width * 1.5, Shape: draw.CircleGlyph{}}, pts[0])

@@ -16,9 +16,9 @@ import (
 // package; tests that need it skip when it is absent.
 const realdata = "../../../shared/realdata"
 
-// sessionFigures loads one source and returns its five figures, built
-// the way the commands build them.
-func sessionFigures(t testing.TB, src replay.Source) map[string]*Figure {
+// sessionFiles loads one source and returns its plots the way the
+// commands build them: observed, claude-code and none, and the report.
+func sessionFiles(t testing.TB, src replay.Source) ([]File, *accounting.Report) {
 	t.Helper()
 	s, err := replay.Load(src, replay.Options{})
 	if err != nil {
@@ -35,14 +35,7 @@ func sessionFigures(t testing.TB, src replay.Source) map[string]*Figure {
 		runs = append(runs, simulate.Run(tr, p, cfg))
 	}
 	rep := accounting.Analyze(s, accounting.DefaultConfig())
-	opt := Options{Session: s.ID}
-	return map[string]*Figure{
-		"context":    Context(runs, opt),
-		"cache":      Cache(runs[0], opt),
-		"cost":       Cost(runs, opt),
-		"tokens":     Tokens(rep.Tokens, opt),
-		"duplicates": Duplicates(rep.Duplicates, opt),
-	}
+	return SessionFiles(s.ID, runs, rep, "png", Options{}), rep
 }
 
 func realSources(t testing.TB) []replay.Source {
@@ -60,19 +53,32 @@ func realSources(t testing.TB) []replay.Source {
 	return srcs
 }
 
-// TestRealdataRenders draws all five plots of every real session as PNG
-// and SVG.
+// TestRealdataRenders draws every plot of every real session (all five
+// kinds, the cache plot once per run) and the corpus totals, as PNG and
+// SVG.
 func TestRealdataRenders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
+	var reps []*accounting.Report
 	for _, src := range realSources(t) {
-		figs := sessionFigures(t, src)
-		for _, kind := range []string{"context", "cache", "cost", "tokens", "duplicates"} {
+		files, rep := sessionFiles(t, src)
+		reps = append(reps, rep)
+		if len(files) != 7 {
+			t.Errorf("%s: %d plots, want 7 (context, cost, 3 × cache, tokens, duplicates)", src.Path, len(files))
+		}
+		for _, f := range files {
 			for _, format := range Formats {
-				if err := figs[kind].Write(io.Discard, format); err != nil {
-					t.Errorf("%s %s %s: %v", src.Path, kind, format, err)
+				if err := f.Figure.Write(io.Discard, format); err != nil {
+					t.Errorf("%s %s %s: %v", src.Path, f.Name, format, err)
 				}
+			}
+		}
+	}
+	for _, f := range TotalFiles(accounting.Merge(reps, nil), "png", Options{}) {
+		for _, format := range Formats {
+			if err := f.Figure.Write(io.Discard, format); err != nil {
+				t.Errorf("%s %s: %v", f.Name, format, err)
 			}
 		}
 	}

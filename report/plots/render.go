@@ -40,10 +40,10 @@ func (o Options) session(runs []*simulate.Result) string {
 func title(what, session, policies string) string {
 	t := what
 	if session != "" {
-		t += " — " + session
+		t += TitleSep + session
 	}
 	if policies != "" {
-		t += " — " + policies
+		t += TitleSep + policies
 	}
 	return t
 }
@@ -56,14 +56,30 @@ func policyNames(runs []*simulate.Result) []string {
 	return out
 }
 
-// Dense series (more points than this) are drawn thinner.
-const denseCalls = 400
+// Dense series (more points than this) are drawn thinner, with smaller
+// markers; beyond denseBreaks cache breaks only the ticks along the top
+// mark them.
+const (
+	denseCalls  = 400
+	denseBreaks = 40
+)
 
 func lineWidth(n int) vg.Length {
 	if n > denseCalls {
 		return vg.Points(0.7)
 	}
 	return vg.Points(1.1)
+}
+
+// runStyle is a run's line: thin in its colour; the observed run, when
+// others are drawn over it, wide and light grey, so that a run that
+// coincides with it still shows.
+func runStyle(policy string, c color.Color, points, runs int) draw.LineStyle {
+	w := lineWidth(points)
+	if policy == "observed" && runs > 1 {
+		return draw.LineStyle{Color: color.Gray{Y: 0xa8}, Width: w * 2.2}
+	}
+	return draw.LineStyle{Color: c, Width: w}
 }
 
 func plural(n int, one, many string) string {
@@ -108,13 +124,8 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	var nComp, nClear int
 	var lines, markers []plot.Plotter
 	for i, l := range d.Lines {
-		sty := draw.LineStyle{Color: colors[i], Width: lineWidth(len(l.Points))}
-		if l.Policy == "observed" && len(d.Lines) > 1 {
-			// Under the others: wide and light, so that a run that
-			// coincides with it still shows.
-			sty = draw.LineStyle{Color: color.Gray{Y: 0xa8}, Width: sty.Width * 2.2}
-		}
-		ln := &line{XYs: l.Points, Style: sty}
+		sty := runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))
+		ln := &line{XYs: l.Points, Style: sty, Step: opt.XTime}
 		lines = append(lines, ln)
 		text := l.Policy
 		var notes []string
@@ -132,14 +143,20 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		if l.Policy == "observed" && len(d.Lines) > 1 {
 			mc = colorObserved
 		}
+		scale := vg.Length(1)
+		if len(l.Points) > denseCalls {
+			scale = 0.75
+		}
 		if len(l.Clearings) > 0 {
 			g := clearingGlyph
+			g.Radius *= scale
 			g.Color = mc
 			markers = append(markers, &marks{XYs: l.Clearings, Glyph: g})
 			nClear++
 		}
 		if len(l.Compactions) > 0 {
 			g := compactionGlyph
+			g.Radius *= scale
 			g.Color = mc
 			markers = append(markers, &marks{XYs: l.Compactions, Glyph: g})
 			nComp++
@@ -166,6 +183,8 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	if empty(d.Lines) {
 		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
 		p.Y.Max = math.Max(p.Y.Max, 1)
+		p.HideX()
+		p.X.Label.Text = ""
 	}
 	p.Y.Max *= 1.04
 	padX(p)
@@ -223,7 +242,6 @@ func Cache(run *simulate.Result, opt Options) *Figure {
 		write += c.Write
 		uncached += c.Uncached
 	}
-	p.Add(st)
 	f := &Figure{Title: title("Prompt cache per call", opt.session([]*simulate.Result{run}), run.Policy)}
 	total := read + write + uncached
 	share := func(v int64) string {
@@ -242,13 +260,20 @@ func Cache(run *simulate.Result, opt Options) *Figure {
 	for _, b := range d.Breaks {
 		br.X = append(br.X, float64(b))
 	}
-	if len(d.Breaks) > 0 {
-		p.Add(br)
+	if len(d.Breaks) > denseBreaks {
+		br.Full = draw.LineStyle{} // a wash of lines would hide the bars
 	}
+	if len(d.Breaks) > 0 {
+		p.Add(br) // under the columns: the faint lines show only above them
+	}
+	p.Add(st)
 	f.Legend = append(f.Legend, LegendEntry{Text: plural(len(d.Breaks), "cache break", "cache breaks"), Thumbs: []plot.Thumbnailer{br}})
 	if n == 0 {
 		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
 		p.Y.Max = 1
+		p.HideAxes()
+		p.X.Label.Text, p.Y.Label.Text = "", ""
+		f.Legend = nil
 	}
 	p.Y.Min = 0
 	p.Y.Max *= 1.06 // room for the break ticks
@@ -261,14 +286,14 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	d := CostSeries(runs)
 	p := newPlot("API call (main thread)", "cumulative cost (USD)")
 	p.X.Tick.Marker = Ticks{Integer: true}
-	p.Y.Tick.Marker = Ticks{Prefix: "$"}
+	p.Y.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
 	p.Add(grid(false))
 	p.Y.Min = 0
 	f := &Figure{Title: title("Cumulative cost", opt.session(runs), strings.Join(policyNames(runs), ", "))}
 	colors := policyColors(policyNames(runs))
 	var lines []plot.Plotter
 	for i, l := range d.Lines {
-		ln := &line{XYs: l.Points, Style: draw.LineStyle{Color: colors[i], Width: lineWidth(len(l.Points)) * 1.3}}
+		ln := &line{XYs: l.Points, Style: runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))}
 		lines = append(lines, ln)
 		text := fmt.Sprintf("%s $%s", l.Policy, Thousands(l.Total, 2))
 		if l.Unpriced > 0 {
@@ -280,6 +305,8 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	if len(lines) == 0 || math.IsInf(p.X.Min, 0) {
 		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
 		p.Y.Max = 1
+		p.HideAxes()
+		p.X.Label.Text, p.Y.Label.Text = "", ""
 	}
 	if p.Y.Max <= 0 {
 		p.Y.Max = 0.01
@@ -291,7 +318,7 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 }
 
 var (
-	colorBar     = color.RGBA{0x00, 0x72, 0xb2, 0xff}
+	colorBar     = color.RGBA{0x5a, 0x5a, 0x5a, 0xff}
 	colorRequest = color.RGBA{0x56, 0xb4, 0xe9, 0xff}
 	colorResult  = color.RGBA{0x00, 0x72, 0xb2, 0xff}
 	colorOver    = color.RGBA{0xb8, 0xc8, 0xd8, 0xff}
@@ -383,7 +410,7 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 		Height:  hc + ht + figureExtra,
 	}
 	if d.Total > 0 {
-		f.Title += " — " + Thousands(float64(d.Total), 0) + " tokens"
+		f.Title += TitleSep + Thousands(float64(d.Total), 0) + " tokens"
 	}
 	return f
 }
@@ -393,12 +420,15 @@ func addBars(p *plot.Plot, b *hbars, empty string) {
 		p.Add(&note{Text: empty, Style: textStyle(fontSans, labelSize, colorMuted)})
 		p.X.Max = 1
 		p.Y.Min, p.Y.Max = -0.5, 0.5
+		p.HideX()
+		p.X.Label.Text = ""
 		return
 	}
 	p.Add(b)
 	if p.X.Max <= 0 {
 		p.X.Max = 1
 	}
+	p.X.Max *= 1.02
 }
 
 // Duplicates draws the duplicate reads plot: the top files by wasted
@@ -429,12 +459,20 @@ func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
 		waste += int64(b.WasteTokens)
 		over += int64(b.Overhead)
 	}
+	var legend []LegendEntry
 	if len(hb.Labels) == 0 {
 		p.Add(&note{Text: "no file was read twice", Style: textStyle(fontSans, labelSize, colorMuted)})
 		p.X.Max = 1
 		p.Y.Min, p.Y.Max = -0.5, 0.5
+		p.HideX()
+		p.X.Label.Text = ""
 	} else {
+		legend = []LegendEntry{
+			{Text: "re-read overhead (Claude Code's estimate): " + Thousands(float64(over), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
+			{Text: "wasted (no edit or compaction in between): " + Thousands(float64(waste), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
+		}
 		p.Add(hb)
+		p.X.Max = math.Max(p.X.Max, 1) * 1.02
 	}
 	t := title("Duplicate reads", opt.Session, "")
 	if d.More > 0 {
@@ -442,11 +480,8 @@ func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
 	}
 	h := rowHeight*vg.Length(max(len(hb.Labels), 1)) + panelExtra + figureExtra
 	return &Figure{
-		Title: t,
-		Legend: []LegendEntry{
-			{Text: "re-read overhead (Claude Code) " + Thousands(float64(over), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
-			{Text: "wasted: re-read with no edit or compaction between " + Thousands(float64(waste), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
-		},
+		Title:  t,
+		Legend: legend,
 		Panels: []*plot.Plot{p},
 		Height: h,
 	}

@@ -15,32 +15,16 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata")
 
 // goldenFigures are one figure of each kind from the small inputs of
-// series_test.go (the cache and cost runs get a compaction each).
+// series_test.go.
 func goldenFigures() map[string]*Figure {
-	runs := contextRuns()
-	cacheRun := &simulate.Result{Policy: "observed", Session: "s1", Calls: []simulate.CallResult{
-		{Call: 1, Input: 100, Write5m: 2000},
-		{Call: 2, Input: 50, Write5m: 300, Write1h: 200, Read: 10_000},
-		{Call: 3, Input: 10, Write1h: 4000, Read: 7000},
-		{Call: 4, Input: 20, Write5m: 500, Read: 11_000},
-	}}
-	costRuns := []*simulate.Result{
-		{Policy: "observed", Session: "s1", Calls: []simulate.CallResult{
-			{Call: 1, Cost: 0.10, Priced: true}, {Call: 2, Cost: 0.25, Priced: true},
-			{Call: 3, Priced: false}, {Call: 4, Cost: 0.05, Priced: true},
-		}},
-		{Policy: "claude-code", Session: "s1", Calls: []simulate.CallResult{
-			{Call: 1, Cost: 0.10, Priced: true}, {Call: 2, Cost: 0.20, Priced: true},
-			{Call: 3, Cost: 0.04, Priced: true}, {Call: 4, Cost: 0.04, Priced: true},
-		}, Summaries: []simulate.SummaryCall{{Label: "summary", BeforeCall: 3, Cost: 0.03}}},
-	}
-	opt := Options{Session: "s1"}
+	runs := synthetic()
+	opt := Options{Session: "synthetic"}
 	return map[string]*Figure{
 		"context":    Context(runs, opt),
-		"cache":      Cache(cacheRun, opt),
-		"cost":       Cost(costRuns, opt),
-		"tokens":     Tokens(tokenInput(), opt),
-		"duplicates": Duplicates(dupInput(), opt),
+		"cache":      Cache(runs[0], opt),
+		"cost":       Cost(runs, opt),
+		"tokens":     Tokens(tokensFixture(), opt),
+		"duplicates": Duplicates(dupFixture(), opt),
 	}
 }
 

@@ -331,7 +331,11 @@ type DuplicateData struct {
 
 // DuplicateBar is one file (and read range) read more than once.
 type DuplicateBar struct {
-	Label       string // the path, shortened from the left, and the range
+	// Label is the path, shortened from the left, then the range when
+	// set (" [offset+limit]") and, in a corpus, the session's first 8
+	// characters (" · 4a5c6ea5").
+	Label       string
+	Session     string
 	Path        string
 	Offset      int
 	Limit       int
@@ -362,9 +366,13 @@ func DuplicateBars(dups []accounting.DuplicateRead, top int) DuplicateData {
 		if r.Offset != 0 || r.Limit != 0 {
 			suffix = fmt.Sprintf(" [%d+%d]", r.Offset, r.Limit)
 		}
+		if r.Session != "" { // a corpus row: name its session
+			sid := []rune(r.Session)
+			suffix += " · " + strings.TrimRight(string(sid[:min(8, len(sid))]), "-_.")
+		}
 		label := ShortenPath(r.Path, MaxLabel-utf8.RuneCountInString(suffix)) + suffix
 		d.Bars = append(d.Bars, DuplicateBar{
-			Label: label, Path: r.Path, Offset: r.Offset, Limit: r.Limit,
+			Label: label, Session: r.Session, Path: r.Path, Offset: r.Offset, Limit: r.Limit,
 			Reads: r.Reads, WasteTokens: r.WasteTokens, Overhead: r.Overhead,
 		})
 	}

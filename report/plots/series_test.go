@@ -9,48 +9,76 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-var testLimits = simulate.Limits{Window: 200_000, Threshold: 167_000, Warning: 147_000}
-
-// contextRuns: two runs over one tiny session.
-func contextRuns() []*simulate.Result {
-	return []*simulate.Result{
-		{Policy: "observed", Session: "s1", Limits: testLimits, Calls: []simulate.CallResult{
-			{Call: 1, Prompt: 1000, Time: "2025-01-01T10:00:00Z"},
-			{Call: 2, Prompt: 5000, Time: "2025-01-01T10:30:00Z", Actions: []string{"microcompact 3 results"}},
-			{Call: 3, Prompt: 800, Compacted: true}, // no time
-		}},
-		{Policy: "none", Session: "s1", Limits: testLimits, Calls: []simulate.CallResult{
-			{Call: 1, Prompt: 1000, Time: "2025-01-01T09:45:00Z"},
-			{Call: 2, Prompt: 6000, Time: "2025-01-01T11:15:00Z", Actions: []string{"kept", "dropped 2 turns"}},
-		}},
+// synthetic returns two small runs over one session, every number chosen
+// so that the series can be computed by hand (see the tests' comments).
+//
+// observed: window 200,000, threshold 167,000, warning 147,000 (Sonnet 4.5,
+// CLI 2.1.30: 200,000 − 20,000 reserved − 13,000 buffer; − 20,000).
+//
+//	call time      prompt  input  write        read    cost  notes
+//	1    10:00:00  20,000  10     19,990       0       0.10
+//	2    10:30:00  60,000  10     40,000       19,990  0.20
+//	3    11:00:00  62,000  10     4,990        57,000  0.30  micro: cleared
+//	4    11:15:00  60,000  10     2,000+3,000  54,990  0.25  read −2,010: 3.5% < 5%, no break
+//	5    12:00:00  30,000  10     20,000       9,990   0.05  compacted; read −45,000: break
+//	6    (none)    33,000  10     3,000        29,990  0     unpriced; real microcompact
+//	7    12:30:00  34,000  10     5,500        28,490  0.04  read −1,500: 5% but ≤ 2,000, no break
+//
+// and one summarizer call before call 5 costing 0.15.
+//
+// claude-code: three calls at 10:00, 10:30, 11:00 with prompts 20,000,
+// 90,000, 25,000; call 3 compacted and dropped items; another window
+// (1,000,000) that the plot must not use.
+func synthetic() []*simulate.Result {
+	lim := simulate.LimitsFor(simulate.LimitParams{}, "claude-sonnet-4-5", "2.1.30")
+	obs := &simulate.Result{
+		Policy: "observed", Session: "synthetic", Method: "usage", Limits: lim,
+		Calls: []simulate.CallResult{
+			{Call: 1, Time: "2026-01-02T10:00:00Z", Prompt: 20000, Input: 10, Write5m: 19990, Cost: 0.1, Priced: true},
+			{Call: 2, Time: "2026-01-02T10:30:00Z", Prompt: 60000, Input: 10, Write5m: 40000, Read: 19990, Cost: 0.2, Priced: true},
+			{Call: 3, Time: "2026-01-02T11:00:00Z", Prompt: 62000, Input: 10, Write5m: 4990, Read: 57000, Cost: 0.3, Priced: true,
+				Actions: []string{"micro: cleared 2 results, freed 5000"}},
+			{Call: 4, Time: "2026-01-02T11:15:00Z", Prompt: 60000, Input: 10, Write5m: 2000, Write1h: 3000, Read: 54990, Cost: 0.25, Priced: true},
+			{Call: 5, Time: "2026-01-02T12:00:00Z", Prompt: 30000, Input: 10, Write5m: 20000, Read: 9990, Cost: 0.05, Priced: true,
+				Compacted: true, Actions: []string{"real compact (auto)"}},
+			{Call: 6, Prompt: 33000, Input: 10, Write5m: 3000, Read: 29990, Actions: []string{"real microcompact: 3 results"}},
+			{Call: 7, Time: "2026-01-02T12:30:00Z", Prompt: 34000, Input: 10, Write5m: 5500, Read: 28490, Cost: 0.04, Priced: true},
+		},
+		Summaries: []simulate.SummaryCall{{Label: "summary", BeforeCall: 5, Cost: 0.15}},
 	}
+	cc := &simulate.Result{
+		Policy: "claude-code", Session: "synthetic", Method: "usage",
+		Limits: simulate.LimitsFor(simulate.LimitParams{Window: 1_000_000}, "claude-sonnet-4-5", "2.1.30"),
+		Calls: []simulate.CallResult{
+			{Call: 1, Time: "2026-01-02T10:00:00Z", Prompt: 20000, Write5m: 20000, Cost: 0.1, Priced: true},
+			{Call: 2, Time: "2026-01-02T10:30:00Z", Prompt: 90000, Write5m: 70000, Read: 20000, Cost: 0.3, Priced: true},
+			{Call: 3, Time: "2026-01-02T11:00:00Z", Prompt: 25000, Write5m: 25000, Cost: 0.1, Priced: true, Compacted: true,
+				Actions: []string{"compact (auto): 88000 → 3000", "budget: dropped 3 items, freed 400"}},
+		},
+		Summaries: []simulate.SummaryCall{{Label: "summary", BeforeCall: 3, Cost: 0.2}},
+	}
+	return []*simulate.Result{obs, cc}
 }
 
-var wantLevels = []Level{{LevelWindow, 200_000}, {LevelThreshold, 167_000}, {LevelWarning, 147_000}}
-
-func TestContextSeriesCalls(t *testing.T) {
-	got := ContextSeries(contextRuns(), false)
+func TestContextSeries(t *testing.T) {
+	got := ContextSeries(synthetic(), false)
 	want := ContextData{
-		XTime: false,
 		Lines: []ContextLine{
 			{
-				Policy: "observed",
-				Points: []XY{{1, 1000}, {2, 5000}, {3, 800}},
-				// Call 3 came after a compaction.
-				Compactions: []XY{{3, 800}},
-				// Call 2's action mentions "microcompact".
-				Clearings: []XY{{2, 5000}},
+				Policy:      "observed",
+				Points:      []XY{{1, 20000}, {2, 60000}, {3, 62000}, {4, 60000}, {5, 30000}, {6, 33000}, {7, 34000}},
+				Compactions: []XY{{5, 30000}},
+				Clearings:   []XY{{3, 62000}, {6, 33000}}, // "cleared", "microcompact"
 			},
 			{
-				Policy:      "none",
-				Points:      []XY{{1, 1000}, {2, 6000}},
-				Compactions: []XY{},
-				// "dropped 2 turns" counts as a clearing; "kept" does not.
-				Clearings: []XY{{2, 6000}},
+				Policy:      "claude-code",
+				Points:      []XY{{1, 20000}, {2, 90000}, {3, 25000}},
+				Compactions: []XY{{3, 25000}},
+				Clearings:   []XY{{3, 25000}}, // "dropped"
 			},
 		},
-		// The first run's limits.
-		Levels: wantLevels,
+		// The first run's limits, not claude-code's 1M window.
+		Levels: []Level{{LevelWindow, 200000}, {LevelThreshold, 167000}, {LevelWarning, 147000}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ContextSeries:\n got %+v\nwant %+v", got, want)
@@ -58,220 +86,173 @@ func TestContextSeriesCalls(t *testing.T) {
 }
 
 func TestContextSeriesTime(t *testing.T) {
-	got := ContextSeries(contextRuns(), true)
-	// t0 is the earliest time of all runs: 09:45 (run "none", call 1).
-	want := ContextData{
-		XTime: true,
-		Lines: []ContextLine{
-			{
-				Policy: "observed",
-				// 10:00 − 09:45 = 0.25 h; 10:30 − 09:45 = 0.75 h; call 3
-				// has no time and is left out, with its compaction.
-				Points:      []XY{{0.25, 1000}, {0.75, 5000}},
-				Compactions: []XY{},
-				Clearings:   []XY{{0.75, 5000}},
-			},
-			{
-				Policy: "none",
-				// 09:45 → 0 h; 11:15 − 09:45 = 1.5 h.
-				Points:      []XY{{0, 1000}, {1.5, 6000}},
-				Compactions: []XY{},
-				Clearings:   []XY{{1.5, 6000}},
-			},
-		},
-		Levels: wantLevels,
+	got := ContextSeries(synthetic(), true)
+	// Hours since 10:00; call 6 has no time and is left out.
+	obs := []XY{{0, 20000}, {0.5, 60000}, {1, 62000}, {1.25, 60000}, {2, 30000}, {2.5, 34000}}
+	if !got.XTime || !reflect.DeepEqual(got.Lines[0].Points, obs) {
+		t.Errorf("observed points %v, want %v", got.Lines[0].Points, obs)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ContextSeries(xTime):\n got %+v\nwant %+v", got, want)
+	if want := []XY{{2, 30000}}; !reflect.DeepEqual(got.Lines[0].Compactions, want) {
+		t.Errorf("compactions %v, want %v", got.Lines[0].Compactions, want)
+	}
+	if want := []XY{{1, 62000}}; !reflect.DeepEqual(got.Lines[0].Clearings, want) {
+		t.Errorf("clearings %v, want %v", got.Lines[0].Clearings, want)
+	}
+	if want := []XY{{0, 20000}, {0.5, 90000}, {1, 25000}}; !reflect.DeepEqual(got.Lines[1].Points, want) {
+		t.Errorf("claude-code points %v, want %v", got.Lines[1].Points, want)
 	}
 }
 
 func TestContextSeriesEmpty(t *testing.T) {
-	want := ContextData{Lines: []ContextLine{}, Levels: []Level{}}
-	if got := ContextSeries(nil, false); !reflect.DeepEqual(got, want) {
-		t.Errorf("no runs: got %+v, want %+v", got, want)
+	got := ContextSeries(nil, false)
+	if len(got.Lines) != 0 || len(got.Levels) != 0 {
+		t.Errorf("ContextSeries(nil) = %+v", got)
 	}
-	// A run without limits (window 0) has no levels.
-	got := ContextSeries([]*simulate.Result{{Policy: "observed"}}, false)
-	want = ContextData{Lines: []ContextLine{{Policy: "observed", Points: []XY{}, Compactions: []XY{}, Clearings: []XY{}}}, Levels: []Level{}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("no limits: got %+v, want %+v", got, want)
+	got = ContextSeries([]*simulate.Result{{Policy: "none"}}, true)
+	if len(got.Lines) != 1 || len(got.Lines[0].Points) != 0 || len(got.Levels) != 0 {
+		t.Errorf("ContextSeries(no calls) = %+v", got)
 	}
 }
 
 func TestCacheSeries(t *testing.T) {
-	run := &simulate.Result{Policy: "observed", Calls: []simulate.CallResult{
-		{Call: 1, Input: 100, Write5m: 2000, Read: 0},
-		{Call: 2, Input: 50, Write5m: 300, Write1h: 200, Read: 10_000}, // rise: no break
-		{Call: 3, Input: 10, Write1h: 4000, Read: 7000},                // drop 3,000 > 500 (5%) and > 2,000: break
-		{Call: 4, Read: 5500},                                          // drop 1,500 > 350 but ≤ 2,000: no break
-		{Call: 5, Read: 100_000},                                       // rise
-		{Call: 6, Read: 96_000},                                        // drop 4,000 > 2,000 but ≤ 5,000 (5%): no break
-		{Call: 7, Read: 90_000},                                        // drop 6,000 > 4,800 (5%) and > 2,000: break
-		{Call: 8, Read: 40_000},                                        // drop 50,000: break
-		{Call: 9, Read: 38_000},                                        // drop 2,000 = 5% = 2,000 exactly: no break (strict)
-	}}
-	got := CacheSeries(run)
+	got := CacheSeries(synthetic()[0])
 	want := CacheData{
 		Policy: "observed",
 		Calls: []CacheCall{
-			{Call: 1, Uncached: 100, Write: 2000, Read: 0},
-			{Call: 2, Uncached: 50, Write: 500, Read: 10_000}, // 300 + 200
-			{Call: 3, Uncached: 10, Write: 4000, Read: 7000},
-			{Call: 4, Read: 5500},
-			{Call: 5, Read: 100_000},
-			{Call: 6, Read: 96_000},
-			{Call: 7, Read: 90_000},
-			{Call: 8, Read: 40_000},
-			{Call: 9, Read: 38_000},
+			{1, 10, 19990, 0},
+			{2, 10, 40000, 19990},
+			{3, 10, 4990, 57000},
+			{4, 10, 5000, 54990}, // 2,000 (5m) + 3,000 (1h)
+			{5, 10, 20000, 9990},
+			{6, 10, 3000, 29990},
+			{7, 10, 5500, 28490},
 		},
-		Breaks: []int{3, 7, 8},
+		// 4: −2,010 is > 2,000 but 3.5% ≤ 5%; 5: −45,000; 7: −1,500 is
+		// > 5% of 29,990 (1,499.5) but ≤ 2,000.
+		Breaks: []int{5},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CacheSeries:\n got %+v\nwant %+v", got, want)
 	}
-	empty := CacheSeries(&simulate.Result{Policy: "none"})
-	if len(empty.Calls) != 0 || empty.Calls == nil || empty.Breaks == nil || len(empty.Breaks) != 0 {
-		t.Errorf("empty run: got %+v, want empty non-nil slices", empty)
+	for _, c := range want.Calls {
+		// Each call's parts add up to its prompt.
+		if p := synthetic()[0].Calls[c.Call-1].Prompt; c.Uncached+c.Write+c.Read != p {
+			t.Errorf("call %d: %d + %d + %d ≠ prompt %d", c.Call, c.Uncached, c.Write, c.Read, p)
+		}
 	}
 }
 
 func TestCostSeries(t *testing.T) {
-	runs := []*simulate.Result{
-		{Policy: "claude-code", Calls: []simulate.CallResult{
-			{Call: 1, Cost: 0.10, Priced: true},
-			{Call: 2, Cost: 0.25, Priced: true},
-			{Call: 3, Cost: 0, Priced: false},
-			{Call: 4, Cost: 0.05, Priced: true},
-		}, Summaries: []simulate.SummaryCall{
-			// Out of order on purpose: CostSeries sorts by BeforeCall.
-			{BeforeCall: 4, Cost: 0.02},
-			{BeforeCall: 2, Cost: 0.03},
-			{BeforeCall: 9, Cost: 0.001}, // after the last call
-		}},
-		{Policy: "none", Summaries: []simulate.SummaryCall{{BeforeCall: 1, Cost: 0.5}}},
-	}
-	got := CostSeries(runs)
+	got := CostSeries(synthetic())
 	want := CostData{Lines: []CostLine{
 		{
-			Policy: "claude-code",
-			Points: []XY{
-				{1, 0.10}, // 0.10
-				{2, 0.38}, // 0.10 + 0.03 (summary before call 2) + 0.25
-				{3, 0.38}, // unpriced, $0
-				// 0.38 + 0.02 (summary before call 4) + 0.05 = 0.45, and
-				// the summary before call 9 lands on the last point:
-				// 0.45 + 0.001 = 0.451.
-				{4, 0.451},
-			},
-			Total:    0.451,
+			Policy: "observed",
+			// 0.1; 0.1+0.2=0.3; +0.3=0.6; +0.25=0.85; +0.15 (summary before
+			// call 5) +0.05=1.05; +0 (unpriced)=1.05; +0.04=1.09.
+			Points:   []XY{{1, 0.1}, {2, 0.3}, {3, 0.6}, {4, 0.85}, {5, 1.05}, {6, 1.05}, {7, 1.09}},
+			Total:    1.09,
 			Unpriced: 1,
 		},
-		// No calls: no points, but the summarizer still costs.
-		{Policy: "none", Points: []XY{}, Total: 0.5},
+		{
+			Policy: "claude-code",
+			// 0.1; +0.3=0.4; +0.2 (summary before call 3) +0.1=0.7.
+			Points: []XY{{1, 0.1}, {2, 0.4}, {3, 0.7}},
+			Total:  0.7,
+		},
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CostSeries:\n got %+v\nwant %+v", got, want)
 	}
-	// The input's summaries keep their order.
-	if runs[0].Summaries[0].BeforeCall != 4 {
-		t.Errorf("CostSeries reordered the run's summaries: %+v", runs[0].Summaries)
-	}
 }
 
-func tokenInput() accounting.Tokens {
-	return accounting.Tokens{Total: 1100, Rows: []accounting.TokenRow{
-		{Category: accounting.CatHuman, Tokens: 100},
-		{Category: accounting.CatOther, Tokens: 100},
-		{Category: accounting.CatToolRequest, Name: "Read", Tokens: 30},
-		{Category: accounting.CatToolResult, Name: "Read", Tokens: 400},
-		{Category: accounting.CatToolRequest, Name: "Edit", Tokens: 200},
-		{Category: accounting.CatToolResult, Name: "Edit", Tokens: 20},
-		{Category: accounting.CatToolResult, Name: "", Tokens: 50}, // no name: "unknown"
-		{Category: accounting.CatAttachment, Name: "file", Tokens: 150},
-		{Category: accounting.CatAttachment, Name: "hook", Tokens: 50},
+// tokens: 1,925 estimated tokens.
+func tokensFixture() accounting.Tokens {
+	return accounting.Tokens{Method: "estimate", Total: 1925, Rows: []accounting.TokenRow{
+		{Category: "tool_result", Name: "Read", Tokens: 500},
+		{Category: "tool_request", Name: "Edit", Tokens: 400},
+		{Category: "tool_result", Name: "Bash", Tokens: 300},
+		{Category: "assistant", Tokens: 250},
+		{Category: "human", Tokens: 200},
+		{Category: "tool_request", Name: "Bash", Tokens: 100},
+		{Category: "attachment", Name: "hook", Tokens: 70},
+		{Category: "tool_request", Name: "Read", Tokens: 50},
+		{Category: "attachment", Name: "todo", Tokens: 30},
+		{Category: "tool_result", Name: "Edit", Tokens: 20},
+		{Category: "tool_result", Name: "unknown", Tokens: 5},
 	}}
 }
 
 func TestTokenBars(t *testing.T) {
-	got := TokenBars(tokenInput(), 0) // 0: DefaultTop, nothing folded
+	got := TokenBars(tokensFixture(), 0)
 	want := TokenData{
-		Total: 1100,
+		Total: 1925,
 		Categories: BarData{Segments: []string{SegTokens}, Bars: []Bar{
-			{"tool_result", []int64{470}},  // 400 + 20 + 50
-			{"tool_request", []int64{230}}, // 30 + 200
-			{"attachment", []int64{200}},   // 150 + 50
-			{"human", []int64{100}},        // tie with other: by name
-			{"other", []int64{100}},
+			{"tool_result", []int64{825}},  // 500 + 300 + 20 + 5
+			{"tool_request", []int64{550}}, // 400 + 100 + 50
+			{"assistant", []int64{250}},
+			{"human", []int64{200}},
+			{"attachment", []int64{100}}, // 70 + 30
 		}},
 		Tools: BarData{Segments: []string{SegRequest, SegResult}, Bars: []Bar{
-			{"Read", []int64{30, 400}},  // 430
-			{"Edit", []int64{200, 20}},  // 220
-			{"unknown", []int64{0, 50}}, // 50
+			{"Read", []int64{50, 500}},  // 550
+			{"Edit", []int64{400, 20}},  // 420
+			{"Bash", []int64{100, 300}}, // 400
+			{"unknown", []int64{0, 5}},  // 5
 		}},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("TokenBars(top 0):\n got %+v\nwant %+v", got, want)
+		t.Errorf("TokenBars:\n got %+v\nwant %+v", got, want)
 	}
 
-	got = TokenBars(tokenInput(), 2) // keep 1 row, fold the rest into the 2nd
-	want = TokenData{
-		Total: 1100,
-		Categories: BarData{Segments: []string{SegTokens}, Bars: []Bar{
-			{"tool_result", []int64{470}},
-			{"4 more categories", []int64{630}}, // 230 + 200 + 100 + 100
-		}, Folded: 4},
-		Tools: BarData{Segments: []string{SegRequest, SegResult}, Bars: []Bar{
-			{"Read", []int64{30, 400}},
-			{"2 more tools", []int64{200, 70}}, // (200+0, 20+50)
-		}, Folded: 2},
+	got = TokenBars(tokensFixture(), 3)
+	cats := []Bar{
+		{"tool_result", []int64{825}},
+		{"tool_request", []int64{550}},
+		{"3 more categories", []int64{550}}, // 250 + 200 + 100
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("TokenBars(top 2):\n got %+v\nwant %+v", got, want)
+	tools := []Bar{
+		{"Read", []int64{50, 500}},
+		{"Edit", []int64{400, 20}},
+		{"2 more tools", []int64{100, 305}}, // Bash + unknown
 	}
-	if b := (Bar{Parts: []int64{200, 70}}); b.Total() != 270 {
-		t.Errorf("Bar.Total = %d, want 270", b.Total())
+	if !reflect.DeepEqual(got.Categories.Bars, cats) || got.Categories.Folded != 3 {
+		t.Errorf("categories, top 3: %+v (folded %d)", got.Categories.Bars, got.Categories.Folded)
 	}
-
-	empty := TokenBars(accounting.Tokens{}, 0)
-	if empty.Categories.Bars == nil || len(empty.Categories.Bars) != 0 || len(empty.Tools.Bars) != 0 {
-		t.Errorf("no rows: got %+v", empty)
+	if !reflect.DeepEqual(got.Tools.Bars, tools) || got.Tools.Folded != 2 {
+		t.Errorf("tools, top 3: %+v (folded %d)", got.Tools.Bars, got.Tools.Folded)
 	}
 }
 
-const longPath = "/home/someone/projects/deeply/nested/directory/structure/file_name.go"
+const longPath = "/home/user/projects/ctxlab/report/plots/series.go" // 49 characters
 
-func dupInput() []accounting.DuplicateRead {
+func dupFixture() []accounting.DuplicateRead {
 	return []accounting.DuplicateRead{
-		{Path: "/p/a.go", Reads: 3, WasteTokens: 500, Overhead: 800},
-		{Path: "/p/c.go", Reads: 2, WasteTokens: 0, Overhead: 300},
-		{Path: longPath, Reads: 4, WasteTokens: 100, Overhead: 100},
-		{Path: "/p/b.go", Offset: 10, Limit: 50, Reads: 2, WasteTokens: 500, Overhead: 900},
+		{Path: longPath, Reads: 2, Tokens: 1000, Overhead: 500},
+		{Path: "/x/b.go", Reads: 2, Tokens: 200, Overhead: 100, Waste: 1, WasteTokens: 100},
+		{Path: "/home/dev/demo/server/health.go", Reads: 3, Tokens: 300, Overhead: 200, Waste: 2, WasteTokens: 200},
+		{Path: "/x/a.go", Offset: 10, Limit: 20, Reads: 2, Tokens: 200, Overhead: 100, Waste: 1, WasteTokens: 100},
 	}
 }
 
 func TestDuplicateBars(t *testing.T) {
-	got := DuplicateBars(dupInput(), 0)
+	got := DuplicateBars(dupFixture(), 0)
 	want := DuplicateData{Bars: []DuplicateBar{
-		// Waste ties at 500: the larger overhead (900) first.
-		{Label: "/p/b.go [10+50]", Path: "/p/b.go", Offset: 10, Limit: 50, Reads: 2, WasteTokens: 500, Overhead: 900},
-		{Label: "/p/a.go", Path: "/p/a.go", Reads: 3, WasteTokens: 500, Overhead: 800},
-		// 70 characters > MaxLabel 40: whole components from the right
-		// while they fit with "…/": "directory/structure/file_name.go"
-		// is 32 (+2 = 34 ≤ 40); adding "nested/" makes 39 (+2 = 41).
-		{Label: "…/directory/structure/file_name.go", Path: longPath, Reads: 4, WasteTokens: 100, Overhead: 100},
-		{Label: "/p/c.go", Path: "/p/c.go", Reads: 2, WasteTokens: 0, Overhead: 300},
+		// By waste tokens, then overhead, then path.
+		{Label: "/home/dev/demo/server/health.go", Path: "/home/dev/demo/server/health.go", Reads: 3, WasteTokens: 200, Overhead: 200},
+		{Label: "/x/a.go [10+20]", Path: "/x/a.go", Offset: 10, Limit: 20, Reads: 2, WasteTokens: 100, Overhead: 100},
+		{Label: "/x/b.go", Path: "/x/b.go", Reads: 2, WasteTokens: 100, Overhead: 100},
+		{Label: "…/projects/ctxlab/report/plots/series.go", Path: longPath, Reads: 2, Overhead: 500},
 	}}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("DuplicateBars(top 0):\n got %+v\nwant %+v", got, want)
+		t.Errorf("DuplicateBars:\n got %+v\nwant %+v", got, want)
 	}
-	got = DuplicateBars(dupInput(), 2)
-	want.Bars, want.More = want.Bars[:2], 2
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("DuplicateBars(top 2):\n got %+v\nwant %+v", got, want)
+	got = DuplicateBars(dupFixture(), 2)
+	if len(got.Bars) != 2 || got.More != 2 || got.Bars[1].Path != "/x/a.go" {
+		t.Errorf("DuplicateBars top 2: %+v", got)
 	}
-	if got := DuplicateBars(nil, 0); got.Bars == nil || len(got.Bars) != 0 || got.More != 0 {
-		t.Errorf("no duplicates: got %+v", got)
+	corpus := DuplicateBars([]accounting.DuplicateRead{{Session: "4a5c6ea5-9101-4d5d", Path: "/x/a.go", Reads: 2, Overhead: 1}}, 0)
+	if l := corpus.Bars[0].Label; l != "/x/a.go · 4a5c6ea5" {
+		t.Errorf("corpus label %q", l)
 	}
 }
 
@@ -281,22 +262,18 @@ func TestShortenPath(t *testing.T) {
 		max  int
 		want string
 	}{
-		{"a/b.go", 10, "a/b.go"}, // fits
-		{"a/b.go", 6, "a/b.go"},  // exactly max
-		// 30 > 16: "file.go" (7+2), "pkg/file.go" (11+2 ≤ 16),
-		// "project/pkg/file.go" (19+2 > 16) stops.
-		{"/home/user/project/pkg/file.go", 16, "…/pkg/file.go"},
-		// The last component alone (19+2 > 10) keeps its last 9 runes.
-		{"dir/a_very_long_name.go", 10, "…g_name.go"},
-		// max below 4 counts as 4: "…" + last 3.
-		{"abcdefgh", 1, "…fgh"},
-		// Backslash paths: `y\z.js` is 6+2 = 8 ≤ 8; `x\y\z.js` 8+2 > 8.
-		{`C:\x\y\z.js`, 8, `…\y\z.js`},
-		// Runes, not bytes: 5 runes fit in 5.
-		{"é/ü/ö", 5, "é/ü/ö"},
+		{"/x/a.go", 40, "/x/a.go"},
+		// "…/" + 38 characters = 40.
+		{longPath, 40, "…/projects/ctxlab/report/plots/series.go"},
+		{longPath, 20, "…/plots/series.go"},
+		{"/a/" + strings.Repeat("x", 50) + ".go", 20, "…" + strings.Repeat("x", 16) + ".go"},
+		{`C:\Users\me\very\long\dir\name\file.go`, 20, `…\dir\name\file.go`},
 	} {
 		if got := ShortenPath(c.in, c.max); got != c.want {
 			t.Errorf("ShortenPath(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+		if n := len([]rune(ShortenPath(c.in, c.max))); n > c.max {
+			t.Errorf("ShortenPath(%q, %d) has %d characters", c.in, c.max, n)
 		}
 	}
 }
@@ -307,15 +284,8 @@ func TestThousands(t *testing.T) {
 		dec  int
 		want string
 	}{
-		{0, 0, "0"},
-		{999, 0, "999"},
-		{1000, 0, "1,000"},
-		{123456, 0, "123,456"},
-		{1234567.5, 1, "1,234,567.5"},
-		{-1234.5, 2, "-1,234.50"},
-		{0.25, 2, "0.25"},
-		{-0.001, 2, "0.00"}, // rounds to zero: no minus sign
-		{1e9, 0, "1,000,000,000"},
+		{0, 0, "0"}, {999, 0, "999"}, {1000, 0, "1,000"}, {167000, 0, "167,000"},
+		{1234567.5, 1, "1,234,567.5"}, {-1234.5, 1, "-1,234.5"}, {-0.0001, 2, "0.00"}, {0.25, 2, "0.25"},
 	} {
 		if got := Thousands(c.v, c.dec); got != c.want {
 			t.Errorf("Thousands(%v, %d) = %q, want %q", c.v, c.dec, got, c.want)
@@ -323,26 +293,97 @@ func TestThousands(t *testing.T) {
 	}
 }
 
-func TestFormatFor(t *testing.T) {
-	for name, want := range map[string]string{
-		"context.png":   "png",
-		"dir/CACHE.SVG": "svg",
-		"a.b/cost.Png":  "png",
-		"x/tokens.svg":  "svg",
-	} {
-		got, err := FormatFor(name)
-		if err != nil || got != want {
-			t.Errorf("FormatFor(%q) = %q, %v; want %q", name, got, err, want)
-		}
-	}
-	for _, name := range []string{"plot.pdf", "plot", "png", "plot.png.txt", ""} {
-		got, err := FormatFor(name)
-		if err == nil {
-			t.Errorf("FormatFor(%q) = %q, want an error", name, got)
+func majors(t Ticks, lo, hi float64) (labels []string, minors int) {
+	for _, k := range t.Ticks(lo, hi) {
+		if k.IsMinor() {
+			minors++
 			continue
 		}
-		if name != "" && !strings.Contains(err.Error(), name) {
-			t.Errorf("FormatFor(%q) error %q does not name the file", name, err)
+		labels = append(labels, k.Label)
+	}
+	return labels, minors
+}
+
+func TestTicks(t *testing.T) {
+	for _, c := range []struct {
+		t      Ticks
+		lo, hi float64
+		want   []string
+		minors int
+	}{
+		// Step 50,000 (the first round step ≥ 200,000/5), minors every 10,000.
+		{Ticks{}, 0, 208000, []string{"0", "50,000", "100,000", "150,000", "200,000"}, 16},
+		// Integer axis: step 1, no minors.
+		{Ticks{Integer: true}, 0.5, 5.5, []string{"1", "2", "3", "4", "5"}, 0},
+		// Integer axis: 3,060/5 = 612 rounds up to 1,000; minors every 200.
+		{Ticks{Integer: true}, -30, 3030, []string{"0", "1,000", "2,000", "3,000"}, 12},
+		// Money: step 0.2, two decimals.
+		{Ticks{Prefix: "$", MinDecimals: 2}, 0, 0.75, []string{"$0.00", "$0.20", "$0.40", "$0.60"}, 3 * 4},
+		// Step 2.5 keeps one decimal.
+		{Ticks{Suffix: " h"}, 0, 11, []string{"0.0 h", "2.5 h", "5.0 h", "7.5 h", "10.0 h"}, 18},
+	} {
+		got, minors := majors(c.t, c.lo, c.hi)
+		if !reflect.DeepEqual(got, c.want) || minors != c.minors {
+			t.Errorf("%+v.Ticks(%v, %v) = %q and %d minors, want %q and %d", c.t, c.lo, c.hi, got, minors, c.want, c.minors)
 		}
+	}
+	// A degenerate range does not panic.
+	if n := len((Ticks{}).Ticks(3, 3)); n != 1 {
+		t.Errorf("Ticks(3, 3): %d ticks", n)
+	}
+}
+
+func TestFileName(t *testing.T) {
+	for _, c := range []struct{ session, kind, policy, format, want string }{
+		{"4a5c6ea5-9101", KindContext, "", "png", "4a5c6ea5-9101-context.png"},
+		{"4a5c6ea5-9101", KindCache, "claude-code", "svg", "4a5c6ea5-9101-cache-claude-code.svg"},
+		{"s", KindCache, "keep-last-n:n=10", "png", "s-cache-keep-last-n_n_10.png"},
+		{Total, KindTokens, "", "png", "total-tokens.png"},
+		{"a/b c", KindCost, "", "png", "a_b_c-cost.png"},
+	} {
+		if got := FileName(c.session, c.kind, c.policy, c.format); got != c.want {
+			t.Errorf("FileName(%q, %q, %q, %q) = %q, want %q", c.session, c.kind, c.policy, c.format, got, c.want)
+		}
+	}
+}
+
+func TestFormatFor(t *testing.T) {
+	for in, want := range map[string]string{"a/b-context.png": "png", "X.SVG": "svg"} {
+		if got, err := FormatFor(in); err != nil || got != want {
+			t.Errorf("FormatFor(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"a.pdf", "a", "a.png.bak"} {
+		if _, err := FormatFor(in); err == nil {
+			t.Errorf("FormatFor(%q): no error", in)
+		}
+	}
+}
+
+func TestSessionFiles(t *testing.T) {
+	rep := &accounting.Report{Tokens: tokensFixture(), Duplicates: dupFixture()}
+	var names []string
+	for _, f := range SessionFiles("d3e4f5a6", synthetic(), rep, "png", Options{}) {
+		names = append(names, f.Name)
+		if f.Figure == nil || !strings.Contains(f.Figure.Title, "d3e4f5a6") {
+			t.Errorf("%s: title %q does not name the session", f.Name, f.Figure.Title)
+		}
+	}
+	want := []string{
+		"d3e4f5a6-context.png", "d3e4f5a6-cost.png", "d3e4f5a6-cache-observed.png",
+		"d3e4f5a6-cache-claude-code.png", "d3e4f5a6-tokens.png", "d3e4f5a6-duplicates.png",
+	}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("SessionFiles names %q, want %q", names, want)
+	}
+	if n := len(SessionFiles("s", nil, nil, "svg", Options{})); n != 0 {
+		t.Errorf("SessionFiles(no runs, no report): %d files", n)
+	}
+	names = nil
+	for _, f := range TotalFiles(rep, "svg", Options{}) {
+		names = append(names, f.Name)
+	}
+	if want := []string{"total-tokens.svg", "total-duplicates.svg"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("TotalFiles names %q, want %q", names, want)
 	}
 }

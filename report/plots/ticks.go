@@ -18,32 +18,38 @@ type Ticks struct {
 	Integer bool
 	// Prefix and Suffix frame every label ("$").
 	Prefix, Suffix string
+	// MinDecimals is the fewest decimals of a fractional label ("$0.20",
+	// not "$0.2"); whole-number labels keep none.
+	MinDecimals int
 }
 
 var _ plot.Ticker = Ticks{}
 
 // Ticks implements plot.Ticker.
-func (t Ticks) Ticks(min, max float64) []plot.Tick {
-	if !(max > min) || math.IsInf(min, 0) || math.IsInf(max, 0) || math.IsNaN(min) || math.IsNaN(max) {
-		return []plot.Tick{{Value: min, Label: t.label(min, 0)}}
+func (t Ticks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		return []plot.Tick{{Value: lo, Label: t.label(lo, 0)}}
 	}
 	target := t.Target
 	if target <= 0 {
 		target = 5
 	}
-	step, mant := niceStep((max-min)/float64(target), t.Integer)
+	step, mant := niceStep((hi-lo)/float64(target), t.Integer)
 	decimals := 0
 	if !t.Integer {
 		decimals = max0(-int(math.Floor(math.Log10(step) + 1e-9)))
 		if mant == 2.5 && step < 10 {
 			decimals++
 		}
+		if decimals > 0 {
+			decimals = max(decimals, t.MinDecimals)
+		}
 	}
 	var ticks []plot.Tick
-	first := math.Ceil(min/step-1e-9) * step
+	first := math.Ceil(lo/step-1e-9) * step
 	for i := 0; ; i++ {
 		v := first + float64(i)*step
-		if v > max+step*1e-9 {
+		if v > hi+step*1e-9 {
 			break
 		}
 		v = clean(v, step)
@@ -62,10 +68,10 @@ func (t Ticks) Ticks(min, max float64) []plot.Tick {
 			return ticks
 		}
 	}
-	start := math.Ceil(min/minor-1e-9) * minor
+	start := math.Ceil(lo/minor-1e-9) * minor
 	for i := 0; ; i++ {
 		v := start + float64(i)*minor
-		if v > max+minor*1e-9 {
+		if v > hi+minor*1e-9 {
 			break
 		}
 		if r := math.Abs(math.Remainder(v, step)); r < minor/2 {

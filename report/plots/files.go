@@ -1,0 +1,91 @@
+package plots
+
+import (
+	"strings"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// Plot kinds, as they appear in file names.
+const (
+	KindContext    = "context"
+	KindCache      = "cache"
+	KindCost       = "cost"
+	KindTokens     = "tokens"
+	KindDuplicates = "duplicates"
+)
+
+// Total is the session part of the corpus totals' file names.
+const Total = "total"
+
+// FileName returns the suggested file name of a plot:
+// <session>-<kind>.<format>, or <session>-<kind>-<policy>.<format> for a
+// per-run plot (cache). Characters other than letters, digits, '.', '_'
+// and '-' become '_' ("keep-last-n:n=10" → "keep-last-n_n_10").
+func FileName(session, kind, policy, format string) string {
+	name := safe(session) + "-" + kind
+	if policy != "" {
+		name += "-" + safe(policy)
+	}
+	return name + "." + format
+}
+
+func safe(s string) string {
+	if s == "" {
+		return "session"
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// File is one plot to write: its suggested name and its figure.
+type File struct {
+	Name   string
+	Figure *Figure
+}
+
+// SessionFiles returns one session's plots in a stable order: context and
+// cost over all runs, cache per run (in the runs' order), then tokens and
+// duplicate reads from the report. runs or rep may be empty or nil; their
+// plots are then left out. The context plot needs a run: pass the
+// observed run for a session replayed without a policy.
+func SessionFiles(session string, runs []*simulate.Result, rep *accounting.Report, format string, opt Options) []File {
+	if opt.Session == "" {
+		opt.Session = session
+	}
+	var out []File
+	if len(runs) > 0 {
+		out = append(out, File{FileName(session, KindContext, "", format), Context(runs, opt)})
+		out = append(out, File{FileName(session, KindCost, "", format), Cost(runs, opt)})
+		for _, r := range runs {
+			out = append(out, File{FileName(session, KindCache, r.Policy, format), Cache(r, opt)})
+		}
+	}
+	if rep != nil {
+		out = append(out, File{FileName(session, KindTokens, "", format), Tokens(rep.Tokens, opt)})
+		out = append(out, File{FileName(session, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)})
+	}
+	return out
+}
+
+// TotalFiles returns the corpus totals' plots (from accounting.Merge):
+// total-tokens and total-duplicates. Context, cache and cost are per
+// session only.
+func TotalFiles(rep *accounting.Report, format string, opt Options) []File {
+	if rep == nil {
+		return nil
+	}
+	if opt.Session == "" {
+		opt.Session = "all sessions"
+	}
+	return []File{
+		{FileName(Total, KindTokens, "", format), Tokens(rep.Tokens, opt)},
+		{FileName(Total, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)},
+	}
+}
