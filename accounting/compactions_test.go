@@ -61,20 +61,7 @@ func checkEvents(t *testing.T, got, want []CompactionEvent) {
 	if reflect.DeepEqual(got, want) {
 		return
 	}
-	for i := 0; i < len(got) || i < len(want); i++ {
-		var g, w CompactionEvent
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(want) {
-			w = want[i]
-		}
-		mark := "  "
-		if g != w {
-			mark = "✗ "
-		}
-		t.Errorf("%s got %+v\n   want %+v", mark, g, w)
-	}
+	rowDiff(t, got, want)
 }
 
 // TestCompactionLastPromptSkips: the prompts around a compaction come from

@@ -95,20 +95,7 @@ func TestDuplicateReads(t *testing.T) {
 		{Path: "/write.go", Reads: 2, Tokens: 20, Overhead: 10, Justified: 1},
 	}
 	if !reflect.DeepEqual(got, want) {
-		for i := 0; i < len(got) || i < len(want); i++ {
-			var g, w DuplicateRead
-			if i < len(got) {
-				g = got[i]
-			}
-			if i < len(want) {
-				w = want[i]
-			}
-			mark := "  "
-			if g != w {
-				mark = "✗ "
-			}
-			t.Errorf("%s got %+v\n   want %+v", mark, g, w)
-		}
+		rowDiff(t, got, want)
 	}
 }
 

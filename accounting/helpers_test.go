@@ -236,3 +236,22 @@ func usd(tb testing.TB, what string, got, want float64) {
 }
 
 func rep(s string, n int) string { return strings.Repeat(s, n) }
+
+// rowDiff reports got against want row by row, marking the rows that differ.
+func rowDiff[T comparable](t *testing.T, got, want []T) {
+	t.Helper()
+	for i := 0; i < len(got) || i < len(want); i++ {
+		var g, w T
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		mark := "  "
+		if g != w {
+			mark = "✗ "
+		}
+		t.Errorf("%s got %+v\n   want %+v", mark, g, w)
+	}
+}

@@ -106,20 +106,7 @@ func TestTokenCategories(t *testing.T) {
 	}
 	if !reflect.DeepEqual(tok.Rows, want) {
 		t.Errorf("rows:")
-		for i := 0; i < len(tok.Rows) || i < len(want); i++ {
-			var g, w TokenRow
-			if i < len(tok.Rows) {
-				g = tok.Rows[i]
-			}
-			if i < len(want) {
-				w = want[i]
-			}
-			mark := "  "
-			if g != w {
-				mark = "✗ "
-			}
-			t.Errorf("%s got %+v want %+v", mark, g, w)
-		}
+		rowDiff(t, tok.Rows, want)
 	}
 }
 
