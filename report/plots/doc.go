@@ -1,13 +1,15 @@
 // Package plots draws a session's context, prompt cache, cost, token
-// accounting and duplicate reads with gonum/plot.
+// accounting and duplicate reads, and a whole input's cost by policy, with
+// gonum/plot.
 //
 // Each plot has two halves. A series function (ContextSeries, CacheSeries,
-// CostSeries, TokenBars, DuplicateBars) extracts the numbers from
-// simulate.Result or accounting.Report values into plain exported types;
-// tests pin those exactly. A renderer (Context, Cache, Cost, Tokens,
-// Duplicates) turns the same inputs into a *Figure: one or more gonum plots,
-// a title and a legend drawn outside the data area. (*Figure).Write draws
-// it as PNG or SVG to an io.Writer; the package never opens files.
+// CostSeries, TokenBars, DuplicateBars, PolicyCosts) extracts the numbers
+// from simulate.Result, simulate.Metrics or accounting.Report values into
+// plain exported types; tests pin those exactly. A renderer (Context, Cache,
+// Cost, Tokens, Duplicates, CostByPolicy) turns the same inputs into a
+// *Figure: one or more gonum plots, a title and a legend drawn outside the
+// data area. (*Figure).Write draws it as PNG or SVG to an io.Writer; the
+// package never opens files.
 //
 // Everything is deterministic: no clock, no map order. See docs/plots.md.
 package plots

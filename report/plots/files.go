@@ -89,3 +89,10 @@ func TotalFiles(rep *accounting.Report, format string, opt Options) []File {
 		{FileName(Total, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)},
 	}
 }
+
+// CompareTotalFiles returns the plot `compare --plot` draws over the whole
+// input: total-cost, the cost by policy (CostByPolicy), policies[i] naming
+// ms[i], each policy's metrics summed over sessions sessions.
+func CompareTotalFiles(policies []string, ms []simulate.Metrics, sessions int, format string, opt Options) []File {
+	return []File{{FileName(Total, KindCost, "", format), CostByPolicy(policies, ms, sessions, opt)}}
+}

@@ -16,9 +16,13 @@ import (
 // package; tests that need it skip when it is absent.
 const realdata = "../../../shared/realdata"
 
+// realPolicies are the policies the real-data tests replay.
+var realPolicies = []string{"observed", "claude-code", "none"}
+
 // sessionFiles loads one source and returns its plots the way the
-// commands build them: observed, claude-code and none, and the report.
-func sessionFiles(t testing.TB, src replay.Source) ([]File, *accounting.Report) {
+// commands build them: observed, claude-code and none, and the report
+// and the runs.
+func sessionFiles(t testing.TB, src replay.Source) ([]File, *accounting.Report, []*simulate.Result) {
 	t.Helper()
 	s, err := replay.Load(src, replay.Options{})
 	if err != nil {
@@ -27,7 +31,7 @@ func sessionFiles(t testing.TB, src replay.Source) ([]File, *accounting.Report) 
 	tr := simulate.Prepare(s)
 	cfg := simulate.DefaultConfig()
 	var runs []*simulate.Result
-	for _, spec := range []string{"observed", "claude-code", "none"} {
+	for _, spec := range realPolicies {
 		p, err := policies.Parse(spec)
 		if err != nil {
 			t.Fatalf("policy %s: %v", spec, err)
@@ -35,7 +39,18 @@ func sessionFiles(t testing.TB, src replay.Source) ([]File, *accounting.Report) 
 		runs = append(runs, simulate.Run(tr, p, cfg))
 	}
 	rep := accounting.Analyze(s, accounting.DefaultConfig())
-	return SessionFiles(s.ID, runs, rep, "png", Options{}), rep
+	return SessionFiles(s.ID, runs, rep, "png", Options{}), rep, runs
+}
+
+// addCosts adds a run's cost metrics to a corpus sum (what the cost-by-
+// policy plot reads).
+func addCosts(sum *simulate.Metrics, m simulate.Metrics) {
+	sum.Cost += m.Cost
+	sum.SummarizerCost += m.SummarizerCost
+	sum.AgentsCost += m.AgentsCost
+	sum.TotalCost += m.TotalCost
+	sum.Unpriced += m.Unpriced
+	sum.AgentsUnpriced += m.AgentsUnpriced
 }
 
 func realSources(t testing.TB) []replay.Source {
@@ -54,16 +69,21 @@ func realSources(t testing.TB) []replay.Source {
 }
 
 // TestRealdataRenders draws every plot of every real session (all five
-// kinds, the cache plot once per run) and the corpus totals, as PNG and
-// SVG.
+// kinds, the cache plot once per run) and the corpus totals (with the
+// cost by policy), as PNG and SVG.
 func TestRealdataRenders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	var reps []*accounting.Report
-	for _, src := range realSources(t) {
-		files, rep := sessionFiles(t, src)
+	sums := make([]simulate.Metrics, len(realPolicies))
+	srcs := realSources(t)
+	for _, src := range srcs {
+		files, rep, runs := sessionFiles(t, src)
 		reps = append(reps, rep)
+		for i, r := range runs {
+			addCosts(&sums[i], r.Metrics)
+		}
 		if len(files) != 7 {
 			t.Errorf("%s: %d plots, want 7 (context, cost, 3 × cache, tokens, duplicates)", src.Path, len(files))
 		}
@@ -75,7 +95,9 @@ func TestRealdataRenders(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range TotalFiles(accounting.Merge(reps, nil), "png", Options{}) {
+	totals := TotalFiles(accounting.Merge(reps, nil), "png", Options{})
+	totals = append(totals, CompareTotalFiles(realPolicies, sums, len(srcs), "png", Options{})...)
+	for _, f := range totals {
 		for _, format := range Formats {
 			if err := f.Figure.Write(io.Discard, format); err != nil {
 				t.Errorf("%s %s: %v", f.Name, format, err)

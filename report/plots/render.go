@@ -486,3 +486,93 @@ func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
 		Height: h,
 	}
 }
+
+var (
+	colorMain       = color.RGBA{0x00, 0x72, 0xb2, 0xff} // blue
+	colorSummarizer = color.RGBA{0xe6, 0x9f, 0x00, 0xff} // orange
+	colorAgents     = color.RGBA{0xb8, 0xc8, 0xd8, 0xff} // light grey-blue: observed, the same under every policy
+)
+
+// Segment names of the cost-by-policy plot, in the order they are stacked.
+const (
+	SegMain       = "main thread"
+	SegSummarizer = "summarizer"
+	SegAgents     = "sub-agents (observed)"
+)
+
+// deltaNote formats a change in percent: "+5.2%", "−3.1%", "±0.0%".
+func deltaNote(p float64) string {
+	switch {
+	case p > 0:
+		return "+" + Thousands(p, 1) + "%"
+	case p < 0:
+		return "−" + Thousands(-p, 1) + "%"
+	}
+	return "±0.0%"
+}
+
+// CostByPolicy draws the cost-by-policy plot of a whole input (`compare
+// --plot` over several sessions): one horizontal bar per policy, in the
+// order given, stacking the main thread's cost, the summarizer's and the
+// sub-agents' (observed, the same under every policy). Each bar's note is
+// its total, its change against the first policy's and its unpriced calls.
+// policies[i] names ms[i], each policy's metrics summed over sessions
+// sessions (see PolicyCosts).
+func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, opt Options) *Figure {
+	d := PolicyCosts(policies, ms, sessions)
+	p := barPlot("USD")
+	p.X.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
+	hb := policyBars(d)
+	addBars(p, hb, "no runs")
+	if len(d.Bars) > 1 {
+		p.Title.Text = "total cost of each policy; in brackets, its change against " + d.Bars[0].Policy
+	}
+	var legend []LegendEntry
+	if len(hb.Labels) > 0 {
+		legend = []LegendEntry{
+			{Text: SegMain, Thumbs: []plot.Thumbnailer{swatch{colorMain}}},
+			{Text: SegSummarizer, Thumbs: []plot.Thumbnailer{swatch{colorSummarizer}}},
+			{Text: SegAgents, Thumbs: []plot.Thumbnailer{swatch{colorAgents}}},
+		}
+	}
+	session := opt.Session
+	if session == "" {
+		switch {
+		case d.Sessions > 1:
+			session = "all " + Thousands(float64(d.Sessions), 0) + " sessions"
+		case d.Sessions == 1:
+			session = "1 session"
+		default:
+			session = "all sessions"
+		}
+	}
+	h := rowHeight*vg.Length(max(len(hb.Labels), 1)) + panelExtra + figureExtra
+	return &Figure{
+		Title:  title("Cost by policy", session, ""),
+		Legend: legend,
+		Panels: []*plot.Plot{p},
+		Height: h,
+	}
+}
+
+// policyBars lays out the cost-by-policy bars: a row per policy, its note
+// "$12.34 (+5.2%) + 3 unpriced".
+func policyBars(d PolicyCostData) *hbars {
+	hb := &hbars{Colors: []color.Color{colorMain, colorSummarizer, colorAgents},
+		Label: textStyle(fontSans, tickSize, color.Black), Note: textStyle(fontSans, tickSize, colorMuted),
+	}
+	for _, b := range d.Bars {
+		hb.Labels = append(hb.Labels, b.Policy)
+		hb.Parts = append(hb.Parts, []float64{b.Main, b.Summarizer, b.Agents})
+		n := "$" + Thousands(b.Total, 2)
+		if b.DeltaPct != nil {
+			n += " (" + deltaNote(*b.DeltaPct) + ")"
+		}
+		if b.Unpriced > 0 {
+			n += " + " + plural(b.Unpriced, "unpriced call", "unpriced calls")
+		}
+		hb.Notes = append(hb.Notes, n)
+	}
+	hb.LabelWidth = labelWidth(hb.Labels)
+	return hb
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -19,16 +20,19 @@ var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata")
 func goldenFigures() map[string]*Figure {
 	runs := synthetic()
 	opt := Options{Session: "synthetic"}
+	pols, ms := policyFixture()
 	return map[string]*Figure{
 		"context":    Context(runs, opt),
 		"cache":      Cache(runs[0], opt),
 		"cost":       Cost(runs, opt),
 		"tokens":     Tokens(tokensFixture(), opt),
 		"duplicates": Duplicates(dupFixture(), opt),
+		// The corpus plot, titled by its session count.
+		"total-cost": CostByPolicy(pols, ms, 7, Options{}),
 	}
 }
 
-var kinds = []string{"context", "cache", "cost", "tokens", "duplicates"}
+var kinds = []string{"context", "cache", "cost", "tokens", "duplicates", "total-cost"}
 
 func render(t *testing.T, f *Figure, format string) []byte {
 	t.Helper()
@@ -101,12 +105,68 @@ func TestEmptyInputs(t *testing.T) {
 		"cost":       Cost([]*simulate.Result{empty}, Options{}),
 		"tokens":     Tokens(accounting.Tokens{}, Options{}),
 		"duplicates": Duplicates(nil, Options{}),
+		"total-cost": CostByPolicy(nil, nil, 0, Options{}),
+		"zero-cost":  CostByPolicy([]string{"none"}, []simulate.Metrics{{}}, 1, Options{}),
 	}
 	for kind, f := range figs {
 		for _, format := range Formats {
 			if err := f.Write(io.Discard, format); err != nil {
 				t.Errorf("%s %s: %v", kind, format, err)
 			}
+		}
+	}
+}
+
+func TestCostByPolicy(t *testing.T) {
+	pols, ms := policyFixture()
+	hb := policyBars(PolicyCosts(pols, ms, 7))
+	want := []string{"$15.96 + 3 unpriced calls", "$16.56 (+3.8%)", "$12.86 (−19.4%) + 1 unpriced call"}
+	if !reflect.DeepEqual(hb.Notes, want) || !reflect.DeepEqual(hb.Labels, pols) {
+		t.Errorf("labels %q, notes %q; want %q, %q", hb.Labels, hb.Notes, pols, want)
+	}
+	if want := [][]float64{{10.25, 2.25, 3.4567}, {10.1, 3, 3.4567}, {9.4, 0, 3.4567}}; !reflect.DeepEqual(hb.Parts, want) {
+		t.Errorf("parts %v, want %v", hb.Parts, want)
+	}
+	f := CostByPolicy(pols, ms, 7, Options{})
+	var legend []string
+	for _, e := range f.Legend {
+		legend = append(legend, e.Text)
+	}
+	if want := []string{SegMain, SegSummarizer, SegAgents}; !reflect.DeepEqual(legend, want) {
+		t.Errorf("legend %q, want %q", legend, want)
+	}
+	if x := f.Panels[0].X.Label.Text; x != "USD" {
+		t.Errorf("x label %q, want USD", x)
+	}
+	for _, c := range []struct {
+		sessions int
+		opt      Options
+		want     string
+	}{
+		{7, Options{}, "Cost by policy — all 7 sessions"},
+		{1234, Options{}, "Cost by policy — all 1,234 sessions"},
+		{1, Options{}, "Cost by policy — 1 session"},
+		{0, Options{}, "Cost by policy — all sessions"},
+		{7, Options{Session: "all sessions"}, "Cost by policy — all sessions"},
+	} {
+		if got := CostByPolicy(pols, ms, c.sessions, c.opt).Title; got != c.want {
+			t.Errorf("sessions %d, %+v: title %q, want %q", c.sessions, c.opt, got, c.want)
+		}
+	}
+	// No policies: a note instead of bars, and no legend.
+	f = CostByPolicy(nil, nil, 3, Options{})
+	if len(f.Legend) != 0 {
+		t.Errorf("empty: legend %+v", f.Legend)
+	}
+	if svg := render(t, f, "svg"); !bytes.Contains(svg, []byte(">no runs</text>")) {
+		t.Errorf("empty: no note \"no runs\" in the SVG")
+	}
+}
+
+func TestDeltaNote(t *testing.T) {
+	for v, want := range map[float64]string{5.2: "+5.2%", -3.1: "−3.1%", 0: "±0.0%", 1234.5: "+1,234.5%", -100: "−100.0%"} {
+		if got := deltaNote(v); got != want {
+			t.Errorf("deltaNote(%v) = %q, want %q", v, got, want)
 		}
 	}
 }

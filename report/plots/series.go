@@ -411,3 +411,58 @@ func ShortenPath(p string, max int) string {
 	}
 	return "…" + sep + out
 }
+
+// PolicyCostData is the cost-by-policy plot's data: one bar per policy, in
+// the order given.
+type PolicyCostData struct {
+	// Sessions is the number of sessions the metrics sum over.
+	Sessions int
+	Bars     []PolicyCost
+}
+
+// PolicyCost is one policy's cost over the whole input, in USD rounded to
+// a millionth of a dollar.
+type PolicyCost struct {
+	Policy string
+	// Main is the main thread's calls (Metrics.Cost − Metrics.SummarizerCost,
+	// never below 0), Summarizer the summarizer's calls
+	// (Metrics.SummarizerCost), Agents the sub-agents as observed
+	// (Metrics.AgentsCost), Total all three (Metrics.TotalCost).
+	Main, Summarizer, Agents, Total float64
+	// DeltaPct is Total against the first policy's Total, in percent
+	// rounded to 0.1; nil for the first bar or when the first Total is 0.
+	DeltaPct *float64
+	// Unpriced counts the calls without a price, main thread, summarizer
+	// and sub-agents (Metrics.Unpriced + Metrics.AgentsUnpriced).
+	Unpriced int
+}
+
+// PolicyCosts extracts the cost-by-policy plot's data from each policy's
+// metrics summed over the input (policies[i] names ms[i]; beyond the
+// shorter of the two, the rest is left out).
+func PolicyCosts(policies []string, ms []simulate.Metrics, sessions int) PolicyCostData {
+	n := min(len(policies), len(ms))
+	d := PolicyCostData{Sessions: sessions, Bars: make([]PolicyCost, 0, n)}
+	for i := 0; i < n; i++ {
+		m := ms[i]
+		b := PolicyCost{
+			Policy:     policies[i],
+			Main:       math.Max(roundUSD(m.Cost-m.SummarizerCost), 0),
+			Summarizer: roundUSD(m.SummarizerCost),
+			Agents:     roundUSD(m.AgentsCost),
+			Total:      roundUSD(m.TotalCost),
+			Unpriced:   m.Unpriced + m.AgentsUnpriced,
+		}
+		if i > 0 {
+			if base := d.Bars[0].Total; base != 0 {
+				p := math.Round(1000*(b.Total-base)/base) / 10
+				if p == 0 {
+					p = 0 // not −0
+				}
+				b.DeltaPct = &p
+			}
+		}
+		d.Bars = append(d.Bars, b)
+	}
+	return d
+}

@@ -1,6 +1,8 @@
 package plots
 
 import (
+	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -386,4 +388,95 @@ func TestSessionFiles(t *testing.T) {
 	if want := []string{"total-tokens.svg", "total-duplicates.svg"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("TotalFiles names %q, want %q", names, want)
 	}
+	pols, ms := policyFixture()
+	files := CompareTotalFiles(pols, ms, 7, "png", Options{})
+	if len(files) != 1 || files[0].Name != "total-cost.png" || files[0].Figure == nil {
+		t.Fatalf("CompareTotalFiles = %+v, want one file total-cost.png", files)
+	}
+	if got, want := files[0].Figure.Title, "Cost by policy — all 7 sessions"; got != want {
+		t.Errorf("CompareTotalFiles title %q, want %q", got, want)
+	}
+}
+
+// policyFixture: three policies' metrics summed over 7 sessions.
+//
+//	policy             cost  summarizer  main   agents  total    unpriced
+//	observed           12.5  2.25        10.25  3.4567  15.9567  2 + 1
+//	claude-code        13.1  3.0         10.1   3.4567  16.5567  0
+//	keep-last-n:n=10   9.4   0           9.4    3.4567  12.8567  0 + 1
+//
+// claude-code: (16.5567 − 15.9567) / 15.9567 = +3.760% → +3.8;
+// keep-last-n: (12.8567 − 15.9567) / 15.9567 = −19.428% → −19.4.
+func policyFixture() ([]string, []simulate.Metrics) {
+	return []string{"observed", "claude-code", "keep-last-n:n=10"}, []simulate.Metrics{
+		{Cost: 12.5, SummarizerCost: 2.25, AgentsCost: 3.4567, TotalCost: 15.9567, Unpriced: 2, AgentsUnpriced: 1},
+		{Cost: 13.1, SummarizerCost: 3.0, AgentsCost: 3.4567, TotalCost: 16.5567},
+		{Cost: 9.4, AgentsCost: 3.4567, TotalCost: 12.8567, AgentsUnpriced: 1},
+	}
+}
+
+func pctp(v float64) *float64 { return &v }
+
+func TestPolicyCosts(t *testing.T) {
+	pols, ms := policyFixture()
+	got := PolicyCosts(pols, ms, 7)
+	want := PolicyCostData{Sessions: 7, Bars: []PolicyCost{
+		{Policy: "observed", Main: 10.25, Summarizer: 2.25, Agents: 3.4567, Total: 15.9567, Unpriced: 3},
+		{Policy: "claude-code", Main: 10.1, Summarizer: 3, Agents: 3.4567, Total: 16.5567, DeltaPct: pctp(3.8)},
+		{Policy: "keep-last-n:n=10", Main: 9.4, Agents: 3.4567, Total: 12.8567, DeltaPct: pctp(-19.4), Unpriced: 1},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PolicyCosts:\n got %s\nwant %s", fmtPolicyCosts(got), fmtPolicyCosts(want))
+	}
+	for _, b := range got.Bars {
+		if s := roundUSD(b.Main + b.Summarizer + b.Agents); s != b.Total {
+			t.Errorf("%s: %v + %v + %v = %v ≠ total %v", b.Policy, b.Main, b.Summarizer, b.Agents, s, b.Total)
+		}
+	}
+}
+
+func TestPolicyCostsZeroBaseline(t *testing.T) {
+	// The first total is 0: no deltas. The third's summarizer cost
+	// exceeds its cost by a millionth (float noise in a sum): main is 0,
+	// not −0.000001. The fourth metrics have no policy name: left out.
+	got := PolicyCosts([]string{"none", "observed", "claude-code"}, []simulate.Metrics{
+		{Unpriced: 4},
+		{Cost: 1.5, TotalCost: 1.5},
+		{Cost: 0.3, SummarizerCost: 0.300001, TotalCost: 0.3},
+		{Cost: 9, TotalCost: 9},
+	}, 1)
+	want := PolicyCostData{Sessions: 1, Bars: []PolicyCost{
+		{Policy: "none", Unpriced: 4},
+		{Policy: "observed", Main: 1.5, Total: 1.5},
+		{Policy: "claude-code", Main: 0, Summarizer: 0.300001, Total: 0.3},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PolicyCosts:\n got %s\nwant %s", fmtPolicyCosts(got), fmtPolicyCosts(want))
+	}
+	if m := got.Bars[2].Main; math.Signbit(m) {
+		t.Errorf("main %v is negative zero", m)
+	}
+	// A total equal to the first's: +0, not −0.
+	got = PolicyCosts([]string{"a", "b"}, []simulate.Metrics{{TotalCost: 0.7}, {TotalCost: 0.7}}, 2)
+	if d := got.Bars[1].DeltaPct; d == nil || *d != 0 || math.Signbit(*d) {
+		t.Errorf("equal totals: delta %v", d)
+	}
+	if got := PolicyCosts(nil, nil, 0); got.Bars == nil || len(got.Bars) != 0 {
+		t.Errorf("PolicyCosts(nil) = %+v", got)
+	}
+}
+
+// fmtPolicyCosts prints the deltas' values, not their addresses.
+func fmtPolicyCosts(d PolicyCostData) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sessions %d:", d.Sessions)
+	for _, p := range d.Bars {
+		delta := "nil"
+		if p.DeltaPct != nil {
+			delta = fmt.Sprint(*p.DeltaPct)
+		}
+		fmt.Fprintf(&b, " {%s main %v summarizer %v agents %v total %v delta %s unpriced %d}",
+			p.Policy, p.Main, p.Summarizer, p.Agents, p.Total, delta, p.Unpriced)
+	}
+	return b.String()
 }
