@@ -26,6 +26,20 @@ func (s Source) ID() string {
 	return strings.TrimSuffix(filepath.Base(s.Path), ".jsonl")
 }
 
+// Project is the directory name under projects/ (the encoded cwd) of the
+// Source's session; "" for standard input. An agent file loaded on its own
+// (<project>/<session>/subagents/agent-*.jsonl) belongs to <project>.
+func (s Source) Project() string {
+	if s.Path == "-" {
+		return ""
+	}
+	dir := filepath.Dir(s.Path)
+	if isAgentFile(s.Path) && filepath.Base(dir) == "subagents" {
+		return filepath.Base(filepath.Dir(filepath.Dir(dir)))
+	}
+	return filepath.Base(dir)
+}
+
 // ErrNoTranscripts is wrapped by Discover's error for a directory that holds
 // no .jsonl file.
 var ErrNoTranscripts = errors.New("no transcripts (.jsonl files) found")
@@ -217,12 +231,7 @@ func Load(src Source, opt Options) (*Session, error) {
 	b := newBuilder(src.Path)
 	s := b.s
 	s.ID = src.ID()
-	if src.Path != "-" {
-		s.Project = filepath.Base(filepath.Dir(src.Path))
-		if isAgentFile(src.Path) && filepath.Base(filepath.Dir(src.Path)) == "subagents" {
-			s.Project = filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(src.Path))))
-		}
-	}
+	s.Project = src.Project()
 	// An agent file loaded on its own (its session file is gone) is its own
 	// main thread: its lines all carry isSidechain, which would otherwise send
 	// them to inline sidechain threads and leave Main empty.
