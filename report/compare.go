@@ -38,11 +38,29 @@ type Compared struct {
 }
 
 // Run is one policy's run: simulate's metrics and the delta against the
-// first policy.
+// first policy and, with per-call results (compare --calls), the run's
+// limits, simulated calls and summarizer calls, as in replay's
+// "simulation" object. Limits is set exactly when the calls are included.
 type Run struct {
 	Policy  string           `json:"policy"`
 	Metrics simulate.Metrics `json:"metrics"`
 	Delta   Delta            `json:"delta"`
+
+	Limits    *simulate.Limits       `json:"limits,omitempty"`
+	Calls     []simulate.CallResult  `json:"calls,omitempty"`
+	Summaries []simulate.SummaryCall `json:"summaries,omitempty"`
+}
+
+// Result returns the run as a simulate.Result of the session c, for the
+// per-call tables and the plots; nil when the run has no per-call results.
+func (r *Run) Result(c *Compared) *simulate.Result {
+	if r.Limits == nil {
+		return nil
+	}
+	return &simulate.Result{
+		Policy: r.Policy, Session: c.ID, Method: c.Method, Limits: *r.Limits,
+		Calls: r.Calls, Summaries: r.Summaries, Metrics: r.Metrics,
+	}
 }
 
 // Delta compares a run with the first policy's run of the same scope.
@@ -55,12 +73,17 @@ type Delta struct {
 }
 
 // NewCompared gathers one session's runs, one per policy in order; the
-// first run is the baseline of the deltas.
-func NewCompared(s *replay.Session, runs []*simulate.Result) *Compared {
+// first run is the baseline of the deltas. With calls, each run keeps its
+// limits, simulated calls and summarizer calls.
+func NewCompared(s *replay.Session, runs []*simulate.Result, calls bool) *Compared {
 	c := &Compared{Sessions: 1, ID: s.ID, Path: s.Path, Project: s.Project, Runs: make([]Run, len(runs))}
 	for i, r := range runs {
 		c.Method = r.Method
 		c.Runs[i] = Run{Policy: r.Policy, Metrics: r.Metrics}
+		if calls {
+			lim := r.Limits
+			c.Runs[i].Limits, c.Runs[i].Calls, c.Runs[i].Summaries = &lim, r.Calls, r.Summaries
+		}
 	}
 	setDeltas(c.Runs)
 	return c
@@ -232,7 +255,13 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 	}
 	var secs []section
 	add := func(name, title string, c *Compared) {
-		secs = append(secs, section{name: name, title: title, tables: compareTables(c, opt.Format)})
+		ts := compareTables(c, opt.Format)
+		for i := range c.Runs {
+			if r := c.Runs[i].Result(c); r != nil && opt.Calls {
+				ts = append(ts, runCallsTables(r)...)
+			}
+		}
+		secs = append(secs, section{name: name, title: title, tables: ts})
 	}
 	switch {
 	case len(doc.Sessions) == 1:

@@ -315,7 +315,7 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 		for _, spec := range specs {
 			res = append(res, simulate.Run(tr, parsePolicy(t, spec), simulate.DefaultConfig()))
 		}
-		runs = append(runs, report.NewCompared(s, res))
+		runs = append(runs, report.NewCompared(s, res, true))
 		obs := simulate.Run(tr, parsePolicy(t, "observed"), simulate.DefaultConfig())
 		cc := simulate.Run(tr, parsePolicy(t, "claude-code"), simulate.DefaultConfig())
 		fid = append(fid, report.NewFidelity(s, tr, obs, cc))

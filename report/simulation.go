@@ -81,6 +81,23 @@ func costText(cost float64, unpriced, calls int) string {
 	return usd(cost)
 }
 
+// runCallsTables are compare's per-call tables of one run: replay's, with
+// the policy in a first column (so that CSV rows of every run share one
+// header) and in the titles.
+func runCallsTables(r *simulate.Result) []*Table {
+	out := []*Table{callsTable(r), summariesTable(r)}
+	for _, t := range out {
+		t.Title += ": " + r.Policy
+		t.Columns = append([]string{"Policy"}, t.Columns...)
+		t.Right = append([]bool{false}, t.Right...)
+		for i := range t.Rows {
+			t.Rows[i] = append([]string{r.Policy}, t.Rows[i]...)
+			t.Raw[i] = append([]string{r.Policy}, t.Raw[i]...)
+		}
+	}
+	return out
+}
+
 func callsTable(r *simulate.Result) *Table {
 	t := &Table{
 		Name: "simulated_calls", Title: "Simulated calls",
