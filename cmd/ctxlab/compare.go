@@ -6,6 +6,7 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -20,6 +21,8 @@ type compareOptions struct {
 	sim      simOptions
 	policies string
 	fidelity bool
+	calls    bool
+	plot     plotOptions
 }
 
 func newCompareCmd(e env) *cobra.Command {
@@ -32,9 +35,14 @@ ctxlab policies) and prints, per session and for the whole input, one row per
 policy: context size, compactions and clearings, cache behaviour, usage and
 cost, the loss proxies, and the difference of cost and peak context against
 the first policy. Inputs are read as by ctxlab replay; docs/compare.md says
-how to read the output.`,
+how to read the output. With --plot DIR it draws each session's context,
+cumulative cost and cache per policy, and the cost of each policy over the
+whole input, into DIR (see docs/plots.md).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
+			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
+				return err
+			}
 			return runCompare(o, e)
 		},
 	}
@@ -43,13 +51,17 @@ how to read the output.`,
 	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
+	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
+	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")
 	return cmd
 }
 
-// compared is one session's runs and, with --fidelity, its fidelity row.
+// compared is one session's runs, with --fidelity its fidelity row, and
+// under --plot the plots written.
 type compared struct {
-	runs *report.Compared
-	fid  report.Fidelity
+	runs  *report.Compared
+	fid   report.Fidelity
+	plots plotted
 }
 
 func runCompare(o *compareOptions, e env) error {
@@ -79,8 +91,23 @@ func runCompare(o *compareOptions, e env) error {
 		return err
 	}
 	simCfg := o.sim.config(cfg.Prices)
-	l, err := load(&o.inputOptions, e, func(s *replay.Session) compared {
-		return compareSession(s, o, names, simCfg)
+	in, err := discover(&o.inputOptions, e)
+	if err != nil {
+		return err
+	}
+	var plotNames []string
+	if o.plot.on() {
+		if err := o.plot.mkdir(); err != nil {
+			return err
+		}
+		plotNames = sessionNames(in.srcs)
+	}
+	l, err := load(&o.inputOptions, e, in, func(i int, s *replay.Session) compared {
+		name := ""
+		if plotNames != nil {
+			name = plotNames[i]
+		}
+		return compareSession(s, o, names, simCfg, name)
 	})
 	if err != nil {
 		return err
@@ -94,14 +121,36 @@ func runCompare(o *compareOptions, e env) error {
 		}
 	}
 	doc := report.NewCompareDocument(names, sessions, fid, cfg.Prices, l.errs)
-	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions})
-	return l.finish(&o.inputOptions, err)
+	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls})
+	if !o.plot.on() {
+		return l.finish(&o.inputOptions, err)
+	}
+	var p plotted
+	for _, v := range l.values {
+		p.add(v.plots)
+	}
+	if len(l.values) > 1 {
+		p.add(o.plot.write(compareTotalFiles(doc, o.plot)))
+	}
+	return firstErr(l.finish(&o.inputOptions, err), p.finish(e.stderr, "wrote ", e))
+}
+
+// compareTotalFiles is the plot of the whole input's cost under each
+// policy.
+func compareTotalFiles(doc *report.CompareDocument, o plotOptions) []plots.File {
+	ms := make([]simulate.Metrics, len(doc.Total.Runs))
+	for i, r := range doc.Total.Runs {
+		ms[i] = r.Metrics
+	}
+	return plots.CompareTotalFiles(doc.Policies, ms, doc.Total.Sessions, o.format, o.plotOpts(""))
 }
 
 // compareSession prepares a session once and runs it under every policy.
 // Policies are compiled afresh for each session, since a policy may keep
-// state across the calls of a run; only the metrics of each run are kept.
-func compareSession(s *replay.Session, o *compareOptions, names []string, cfg simulate.Config) compared {
+// state across the calls of a run; only the metrics of each run are kept
+// (and the calls, under --calls). Under --plot the session's plots are
+// drawn here, on the worker, under the file name plotName.
+func compareSession(s *replay.Session, o *compareOptions, names []string, cfg simulate.Config, plotName string) compared {
 	tr := simulate.Prepare(s)
 	ps, _ := policies.ParseList(o.policies) // validated in runCompare
 	results := make([]*simulate.Result, len(ps))
@@ -115,7 +164,10 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 			claudeCode = results[i]
 		}
 	}
-	out := compared{runs: report.NewCompared(s, results)}
+	out := compared{runs: report.NewCompared(s, results, o.calls)}
+	if o.plot.on() {
+		out.plots = o.plot.write(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts("")))
+	}
 	if !o.fidelity {
 		return out
 	}

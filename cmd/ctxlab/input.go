@@ -74,11 +74,16 @@ type loaded[T any] struct {
 	warned bool // some line was malformed
 }
 
-// load finds the sessions of the command's paths, reads them on a pool of
-// workers, and runs work on each. It prints warnings and read errors to
-// stderr as it goes through the results in input order, and fails (exit 1)
-// when no session could be read.
-func load[T any](o *inputOptions, e env, work func(*replay.Session) T) (*loaded[T], error) {
+// inputs are the sessions a command's paths stand for, found before any
+// is read (so that a command can name its output files first).
+type inputs struct {
+	srcs []replay.Source
+	errs []error // paths that could not be searched
+}
+
+// discover expands the command's paths (or the default folders) into
+// sessions.
+func discover(o *inputOptions, e env) (*inputs, error) {
 	paths := o.paths
 	if len(paths) == 0 {
 		var err error
@@ -86,10 +91,18 @@ func load[T any](o *inputOptions, e env, work func(*replay.Session) T) (*loaded[
 			return nil, &exitError{code: exitInput, err: err}
 		}
 	}
-	srcs, discErrs := replay.Discover(paths)
-	results := loadAll(srcs, o.jobs, e, work)
+	srcs, errs := replay.Discover(paths)
+	return &inputs{srcs: srcs, errs: errs}, nil
+}
+
+// load reads the sessions of in on a pool of workers and runs work on
+// each (i is the session's index in in.srcs). It prints warnings and read
+// errors to stderr as it goes through the results in input order, and
+// fails (exit 1) when no session could be read.
+func load[T any](o *inputOptions, e env, in *inputs, work func(i int, s *replay.Session) T) (*loaded[T], error) {
+	results := loadAll(in.srcs, o.jobs, e, work)
 	l := &loaded[T]{}
-	for _, err := range discErrs {
+	for _, err := range in.errs {
 		fmt.Fprintln(e.stderr, "ctxlab:", err)
 		l.errs = append(l.errs, err.Error())
 	}
@@ -133,7 +146,7 @@ type result[T any] struct {
 // loadAll loads sessions on a pool of workers and hands each to work. Only
 // what work returns is kept, so memory holds one session per worker;
 // results come back in input order whatever order the workers finish in.
-func loadAll[T any](srcs []replay.Source, jobs int, e env, work func(*replay.Session) T) []result[T] {
+func loadAll[T any](srcs []replay.Source, jobs int, e env, work func(int, *replay.Session) T) []result[T] {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
@@ -149,7 +162,7 @@ func loadAll[T any](srcs []replay.Source, jobs int, e env, work func(*replay.Ses
 				s, err := replay.Load(srcs[i], replay.Options{Stdin: e.stdin})
 				r := result[T]{err: err}
 				if s != nil {
-					r.value, r.ok = work(s), true
+					r.value, r.ok = work(i, s), true
 					r.warnings = s.Warnings
 				}
 				results[i] = r

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -20,6 +21,7 @@ type replayOptions struct {
 	sections []string
 	policy   string
 	calls    bool
+	plot     plotOptions
 }
 
 func newReplayCmd(e env) *cobra.Command {
@@ -32,13 +34,18 @@ or - for standard input) and reports, per session and for the whole input,
 the observed API usage and cost, Claude Code's own token accounting,
 duplicate file reads, prompt-cache breaks and the compaction timeline.
 With --policy it also replays each session's main thread under a context
-policy (see ctxlab policies) and reports the simulated run.
+policy (see ctxlab policies) and reports the simulated run. With --plot DIR
+it draws each session's run (under observed when no --policy is given),
+token accounting and duplicate reads into DIR (see docs/plots.md).
 
 With no path it reads every directory in CLAUDE_CONFIG_DIR (a comma-separated
 list; each one's projects/ folder), else ~/.config/claude/projects and
 ~/.claude/projects.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
+			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
+				return err
+			}
 			return runReplay(o, e)
 		},
 	}
@@ -49,6 +56,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+" (default all)")
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
 	f.BoolVar(&o.calls, "calls", false, "with --policy, print every simulated call")
+	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, of the whole input) into this directory")
 	return cmd
 }
 
@@ -63,6 +71,11 @@ func (o *replayOptions) validate() error {
 		if s != "all" && !slices.Contains(report.Sections, s) {
 			return usageError("--section %q: want one of %s", s, strings.Join(report.Sections, ", "))
 		}
+	}
+	if o.policy == "" && o.plot.on() {
+		// The plots of a session's context, cost and cache need a run:
+		// the observed one reproduces the transcript.
+		o.policy = observedPolicy
 	}
 	if o.policy == "" {
 		if o.calls {
@@ -79,10 +92,12 @@ func (o *replayOptions) validate() error {
 	return nil
 }
 
-// replayed is one session's report and, under --policy, its simulated run.
+// replayed is one session's report, under --policy its simulated run, and
+// under --plot the plots written.
 type replayed struct {
-	rep *accounting.Report
-	sim *simulate.Result
+	rep   *accounting.Report
+	sim   *simulate.Result
+	plots plotted
 }
 
 func runReplay(o *replayOptions, e env) error {
@@ -97,13 +112,29 @@ func runReplay(o *replayOptions, e env) error {
 		return err
 	}
 	simCfg := o.sim.config(cfg.Prices)
-	l, err := load(&o.inputOptions, e, func(s *replay.Session) replayed {
+	in, err := discover(&o.inputOptions, e)
+	if err != nil {
+		return err
+	}
+	var names []string
+	if o.plot.on() {
+		if err := o.plot.mkdir(); err != nil {
+			return err
+		}
+		names = sessionNames(in.srcs)
+	}
+	l, err := load(&o.inputOptions, e, in, func(i int, s *replay.Session) replayed {
 		r := replayed{rep: accounting.Analyze(s, cfg)}
 		if o.policy != "" {
 			// A fresh policy per session: a policy may keep state across
 			// the calls of a run.
 			p, _ := policies.Parse(o.policy) // validated above
 			r.sim = simulate.Run(simulate.Prepare(s), p, simCfg)
+		}
+		if o.plot.on() {
+			// Drawn here, on the worker, so that only the paths are kept.
+			files := plots.SessionFiles(names[i], []*simulate.Result{r.sim}, r.rep, o.plot.format, o.plot.plotOpts(""))
+			r.plots = o.plot.write(files)
 		}
 		return r
 	})
@@ -121,5 +152,15 @@ func runReplay(o *replayOptions, e env) error {
 	err = report.Write(e.stdout, doc, report.Options{
 		Format: o.format, Top: o.top, Sections: o.sections, PerSession: o.sessions, Calls: o.calls,
 	})
-	return l.finish(&o.inputOptions, err)
+	if !o.plot.on() {
+		return l.finish(&o.inputOptions, err)
+	}
+	var p plotted
+	for _, v := range l.values {
+		p.add(v.plots)
+	}
+	if len(l.values) > 1 {
+		p.add(o.plot.write(plots.TotalFiles(doc.Total, o.plot.format, o.plot.plotOpts(""))))
+	}
+	return firstErr(l.finish(&o.inputOptions, err), p.finish(e.stderr, "wrote ", e))
 }

@@ -45,7 +45,7 @@ func run(args []string, e env) int {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newPoliciesCmd(e))
+	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newPlotCmd(e), newPoliciesCmd(e))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})
@@ -68,4 +68,14 @@ func run(args []string, e env) int {
 
 func usageError(format string, a ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/report/plots"
+)
+
+// Plot image formats and x axes, as the flags take them.
+var (
+	plotFormats = []string{"png", "svg"}
+	plotAxes    = []string{"call", "time"}
+)
+
+// plotOptions are the flags that choose how plots are drawn, shared by
+// replay --plot, compare --plot and plot.
+type plotOptions struct {
+	dir    string
+	format string
+	x      string
+	top    int
+}
+
+// addFlags adds --plot-format, --x and --plot-top; dirFlag names the flag
+// that gives the output directory ("plot" for replay and compare, "out"
+// for plot), "" to leave it to the caller.
+func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
+	if dirFlag != "" {
+		f.StringVar(&o.dir, dirFlag, "", dirUsage)
+	}
+	f.StringVar(&o.format, "plot-format", "png", "image format of the plots: png or svg")
+	f.StringVar(&o.x, "x", "call", "x axis of the context plot: call (the call's number) or time (hours since the first call)")
+	f.IntVar(&o.top, "plot-top", plots.DefaultTop, "bars kept in the tokens and duplicates plots")
+}
+
+// validate checks the flags; set tells whether a flag was given, since
+// the plot flags mean nothing without a directory.
+func (o *plotOptions) validate(set func(string) bool, dirFlag string) error {
+	if o.dir == "" {
+		for _, name := range []string{"plot-format", "x", "plot-top"} {
+			if set(name) {
+				return usageError("--%s needs --%s DIR", name, dirFlag)
+			}
+		}
+		return nil
+	}
+	if !slices.Contains(plotFormats, o.format) {
+		return usageError("--plot-format %q: want one of %s", o.format, strings.Join(plotFormats, ", "))
+	}
+	if !slices.Contains(plotAxes, o.x) {
+		return usageError("--x %q: want one of %s", o.x, strings.Join(plotAxes, ", "))
+	}
+	if o.top < 1 {
+		return usageError("--plot-top %d: must be 1 or more", o.top)
+	}
+	return nil
+}
+
+// on reports whether plots were asked for.
+func (o *plotOptions) on() bool { return o.dir != "" }
+
+// mkdir creates the output directory (and its parents) before any work,
+// so that a bad directory fails fast.
+func (o *plotOptions) mkdir() error {
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return &exitError{code: exitInput, err: fmt.Errorf("--plot: %w", err)}
+	}
+	return nil
+}
+
+func (o *plotOptions) plotOpts(session string) plots.Options {
+	return plots.Options{Session: session, XTime: o.x == "time", Top: o.top}
+}
+
+// plotted is what writing some plots did: the paths written, in order, and
+// the failures.
+type plotted struct {
+	paths []string
+	errs  []error
+}
+
+func (p *plotted) add(q plotted) {
+	p.paths = append(p.paths, q.paths...)
+	p.errs = append(p.errs, q.errs...)
+}
+
+// write writes each figure into the output directory, atomically.
+func (o *plotOptions) write(files []plots.File) plotted {
+	var p plotted
+	for _, f := range files {
+		path := filepath.Join(o.dir, f.Name)
+		err := writeAtomic(path, func(w io.Writer) error { return f.Figure.Write(w, o.format) })
+		if err != nil {
+			p.errs = append(p.errs, err)
+			continue
+		}
+		p.paths = append(p.paths, path)
+	}
+	return p
+}
+
+// plotPool writes plot files on a pool of workers while the caller goes on
+// reading the next session: drawing and encoding are most of plot's time.
+// At most one batch per worker waits, so memory holds a few sessions'
+// figures; results are listed in the order the batches were submitted.
+type plotPool struct {
+	o       *plotOptions
+	next    chan plotJob
+	wg      sync.WaitGroup
+	results []*plotted
+}
+
+type plotJob struct {
+	files []plots.File
+	out   *plotted
+}
+
+func (o *plotOptions) pool(workers int) *plotPool {
+	pp := &plotPool{o: o, next: make(chan plotJob, workers)}
+	for range workers {
+		pp.wg.Add(1)
+		go func() {
+			defer pp.wg.Done()
+			for j := range pp.next {
+				*j.out = pp.o.write(j.files)
+			}
+		}()
+	}
+	return pp
+}
+
+func (pp *plotPool) submit(files []plots.File) {
+	out := &plotted{}
+	pp.results = append(pp.results, out)
+	pp.next <- plotJob{files, out}
+}
+
+// wait waits for every batch and returns what was written, in order.
+func (pp *plotPool) wait() plotted {
+	close(pp.next)
+	pp.wg.Wait()
+	var p plotted
+	for _, r := range pp.results {
+		p.add(*r)
+	}
+	return p
+}
+
+// finish lists the plots written, one path a line after prefix (to w:
+// stderr for replay and compare, whose stdout is the report; stdout for
+// plot), and the failures, which make the command exit 1.
+func (p *plotted) finish(w io.Writer, prefix string, e env) error {
+	for _, path := range p.paths {
+		fmt.Fprintln(w, prefix+path)
+	}
+	for _, err := range p.errs {
+		fmt.Fprintln(e.stderr, "ctxlab:", err)
+	}
+	if len(p.errs) > 0 {
+		return &exitError{code: exitInput, err: fmt.Errorf("%d of %d plots could not be written", len(p.errs), len(p.errs)+len(p.paths))}
+	}
+	return nil
+}
+
+// sessionNames names each source's plot files (plots.SessionNames).
+func sessionNames(srcs []replay.Source) []string {
+	ids := make([]string, len(srcs))
+	projects := make([]string, len(srcs))
+	for i, s := range srcs {
+		ids[i], projects[i] = s.ID(), s.Project()
+	}
+	return plots.SessionNames(ids, projects)
+}
+
+// writeAtomic writes a file through write: into a temporary file in the
+// same directory, renamed over path only when complete, so that a reader
+// never sees a partial file and a failure leaves any old file in place.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("writing %s: %w", path, err)
+		}
+	}()
+	if err = write(tmp); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
