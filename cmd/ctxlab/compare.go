@@ -129,20 +129,21 @@ func runCompare(o *compareOptions, e env) error {
 	for _, v := range l.values {
 		p.add(v.plots)
 	}
-	if len(l.values) > 1 {
-		p.add(o.plot.write(compareTotalFiles(doc, o.plot)))
-	}
+	// Unlike replay's totals, which would repeat a lone session's plots,
+	// the cost by policy is drawn for one session too: no other plot puts
+	// the policies' totals side by side.
+	p.add(o.plot.write(compareTotalFiles(doc.Policies, doc.Total, &o.plot)))
 	return firstErr(l.finish(&o.inputOptions, err), p.finish(e.stderr, "wrote ", e))
 }
 
 // compareTotalFiles is the plot of the whole input's cost under each
-// policy.
-func compareTotalFiles(doc *report.CompareDocument, o plotOptions) []plots.File {
-	ms := make([]simulate.Metrics, len(doc.Total.Runs))
-	for i, r := range doc.Total.Runs {
+// policy, from a compare document's total.
+func compareTotalFiles(policies []string, total *report.Compared, o *plotOptions) []plots.File {
+	ms := make([]simulate.Metrics, len(total.Runs))
+	for i, r := range total.Runs {
 		ms[i] = r.Metrics
 	}
-	return plots.CompareTotalFiles(doc.Policies, ms, doc.Total.Sessions, o.format, o.plotOpts(""))
+	return plots.CompareTotalFiles(policies, ms, total.Sessions, o.format, o.plotOpts(""))
 }
 
 // compareSession prepares a session once and runs it under every policy.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -121,3 +122,89 @@ func TestReadmeCommands(t *testing.T) {
 		t.Errorf(".ci/run does not run the README's test command %q", cmds[1])
 	}
 }
+
+// TestDocImages keeps docs/images what docs/plots.md says draws it: the
+// ```sh block under "## Examples" is run with its --plot directory moved
+// to a temporary one, and every image a page of docs/ shows must equal
+// the one drawn, byte for byte; docs/images may hold nothing else.
+// -update rewrites docs/images from the commands.
+func TestDocImages(t *testing.T) {
+	data, err := os.ReadFile("../../docs/plots.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "## Examples")
+	_, rest, ok2 := strings.Cut(rest, "```sh\n")
+	block, _, ok3 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/plots.md has no ```sh block under ## Examples")
+	}
+	t.Chdir("../..")
+	tmp := t.TempDir()
+	cmds := strings.Split(strings.TrimSpace(block), "\n")
+	if len(cmds) < 2 {
+		t.Fatalf("%d commands under ## Examples, want replay and compare", len(cmds))
+	}
+	for _, c := range cmds {
+		args, ok := strings.CutPrefix(c, "go run ./cmd/ctxlab ")
+		if !ok {
+			t.Fatalf("%q does not run ctxlab", c)
+		}
+		fields := strings.Fields(args)
+		moved := false
+		for i := range fields {
+			if i > 0 && fields[i-1] == "--plot" && fields[i] == "docs/images" {
+				fields[i], moved = tmp, true
+			}
+		}
+		if !moved {
+			t.Fatalf("%q does not plot into docs/images", c)
+		}
+		var out, errb bytes.Buffer
+		code := run(fields, env{
+			stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+			getenv: func(string) string { return "" }, home: os.UserHomeDir,
+		})
+		if code != exitOK {
+			t.Fatalf("%s: exit %d\n%s", c, code, errb.String())
+		}
+	}
+
+	// The images the pages show.
+	pages, _ := filepath.Glob("docs/*.md")
+	shown := map[string]bool{}
+	for _, p := range pages {
+		b, _ := os.ReadFile(p)
+		for _, m := range imageRE.FindAllStringSubmatch(string(b), -1) {
+			shown[m[1]] = true
+		}
+	}
+	if len(shown) < 6 {
+		t.Fatalf("docs show %d images, want one of each plot kind", len(shown))
+	}
+	for name := range shown {
+		drawn, err := os.ReadFile(filepath.Join(tmp, name))
+		if err != nil {
+			t.Errorf("docs show images/%s, which the commands do not draw", name)
+			continue
+		}
+		path := filepath.Join("docs", "images", name)
+		if *update {
+			if err := os.WriteFile(path, drawn, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, drawn) {
+			t.Errorf("%s is not what the commands draw (go test ./cmd/ctxlab -run TestDocImages -update)", path)
+		}
+	}
+	files, _ := os.ReadDir(filepath.Join("docs", "images"))
+	for _, f := range files {
+		if !shown[f.Name()] {
+			t.Errorf("docs/images/%s: no page shows it", f.Name())
+		}
+	}
+}
+
+var imageRE = regexp.MustCompile(`!\[[^\]]*\]\(images/([^)]+)\)`)

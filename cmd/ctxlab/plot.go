@@ -111,17 +111,12 @@ func runPlot(path string, o *plotOptions, e env) error {
 		// What was drawn before the error is kept and listed.
 		return firstErr(&exitError{code: exitInput, err: err}, p.finish(e.stdout, "", e))
 	}
-	if sessions > 1 {
-		switch {
-		case h.ReplayTotal != nil:
-			p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts(""))))
-		case h.CompareTotal != nil:
-			ms := make([]simulate.Metrics, len(h.CompareTotal.Runs))
-			for i, r := range h.CompareTotal.Runs {
-				ms[i] = r.Metrics
-			}
-			p.add(o.write(plots.CompareTotalFiles(h.Policies, ms, h.CompareTotal.Sessions, o.format, o.plotOpts(""))))
-		}
+	// The whole input's plots, as the commands draw them.
+	switch {
+	case h.ReplayTotal != nil && sessions > 1:
+		p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts(""))))
+	case h.CompareTotal != nil:
+		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, o)))
 	}
 	if noRuns > 0 {
 		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, plural(noRuns, "session", "sessions"))
@@ -144,8 +139,11 @@ func plural(n int, one, many string) string {
 
 // position names the place of a byte offset in a report: file:line:column
 // for a file (read again up to the offset), the byte offset for standard
-// input.
+// input, the file alone for a negative offset (the whole document).
 func position(path string, offset int64) string {
+	if offset < 0 {
+		return path
+	}
 	if path == "-" {
 		return fmt.Sprintf("-: byte %d", offset)
 	}

@@ -208,11 +208,15 @@ func TestPlotPartialReports(t *testing.T) {
 	if !strings.Contains(perr, "1 session without a simulation") || !strings.Contains(perr, "replay --policy") {
 		t.Errorf("stderr does not say why context, cost and cache are missing:\n%s", perr)
 	}
-	// A compare report without --calls has nothing per session to draw.
+	// A compare report without --calls has only the cost by policy.
 	out, _, _ = ctxlab(t, "", nil, "compare", "--format", "json", demo)
-	_, perr, code = ctxlab(t, out, nil, "plot", "-", "-o", t.TempDir())
-	if code != exitInput || !strings.Contains(perr, "compare --calls") || !strings.Contains(perr, "nothing to plot") {
-		t.Errorf("exit %d, want %d with a hint to use --calls:\n%s", code, exitInput, perr)
+	dir = t.TempDir()
+	_, perr, code = ctxlab(t, out, nil, "plot", "-", "-o", dir)
+	if code != exitOK || !strings.Contains(perr, "1 session without per-call results") || !strings.Contains(perr, "compare --calls") {
+		t.Errorf("exit %d, want %d with a hint to use --calls:\n%s", code, exitOK, perr)
+	}
+	if got := dirFiles(t, dir); !slices.Equal(got, []string{"total-cost.png"}) {
+		t.Errorf("wrote %q, want only total-cost.png", got)
 	}
 }
 
