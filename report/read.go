@@ -35,7 +35,8 @@ type ReadSession struct {
 }
 
 // DecodeError is a document ReadJSON could not read; Offset is the
-// 0-based index of the byte at which it stopped.
+// 0-based index of the byte at which it stopped, or -1 when the document
+// as a whole is wrong (it lacks its schema).
 type DecodeError struct {
 	Offset int64
 	Err    error
@@ -78,12 +79,17 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return fail(errors.New("not a ctxlab JSON report: want an object"))
 	}
+	transcript := false // a key of a transcript line was seen
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return fail(err)
 		}
 		key, _ := tok.(string)
+		switch key {
+		case "sessionId", "uuid", "parentUuid":
+			transcript = true
+		}
 		switch key {
 		case "schema":
 			if err := dec.Decode(&h.Schema); err != nil {
@@ -135,7 +141,11 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 		return fail(err)
 	}
 	if h.Schema == "" {
-		return fail(errors.New(`no "schema" field: not a ctxlab JSON report`))
+		msg := `no "schema" field: not a ctxlab JSON report`
+		if transcript {
+			msg = "a transcript, not a ctxlab JSON report: draw a transcript with replay --plot or compare --plot"
+		}
+		return h, &DecodeError{Offset: -1, Err: errors.New(msg)}
 	}
 	return h, nil
 }
