@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +54,65 @@ func BenchmarkCompareRealdata(b *testing.B) {
 	for b.Loop() {
 		var errb strings.Builder
 		code := run(args, env{
+			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
+			getenv: func(string) string { return "" }, home: os.UserHomeDir,
+		})
+		if code != exitOK {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+}
+
+// BenchmarkComparePlotRealdata is `compare --plot` over the real
+// transcripts (skipped when absent): three policies, every session's
+// context, cost and cache plots and the cost by policy, as PNG.
+//
+//	go test -run XXX -bench ComparePlotRealdata -benchtime 5x ./cmd/ctxlab
+func BenchmarkComparePlotRealdata(b *testing.B) {
+	if _, err := os.Stat(realdata); err != nil {
+		b.Skip("no ../shared/realdata")
+	}
+	dir := b.TempDir()
+	args := []string{"compare", "--policy", "observed,claude-code,keep-last-n", "--plot", dir, realdata}
+	for b.Loop() {
+		var errb strings.Builder
+		code := run(args, env{
+			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
+			getenv: func(string) string { return "" }, home: os.UserHomeDir,
+		})
+		if code != exitOK {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+}
+
+// BenchmarkPlotReport is `ctxlab plot` on the saved `compare --calls`
+// report of the real transcripts (skipped when absent): reading the JSON
+// one session at a time and drawing the same plots as the benchmark above.
+// Bytes are the report's.
+//
+//	go test -run XXX -bench PlotReport -benchtime 5x ./cmd/ctxlab
+func BenchmarkPlotReport(b *testing.B) {
+	if _, err := os.Stat(realdata); err != nil {
+		b.Skip("no ../shared/realdata")
+	}
+	var rep strings.Builder
+	code := run([]string{"compare", "--calls", "--format", "json", "--policy", "observed,claude-code,keep-last-n", realdata}, env{
+		stdin: strings.NewReader(""), stdout: &rep, stderr: io.Discard,
+		getenv: func(string) string { return "" }, home: os.UserHomeDir,
+	})
+	if code != exitOK {
+		b.Fatalf("compare: exit %d", code)
+	}
+	path := filepath.Join(b.TempDir(), "c.json")
+	if err := os.WriteFile(path, []byte(rep.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(rep.Len()))
+	dir := b.TempDir()
+	for b.Loop() {
+		var errb strings.Builder
+		code := run([]string{"plot", path, "-o", dir}, env{
 			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
 			getenv: func(string) string { return "" }, home: os.UserHomeDir,
 		})
