@@ -18,6 +18,18 @@ import (
 //
 //	CTXLAB_BENCH_MB=400 go test -run XXX -bench ReplayCorpus -benchtime 5x ./cmd/ctxlab
 func BenchmarkReplayCorpus(b *testing.B) {
+	benchReplayCorpus(b)
+}
+
+// BenchmarkReplayPlotCorpus is BenchmarkReplayCorpus with --plot: every
+// session's context, cost, cache, tokens and duplicates plots, as PNG.
+//
+//	CTXLAB_BENCH_MB=400 go test -run XXX -bench ReplayPlotCorpus -benchtime 1x ./cmd/ctxlab
+func BenchmarkReplayPlotCorpus(b *testing.B) {
+	benchReplayCorpus(b, "--plot", b.TempDir())
+}
+
+func benchReplayCorpus(b *testing.B, flags ...string) {
 	mb := 64
 	if v, err := strconv.Atoi(os.Getenv("CTXLAB_BENCH_MB")); err == nil && v > 0 {
 		mb = v
@@ -28,10 +40,12 @@ func BenchmarkReplayCorpus(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(size)
+	args := append([]string{"replay", "--sessions=false"}, flags...)
+	args = append(args, dir)
 	b.ResetTimer()
 	for b.Loop() {
 		var errb strings.Builder
-		code := run([]string{"replay", "--sessions=false", dir}, env{
+		code := run(args, env{
 			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
 			getenv: func(string) string { return "" }, home: os.UserHomeDir,
 		})
