@@ -59,9 +59,13 @@ func policyNames(runs []*simulate.Result) []string {
 // Dense series (more points than this) are drawn thinner, with smaller
 // markers; beyond denseBreaks cache breaks only the ticks along the top
 // mark them.
+// A run with more compactions or clearings than denseMarks gets no
+// markers of that kind (its legend entry says so): hundreds of rings
+// along a line only thicken it, and the line's teeth show them anyway.
 const (
 	denseCalls  = 400
 	denseBreaks = 40
+	denseMarks  = 60
 )
 
 func lineWidth(n int) vg.Length {
@@ -130,10 +134,10 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		text := l.Policy
 		var notes []string
 		if n := len(l.Compactions); n > 0 {
-			notes = append(notes, plural(n, "compaction", "compactions"))
+			notes = append(notes, plural(n, "compaction", "compactions")+unmarked(n))
 		}
 		if n := len(l.Clearings); n > 0 {
-			notes = append(notes, plural(n, "clearing", "clearings"))
+			notes = append(notes, plural(n, "clearing", "clearings")+unmarked(n))
 		}
 		if len(notes) > 0 {
 			text += " (" + strings.Join(notes, ", ") + ")"
@@ -147,18 +151,18 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		if len(l.Points) > denseCalls {
 			scale = 0.75
 		}
-		if len(l.Clearings) > 0 {
+		if pts := marked(l.Clearings); len(pts) > 0 {
 			g := clearingGlyph
 			g.Radius *= scale
 			g.Color = mc
-			markers = append(markers, &marks{XYs: l.Clearings, Glyph: g})
+			markers = append(markers, &marks{XYs: pts, Glyph: g})
 			nClear++
 		}
-		if len(l.Compactions) > 0 {
+		if pts := marked(l.Compactions); len(pts) > 0 {
 			g := compactionGlyph
 			g.Radius *= scale
 			g.Color = mc
-			markers = append(markers, &marks{XYs: l.Compactions, Glyph: g})
+			markers = append(markers, &marks{XYs: pts, Glyph: g})
 			nComp++
 		}
 	}
@@ -190,6 +194,23 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	padX(p)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// marked returns the points to mark: all of them, or none beyond
+// denseMarks.
+func marked(pts []XY) []XY {
+	if len(pts) > denseMarks {
+		return nil
+	}
+	return pts
+}
+
+// unmarked is the legend's note for a kind of marker left out.
+func unmarked(n int) string {
+	if n > denseMarks {
+		return ", unmarked"
+	}
+	return ""
 }
 
 func empty(lines []ContextLine) bool {

@@ -170,3 +170,30 @@ func TestDeltaNote(t *testing.T) {
 		}
 	}
 }
+
+// TestContextDenseMarks: a run with more clearings than denseMarks gets no
+// rings (its legend says so; Context marks what marked returns); one with
+// exactly denseMarks keeps them.
+func TestContextDenseMarks(t *testing.T) {
+	run := func(policy string, clearings int) *simulate.Result {
+		r := &simulate.Result{Policy: policy, Limits: simulate.Limits{Window: 200000, Threshold: 167000, Warning: 147000}}
+		for i := 1; i <= clearings; i++ {
+			r.Calls = append(r.Calls, simulate.CallResult{Call: i, Prompt: int64(1000 * i), Actions: []string{"cleared 1 tool result"}})
+		}
+		return r
+	}
+	f := Context([]*simulate.Result{run("few", denseMarks), run("many", denseMarks+1)}, Options{Session: "s"})
+	var legends []string
+	for _, e := range f.Legend {
+		legends = append(legends, e.Text)
+	}
+	if legends[0] != "few (60 clearings)" || legends[1] != "many (61 clearings, unmarked)" {
+		t.Errorf("legend %q", legends[:2])
+	}
+	if got := marked(make([]XY, denseMarks)); len(got) != denseMarks {
+		t.Errorf("marked(%d points) kept %d", denseMarks, len(got))
+	}
+	if got := marked(make([]XY, denseMarks+1)); got != nil {
+		t.Errorf("marked(%d points) kept %d, want none", denseMarks+1, len(got))
+	}
+}
