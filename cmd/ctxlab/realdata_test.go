@@ -95,3 +95,46 @@ func TestRealdataCompare(t *testing.T) {
 		t.Errorf("sessions that auto-compacted after their first call: %v, want %v", compacted, want)
 	}
 }
+
+// TestRealdataPlot draws every real session (skipped when absent) through
+// both commands, every registered policy for compare, and checks that
+// ctxlab plot redraws the same bytes from each command's JSON report.
+func TestRealdataPlot(t *testing.T) {
+	if _, err := os.Stat(realdata); err != nil {
+		t.Skip("no ../shared/realdata")
+	}
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		min  int // files at least: per session, and the totals
+	}{
+		{"replay", []string{"replay", "--x", "time"}, 12*5 + 2},
+		{"compare", []string{"compare", "--calls", "--plot-format", "svg", "--policy", allPolicies()}, 12*(2+len(policies.Registry)) + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append(tc.args, "--format", "json", "--plot", dir, realdata)
+			out, errOut, code := ctxlab(t, "", nil, args...)
+			if code != exitOK {
+				t.Fatalf("exit %d\n%s", code, errOut)
+			}
+			if n := len(dirFiles(t, dir)); n < tc.min {
+				t.Errorf("%d files, want at least %d", n, tc.min)
+			}
+			again := t.TempDir()
+			plotArgs := []string{"plot", "-", "-o", again}
+			for i, a := range tc.args {
+				if a == "--x" || a == "--plot-format" {
+					plotArgs = append(plotArgs, a, tc.args[i+1])
+				}
+			}
+			if _, perr, code := ctxlab(t, out, nil, plotArgs...); code != exitOK {
+				t.Fatalf("plot: exit %d\n%s", code, perr)
+			}
+			sameFiles(t, dir, again)
+		})
+	}
+}
