@@ -54,6 +54,9 @@ func runPlot(path string, o *plotOptions, e env) error {
 			return &exitError{code: exitInput, err: err}
 		}
 		defer f.Close()
+		if info, err := f.Stat(); err == nil && info.IsDir() {
+			return &exitError{code: exitInput, err: fmt.Errorf("%s: a directory, not a JSON report", path)}
+		}
 		in = bufio.NewReaderSize(f, 1<<20)
 	}
 	if err := o.mkdir(); err != nil {

@@ -263,8 +263,13 @@ func TestPlotBadReports(t *testing.T) {
 			}
 		})
 	}
+	// A directory is not a report.
+	_, errOut, code := ctxlab(t, "", nil, "plot", tmp, "-o", t.TempDir())
+	if code != exitInput || !strings.Contains(errOut, "a directory, not a JSON report") {
+		t.Errorf("directory: exit %d\n%s", code, errOut)
+	}
 	// A missing report names the file.
-	_, errOut, code := ctxlab(t, "", nil, "plot", filepath.Join(tmp, "missing.json"), "-o", t.TempDir())
+	_, errOut, code = ctxlab(t, "", nil, "plot", filepath.Join(tmp, "missing.json"), "-o", t.TempDir())
 	if code != exitInput || !strings.Contains(errOut, "missing.json") {
 		t.Errorf("missing report: exit %d\n%s", code, errOut)
 	}
