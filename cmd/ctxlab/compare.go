@@ -95,19 +95,12 @@ func runCompare(o *compareOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	var plotNames []string
-	if o.plot.on() {
-		if err := o.plot.mkdir(); err != nil {
-			return err
-		}
-		plotNames = sessionNames(in.srcs)
+	plotNames, err := o.plot.start(in)
+	if err != nil {
+		return err
 	}
 	l, err := load(&o.inputOptions, e, in, func(i int, s *replay.Session) compared {
-		name := ""
-		if plotNames != nil {
-			name = plotNames[i]
-		}
-		return compareSession(s, o, names, simCfg, name)
+		return compareSession(s, o, names, simCfg, plotNames[i])
 	})
 	if err != nil {
 		return err
@@ -125,15 +118,15 @@ func runCompare(o *compareOptions, e env) error {
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
 	}
-	var p plotted
-	for _, v := range l.values {
-		p.add(v.plots)
+	per := make([]plotted, len(l.values))
+	for i, v := range l.values {
+		per[i] = v.plots
 	}
 	// Unlike replay's totals, which would repeat a lone session's plots,
 	// the cost by policy is drawn for one session too: no other plot puts
 	// the policies' totals side by side.
-	p.add(o.plot.write(compareTotalFiles(doc.Policies, doc.Total, &o.plot)))
-	return firstErr(l.finish(&o.inputOptions, err), p.finish(e.stderr, "wrote ", e))
+	totals := compareTotalFiles(doc.Policies, doc.Total, &o.plot)
+	return o.plot.done(e, per, totals, l.finish(&o.inputOptions, err))
 }
 
 // compareTotalFiles is the plot of the whole input's cost under each

@@ -77,6 +77,31 @@ func (o *plotOptions) mkdir() error {
 	return nil
 }
 
+// start prepares --plot before any session is read: it creates the
+// directory and names each session's files (plots.Namer, in input order).
+// Without --plot it only names.
+func (o *plotOptions) start(in *inputs) ([]string, error) {
+	if o.on() {
+		if err := o.mkdir(); err != nil {
+			return nil, err
+		}
+	}
+	return sessionNames(in.srcs), nil
+}
+
+// done ends replay --plot and compare --plot: it writes the whole input's
+// plots, lists every plot written (the sessions' in input order, then the
+// totals) on standard error, and returns the report's outcome, else the
+// plots'.
+func (o *plotOptions) done(e env, sessions []plotted, totals []plots.File, outcome error) error {
+	var p plotted
+	for _, s := range sessions {
+		p.add(s)
+	}
+	p.add(o.write(totals))
+	return firstErr(outcome, p.finish(e.stderr, "wrote ", e))
+}
+
 func (o *plotOptions) plotOpts(session string) plots.Options {
 	return plots.Options{Session: session, XTime: o.x == "time", Top: o.top}
 }

@@ -116,12 +116,9 @@ func runReplay(o *replayOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	if o.plot.on() {
-		if err := o.plot.mkdir(); err != nil {
-			return err
-		}
-		names = sessionNames(in.srcs)
+	names, err := o.plot.start(in)
+	if err != nil {
+		return err
 	}
 	l, err := load(&o.inputOptions, e, in, func(i int, s *replay.Session) replayed {
 		r := replayed{rep: accounting.Analyze(s, cfg)}
@@ -155,12 +152,13 @@ func runReplay(o *replayOptions, e env) error {
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
 	}
-	var p plotted
-	for _, v := range l.values {
-		p.add(v.plots)
+	per := make([]plotted, len(l.values))
+	for i, v := range l.values {
+		per[i] = v.plots
 	}
+	var totals []plots.File
 	if len(l.values) > 1 {
-		p.add(o.plot.write(plots.TotalFiles(doc.Total, o.plot.format, o.plot.plotOpts(""))))
+		totals = plots.TotalFiles(doc.Total, o.plot.format, o.plot.plotOpts(""))
 	}
-	return firstErr(l.finish(&o.inputOptions, err), p.finish(e.stderr, "wrote ", e))
+	return o.plot.done(e, per, totals, l.finish(&o.inputOptions, err))
 }
