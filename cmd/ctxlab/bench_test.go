@@ -43,16 +43,7 @@ func benchReplayCorpus(b *testing.B, flags ...string) {
 	args := append([]string{"replay", "--sessions=false"}, flags...)
 	args = append(args, dir)
 	b.ResetTimer()
-	for b.Loop() {
-		var errb strings.Builder
-		code := run(args, env{
-			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
-			getenv: func(string) string { return "" }, home: os.UserHomeDir,
-		})
-		if code != exitOK {
-			b.Fatalf("exit %d: %s", code, errb.String())
-		}
-	}
+	benchLoop(b, args)
 }
 
 // BenchmarkCompareRealdata runs `compare` with every registered policy and
@@ -65,16 +56,7 @@ func BenchmarkCompareRealdata(b *testing.B) {
 		b.Skip("no ../shared/realdata")
 	}
 	args := []string{"compare", "--fidelity", "--policy", allPolicies(), realdata}
-	for b.Loop() {
-		var errb strings.Builder
-		code := run(args, env{
-			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
-			getenv: func(string) string { return "" }, home: os.UserHomeDir,
-		})
-		if code != exitOK {
-			b.Fatalf("exit %d: %s", code, errb.String())
-		}
-	}
+	benchLoop(b, args)
 }
 
 // BenchmarkComparePlotRealdata is `compare --plot` over the real
@@ -88,16 +70,7 @@ func BenchmarkComparePlotRealdata(b *testing.B) {
 	}
 	dir := b.TempDir()
 	args := []string{"compare", "--policy", "observed,claude-code,keep-last-n", "--plot", dir, realdata}
-	for b.Loop() {
-		var errb strings.Builder
-		code := run(args, env{
-			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
-			getenv: func(string) string { return "" }, home: os.UserHomeDir,
-		})
-		if code != exitOK {
-			b.Fatalf("exit %d: %s", code, errb.String())
-		}
-	}
+	benchLoop(b, args)
 }
 
 // BenchmarkPlotReport is `ctxlab plot` on the saved `compare --calls`
@@ -124,9 +97,15 @@ func BenchmarkPlotReport(b *testing.B) {
 	}
 	b.SetBytes(int64(rep.Len()))
 	dir := b.TempDir()
+	benchLoop(b, []string{"plot", path, "-o", dir})
+}
+
+// benchLoop runs the command args once per benchmark iteration, output
+// discarded.
+func benchLoop(b *testing.B, args []string) {
 	for b.Loop() {
 		var errb strings.Builder
-		code := run([]string{"plot", path, "-o", dir}, env{
+		code := run(args, env{
 			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
 			getenv: func(string) string { return "" }, home: os.UserHomeDir,
 		})
