@@ -82,7 +82,7 @@ func TotalFiles(rep *accounting.Report, format string, opt Options) []File {
 		return nil
 	}
 	if opt.Session == "" {
-		opt.Session = "all sessions"
+		opt.Session = sessionsTitle(rep.Summary.Sessions)
 	}
 	return []File{
 		{FileName(Total, KindTokens, "", format), Tokens(rep.Tokens, opt)},

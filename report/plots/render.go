@@ -196,6 +196,18 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	return f
 }
 
+// sessionsTitle names n sessions in a corpus plot's title: "all 12
+// sessions", "1 session", or "all sessions" when n is unknown (0).
+func sessionsTitle(n int) string {
+	switch {
+	case n > 1:
+		return "all " + Thousands(float64(n), 0) + " sessions"
+	case n == 1:
+		return "1 session"
+	}
+	return "all sessions"
+}
+
 // marked returns the points to mark: all of them, or none beyond
 // denseMarks.
 func marked(pts []XY) []XY {
@@ -558,14 +570,7 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, opt Op
 	}
 	session := opt.Session
 	if session == "" {
-		switch {
-		case d.Sessions > 1:
-			session = "all " + Thousands(float64(d.Sessions), 0) + " sessions"
-		case d.Sessions == 1:
-			session = "1 session"
-		default:
-			session = "all sessions"
-		}
+		session = sessionsTitle(d.Sessions)
 	}
 	h := rowHeight*vg.Length(max(len(hb.Labels), 1)) + panelExtra + figureExtra
 	return &Figure{

@@ -382,11 +382,18 @@ func TestSessionFiles(t *testing.T) {
 		t.Errorf("SessionFiles(no runs, no report): %d files", n)
 	}
 	names = nil
-	for _, f := range TotalFiles(rep, "svg", Options{}) {
+	corpus := *rep
+	corpus.Summary.Sessions = 3
+	var titles []string
+	for _, f := range TotalFiles(&corpus, "svg", Options{}) {
 		names = append(names, f.Name)
+		titles = append(titles, f.Figure.Title)
 	}
 	if want := []string{"total-tokens.svg", "total-duplicates.svg"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("TotalFiles names %q, want %q", names, want)
+	}
+	if want := []string{"Token accounting — all 3 sessions — 1,925 tokens", "Duplicate reads — all 3 sessions"}; !reflect.DeepEqual(titles, want) {
+		t.Errorf("TotalFiles titles %q, want %q", titles, want)
 	}
 	pols, ms := policyFixture()
 	files := CompareTotalFiles(pols, ms, 7, "png", Options{})
