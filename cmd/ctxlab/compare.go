@@ -83,24 +83,12 @@ func runCompare(o *compareOptions, e env) error {
 			}
 		}
 	}
-	cfg, err := o.config()
+	su, err := prepare(&o.inputOptions, &o.sim, &o.plot, e)
 	if err != nil {
 		return err
 	}
-	if err := o.sim.validate(); err != nil {
-		return err
-	}
-	simCfg := o.sim.config(cfg.Prices)
-	in, err := discover(&o.inputOptions, e)
-	if err != nil {
-		return err
-	}
-	plotNames, err := o.plot.start(in)
-	if err != nil {
-		return err
-	}
-	l, err := load(&o.inputOptions, e, in, func(i int, s *replay.Session) compared {
-		return compareSession(s, o, names, simCfg, plotNames[i])
+	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) compared {
+		return compareSession(s, o, names, su.simCfg, su.names[i])
 	})
 	if err != nil {
 		return err
@@ -113,7 +101,7 @@ func runCompare(o *compareOptions, e env) error {
 			fid = append(fid, v.fid)
 		}
 	}
-	doc := report.NewCompareDocument(names, sessions, fid, cfg.Prices, l.errs)
+	doc := report.NewCompareDocument(names, sessions, fid, su.cfg.Prices, l.errs)
 	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)

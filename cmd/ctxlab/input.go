@@ -74,6 +74,37 @@ type loaded[T any] struct {
 	warned bool // some line was malformed
 }
 
+// setup is what replay and compare hold before reading any session: the
+// accounting and simulation configurations, the sessions found, and the
+// name of each session's plot files.
+type setup struct {
+	cfg    accounting.Config
+	simCfg simulate.Config
+	in     *inputs
+	names  []string
+}
+
+// prepare checks the shared flags, finds the sessions and, under --plot,
+// creates the plot directory.
+func prepare(o *inputOptions, sim *simOptions, plot *plotOptions, e env) (*setup, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
+	}
+	if err := sim.validate(); err != nil {
+		return nil, err
+	}
+	in, err := discover(o, e)
+	if err != nil {
+		return nil, err
+	}
+	names, err := plot.start(in)
+	if err != nil {
+		return nil, err
+	}
+	return &setup{cfg: cfg, simCfg: sim.config(cfg.Prices), in: in, names: names}, nil
+}
+
 // inputs are the sessions a command's paths stand for, found before any
 // is read (so that a command can name its output files first).
 type inputs struct {

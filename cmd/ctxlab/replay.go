@@ -104,33 +104,21 @@ func runReplay(o *replayOptions, e env) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	cfg, err := o.config()
+	su, err := prepare(&o.inputOptions, &o.sim, &o.plot, e)
 	if err != nil {
 		return err
 	}
-	if err := o.sim.validate(); err != nil {
-		return err
-	}
-	simCfg := o.sim.config(cfg.Prices)
-	in, err := discover(&o.inputOptions, e)
-	if err != nil {
-		return err
-	}
-	names, err := o.plot.start(in)
-	if err != nil {
-		return err
-	}
-	l, err := load(&o.inputOptions, e, in, func(i int, s *replay.Session) replayed {
-		r := replayed{rep: accounting.Analyze(s, cfg)}
+	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) replayed {
+		r := replayed{rep: accounting.Analyze(s, su.cfg)}
 		if o.policy != "" {
 			// A fresh policy per session: a policy may keep state across
 			// the calls of a run.
 			p, _ := policies.Parse(o.policy) // validated above
-			r.sim = simulate.Run(simulate.Prepare(s), p, simCfg)
+			r.sim = simulate.Run(simulate.Prepare(s), p, su.simCfg)
 		}
 		if o.plot.on() {
 			// Drawn here, on the worker, so that only the paths are kept.
-			files := plots.SessionFiles(names[i], []*simulate.Result{r.sim}, r.rep, o.plot.format, o.plot.plotOpts(""))
+			files := plots.SessionFiles(su.names[i], []*simulate.Result{r.sim}, r.rep, o.plot.format, o.plot.plotOpts(""))
 			r.plots = o.plot.write(files)
 		}
 		return r
@@ -142,7 +130,7 @@ func runReplay(o *replayOptions, e env) error {
 	for i, v := range l.values {
 		reps[i] = v.rep
 	}
-	doc := report.NewDocument(reps, cfg.Prices, l.errs)
+	doc := report.NewDocument(reps, su.cfg.Prices, l.errs)
 	for i, v := range l.values {
 		doc.Sessions[i].Simulation = v.sim
 	}
