@@ -124,7 +124,7 @@ func compareTotalFiles(policies []string, total *report.Compared, o *plotOptions
 	for i, r := range total.Runs {
 		ms[i] = r.Metrics
 	}
-	return plots.CompareTotalFiles(policies, ms, total.Sessions, o.format, o.plotOpts(""))
+	return plots.CompareTotalFiles(policies, ms, total.Sessions, o.format, o.plotOpts())
 }
 
 // compareSession prepares a session once and runs it under every policy.
@@ -148,7 +148,7 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 	}
 	out := compared{runs: report.NewCompared(s, results, o.calls)}
 	if o.plot.on() {
-		out.plots = o.plot.write(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts("")))
+		out.plots = o.plot.write(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts()))
 	}
 	if !o.fidelity {
 		return out

@@ -84,7 +84,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 				noRuns++
 			}
 			name := namer.Name(rep.Summary.ID, rep.Summary.Project)
-			files = plots.SessionFiles(name, runs, rep, o.format, o.plotOpts(""))
+			files = plots.SessionFiles(name, runs, rep, o.format, o.plotOpts())
 		case s.Compare != nil:
 			c := s.Compare
 			var runs []*simulate.Result
@@ -98,7 +98,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 				runs = append(runs, r)
 			}
 			name := namer.Name(c.ID, c.Project)
-			files = plots.SessionFiles(name, runs, nil, o.format, o.plotOpts(""))
+			files = plots.SessionFiles(name, runs, nil, o.format, o.plotOpts())
 		}
 		pool.submit(files)
 		return nil
@@ -117,7 +117,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 	// The whole input's plots, as the commands draw them.
 	switch {
 	case h.ReplayTotal != nil && sessions > 1:
-		p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts(""))))
+		p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts())))
 	case h.CompareTotal != nil:
 		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, o)))
 	}

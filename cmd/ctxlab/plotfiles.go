@@ -102,8 +102,10 @@ func (o *plotOptions) done(e env, sessions []plotted, totals []plots.File, outco
 	return firstErr(outcome, p.finish(e.stderr, "wrote ", e))
 }
 
-func (o *plotOptions) plotOpts(session string) plots.Options {
-	return plots.Options{Session: session, XTime: o.x == "time", Top: o.top}
+// plotOpts are the renderers' options; each plot names its session (or
+// the whole input) itself.
+func (o *plotOptions) plotOpts() plots.Options {
+	return plots.Options{XTime: o.x == "time", Top: o.top}
 }
 
 // plotted is what writing some plots did: the paths written, in order, and

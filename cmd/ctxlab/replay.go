@@ -118,7 +118,7 @@ func runReplay(o *replayOptions, e env) error {
 		}
 		if o.plot.on() {
 			// Drawn here, on the worker, so that only the paths are kept.
-			files := plots.SessionFiles(su.names[i], []*simulate.Result{r.sim}, r.rep, o.plot.format, o.plot.plotOpts(""))
+			files := plots.SessionFiles(su.names[i], []*simulate.Result{r.sim}, r.rep, o.plot.format, o.plot.plotOpts())
 			r.plots = o.plot.write(files)
 		}
 		return r
@@ -146,7 +146,7 @@ func runReplay(o *replayOptions, e env) error {
 	}
 	var totals []plots.File
 	if len(l.values) > 1 {
-		totals = plots.TotalFiles(doc.Total, o.plot.format, o.plot.plotOpts(""))
+		totals = plots.TotalFiles(doc.Total, o.plot.format, o.plot.plotOpts())
 	}
 	return o.plot.done(e, per, totals, l.finish(&o.inputOptions, err))
 }
