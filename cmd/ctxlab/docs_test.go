@@ -3,11 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // example is one "$ ctxlab …" command of a ```console block in docs/ and
@@ -208,3 +212,24 @@ func TestDocImages(t *testing.T) {
 }
 
 var imageRE = regexp.MustCompile(`!\[[^\]]*\]\(images/([^)]+)\)`)
+
+// TestFlagsDocumented: every flag of every command appears, as `--name`,
+// in docs/cli.md or docs/plots.md.
+func TestFlagsDocumented(t *testing.T) {
+	var docs string
+	for _, f := range []string{"../../docs/cli.md", "../../docs/plots.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs += string(b)
+	}
+	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	for _, c := range []*cobra.Command{newReplayCmd(e), newCompareCmd(e), newPlotCmd(e), newPoliciesCmd(e)} {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if !strings.Contains(docs, "`--"+f.Name) && !strings.Contains(docs, ", --"+f.Name) {
+				t.Errorf("%s --%s is not in docs/cli.md or docs/plots.md", c.Name(), f.Name)
+			}
+		})
+	}
+}
