@@ -22,7 +22,7 @@ func (s *State) clear(idx []int, kind ItemKind, reason, what string) int64 {
 	if n > 0 {
 		e.micro++
 		e.freed += freed
-		e.policyEdited = true
+		e.policyEdited, e.clearedNow = true, true
 		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d %s, freed %d", reason, n, what, freed))
 	}
 	e.sync(s)
@@ -69,7 +69,7 @@ func (s *State) Drop(idx []int, reason string) int64 {
 	e.trigger -= freed
 	e.freed += freed
 	e.micro++
-	e.policyEdited = true
+	e.policyEdited, e.clearedNow = true, true
 	e.actions = append(e.actions, fmt.Sprintf("%s: dropped %d items, freed %d", reason, len(drop), freed))
 	e.sync(s)
 	return freed

@@ -109,9 +109,12 @@ type CallResult struct {
 	State   string   `json:"state"`
 	Actions []string `json:"actions,omitempty"`
 	// Compacted is set when a compaction happened just before the call.
-	Compacted bool    `json:"compacted"`
-	Cost      float64 `json:"cost_usd"`
-	Priced    bool    `json:"priced"`
+	Compacted bool `json:"compacted"`
+	// Cleared is set when content was cleared or dropped just before the
+	// call: a policy's clearing or dropping, or a real micro-compaction.
+	Cleared bool    `json:"cleared"`
+	Cost    float64 `json:"cost_usd"`
+	Priced  bool    `json:"priced"`
 	// Estimated is set when sizes appended for this call are estimates.
 	Estimated bool `json:"estimated"`
 }
@@ -176,6 +179,7 @@ type engine struct {
 	model        string
 	policyEdited bool
 	compacted    bool
+	clearedNow   bool // content cleared or dropped before this call
 }
 
 // Run replays the trace under a policy.
@@ -210,7 +214,7 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 		e.call, e.now, e.model = i, tc.Time, tc.Model
 		e.prevTime = prevTime
 		e.actions = nil
-		e.policyEdited, e.compacted = false, false
+		e.policyEdited, e.compacted, e.clearedNow = false, false, false
 		if obs {
 			e.applyReal(tc)
 		}
@@ -288,6 +292,7 @@ func (e *engine) applyReal(tc *TraceCall) {
 			}
 		}
 		_, n := e.clear(idx, KindToolResult)
+		e.clearedNow = e.clearedNow || n > 0
 		e.actions = append(e.actions, fmt.Sprintf("real microcompact: %d results", n))
 	}
 	if c := tc.RealCompact; c != nil {
@@ -408,7 +413,7 @@ func (e *engine) request(tc *TraceCall, l Limits) {
 	r := CallResult{
 		Call: tc.Index + 1, Line: tc.Line, Time: stamp(tc.Time), Model: tc.Model,
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
-		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted,
+		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
 	if e.ttl >= time.Hour {
 		r.Write1h = write

@@ -154,6 +154,12 @@ func TestRunObservedAndClear(t *testing.T) {
 	if c.Prompt != 3608 || c.Read != 1490 || c.Write5m != 2108 {
 		t.Errorf("after clearing: %+v", c)
 	}
+	// Cleared marks the one call the clearing came before.
+	for i, c := range res.Calls {
+		if c.Cleared != (i == 2) {
+			t.Errorf("call %d: Cleared %v", i+1, c.Cleared)
+		}
+	}
 	// Claude Code's break rule compares with the previous call's read
 	// (1,490): no drop, no break.
 	if res.Metrics.Clearings != 1 || res.Metrics.TokensFreed != 2992 || res.Metrics.CacheBreaks != 0 {

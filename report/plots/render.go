@@ -125,7 +125,7 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		p.Add(h)
 	}
 	colors := policyColors(policyNames(runs))
-	var nComp, nClear int
+	var comp, clear bool
 	var lines, markers []plot.Plotter
 	for i, l := range d.Lines {
 		sty := runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))
@@ -143,40 +143,21 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 			text += " (" + strings.Join(notes, ", ") + ")"
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
-		mc := colors[i]
-		if l.Policy == "observed" && len(d.Lines) > 1 {
-			mc = colorObserved
-		}
-		scale := vg.Length(1)
-		if len(l.Points) > denseCalls {
-			scale = 0.75
-		}
-		if pts := marked(l.Clearings); len(pts) > 0 {
-			g := clearingGlyph
-			g.Radius *= scale
-			g.Color = mc
-			markers = append(markers, &marks{XYs: pts, Glyph: g})
-			nClear++
-		}
-		if pts := marked(l.Compactions); len(pts) > 0 {
-			g := compactionGlyph
-			g.Radius *= scale
-			g.Color = mc
-			markers = append(markers, &marks{XYs: pts, Glyph: g})
-			nComp++
-		}
+		dense := len(l.Points) > denseCalls
+		clear = addMarks(&markers, l.Clearings, clearingGlyph, colors[i], dense) || clear
+		comp = addMarks(&markers, l.Compactions, compactionGlyph, colors[i], dense) || comp
 	}
-	p.Add(lines...)
+	addLines(p, lines, policyNames(runs))
 	p.Add(markers...)
-	if nComp > 0 {
-		g := compactionGlyph
-		g.Color = colorMuted
-		f.Legend = append(f.Legend, LegendEntry{Text: "compaction", Thumbs: []plot.Thumbnailer{&marks{Glyph: g}}})
-	}
-	if nClear > 0 {
-		g := clearingGlyph
-		g.Color = colorMuted
-		f.Legend = append(f.Legend, LegendEntry{Text: "clearing", Thumbs: []plot.Thumbnailer{&marks{Glyph: g}}})
+	for _, k := range []struct {
+		shown bool
+		name  string
+		g     draw.GlyphStyle
+	}{{comp, "compaction", compactionGlyph}, {clear, "clearing", clearingGlyph}} {
+		if k.shown {
+			k.g.Color = colorMuted
+			f.Legend = append(f.Legend, LegendEntry{Text: k.name, Thumbs: []plot.Thumbnailer{&marks{Glyph: k.g}}})
+		}
 	}
 	for _, lv := range d.Levels {
 		f.Legend = append(f.Legend, LegendEntry{
@@ -194,6 +175,34 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	padX(p)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// addLines adds the runs' lines (policies[i] names lines[i]), the
+// observed run's band first so that the runs drawn over it show where they
+// coincide with it.
+func addLines(p *plot.Plot, lines []plot.Plotter, policies []string) {
+	for _, observed := range []bool{true, false} {
+		for i, l := range lines {
+			if (policies[i] == "observed") == observed {
+				p.Add(l)
+			}
+		}
+	}
+}
+
+// addMarks adds a marker in colour c at each of pts, smaller on a dense
+// series, none beyond denseMarks; it reports whether it added any.
+func addMarks(markers *[]plot.Plotter, pts []XY, g draw.GlyphStyle, c color.Color, dense bool) bool {
+	pts = marked(pts)
+	if len(pts) == 0 {
+		return false
+	}
+	if dense {
+		g.Radius *= 0.75
+	}
+	g.Color = c
+	*markers = append(*markers, &marks{XYs: pts, Glyph: g})
+	return true
 }
 
 // sessionsTitle names n sessions in a corpus plot's title: "all 12
@@ -334,7 +343,7 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
 	}
-	p.Add(lines...)
+	addLines(p, lines, policyNames(runs))
 	if len(lines) == 0 || math.IsInf(p.X.Min, 0) {
 		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
 		p.Y.Max = 1

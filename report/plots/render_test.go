@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -178,7 +179,7 @@ func TestContextDenseMarks(t *testing.T) {
 	run := func(policy string, clearings int) *simulate.Result {
 		r := &simulate.Result{Policy: policy, Limits: simulate.Limits{Window: 200000, Threshold: 167000, Warning: 147000}}
 		for i := 1; i <= clearings; i++ {
-			r.Calls = append(r.Calls, simulate.CallResult{Call: i, Prompt: int64(1000 * i), Actions: []string{"cleared 1 tool result"}})
+			r.Calls = append(r.Calls, simulate.CallResult{Call: i, Prompt: int64(1000 * i), Cleared: true})
 		}
 		return r
 	}
@@ -195,5 +196,28 @@ func TestContextDenseMarks(t *testing.T) {
 	}
 	if got := marked(make([]XY, denseMarks+1)); got != nil {
 		t.Errorf("marked(%d points) kept %d, want none", denseMarks+1, len(got))
+	}
+}
+
+// TestObservedDrawnFirst: whatever the order of the runs, the observed
+// band is drawn before (under) the other runs' lines, in the context and
+// the cost plot.
+func TestObservedDrawnFirst(t *testing.T) {
+	run := func(policy string) *simulate.Result {
+		r := &simulate.Result{Policy: policy, Limits: simulate.Limits{Window: 200000, Threshold: 167000, Warning: 147000}}
+		for i := 1; i <= 3; i++ {
+			r.Calls = append(r.Calls, simulate.CallResult{Call: i, Prompt: int64(1000 * i), Cost: 0.1, Priced: true})
+		}
+		return r
+	}
+	runs := []*simulate.Result{run("claude-code"), run("observed")}
+	for name, f := range map[string]*Figure{"context": Context(runs, Options{}), "cost": Cost(runs, Options{})} {
+		svg := string(render(t, f, "svg"))
+		// The last strokes of each colour are the panel's lines (the
+		// legend is drawn before the panel).
+		band, line := strings.LastIndex(svg, "stroke:#A8A8A8"), strings.LastIndex(svg, "stroke:#0072B2")
+		if band < 0 || line < 0 || band > line {
+			t.Errorf("%s: observed band at %d, claude-code line at %d: the band must come first", name, band, line)
+		}
 	}
 }

@@ -46,20 +46,10 @@ type ContextLine struct {
 	// Compactions are the points of calls a compaction (real or simulated)
 	// came just before (CallResult.Compacted).
 	Compactions []XY
-	// Clearings are the points of calls whose actions cleared or dropped
-	// content: a policy's clearing, dropping or micro-compaction, or, in
-	// the observed run, a real micro-compaction.
+	// Clearings are the points of calls content was cleared or dropped
+	// just before (CallResult.Cleared): a policy's clearing, dropping or
+	// micro-compaction, or, in the observed run, a real micro-compaction.
 	Clearings []XY
-}
-
-// isClearing reports whether a call's actions cleared or dropped content.
-func isClearing(actions []string) bool {
-	for _, a := range actions {
-		if strings.Contains(a, "cleared") || strings.Contains(a, "dropped") || strings.Contains(a, "microcompact") {
-			return true
-		}
-	}
-	return false
 }
 
 // parseTime parses a CallResult.Time (RFC 3339); ok is false when empty or
@@ -103,7 +93,7 @@ func ContextSeries(runs []*simulate.Result, xTime bool) ContextData {
 			if c.Compacted {
 				l.Compactions = append(l.Compactions, p)
 			}
-			if isClearing(c.Actions) {
+			if c.Cleared {
 				l.Clearings = append(l.Clearings, p)
 			}
 		}
