@@ -34,11 +34,15 @@ type ReadSession struct {
 	Compare *Compared
 }
 
-// DecodeError is a document ReadJSON could not read; Offset is the
-// 0-based index of the byte at which it stopped, or -1 when the document
-// as a whole is wrong (it lacks its schema).
+// DecodeError is a document ReadJSON could not read. Offset is the byte
+// (0-based) at which the decoder stopped, or -1 when the document as a
+// whole is not a report. For a syntax error (Syntax) it is approximate:
+// Go's streaming decoder may stop a few bytes before the offending one;
+// SyntaxOffset finds the start of the offending value in a document that
+// can be read again.
 type DecodeError struct {
 	Offset int64
+	Syntax bool
 	Err    error
 }
 
@@ -48,13 +52,17 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // ErrEmpty is the DecodeError of an input without a single byte of JSON.
 var ErrEmpty = errors.New("empty input: not a ctxlab JSON report")
 
+// transcriptKeys are the keys a transcript line starts with; a document
+// starting with one is a transcript given by mistake.
+var transcriptKeys = map[string]bool{"type": true, "parentUuid": true, "uuid": true, "sessionId": true, "leafUuid": true}
+
 // ReadJSON reads a JSON document written by `replay --format json` or
 // `compare --format json` as a stream: each session is decoded and handed
 // to session before the next is read, so memory holds one session. The
-// "schema" field must come before "sessions" (ctxlab writes it first);
-// unknown fields are skipped, so documents of later versions with new
-// fields are read, but a version above SchemaVersion is refused. An error
-// from session stops the reading and is returned as is.
+// document must start with "schema" (ctxlab writes it first); unknown
+// fields are skipped, so documents of later versions with new fields are
+// read, but a version above SchemaVersion is refused. An error from
+// session stops the reading and is returned as is.
 func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 	dec := json.NewDecoder(r)
 	h := &Header{}
@@ -62,12 +70,14 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			// The offending byte is the last one read.
-			return h, &DecodeError{Offset: max(se.Offset-1, 0), Err: fmt.Errorf("invalid JSON: %v", se)}
+			return h, &DecodeError{Offset: max(se.Offset-1, 0), Syntax: true, Err: fmt.Errorf("invalid JSON: %v", se)}
 		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 			return h, &DecodeError{Offset: dec.InputOffset(), Err: errors.New("unexpected end of input: the report is truncated")}
 		}
 		return h, &DecodeError{Offset: dec.InputOffset(), Err: err}
+	}
+	notReport := func(msg string) (*Header, error) {
+		return h, &DecodeError{Offset: -1, Err: errors.New(msg)}
 	}
 	tok, err := dec.Token()
 	if err == io.EOF {
@@ -77,27 +87,32 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 		return fail(err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fail(errors.New("not a ctxlab JSON report: want an object"))
+		return notReport("not a ctxlab JSON report: want an object")
 	}
-	transcript := false // a key of a transcript line was seen
+	if !dec.More() {
+		return notReport(`not a ctxlab JSON report: no "schema"`)
+	}
+	if tok, err = dec.Token(); err != nil {
+		return fail(err)
+	}
+	switch key, _ := tok.(string); {
+	case transcriptKeys[key]:
+		return notReport("a transcript, not a ctxlab JSON report: draw a transcript with replay --plot or compare --plot")
+	case key != "schema":
+		return notReport(fmt.Sprintf(`not a ctxlab JSON report: it starts with %q, not "schema"`, key))
+	}
+	if err := dec.Decode(&h.Schema); err != nil {
+		return fail(err)
+	}
+	if h.Schema != SchemaReplay && h.Schema != SchemaCompare {
+		return fail(fmt.Errorf("schema %q: want %s or %s", h.Schema, SchemaReplay, SchemaCompare))
+	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return fail(err)
 		}
-		key, _ := tok.(string)
-		switch key {
-		case "sessionId", "uuid", "parentUuid":
-			transcript = true
-		}
-		switch key {
-		case "schema":
-			if err := dec.Decode(&h.Schema); err != nil {
-				return fail(err)
-			}
-			if h.Schema != SchemaReplay && h.Schema != SchemaCompare {
-				return fail(fmt.Errorf("schema %q: want %s or %s", h.Schema, SchemaReplay, SchemaCompare))
-			}
+		switch key, _ := tok.(string); key {
 		case "version":
 			if err := dec.Decode(&h.Version); err != nil {
 				return fail(err)
@@ -110,9 +125,6 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 				return fail(err)
 			}
 		case "sessions":
-			if h.Schema == "" {
-				return fail(errors.New(`"sessions" before "schema": not a ctxlab JSON report (ctxlab writes "schema" first)`))
-			}
 			if err := readSessions(dec, h.Schema, session); err != nil {
 				var cb callbackError
 				if errors.As(err, &cb) {
@@ -140,14 +152,24 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 	if _, err := dec.Token(); err != nil {
 		return fail(err)
 	}
-	if h.Schema == "" {
-		msg := `no "schema" field: not a ctxlab JSON report`
-		if transcript {
-			msg = "a transcript, not a ctxlab JSON report: draw a transcript with replay --plot or compare --plot"
-		}
-		return h, &DecodeError{Offset: -1, Err: errors.New(msg)}
-	}
 	return h, nil
+}
+
+// SyntaxOffset reads a document token by token and returns the byte
+// (0-based) at which the value that makes it invalid starts, or -1 when it
+// is valid JSON. It is slower than ReadJSON but exact, so a caller that
+// can read the document again uses it to place a DecodeError with Syntax.
+func SyntaxOffset(r io.Reader) int64 {
+	dec := json.NewDecoder(r)
+	for {
+		if _, err := dec.Token(); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return dec.InputOffset()
+			}
+			return -1
+		}
+	}
 }
 
 // callbackError carries the session callback's error through readSessions

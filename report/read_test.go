@@ -42,11 +42,45 @@ func TestReadJSON(t *testing.T) {
 		t.Errorf("err %v after %d sessions, want the callback's after 1", err, n)
 	}
 
-	// A syntax error points at where the decoder stopped: the blank
-	// before the x, the last byte it accepted.
-	_, err = report.ReadJSON(strings.NewReader(`{"schema":"ctxlab.replay", x}`), func(report.ReadSession) error { return nil })
-	var de *report.DecodeError
-	if !errors.As(err, &de) || de.Offset != 26 {
-		t.Errorf("err %v (at %d), want a DecodeError at byte 26", err, de.Offset)
+	// A syntax error is flagged as one; its offset is where the streaming
+	// decoder stopped, and SyntaxOffset finds the offending value's start
+	// exactly.
+	for _, tc := range []struct {
+		doc  string
+		want int64
+	}{
+		{`{"schema":"ctxlab.replay", x}`, 27},
+		{`{"schema":"ctxlab.replay","version":x}`, 36},
+		{`{"schema":"ctxlab.replay","sessions":[{"summary":{"id":tru}}]}`, 55},
+	} {
+		_, err = report.ReadJSON(strings.NewReader(tc.doc), func(report.ReadSession) error { return nil })
+		var de *report.DecodeError
+		if !errors.As(err, &de) || !de.Syntax {
+			t.Errorf("%s: err %v, want a syntax DecodeError", tc.doc, err)
+		}
+		if got := report.SyntaxOffset(strings.NewReader(tc.doc)); got != tc.want {
+			t.Errorf("%s: SyntaxOffset %d, want %d (%q)", tc.doc, got, tc.want, tc.doc[tc.want:])
+		}
+	}
+	if got := report.SyntaxOffset(strings.NewReader(doc)); got != -1 {
+		t.Errorf("SyntaxOffset of a valid document: %d", got)
+	}
+}
+
+// TestReadJSONNotAReport: a document must start with "schema"; one that
+// starts like a transcript line says so.
+func TestReadJSONNotAReport(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{"type":"summary","summary":"x","leafUuid":"u"}`, "a transcript, not a ctxlab JSON report"},
+		{`{"parentUuid":null,"sessionId":"s","version":"2.1.1"}`, "a transcript, not a ctxlab JSON report"},
+		{`{"total":{},"schema":"ctxlab.replay"}`, `it starts with "total", not "schema"`},
+		{`{}`, `no "schema"`},
+		{`[]`, "want an object"},
+	} {
+		_, err := report.ReadJSON(strings.NewReader(tc.doc), func(report.ReadSession) error { return nil })
+		var de *report.DecodeError
+		if !errors.As(err, &de) || de.Offset != -1 || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want a whole-document error with %q", tc.doc, err, tc.want)
+		}
 	}
 }

@@ -107,7 +107,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 	if err != nil {
 		var de *report.DecodeError
 		if errors.As(err, &de) {
-			err = fmt.Errorf("%s: %w", position(path, de.Offset), de.Err)
+			err = fmt.Errorf("%s: %w", position(path, de), de.Err)
 		} else {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
@@ -140,10 +140,12 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// position names the place of a byte offset in a report: file:line:column
-// for a file (read again up to the offset), the byte offset for standard
-// input, the file alone for a negative offset (the whole document).
-func position(path string, offset int64) string {
+// position names where a report could not be read: file:line:column for
+// a file (read again: up to the offset, and for a syntax error first to
+// find the offending value exactly), a byte offset for standard input,
+// the file alone for an error of the whole document.
+func position(path string, de *report.DecodeError) string {
+	offset := de.Offset
 	if offset < 0 {
 		return path
 	}
@@ -155,6 +157,14 @@ func position(path string, offset int64) string {
 		return fmt.Sprintf("%s: byte %d", path, offset)
 	}
 	defer f.Close()
+	if de.Syntax {
+		if exact := report.SyntaxOffset(bufio.NewReaderSize(f, 1<<20)); exact >= 0 {
+			offset = exact
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fmt.Sprintf("%s: byte %d", path, offset)
+		}
+	}
 	line, col := 1, 1
 	r := bufio.NewReader(io.LimitReader(f, offset))
 	for {

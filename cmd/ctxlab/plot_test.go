@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -238,13 +239,23 @@ func TestPlotBadReports(t *testing.T) {
 		{"array.json", "[1,2]", exitInput, "not a ctxlab JSON report", false},
 		{"other.json", `{"schema":"something.else","sessions":[]}`, exitInput, `schema "something.else"`, false},
 		{"later.json", `{"schema":"ctxlab.replay","version":99,"sessions":[]}`, exitInput, "version 99: written by a later ctxlab", false},
-		{"noschema.json", `{"sessions":[]}`, exitInput, `"sessions" before "schema"`, false},
+		{"noschema.json", `{"sessions":[]}`, exitInput, `it starts with "sessions", not "schema"`, false},
 		{"nosessions.json", `{"schema":"ctxlab.replay","version":1,"sessions":[]}`, exitInput, "nothing to plot", false},
 		// Cut in the second session: the first one's plots are kept.
 		{"truncated.json", good[:second+40], exitInput, "the report is truncated", true},
 		{"badvalue.json", good[:second] + `"summary": 7,` + good[second+len(`"summary": `):], exitInput, "truncated.json", true},
 	}
 	tests[len(tests)-1].stderr = "badvalue.json:"
+	// A syntax error in the second session is placed exactly: the line
+	// and column of the stray x.
+	line := strings.Count(good[:second], "\n") + 1
+	col := second - strings.LastIndex(good[:second], "\n")
+	tests = append(tests, struct {
+		name, content string
+		code          int
+		stderr        string
+		plotted       bool
+	}{"badsyntax.json", good[:second] + "x" + good[second:], exitInput, fmt.Sprintf("badsyntax.json:%d:%d: invalid JSON", line, col), true})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, tmp, tt.name, tt.content)
