@@ -109,7 +109,7 @@ func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fide
 	}
 	setDeltas(total.Runs)
 	return &CompareDocument{
-		Schema: "ctxlab.compare", Version: SchemaVersion,
+		Schema: SchemaCompare, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: fidelity, Errors: errs,
 	}
@@ -230,12 +230,7 @@ func NewFidelity(s *replay.Session, tr *simulate.Trace, observed, claudeCode *si
 			}
 		}
 	}
-	for _, c := range claudeCode.Calls {
-		if c.Compacted {
-			f.SimulatedAutoCompaction = c.Call
-			break
-		}
-	}
+	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
 	return f
 }
 
@@ -247,8 +242,9 @@ func errorPct(sim, rec int64) *float64 {
 	return &p
 }
 
-// WriteCompare renders a comparison in opt.Format (Top, Sections and Calls
-// do not apply).
+// WriteCompare renders a comparison in opt.Format (Top and Sections do
+// not apply); with opt.Calls, the text formats add each run's calls when
+// the runs carry them.
 func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 	if opt.Format == "json" {
 		return writeJSON(w, doc)

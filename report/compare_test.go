@@ -25,6 +25,9 @@ func TestSumMetricsEveryField(t *testing.T) {
 			t.Fatalf("Metrics.%s: kind %s; teach sumMetrics and this test", v.Type().Field(i).Name, f.Kind())
 		}
 	}
+	// Each session's own ratio is not what the total's is (0.25, from the
+	// sums): a copied ratio would show.
+	m.CacheHitRatio = 0.9
 	sum := reflect.ValueOf(sumMetrics([]simulate.Metrics{m, m}))
 	for i := 0; i < sum.NumField(); i++ {
 		name := sum.Type().Field(i).Name
@@ -96,7 +99,8 @@ func TestNewFidelity(t *testing.T) {
 		{Call: 1, Prompt: 10, Recorded: 10, Read: 900, Write5m: 250},
 		{Call: 2, Prompt: 11, Recorded: 12, Read: 1000},
 	}}
-	cc := &simulate.Result{Calls: []simulate.CallResult{{Call: 1}, {Call: 4, Compacted: true}, {Call: 9, Compacted: true}}}
+	// claude-code's first compaction, as simulate's metrics give it.
+	cc := &simulate.Result{Metrics: simulate.Metrics{FirstCompaction: 4}}
 	f := NewFidelity(s, tr, observed, cc)
 	want := Fidelity{
 		Session: "s", Calls: 2,
@@ -107,5 +111,22 @@ func TestNewFidelity(t *testing.T) {
 	f.CacheReadErrorPct, f.CacheWriteErrorPct = nil, nil
 	if f != want || gotPcts != [2]float64{-5, 25} {
 		t.Errorf("got %+v %v\nwant %+v [-5 25]", f, gotPcts, want)
+	}
+}
+
+// TestFidelityMatch: the Match column for each kind of session.
+func TestFidelityMatch(t *testing.T) {
+	tab := fidelityTable([]Fidelity{
+		{Session: "none"}, // never auto-compacted
+		{Session: "earlier", RealAutoCompaction: 1},                           // before its first call
+		{Session: "same", RealAutoCompaction: 5, SimulatedAutoCompaction: 5},  // claude-code agrees
+		{Session: "other", RealAutoCompaction: 5, SimulatedAutoCompaction: 7}, // it does not
+		{Session: "never", RealAutoCompaction: 5, SimulatedAutoCompaction: 0}, // claude-code never compacts
+	})
+	want := []string{"", "n/a", "yes", "no", "no"}
+	for i, row := range tab.Rows {
+		if got := row[len(row)-1]; got != want[i] {
+			t.Errorf("%s: match %q, want %q", row[0], got, want[i])
+		}
 	}
 }

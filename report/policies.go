@@ -39,7 +39,7 @@ func NewPolicyList(ps []PolicyInfo) *PolicyList {
 			ps[i].Params = []ParamInfo{}
 		}
 	}
-	return &PolicyList{Schema: "ctxlab.policies", Version: SchemaVersion, Policies: ps}
+	return &PolicyList{Schema: SchemaPolicies, Version: SchemaVersion, Policies: ps}
 }
 
 // Text widths of the policies listing in the table format.

@@ -9,12 +9,6 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 )
 
-// Schema names of the JSON documents.
-const (
-	SchemaReplay  = "ctxlab.replay"
-	SchemaCompare = "ctxlab.compare"
-)
-
 // Header is what ReadJSON keeps of a document besides its sessions.
 type Header struct {
 	Schema   string

@@ -16,6 +16,13 @@ import (
 // field is removed or changes meaning; new fields may appear at any time.
 const SchemaVersion = 1
 
+// Schema names of the JSON documents.
+const (
+	SchemaReplay   = "ctxlab.replay"
+	SchemaCompare  = "ctxlab.compare"
+	SchemaPolicies = "ctxlab.policies"
+)
+
 // Document is everything `ctxlab replay` reports.
 type Document struct {
 	Schema   string             `json:"schema"`
@@ -50,7 +57,7 @@ func NewDocument(sessions []*accounting.Report, prices *accounting.Prices, errs 
 		wrapped[i] = &Session{Report: r}
 	}
 	return &Document{
-		Schema: "ctxlab.replay", Version: SchemaVersion,
+		Schema: SchemaReplay, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Sessions: wrapped, Total: accounting.Merge(sessions, prices), Errors: errs,
 	}
@@ -74,7 +81,8 @@ type Options struct {
 	// only that session is printed.
 	PerSession bool
 	// Calls adds the per-call tables of a simulated run (table, markdown
-	// and CSV; JSON always has them).
+	// and CSV). Replay's JSON always has the calls; compare's has them
+	// only when its runs were built with them (NewCompared).
 	Calls bool
 }
 
@@ -316,13 +324,7 @@ func usageRow(t *Table, name string, u accounting.UsageRow) {
 	if u.OutputLowerBound {
 		out = "≥" + out
 	}
-	cost := usd(u.Cost)
-	switch {
-	case u.Unpriced == u.Calls && u.Calls > 0:
-		cost = "unpriced"
-	case u.Unpriced > 0:
-		cost += fmt.Sprintf(" + %d unpriced", u.Unpriced)
-	}
+	cost := costText(u.Cost, u.Unpriced, u.Calls)
 	rawCost := rawUSD(u.Cost)
 	if u.Unpriced == u.Calls && u.Calls > 0 {
 		rawCost = ""

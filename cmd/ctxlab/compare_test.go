@@ -26,6 +26,7 @@ func TestCompareGolden(t *testing.T) {
 		{"compare-fixtures.csv", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "csv", fixtures}},
 		{"compare-fixtures.md", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "markdown", fixtures}},
 		{"compare-fixtures.json", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "json", fixtures}},
+		{"compare-demo-calls.csv", []string{"compare", "--policy", "observed,keep-last-n:n=3", "--calls", "--format", "csv", demo}},
 		{"compare-fixtures-total.txt", []string{"compare", "--sessions=false", "--policy", goldenPolicies, fixtures}},
 		{"policies.txt", []string{"policies"}},
 		{"policies.md", []string{"policies", "--format", "markdown"}},
