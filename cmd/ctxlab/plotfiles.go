@@ -15,11 +15,8 @@ import (
 	"github.com/ctxlab/ctxlab/report/plots"
 )
 
-// Plot image formats and x axes, as the flags take them.
-var (
-	plotFormats = []string{"png", "svg"}
-	plotAxes    = []string{"call", "time"}
-)
+// The context plot's x axes, as --x takes them.
+var plotAxes = []string{"call", "time"}
 
 // plotOptions are the flags that choose how plots are drawn, shared by
 // replay --plot, compare --plot and plot.
@@ -53,8 +50,8 @@ func (o *plotOptions) validate(set func(string) bool, dirFlag string) error {
 		}
 		return nil
 	}
-	if !slices.Contains(plotFormats, o.format) {
-		return usageError("--plot-format %q: want one of %s", o.format, strings.Join(plotFormats, ", "))
+	if !slices.Contains(plots.Formats, o.format) {
+		return usageError("--plot-format %q: want one of %s", o.format, strings.Join(plots.Formats, ", "))
 	}
 	if !slices.Contains(plotAxes, o.x) {
 		return usageError("--x %q: want one of %s", o.x, strings.Join(plotAxes, ", "))

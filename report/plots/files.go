@@ -51,7 +51,8 @@ type File struct {
 }
 
 // SessionFiles returns one session's plots in a stable order: context and
-// cost over all runs, cache per run (in the runs' order), then tokens and
+// cost over all runs, cache per run (in the runs' order; a policy run twice
+// gets "_2" in its second file's name), then tokens and
 // duplicate reads from the report. runs or rep may be empty or nil; their
 // plots are then left out. The context plot needs a run: pass the
 // observed run for a session replayed without a policy.
@@ -63,8 +64,9 @@ func SessionFiles(session string, runs []*simulate.Result, rep *accounting.Repor
 	if len(runs) > 0 {
 		out = append(out, File{FileName(session, KindContext, "", format), Context(runs, opt)})
 		out = append(out, File{FileName(session, KindCost, "", format), Cost(runs, opt)})
+		var policies Namer // a policy given twice gets "_2"
 		for _, r := range runs {
-			out = append(out, File{FileName(session, KindCache, r.Policy, format), Cache(r, opt)})
+			out = append(out, File{FileName(session, KindCache, policies.Name(r.Policy, ""), format), Cache(r, opt)})
 		}
 	}
 	if rep != nil {

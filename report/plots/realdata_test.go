@@ -105,3 +105,34 @@ func TestRealdataRenders(t *testing.T) {
 		}
 	}
 }
+
+// TestSeriesAgreeWithMetrics: on every fixture session under several
+// policies, the cost plot's total is the run's Metrics.Cost and the cache
+// plot marks as many breaks as Metrics.CacheBreaks counts: the plots and
+// the reports cannot tell different stories.
+func TestSeriesAgreeWithMetrics(t *testing.T) {
+	srcs, errs := replay.Discover([]string{"../../fixtures/testdata/projects"})
+	if len(errs) > 0 || len(srcs) < 4 {
+		t.Fatalf("fixtures: %d sessions, errors %v", len(srcs), errs)
+	}
+	for _, src := range srcs {
+		s, err := replay.Load(src, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := simulate.Prepare(s)
+		for _, spec := range []string{"observed", "claude-code:window=40000", "keep-last-n:n=3", "context-editing:trigger=20000"} {
+			p, err := policies.Parse(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := simulate.Run(tr, p, simulate.DefaultConfig())
+			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, roundUSD(r.Metrics.Cost); got != want {
+				t.Errorf("%s %s: cost plot total %v, metrics %v", s.ID, spec, got, want)
+			}
+			if got, want := len(CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {
+				t.Errorf("%s %s: cache plot marks %d breaks, metrics count %d", s.ID, spec, got, want)
+			}
+		}
+	}
+}

@@ -290,7 +290,7 @@ func Cache(run *simulate.Result, opt Options) *Figure {
 		if total == 0 {
 			return ""
 		}
-		return fmt.Sprintf(" (%.1f%%)", 100*float64(v)/float64(total))
+		return " (" + pct(v, total) + ")"
 	}
 	f.Legend = []LegendEntry{
 		{Text: "cache read" + share(read), Thumbs: []plot.Thumbnailer{swatch{colorRead}}},
@@ -311,16 +311,21 @@ func Cache(run *simulate.Result, opt Options) *Figure {
 	p.Add(st)
 	f.Legend = append(f.Legend, LegendEntry{Text: plural(len(d.Breaks), "cache break", "cache breaks"), Thumbs: []plot.Thumbnailer{br}})
 	if n == 0 {
-		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
-		p.Y.Max = 1
-		p.HideAxes()
-		p.X.Label.Text, p.Y.Label.Text = "", ""
+		noCalls(p)
 		f.Legend = nil
 	}
 	p.Y.Min = 0
 	p.Y.Max *= 1.06 // room for the break ticks
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// noCalls turns an empty per-call plot into the note "no API calls".
+func noCalls(p *plot.Plot) {
+	p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
+	p.Y.Max = 1
+	p.HideAxes()
+	p.X.Label.Text, p.Y.Label.Text = "", ""
 }
 
 // Cost draws the cost plot: cumulative cost per call for every run.
@@ -345,10 +350,7 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	}
 	addLines(p, lines, policyNames(runs))
 	if len(lines) == 0 || math.IsInf(p.X.Min, 0) {
-		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
-		p.Y.Max = 1
-		p.HideAxes()
-		p.X.Label.Text, p.Y.Label.Text = "", ""
+		noCalls(p)
 	}
 	if p.Y.Max <= 0 {
 		p.Y.Max = 0.01
@@ -373,6 +375,12 @@ var (
 	panelExtra  = vg.Points(48)
 	figureExtra = vg.Points(44) // title, legend, margins
 )
+
+// barsHeight is the height of a bar panel of n rows (one row's height
+// when empty, for its note).
+func barsHeight(n int) vg.Length {
+	return rowHeight*vg.Length(max(n, 1)) + panelExtra
+}
 
 func barPlot(xLabel string) *plot.Plot {
 	p := newPlot(xLabel, "")
@@ -438,14 +446,13 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 	}
 	addBars(tp, tb, "no tool calls")
 
-	rows := func(n int) vg.Length { return rowHeight*vg.Length(max(n, 1)) + panelExtra }
-	hc, ht := rows(len(cb.Labels)), rows(len(tb.Labels))
+	hc, ht := barsHeight(len(cb.Labels)), barsHeight(len(tb.Labels))
 	f := &Figure{
 		Title: title("Token accounting", opt.Session, ""),
 		Legend: []LegendEntry{
-			{Text: "category total", Thumbs: []plot.Thumbnailer{swatch{colorBar}}},
-			{Text: "tool_use input", Thumbs: []plot.Thumbnailer{swatch{colorRequest}}},
-			{Text: "tool results", Thumbs: []plot.Thumbnailer{swatch{colorResult}}},
+			{Text: SegTokens, Thumbs: []plot.Thumbnailer{swatch{colorBar}}},
+			{Text: SegRequest, Thumbs: []plot.Thumbnailer{swatch{colorRequest}}},
+			{Text: SegResult, Thumbs: []plot.Thumbnailer{swatch{colorResult}}},
 		},
 		Panels:  []*plot.Plot{cp, tp},
 		Weights: []float64{float64(hc), float64(ht)},
@@ -478,15 +485,10 @@ func addBars(p *plot.Plot, b *hbars, empty string) {
 // (re-reads with no edit or compaction in between) over it.
 func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
 	d := DuplicateBars(dups, opt.Top)
-	var lbl []string
-	for _, b := range d.Bars {
-		lbl = append(lbl, b.Label)
-	}
 	p := barPlot("estimated tokens")
-	hb := &hbars{LabelWidth: labelWidth(lbl), Overlay: true,
+	hb := &hbars{Overlay: true,
 		Label: textStyle(fontSans, tickSize, color.Black), Note: textStyle(fontSans, tickSize, colorMuted),
 	}
-	var waste, over int64
 	for _, b := range d.Bars {
 		hb.Labels = append(hb.Labels, b.Label)
 		// The larger part first so that the smaller shows over it.
@@ -498,34 +500,25 @@ func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
 			hb.RowColors = append(hb.RowColors, []color.Color{colorOver, colorWaste})
 		}
 		hb.Notes = append(hb.Notes, plural(b.Reads, "read", "reads"))
-		waste += int64(b.WasteTokens)
-		over += int64(b.Overhead)
 	}
+	hb.LabelWidth = labelWidth(hb.Labels)
+	addBars(p, hb, "no file was read twice")
 	var legend []LegendEntry
-	if len(hb.Labels) == 0 {
-		p.Add(&note{Text: "no file was read twice", Style: textStyle(fontSans, labelSize, colorMuted)})
-		p.X.Max = 1
-		p.Y.Min, p.Y.Max = -0.5, 0.5
-		p.HideX()
-		p.X.Label.Text = ""
-	} else {
+	if len(hb.Labels) > 0 {
 		legend = []LegendEntry{
-			{Text: "re-read overhead (Claude Code's estimate): " + Thousands(float64(over), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
-			{Text: "wasted (no edit or compaction in between): " + Thousands(float64(waste), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
+			{Text: "re-read overhead (Claude Code's estimate): " + Thousands(float64(d.Overhead), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
+			{Text: "wasted (no edit or compaction in between): " + Thousands(float64(d.WasteTokens), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
 		}
-		p.Add(hb)
-		p.X.Max = math.Max(p.X.Max, 1) * 1.02
 	}
 	t := title("Duplicate reads", opt.Session, "")
 	if d.More > 0 {
 		p.Title.Text = fmt.Sprintf("top %d of %d files (and ranges) read more than once", len(d.Bars), len(d.Bars)+d.More)
 	}
-	h := rowHeight*vg.Length(max(len(hb.Labels), 1)) + panelExtra + figureExtra
 	return &Figure{
 		Title:  t,
 		Legend: legend,
 		Panels: []*plot.Plot{p},
-		Height: h,
+		Height: barsHeight(len(hb.Labels)) + figureExtra,
 	}
 }
 
@@ -542,9 +535,12 @@ const (
 	SegAgents     = "sub-agents (observed)"
 )
 
-// deltaNote formats a change in percent: "+5.2%", "−3.1%", "±0.0%".
+// deltaNote formats a change in percent to 0.1 as compare's table does:
+// "+5.2%", "−3.1%", "±0.0%".
 func deltaNote(p float64) string {
 	switch {
+	case math.Round(p*10) == 0:
+		return "±0.0%"
 	case p > 0:
 		return "+" + Thousands(p, 1) + "%"
 	case p < 0:
@@ -581,12 +577,11 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, opt Op
 	if session == "" {
 		session = sessionsTitle(d.Sessions)
 	}
-	h := rowHeight*vg.Length(max(len(hb.Labels), 1)) + panelExtra + figureExtra
 	return &Figure{
 		Title:  title("Cost by policy", session, ""),
 		Legend: legend,
 		Panels: []*plot.Plot{p},
-		Height: h,
+		Height: barsHeight(len(hb.Labels)) + figureExtra,
 	}
 }
 

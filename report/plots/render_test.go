@@ -165,7 +165,8 @@ func TestCostByPolicy(t *testing.T) {
 }
 
 func TestDeltaNote(t *testing.T) {
-	for v, want := range map[float64]string{5.2: "+5.2%", -3.1: "−3.1%", 0: "±0.0%", 1234.5: "+1,234.5%", -100: "−100.0%"} {
+	for v, want := range map[float64]string{5.2: "+5.2%", -3.1: "−3.1%", 0: "±0.0%", 1234.5: "+1,234.5%", -100: "−100.0%",
+		0.04: "±0.0%", -0.04: "±0.0%", 0.05: "+0.1%"} {
 		if got := deltaNote(v); got != want {
 			t.Errorf("deltaNote(%v) = %q, want %q", v, got, want)
 		}
@@ -218,6 +219,55 @@ func TestObservedDrawnFirst(t *testing.T) {
 		band, line := strings.LastIndex(svg, "stroke:#A8A8A8"), strings.LastIndex(svg, "stroke:#0072B2")
 		if band < 0 || line < 0 || band > line {
 			t.Errorf("%s: observed band at %d, claude-code line at %d: the band must come first", name, band, line)
+		}
+	}
+}
+
+// TestLegends pins the words and numbers each golden figure shows in its
+// title and legend, computed by hand from the fixtures of series_test.go,
+// so that -update cannot slip a wrong number into a golden.
+func TestLegends(t *testing.T) {
+	legend := func(f *Figure) []string {
+		var out []string
+		for _, e := range f.Legend {
+			out = append(out, e.Text)
+		}
+		return out
+	}
+	figs := goldenFigures()
+	for _, tc := range []struct {
+		kind, title string
+		legend      []string
+	}{
+		// Compactions before observed call 5 and claude-code call 3;
+		// content cleared before observed calls 3 and 6 and claude-code
+		// call 3. Levels of the first run: Sonnet 4.5 at 2.1.30, window
+		// 200,000 − 20,000 reserved − 13,000 buffer = 167,000, warning
+		// 20,000 below.
+		{"context", "Context per call — synthetic — observed, claude-code", []string{
+			"observed (1 compaction, 2 clearings)", "claude-code (1 compaction, 1 clearing)", "compaction", "clearing",
+			"window 200,000", "auto-compact threshold 167,000", "warning 147,000"}},
+		// Observed reads 200,450, writes 98,480, uncached 70 of 299,000;
+		// one break: 54,990 → 9,990 before call 5 (57,000 → 54,990 drops
+		// 2,010, under 5%).
+		{"cache", "Prompt cache per call — synthetic — observed", []string{
+			"cache read (67.0%)", "cache write (32.9%)", "uncached input (0.0%)", "1 cache break"}},
+		// Metrics.Cost of each run; observed call 6 has no price.
+		{"cost", "Cumulative cost — synthetic — observed, claude-code", []string{
+			"observed $1.09 + 1 unpriced call", "claude-code $0.70"}},
+		// 825 + 400 + 250 + … = 1,925 tokens.
+		{"tokens", "Token accounting — synthetic — 1,925 tokens", []string{"category total", "tool_use input", "tool results"}},
+		// Overhead 500 + 100 + 200 + 100; wasted 100 + 200 + 100.
+		{"duplicates", "Duplicate reads — synthetic", []string{
+			"re-read overhead (Claude Code's estimate): 900", "wasted (no edit or compaction in between): 400"}},
+		{"total-cost", "Cost by policy — all 7 sessions", []string{"main thread", "summarizer", "sub-agents (observed)"}},
+	} {
+		f := figs[tc.kind]
+		if f.Title != tc.title {
+			t.Errorf("%s: title %q, want %q", tc.kind, f.Title, tc.title)
+		}
+		if got := legend(f); !reflect.DeepEqual(got, tc.legend) {
+			t.Errorf("%s: legend %q\nwant %q", tc.kind, got, tc.legend)
 		}
 	}
 }

@@ -156,7 +156,8 @@ type CostData struct {
 // CostLine is one run's cumulative cost in USD per call: the main thread's
 // calls plus the summarizer's, each summarizer call added at the call it
 // came before. Sub-agents are not included (the replay does not change
-// them). Sums are rounded to a millionth of a dollar.
+// them). Each point is the sum so far, rounded to a millionth of a
+// dollar; the last point is Total, the run's Metrics.Cost.
 type CostLine struct {
 	Policy   string
 	Points   []XY // (call number, cumulative USD after the call)
@@ -177,23 +178,21 @@ func CostSeries(runs []*simulate.Result) CostData {
 		k := 0
 		for _, c := range r.Calls {
 			for ; k < len(sums) && sums[k].BeforeCall <= c.Call; k++ {
-				cum = roundUSD(cum + sums[k].Cost)
+				cum += sums[k].Cost
 			}
-			cum = roundUSD(cum + c.Cost)
+			cum += c.Cost
 			if !c.Priced {
 				l.Unpriced++
 			}
-			l.Points = append(l.Points, XY{float64(c.Call), cum})
+			l.Points = append(l.Points, XY{float64(c.Call), roundUSD(cum)})
 		}
-		// Summarizer calls after the last call (none in practice) still
-		// count toward the total.
-		for ; k < len(sums); k++ {
-			cum = roundUSD(cum + sums[k].Cost)
-		}
+		// The total is the run's metric, which sums the calls' costs
+		// before they are rounded: summing the rounded ones could differ by
+		// a millionth and the legend disagree with the report.
+		l.Total = r.Metrics.Cost
 		if n := len(l.Points); n > 0 {
-			l.Points[n-1].Y = cum
+			l.Points[n-1].Y = l.Total
 		}
-		l.Total = cum
 		d.Lines = append(d.Lines, l)
 	}
 	return d
@@ -236,9 +235,9 @@ type TokenData struct {
 
 // Token segment names.
 const (
-	SegTokens  = "tokens"
-	SegRequest = "request (tool_use input)"
-	SegResult  = "result (tool_result)"
+	SegTokens  = "category total"
+	SegRequest = "tool_use input"
+	SegResult  = "tool results"
 )
 
 // DefaultTop is the number of rows kept when a caller passes top ≤ 0.
@@ -317,6 +316,8 @@ type DuplicateData struct {
 	Bars []DuplicateBar
 	// More counts the rows left out by the top limit.
 	More int
+	// WasteTokens and Overhead sum every row, those left out included.
+	WasteTokens, Overhead int
 }
 
 // DuplicateBar is one file (and read range) read more than once.
@@ -347,6 +348,10 @@ func DuplicateBars(dups []accounting.DuplicateRead, top int) DuplicateData {
 	rows := append([]accounting.DuplicateRead(nil), dups...)
 	accounting.SortDuplicates(rows)
 	d := DuplicateData{Bars: []DuplicateBar{}}
+	for _, r := range rows {
+		d.WasteTokens += r.WasteTokens
+		d.Overhead += r.Overhead
+	}
 	if len(rows) > top {
 		d.More = len(rows) - top
 		rows = rows[:top]
@@ -420,7 +425,8 @@ type PolicyCost struct {
 	// (Metrics.AgentsCost), Total all three (Metrics.TotalCost).
 	Main, Summarizer, Agents, Total float64
 	// DeltaPct is Total against the first policy's Total, in percent
-	// rounded to 0.1; nil for the first bar or when the first Total is 0.
+	// rounded to 0.01 as compare's delta.total_cost_pct; nil for the
+	// first bar or when the first Total is 0.
 	DeltaPct *float64
 	// Unpriced counts the calls without a price, main thread, summarizer
 	// and sub-agents (Metrics.Unpriced + Metrics.AgentsUnpriced).
@@ -445,7 +451,9 @@ func PolicyCosts(policies []string, ms []simulate.Metrics, sessions int) PolicyC
 		}
 		if i > 0 {
 			if base := d.Bars[0].Total; base != 0 {
-				p := math.Round(1000*(b.Total-base)/base) / 10
+				// Rounded as report's compare deltas are (to 0.01, printed
+				// to 0.1), so that the plot and the table agree.
+				p := math.Round(10000*(b.Total-base)/base) / 100
 				if p == 0 {
 					p = 0 // not −0
 				}

@@ -47,6 +47,8 @@ func synthetic() []*simulate.Result {
 			{Call: 7, Time: "2026-01-02T12:30:00Z", Prompt: 34000, Input: 10, Write5m: 5500, Read: 28490, Cost: 0.04, Priced: true},
 		},
 		Summaries: []simulate.SummaryCall{{Label: "summary", BeforeCall: 5, Cost: 0.15}},
+		// Calls 0.94 + summarizer 0.15.
+		Metrics: simulate.Metrics{Cost: 1.09},
 	}
 	cc := &simulate.Result{
 		Policy: "claude-code", Session: "synthetic", Method: "usage",
@@ -58,6 +60,8 @@ func synthetic() []*simulate.Result {
 				Cleared: true, Actions: []string{"compact (auto): 88000 → 3000", "budget: dropped 3 items, freed 400"}},
 		},
 		Summaries: []simulate.SummaryCall{{Label: "summary", BeforeCall: 3, Cost: 0.2}},
+		// Calls 0.5 + summarizer 0.2.
+		Metrics: simulate.Metrics{Cost: 0.7},
 	}
 	return []*simulate.Result{obs, cc}
 }
@@ -244,12 +248,16 @@ func TestDuplicateBars(t *testing.T) {
 		{Label: "/x/a.go [10+20]", Path: "/x/a.go", Offset: 10, Limit: 20, Reads: 2, WasteTokens: 100, Overhead: 100},
 		{Label: "/x/b.go", Path: "/x/b.go", Reads: 2, WasteTokens: 100, Overhead: 100},
 		{Label: "…/projects/ctxlab/report/plots/series.go", Path: longPath, Reads: 2, Overhead: 500},
-	}}
+	},
+		// 200 + 100 + 100 + 0 wasted; 200 + 100 + 100 + 500 overhead.
+		WasteTokens: 400, Overhead: 900,
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("DuplicateBars:\n got %+v\nwant %+v", got, want)
 	}
 	got = DuplicateBars(dupFixture(), 2)
-	if len(got.Bars) != 2 || got.More != 2 || got.Bars[1].Path != "/x/a.go" {
+	// The totals still count the two rows left out.
+	if len(got.Bars) != 2 || got.More != 2 || got.Bars[1].Path != "/x/a.go" || got.WasteTokens != 400 || got.Overhead != 900 {
 		t.Errorf("DuplicateBars top 2: %+v", got)
 	}
 	corpus := DuplicateBars([]accounting.DuplicateRead{{Session: "4a5c6ea5-9101-4d5d", Path: "/x/a.go", Reads: 2, Overhead: 1}}, 0)
@@ -378,6 +386,14 @@ func TestSessionFiles(t *testing.T) {
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("SessionFiles names %q, want %q", names, want)
 	}
+	runs := synthetic()
+	var twice []string
+	for _, f := range SessionFiles("s", []*simulate.Result{runs[0], runs[0]}, nil, "svg", Options{}) {
+		twice = append(twice, f.Name)
+	}
+	if want := []string{"s-context.svg", "s-cost.svg", "s-cache-observed.svg", "s-cache-observed_2.svg"}; !reflect.DeepEqual(twice, want) {
+		t.Errorf("a policy run twice: %q, want %q", twice, want)
+	}
 	if n := len(SessionFiles("s", nil, nil, "svg", Options{})); n != 0 {
 		t.Errorf("SessionFiles(no runs, no report): %d files", n)
 	}
@@ -412,8 +428,8 @@ func TestSessionFiles(t *testing.T) {
 //	claude-code        13.1  3.0         10.1   3.4567  16.5567  0
 //	keep-last-n:n=10   9.4   0           9.4    3.4567  12.8567  0 + 1
 //
-// claude-code: (16.5567 − 15.9567) / 15.9567 = +3.760% → +3.8;
-// keep-last-n: (12.8567 − 15.9567) / 15.9567 = −19.428% → −19.4.
+// claude-code: (16.5567 − 15.9567) / 15.9567 = +3.7602% → +3.76 (shown +3.8%);
+// keep-last-n: (12.8567 − 15.9567) / 15.9567 = −19.4276% → −19.43 (shown −19.4%).
 func policyFixture() ([]string, []simulate.Metrics) {
 	return []string{"observed", "claude-code", "keep-last-n:n=10"}, []simulate.Metrics{
 		{Cost: 12.5, SummarizerCost: 2.25, AgentsCost: 3.4567, TotalCost: 15.9567, Unpriced: 2, AgentsUnpriced: 1},
@@ -429,8 +445,8 @@ func TestPolicyCosts(t *testing.T) {
 	got := PolicyCosts(pols, ms, 7)
 	want := PolicyCostData{Sessions: 7, Bars: []PolicyCost{
 		{Policy: "observed", Main: 10.25, Summarizer: 2.25, Agents: 3.4567, Total: 15.9567, Unpriced: 3},
-		{Policy: "claude-code", Main: 10.1, Summarizer: 3, Agents: 3.4567, Total: 16.5567, DeltaPct: pctp(3.8)},
-		{Policy: "keep-last-n:n=10", Main: 9.4, Agents: 3.4567, Total: 12.8567, DeltaPct: pctp(-19.4), Unpriced: 1},
+		{Policy: "claude-code", Main: 10.1, Summarizer: 3, Agents: 3.4567, Total: 16.5567, DeltaPct: pctp(3.76)},
+		{Policy: "keep-last-n:n=10", Main: 9.4, Agents: 3.4567, Total: 12.8567, DeltaPct: pctp(-19.43), Unpriced: 1},
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("PolicyCosts:\n got %s\nwant %s", fmtPolicyCosts(got), fmtPolicyCosts(want))
@@ -467,6 +483,13 @@ func TestPolicyCostsZeroBaseline(t *testing.T) {
 	got = PolicyCosts([]string{"a", "b"}, []simulate.Metrics{{TotalCost: 0.7}, {TotalCost: 0.7}}, 2)
 	if d := got.Bars[1].DeltaPct; d == nil || *d != 0 || math.Signbit(*d) {
 		t.Errorf("equal totals: delta %v", d)
+	}
+	// 100 against 103.749: +3.749% is 3.75 to the hundredth, as compare's
+	// table rounds it, shown +3.8% in both (rounding straight to a tenth
+	// would give +3.7%).
+	got = PolicyCosts([]string{"a", "b"}, []simulate.Metrics{{TotalCost: 100}, {TotalCost: 103.749}}, 2)
+	if d := got.Bars[1].DeltaPct; d == nil || *d != 3.75 || deltaNote(*d) != "+3.8%" {
+		t.Errorf("100 → 103.749: delta %v", d)
 	}
 	if got := PolicyCosts(nil, nil, 0); got.Bars == nil || len(got.Bars) != 0 {
 		t.Errorf("PolicyCosts(nil) = %+v", got)
