@@ -109,6 +109,9 @@ func TestBenchTranscriptIsValid(t *testing.T) {
 		}
 		n++
 	}
+	if want := bytes.Count(data, []byte("\n")); n != want {
+		t.Fatalf("%d entries, want one per line: %d", n, want)
+	}
 	s, err := Load(Source{Path: "-"}, Options{Stdin: bytes.NewReader(data)})
 	if err != nil || len(s.Main.Calls) == 0 || len(s.Main.Tools) != len(s.Main.Calls) || s.Main.OrphanResults != 0 {
 		t.Fatalf("Load: %v (%d calls, %d tools)", err, len(s.Main.Calls), len(s.Main.Tools))

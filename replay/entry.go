@@ -44,19 +44,23 @@ type Block struct {
 	// Images counts image items inside a tool result.
 	Images int
 	Input  *ToolInput // tool_use only
-	// Text is the text of a user text block, cut to MaxKeptText bytes.
+	// Text is the text of a user text block, cut to at most MaxKeptText
+	// bytes at a character boundary.
 	Text string
 }
 
 // MaxKeptText caps the user text kept per block; Chars keeps the full size.
 const MaxKeptText = 16 << 10
 
+// maxCommand caps ToolInput.Command.
+const maxCommand = 200
+
 // ToolInput holds the fields of a tool_use input that the reports use.
 type ToolInput struct {
 	FilePath string // file_path or notebook_path
 	Offset   int    // Read offset, 0 when absent
 	Limit    int    // Read limit, 0 when absent
-	Command  string // Bash command, cut to 200 bytes
+	Command  string // Bash command, cut to at most 200 bytes at a character boundary
 	Pattern  string // Grep/Glob pattern
 	URL      string // WebFetch url
 }

@@ -48,18 +48,32 @@ var ErrNoTranscripts = errors.New("no transcripts (.jsonl files) found")
 // is searched recursively for *.jsonl. Agent transcripts are attached to
 // their parent session: <session>/subagents/agent-*.jsonl (2.1.x) by
 // directory, agent-*.jsonl beside the session files (2.0.x) by the
-// sessionId on their first line. An agent file without its parent becomes a
-// session of its own. "-" is standard input. Errors name the path; the
+// sessionId on their first lines. A session file named on its own brings
+// its agent files. An agent file whose parent session is not in the input
+// becomes a session of its own. "-" is standard input.
+//
+// Sources come in argument order, those found in one directory sorted by
+// path. Each file comes back once, however often and in whatever order the
+// arguments name it (only "-" counts each time): a source stands where its
+// main file is first named, and an attached agent file is in its session's
+// Agents (sorted) whichever argument named it. Errors name the path; the
 // sources found are returned alongside them.
 func Discover(paths []string) ([]Source, []error) {
 	var (
-		srcs []Source
-		errs []error
-		seen = map[string]bool{}
+		errs  []error
+		files []string // in the order first named; "-" for each standard input
+		seen  = map[string]bool{}
+		own   = owners{}
 	)
+	add := func(f string) {
+		if k := filepath.Clean(f); !seen[k] {
+			seen[k] = true
+			files = append(files, f)
+		}
+	}
 	for _, p := range paths {
 		if p == "-" {
-			srcs = append(srcs, Source{Path: "-"})
+			files = append(files, "-")
 			continue
 		}
 		info, err := os.Stat(p)
@@ -68,16 +82,11 @@ func Discover(paths []string) ([]Source, []error) {
 			continue
 		}
 		if !info.IsDir() {
-			if !seen[p] {
-				seen[p] = true
-				src := Source{Path: p}
-				if !isAgentFile(p) {
-					src.Agents = agentsOf(p)
+			add(p)
+			if !isAgentFile(p) {
+				for _, a := range own.agentsOf(p) {
+					add(a)
 				}
-				for _, a := range src.Agents {
-					seen[a] = true
-				}
-				srcs = append(srcs, src)
 			}
 			continue
 		}
@@ -88,11 +97,43 @@ func Discover(paths []string) ([]Source, []error) {
 		if len(found) == 0 && err == nil {
 			errs = append(errs, fmt.Errorf("%s: %w", p, ErrNoTranscripts))
 		}
-		for _, s := range found {
-			if !seen[s.Path] {
-				seen[s.Path] = true
-				srcs = append(srcs, s)
+		for _, f := range found {
+			add(f)
+		}
+	}
+
+	// Attach each agent file to its session when that session is in the
+	// input; the others stand alone.
+	mains := map[string]bool{}
+	for _, f := range files {
+		if f != "-" && !isAgentFile(f) {
+			mains[filepath.Clean(f)] = true
+		}
+	}
+	agentsOf := map[string][]string{}
+	attached := map[string]bool{}
+	for _, f := range files {
+		if f == "-" || !isAgentFile(f) {
+			continue
+		}
+		if parent := own.of(f); parent != "" && mains[parent] {
+			agentsOf[parent] = append(agentsOf[parent], f)
+			attached[f] = true
+		}
+	}
+	var srcs []Source
+	for _, f := range files {
+		switch {
+		case f == "-":
+			srcs = append(srcs, Source{Path: "-"})
+		case isAgentFile(f):
+			if !attached[f] {
+				srcs = append(srcs, Source{Path: f})
 			}
+		default:
+			agents := agentsOf[filepath.Clean(f)]
+			sort.Strings(agents)
+			srcs = append(srcs, Source{Path: f, Agents: agents})
 		}
 	}
 	return srcs, errs
@@ -106,7 +147,9 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func discoverDir(root string) ([]Source, error) {
+// discoverDir returns the *.jsonl files below root, sorted, skipping
+// tool-results folders.
+func discoverDir(root string) ([]string, error) {
 	var files []string
 	var walkErr error
 	// WalkDir does not follow a symbolic link at its root; with a trailing
@@ -131,7 +174,7 @@ func discoverDir(root string) ([]Source, error) {
 			}
 			return nil
 		}
-		if strings.HasSuffix(d.Name(), ".jsonl") && d.Type().IsRegular() {
+		if isTranscript(d) {
 			files = append(files, p)
 		}
 		return nil
@@ -140,58 +183,59 @@ func discoverDir(root string) ([]Source, error) {
 		walkErr = err
 	}
 	sort.Strings(files)
-
-	byPath := map[string]*Source{}
-	var mains []string
-	var agents []string
-	for _, f := range files {
-		if isAgentFile(f) {
-			agents = append(agents, f)
-			continue
-		}
-		byPath[f] = &Source{Path: f}
-		mains = append(mains, f)
-	}
-	var orphans []string
-	for _, a := range agents {
-		parent := ""
-		dir := filepath.Dir(a)
-		if filepath.Base(dir) == "subagents" {
-			parent = filepath.Dir(dir) + ".jsonl"
-		} else if sid := firstSessionID(a); sid != "" {
-			parent = filepath.Join(dir, sid+".jsonl")
-		}
-		if s, ok := byPath[parent]; ok {
-			s.Agents = append(s.Agents, a)
-		} else {
-			orphans = append(orphans, a)
-		}
-	}
-	out := make([]Source, 0, len(mains)+len(orphans))
-	for _, m := range mains {
-		out = append(out, *byPath[m])
-	}
-	for _, o := range orphans {
-		out = append(out, Source{Path: o})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, walkErr
+	return files, walkErr
 }
 
-// agentsOf finds the agent files of the session file p when p is named on
-// its own: <session>/subagents/agent-*.jsonl (2.1.x) and agent-*.jsonl
-// beside it whose sessionId is the session's (2.0.x).
-func agentsOf(p string) []string {
-	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
-	sub, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents", "agent-*.jsonl"))
-	near, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "agent-*.jsonl"))
-	for _, a := range near {
-		if firstSessionID(a) == id {
-			sub = append(sub, a)
+// isTranscript is the test for a transcript file found in a directory.
+func isTranscript(d fs.DirEntry) bool {
+	return strings.HasSuffix(d.Name(), ".jsonl") && d.Type().IsRegular()
+}
+
+// owners answers "which session owns this agent file", remembering the
+// answers: a 2.0.x agent file is opened to read its sessionId.
+type owners map[string]string
+
+// of returns the cleaned path of the session file that owns the agent file
+// a, or "" when its first lines name no session: for
+// <session>/subagents/agent-*.jsonl (2.1.x) <session>.jsonl, for an agent
+// file elsewhere (2.0.x, beside the session files) the file named by its
+// sessionId in the same directory. Whether that file exists is not checked.
+func (o owners) of(a string) string {
+	a = filepath.Clean(a)
+	if p, ok := o[a]; ok {
+		return p
+	}
+	parent := ""
+	dir := filepath.Dir(a)
+	if filepath.Base(dir) == "subagents" {
+		parent = filepath.Dir(dir) + ".jsonl"
+	} else if sid := firstSessionID(a); sid != "" {
+		parent = filepath.Join(dir, sid+".jsonl")
+	}
+	o[a] = parent
+	return parent
+}
+
+// agentsOf finds the agent files that the session file p owns (see of)
+// where they can be: in <session>/subagents/ (2.1.x) and beside p (2.0.x).
+// It lists the directories rather than globbing, so that a path holding
+// '[', '*' or '?' is taken literally.
+func (o owners) agentsOf(p string) []string {
+	p = filepath.Clean(p)
+	var out []string
+	for _, dir := range []string{filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents"), filepath.Dir(p)} {
+		ents, _ := os.ReadDir(dir)
+		for _, d := range ents {
+			if !strings.HasPrefix(d.Name(), "agent-") || !isTranscript(d) {
+				continue
+			}
+			if a := filepath.Join(dir, d.Name()); o.of(a) == p {
+				out = append(out, a)
+			}
 		}
 	}
-	sort.Strings(sub)
-	return sub
+	sort.Strings(out)
+	return out
 }
 
 func isAgentFile(p string) bool {

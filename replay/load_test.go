@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,7 +77,10 @@ func TestDiscover(t *testing.T) {
 		}
 	}
 	s, err := Load(got[3], Options{})
-	if err == nil && s.Project != "projC" {
+	if err != nil {
+		t.Fatalf("Load(%s): %v", got[3].Path, err)
+	}
+	if s.Project != "projC" {
 		t.Errorf("orphan sub-agent Project = %q, want projC", s.Project)
 	}
 
@@ -185,6 +189,84 @@ func TestDiscoverFileAttachesAgents(t *testing.T) {
 		want := []Source{{Path: file, Agents: []string{agent}}}
 		if len(errs) != 0 || !reflect.DeepEqual(got, want) {
 			t.Errorf("Discover(%s) = %+v, %v; want %+v", tt.file, got, errs, want)
+		}
+	}
+}
+
+// TestDiscoverArgumentOrder: an agent file named beside its session (itself,
+// through its directory, or both) is attached to the session once, whatever
+// the order of the arguments; one whose session is not in the input stays a
+// session of its own.
+func TestDiscoverArgumentOrder(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"p/S.jsonl":                   sessionLine("S", "u1"),
+		"p/S/subagents/agent-a.jsonl": agentLine("S", "g1", "a"),
+		"p/S/subagents/agent-b.jsonl": agentLine("S", "g2", "b"),
+		"q/T.jsonl":                   sessionLine("T", "u2"),
+		"q/agent-1234567.jsonl":       agentLine("T", "g3", "1234567"),
+		"q/agent-7654321.jsonl":       agentLine("X", "g4", "7654321"), // its session is elsewhere
+	})
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	S := Source{Path: p("p/S.jsonl"), Agents: []string{p("p/S/subagents/agent-a.jsonl"), p("p/S/subagents/agent-b.jsonl")}}
+	T := Source{Path: p("q/T.jsonl"), Agents: []string{p("q/agent-1234567.jsonl")}}
+	X := Source{Path: p("q/agent-7654321.jsonl")}
+	tests := []struct {
+		name  string
+		paths []string
+		want  []Source
+	}{
+		{"agent, session", []string{p("p/S/subagents/agent-a.jsonl"), p("p/S.jsonl")}, []Source{S}},
+		{"session, agent", []string{p("p/S.jsonl"), p("p/S/subagents/agent-a.jsonl")}, []Source{S}},
+		{"agent, dir", []string{p("p/S/subagents/agent-b.jsonl"), p("p")}, []Source{S}},
+		{"dir, agent", []string{p("p"), p("p/S/subagents/agent-b.jsonl")}, []Source{S}},
+		{"subagents dir, session", []string{p("p/S/subagents"), p("p/S.jsonl")}, []Source{S}},
+		{"session, subagents dir", []string{p("p/S.jsonl"), p("p/S/subagents")}, []Source{S}},
+		{"dir, its subdirectory", []string{p("p"), p("p/S")}, []Source{S}},
+		{"dir, session, agent, dir", []string{p("p"), p("p/S.jsonl"), p("p/S/subagents/agent-a.jsonl"), p("p")}, []Source{S}},
+		{"2.0.x agent, session", []string{p("q/agent-1234567.jsonl"), p("q/T.jsonl")}, []Source{T}},
+		{"2.0.x session, agent", []string{p("q/T.jsonl"), p("q/agent-1234567.jsonl")}, []Source{T}},
+		{"2.0.x agent, dir", []string{p("q/agent-1234567.jsonl"), p("q")}, []Source{T, X}},
+		{"2.0.x dir, agent", []string{p("q"), p("q/agent-1234567.jsonl")}, []Source{T, X}},
+		{"2.0.x orphans alone", []string{p("q/agent-7654321.jsonl"), p("q/agent-1234567.jsonl")}, []Source{X, {Path: p("q/agent-1234567.jsonl")}}},
+		{"2.0.x orphan, session", []string{p("q/agent-7654321.jsonl"), p("q/T.jsonl")}, []Source{X, T}},
+		{"agent alone", []string{p("p/S/subagents/agent-a.jsonl")}, []Source{{Path: p("p/S/subagents/agent-a.jsonl")}}},
+		{"argument order kept", []string{p("q/T.jsonl"), p("p/S/subagents/agent-a.jsonl"), p("p")}, []Source{T, S}},
+		{"unclean paths", []string{p("p") + "/./S.jsonl", p("p/S/subagents/agent-a.jsonl"), p("q/../p")}, []Source{{Path: p("p") + "/./S.jsonl", Agents: S.Agents}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs := Discover(tt.paths)
+			if len(errs) != 0 || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Discover =\n%+v, %v; want\n%+v", got, errs, tt.want)
+			}
+		})
+	}
+}
+
+// TestDiscoverPatternCharacters: paths are names, not patterns: a project
+// directory named with '[', '*' or '?' still finds a session's agents.
+func TestDiscoverPatternCharacters(t *testing.T) {
+	projs := []string{"proj[1]", "a*b", "what?", `back\slash`}
+	if runtime.GOOS == "windows" {
+		projs = projs[:1] // '*' and '?' are not allowed in names; '\' separates
+	}
+	for _, proj := range projs {
+		dir := writeTree(t, map[string]string{
+			proj + "/S.jsonl":                   sessionLine("S", "u1"),
+			proj + "/S/subagents/agent-a.jsonl": agentLine("S", "g1", "a"),
+			proj + "/T.jsonl":                   sessionLine("T", "u2"),
+			proj + "/agent-1234567.jsonl":       agentLine("T", "g2", "1234567"),
+		})
+		p := func(rel string) string { return filepath.Join(dir, proj, filepath.FromSlash(rel)) }
+		for _, tt := range []struct{ file, agent string }{
+			{"S.jsonl", "S/subagents/agent-a.jsonl"},
+			{"T.jsonl", "agent-1234567.jsonl"},
+		} {
+			got, errs := Discover([]string{p(tt.file)})
+			want := []Source{{Path: p(tt.file), Agents: []string{p(tt.agent)}}}
+			if len(errs) != 0 || !reflect.DeepEqual(got, want) {
+				t.Errorf("Discover(%s) = %+v, %v; want %+v", p(tt.file), got, errs, want)
+			}
 		}
 	}
 }

@@ -7,11 +7,12 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// The walkers below iterate over JSON that gjson.Valid has accepted,
-// yielding raw values without decoding them. gjson's ForEach decodes every
-// string value it passes (allocating a copy of each escaped tool output);
-// transcripts are mostly such strings, and ctxlab needs only their length
-// and hash, which it takes from the raw bytes.
+// The walkers below iterate over JSON that has been validated (a line's top
+// level by walkFields with check set, see valid.go), yielding raw values
+// without decoding them. Decoding every string value, as gjson's ForEach
+// does, would allocate a copy of each escaped tool output; transcripts are
+// mostly such strings, and ctxlab needs only their length and hash, which it
+// takes from the raw bytes.
 
 // eachField calls fn with each key and raw value of the object raw, which
 // must be valid JSON.

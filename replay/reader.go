@@ -7,9 +7,11 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/tidwall/gjson"
 )
 
 // SyntaxError is a line the reader could not use, or used with a caveat
@@ -300,6 +302,18 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		}
 		return nil, false, fmt.Errorf("invalid JSON%s", jsonHint(line))
 	}
+	// Keep user text (the fake summarizer quotes it; the accounting looks
+	// for local-command output in it); drop the raw bytes of everything else.
+	// This waits for the end of the walk: "type" may follow "message".
+	user := e.Type == "user" || e.Role == "user"
+	for i := range e.Blocks {
+		b := &e.Blocks[i]
+		if b.Kind == BlockText && user {
+			b.Text = keptText(b.Text)
+		} else {
+			b.Text = ""
+		}
+	}
 	if e.Type == "" {
 		e.Type = "(none)"
 	}
@@ -345,14 +359,12 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 	if !isObject(m) {
 		return true
 	}
-	user := e.Type == "user"
 	eachField(m, func(k, v string) {
 		switch k {
 		case "id":
 			e.MessageID = strings.Clone(str(v))
 		case "role":
 			e.Role = r.str(str(v))
-			user = user || e.Role == "user"
 		case "model":
 			e.Model = r.str(str(v))
 		case "stop_reason":
@@ -368,7 +380,7 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v)}
 				b.Chars, utfOK = jsLen(v)
 				b.Est = Estimate(b.Chars)
-				b.Text = v // raw for now: decoded below for user messages
+				b.Text = v // raw: parse decodes it for user messages
 				e.Blocks = []Block{b}
 			case isArray(v):
 				eachElem(v, func(bv string) {
@@ -379,21 +391,70 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 			}
 		}
 	})
-	// Keep user text (the fake summarizer quotes it; the accounting looks
-	// for local-command output in it); drop the raw bytes of everything else.
-	for i := range e.Blocks {
-		b := &e.Blocks[i]
-		if b.Kind != BlockText || !user {
-			b.Text = ""
-			continue
-		}
-		t := str(b.Text)
-		if len(t) > MaxKeptText {
-			t = t[:MaxKeptText]
-		}
-		b.Text = strings.Clone(t)
-	}
 	return utfOK
+}
+
+// maxKeptLiteral bounds the part of a string literal that keptText decodes:
+// an escape takes at most 6 bytes for 1 byte of text, so this many bytes of
+// literal hold more than MaxKeptText bytes of text, with a margin for the
+// escape cut off at the end.
+const maxKeptLiteral = 6*MaxKeptText + 32
+
+// keptText decodes the JSON string literal raw (quotes included) into a
+// copy of at most MaxKeptText bytes, cut at a character boundary. Only the
+// start of a long literal is decoded.
+func keptText(raw string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	body := raw[1 : len(raw)-1]
+	cut := len(body) > maxKeptLiteral
+	if cut {
+		body = body[:escapeCut(body, maxKeptLiteral)]
+	}
+	t := body
+	if strings.IndexByte(body, '\\') >= 0 {
+		if cut {
+			raw = `"` + body + `"`
+		}
+		t = gjson.Parse(raw).Str
+	}
+	return strings.Clone(cutUTF8(t, MaxKeptText))
+}
+
+// escapeCut returns the largest index <= n of the string literal body s
+// (valid JSON, without its quotes) that does not split an escape sequence.
+func escapeCut(s string, n int) int {
+	i := 0
+	for {
+		j := strings.IndexByte(s[i:n], '\\')
+		if j < 0 {
+			return n
+		}
+		i += j
+		l := 2
+		if i+1 < len(s) && s[i+1] == 'u' {
+			l = 6
+		}
+		if i+l > n {
+			return i
+		}
+		i += l
+	}
+}
+
+// cutUTF8 returns s cut to at most n bytes, backing off to the start of a
+// character rather than splitting one.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := n; i > n-utf8.UTFMax && i > 0; i-- {
+		if utf8.RuneStart(s[i]) {
+			return s[:i]
+		}
+	}
+	return s[:n] // not UTF-8 here anyway
 }
 
 func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
@@ -426,7 +487,7 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 		b.Chars, utfOK = jsLen(text)
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(text)
-		b.Text = text // raw; parseMessage decodes it for user messages
+		b.Text = text // raw: parse decodes it for user messages
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		b.Kind = BlockToolUse
 		b.Chars = rawLen(input)
@@ -496,11 +557,7 @@ func parseInput(in string) *ToolInput {
 		case "limit":
 			t.Limit = int(integer(v))
 		case "command":
-			c := str(v)
-			if len(c) > 200 {
-				c = c[:200]
-			}
-			t.Command = strings.Clone(c)
+			t.Command = strings.Clone(cutUTF8(str(v), maxCommand))
 		case "pattern":
 			t.Pattern = strings.Clone(str(v))
 		case "url":

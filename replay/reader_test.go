@@ -575,6 +575,106 @@ func TestReaderJSONForms(t *testing.T) {
 	}
 }
 
+// TestReaderUserTextKeyOrder: whether a text block's text is kept depends on
+// the line's "type" and the message's "role", wherever they stand in the line.
+func TestReaderUserTextKeyOrder(t *testing.T) {
+	tests := []struct {
+		line string
+		want string // the kept text of the first block
+	}{
+		{`{"type":"user","message":{"content":"hi"}}`, "hi"},
+		{`{"message":{"content":"hi"},"type":"user"}`, "hi"},
+		{`{"message":{"content":[{"type":"text","text":"a\nb"}]},"type":"user"}`, "a\nb"},
+		{`{"message":{"content":"hi","role":"user"},"type":"user"}`, "hi"},
+		{`{"message":{"content":"hi","role":"user"}}`, "hi"},
+		{`{"message":{"content":"hi"},"type":"assistant"}`, ""},
+		{`{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}`, ""},
+		{`{"message":{"content":[{"type":"text","text":"hi"}],"role":"assistant"},"type":"assistant"}`, ""},
+	}
+	for _, tt := range tests {
+		r := NewReader(strings.NewReader(tt.line), "t")
+		if !r.Scan() {
+			t.Fatalf("%s: no record", tt.line)
+		}
+		e, ok := r.Result().(*Entry)
+		if !ok || len(e.Blocks) != 1 {
+			t.Fatalf("%s: record = %+v", tt.line, r.Result())
+		}
+		if got := e.Blocks[0].Text; got != tt.want {
+			t.Errorf("%s: Text = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestReaderKeptTextCut: the kept user text is the start of the decoded text,
+// at most MaxKeptText bytes, cut at a rune boundary; likewise Bash commands
+// at 200 bytes.
+func TestReaderKeptTextCut(t *testing.T) {
+	e2 := strings.Repeat("é", MaxKeptText) // 2 bytes a rune
+	tests := []struct {
+		name string
+		raw  string // the JSON string literal of the content, quotes included
+	}{
+		{"short", `"hi"`},
+		{"exactly MaxKeptText", `"` + strings.Repeat("a", MaxKeptText) + `"`},
+		{"plain, cut inside a rune", `"a` + e2 + `"`},
+		{"escaped, cut inside a rune", `"\n` + e2 + `"`},
+		{"escaped, cut inside a 4-byte rune", `"\t\t` + strings.Repeat("😀", MaxKeptText/2) + `"`},
+		{"escapes only", `"` + strings.Repeat(`\u0041`, 2*MaxKeptText) + `"`},
+		{"escaped non-ASCII", `"x` + strings.Repeat(`\u00e9`, MaxKeptText) + `"`},
+		{"surrogate pairs", `"` + strings.Repeat(`\ud83d\ude00`, MaxKeptText) + `"`},
+		{"long text with escapes", `"` + strings.Repeat(`line \"quoted\"\tcafé\n`, 4*MaxKeptText/20) + `"`},
+		{"most escaped text", `"` + strings.Repeat(`\u0001`, MaxKeptText+10) + `"`},
+		{"escape across the decoded part's end", `"` + strings.Repeat("a", maxKeptLiteral-3) + `\u00e9\u00e9"`},
+		{"pair across the decoded part's end", `"` + strings.Repeat("a", maxKeptLiteral-8) + `\ud83d\ude00"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var full string
+			if err := json.Unmarshal([]byte(tt.raw), &full); err != nil {
+				t.Fatal(err)
+			}
+			want := full
+			if len(want) > MaxKeptText {
+				want = want[:MaxKeptText]
+				for !utf8.ValidString(want) {
+					want = want[:len(want)-1]
+				}
+			}
+			for _, line := range []string{
+				`{"type":"user","message":{"role":"user","content":` + tt.raw + `}}`,
+				`{"type":"user","message":{"role":"user","content":[{"type":"text","text":` + tt.raw + `}]}}`,
+			} {
+				r := NewReader(strings.NewReader(line), "t")
+				if !r.Scan() {
+					t.Fatal("no record")
+				}
+				e, ok := r.Result().(*Entry)
+				if !ok || len(e.Blocks) != 1 {
+					t.Fatalf("record = %+v", r.Result())
+				}
+				if got := e.Blocks[0].Text; got != want {
+					t.Errorf("Text: %d bytes (valid UTF-8 %v), want %d bytes", len(got), utf8.ValidString(got), len(want))
+				}
+			}
+		})
+	}
+
+	cmd := "a" + strings.Repeat("é", 150) // byte 200 is inside a rune
+	line := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"` + cmd + `"}}]}}`
+	r := NewReader(strings.NewReader(line), "t")
+	if !r.Scan() {
+		t.Fatal("no record")
+	}
+	e, ok := r.Result().(*Entry)
+	if !ok || len(e.Blocks) != 1 || e.Blocks[0].Input == nil {
+		t.Fatalf("record = %+v", r.Result())
+	}
+	if got := e.Blocks[0].Input.Command; got != cmd[:199] {
+		t.Errorf("Command: %d bytes (valid UTF-8 %v), want the first 199", len(got), utf8.ValidString(got))
+	}
+}
+
 func TestParseTime(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -645,12 +745,6 @@ func TestUsageSplit(t *testing.T) {
 			}
 			if *e.Usage != tt.want {
 				t.Errorf("usage = %+v, want %+v", *e.Usage, tt.want)
-			}
-			w := tt.want
-			if e.Usage.CacheWrite() != w.CacheWrite5m+w.CacheWrite1h ||
-				e.Usage.Prompt() != w.Input+w.CacheWrite5m+w.CacheWrite1h+w.CacheRead ||
-				e.Usage.Total() != e.Usage.Prompt()+w.Output {
-				t.Errorf("CacheWrite/Prompt/Total = %d/%d/%d", e.Usage.CacheWrite(), e.Usage.Prompt(), e.Usage.Total())
 			}
 		})
 	}
@@ -799,6 +893,7 @@ func FuzzRead(f *testing.F) {
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"x\u00e9😀"},{"type":"image"}],"is_error":true}]},"toolUseResult":{"agentId":"a"}}` + "\r\n\r\n",
 		`{"type":"system","subtype":"compact_boundary","parentUuid":null,"compactMetadata":{"trigger":"auto","preTokens":1,"compactedToolIds":["a","b"]}}` + "\n// comment\n[1]\n",
 		`{"type":"user","message":{"content":"caf` + "\xe9\x00" + `"}}` + "\n\n  \n{\"type\":",
+		`{"message":{"content":"hi \u00e9\n"},"type":"user"}` + "\n" + `{"message":{"role":"user","content":"x"},"type":"assistant"}`,
 		"{\"type\":\"attachment\",\"attachment\":{\"type\":\"file\"}}\n" + strings.Repeat(" ", 70) + "\n" + `{"x":` + strings.Repeat(`"abcdefgh",`, 10) + `1}`,
 		"",
 		"\n",
@@ -944,5 +1039,19 @@ func crossCheck(t *testing.T, line []byte, e *Entry) {
 	want := len(utf16.Encode([]rune(content)))
 	if len(e.Blocks) != 1 || e.Blocks[0].Chars != want || !e.StringContent {
 		t.Fatalf("line %q: string content of %d units gave blocks %+v", line, want, e.Blocks)
+	}
+	// A user's text is kept, whatever the order of the keys.
+	wantText := ""
+	if wantType == "user" || asString(msg["role"]) == "user" {
+		wantText = content
+		if len(wantText) > MaxKeptText {
+			wantText = wantText[:MaxKeptText]
+			for !utf8.ValidString(wantText) {
+				wantText = wantText[:len(wantText)-1]
+			}
+		}
+	}
+	if e.Blocks[0].Text != wantText {
+		t.Fatalf("line %q: Text = %q, want %q", line, e.Blocks[0].Text, wantText)
 	}
 }

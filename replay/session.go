@@ -105,8 +105,9 @@ type Thread struct {
 	OrphanResults int
 
 	toolIndex map[string]int
-	msgIndex  map[string]int
-	callIndex map[string]int
+	// msgIndex finds an assistant message by its call key. A call is opened
+	// by the first line of its message, so the message also gives the call.
+	msgIndex map[string]int
 }
 
 // Role of a message.
@@ -248,7 +249,7 @@ type builder struct {
 	// inline sidechains: uuid → thread
 	chainOf  map[string]*Thread
 	lastSide *Thread
-	// pending is the compaction waiting for its summary line.
+	// lastSID is the sessionId of the previous main-thread line (Resumes).
 	lastSID string
 }
 
@@ -270,7 +271,7 @@ func newBuilder(path string) *builder {
 func newThread(kind ThreadKind, agentID, path string) *Thread {
 	return &Thread{
 		Kind: kind, AgentID: agentID, Path: path,
-		toolIndex: map[string]int{}, msgIndex: map[string]int{}, callIndex: map[string]int{},
+		toolIndex: map[string]int{}, msgIndex: map[string]int{},
 	}
 }
 
@@ -369,10 +370,12 @@ func (b *builder) sidechain(e *Entry) *Thread {
 
 func (b *builder) assistant(e *Entry, th *Thread) {
 	// Sibling lines share message.id and requestId; the same message.id
-	// under another requestId is another request (reference.md §4).
-	key := CallKey(e.MessageID, e.RequestID)
+	// under another requestId is another request (reference.md §4). Lines
+	// without a message.id are each a message of their own.
+	key := ""
 	mi := -1
 	if e.MessageID != "" {
+		key = CallKey(e.MessageID, e.RequestID)
 		if i, ok := th.msgIndex[key]; ok {
 			mi = i
 		}
@@ -386,7 +389,7 @@ func (b *builder) assistant(e *Entry, th *Thread) {
 	}
 	m := &th.Messages[mi]
 	if e.Usage != nil || e.MessageID != "" {
-		m.Call = b.call(e, th, mi, m.Call)
+		m.Call = b.call(e, th, key, mi, m.Call)
 	}
 	for _, bl := range e.Blocks {
 		if bl.Kind == BlockToolUse {
@@ -405,15 +408,11 @@ func (b *builder) assistant(e *Entry, th *Thread) {
 	}
 }
 
-// call records the usage of one assistant line: the first line of a message
-// opens its call, sibling lines keep the record with the most tokens.
-func (b *builder) call(e *Entry, th *Thread, mi, ci int) int {
-	key := CallKey(e.MessageID, e.RequestID)
-	if ci < 0 && e.MessageID != "" {
-		if i, ok := th.callIndex[key]; ok {
-			ci = i
-		}
-	}
+// call records the usage of one assistant line of message mi. The first line
+// of a message opens its call (ci < 0); its sibling lines found the message
+// by key, and with it the call ci, and keep the record with the most tokens.
+// key is the line's call key, "" when it has no message.id.
+func (b *builder) call(e *Entry, th *Thread, key string, mi, ci int) int {
 	if ci < 0 {
 		ci = len(th.Calls)
 		c := Call{
@@ -422,8 +421,7 @@ func (b *builder) call(e *Entry, th *Thread, mi, ci int) int {
 			Synthetic: e.Model == "<synthetic>", APIError: e.APIError,
 			OutputLowerBound: placeholderOutput(e.Version),
 		}
-		if e.MessageID != "" {
-			th.callIndex[key] = ci
+		if key != "" {
 			if owner, ok := b.callOwner[key]; ok && owner != th {
 				c.Duplicate = true
 			} else {
@@ -498,7 +496,7 @@ func (b *builder) finish() *Session {
 		}
 	}
 	for _, th := range s.Threads() {
-		th.toolIndex, th.msgIndex, th.callIndex = nil, nil, nil
+		th.toolIndex, th.msgIndex = nil, nil
 	}
 	s.Versions = sortedKeys(b.versions)
 	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })

@@ -133,6 +133,18 @@ func TestCallDedup(t *testing.T) {
 			wantKeys:   []string{"m1\x00r1", "m2\x00r2"},
 			wantBlocks: []int{0, 0},
 		},
+		{
+			name: "interleaved siblings find their own message and call",
+			transcript: `{"type":"assistant","uuid":"a1","requestId":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"a"}],"usage":{"input_tokens":1,"output_tokens":1}}}
+{"type":"assistant","uuid":"a2","requestId":"r1","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"b"}],"usage":{"input_tokens":2,"output_tokens":2}}}
+{"type":"assistant","uuid":"a3","requestId":"r2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"c"}],"usage":{"input_tokens":3,"output_tokens":3}}}
+{"type":"assistant","uuid":"a4","requestId":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"d"}],"usage":{"input_tokens":1,"output_tokens":7}}}
+{"type":"assistant","uuid":"a5","requestId":"r1","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"e"}],"usage":{"input_tokens":2,"output_tokens":1}}}
+`,
+			want:       []Usage{{Input: 1, Output: 7}, {Input: 2, Output: 2}, {Input: 3, Output: 3}},
+			wantKeys:   []string{"m1\x00r1", "m2\x00r1", "m1\x00r2"},
+			wantBlocks: []int{2, 2, 1},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,14 +180,16 @@ func TestCallDedup(t *testing.T) {
 
 // TestCallDedupKeyIsIDAndRequest: reference.md §4 (and ccusage) key a call by
 // (message.id, requestId), so two requests answered under one message.id are
-// two calls. Load merges them into the first, because builder.assistant finds
-// the message, and through it the call, by message.id alone.
+// two calls, and two messages.
 func TestCallDedupKeyIsIDAndRequest(t *testing.T) {
 	s := loadString(t, `{"type":"assistant","uuid":"a1","requestId":"r1","message":{"id":"m","role":"assistant","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}
 {"type":"assistant","uuid":"a2","requestId":"r2","message":{"id":"m","role":"assistant","content":[],"usage":{"input_tokens":2,"output_tokens":2}}}
 `)
 	if got, want := usages(s.Main), []Usage{{Input: 1, Output: 1}, {Input: 2, Output: 2}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("calls' usage = %+v, want %+v", got, want)
+	}
+	if got := msgLines(s.Main); !reflect.DeepEqual(got, []int{1, 2}) {
+		t.Errorf("messages start on lines %v, want [1 2]", got)
 	}
 }
 

@@ -11,9 +11,11 @@ const maxDepth = 10000
 
 // validJSON reports whether s is one valid JSON value (RFC 8259) with
 // optional surrounding white space. It accepts exactly what encoding/json's
-// Valid accepts (FuzzValid checks this), and it is the reader's hot path:
-// strings, which are most of a transcript's bytes, are scanned eight bytes
-// at a time.
+// Valid accepts (FuzzValid checks this). The reader calls it only for a line
+// that walkFields rejected, to tell "not an object" from invalid JSON; the
+// hot path is validValue and validString below, which walkFields uses to
+// validate each top-level value as it walks: strings, which are most of a
+// transcript's bytes, are scanned eight bytes at a time.
 func validJSON(s string) bool {
 	i, ok := validValue(s, skipWS(s, 0), 0)
 	return ok && skipWS(s, i) == len(s)

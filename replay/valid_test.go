@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -21,16 +22,35 @@ func TestValidJSONMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestValidJSONDepthLimit: nesting is accepted up to maxDepth, as
+// encoding/json does, and refused beyond; so is a line's top level walk.
 func TestValidJSONDepthLimit(t *testing.T) {
-	deep := make([]byte, 0, 2*maxDepth+2)
-	for i := 0; i < maxDepth+1; i++ {
-		deep = append(deep, '[')
+	nest := func(open, inner, close string, depth int) string {
+		return strings.Repeat(open, depth) + inner + strings.Repeat(close, depth)
 	}
-	for i := 0; i < maxDepth+1; i++ {
-		deep = append(deep, ']')
-	}
-	if validJSON(string(deep)) {
-		t.Errorf("nesting deeper than %d accepted", maxDepth)
+	for _, tt := range []struct {
+		name string
+		s    string
+		want bool
+	}{
+		{"arrays at maxDepth", nest("[", "", "]", maxDepth), true},
+		{"arrays beyond", nest("[", "", "]", maxDepth+1), false},
+		{"objects at maxDepth", nest(`{"a":`, "1", "}", maxDepth), true},
+		{"objects beyond", nest(`{"a":`, "1", "}", maxDepth+1), false},
+		{"arrays in an object at maxDepth", `{"a":` + nest("[", "", "]", maxDepth-1) + "}", true},
+		{"arrays in an object beyond", `{"a":` + nest("[", "", "]", maxDepth) + "}", false},
+	} {
+		if std := json.Valid([]byte(tt.s)); std != tt.want {
+			t.Errorf("%s: encoding/json's Valid = %v, want %v", tt.name, std, tt.want)
+		}
+		if got := validJSON(tt.s); got != tt.want {
+			t.Errorf("%s: validJSON = %v, want %v", tt.name, got, tt.want)
+		}
+		if tt.s[0] == '{' {
+			if got := walkFields(tt.s, true, func(k, v string) {}); got != tt.want {
+				t.Errorf("%s: walkFields = %v, want %v", tt.name, got, tt.want)
+			}
+		}
 	}
 }
 
