@@ -1,10 +1,6 @@
 package policies
 
-import (
-	"fmt"
-
-	"github.com/ctxlab/ctxlab/simulate"
-)
+import "github.com/ctxlab/ctxlab/simulate"
 
 func init() {
 	register(Entry{
@@ -23,31 +19,26 @@ func init() {
 }
 
 type budget struct {
-	args   Args
+	named
 	tokens int64
 	mask   bool
 }
 
 func newBudget(a Args) (simulate.Policy, error) {
-	n, err := a.Int("tokens")
+	n, err := a.Positive("tokens")
 	if err != nil {
 		return nil, err
 	}
-	if n == 0 {
-		return nil, fmt.Errorf("policy %q: tokens=0: want a budget above 0", "budget")
-	}
-	p := &budget{args: a, tokens: n}
+	p := &budget{named: named{a}, tokens: n}
 	switch m := a.String("mode"); m {
 	case "mask":
 		p.mask = true
 	case "drop":
 	default:
-		return nil, fmt.Errorf("policy %q: mode=%q: want mask or drop", "budget", m)
+		return nil, a.errorf("mode=%q: want mask or drop", m)
 	}
 	return p, nil
 }
-
-func (p *budget) Name() string { return spec("budget", p.args) }
 
 func (p *budget) Before(s *simulate.State) {
 	if s.Tokens <= p.tokens {
@@ -62,22 +53,19 @@ func (p *budget) Before(s *simulate.State) {
 }
 
 // clear masks the oldest tool results before this call's until the
-// projected context fits; it repeats when the engine's placeholder proved
-// larger than projected.
+// context fits, or none is left.
 func (p *budget) clear(s *simulate.State) {
-	for s.Tokens > p.tokens {
-		var idx []int
-		over := s.Tokens - p.tokens
-		for _, j := range liveResults(s.Items, currentFrom(s)) {
-			if over <= 0 {
-				break
-			}
-			idx = append(idx, j)
-			over -= clearGain(s.Items[j])
+	var idx []int
+	over := s.Tokens - p.tokens
+	for _, j := range liveResults(s.Items, currentFrom(s)) {
+		if over <= 0 {
+			break
 		}
-		if len(idx) == 0 || s.Clear(idx, "budget (mask)") == 0 {
-			return
-		}
+		idx = append(idx, j)
+		over -= clearGain(s, s.Items[j])
+	}
+	if len(idx) > 0 {
+		s.Clear(idx, "budget (mask)")
 	}
 }
 

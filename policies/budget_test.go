@@ -77,3 +77,19 @@ func TestBudget(t *testing.T) {
 		})
 	}
 }
+
+// At ratio 2 a cleared 1,000-token result frees 984 (the placeholder is
+// round(8 × 2) = 16): budget picks what to clear with that size, in one
+// clearing.
+func TestBudgetRatio(t *testing.T) {
+	// Budget 6,725. Calls 0–3 (2,500 … 5,650) fit. Call 4 (8,700) is 1,975
+	// over: f1.go and f2.go free 1,968, 7 short, so f3.go goes too (f4.go's
+	// result is this call's): 3 × 984 = 2,952 freed, 5,748.
+	tr := reads(1000, 1000, 1000, 3000)
+	tr.Ratio = 2
+	res := run(t, "budget:tokens=6725", tr)
+	expect{
+		prompts: []int64{2500, 3550, 4600, 5650, 5748},
+		actions: map[int][]string{4: {"budget (mask): cleared 3 results, freed 2952"}},
+	}.check(t, res)
+}

@@ -1,16 +1,16 @@
 package policies
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// Compactable are the tools whose results Claude Code's micro-compaction
-// clears (seed 000, COMPACTABLE_TOOLS).
-var Compactable = map[string]bool{
+// compactableTools are the tools whose results Claude Code's
+// micro-compaction clears (seed 000, COMPACTABLE_TOOLS).
+var compactableTools = map[string]bool{
 	"Read": true, "Bash": true, "Grep": true, "Glob": true,
 	"WebSearch": true, "WebFetch": true, "Edit": true, "Write": true,
 }
@@ -21,11 +21,21 @@ var Compactable = map[string]bool{
 // has one, and replaying real sessions of those versions with
 // micro-compaction on moves their first auto-compaction away from the real
 // one. So the default is size-based from MicroFrom up to MicroUntil and off
-// elsewhere. The later variant the community reports (keep 5, when idle
+// elsewhere. The transcripts only place the end between 2.1.19 and 2.1.22,
+// so it is taken where they show the output reservation change
+// (simulate.ReservedNewFrom): one version boundary, not two that could
+// drift apart. The later variant the community reports (keep 5, when idle
 // longer than the cache TTL) is micro=time.
 const (
 	MicroFrom  = "2.1.0"
-	MicroUntil = "2.1.22" // exclusive; also where the 20K reservation starts
+	MicroUntil = simulate.ReservedNewFrom // exclusive
+)
+
+// The size variant's defaults, which claude-code-sm's micro-compaction
+// uses too.
+const (
+	microMinSavings = 20_000 // skip a clearing that would free less
+	microTarget     = 40_000 // clear until the remaining results fit in this
 )
 
 func init() {
@@ -44,8 +54,8 @@ func init() {
 			{Name: "auto", Default: "true", Doc: "auto-compaction enabled"},
 			{Name: "micro", Default: "", Doc: "micro-compaction: size (seed 000), time (idle longer than the TTL, keep 5), off; empty: size for 2.1.0–2.1.21, off otherwise (the versions whose transcripts show it)"},
 			{Name: "keep", Default: "0", Doc: "tool results micro-compaction keeps; 0: 3 (size), 5 (time)"},
-			{Name: "min_savings", Default: "20000", Doc: "size variant: skip when it would free less"},
-			{Name: "target", Default: "40000", Doc: "size variant: clear oldest results until the rest fit in this many tokens"},
+			{Name: "min_savings", Default: strconv.Itoa(microMinSavings), Doc: "size variant: skip when it would free less"},
+			{Name: "target", Default: strconv.Itoa(microTarget), Doc: "size variant: clear oldest results until the rest fit in this many tokens"},
 			{Name: "idle", Default: "0", Doc: "time variant: idle minutes that trigger it; 0: the session's cache TTL"},
 			{Name: "restore", Default: "true", Doc: "re-attach recent files (5 × 5000, 50000 in all) and todos after a compaction"},
 		},
@@ -54,7 +64,7 @@ func init() {
 }
 
 type claudeCode struct {
-	args       Args
+	named
 	version    string
 	limits     simulate.LimitParams
 	auto       bool
@@ -67,23 +77,16 @@ type claudeCode struct {
 }
 
 func newClaudeCode(a Args) (simulate.Policy, error) {
-	p := &claudeCode{args: a, version: a.String("version"), micro: a.String("micro")}
-	var err error
+	p := &claudeCode{named: named{a}, version: a.String("version")}
 	var keep, idle int64
-	for _, f := range []struct {
-		name string
-		dst  *int64
-	}{{"reserve", &p.limits.Reserved}, {"window", &p.limits.Window}, {"buffer", &p.limits.Buffer},
-		{"keep", &keep}, {"min_savings", &p.minSavings}, {"target", &p.target}, {"idle", &idle}} {
-		if *f.dst, err = a.Int(f.name); err != nil {
-			return nil, err
-		}
-	}
-	if p.limits.Pct, err = a.Float("pct"); err != nil {
+	err := a.ints([]intParam{{"reserve", &p.limits.Reserved, 0}, {"window", &p.limits.Window, 0},
+		{"buffer", &p.limits.Buffer, 0}, {"keep", &keep, 0}, {"min_savings", &p.minSavings, 0},
+		{"target", &p.target, 0}, {"idle", &idle, 0}})
+	if err != nil {
 		return nil, err
 	}
-	if p.limits.Pct > 100 {
-		return nil, fmt.Errorf("policy %q: pct=%v: want 0 to 100", "claude-code", p.limits.Pct)
+	if p.limits.Pct, err = a.Pct("pct"); err != nil {
+		return nil, err
 	}
 	if p.auto, err = a.Bool("auto"); err != nil {
 		return nil, err
@@ -91,10 +94,8 @@ func newClaudeCode(a Args) (simulate.Policy, error) {
 	if p.restore, err = a.Bool("restore"); err != nil {
 		return nil, err
 	}
-	switch p.micro {
-	case "", "size", "time", "off":
-	default:
-		return nil, fmt.Errorf("policy %q: micro=%q: want size, time or off", "claude-code", p.micro)
+	if p.micro, err = parseMicro(a); err != nil {
+		return nil, err
 	}
 	p.limits.AutoCompactOff = !p.auto
 	p.keep = int(keep)
@@ -102,7 +103,15 @@ func newClaudeCode(a Args) (simulate.Policy, error) {
 	return p, nil
 }
 
-func (p *claudeCode) Name() string { return spec("claude-code", p.args) }
+// parseMicro checks the micro parameter of claude-code and claude-code-sm.
+func parseMicro(a Args) (string, error) {
+	switch m := a.String("micro"); m {
+	case "", "size", "time", "off":
+		return m, nil
+	default:
+		return "", a.errorf("micro=%q: want size, time or off", m)
+	}
+}
 
 func (p *claudeCode) Before(s *simulate.State) {
 	version := p.version
@@ -176,7 +185,7 @@ func (p *claudeCode) sizeMicro(s *simulate.State, keep int) {
 func compactable(s *simulate.State) []int {
 	var out []int
 	for j, it := range s.Items {
-		if it.Kind == simulate.KindToolResult && !it.Cleared && Compactable[it.Tool] {
+		if it.Kind == simulate.KindToolResult && !it.Cleared && compactableTools[it.Tool] {
 			out = append(out, j)
 		}
 	}

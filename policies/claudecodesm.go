@@ -1,23 +1,19 @@
 package policies
 
-import (
-	"fmt"
-
-	"github.com/ctxlab/ctxlab/simulate"
-)
+import "github.com/ctxlab/ctxlab/simulate"
 
 func init() {
 	register(Entry{
 		Name: "claude-code-sm",
 		Doc: "Claude Code with session-memory compaction: a background fork keeps notes of the session " +
-			"(first written when Claude Code's count reaches init, then updated after every update tokens of " +
-			"growth with tools tool calls since the last update, or a turn without tool calls); at the " +
+			"(written, once Claude Code's count has reached init, after every update tokens of growth with " +
+			"tools tool calls since the last update, or a turn without tool calls); at the " +
 			"auto-compaction threshold the notes replace everything up to the last message they cover and the " +
 			"messages after it stay verbatim, unless that would still be at the threshold (or there are no notes " +
 			"yet): then a full compaction as claude-code's. Micro-compaction as claude-code's.",
 		Source: "seeds 000 (session memory compact), 003 (DEFAULT_SESSION_MEMORY_CONFIG, template limits); reference.md §1",
 		Params: []Param{
-			{Name: "init", Default: "10000", Doc: "Claude Code's token count at which the notes are first written (minimumMessageTokensToInit)"},
+			{Name: "init", Default: "10000", Doc: "Claude Code's token count the notes wait for before their first write (minimumMessageTokensToInit)"},
 			{Name: "update", Default: "5000", Doc: "growth in tokens since the last update before the next (minimumTokensBetweenUpdate)"},
 			{Name: "tools", Default: "3", Doc: "tool calls since the last update that allow the next (toolCallsBetweenUpdates)"},
 			{Name: "max", Default: "12000", Doc: "cap on the notes' size in tokens"},
@@ -46,7 +42,7 @@ func init() {
 // conversation; at a first compaction around 160K they are 7K–8K, about
 // three times a full compaction's summary.
 type sessionMemory struct {
-	args                         Args
+	named
 	limits                       simulate.LimitParams
 	init, update, tools          int64
 	max, section, sections, rate int64
@@ -62,44 +58,25 @@ type sessionMemory struct {
 }
 
 func newClaudeCodeSM(a Args) (simulate.Policy, error) {
-	p := &sessionMemory{args: a, lastMsg: -1, point: -1}
-	var err error
-	for _, f := range []struct {
-		name string
-		dst  *int64
-	}{{"init", &p.init}, {"update", &p.update}, {"tools", &p.tools}, {"max", &p.max}, {"section", &p.section},
-		{"sections", &p.sections}, {"rate", &p.rate}, {"prompt", &p.prompt}, {"reserve", &p.limits.Reserved}} {
-		if *f.dst, err = a.Int(f.name); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range []struct {
-		name string
-		v    int64
-	}{{"max", p.max}, {"section", p.section}, {"sections", p.sections}, {"rate", p.rate}} {
-		if f.v == 0 {
-			return nil, fmt.Errorf("policy %q: %s=0: want 1 or more", "claude-code-sm", f.name)
-		}
-	}
-	if p.limits.Pct, err = a.Float("pct"); err != nil {
+	p := &sessionMemory{named: named{a}, lastMsg: -1, point: -1}
+	err := a.ints([]intParam{{"init", &p.init, 0}, {"update", &p.update, 0}, {"tools", &p.tools, 0},
+		{"max", &p.max, 1}, {"section", &p.section, 1}, {"sections", &p.sections, 1}, {"rate", &p.rate, 1},
+		{"prompt", &p.prompt, 0}, {"reserve", &p.limits.Reserved, 0}})
+	if err != nil {
 		return nil, err
 	}
-	if p.limits.Pct > 100 {
-		return nil, fmt.Errorf("policy %q: pct=%v: want 0 to 100", "claude-code-sm", p.limits.Pct)
+	if p.limits.Pct, err = a.Pct("pct"); err != nil {
+		return nil, err
 	}
-	micro := a.String("micro")
-	switch micro {
-	case "", "size", "time", "off":
-	default:
-		return nil, fmt.Errorf("policy %q: micro=%q: want size, time or off", "claude-code-sm", micro)
+	micro, err := parseMicro(a)
+	if err != nil {
+		return nil, err
 	}
 	// claude-code's micro-compaction with its defaults; its auto-compaction
 	// is off (this policy compacts), but not its warning level.
-	p.micro = &claudeCode{limits: p.limits, micro: micro, minSavings: 20_000, target: 40_000, restore: true}
+	p.micro = &claudeCode{limits: p.limits, micro: micro, minSavings: microMinSavings, target: microTarget, restore: true}
 	return p, nil
 }
-
-func (p *sessionMemory) Name() string { return spec("claude-code-sm", p.args) }
 
 // notes returns the notes' size once they cover covered tokens.
 func (p *sessionMemory) notes(covered int64) int64 {

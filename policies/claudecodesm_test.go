@@ -88,6 +88,16 @@ func TestClaudeCodeSMFallbackAndTurns(t *testing.T) {
 			actions: map[int][]string{3: {"compact (auto): 3650 → 4229"}},
 		}.check(t, res)
 	})
+	t.Run("first update needs the growth too", func(t *testing.T) {
+		// init=1000 < update=3000. Call 0: 2,500 ≥ 1,000 and the turn had
+		// no tool call, but it has grown only 2,500 since 0: no notes yet.
+		// Call 1: 3,550, one tool call: written, ⌊1,550 × 50 / 1,000⌋ = 77.
+		res := run(t, "claude-code-sm:init=1000,update=3000,tools=1", reads(1000))
+		expect{
+			prompts: []int64{2500, 3550},
+			actions: map[int][]string{1: {"session-memory update: fork of 3550 + 1000 tokens, 77 out"}},
+		}.check(t, res)
+	})
 	t.Run("turn without tool calls", func(t *testing.T) {
 		// tools=100 is never reached, but call 2 follows a response without
 		// tool calls (300 of text, then 800 of user text): 4,650, grown

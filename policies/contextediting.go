@@ -1,10 +1,6 @@
 package policies
 
-import (
-	"fmt"
-
-	"github.com/ctxlab/ctxlab/simulate"
-)
+import "github.com/ctxlab/ctxlab/simulate"
 
 func init() {
 	register(Entry{
@@ -27,7 +23,7 @@ func init() {
 }
 
 type contextEditing struct {
-	args         Args
+	named
 	trigger      int64
 	keep         int
 	clearAtLeast int64
@@ -36,21 +32,16 @@ type contextEditing struct {
 }
 
 func newContextEditing(a Args) (simulate.Policy, error) {
-	p := &contextEditing{args: a, exclude: map[string]bool{}}
-	var err error
+	p := &contextEditing{named: named{a}, exclude: map[string]bool{}}
 	var keep int64
-	for _, f := range []struct {
-		name string
-		dst  *int64
-	}{{"trigger", &p.trigger}, {"keep", &keep}, {"clear_at_least", &p.clearAtLeast}} {
-		if *f.dst, err = a.Int(f.name); err != nil {
-			return nil, err
-		}
+	err := a.ints([]intParam{{"trigger", &p.trigger, 0}, {"keep", &keep, 0}, {"clear_at_least", &p.clearAtLeast, 0}})
+	if err != nil {
+		return nil, err
 	}
 	p.keep = int(keep)
 	for _, t := range a.List("exclude_tools") {
 		if t == "" {
-			return nil, fmt.Errorf("policy %q: exclude_tools=%q: empty tool name", "context-editing", a.String("exclude_tools"))
+			return nil, a.errorf("exclude_tools=%q: empty tool name", a.String("exclude_tools"))
 		}
 		p.exclude[t] = true
 	}
@@ -59,8 +50,6 @@ func newContextEditing(a Args) (simulate.Policy, error) {
 	}
 	return p, nil
 }
-
-func (p *contextEditing) Name() string { return spec("context-editing", p.args) }
 
 func (p *contextEditing) Before(s *simulate.State) {
 	if s.Tokens < p.trigger {
@@ -90,11 +79,11 @@ func (p *contextEditing) Before(s *simulate.State) {
 		}
 		for _, r := range results[use.ToolID] {
 			res = append(res, r)
-			gain += clearGain(s.Items[r])
+			gain += clearGain(s, s.Items[r])
 		}
 		if p.inputs && !use.Cleared {
 			in = append(in, u)
-			gain += clearGain(use)
+			gain += clearGain(s, use)
 		}
 	}
 	if gain == 0 || gain < p.clearAtLeast {

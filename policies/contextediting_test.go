@@ -79,3 +79,20 @@ func TestContextEditing(t *testing.T) {
 		})
 	}
 }
+
+// At ratio 2 the engine's placeholder is round(8 × 2) = 16 tokens, so
+// clearing a 1,000-token result frees 984, not the 992 of ratio 1; the
+// projection must use the engine's size.
+func TestContextEditingRatio(t *testing.T) {
+	// clear_at_least=990. Call 2 (4,600): f1.go's result would free 984 <
+	// 990: skipped. Call 3 (5,650): still only f1.go (Bash is excluded):
+	// skipped. Call 4 (6,700): f1.go and f3.go free 2 × 984 = 1,968 ≥ 990:
+	// 6,700 − 1,968 = 4,732.
+	tr := session(editingSession()...)
+	tr.Ratio = 2
+	res := run(t, "context-editing:trigger=4000,keep=1,exclude_tools=Bash,clear_at_least=990", tr)
+	expect{
+		prompts: []int64{2500, 3550, 4600, 5650, 4732},
+		actions: map[int][]string{4: {"context editing: cleared 2 results, freed 1968"}},
+	}.check(t, res)
+}

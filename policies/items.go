@@ -1,19 +1,12 @@
 package policies
 
-import (
-	"github.com/ctxlab/ctxlab/replay"
-	"github.com/ctxlab/ctxlab/simulate"
-)
+import "github.com/ctxlab/ctxlab/simulate"
 
-// placeholderTokens is the size of simulate.Placeholder at one token per
-// unit of Claude Code's estimate (round(33/4) = 8). The engine scales it by
-// the session's calibrated ratio, which a policy cannot see, so policies use
-// this only to project what a clearing would free before asking for it; the
-// freed tokens Clear returns are the engine's own.
-var placeholderTokens = int64(replay.Estimate(len(simulate.Placeholder)))
-
-// clearGain projects what clearing an item frees.
-func clearGain(it simulate.Item) int64 { return max(0, it.Tokens-placeholderTokens) }
+// clearGain is what clearing an item frees: the engine replaces it with a
+// placeholder of s.PlaceholderTokens() (items no larger stay as they are).
+func clearGain(s *simulate.State, it simulate.Item) int64 {
+	return max(0, it.Tokens-s.PlaceholderTokens())
+}
 
 // liveResults returns the indexes of the tool results in items[1:end] not
 // yet cleared, oldest first.
@@ -43,25 +36,39 @@ func appended(s *simulate.State) []simulate.Item {
 	return out
 }
 
-// currentFrom returns the index of the first item appended for this call,
-// found by message index (Item.Msg grows along the thread), so that it
-// stays right after another policy dropped or summarised items before it.
-func currentFrom(s *simulate.State) int {
+// firstMsg returns the lowest message index (Item.Msg) of the items the
+// trace appends for this call, or -1 when none belongs to a message.
+func firstMsg(s *simulate.State) int {
 	first := -1
 	for _, it := range appended(s) {
 		if it.Msg >= 0 && (first < 0 || it.Msg < first) {
 			first = it.Msg
 		}
 	}
-	if first < 0 {
-		return min(s.Appended(), len(s.Items))
-	}
-	for j := 1; j < len(s.Items); j++ {
-		if s.Items[j].Msg >= first {
+	return first
+}
+
+// fromMsg returns the index of the first item after the overhead whose
+// message index is msg or later (message indexes grow along the thread),
+// or len(items) when there is none.
+func fromMsg(items []simulate.Item, msg int) int {
+	for j := 1; j < len(items); j++ {
+		if items[j].Msg >= msg {
 			return j
 		}
 	}
-	return len(s.Items)
+	return len(items)
+}
+
+// currentFrom returns the index of the first item appended for this call,
+// found by message index, so that it stays right after another policy
+// dropped or summarised items before it.
+func currentFrom(s *simulate.State) int {
+	first := firstMsg(s)
+	if first < 0 {
+		return min(s.Appended(), len(s.Items))
+	}
+	return fromMsg(s.Items, first)
 }
 
 // alignPivot moves a pivot back until no tool result at or after it has its

@@ -1,10 +1,6 @@
 package policies
 
-import (
-	"fmt"
-
-	"github.com/ctxlab/ctxlab/simulate"
-)
+import "github.com/ctxlab/ctxlab/simulate"
 
 func init() {
 	register(Entry{
@@ -22,7 +18,7 @@ func init() {
 }
 
 type keepLastN struct {
-	args    Args
+	named
 	n       int
 	polling int
 }
@@ -32,17 +28,12 @@ func newKeepLastN(a Args) (simulate.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	polling, err := a.Int("polling")
+	polling, err := a.Positive("polling")
 	if err != nil {
 		return nil, err
 	}
-	if polling < 1 {
-		return nil, fmt.Errorf("policy %q: polling=%d: want 1 or more", "keep-last-n", polling)
-	}
-	return &keepLastN{args: a, n: int(n), polling: int(polling)}, nil
+	return &keepLastN{named: named{a}, n: int(n), polling: int(polling)}, nil
 }
-
-func (p *keepLastN) Name() string { return spec("keep-last-n", p.args) }
 
 // Before, on calls 0, k, 2k, … (k = polling), clears every tool result but
 // the last n, counting cleared ones: the boundary is the n-th result from

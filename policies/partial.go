@@ -1,10 +1,6 @@
 package policies
 
-import (
-	"fmt"
-
-	"github.com/ctxlab/ctxlab/simulate"
-)
+import "github.com/ctxlab/ctxlab/simulate"
 
 func init() {
 	register(Entry{
@@ -23,7 +19,7 @@ func init() {
 }
 
 type partial struct {
-	args Args
+	named
 	keep int
 	pct  float64
 }
@@ -33,17 +29,12 @@ func newPartial(a Args) (simulate.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	pct, err := a.Float("pct")
+	pct, err := a.Pct("pct")
 	if err != nil {
 		return nil, err
 	}
-	if pct > 100 {
-		return nil, fmt.Errorf("policy %q: pct=%v: want 0 to 100", "partial", pct)
-	}
-	return &partial{args: a, keep: int(keep), pct: pct}, nil
+	return &partial{named: named{a}, keep: int(keep), pct: pct}, nil
 }
-
-func (p *partial) Name() string { return spec("partial", p.args) }
 
 // Before compares Claude Code's own count (State.Trigger) with the
 // threshold, as claude-code does.

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,33 +71,80 @@ func Lookup(name string) (*Entry, bool) {
 type Args struct {
 	policy string
 	vals   map[string]string
-	set    map[string]bool
 }
 
-// Set reports whether the spec gave the parameter explicitly.
-func (a Args) Set(name string) bool { return a.set[name] }
+// errorf returns an error that names the policy:
+// `policy "name": ` followed by the formatted message.
+func (a Args) errorf(format string, args ...any) error {
+	return fmt.Errorf("policy %q: "+format, append([]any{a.policy}, args...)...)
+}
 
 // String returns a parameter's value.
 func (a Args) String(name string) string { return a.vals[name] }
 
-// Int parses an integer parameter.
-func (a Args) Int(name string) (int64, error) {
+// Int, Positive, Float, Pct and Bool parse a parameter and store its
+// canonical form, so that a policy's name lists a default written
+// differently (pct=80.0, n=010, tokens=100_000) as the default it is.
+
+// Int parses a whole-number parameter (≥ 0).
+func (a Args) Int(name string) (int64, error) { return a.intMin(name, 0) }
+
+// Positive parses a whole-number parameter that must be 1 or more.
+func (a Args) Positive(name string) (int64, error) { return a.intMin(name, 1) }
+
+// intMin parses a whole-number parameter of at least least.
+func (a Args) intMin(name string, least int64) (int64, error) {
 	v := a.vals[name]
 	n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("policy %q: %s=%q: want a whole number ≥ 0", a.policy, name, v)
+	if err != nil || n < least {
+		return 0, a.errorf("%s=%q: want a whole number ≥ %d", name, v, least)
 	}
+	a.vals[name] = strconv.FormatInt(n, 10)
 	return n, nil
 }
 
-// Float parses a number parameter.
+// intParam is a whole-number parameter for Args.ints: its name, where it
+// goes, and its least value.
+type intParam struct {
+	name  string
+	dst   *int64
+	least int64
+}
+
+// ints parses whole-number parameters in order, stopping at the first
+// error.
+func (a Args) ints(params []intParam) error {
+	for _, p := range params {
+		n, err := a.intMin(p.name, p.least)
+		if err != nil {
+			return err
+		}
+		*p.dst = n
+	}
+	return nil
+}
+
+// Float parses a number parameter (≥ 0). NaN and infinities are rejected:
+// NaN would pass every range check a policy makes.
 func (a Args) Float(name string) (float64, error) {
 	v := a.vals[name]
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 {
-		return 0, fmt.Errorf("policy %q: %s=%q: want a number ≥ 0", a.policy, name, v)
+	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, a.errorf("%s=%q: want a finite number ≥ 0", name, v)
 	}
+	f += 0 // -0 → 0
+	a.vals[name] = strconv.FormatFloat(f, 'g', -1, 64)
 	return f, nil
+}
+
+// Pct parses a percentage from 0 to 100 (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE;
+// 0: unset).
+func (a Args) Pct(name string) (float64, error) {
+	f, err := a.Float(name)
+	if err == nil && f > 100 {
+		return 0, a.errorf("%s=%v: want 0 to 100", name, f)
+	}
+	return f, err
 }
 
 // Bool parses a boolean parameter.
@@ -104,8 +152,9 @@ func (a Args) Bool(name string) (bool, error) {
 	v := a.vals[name]
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, fmt.Errorf("policy %q: %s=%q: want true or false", a.policy, name, v)
+		return false, a.errorf("%s=%q: want true or false", name, v)
 	}
+	a.vals[name] = strconv.FormatBool(b)
 	return b, nil
 }
 
@@ -144,7 +193,7 @@ func Parse(spec string) (simulate.Policy, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown policy %q (see ctxlab policies; known: %s)", name, strings.Join(Names(), ", "))
 	}
-	a := Args{policy: name, vals: map[string]string{}, set: map[string]bool{}}
+	a := Args{policy: name, vals: map[string]string{}}
 	for _, p := range e.Params {
 		a.vals[p.Name] = p.Default
 	}
@@ -153,13 +202,12 @@ func Parse(spec string) (simulate.Policy, error) {
 			k, v, ok := strings.Cut(kv, "=")
 			k = strings.TrimSpace(k)
 			if !ok {
-				return nil, fmt.Errorf("policy %q: parameter %q has no value (want key=value)", name, k)
+				return nil, a.errorf("parameter %q has no value (want key=value)", k)
 			}
 			if _, known := a.vals[k]; !known {
-				return nil, fmt.Errorf("policy %q: unknown parameter %q (want one of %s)", name, k, paramNames(e))
+				return nil, a.errorf("unknown parameter %q (want one of %s)", k, paramNames(e))
 			}
 			a.vals[k] = strings.TrimSpace(v)
-			a.set[k] = true
 		}
 	}
 	return e.New(a)
@@ -216,10 +264,17 @@ func paramNames(e *Entry) string {
 	return strings.Join(n, ", ")
 }
 
-// spec renders a canonical spec: the name and the parameters that differ
-// from their defaults, in the entry's order.
-func spec(name string, a Args) string {
-	e, _ := Lookup(name)
+// named gives a policy built from Args its Name: the canonical spec, the
+// policy's name and the parameters that differ from their defaults, in the
+// entry's order.
+type named struct{ args Args }
+
+func (n named) Name() string {
+	a := n.args
+	e, ok := Lookup(a.policy)
+	if !ok {
+		return a.policy
+	}
 	var kv []string
 	for _, p := range e.Params {
 		if v := a.vals[p.Name]; v != p.Default {
@@ -227,9 +282,9 @@ func spec(name string, a Args) string {
 		}
 	}
 	if len(kv) == 0 {
-		return name
+		return a.policy
 	}
-	return name + ":" + strings.Join(kv, ",")
+	return a.policy + ":" + strings.Join(kv, ",")
 }
 
 // composite applies its parts in order before each call.

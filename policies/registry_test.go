@@ -1,9 +1,13 @@
 package policies
 
 import (
+	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
 var (
@@ -76,6 +80,17 @@ func TestNameRoundTrip(t *testing.T) {
 		{"threshold:restore=true,pct=70", "threshold:pct=70,restore=true"},
 		{"summary-nm:m=5+keep-last-n:n=3", "summary-nm:m=5+keep-last-n:n=3"},
 		{"partial:keep=4", "partial:keep=4"},
+		// Numbers are named in their canonical form: a default written
+		// differently is still the default.
+		{"threshold:pct=80.0", "threshold"},
+		{"threshold:pct=7e1", "threshold:pct=70"},
+		{"keep-last-n:n=010", "keep-last-n"},
+		{"keep-last-n:n=04", "keep-last-n:n=4"},
+		{"budget:tokens=100_000", "budget"},
+		{"claude-code:pct=50.50,restore=1", "claude-code:pct=50.5"},
+		{"threshold:restore=TRUE", "threshold:restore=true"},
+		{"partial:pct=-0", "partial"},
+		{"keep-last-n:n=010,polling=05", "keep-last-n:polling=5"}, // docs/policies.md
 	}
 	for _, tt := range tests {
 		p, err := Parse(tt.spec)
@@ -104,19 +119,31 @@ func TestParseErrors(t *testing.T) {
 		{"keep-last-n:n=abc", []string{`policy "keep-last-n"`, `n="abc"`, "whole number"}},
 		{"keep-last-n:n=-1", []string{`n="-1"`}},
 		{"keep-last-n:n", []string{`parameter "n" has no value`, "key=value"}},
-		{"keep-last-n:polling=0", []string{"polling=0"}},
+		{"keep-last-n:polling=0", []string{`policy "keep-last-n"`, `polling="0"`, "whole number ≥ 1"}},
 		{"threshold:pct=0", []string{`policy "threshold"`, "pct=0"}},
 		{"threshold:pct=120", []string{"pct=120"}},
 		{"threshold:restore=maybe", []string{`restore="maybe"`, "true or false"}},
 		{"budget:mode=trim", []string{`mode="trim"`, "mask or drop"}},
-		{"budget:tokens=0", []string{"tokens=0"}},
+		{"budget:tokens=0", []string{`policy "budget"`, `tokens="0"`, "whole number ≥ 1"}},
 		{"context-editing:exclude_tools=Read||Bash", []string{"exclude_tools", "empty tool name"}},
 		{"context-editing:clear_tool_inputs=yes", []string{`clear_tool_inputs="yes"`}},
-		{"partial:pct=101", []string{"pct=101"}},
-		{"summary-nm:n=0", []string{"n=0"}},
-		{"claude-code-sm:micro=fast", []string{`micro="fast"`}},
-		{"claude-code-sm:max=0", []string{"max=0"}},
+		{"partial:pct=101", []string{`policy "partial"`, "pct=101", "want 0 to 100"}},
+		{"claude-code:pct=101", []string{`policy "claude-code"`, "pct=101", "want 0 to 100"}},
+		{"claude-code:micro=fast", []string{`policy "claude-code"`, `micro="fast"`, "want size, time or off"}},
+		{"summary-nm:n=0", []string{`policy "summary-nm"`, `n="0"`, "whole number ≥ 1"}},
+		{"claude-code-sm:micro=fast", []string{`policy "claude-code-sm"`, `micro="fast"`, "want size, time or off"}},
+		{"claude-code-sm:rate=x", []string{`policy "claude-code-sm"`, `rate="x"`, "whole number ≥ 1"}},
+		{"context-editing:keep=-2", []string{`policy "context-editing"`, `keep="-2"`, "whole number ≥ 0"}},
+		{"claude-code-sm:max=0", []string{`policy "claude-code-sm"`, `max="0"`, "whole number ≥ 1"}},
 		{"keep-last-n:n=2+bogus", []string{`unknown policy "bogus"`}},
+		// Non-finite numbers: NaN compares false with every bound, so a
+		// range check alone lets it through.
+		{"threshold:pct=NaN", []string{`policy "threshold"`, `pct="NaN"`, "finite"}},
+		{"partial:pct=NaN", []string{`policy "partial"`, `pct="NaN"`, "finite"}},
+		{"claude-code:pct=nan", []string{`policy "claude-code"`, `pct="nan"`, "finite"}},
+		{"claude-code-sm:pct=NaN", []string{`policy "claude-code-sm"`, `pct="NaN"`, "finite"}},
+		{"claude-code:pct=Inf", []string{`policy "claude-code"`, `pct="Inf"`, "finite"}},
+		{"threshold:pct=inf", []string{`policy "threshold"`, `pct="inf"`, "finite"}},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.spec)
@@ -129,6 +156,21 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("%q: error %q lacks %q", tt.spec, err, w)
 			}
 		}
+	}
+}
+
+// The error docs/cli.md shows, byte for byte.
+func TestParseErrorInCLIDoc(t *testing.T) {
+	_, err := Parse("claude-code:windw=100000")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	b, rerr := os.ReadFile("../docs/cli.md")
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if line := "ctxlab: --policy: " + err.Error() + "\n"; !strings.Contains(string(b), line) {
+		t.Errorf("docs/cli.md lacks %q", line)
 	}
 }
 
@@ -164,12 +206,30 @@ func TestParseList(t *testing.T) {
 	}
 }
 
-// Each Parse returns a fresh policy: stateful policies do not share state
-// between runs.
+// Each Parse returns a fresh policy: a stateful policy's two Parse results
+// run the same session to the same result, while one value run twice does
+// not (its state carries over), which shows the test can tell.
 func TestParseFresh(t *testing.T) {
-	a, _ := Parse("summary-nm:n=2,m=1")
-	b, _ := Parse("summary-nm:n=2,m=1")
-	if a == b {
-		t.Error("Parse returned the same value twice")
+	for _, spec := range []string{
+		"claude-code-sm:init=3000,update=1000,tools=2,rate=100,pct=3",
+		"summary-nm:n=2,m=1",
+		"keep-last-n:n=1+summary-nm:n=2,m=1",
+	} {
+		t.Run(spec, func(t *testing.T) {
+			a, errA := Parse(spec)
+			b, errB := Parse(spec)
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
+			}
+			tr := func() *simulate.Trace { return reads(1000, 1000, 1000, 1000, 1000, 1000) }
+			first := simulate.Run(tr(), a, simulate.DefaultConfig())
+			second := simulate.Run(tr(), b, simulate.DefaultConfig())
+			if !reflect.DeepEqual(first, second) {
+				t.Errorf("two Parse results ran differently:\n%+v\n%+v", first.Calls, second.Calls)
+			}
+			if again := simulate.Run(tr(), a, simulate.DefaultConfig()); reflect.DeepEqual(first, again) {
+				t.Errorf("the same value run twice ran the same: the test cannot tell a shared value")
+			}
+		})
 	}
 }

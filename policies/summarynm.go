@@ -1,7 +1,6 @@
 package policies
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/ctxlab/ctxlab/simulate"
@@ -23,7 +22,7 @@ func init() {
 }
 
 type summaryNM struct {
-	args Args
+	named
 	n, m int
 	// starts holds, oldest first, the message index (Item.Msg) where each
 	// unsummarised turn starts; message indexes grow along the thread and
@@ -32,29 +31,19 @@ type summaryNM struct {
 }
 
 func newSummaryNM(a Args) (simulate.Policy, error) {
-	n, err := a.Int("n")
+	n, err := a.Positive("n")
 	if err != nil {
 		return nil, err
-	}
-	if n < 1 {
-		return nil, fmt.Errorf("policy %q: n=0: want 1 or more", "summary-nm")
 	}
 	m, err := a.Int("m")
 	if err != nil {
 		return nil, err
 	}
-	return &summaryNM{args: a, n: int(n), m: int(m)}, nil
+	return &summaryNM{named: named{a}, n: int(n), m: int(m)}, nil
 }
 
-func (p *summaryNM) Name() string { return spec("summary-nm", p.args) }
-
 func (p *summaryNM) Before(s *simulate.State) {
-	first := -1
-	for _, it := range appended(s) {
-		if it.Msg >= 0 && (first < 0 || it.Msg < first) {
-			first = it.Msg
-		}
-	}
+	first := firstMsg(s)
 	if first >= 0 && (len(p.starts) == 0 || first > p.starts[len(p.starts)-1]) {
 		p.starts = append(p.starts, first)
 	}
@@ -62,14 +51,7 @@ func (p *summaryNM) Before(s *simulate.State) {
 	if len(p.starts) <= p.n+p.m {
 		return
 	}
-	next := p.starts[p.n] // the first turn kept
-	to := len(s.Items)
-	for j := 1; j < len(s.Items); j++ {
-		if s.Items[j].Msg >= next {
-			to = j
-			break
-		}
-	}
+	to := fromMsg(s.Items, p.starts[p.n]) // the first turn kept
 	s.Compact(simulate.Compaction{From: 1, To: to, Label: "summary-nm"})
 	p.starts = p.starts[p.n:]
 }

@@ -1,10 +1,6 @@
 package policies
 
-import (
-	"fmt"
-
-	"github.com/ctxlab/ctxlab/simulate"
-)
+import "github.com/ctxlab/ctxlab/simulate"
 
 func init() {
 	register(Entry{
@@ -22,20 +18,20 @@ func init() {
 }
 
 type threshold struct {
-	args    Args
+	named
 	pct     float64
 	window  int64
 	restore bool
 }
 
 func newThreshold(a Args) (simulate.Policy, error) {
-	p := &threshold{args: a}
+	p := &threshold{named: named{a}}
 	var err error
 	if p.pct, err = a.Float("pct"); err != nil {
 		return nil, err
 	}
 	if p.pct <= 0 || p.pct > 100 {
-		return nil, fmt.Errorf("policy %q: pct=%v: want more than 0, at most 100", "threshold", p.pct)
+		return nil, a.errorf("pct=%v: want more than 0, at most 100", p.pct)
 	}
 	if p.window, err = a.Int("window"); err != nil {
 		return nil, err
@@ -45,8 +41,6 @@ func newThreshold(a Args) (simulate.Policy, error) {
 	}
 	return p, nil
 }
-
-func (p *threshold) Name() string { return spec("threshold", p.args) }
 
 // Before compacts everything when s.Tokens ≥ ⌊window × pct / 100⌋.
 func (p *threshold) Before(s *simulate.State) {
