@@ -55,9 +55,32 @@ type TTLChange struct {
 	To      string `json:"to"`
 }
 
-// excludedModel reports models Claude Code's break detector skips (Haiku:
-// different caching behaviour, seed 001).
-func excludedModel(m string) bool { return strings.Contains(m, "haiku") }
+// BreakRule is Claude Code's cache-break rule (seed 001,
+// promptCacheBreakDetection.ts): a call breaks the cache when its cache read
+// fell by more than BreakMinFraction of the previous call's read AND by more
+// than BreakMinTokens. The previous call is the thread's previous call whose
+// model the detector does not skip (BreakExcluded). accounting.Config and
+// simulate.Config each carry one; DefaultBreakRule has Claude Code's values.
+type BreakRule struct {
+	BreakMinFraction float64
+	BreakMinTokens   int64
+}
+
+// DefaultBreakRule returns Claude Code's thresholds: 5% and 2,000 tokens
+// (seed 001).
+func DefaultBreakRule() BreakRule { return BreakRule{BreakMinFraction: 0.05, BreakMinTokens: 2000} }
+
+// IsBreak reports whether a call that read read tokens from the cache
+// broke it, the previous call having read prevRead.
+func (r BreakRule) IsBreak(prevRead, read int64) bool {
+	drop := prevRead - read
+	return float64(drop) > r.BreakMinFraction*float64(prevRead) && drop > r.BreakMinTokens
+}
+
+// BreakExcluded reports the models whose calls Claude Code's break detector
+// skips: they neither break nor count as the previous call (Haiku, whose
+// caching behaves differently, seed 001).
+func BreakExcluded(model string) bool { return strings.Contains(model, "haiku") }
 
 func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 	breaks := []CacheBreak{}
@@ -78,12 +101,12 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 			if w := writeTTL(c.Usage); w != "" {
 				if ttl != "" && w != ttl {
 					changes = append(changes, TTLChange{
-						Thread: name, Call: i + 1, Line: c.Line, Time: stamp(c.Time), From: ttl, To: w,
+						Thread: name, Call: i + 1, Line: c.Line, Time: Stamp(c.Time), From: ttl, To: w,
 					})
 				}
 				ttl = w
 			}
-			if excludedModel(c.Model) {
+			if BreakExcluded(c.Model) {
 				continue
 			}
 			// Compactions between the previous counted call and this one.
@@ -103,10 +126,9 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				continue
 			}
 			p := &th.Calls[prev]
-			drop := p.Usage.CacheRead - c.Usage.CacheRead
-			if float64(drop) > cfg.BreakMinFraction*float64(p.Usage.CacheRead) && drop > cfg.BreakMinTokens {
+			if cfg.IsBreak(p.Usage.CacheRead, c.Usage.CacheRead) {
 				b := CacheBreak{
-					Thread: name, Call: i + 1, Line: c.Line, Time: stamp(c.Time), Model: c.Model,
+					Thread: name, Call: i + 1, Line: c.Line, Time: Stamp(c.Time), Model: c.Model,
 					PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
 					Rewritten: c.Usage.CacheWrite(),
 				}
@@ -136,8 +158,8 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					f, _ := pr.factors(c.Usage)
 					w := float64(c.Usage.CacheWrite5m)*pr.CacheWrite5m + float64(c.Usage.CacheWrite1h)*pr.CacheWrite1h
 					cost := w * f / 1e6
-					b.Cost = roundUSD(cost)
-					b.ExtraCost = roundUSD(cost - float64(c.Usage.CacheWrite())*pr.CacheRead*f/1e6)
+					b.Cost = RoundUSD(cost)
+					b.ExtraCost = RoundUSD(cost - float64(c.Usage.CacheWrite())*pr.CacheRead*f/1e6)
 					b.Priced = true
 				}
 				breaks = append(breaks, b)

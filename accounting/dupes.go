@@ -27,8 +27,15 @@ type DuplicateRead struct {
 	WasteTokens int `json:"waste_tokens"`
 }
 
-// editTools change a file's content, so a later read of it is justified.
-var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
+// EditTool reports the tools that change a file's content, so that a later
+// read of it is justified.
+func EditTool(name string) bool {
+	switch name {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		return true
+	}
+	return false
+}
 
 type readKey struct {
 	path          string
@@ -60,7 +67,7 @@ func duplicateReads(s *replay.Session) []DuplicateRead {
 			fullAt = append(fullAt, c.Msg)
 		}
 		for _, t := range th.Tools {
-			if editTools[t.Name] && t.Input.FilePath != "" {
+			if EditTool(t.Name) && t.Input.FilePath != "" {
 				lastEdit[t.Input.FilePath] = t.UseMsg
 				continue
 			}

@@ -11,11 +11,9 @@ import (
 // values of DefaultConfig; each names its source.
 type Config struct {
 	Prices *Prices
-	// Cache-break detection (seed 001, promptCacheBreakDetection.ts): a break
-	// is a cache_read drop of more than BreakMinFraction of the previous
-	// call's read AND more than BreakMinTokens.
-	BreakMinFraction float64
-	BreakMinTokens   int64
+	// BreakRule detects cache breaks (BreakMinFraction, BreakMinTokens;
+	// seed 001, promptCacheBreakDetection.ts).
+	BreakRule
 	// TTL5m and TTL1h are the prompt-cache lifetimes (seed 001; reference.md §2).
 	TTL5m time.Duration
 	TTL1h time.Duration
@@ -28,14 +26,20 @@ type Config struct {
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
 	return Config{
-		Prices:           DefaultPrices(),
-		BreakMinFraction: 0.05,
-		BreakMinTokens:   2000,
-		TTL5m:            5 * time.Minute,
-		TTL1h:            time.Hour,
-		SpiralCalls:      5,
+		Prices:      DefaultPrices(),
+		BreakRule:   DefaultBreakRule(),
+		TTL5m:       DefaultTTL5m,
+		TTL1h:       DefaultTTL1h,
+		SpiralCalls: 5,
 	}
 }
+
+// The prompt cache's lifetimes: 5 minutes, or 1 hour for 1-hour writes
+// (seed 001; reference.md §2).
+const (
+	DefaultTTL5m = 5 * time.Minute
+	DefaultTTL1h = time.Hour
+)
 
 // Report is what happened in one session (or, from Merge, in a corpus).
 type Report struct {
@@ -124,8 +128,7 @@ func span(start, end int64) (string, string, int64) {
 	if start == 0 {
 		return "", "", 0
 	}
-	f := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z") }
-	return f(start), f(end), (end - start) / 1000
+	return Stamp(start), Stamp(end), (end - start) / 1000
 }
 
 func sortCounts(c []Count) {

@@ -7,11 +7,13 @@ import (
 )
 
 // Sizes are the token sizes of a thread's messages as the API counted them
-// (architecture decision 3). Every call records the prompt the server saw;
-// between two calls the prompt grew by exactly what was appended since (the
-// previous response, then tool results, user text, attachments), and that
-// growth is split among the appended blocks in proportion to Claude Code's
-// estimate of each. Where the growth cannot be used (around a compaction),
+// (key decision 3 of the team's architecture sketch, architecture.md in the
+// shared notes: exact tokens from usage deltas). Every call records the
+// prompt the server saw; between two calls the prompt grew by exactly what
+// was appended since (the previous response, then tool results, user text,
+// attachments), and that growth is split among the appended blocks in
+// proportion to Claude Code's estimate of each (split). Where the growth
+// cannot be used (around a compaction, or next to a call without usage),
 // blocks are sized by the thread's calibrated ratio of exact tokens to
 // estimate.
 type Sizes struct {
@@ -29,7 +31,11 @@ type Sizes struct {
 	// last call) have sizes from the ratio.
 	Blocks [][]int64
 	// Exact[m] is set when message m's sizes came from a usage delta.
-	Exact    []bool
+	Exact []bool
+	// Unsent[m] marks the response of a call that was not sent with this
+	// thread's context (Sent is false): it is not part of any segment's
+	// growth, and a replay leaves it out of the context.
+	Unsent   []bool
 	Segments []Segment
 }
 
@@ -37,9 +43,13 @@ type Sizes struct {
 type Segment struct {
 	Call     int // index in Thread.Calls
 	From, To int // messages [From, To)
-	// Clean is set when the sizes of the segment's blocks are exact: no
-	// compaction came in between, and the prompt grew by their sum (or
-	// shrank by Shrink, the blocks then costing nothing).
+	// Compactions[CompFrom:CompTo] of the thread came before this call and
+	// after the previous one.
+	CompFrom, CompTo int
+	// Clean is set when the sizes of the segment's blocks are exact: this
+	// call and the previous one recorded usage, no compaction came in
+	// between, and the prompt grew by their sum (or shrank by Shrink, the
+	// blocks then costing nothing).
 	Clean  bool
 	Shrink int64
 	// Hidden is content the server saw that no block of the transcript
@@ -53,42 +63,44 @@ func Sent(c *replay.Call) bool { return !c.Synthetic && !c.Duplicate && !c.APIEr
 
 // SizeThread measures a thread.
 func SizeThread(th *replay.Thread) *Sizes {
-	sz := &Sizes{Method: "usage", Ratio: 1, Blocks: make([][]int64, len(th.Messages)), Exact: make([]bool, len(th.Messages))}
-	skip := map[int]bool{} // messages of calls never sent
+	sz := &Sizes{
+		Method: "usage", Ratio: 1, Blocks: make([][]int64, len(th.Messages)),
+		Exact: make([]bool, len(th.Messages)), Unsent: make([]bool, len(th.Messages)),
+	}
 	hasUsage := false
 	for i := range th.Calls {
 		c := &th.Calls[i]
-		if c.Synthetic || c.APIError {
-			skip[c.Msg] = true
+		if !Sent(c) {
+			sz.Unsent[c.Msg] = true
 		}
 		hasUsage = hasUsage || (c.HasUsage && Sent(c))
 	}
 	if !hasUsage {
 		sz.Method = "estimate"
 	}
-	// Segments, and whether a compaction falls inside each.
+	// Segments, and whether a compaction falls inside each. A segment is
+	// clean when its call and the previous sent call both recorded usage.
 	ci, start := 0, 0
-	prev := -1
+	prev := -1 // the previous sent call
 	var exactTok, exactEst int64
 	for i := range th.Calls {
 		c := &th.Calls[i]
 		if !Sent(c) {
 			continue
 		}
-		seg := Segment{Call: i, From: start, To: c.Msg}
-		compacted := false
+		seg := Segment{Call: i, From: start, To: c.Msg, CompFrom: ci}
 		for ci < len(th.Compactions) && th.Compactions[ci].Msg <= c.Msg {
-			compacted = true
 			ci++
 		}
-		if prev >= 0 && !compacted && hasUsage {
+		seg.CompTo = ci
+		if prev >= 0 && seg.CompTo == seg.CompFrom && c.HasUsage && th.Calls[prev].HasUsage {
 			d := c.Usage.Prompt() - th.Calls[prev].Usage.Prompt()
 			seg.Clean = true
 			if d < 0 {
 				seg.Shrink = -d
 			} else {
 				exactTok += d
-				exactEst += segmentEst(th, seg, skip)
+				exactEst += segmentEst(th, seg, sz.Unsent)
 			}
 		}
 		sz.Segments = append(sz.Segments, seg)
@@ -110,19 +122,23 @@ func SizeThread(th *replay.Thread) *Sizes {
 			continue
 		}
 		d := max(0, th.Calls[seg.Call].Usage.Prompt()-th.Calls[sz.Segments[k-1].Call].Usage.Prompt())
-		sz.Segments[k].Hidden = sz.split(th, seg, skip, d)
+		sz.Segments[k].Hidden = sz.split(th, seg, sz.Unsent, d)
 	}
-	if hasUsage && len(sz.Segments) > 0 {
-		first := sz.Segments[0]
-		var msgs int64
-		for m := first.From; m < first.To; m++ {
-			if !skip[m] {
+	// Overhead: the first call with usage's prompt minus the messages
+	// before it.
+	var msgs int64
+	for _, seg := range sz.Segments {
+		for m := seg.From; m < seg.To; m++ {
+			if !sz.Unsent[m] {
 				for _, n := range sz.Blocks[m] {
 					msgs += n
 				}
 			}
 		}
-		sz.Overhead = max(0, th.Calls[first.Call].Usage.Prompt()-msgs)
+		if c := &th.Calls[seg.Call]; c.HasUsage {
+			sz.Overhead = max(0, c.Usage.Prompt()-msgs)
+			break
+		}
 	}
 	return sz
 }
@@ -141,7 +157,7 @@ func weights(m *replay.Message) []int64 {
 	return w
 }
 
-func segmentEst(th *replay.Thread, seg Segment, skip map[int]bool) int64 {
+func segmentEst(th *replay.Thread, seg Segment, skip []bool) int64 {
 	var n int64
 	for m := seg.From; m < seg.To; m++ {
 		if !skip[m] {
@@ -156,7 +172,7 @@ func segmentEst(th *replay.Thread, seg Segment, skip map[int]bool) int64 {
 // split distributes total tokens over the segment's blocks in proportion to
 // their estimates, by largest remainder so the sizes add up exactly, and
 // returns what no block could carry.
-func (sz *Sizes) split(th *replay.Thread, seg Segment, skip map[int]bool, total int64) (hidden int64) {
+func (sz *Sizes) split(th *replay.Thread, seg Segment, skip []bool, total int64) (hidden int64) {
 	type slot struct {
 		m, b int
 		rem  int64

@@ -61,13 +61,17 @@ func TestSizeThread(t *testing.T) {
 	if wantExact := []bool{false, true, true, true, true, false, false, true, false, true, false}; !reflect.DeepEqual(sz.Exact, wantExact) {
 		t.Errorf("exact %v, want %v", sz.Exact, wantExact)
 	}
+	// The synthetic response m8 is the one message never sent.
+	if wantUnsent := []bool{false, false, false, false, false, false, false, false, true, false, false}; !reflect.DeepEqual(sz.Unsent, wantUnsent) {
+		t.Errorf("unsent %v, want %v", sz.Unsent, wantUnsent)
+	}
 	// Overhead: 1,100 − m0's 20 = 1,080.
 	if sz.Overhead != 1080 || sz.Method != "usage" {
 		t.Errorf("overhead %d method %s", sz.Overhead, sz.Method)
 	}
 	segs := []Segment{
 		{Call: 0, From: 0, To: 1}, {Call: 1, From: 1, To: 3, Clean: true}, {Call: 2, From: 3, To: 5, Clean: true},
-		{Call: 3, From: 5, To: 7}, {Call: 5, From: 7, To: 10, Clean: true, Shrink: 10},
+		{Call: 3, From: 5, To: 7, CompTo: 1}, {Call: 5, From: 7, To: 10, CompFrom: 1, CompTo: 1, Clean: true, Shrink: 10},
 	}
 	if !reflect.DeepEqual(sz.Segments, segs) {
 		t.Errorf("segments %+v\nwant %+v", sz.Segments, segs)
@@ -100,5 +104,79 @@ func TestSizeThreadRemainderAndHidden(t *testing.T) {
 	// The 7 tokens of call 2's segment have no visible block to carry them.
 	if sz.Segments[2].Hidden != 7 {
 		t.Errorf("hidden %d, want 7", sz.Segments[2].Hidden)
+	}
+}
+
+// A sent call without usage in a thread that has usage says nothing about
+// sizes: neither its segment nor the next one is clean.
+func TestSizeThreadCallWithoutUsage(t *testing.T) {
+	usage := func(prompt int64) replay.Usage { return replay.Usage{Input: 10, CacheRead: prompt - 10} }
+	th := &replay.Thread{
+		Messages: []replay.Message{
+			msg(replay.RoleUser, 10),     // m0
+			msg(replay.RoleAssistant, 5), // m1: call 0
+			msg(replay.RoleUser, 20),     // m2
+			msg(replay.RoleAssistant, 4), // m3: call 1, no usage
+			msg(replay.RoleUser, 30),     // m4
+			msg(replay.RoleAssistant, 6), // m5: call 2
+			msg(replay.RoleUser, 10),     // m6
+			msg(replay.RoleAssistant, 2), // m7: call 3
+		},
+		Calls: []replay.Call{
+			{Msg: 1, HasUsage: true, Usage: usage(1100)},
+			{Msg: 3},
+			{Msg: 5, HasUsage: true, Usage: usage(1300)},
+			{Msg: 7, HasUsage: true, Usage: usage(1332)},
+		},
+	}
+	sz := SizeThread(th)
+	// Only call 3's segment is clean: 32 tokens over m5 and m6 (6 + 10 =
+	// 16), ratio 2: 12 and 20. The rest is estimated at ratio 2.
+	if sz.Ratio != 2 {
+		t.Errorf("ratio %v, want 2", sz.Ratio)
+	}
+	want := [][]int64{{20}, {10}, {40}, {8}, {60}, {12}, {20}, {4}}
+	if !reflect.DeepEqual(sz.Blocks, want) {
+		t.Errorf("blocks %v, want %v", sz.Blocks, want)
+	}
+	// Overhead: 1,100 − m0's 20.
+	if sz.Overhead != 1080 {
+		t.Errorf("overhead %d, want 1080", sz.Overhead)
+	}
+	for _, s := range sz.Segments {
+		if s.Clean != (s.Call == 3) || s.Shrink != 0 {
+			t.Errorf("segment %+v: only call 3's is clean, none shrinks", s)
+		}
+	}
+}
+
+// The response of a duplicate call (counted in another thread) is not sent
+// with this thread's context, as for a synthetic one.
+func TestSizeThreadDuplicateCall(t *testing.T) {
+	usage := func(prompt int64) replay.Usage { return replay.Usage{Input: 10, CacheRead: prompt - 10} }
+	th := &replay.Thread{
+		Messages: []replay.Message{
+			msg(replay.RoleUser, 10),     // m0
+			msg(replay.RoleAssistant, 5), // m1: call 0
+			msg(replay.RoleUser, 20),     // m2
+			msg(replay.RoleAssistant, 4), // m3: call 1, a duplicate
+			msg(replay.RoleUser, 6),      // m4
+			msg(replay.RoleAssistant, 7), // m5: call 2
+		},
+		Calls: []replay.Call{
+			{Msg: 1, HasUsage: true, Usage: usage(1100)},
+			{Msg: 3, HasUsage: true, Usage: usage(1150), Duplicate: true},
+			{Msg: 5, HasUsage: true, Usage: usage(1162)},
+		},
+	}
+	sz := SizeThread(th)
+	// Call 2 grew 62 over m1, m2 and m4 (5 + 20 + 6 = 31): ratio 2; m3 is
+	// estimated (4 → 8), m0 and m5 too.
+	want := [][]int64{{20}, {10}, {40}, {8}, {12}, {14}}
+	if sz.Ratio != 2 || !reflect.DeepEqual(sz.Blocks, want) {
+		t.Errorf("ratio %v blocks %v, want 2 %v", sz.Ratio, sz.Blocks, want)
+	}
+	if !reflect.DeepEqual(sz.Unsent, []bool{false, false, false, true, false, false}) {
+		t.Errorf("unsent %v: m3 was not sent with this thread", sz.Unsent)
 	}
 }

@@ -112,16 +112,13 @@ func usageOf(recs []callRecord, prices *Prices) UsageReport {
 		rep.ByThread = append(rep.ByThread, *byThread[name])
 	}
 	sortRows(rep.ByThread)
-	rep.Total.Cost = roundUSD(rep.Total.Cost)
+	rep.Total.Cost = RoundUSD(rep.Total.Cost)
 	for _, rows := range [][]UsageRow{rep.ByModel, rep.ByThread} {
 		for i := range rows {
-			rows[i].Cost = roundUSD(rows[i].Cost)
+			rows[i].Cost = RoundUSD(rows[i].Cost)
 		}
 	}
-	u := rep.Total
-	if p := u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead; p > 0 {
-		rep.HitRatio = float64(u.CacheRead) / float64(p)
-	}
+	rep.HitRatio = HitRatio(rep.Total.Usage())
 	if rep.ByModel == nil {
 		rep.ByModel = []UsageRow{}
 	}
@@ -152,9 +149,18 @@ func (r *UsageRow) add(c callRecord, pr Price, priced bool) {
 	}
 }
 
-// roundUSD rounds a cost to a millionth of a dollar, below any price's
+// HitRatio is the token-weighted cache hit ratio of u: cache read /
+// (input + cache writes + cache read); 0 when u has no prompt tokens.
+func HitRatio(u replay.Usage) float64 {
+	if p := u.Prompt(); p > 0 {
+		return float64(u.CacheRead) / float64(p)
+	}
+	return 0
+}
+
+// RoundUSD rounds a cost to a millionth of a dollar, below any price's
 // resolution, so JSON shows 0.193646 rather than float noise.
-func roundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+func RoundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // sortRows orders rows most expensive first, then by tokens and name.
 func sortRows(rows []UsageRow) {

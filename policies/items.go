@@ -60,15 +60,10 @@ func fromMsg(items []simulate.Item, msg int) int {
 	return len(items)
 }
 
-// currentFrom returns the index of the first item appended for this call,
-// found by message index, so that it stays right after another policy
-// dropped or summarised items before it.
+// currentFrom returns the index of the first item appended for this call
+// that is still in the context (len(Items) when none is).
 func currentFrom(s *simulate.State) int {
-	first := firstMsg(s)
-	if first < 0 {
-		return min(s.Appended(), len(s.Items))
-	}
-	return fromMsg(s.Items, first)
+	return min(s.Appended(), len(s.Items))
 }
 
 // alignPivot moves a pivot back until no tool result at or after it has its

@@ -163,13 +163,11 @@ func sumMetrics(ms []simulate.Metrics) simulate.Metrics {
 		t.UsersSummarised += m.UsersSummarised
 		t.LikelyRereads += m.LikelyRereads
 	}
-	if p := t.Input + t.CacheWrite5m + t.CacheWrite1h + t.CacheRead; p > 0 {
-		t.CacheHitRatio = round(float64(t.CacheRead)/float64(p), 1e4)
-	}
-	t.Cost = round(t.Cost, 1e6)
-	t.SummarizerCost = round(t.SummarizerCost, 1e6)
-	t.AgentsCost = round(t.AgentsCost, 1e6)
-	t.TotalCost = round(t.TotalCost, 1e6)
+	t.CacheHitRatio = simulate.HitRatio(t.Usage())
+	t.Cost = accounting.RoundUSD(t.Cost)
+	t.SummarizerCost = accounting.RoundUSD(t.SummarizerCost)
+	t.AgentsCost = accounting.RoundUSD(t.AgentsCost)
+	t.TotalCost = accounting.RoundUSD(t.TotalCost)
 	return t
 }
 
@@ -327,7 +325,7 @@ func compareTables(c *Compared, format string) []*Table {
 	}
 	cost := &Table{
 		Name: "compare_cost", Title: "Cache and cost under each policy",
-		Note: note + "by policy: cache breaks right after a policy action; cost: main thread + summarizer; " +
+		Note: note + "by policy: cache breaks right after the run edited the context; cost: main thread + summarizer; " +
 			"agents: sub-agents as observed; total: both",
 		Columns: []string{"Policy", "Hit ratio", "Breaks", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
 		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},

@@ -22,7 +22,7 @@ func (s *State) clear(idx []int, kind ItemKind, reason, what string) int64 {
 	if n > 0 {
 		e.micro++
 		e.freed += freed
-		e.policyEdited, e.clearedNow = true, true
+		e.clearedNow = true
 		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d %s, freed %d", reason, n, what, freed))
 	}
 	e.sync(s)
@@ -56,9 +56,7 @@ func (s *State) Drop(idx []int, reason string) int64 {
 				before++
 			}
 			freed += e.items[j].Tokens
-			if p := e.items[j].Path; p != "" && e.items[j].Kind == KindToolResult {
-				e.cleared[p] = true
-			}
+			e.removed(e.items[j])
 			continue
 		}
 		kept = append(kept, e.items[j])
@@ -69,7 +67,7 @@ func (s *State) Drop(idx []int, reason string) int64 {
 	e.trigger -= freed
 	e.freed += freed
 	e.micro++
-	e.policyEdited, e.clearedNow = true, true
+	e.clearedNow = true
 	e.actions = append(e.actions, fmt.Sprintf("%s: dropped %d items, freed %d", reason, len(drop), freed))
 	e.sync(s)
 	return freed
@@ -111,7 +109,8 @@ func (s *State) Compact(c Compaction) int64 {
 		sum.Tokens = c.Tokens
 	}
 	if !c.Free {
-		read, write := e.cache.fork(e.now, e.tokens, e.cfg.Summarizer.PromptTokens)
+		e.flushEdit()
+		read, write := e.cache.fork(e.now, e.model, e.tokens, e.cfg.Summarizer.PromptTokens)
 		sc := SummaryCall{Label: "summary", BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
 		if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
 			u := sc.usage(e.ttl)
@@ -121,9 +120,7 @@ func (s *State) Compact(c Compaction) int64 {
 	}
 	e.carried = carried
 	for _, it := range replaced {
-		if it.Path != "" && (it.Kind == KindToolResult || it.Kind == KindToolUse) {
-			e.cleared[it.Path] = true
-		}
+		e.removed(it)
 	}
 	var restored []Item
 	if c.Restore {
@@ -143,7 +140,15 @@ func (s *State) Compact(c Compaction) int64 {
 		added += r.Tokens
 	}
 	e.items = out
-	e.appendedFrom = max(0, e.appendedFrom-(c.To-c.From)+1+len(restored))
+	// The first item appended for this call that is left: before the
+	// summary, it stays; summarised, the first after the summary and
+	// restored items is; after them, it moves with them.
+	switch a := e.appendedFrom; {
+	case a >= c.To:
+		e.appendedFrom = a - (c.To - c.From) + 1 + len(restored)
+	case a >= c.From:
+		e.appendedFrom = c.From + 1 + len(restored)
+	}
 	freed := rTok - added
 	e.tokens -= freed
 	e.trigger -= freed
@@ -151,7 +156,6 @@ func (s *State) Compact(c Compaction) int64 {
 	e.summaryTok += sum.Tokens
 	e.compactions++
 	e.callsSince = 0
-	e.policyEdited = true
 	e.compacted = true
 	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
 	e.sync(s)
@@ -200,17 +204,23 @@ func (e *engine) restore(replaced, kept []Item) []Item {
 // the run's summarizer calls under label.
 //
 // The fork runs right after the previous response (a background task
-// started when the turn ended), so it is priced at the previous call's time,
-// while that call's cache entries are warm.
+// started when the turn ended), so it runs on the previous call's model and
+// is priced at its time, while that call's cache entries are warm (before
+// the first call: on this call's model, at its time). It sees the context
+// as the policy left it, an edit earlier in the same Before included.
 func (s *State) Fork(prompt, output int64, label string) {
 	e := s.e
-	at := e.now
-	if e.prevTime > 0 {
-		at = e.prevTime
+	at, model := e.now, e.model
+	if e.call > 0 {
+		at, model = e.prevTime, e.prevModel
 	}
-	read, write := e.cache.fork(at, e.tokens, prompt)
+	if at == 0 {
+		at = e.now
+	}
+	e.flushEdit()
+	read, write := e.cache.fork(at, model, e.tokens, prompt)
 	sc := SummaryCall{Label: label, BeforeCall: e.tr.Calls[e.call].Index + 1, Read: read, Write: write, Output: output}
-	if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
+	if pr, ok := e.cfg.Prices.Lookup(model); ok {
 		sc.Cost = pr.Cost(sc.usage(e.ttl))
 	}
 	e.res.Summaries = append(e.res.Summaries, sc)

@@ -25,11 +25,12 @@ func BenchmarkRun(b *testing.B) {
 		calls += len(tr.Calls)
 	}
 	for _, spec := range []string{"observed", "none", "claude-code", "claude-code:micro=size"} {
-		p := mustParse(b, spec)
 		b.Run(spec, func(b *testing.B) {
 			for b.Loop() {
 				for _, tr := range traces {
-					simulate.Run(tr, p, simulate.DefaultConfig())
+					// A policy keeps state across the calls of a run: each
+					// run gets a fresh one.
+					simulate.Run(tr, mustParse(b, spec), simulate.DefaultConfig())
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(calls), "ns/call")

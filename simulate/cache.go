@@ -14,6 +14,7 @@ import "time"
 // content hashes, without hashing.
 type cache struct {
 	ttl     int64 // ms
+	max     int   // entries kept
 	entries []entry
 	model   string
 }
@@ -23,12 +24,17 @@ type entry struct {
 	expires int64 // Unix ms
 }
 
-// maxEntries bounds the entries kept; Anthropic looks back a limited
-// number of blocks for a cached prefix, and old breakpoints are shadowed by
-// newer, longer ones in an append-mostly conversation.
-const maxEntries = 16
+// MaxCacheEntries is the default bound on the entries the model keeps
+// (Config.CacheEntries). It is not a documented limit of Anthropic's cache
+// but the model's bookkeeping: a request reads the longest live prefix, and
+// in an append-mostly conversation old, shorter entries are shadowed by
+// newer, longer ones, so once the bound is reached the entry that expires
+// first is dropped.
+const MaxCacheEntries = 16
 
-func newCache(ttl time.Duration) *cache { return &cache{ttl: ttl.Milliseconds()} }
+func newCache(ttl time.Duration, entries int) *cache {
+	return &cache{ttl: ttl.Milliseconds(), max: entries}
+}
 
 // edit invalidates every entry longer than pos.
 func (c *cache) edit(pos int64) {
@@ -90,11 +96,15 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	return read, write, tail
 }
 
-// fork prices a request that shares the first shared tokens of the
-// conversation's prefix and adds its own suffix (the compaction
+// fork prices a request on model that shares the first shared tokens of
+// the conversation's prefix and adds its own suffix (the compaction
 // summarizer): it reads through the live prefix, writes its own suffix, and
-// leaves no entry the conversation could use.
-func (c *cache) fork(now int64, shared, own int64) (read, write int64) {
+// leaves no entry the conversation could use. On another model than the
+// cached prefixes' it reads nothing.
+func (c *cache) fork(now int64, model string, shared, own int64) (read, write int64) {
+	if model != c.model {
+		return 0, shared + own
+	}
 	for _, e := range c.entries {
 		if e.pos <= shared && e.expires >= now && e.pos > read {
 			read = e.pos
@@ -115,7 +125,7 @@ func (c *cache) add(e entry) {
 			return
 		}
 	}
-	if len(c.entries) == maxEntries {
+	if len(c.entries) >= c.max {
 		// Drop the entry that expires first.
 		j := 0
 		for i := range c.entries {

@@ -6,11 +6,12 @@
 //	tr := simulate.Prepare(session)            // once per session: exact segment sizes
 //	res := simulate.Run(tr, policy, simulate.DefaultConfig())
 //
-// The replay is trace-driven (architecture decision 4): the session's
-// future messages are taken as recorded, and a policy only changes what
-// stays in the context. Sizes are exact where the transcript's usage allows
-// (the prompt growth between two calls is the size of what was appended,
-// split among its blocks by Claude Code's estimate) and estimated with a
+// The replay is trace-driven (key decision 4 of the team's architecture
+// sketch, architecture.md in the shared notes): the session's future
+// messages are taken as recorded, and a policy only changes what stays in
+// the context. Sizes are exact where the transcript's usage allows (the
+// prompt growth between two calls is the size of what was appended, split
+// among its blocks by Claude Code's estimate) and estimated with a
 // per-session calibrated ratio elsewhere. The prompt cache is modelled as
 // prefixes with a TTL (cache.go). Policies act through State's methods;
 // package policies implements them. See docs/simulation.md.

@@ -36,6 +36,15 @@ type Config struct {
 	// CacheEdits models server-side cache edits (context management):
 	// clearing tool results does not break the cached prefix.
 	CacheEdits bool
+	// CacheEntries bounds the cache entries the model keeps
+	// (MaxCacheEntries).
+	CacheEntries int
+	// MinCacheable is the minimum cacheable prefix by model
+	// (DefaultMinCacheable).
+	MinCacheable []MinPrefix
+	// Breaks is the cache-break rule of Metrics.CacheBreaks (Claude Code's,
+	// accounting.DefaultBreakRule); the zero value means the default.
+	Breaks     accounting.BreakRule
 	Summarizer Summarizer
 	Prices     *accounting.Prices
 	// Restoration after a full compaction (seed 002, restoreFileReads):
@@ -83,7 +92,14 @@ type State struct {
 	e *engine
 }
 
-// Appended returns the index of the first item appended for this call.
+// Appended returns the index of the first item appended for this call
+// that is still in the context. Clearing keeps it and dropping moves it
+// with the items. After a compaction it is the index of that item: before
+// the summary it stays, after it it moves with the items, and when the
+// compaction summarised it, it is the index right after the summary and
+// restored items (len(Items) when nothing follows). Items[Appended():] are
+// then this call's items left, plus the summary and restored items of a
+// compaction that began among them.
 func (s *State) Appended() int { return s.e.appendedFrom }
 
 // PlaceholderTokens is the size of a cleared tool result or input: Claude
@@ -161,11 +177,10 @@ type engine struct {
 	actions      []string
 	cache        *cache
 	ttl          time.Duration
-	ratio        float64
 	placeholder  int64
 	carried      []userMsg // user messages quoted by the latest summary
 	res          *Result
-	cleared      map[string]bool // paths whose content a policy removed
+	cleared      map[string]bool // paths whose content was removed (removed)
 	rereads      int
 	compactions  int
 	micro        int
@@ -175,10 +190,10 @@ type engine struct {
 	call         int
 	trigger      int64
 	now          int64
-	prevTime     int64 // the previous call's time
+	prevTime     int64  // the previous call's time
+	prevModel    string // and model
 	model        string
-	policyEdited bool
-	compacted    bool
+	compacted    bool // a compaction happened before this call
 	clearedNow   bool // content cleared or dropped before this call
 }
 
@@ -190,12 +205,21 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 	if cfg.Summarizer == (Summarizer{}) {
 		cfg.Summarizer = DefaultSummarizer()
 	}
+	if cfg.Breaks == (accounting.BreakRule{}) {
+		cfg.Breaks = accounting.DefaultBreakRule()
+	}
+	if cfg.MinCacheable == nil {
+		cfg.MinCacheable = DefaultMinCacheable()
+	}
+	if cfg.CacheEntries <= 0 {
+		cfg.CacheEntries = MaxCacheEntries
+	}
 	ttl := tr.TTL
 	if cfg.TTL > 0 {
 		ttl = cfg.TTL
 	}
 	e := &engine{
-		tr: tr, cfg: cfg, ttl: ttl, ratio: tr.Ratio, cache: newCache(ttl),
+		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries),
 		cleared: map[string]bool{}, edit: -1,
 		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: []CallResult{}, Summaries: []SummaryCall{}},
 	}
@@ -207,14 +231,12 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 		obs = o.Observed()
 	}
 	var lastPrompt, lastOutput int64
-	var prevTime int64
 	var prevMsg = -1
 	for i := range tr.Calls {
 		tc := &tr.Calls[i]
 		e.call, e.now, e.model = i, tc.Time, tc.Model
-		e.prevTime = prevTime
 		e.actions = nil
-		e.policyEdited, e.compacted, e.clearedNow = false, false, false
+		e.compacted, e.clearedNow = false, false
 		if obs {
 			e.applyReal(tc)
 		}
@@ -225,7 +247,8 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 				continue
 			}
 			if obs && tc.RealCompact != nil && it.Msg < tc.RealCompact.Msg {
-				continue // summarised away by the real compaction
+				e.removed(it) // summarised away by the real compaction
+				continue
 			}
 			if it.Kind == KindToolUse && it.Path != "" && e.cleared[it.Path] {
 				e.rereads++
@@ -249,20 +272,20 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 			Limits: LimitsFor(cfg.Limits, tc.Model, tc.Version), Recorded: tc, TTL: ttl,
 			CallsSinceCompact: e.callsSince, e: e,
 		}
-		if i > 0 && prevTime > 0 && tc.Time > 0 {
-			st.GapMs = tc.Time - prevTime
+		if i > 0 && e.prevTime > 0 && tc.Time > 0 {
+			st.GapMs = tc.Time - e.prevTime
 		}
 		e.sync(st)
 		p.Before(st)
-		if obs && tr.Method == "usage" {
-			e.fit(tc.Usage.Prompt())
+		if obs && tr.Method == "usage" && tc.Usage.Prompt() > 0 {
+			e.fit(tc.Usage.Prompt()) // a call without usage has nothing to fit
 		}
 		e.request(tc, st.Limits)
 		lastPrompt, lastOutput = e.tokens, tc.Usage.Output
 		if tc.OutputLowerBound {
 			lastOutput = max(lastOutput, e.tr.estimate(int(tc.OutputEst)))
 		}
-		prevTime, prevMsg = tc.Time, tr.Thread.Calls[tc.Index].Msg
+		e.prevTime, e.prevModel, prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
 		e.callsSince++
 	}
 	e.finish()
@@ -297,6 +320,9 @@ func (e *engine) applyReal(tc *TraceCall) {
 	}
 	if c := tc.RealCompact; c != nil {
 		e.markEdit(1)
+		for _, it := range e.items[1:] {
+			e.removed(it)
+		}
 		e.items = e.items[:1]
 		e.tokens = e.items[0].Tokens
 		e.compactions++
@@ -364,6 +390,9 @@ func (e *engine) position(j int) int64 {
 	return n
 }
 
+// markEdit records an edit of the context at item j, which invalidates
+// every cache entry past its position when the next request, fork or
+// compaction reads the cache (flushEdit).
 func (e *engine) markEdit(j int) {
 	p := e.position(j)
 	if e.edit < 0 || p < e.edit {
@@ -390,28 +419,45 @@ func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 		} else {
 			e.markEdit(j)
 		}
+		e.removed(*it)
 		it.Tokens -= f
 		it.Cleared = true
+		// e.tokens follows each item, so that position stays exact for
+		// the next one.
+		e.tokens -= f
 		freed += f
-		if kind == KindToolResult && it.Path != "" {
-			e.cleared[it.Path] = true
-		}
 	}
-	e.tokens -= freed
 	e.trigger -= freed
 	return freed, n
 }
 
-// request prices the call through the cache model and records it.
-func (e *engine) request(tc *TraceCall, l Limits) {
+// removed records that an item's content left the context: a tool result
+// on a file, not yet cleared, was cleared, dropped or summarised (by a
+// policy, or by the session's own compaction or micro-compaction under
+// observed). A later tool call on that file counts as a likely re-read
+// (Metrics.LikelyRereads), once.
+func (e *engine) removed(it Item) {
+	if it.Kind == KindToolResult && it.Path != "" && !it.Cleared {
+		e.cleared[it.Path] = true
+	}
+}
+
+// flushEdit applies the pending edit to the cache before anything reads
+// it: a request, a fork, a compaction's summarizer.
+func (e *engine) flushEdit() {
 	if e.edit >= 0 {
 		e.cache.edit(e.edit)
 		e.edit = -1
 	}
+}
+
+// request prices the call through the cache model and records it.
+func (e *engine) request(tc *TraceCall, l Limits) {
+	e.flushEdit()
 	prompt := e.tokens
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.items[0].Tokens, MinCacheable(tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.items[0].Tokens, minCacheable(e.cfg.MinCacheable, tc.Model))
 	r := CallResult{
-		Call: tc.Index + 1, Line: tc.Line, Time: stamp(tc.Time), Model: tc.Model,
+		Call: tc.Index + 1, Line: tc.Line, Time: accounting.Stamp(tc.Time), Model: tc.Model,
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
@@ -436,11 +482,4 @@ func (e *engine) request(tc *TraceCall, l Limits) {
 		r.Cost, r.Priced = pr.Cost(r.Usage()), true
 	}
 	e.res.Calls = append(e.res.Calls, r)
-}
-
-func stamp(ms int64) string {
-	if ms == 0 {
-		return ""
-	}
-	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z")
 }

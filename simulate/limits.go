@@ -80,14 +80,34 @@ func LimitsFor(p LimitParams, model, version string) Limits {
 	return l
 }
 
-// MinCacheable is the shortest prefix a model caches (reference.md §2);
-// shorter prompts are not cached at all.
-func MinCacheable(model string) int64 {
-	switch {
-	case strings.Contains(model, "opus-4-5"), strings.Contains(model, "opus-4-6"), strings.Contains(model, "haiku-4-5"):
-		return 4096
-	case strings.Contains(model, "haiku"):
-		return 2048
+// MinPrefix is a row of the minimum cacheable prefix table: a model whose
+// id contains Match caches no prefix shorter than Tokens.
+type MinPrefix struct {
+	Match  string
+	Tokens int64
+}
+
+// DefaultMinCacheableTokens is the minimum cacheable prefix of the models
+// DefaultMinCacheable does not list (Sonnet 4.x, Opus 4/4.1; reference.md §2).
+const DefaultMinCacheableTokens = 1024
+
+// DefaultMinCacheable returns the minimum cacheable prefix by model
+// (reference.md §2, from Anthropic's prompt-caching documentation): 4,096
+// for Opus 4.5/4.6 and Haiku 4.5, 2,048 for the other (3.x) Haiku models.
+// The first row that matches wins.
+func DefaultMinCacheable() []MinPrefix {
+	return []MinPrefix{{"opus-4-5", 4096}, {"opus-4-6", 4096}, {"haiku-4-5", 4096}, {"haiku", 2048}}
+}
+
+// MinCacheable is the shortest prefix a model caches under the default
+// table; shorter prompts are not cached at all.
+func MinCacheable(model string) int64 { return minCacheable(DefaultMinCacheable(), model) }
+
+func minCacheable(table []MinPrefix, model string) int64 {
+	for _, r := range table {
+		if strings.Contains(model, r.Match) {
+			return r.Tokens
+		}
 	}
-	return 1024
+	return DefaultMinCacheableTokens
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -35,9 +36,11 @@ type Metrics struct {
 	// OutputLowerBound: recorded outputs include placeholders.
 	OutputLowerBound bool    `json:"output_lower_bound"`
 	CacheHitRatio    float64 `json:"cache_hit_ratio"`
-	// CacheBreaks are calls whose cache read fell >5% and >2,000 tokens
-	// below the previous call's; PolicyBreaks those right after the
-	// policy edited the context.
+	// CacheBreaks are the calls Claude Code's rule flags (CacheBreaks,
+	// Config.Breaks: a cache read >5% and >2,000 tokens below the previous
+	// call's); PolicyBreaks those right after the run edited the context
+	// (CallResult.Compacted or Cleared: a policy's action, or under
+	// observed the session's own compaction or micro-compaction).
 	CacheBreaks  int `json:"cache_breaks"`
 	PolicyBreaks int `json:"policy_breaks"`
 	// Cost is the main thread's cost plus the summarizer's; AgentsCost is
@@ -70,10 +73,39 @@ func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
 	return u
 }
 
+// CacheBreaks returns the indexes in calls of the cache breaks under rule
+// r: calls whose cache read fell below the previous call's as r says, the
+// calls of models Claude Code's detector skips (accounting.BreakExcluded)
+// left out on both sides. Metrics.CacheBreaks counts them, under the run's
+// Config.Breaks.
+func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
+	var out []int
+	var prevRead int64 = -1
+	for i := range calls {
+		c := &calls[i]
+		if accounting.BreakExcluded(c.Model) {
+			continue
+		}
+		if prevRead >= 0 && r.IsBreak(prevRead, c.Read) {
+			out = append(out, i)
+		}
+		prevRead = c.Read
+	}
+	return out
+}
+
+// HitRatio is the run's token-weighted cache hit ratio
+// (accounting.HitRatio) rounded to four places, as Metrics.CacheHitRatio
+// shows it.
+func HitRatio(u replay.Usage) float64 { return math.Round(accounting.HitRatio(u)*1e4) / 1e4 }
+
+// Usage returns the run's usage: its main-thread and summarizer calls.
+func (m *Metrics) Usage() replay.Usage {
+	return replay.Usage{Input: m.Input, CacheWrite5m: m.CacheWrite5m, CacheWrite1h: m.CacheWrite1h, CacheRead: m.CacheRead, Output: m.Output}
+}
+
 func (e *engine) finish() {
 	m := &e.res.Metrics
-	var prevRead int64 = -1
-	breakCalls := map[int]bool{}
 	for i := range e.res.Calls {
 		c := &e.res.Calls[i]
 		m.Calls++
@@ -96,19 +128,14 @@ func (e *engine) finish() {
 		if e.tr.Calls[i].OutputLowerBound {
 			m.OutputLowerBound = true
 		}
-		if prevRead >= 0 {
-			drop := prevRead - c.Read
-			if float64(drop) > 0.05*float64(prevRead) && drop > 2000 {
-				m.CacheBreaks++
-				breakCalls[i] = true
-				if len(c.Actions) > 0 {
-					m.PolicyBreaks++
-				}
-			}
-		}
-		prevRead = c.Read
 		if m.FirstCompaction == 0 && c.Compacted {
 			m.FirstCompaction = c.Call
+		}
+	}
+	for _, i := range CacheBreaks(e.res.Calls, e.cfg.Breaks) {
+		m.CacheBreaks++
+		if c := &e.res.Calls[i]; c.Compacted || c.Cleared {
+			m.PolicyBreaks++
 		}
 	}
 	for _, s := range e.res.Summaries {
@@ -129,23 +156,21 @@ func (e *engine) finish() {
 			m.AgentsUnpriced++
 		}
 	}
-	if p := m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead; p > 0 {
-		m.CacheHitRatio = round(float64(m.CacheRead)/float64(p), 1e4)
-	}
+	m.CacheHitRatio = HitRatio(m.Usage())
 	m.Compactions = e.compactions
 	m.Clearings = e.micro
 	m.TokensFreed = e.freed
 	m.SummaryTokens = e.summaryTok
 	m.LikelyRereads = e.rereads
-	m.Cost = round(m.Cost, 1e6)
-	m.SummarizerCost = round(m.SummarizerCost, 1e6)
-	m.AgentsCost = round(m.AgentsCost, 1e6)
-	m.TotalCost = round(m.Cost+m.AgentsCost, 1e6)
+	m.Cost = accounting.RoundUSD(m.Cost)
+	m.SummarizerCost = accounting.RoundUSD(m.SummarizerCost)
+	m.AgentsCost = accounting.RoundUSD(m.AgentsCost)
+	m.TotalCost = accounting.RoundUSD(m.Cost + m.AgentsCost)
 	for i := range e.res.Calls {
-		e.res.Calls[i].Cost = round(e.res.Calls[i].Cost, 1e6)
+		e.res.Calls[i].Cost = accounting.RoundUSD(e.res.Calls[i].Cost)
 	}
 	for i := range e.res.Summaries {
-		e.res.Summaries[i].Cost = round(e.res.Summaries[i].Cost, 1e6)
+		e.res.Summaries[i].Cost = accounting.RoundUSD(e.res.Summaries[i].Cost)
 	}
 	// Users: every user text message appended during the run.
 	inContext := map[int]bool{}
@@ -173,5 +198,3 @@ func (e *engine) finish() {
 		}
 	}
 }
-
-func round(x, unit float64) float64 { return math.Round(x*unit) / unit }

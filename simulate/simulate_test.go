@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func TestLimitsFor(t *testing.T) {
 
 func TestCacheModel(t *testing.T) {
 	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(5 * time.Minute)
+	c := newCache(5*time.Minute, MaxCacheEntries)
 	type req struct {
 		at                  int64
 		model               string
@@ -253,20 +254,11 @@ func TestSummarizerDeterministic(t *testing.T) {
 	for _, sec := range []string{"1. Primary Request and Intent", "2. Key Technical Concepts", "3. Files and Code Sections",
 		"4. Errors and fixes:\n1 tool errors", "5. Problem Solving", "6. All user messages", "7. Pending Tasks",
 		"8. Current Work", "9. Optional Next Step", "- read p.go", "- edited p.go", `"please fix the parser"`} {
-		if !contains(a.Text, sec) {
+		if !strings.Contains(a.Text, sec) {
 			t.Errorf("summary lacks %q:\n%s", sec, a.Text)
 		}
 	}
 	if !reflect.DeepEqual(a.Quoted, []int{1}) || !reflect.DeepEqual(a.Cut, []int{5}) || len(carried) != 1 {
 		t.Errorf("quoted %v cut %v carried %d", a.Quoted, a.Cut, len(carried))
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }

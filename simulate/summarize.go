@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/ctxlab/ctxlab/accounting"
 )
 
 // Summarizer is the deterministic fake summarizer. It writes a summary in
@@ -66,7 +68,7 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 			lastTools = append(lastTools, it.Tool)
 			if it.Path != "" && !seenPath[it.Tool+it.Path] {
 				seenPath[it.Tool+it.Path] = true
-				if editTool(it.Tool) {
+				if accounting.EditTool(it.Tool) {
 					edited = append(edited, it.Path)
 				} else {
 					read = append(read, it.Path)
@@ -145,12 +147,4 @@ func cut(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-func editTool(name string) bool {
-	switch name {
-	case "Edit", "Write", "MultiEdit", "NotebookEdit":
-		return true
-	}
-	return false
 }

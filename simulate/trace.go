@@ -83,23 +83,21 @@ type TraceCall struct {
 // are computed once and shared by every policy run.
 type Trace struct {
 	Session  string
-	Project  string
 	Thread   *replay.Thread
 	Overhead int64
 	// Ratio is tokens per unit of Claude Code's estimate, calibrated on the
-	// session's clean segments (architecture decision 3).
+	// session's clean segments (accounting.Sizes).
 	Ratio float64
 	Calls []TraceCall
 	// Method is "usage" when sizes come from usage deltas, "estimate" when
 	// the session has no usage and Claude Code's length/4 estimate is used.
 	Method string
-	// TTL is the cache lifetime the session's writes show (1 h when any
-	// call wrote 1 h entries).
+	// TTL is the cache lifetime the session's writes show
+	// (accounting.DefaultTTL1h when any call wrote 1-hour entries, else
+	// DefaultTTL5m); Config.TTL overrides it.
 	TTL time.Duration
-	// Agents holds the observed usage of the session's other threads, which
-	// the simulation does not change.
-	Agents replay.Usage
-	// AgentCalls are those threads' calls, for pricing.
+	// AgentCalls are the calls of the session's other threads, which the
+	// simulation does not change: their observed cost is added to every run.
 	AgentCalls []replay.Call
 }
 
@@ -109,13 +107,12 @@ func Prepare(s *replay.Session) *Trace {
 	th := s.Main
 	sz := accounting.SizeThread(th)
 	tr := &Trace{
-		Session: s.ID, Project: s.Project, Thread: th, Method: sz.Method, TTL: 5 * time.Minute,
+		Session: s.ID, Thread: th, Method: sz.Method, TTL: accounting.DefaultTTL5m,
 		Overhead: sz.Overhead, Ratio: sz.Ratio,
 	}
 	for _, a := range s.Agents {
 		for _, c := range a.Calls {
 			if c.HasUsage && !c.Duplicate && !c.Synthetic {
-				tr.Agents = tr.Agents.Add(c.Usage)
 				tr.AgentCalls = append(tr.AgentCalls, c)
 			}
 		}
@@ -124,17 +121,11 @@ func Prepare(s *replay.Session) *Trace {
 	for _, t := range th.Tools {
 		tools[t.ID] = t
 	}
-	unsent := map[int]bool{} // messages of calls never sent
 	for i := range th.Calls {
-		c := &th.Calls[i]
-		if !accounting.Sent(c) {
-			unsent[c.Msg] = true
-		}
-		if accounting.Sent(c) && c.Usage.CacheWrite1h > 0 {
-			tr.TTL = time.Hour
+		if c := &th.Calls[i]; accounting.Sent(c) && c.Usage.CacheWrite1h > 0 {
+			tr.TTL = accounting.DefaultTTL1h
 		}
 	}
-	ci := 0
 	for _, seg := range sz.Segments {
 		c := &th.Calls[seg.Call]
 		tc := TraceCall{
@@ -146,17 +137,16 @@ func Prepare(s *replay.Session) *Trace {
 				tc.OutputEst += int64(b.Est)
 			}
 		}
-		for ci < len(th.Compactions) && th.Compactions[ci].Msg <= c.Msg {
+		for ci := seg.CompFrom; ci < seg.CompTo; ci++ {
 			if comp := &th.Compactions[ci]; comp.Kind == replay.CompactMicro {
 				tc.RealMicro = comp
 			} else {
 				tc.RealCompact = comp
 			}
-			ci++
 		}
 		afterBoundary := false
 		for m := seg.From; m < seg.To; m++ {
-			if unsent[m] {
+			if sz.Unsent[m] {
 				continue
 			}
 			if tc.RealCompact != nil && m == tc.RealCompact.Msg {

@@ -127,7 +127,7 @@ func TestSeriesAgreeWithMetrics(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := simulate.Run(tr, p, simulate.DefaultConfig())
-			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, roundUSD(r.Metrics.Cost); got != want {
+			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, accounting.RoundUSD(r.Metrics.Cost); got != want {
 				t.Errorf("%s %s: cost plot total %v, metrics %v", s.ID, spec, got, want)
 			}
 			if got, want := len(CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {

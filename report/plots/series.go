@@ -110,9 +110,9 @@ func ContextSeries(runs []*simulate.Result, xTime bool) ContextData {
 type CacheData struct {
 	Policy string
 	Calls  []CacheCall
-	// Breaks are the call numbers whose cache read fell by more than 5%
-	// and more than 2,000 tokens below the previous call's (Claude Code's
-	// rule; simulate.Metrics.CacheBreaks counts the same calls).
+	// Breaks are the call numbers of the run's cache breaks under Claude
+	// Code's default rule (simulate.CacheBreaks): the calls
+	// simulate.Metrics.CacheBreaks counts.
 	Breaks []int
 }
 
@@ -124,26 +124,14 @@ type CacheCall struct {
 	Read     int64 // cache reads
 }
 
-// Cache-break rule (seed 001, promptCacheBreakDetection), as in
-// simulate.Metrics and accounting.Config's defaults.
-const (
-	BreakMinFraction = 0.05
-	BreakMinTokens   = 2000
-)
-
 // CacheSeries extracts the cache plot's data from one run.
 func CacheSeries(run *simulate.Result) CacheData {
 	d := CacheData{Policy: run.Policy, Calls: make([]CacheCall, 0, len(run.Calls)), Breaks: []int{}}
-	var prev int64 = -1
 	for _, c := range run.Calls {
 		d.Calls = append(d.Calls, CacheCall{Call: c.Call, Uncached: c.Input, Write: c.Write5m + c.Write1h, Read: c.Read})
-		if prev >= 0 {
-			drop := prev - c.Read
-			if float64(drop) > BreakMinFraction*float64(prev) && drop > BreakMinTokens {
-				d.Breaks = append(d.Breaks, c.Call)
-			}
-		}
-		prev = c.Read
+	}
+	for _, i := range simulate.CacheBreaks(run.Calls, accounting.DefaultBreakRule()) {
+		d.Breaks = append(d.Breaks, run.Calls[i].Call)
 	}
 	return d
 }
@@ -165,8 +153,6 @@ type CostLine struct {
 	Unpriced int // calls without a price, counted as $0
 }
 
-func roundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }
-
 // CostSeries extracts the cost plot's data from runs over one session.
 func CostSeries(runs []*simulate.Result) CostData {
 	d := CostData{Lines: []CostLine{}}
@@ -184,7 +170,7 @@ func CostSeries(runs []*simulate.Result) CostData {
 			if !c.Priced {
 				l.Unpriced++
 			}
-			l.Points = append(l.Points, XY{float64(c.Call), roundUSD(cum)})
+			l.Points = append(l.Points, XY{float64(c.Call), accounting.RoundUSD(cum)})
 		}
 		// The total is the run's metric, which sums the calls' costs
 		// before they are rounded: summing the rounded ones could differ by
@@ -443,10 +429,10 @@ func PolicyCosts(policies []string, ms []simulate.Metrics, sessions int) PolicyC
 		m := ms[i]
 		b := PolicyCost{
 			Policy:     policies[i],
-			Main:       math.Max(roundUSD(m.Cost-m.SummarizerCost), 0),
-			Summarizer: roundUSD(m.SummarizerCost),
-			Agents:     roundUSD(m.AgentsCost),
-			Total:      roundUSD(m.TotalCost),
+			Main:       math.Max(accounting.RoundUSD(m.Cost-m.SummarizerCost), 0),
+			Summarizer: accounting.RoundUSD(m.SummarizerCost),
+			Agents:     accounting.RoundUSD(m.AgentsCost),
+			Total:      accounting.RoundUSD(m.TotalCost),
 			Unpriced:   m.Unpriced + m.AgentsUnpriced,
 		}
 		if i > 0 {

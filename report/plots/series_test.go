@@ -452,7 +452,7 @@ func TestPolicyCosts(t *testing.T) {
 		t.Errorf("PolicyCosts:\n got %s\nwant %s", fmtPolicyCosts(got), fmtPolicyCosts(want))
 	}
 	for _, b := range got.Bars {
-		if s := roundUSD(b.Main + b.Summarizer + b.Agents); s != b.Total {
+		if s := accounting.RoundUSD(b.Main + b.Summarizer + b.Agents); s != b.Total {
 			t.Errorf("%s: %v + %v + %v = %v ≠ total %v", b.Policy, b.Main, b.Summarizer, b.Agents, s, b.Total)
 		}
 	}

@@ -1,0 +1,418 @@
+package simulate
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+const sonnet46 = "claude-sonnet-4-6"
+
+// at is a call's time, min minutes after the start of a test session.
+func at(min int) int64 { return 1_700_000_000_000 + int64(min)*60_000 }
+
+// step is one call of a test trace: when, on which model ("" is Sonnet
+// 4.6), and what it appends.
+type step struct {
+	min   int
+	model string
+	items []Item
+}
+
+// build makes a trace from steps: overhead 1,000 tokens (below Sonnet's
+// 1,024-token minimum, so the system prompt never has a cache entry of its
+// own); each call appends its step's items (exact, Msg = the call's index),
+// and records its prompt as a 10-token uncached tail plus a cache write, and
+// 100 output tokens.
+func build(steps ...step) *Trace {
+	tr := &Trace{
+		Session: "t", Overhead: 1000, Ratio: 1, Method: "usage", TTL: 5 * time.Minute,
+		Thread: &replay.Thread{Calls: make([]replay.Call, len(steps))},
+	}
+	prompt := int64(1000)
+	for i, s := range steps {
+		tr.Thread.Calls[i].Msg = i
+		for k := range s.items {
+			it := &s.items[k]
+			it.Msg, it.Exact = i, true
+			if it.Est == 0 {
+				it.Est = int(it.Tokens)
+			}
+			prompt += it.Tokens
+		}
+		model := s.model
+		if model == "" {
+			model = sonnet46
+		}
+		tr.Calls = append(tr.Calls, TraceCall{
+			Index: i, Line: i + 1, Time: at(s.min), Model: model, Version: "2.1.146", Clean: true,
+			Usage: replay.Usage{Input: 10, CacheWrite5m: prompt - 10, Output: 100}, Items: s.items,
+		})
+	}
+	return tr
+}
+
+func user(tok int64) Item { return Item{Kind: KindUser, Tokens: tok, Text: "go on"} }
+func asst(tok int64) Item { return Item{Kind: KindAssistant, Tokens: tok} }
+func result(id, path string, tok int64) Item {
+	return Item{Kind: KindToolResult, Tool: "Read", ToolID: id, Path: path, Tokens: tok}
+}
+
+// policyFunc is a policy made of a function.
+type policyFunc func(*State)
+
+func (policyFunc) Name() string      { return "test" }
+func (f policyFunc) Before(s *State) { f(s) }
+
+// results returns the indexes of the tool results with the given ids.
+func results(s *State, ids ...string) []int {
+	var out []int
+	for _, id := range ids {
+		for j, it := range s.Items {
+			if it.Kind == KindToolResult && it.ToolID == id {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
+// Clearing two results with server-side cache edits shifts the cache
+// entries past each by what that one freed, at its position once the
+// earlier clearings are accounted for.
+func TestClearTwoWithCacheEdits(t *testing.T) {
+	for _, order := range [][]string{{"a", "b"}, {"b", "a"}} {
+		tr := build(
+			// 1,000 + 100 + 1,000 + 1,000 = 3,100: an entry at 3,090.
+			step{0, "", []Item{user(100), result("a", "a.go", 1000), result("b", "b.go", 1000)}},
+			// 3,200: reads 3,090, an entry at 3,190.
+			step{1, "", []Item{asst(100)}},
+			step{2, "", nil},
+		)
+		p := policyFunc(func(s *State) {
+			if s.Call == 2 {
+				s.Clear(results(s, order...), "test")
+			}
+		})
+		cfg := DefaultConfig()
+		cfg.CacheEdits = true
+		res := Run(tr, p, cfg)
+		// Each result becomes the 8-token placeholder, freeing 992. a sits
+		// at 1,100: the entries move to 2,098 and 2,198. b then sits at
+		// 1,100 + 8 = 1,108: they move to 1,106 and 1,206. The prompt is
+		// 3,200 − 1,984 = 1,216, its breakpoint 1,206: all of it is read.
+		c := res.Calls[2]
+		if c.Prompt != 1216 || c.Read != 1206 || c.Write5m != 0 || c.Input != 10 {
+			t.Errorf("clearing %v: prompt %d read %d write %d input %d, want 1216 1206 0 10", order, c.Prompt, c.Read, c.Write5m, c.Input)
+		}
+	}
+}
+
+// PolicyBreaks counts the breaks that follow an edit of the context; a
+// fork adds an action without editing anything.
+func TestPolicyBreaksCountEdits(t *testing.T) {
+	tr := build(
+		step{0, "", []Item{user(1000), result("r", "r.go", 4000)}}, // 6,000: write 5,990
+		step{1, "", []Item{asst(100)}},                             // 6,100: read 5,990
+		step{20, "", []Item{user(100)}},                            // 6,200: expired, read 0: a break
+		step{21, "", []Item{asst(100)}},                            // 6,300: read 6,190
+		step{22, "", []Item{user(100)}},                            // r cleared at 2,000: read 0, a break
+	)
+	p := policyFunc(func(s *State) {
+		switch s.Call {
+		case 2:
+			s.Fork(1000, 100, "background")
+		case 4:
+			s.Clear(results(s, "r"), "test")
+		}
+	})
+	res := Run(tr, p, DefaultConfig())
+	reads := []int64{0, 5990, 0, 6190, 0}
+	for i, c := range res.Calls {
+		if c.Read != reads[i] {
+			t.Errorf("call %d: read %d, want %d", i+1, c.Read, reads[i])
+		}
+	}
+	if m := res.Metrics; m.CacheBreaks != 2 || m.PolicyBreaks != 1 {
+		t.Errorf("breaks %d, by policy %d; want 2, 1", m.CacheBreaks, m.PolicyBreaks)
+	}
+}
+
+// observedTrace is a session Claude Code compacted before its third call;
+// the fourth reads a.go again.
+func observedTrace() *Trace {
+	usage := func(read, write int64) replay.Usage {
+		return replay.Usage{Input: 10, CacheRead: read, CacheWrite5m: write, Output: 100}
+	}
+	tr := &Trace{
+		Session: "o", Overhead: 1000, Ratio: 1, Method: "usage", TTL: 5 * time.Minute,
+		Thread: &replay.Thread{Calls: []replay.Call{{Msg: 1}, {Msg: 3}, {Msg: 5}, {Msg: 7}}},
+	}
+	add := func(min int, u replay.Usage, comp *replay.Compaction, items ...Item) {
+		for k := range items {
+			items[k].Exact, items[k].Est = true, int(items[k].Tokens)
+		}
+		i := len(tr.Calls)
+		tr.Calls = append(tr.Calls, TraceCall{
+			Index: i, Line: i + 1, Time: at(min), Model: sonnet46, Version: "2.1.146", Clean: comp == nil,
+			Usage: u, Items: items, RealCompact: comp,
+		})
+	}
+	// 1,000 + 5,000 = 6,000.
+	add(0, usage(0, 5990), nil, Item{Kind: KindUser, Tokens: 5000, Msg: 0, Text: "read a.go"})
+	// + 50 + 3,000 = 9,050.
+	add(1, usage(5990, 3050), nil,
+		Item{Kind: KindToolUse, Tokens: 50, Msg: 1, Tool: "Read", ToolID: "t1", Path: "a.go"},
+		Item{Kind: KindToolResult, Tokens: 3000, Msg: 2, Tool: "Read", ToolID: "t1", Path: "a.go"})
+	// Compacted at message 4: 1,000 + the 2,000-token summary = 3,000.
+	add(2, usage(0, 2990), &replay.Compaction{Kind: replay.CompactFull, Trigger: "auto", Msg: 4},
+		Item{Kind: KindAssistant, Tokens: 50, Msg: 3},
+		Item{Kind: KindSummary, Tokens: 2000, Msg: 4, Artifact: true})
+	// + 50 + 3,000 = 6,050: a.go read again.
+	add(3, usage(2990, 3050), nil,
+		Item{Kind: KindToolUse, Tokens: 50, Msg: 5, Tool: "Read", ToolID: "t2", Path: "a.go"},
+		Item{Kind: KindToolResult, Tokens: 3000, Msg: 6, Tool: "Read", ToolID: "t2", Path: "a.go"})
+	return tr
+}
+
+// The observed run counts the re-reads its real compactions caused, and
+// the breaks they caused as its own.
+func TestObservedRereadsAndBreaks(t *testing.T) {
+	res := Run(observedTrace(), nothing{}, DefaultConfig())
+	for i, want := range []int64{6000, 9050, 3000, 6050} {
+		if c := res.Calls[i]; c.Prompt != want || c.Recorded != want {
+			t.Errorf("call %d: prompt %d recorded %d, want %d", i+1, c.Prompt, c.Recorded, want)
+		}
+	}
+	// The compaction removed a.go's result; call 4 reads it again. Call 3
+	// reads 0 after call 2's 5,990: a break, the compaction's.
+	m := res.Metrics
+	if m.LikelyRereads != 1 || m.Compactions != 1 || m.CacheBreaks != 1 || m.PolicyBreaks != 1 || m.FirstCompaction != 3 {
+		t.Errorf("metrics %+v", m)
+	}
+}
+
+// Appended points at the first item of this call still in the context
+// after a compaction, or past the end when none is left.
+func TestAppendedAfterCompact(t *testing.T) {
+	// Before call 3 of tinyTrace: [overhead, user, use t1, result t1,
+	// use t2, result t2]; this call appended the last two (Appended 4).
+	tests := []struct {
+		c    Compaction
+		want int
+	}{
+		// All summarised, a.go and b.go restored: [overhead, summary, b, a].
+		{Compaction{From: 1, To: 6, Restore: true}, 4},
+		{Compaction{From: 1, To: 6}, 2},
+		// Only earlier items: [overhead, summary, use t2, result t2].
+		{Compaction{From: 1, To: 4}, 2},
+		// Items after the first appended: [overhead, user, use t1,
+		// result t1, use t2, summary].
+		{Compaction{From: 5, To: 6}, 4},
+		// Every appended item: [overhead, user, use t1, result t1, summary].
+		{Compaction{From: 4, To: 6}, 5},
+		// Across the boundary: [overhead, user, use t1, summary, result t2].
+		{Compaction{From: 3, To: 5}, 4},
+	}
+	for _, tt := range tests {
+		before, after := -1, -1
+		p := policyFunc(func(s *State) {
+			if s.Call == 2 {
+				before = s.Appended()
+				s.Compact(tt.c)
+				after = s.Appended()
+			}
+		})
+		Run(tinyTrace(), p, DefaultConfig())
+		if before != 4 || after != tt.want {
+			t.Errorf("%+v: Appended %d then %d, want 4 then %d", tt.c, before, after, tt.want)
+		}
+	}
+}
+
+// A clearing earlier in the same Before invalidates cache entries before
+// a fork or a compaction's summarizer reads them. A compaction's
+// summarizer runs on the call's model, a fork on the previous call's.
+func TestForkSeesPendingEdit(t *testing.T) {
+	trace := func(model string) *Trace {
+		return build(
+			step{0, "", []Item{user(500), result("r", "a.go", 3000)}}, // 4,500: an entry at 4,490
+			step{1, "", []Item{asst(50), user(5000)}},                 // 9,550: an entry at 9,540
+			step{2, model, []Item{asst(50), user(10)}},                // 9,610
+		)
+	}
+	at2 := func(then func(s *State)) Policy {
+		return policyFunc(func(s *State) {
+			if s.Call == 2 {
+				then(s)
+			}
+		})
+	}
+	compact := func(s *State) { s.Compact(Compaction{From: 1, To: len(s.Items), Label: "test"}) }
+	fork := func(s *State) { s.Fork(1030, 100, "fork") }
+	clear := func(s *State) { s.Clear(results(s, "r"), "test") }
+	tests := []struct {
+		name        string
+		tr          *Trace
+		p           Policy
+		read, write int64
+		cost        float64
+	}{
+		// The clearing at 1,500 frees 2,992 (9,610 → 6,618) and
+		// invalidates both entries: the fork reads nothing and writes
+		// 6,618 + its own 1,030; the summarizer 6,618 + 1,000.
+		{"clear, fork", trace(""), at2(func(s *State) { clear(s); fork(s) }), 0, 7648, 0},
+		{"clear, compact", trace(""), at2(func(s *State) { clear(s); compact(s) }), 0, 7618, 0},
+		// Call 3 is on Opus: the 9,540 entry is Sonnet's. The summarizer
+		// reads nothing and writes 9,610 + 1,000.
+		{"compact on another model", trace("claude-opus-4-6"), at2(compact), 0, 10_610, 0},
+		// The fork ran when call 2's turn ended, on Sonnet: it reads the
+		// 9,540 entry and writes 70 + 1,030 = 1,100. Sonnet 4.6: 9,540 ×
+		// 0.30 + 1,100 × 3.75 + 100 × 15 = 8,487 µ$.
+		{"fork before a model change", trace("claude-opus-4-6"), at2(fork), 9540, 1100, 0.008487},
+	}
+	for _, tt := range tests {
+		res := Run(tt.tr, tt.p, DefaultConfig())
+		if len(res.Summaries) != 1 {
+			t.Fatalf("%s: summaries %+v", tt.name, res.Summaries)
+		}
+		if s := res.Summaries[0]; s.Read != tt.read || s.Write != tt.write || (tt.cost > 0 && s.Cost != tt.cost) {
+			t.Errorf("%s: fork read %d write %d cost %v, want %d %d %v", tt.name, s.Read, s.Write, s.Cost, tt.read, tt.write, tt.cost)
+		}
+	}
+}
+
+// The metrics of a run that climbs through every threshold state, with a
+// fork and sub-agents, priced by a table of round numbers.
+func TestMetrics(t *testing.T) {
+	tr := build(
+		// Sonnet 4.6 on 2.1.146: warning 147,000, threshold 167,000,
+		// blocking 197,000, window 200,000.
+		step{0, "", []Item{user(100_000)}},               // 101,000 ok: write 100,990
+		step{1, "", []Item{result("a", "a.go", 50_000)}}, // 151,000 warning: read 100,990, write 50,000
+		step{2, "", []Item{result("b", "b.go", 20_000)}}, // 171,000 compact: read 150,990, write 20,000
+		step{3, "", []Item{result("c", "c.go", 27_000)}}, // 198,000 blocking: read 170,990, write 27,000
+		step{10, "", []Item{result("d", "d.go", 3_000)}}, // 201,000 overflow: expired, write 200,990
+	)
+	tr.AgentCalls = []replay.Call{
+		{Model: sonnet46, Usage: replay.Usage{Input: 1000, Output: 1000}},
+		{Model: "claude-haiku-4-5-20251001", Usage: replay.Usage{Input: 1000}},
+	}
+	cfg := DefaultConfig()
+	// USD per million tokens; Haiku is left unpriced.
+	cfg.Prices = &accounting.Prices{Models: map[string]accounting.Price{
+		sonnet46: {Input: 1, CacheWrite5m: 2, CacheWrite1h: 4, CacheRead: 0.1, Output: 10},
+	}}
+	p := policyFunc(func(s *State) {
+		if s.Call == 2 {
+			// Priced at call 2's time: reads call 2's 150,990 prefix
+			// of the 171,000-token context, writes 20,010 + 1,000.
+			s.Fork(1000, 200, "background")
+		}
+	})
+	res := Run(tr, p, cfg)
+	states := []string{"ok", "warning", "compact", "blocking", "overflow"}
+	// Per call: 10 input, writes × 2, reads × 0.1, 100 output × 10 (µ$).
+	costs := []float64{0.20299, 0.111109, 0.056109, 0.072109, 0.40299}
+	for i, c := range res.Calls {
+		if c.State != states[i] || c.Cost != costs[i] || !c.Priced {
+			t.Errorf("call %d: state %s cost %v priced %v, want %s %v", i+1, c.State, c.Cost, c.Priced, states[i], costs[i])
+		}
+	}
+	// Summarizer: 150,990 × 0.1 + 21,010 × 2 + 200 × 10 = 59,119 µ$.
+	// Main: 845,307 µ$; agents: 1,000 + 10,000 = 11,000 µ$.
+	// Writes: 398,980 + 21,010 = 419,990. Hit ratio: reads 422,970 +
+	// 150,990 = 573,960 over 50 input + 419,990 writes + 573,960 reads =
+	// 994,000: 0.57742… → 0.5774.
+	want := Metrics{
+		Calls: 5, PeakContext: 201_000, AboveWarning: 4, Overflows: 1,
+		Input: 50, CacheWrite5m: 419_990, CacheRead: 573_960, Output: 700,
+		CacheHitRatio: 0.5774, CacheBreaks: 1,
+		Cost: 0.904426, SummarizerCost: 0.059119, AgentsCost: 0.011, TotalCost: 0.915426, AgentsUnpriced: 1,
+		UsersVerbatim: 1,
+	}
+	if res.Metrics != want {
+		t.Errorf("metrics\n got %+v\nwant %+v", res.Metrics, want)
+	}
+}
+
+// Prepare leaves out exactly the messages SizeThread does not size as
+// sent: a duplicate call's response costs nothing in the context, and what
+// each call appends adds up to its prompt's growth.
+func TestPrepareDuplicateCall(t *testing.T) {
+	text := func(role replay.Role, est int) replay.Message {
+		return replay.Message{Role: role, Call: -1, Blocks: []replay.Block{{Kind: replay.BlockText, Est: est}}}
+	}
+	usage := func(prompt int64) replay.Usage { return replay.Usage{Input: 10, CacheRead: prompt - 10} }
+	th := &replay.Thread{
+		Messages: []replay.Message{
+			text(replay.RoleUser, 10), text(replay.RoleAssistant, 5), // call 0
+			text(replay.RoleUser, 20), text(replay.RoleAssistant, 4), // call 1: a duplicate
+			text(replay.RoleUser, 6), text(replay.RoleAssistant, 7), // call 2
+		},
+		Calls: []replay.Call{
+			{Msg: 1, HasUsage: true, Usage: usage(1100), Model: sonnet46},
+			{Msg: 3, HasUsage: true, Usage: usage(1150), Model: sonnet46, Duplicate: true},
+			{Msg: 5, HasUsage: true, Usage: usage(1162), Model: sonnet46},
+		},
+	}
+	tr := Prepare(&replay.Session{ID: "d", Main: th})
+	if len(tr.Calls) != 2 {
+		t.Fatalf("%d calls, want 2", len(tr.Calls))
+	}
+	// Call 2 grew 1,162 − 1,100 = 62 over m1, m2 and m4.
+	var sum int64
+	for _, it := range tr.Calls[1].Items {
+		sum += it.Tokens
+	}
+	if sum != 62 || len(tr.Calls[1].Items) != 3 {
+		t.Errorf("call 2 appends %d tokens in %d items, want 62 in 3", sum, len(tr.Calls[1].Items))
+	}
+}
+
+// CacheBreaks applies Claude Code's rule: a read more than 5% and more
+// than 2,000 tokens below the previous call's, Haiku calls skipped.
+func TestCacheBreaksRule(t *testing.T) {
+	haiku := "claude-haiku-4-5-20251001"
+	calls := []CallResult{
+		{Model: sonnet46, Read: 100_000},
+		{Model: haiku, Read: 0},             // skipped: neither a break nor the baseline
+		{Model: sonnet46, Read: 97_000},     // 3,000 below, but 3% of 100,000: no break
+		{Model: sonnet46, Read: 94_999},     // 2,001 and 2.06%: no break
+		{Model: sonnet46, Read: 10_000},     // a break
+		{Model: sonnet46, Read: 7_999},      // 2,001 and 20%: a break
+		{Model: sonnet46, Read: 6_000},      // 1,999: no break
+		{Model: "claude-opus-4-6", Read: 0}, // a model change breaks too
+	}
+	got := CacheBreaks(calls, accounting.DefaultBreakRule())
+	if want := []int{4, 5, 7}; !reflect.DeepEqual(got, want) {
+		t.Errorf("breaks %v, want %v", got, want)
+	}
+	// Config.Breaks sets the thresholds: at 1% and 1,000 tokens the drops
+	// of 3% (index 2), 2.06% (3) and 1,999 tokens (6) break as well.
+	got = CacheBreaks(calls, accounting.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000})
+	if want := []int{2, 3, 4, 5, 6, 7}; !reflect.DeepEqual(got, want) {
+		t.Errorf("breaks at 1%%/1,000 %v, want %v", got, want)
+	}
+}
+
+func TestMinCacheable(t *testing.T) {
+	for model, want := range map[string]int64{
+		"claude-opus-4-6": 4096, "claude-opus-4-5-20251101": 4096, "claude-haiku-4-5-20251001": 4096,
+		"claude-3-5-haiku-20241022": 2048, "claude-sonnet-4-5-20250929": 1024, "claude-opus-4-1-20250805": 1024,
+	} {
+		if got := MinCacheable(model); got != want {
+			t.Errorf("%s: %d, want %d", model, got, want)
+		}
+	}
+	// A table in the Config replaces the default one.
+	cfg := DefaultConfig()
+	cfg.MinCacheable = []MinPrefix{{"sonnet", 100_000}}
+	res := Run(tinyTrace(), nothing{}, cfg)
+	if c := res.Calls[2]; c.Read != 0 || c.Write5m != 0 || c.Input != 6600 {
+		t.Errorf("below a 100,000-token minimum: %+v", c)
+	}
+}
