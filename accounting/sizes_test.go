@@ -16,7 +16,6 @@ func msg(role replay.Role, ests ...int) replay.Message {
 }
 
 func TestSizeThread(t *testing.T) {
-	usage := func(prompt int64) replay.Usage { return replay.Usage{Input: 10, CacheRead: prompt - 10} }
 	th := &replay.Thread{
 		Messages: []replay.Message{
 			msg(replay.RoleUser, 10),      // m0
@@ -32,12 +31,12 @@ func TestSizeThread(t *testing.T) {
 			msg(replay.RoleAssistant, 2),  // m10: call 5
 		},
 		Calls: []replay.Call{
-			{Msg: 1, HasUsage: true, Usage: usage(1100)},
-			{Msg: 3, HasUsage: true, Usage: usage(1175)},
-			{Msg: 5, HasUsage: true, Usage: usage(5195)},
-			{Msg: 7, HasUsage: true, Usage: usage(3000)},
+			{Msg: 1, HasUsage: true, Usage: promptUsage(1100)},
+			{Msg: 3, HasUsage: true, Usage: promptUsage(1175)},
+			{Msg: 5, HasUsage: true, Usage: promptUsage(5195)},
+			{Msg: 7, HasUsage: true, Usage: promptUsage(3000)},
 			{Msg: 8, Synthetic: true},
-			{Msg: 10, HasUsage: true, Usage: usage(2990)},
+			{Msg: 10, HasUsage: true, Usage: promptUsage(2990)},
 		},
 		Compactions: []replay.Compaction{{Kind: replay.CompactFull, Msg: 6}},
 	}
@@ -79,7 +78,6 @@ func TestSizeThread(t *testing.T) {
 }
 
 func TestSizeThreadRemainderAndHidden(t *testing.T) {
-	usage := func(prompt int64) replay.Usage { return replay.Usage{CacheRead: prompt} }
 	th := &replay.Thread{
 		Messages: []replay.Message{
 			msg(replay.RoleUser, 1),
@@ -90,9 +88,9 @@ func TestSizeThreadRemainderAndHidden(t *testing.T) {
 			msg(replay.RoleAssistant, 0), // call 2
 		},
 		Calls: []replay.Call{
-			{Msg: 1, HasUsage: true, Usage: usage(100)},
-			{Msg: 3, HasUsage: true, Usage: usage(110)},
-			{Msg: 5, HasUsage: true, Usage: usage(117)},
+			{Msg: 1, HasUsage: true, Usage: promptUsage(100)},
+			{Msg: 3, HasUsage: true, Usage: promptUsage(110)},
+			{Msg: 5, HasUsage: true, Usage: promptUsage(117)},
 		},
 	}
 	sz := SizeThread(th)
@@ -110,7 +108,6 @@ func TestSizeThreadRemainderAndHidden(t *testing.T) {
 // A sent call without usage in a thread that has usage says nothing about
 // sizes: neither its segment nor the next one is clean.
 func TestSizeThreadCallWithoutUsage(t *testing.T) {
-	usage := func(prompt int64) replay.Usage { return replay.Usage{Input: 10, CacheRead: prompt - 10} }
 	th := &replay.Thread{
 		Messages: []replay.Message{
 			msg(replay.RoleUser, 10),     // m0
@@ -123,10 +120,10 @@ func TestSizeThreadCallWithoutUsage(t *testing.T) {
 			msg(replay.RoleAssistant, 2), // m7: call 3
 		},
 		Calls: []replay.Call{
-			{Msg: 1, HasUsage: true, Usage: usage(1100)},
+			{Msg: 1, HasUsage: true, Usage: promptUsage(1100)},
 			{Msg: 3},
-			{Msg: 5, HasUsage: true, Usage: usage(1300)},
-			{Msg: 7, HasUsage: true, Usage: usage(1332)},
+			{Msg: 5, HasUsage: true, Usage: promptUsage(1300)},
+			{Msg: 7, HasUsage: true, Usage: promptUsage(1332)},
 		},
 	}
 	sz := SizeThread(th)
@@ -153,7 +150,6 @@ func TestSizeThreadCallWithoutUsage(t *testing.T) {
 // The response of a duplicate call (counted in another thread) is not sent
 // with this thread's context, as for a synthetic one.
 func TestSizeThreadDuplicateCall(t *testing.T) {
-	usage := func(prompt int64) replay.Usage { return replay.Usage{Input: 10, CacheRead: prompt - 10} }
 	th := &replay.Thread{
 		Messages: []replay.Message{
 			msg(replay.RoleUser, 10),     // m0
@@ -164,9 +160,9 @@ func TestSizeThreadDuplicateCall(t *testing.T) {
 			msg(replay.RoleAssistant, 7), // m5: call 2
 		},
 		Calls: []replay.Call{
-			{Msg: 1, HasUsage: true, Usage: usage(1100)},
-			{Msg: 3, HasUsage: true, Usage: usage(1150), Duplicate: true},
-			{Msg: 5, HasUsage: true, Usage: usage(1162)},
+			{Msg: 1, HasUsage: true, Usage: promptUsage(1100)},
+			{Msg: 3, HasUsage: true, Usage: promptUsage(1150), Duplicate: true},
+			{Msg: 5, HasUsage: true, Usage: promptUsage(1162)},
 		},
 	}
 	sz := SizeThread(th)
@@ -179,4 +175,10 @@ func TestSizeThreadDuplicateCall(t *testing.T) {
 	if !reflect.DeepEqual(sz.Unsent, []bool{false, false, false, true, false, false}) {
 		t.Errorf("unsent %v: m3 was not sent with this thread", sz.Unsent)
 	}
+}
+
+// promptUsage is a call's usage with the given prompt: 10 tokens of input,
+// the rest read from the cache. Sizes look only at the prompt.
+func promptUsage(prompt int64) replay.Usage {
+	return replay.Usage{Input: 10, CacheRead: prompt - 10}
 }
