@@ -61,6 +61,12 @@ type Segment struct {
 // line was written locally, and a duplicate was counted elsewhere.
 func Sent(c *replay.Call) bool { return !c.Synthetic && !c.Duplicate && !c.APIError }
 
+// measured reports whether a call's usage measures its prompt. Every request
+// carries at least the system prompt, so a usage whose prompt is 0 (written
+// by some compatible endpoints for a failed or cut-off response) measures
+// nothing.
+func measured(c *replay.Call) bool { return c.HasUsage && c.Usage.Prompt() > 0 }
+
 // SizeThread measures a thread.
 func SizeThread(th *replay.Thread) *Sizes {
 	sz := &Sizes{
@@ -93,7 +99,7 @@ func SizeThread(th *replay.Thread) *Sizes {
 			ci++
 		}
 		seg.CompTo = ci
-		if prev >= 0 && seg.CompTo == seg.CompFrom && c.HasUsage && th.Calls[prev].HasUsage {
+		if prev >= 0 && seg.CompTo == seg.CompFrom && measured(c) && measured(&th.Calls[prev]) {
 			d := c.Usage.Prompt() - th.Calls[prev].Usage.Prompt()
 			seg.Clean = true
 			if d < 0 {
@@ -135,7 +141,7 @@ func SizeThread(th *replay.Thread) *Sizes {
 				}
 			}
 		}
-		if c := &th.Calls[seg.Call]; c.HasUsage {
+		if c := &th.Calls[seg.Call]; measured(c) {
 			sz.Overhead = max(0, c.Usage.Prompt()-msgs)
 			break
 		}

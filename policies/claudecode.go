@@ -118,7 +118,7 @@ func (p *claudeCode) Before(s *simulate.State) {
 	if version == "" {
 		version = s.Version
 	}
-	limits := simulate.LimitsFor(p.limits, s.Model, version)
+	limits := s.LimitsFor(p.limits, version)
 	micro, keep := p.micro, p.keep
 	if micro == "" {
 		micro = "off"
@@ -149,7 +149,7 @@ func (p *claudeCode) Before(s *simulate.State) {
 			}
 		}
 	}
-	if p.auto && s.Trigger >= limits.Threshold {
+	if p.auto && !limits.AutoCompactOff && s.Trigger >= limits.Threshold {
 		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Label: "auto"})
 	}
 }

@@ -96,8 +96,8 @@ func (p *sessionMemory) Before(s *simulate.State) {
 	p.maybeUpdate(s, noTools)
 	p.micro.Before(s)
 	p.base = min(p.base, s.Trigger)
-	limits := simulate.LimitsFor(p.limits, s.Model, s.Version)
-	if s.Trigger < limits.Threshold {
+	limits := s.LimitsFor(p.limits, s.Version)
+	if limits.AutoCompactOff || s.Trigger < limits.Threshold {
 		return
 	}
 	if to := p.covers(s.Items); p.written && to > 1 {

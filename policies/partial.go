@@ -39,7 +39,9 @@ func newPartial(a Args) (simulate.Policy, error) {
 // Before compares Claude Code's own count (State.Trigger) with the
 // threshold, as claude-code does.
 func (p *partial) Before(s *simulate.State) {
-	limits := simulate.LimitsFor(simulate.LimitParams{Pct: p.pct}, s.Model, s.Version)
+	// The session's inferred window applies; its auto-compaction setting
+	// does not: this policy compacts by itself.
+	limits := s.LimitsFor(simulate.LimitParams{Pct: p.pct}, s.Version)
 	if s.Trigger < limits.Threshold {
 		return
 	}

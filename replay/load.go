@@ -282,6 +282,9 @@ func Load(src Source, opt Options) (*Session, error) {
 	var mainTh *Thread
 	if src.Path != "-" && isAgentFile(src.Path) {
 		mainTh = s.Main
+		if k := agentKind(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(src.Path), "agent-"), ".jsonl")); k.IsAuxiliary() {
+			s.Auxiliary = k
+		}
 	}
 	mainErr := b.readFile(src.Path, mainTh, opt)
 	if mainErr != nil && len(s.Main.Messages) == 0 && len(src.Agents) == 0 {

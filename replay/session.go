@@ -23,6 +23,11 @@ type Session struct {
 
 	Main   *Thread
 	Agents []*Thread // in file order: inline sidechains, then agent files sorted by path
+	// Auxiliary is set when the session is an auxiliary agent file read
+	// without its parent session (a compaction summariser's fork, a /btw
+	// aside question, a prompt suggestion): one side request of a session
+	// that is not in the input, not a conversation of its own.
+	Auxiliary ThreadKind
 
 	Resumes []Resume
 	// Warnings are the lines that could not be read, in file order.
@@ -70,6 +75,12 @@ const (
 	KindCompact   ThreadKind = "compact"    // the compaction summariser's fork (agent-acompact-*)
 	KindSuggest   ThreadKind = "suggestion" // prompt suggestion fork (agent-aprompt_suggestion-*)
 )
+
+// IsAuxiliary reports whether a thread kind is a side request of its parent
+// session rather than a conversation (a Task sub-agent or a sidechain).
+func (k ThreadKind) IsAuxiliary() bool {
+	return k == KindAside || k == KindCompact || k == KindSuggest
+}
 
 func agentKind(agentID string) ThreadKind {
 	switch {

@@ -23,6 +23,8 @@ type CompareDocument struct {
 	Sessions []*Compared `json:"sessions"`
 	Total    *Compared   `json:"total"`
 	Fidelity []Fidelity  `json:"fidelity,omitempty"`
+	// FidelitySummary sums the fidelity rows (with --fidelity).
+	FidelitySummary *simulate.FidelitySummary `json:"fidelity_summary,omitempty"`
 	Errors   []string    `json:"errors"`
 }
 
@@ -108,11 +110,16 @@ func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fide
 		total.Runs[i] = Run{Policy: p, Metrics: sumMetrics(ms)}
 	}
 	setDeltas(total.Runs)
-	return &CompareDocument{
+	doc := &CompareDocument{
 		Schema: SchemaCompare, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: fidelity, Errors: errs,
 	}
+	if fidelity != nil {
+		sum := simulate.SummarizeFidelity(fidelity, simulate.DefaultFidelityTolerances())
+		doc.FidelitySummary = &sum
+	}
+	return doc
 }
 
 func setDeltas(runs []Run) {
@@ -173,72 +180,8 @@ func sumMetrics(ms []simulate.Metrics) simulate.Metrics {
 
 func round(x, unit float64) float64 { return math.Round(x*unit) / unit }
 
-// Fidelity measures how closely the replay reproduces a session: the
-// observed policy's cache reads and writes and prompts against the
-// transcript's, and claude-code's first auto-compaction against the real
-// one.
-type Fidelity struct {
-	Session string `json:"session"`
-	Calls   int    `json:"calls"`
-	// Cache reads and writes (5 minute + 1 hour) of the main thread's
-	// calls, as recorded and as the observed run simulated them.
-	RecordedCacheRead   int64 `json:"recorded_cache_read"`
-	SimulatedCacheRead  int64 `json:"simulated_cache_read"`
-	RecordedCacheWrite  int64 `json:"recorded_cache_write"`
-	SimulatedCacheWrite int64 `json:"simulated_cache_write"`
-	// The errors are (simulated − recorded) / recorded × 100; nil when
-	// nothing was recorded.
-	CacheReadErrorPct  *float64 `json:"cache_read_error_pct,omitempty"`
-	CacheWriteErrorPct *float64 `json:"cache_write_error_pct,omitempty"`
-	// PromptMismatches counts observed calls whose prompt differs from the
-	// recorded one; the replay is calibrated so that it is 0.
-	PromptMismatches int `json:"prompt_mismatches"`
-	// RealAutoCompaction is the call before which the session first
-	// auto-compacted (a full compaction whose trigger is auto or, as in
-	// 1.0.x summaries, unrecorded): its calls before it + 1; 0 when it never
-	// did. SimulatedAutoCompaction is the first call after a compaction
-	// under claude-code; 0 when none.
-	RealAutoCompaction      int `json:"real_auto_compaction_call"`
-	SimulatedAutoCompaction int `json:"simulated_auto_compaction_call"`
-}
-
-// NewFidelity compares the observed run (and the claude-code run) of a
-// session's trace with what the transcript recorded.
-func NewFidelity(s *replay.Session, tr *simulate.Trace, observed, claudeCode *simulate.Result) Fidelity {
-	f := Fidelity{Session: s.ID, Calls: len(observed.Calls)}
-	for i, c := range observed.Calls {
-		if c.Prompt != c.Recorded {
-			f.PromptMismatches++
-		}
-		if i < len(tr.Calls) {
-			u := tr.Calls[i].Usage
-			f.RecordedCacheRead += u.CacheRead
-			f.RecordedCacheWrite += u.CacheWrite()
-		}
-		f.SimulatedCacheRead += c.Read
-		f.SimulatedCacheWrite += c.Write5m + c.Write1h
-	}
-	f.CacheReadErrorPct = errorPct(f.SimulatedCacheRead, f.RecordedCacheRead)
-	f.CacheWriteErrorPct = errorPct(f.SimulatedCacheWrite, f.RecordedCacheWrite)
-	if s.Main != nil {
-		for _, c := range s.Main.Compactions {
-			if c.Kind != replay.CompactMicro && c.Trigger != "manual" {
-				f.RealAutoCompaction = c.CallsBefore + 1
-				break
-			}
-		}
-	}
-	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
-	return f
-}
-
-func errorPct(sim, rec int64) *float64 {
-	if rec == 0 {
-		return nil
-	}
-	p := round(100*float64(sim-rec)/float64(rec), 1e2)
-	return &p
-}
+// Fidelity is one session's fidelity row (simulate.NewFidelity computes it).
+type Fidelity = simulate.Fidelity
 
 // WriteCompare renders a comparison in opt.Format (Top and Sections do
 // not apply); with opt.Calls, the text formats add each run's calls when
@@ -274,7 +217,7 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 		if len(doc.Sessions) == 1 {
 			name = doc.Sessions[0].ID
 		}
-		secs = append(secs, section{name: name, title: "fidelity", tables: []*Table{fidelityTable(doc.Fidelity)}})
+		secs = append(secs, section{name: name, title: "fidelity", tables: fidelityTables(doc.Fidelity, doc.FidelitySummary)})
 	}
 	return render(w, opt.Format, secs)
 }
@@ -353,10 +296,61 @@ func compareTables(c *Compared, format string) []*Table {
 	return []*Table{ctx, cost}
 }
 
+// fidelityTables are the per-session table, the reasons for each
+// disagreement, and the summary.
+func fidelityTables(fs []Fidelity, sum *simulate.FidelitySummary) []*Table {
+	reasons := &Table{
+		Name: "fidelity_reasons", Title: "Why the replay differs",
+		Note:       "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened), with its cause",
+		Columns:    []string{"Session", "Reason"},
+		CSVColumns: []string{"session", "reason"},
+		Right:      []bool{false, false},
+	}
+	for _, f := range fs {
+		for _, r := range f.Reasons {
+			reasons.add([]string{f.Session, r}, []string{f.Session, r})
+		}
+	}
+	ts := []*Table{fidelityTable(fs)}
+	if len(reasons.Rows) > 0 {
+		ts = append(ts, reasons)
+	}
+	if sum != nil {
+		ts = append(ts, fidelitySummaryTable(sum))
+	}
+	return ts
+}
+
+func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
+	t := &Table{
+		Name: "fidelity_summary", Title: "Fidelity over all sessions",
+		Note: "first auto-compaction: sessions where claude-code places it at the real call / within one call, of those that auto-compacted; " +
+			"false: sessions that never auto-compacted but compact under claude-code; writes within 10%: of the sessions that recorded writes",
+		Columns: []string{"Sessions", "Calls", "Exact", "Within one", "False compactions", "Prompt mismatches", "Read error", "Write error", "Writes within 10%", "Unexplained"},
+		CSVColumns: []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
+			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained"},
+		Right: []bool{true, true, true, true, true, true, true, true, true, true},
+	}
+	re, we, rre, rwe := "", "", "", ""
+	if s.CacheReadErrorPct != nil {
+		re, rre = signedPct(*s.CacheReadErrorPct), strconv.FormatFloat(*s.CacheReadErrorPct, 'f', 2, 64)
+	}
+	if s.CacheWriteErrorPct != nil {
+		we, rwe = signedPct(*s.CacheWriteErrorPct), strconv.FormatFloat(*s.CacheWriteErrorPct, 'f', 2, 64)
+	}
+	t.add(
+		[]string{num(s.Sessions), num(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
+			num(s.FalseCompactions), num(s.PromptMismatches), re, we, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), num(s.Unexplained)},
+		[]string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
+			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained)},
+	)
+	return t
+}
+
 func fidelityTable(fs []Fidelity) *Table {
 	t := &Table{
 		Name: "fidelity", Title: "Fidelity of the replay",
-		Note: "observed policy against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
+		Note: "the cache model run over the recorded prompts against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
 			"calls whose prompt differs from the recorded one (must be 0)\n" +
 			"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
 			"n/a: before the first call (an earlier session's)",

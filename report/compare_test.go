@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -81,36 +80,6 @@ func TestDeltas(t *testing.T) {
 	setDeltas(free)
 	if free[1].Delta.TotalCostPct != nil || free[1].Delta.TotalCost != 1 {
 		t.Errorf("delta against a free baseline %+v: want no percentage", free[1].Delta)
-	}
-}
-
-func TestNewFidelity(t *testing.T) {
-	s := &replay.Session{ID: "s", Main: &replay.Thread{Compactions: []replay.Compaction{
-		{Kind: replay.CompactMicro, CallsBefore: 1},
-		{Kind: replay.CompactFull, Trigger: "manual", CallsBefore: 2},
-		{Kind: replay.CompactSummaryOnly, CallsBefore: 4}, // 1.0.x: trigger unrecorded
-		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 6},
-	}}}
-	tr := &simulate.Trace{Calls: []simulate.TraceCall{
-		{Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
-		{Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
-	}}
-	observed := &simulate.Result{Calls: []simulate.CallResult{
-		{Call: 1, Prompt: 10, Recorded: 10, Read: 900, Write5m: 250},
-		{Call: 2, Prompt: 11, Recorded: 12, Read: 1000},
-	}}
-	// claude-code's first compaction, as simulate's metrics give it.
-	cc := &simulate.Result{Metrics: simulate.Metrics{FirstCompaction: 4}}
-	f := NewFidelity(s, tr, observed, cc)
-	want := Fidelity{
-		Session: "s", Calls: 2,
-		RecordedCacheRead: 2000, SimulatedCacheRead: 1900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250,
-		PromptMismatches: 1, RealAutoCompaction: 5, SimulatedAutoCompaction: 4,
-	}
-	gotPcts := [2]float64{*f.CacheReadErrorPct, *f.CacheWriteErrorPct}
-	f.CacheReadErrorPct, f.CacheWriteErrorPct = nil, nil
-	if f != want || gotPcts != [2]float64{-5, 25} {
-		t.Errorf("got %+v %v\nwant %+v [-5 25]", f, gotPcts, want)
 	}
 }
 

@@ -318,7 +318,7 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 		runs = append(runs, report.NewCompared(s, res, true))
 		obs := simulate.Run(tr, parsePolicy(t, "observed"), simulate.DefaultConfig())
 		cc := simulate.Run(tr, parsePolicy(t, "claude-code"), simulate.DefaultConfig())
-		fid = append(fid, report.NewFidelity(s, tr, obs, cc))
+		fid = append(fid, simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances()))
 	}
 	doc := report.NewCompareDocument(specs, runs, fid, accounting.DefaultPrices(), nil)
 	var buf bytes.Buffer

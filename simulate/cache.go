@@ -17,6 +17,7 @@ type cache struct {
 	max     int   // entries kept
 	entries []entry
 	model   string
+	sys     int64 // the system prompt's entry, never evicted
 }
 
 type entry struct {
@@ -70,6 +71,7 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 		c.entries = c.entries[:0] // the cache key includes the model
 		c.model = model
 	}
+	c.sys = sys
 	tail = min(max(tail, 0), prompt)
 	bp := prompt - tail // breakpoint
 	for _, e := range c.entries {
@@ -126,15 +128,23 @@ func (c *cache) add(e entry) {
 		}
 	}
 	if len(c.entries) >= c.max {
-		// Drop the entry that expires first.
-		j := 0
-		for i := range c.entries {
-			if c.entries[i].expires < c.entries[j].expires {
+		// Drop the entry that expires first; of those that expire
+		// together (a read refreshes every entry it passes through), the
+		// shortest, which newer and longer entries shadow. The system
+		// prompt's entry is Claude Code's own breakpoint and stays.
+		j := -1
+		for i, x := range c.entries {
+			if x.pos == c.sys {
+				continue
+			}
+			if j < 0 || x.expires < c.entries[j].expires || x.expires == c.entries[j].expires && x.pos < c.entries[j].pos {
 				j = i
 			}
 		}
-		c.entries[j] = e
-		return
+		if j >= 0 {
+			c.entries[j] = e
+			return
+		}
 	}
 	c.entries = append(c.entries, e)
 }

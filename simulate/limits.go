@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ctxlab/ctxlab/replay"
@@ -15,6 +16,9 @@ type Limits struct {
 	Threshold int64 `json:"threshold"` // auto-compact threshold
 	Warning   int64 `json:"warning"`   // warning level
 	Blocking  int64 `json:"blocking"`  // input blocked
+	// AutoCompactOff is set when auto-compaction is off (the policy's
+	// setting, or inferred from the session: Trace.Inferred).
+	AutoCompactOff bool `json:"auto_compact_off,omitempty"`
 }
 
 // Windows and thresholds, each from its source.
@@ -33,6 +37,18 @@ const (
 	WarningOffset     = 20_000 // rD5 / c97
 	BlockingOffset    = 3_000  // mL0
 )
+
+// EstimateFrom is the first Claude Code version whose auto-compaction count
+// is the last response's usage total (input, cache reads and writes,
+// output) plus Claude Code's estimate of every message after the first
+// block of that response. Earlier versions count the usage total alone.
+// Evidence: compact_boundary's compactMetadata.preTokens equals the last
+// call's usage total exactly in 2.0.76 transcripts and exceeds it by the
+// estimate of what followed in 2.1.41 and later ones; 1.0.x compactions
+// fall where the usage total alone crosses the threshold. No transcript
+// between 2.0.76 and 2.1.41 shows a compaction, so the change is placed at
+// 2.1.0.
+const EstimateFrom = "2.1.0"
 
 // LimitParams are the overridable inputs of Limits. Zero fields take the
 // defaults above.
@@ -74,6 +90,7 @@ func LimitsFor(p LimitParams, model, version string) Limits {
 	base := l.Threshold
 	if p.AutoCompactOff {
 		base = l.Available
+		l.AutoCompactOff = true
 	}
 	l.Warning = base - WarningOffset
 	l.Blocking = l.Window - BlockingOffset
@@ -110,4 +127,82 @@ func minCacheable(table []MinPrefix, model string) int64 {
 		}
 	}
 	return DefaultMinCacheableTokens
+}
+
+// BillsCacheWrites reports whether a model's calls bill cache writes:
+// Anthropic's Claude models do. Other models reached through an
+// Anthropic-compatible endpoint (deepseek-*, for one) cache prefixes
+// automatically and report no cache_creation_input_tokens at all: their
+// transcripts show reads but never a write.
+func BillsCacheWrites(model string) bool { return strings.Contains(model, "claude") }
+
+// LongWindowModels lists the models offered with a 1M-token context window
+// (Anthropic's "Context windows" documentation: Claude Sonnet 4, 4.5 and
+// 4.6, and Claude Opus 4.6). The transcript's message.model does not say
+// whether a session used it: Claude Code sends the long window as a beta
+// header, so the model id is the same.
+var LongWindowModels = []string{"sonnet-4-2", "sonnet-4-5", "sonnet-4-6", "opus-4-6"}
+
+func offersLongWindow(model string) bool {
+	for _, m := range LongWindowModels {
+		if strings.Contains(model, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// Inferred is what a session's recorded calls prove about the limits
+// Claude Code applied, beyond what the model and version give. A recorded
+// call that succeeded with a prompt above the window proves a larger
+// window; a call sent, without a compaction, after a call whose usage total
+// (Claude Code's own count, before any estimate) reached the auto-compact
+// threshold proves that auto-compaction could not fire there: the window
+// was larger (on a model offered with a long window) or auto-compaction was
+// off. Only recorded prompt sizes are used, never where the recorded
+// compactions fell.
+type Inferred struct {
+	Window         int64  `json:"window,omitempty"`
+	AutoCompactOff bool   `json:"auto_compact_off,omitempty"`
+	Reason         string `json:"reason"`
+}
+
+// inferLimits reads a trace's recorded calls for evidence that the default
+// limits were not the ones in force.
+func inferLimits(calls []TraceCall) Inferred {
+	// A prompt above the window is the stronger proof: look for it first.
+	for _, c := range calls {
+		l := LimitsFor(LimitParams{}, c.Model, c.Version)
+		if p := c.Usage.Prompt(); p > l.Window && l.Window < LongWindow {
+			return Inferred{Window: LongWindow, Reason: fmt.Sprintf(
+				"call %d's recorded prompt of %d tokens passed the %d-token window", c.Index+1, p, l.Window)}
+		}
+	}
+	for i := 0; i+1 < len(calls); i++ {
+		c, next := calls[i], calls[i+1]
+		l := LimitsFor(LimitParams{}, c.Model, c.Version)
+		total := c.Usage.Prompt() + c.Usage.Output
+		if next.RealCompact != nil || next.Model != c.Model || total < l.Threshold || c.Usage.Prompt() == 0 {
+			continue
+		}
+		why := fmt.Sprintf("call %d was sent without a compaction after call %d's usage total of %d tokens, at or above the %d-token auto-compact threshold",
+			next.Index+1, c.Index+1, total, l.Threshold)
+		if offersLongWindow(c.Model) {
+			return Inferred{Window: LongWindow, Reason: why}
+		}
+		return Inferred{AutoCompactOff: true, Reason: why}
+	}
+	return Inferred{}
+}
+
+// With returns p with the inference applied where p leaves the value to the
+// default: an inferred window when p sets none, and auto-compaction off.
+func (in Inferred) With(p LimitParams) LimitParams {
+	if p.Window == 0 {
+		p.Window = in.Window
+	}
+	if in.AutoCompactOff {
+		p.AutoCompactOff = true
+	}
+	return p
 }

@@ -96,6 +96,12 @@ type Trace struct {
 	// (accounting.DefaultTTL1h when any call wrote 1-hour entries, else
 	// DefaultTTL5m); Config.TTL overrides it.
 	TTL time.Duration
+	// Auxiliary is the kind of a side request read without its session
+	// (replay.Session.Auxiliary): the trace then has no calls to replay.
+	Auxiliary replay.ThreadKind
+	// Inferred is what the recorded calls prove about the limits Claude
+	// Code applied (a larger window, auto-compaction off).
+	Inferred Inferred
 	// AgentCalls are the calls of the session's other threads, which the
 	// simulation does not change: their observed cost is added to every run.
 	AgentCalls []replay.Call
@@ -110,7 +116,14 @@ func Prepare(s *replay.Session) *Trace {
 		Session: s.ID, Thread: th, Method: sz.Method, TTL: accounting.DefaultTTL5m,
 		Overhead: sz.Overhead, Ratio: sz.Ratio,
 	}
-	for _, a := range s.Agents {
+	threads := s.Agents
+	if s.Auxiliary != "" {
+		// A side request whose session is absent is not replayed: its
+		// calls are costed as observed, like a sub-agent's.
+		threads = append([]*replay.Thread{th}, threads...)
+		tr.Auxiliary = s.Auxiliary
+	}
+	for _, a := range threads {
 		for _, c := range a.Calls {
 			if c.HasUsage && !c.Duplicate && !c.Synthetic {
 				tr.AgentCalls = append(tr.AgentCalls, c)
@@ -127,6 +140,9 @@ func Prepare(s *replay.Session) *Trace {
 		}
 	}
 	for _, seg := range sz.Segments {
+		if tr.Auxiliary != "" {
+			break
+		}
 		c := &th.Calls[seg.Call]
 		tc := TraceCall{
 			Index: seg.Call, Line: c.Line, Time: c.Time, Model: c.Model, Version: c.Version,
@@ -164,6 +180,7 @@ func Prepare(s *replay.Session) *Trace {
 		}
 		tr.Calls = append(tr.Calls, tc)
 	}
+	tr.Inferred = inferLimits(tr.Calls)
 	return tr
 }
 

@@ -161,6 +161,6 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 		p, _ := policies.Parse(claudeCodePolicy)
 		claudeCode = simulate.Run(tr, p, cfg)
 	}
-	out.fid = report.NewFidelity(s, tr, observed, claudeCode)
+	out.fid = simulate.NewFidelity(s, tr, observed, claudeCode, simulate.DefaultFidelityTolerances())
 	return out
 }

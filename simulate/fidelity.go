@@ -1,0 +1,261 @@
+package simulate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Fidelity measures how closely the replay reproduces a session: the cache
+// model's prediction for the recorded prompts (the observed run) against
+// the recorded cache reads and writes, and claude-code's first
+// auto-compaction against the real one. Every disagreement beyond the
+// tolerances (FidelityTolerances) comes with a reason.
+type Fidelity struct {
+	Session string `json:"session"`
+	Calls   int    `json:"calls"`
+	// Cache reads and writes (5 minute + 1 hour) of the main thread's
+	// calls, as recorded and as the cache model predicted them.
+	RecordedCacheRead   int64 `json:"recorded_cache_read"`
+	SimulatedCacheRead  int64 `json:"simulated_cache_read"`
+	RecordedCacheWrite  int64 `json:"recorded_cache_write"`
+	SimulatedCacheWrite int64 `json:"simulated_cache_write"`
+	// The errors are (simulated − recorded) / recorded × 100; nil when
+	// nothing was recorded.
+	CacheReadErrorPct  *float64 `json:"cache_read_error_pct,omitempty"`
+	CacheWriteErrorPct *float64 `json:"cache_write_error_pct,omitempty"`
+	// PromptMismatches counts observed calls whose prompt differs from the
+	// recorded one; the replay is fitted so that it is 0. Calls whose usage
+	// records no prompt (Unmeasured) have nothing to compare.
+	PromptMismatches int `json:"prompt_mismatches"`
+	Unmeasured       int `json:"unmeasured_calls"`
+	// RealAutoCompaction is the call before which the session first
+	// auto-compacted (a full compaction whose trigger is auto or, as in
+	// 1.0.x summaries, unrecorded): its calls before it + 1; 0 when it never
+	// did. SimulatedAutoCompaction is the first call after a compaction
+	// under claude-code; 0 when none.
+	RealAutoCompaction      int `json:"real_auto_compaction_call"`
+	SimulatedAutoCompaction int `json:"simulated_auto_compaction_call"`
+	// ManualCompactions counts the session's own /compact runs.
+	ManualCompactions int `json:"manual_compactions"`
+	// Inferred is what the recorded prompts proved about the limits.
+	Inferred *Inferred `json:"inferred_limits,omitempty"`
+	// Auxiliary is the kind of a side request read without its session;
+	// it is not replayed.
+	Auxiliary string `json:"auxiliary,omitempty"`
+	// UnseenBreaks counts calls whose recorded cache read fell more than
+	// FidelityTolerances.Tokens below the model's: the real prefix changed
+	// where the transcript shows no cause. WarmElsewhere counts calls whose
+	// recorded read was that much above the model's: a prefix the model
+	// had expired or never written was warm, kept so by other requests.
+	UnseenBreaks  int `json:"unseen_breaks"`
+	WarmElsewhere int `json:"warm_elsewhere"`
+	// Reasons explain each disagreement beyond the tolerances; empty when
+	// there is none.
+	Reasons []string `json:"reasons"`
+}
+
+// FidelityTolerances are the bounds within which the replay is said to
+// agree with a session.
+type FidelityTolerances struct {
+	ReadPct, WritePct float64 // cache read and write error, ± percent
+	Tokens            int64   // a per-call read difference that counts
+}
+
+// DefaultFidelityTolerances are the bounds the fidelity issue sets for a
+// whole set of sessions: reads within ±2%, writes within ±10%; a call's
+// read counts as different when it is 2,000 tokens off (the size Claude
+// Code's own cache-break detector ignores).
+func DefaultFidelityTolerances() FidelityTolerances {
+	return FidelityTolerances{ReadPct: 2, WritePct: 10, Tokens: 2000}
+}
+
+// NewFidelity compares the observed run (and the claude-code run) of a
+// session's trace with what the transcript recorded.
+func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol FidelityTolerances) Fidelity {
+	f := Fidelity{Session: s.ID, Calls: len(observed.Calls), Auxiliary: string(tr.Auxiliary), Reasons: []string{}}
+	if tr.Inferred != (Inferred{}) {
+		in := tr.Inferred
+		f.Inferred = &in
+	}
+	var unseenTok, warmTok int64
+	for i, c := range observed.Calls {
+		u := tr.Calls[i].Usage
+		if c.Recorded == 0 {
+			f.Unmeasured++
+		} else if c.Prompt != c.Recorded {
+			f.PromptMismatches++
+		}
+		f.RecordedCacheRead += u.CacheRead
+		f.RecordedCacheWrite += u.CacheWrite()
+		p := c.Predicted
+		if p == nil {
+			continue
+		}
+		f.SimulatedCacheRead += p.Read
+		f.SimulatedCacheWrite += p.Write
+		switch d := p.Read - u.CacheRead; {
+		case d > tol.Tokens:
+			f.UnseenBreaks++
+			unseenTok += d
+		case d < -tol.Tokens:
+			f.WarmElsewhere++
+			warmTok -= d
+		}
+	}
+	f.CacheReadErrorPct = errorPct(f.SimulatedCacheRead, f.RecordedCacheRead)
+	f.CacheWriteErrorPct = errorPct(f.SimulatedCacheWrite, f.RecordedCacheWrite)
+	if s.Main != nil {
+		for _, c := range s.Main.Compactions {
+			switch {
+			case c.Kind == replay.CompactMicro:
+			case c.Trigger == "manual":
+				f.ManualCompactions++
+			case f.RealAutoCompaction == 0:
+				f.RealAutoCompaction = c.CallsBefore + 1
+			}
+		}
+	}
+	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
+	f.explain(tr, unseenTok, warmTok, tol)
+	return f
+}
+
+// explain gives a reason for each disagreement beyond the tolerances.
+func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok int64, tol FidelityTolerances) {
+	add := func(format string, a ...any) { f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...)) }
+	if f.Auxiliary != "" {
+		add("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
+		return
+	}
+	if f.Inferred != nil {
+		what := fmt.Sprintf("a %d-token window", f.Inferred.Window)
+		if f.Inferred.AutoCompactOff {
+			what = "auto-compaction off"
+		}
+		add("limits inferred, %s: %s", what, f.Inferred.Reason)
+	}
+	if f.Unmeasured > 0 {
+		add("%d calls recorded a usage without a prompt (a failed or cut-off response): nothing to fit or compare", f.Unmeasured)
+	}
+	if f.PromptMismatches > 0 {
+		add("%d prompts differ from the recorded ones: the fit found no item to size (not expected; please report)", f.PromptMismatches)
+	}
+	switch real, sim := f.RealAutoCompaction, f.SimulatedAutoCompaction; {
+	case real > 1 && sim != real:
+		add("first auto-compaction at call %d, claude-code at call %d: not explained", real, sim)
+	case real == 0 && sim > 0 && f.ManualCompactions > 0:
+		add("the session compacted by hand %d times and never automatically; replayed without those, its context reaches the threshold at call %d", f.ManualCompactions, sim)
+	case real == 0 && sim > 0:
+		add("claude-code compacts at call %d where the session never compacted: not explained", sim)
+	}
+	readOff := f.CacheReadErrorPct != nil && math.Abs(*f.CacheReadErrorPct) > tol.ReadPct
+	writeOff := f.CacheWriteErrorPct != nil && math.Abs(*f.CacheWriteErrorPct) > tol.WritePct
+	if !readOff && !writeOff {
+		return
+	}
+	explained := false
+	if f.UnseenBreaks > 0 {
+		add("%d calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %d tokens the model reads were written", f.UnseenBreaks, unseenTok)
+		explained = true
+	}
+	if f.WarmElsewhere > 0 {
+		add("%d calls read prefixes the model had expired or never written, kept warm by other requests (sub-agents, other sessions, the shared system prompt): %d tokens", f.WarmElsewhere, warmTok)
+		explained = true
+	}
+	if !explained {
+		add("cache reads %s, writes %s against the recorded: small differences spread over many calls (each under %d tokens)",
+			pctText(f.CacheReadErrorPct), pctText(f.CacheWriteErrorPct), tol.Tokens)
+	}
+}
+
+// Explained reports whether every disagreement has a reason that names its
+// cause (none says "not explained").
+func (f *Fidelity) Explained() bool {
+	for _, r := range f.Reasons {
+		if len(r) >= len("not explained") && r[len(r)-len("not explained"):] == "not explained" {
+			return false
+		}
+	}
+	return true
+}
+
+// FidelitySummary sums the fidelity rows of a set of sessions into the
+// figures the fidelity issue measures.
+type FidelitySummary struct {
+	Sessions int `json:"sessions"`
+	Calls    int `json:"calls"`
+	// AutoCompacted counts the sessions that auto-compacted after their
+	// first call; Exact and WithinOne, those whose first auto-compaction
+	// claude-code placed at the real call, or one call off.
+	AutoCompacted int `json:"auto_compacted"`
+	Exact         int `json:"exact"`
+	WithinOne     int `json:"within_one"`
+	// FalseCompactions counts sessions that never auto-compacted but
+	// compact under claude-code.
+	FalseCompactions int `json:"false_compactions"`
+	PromptMismatches int `json:"prompt_mismatches"`
+	// Whole-set cache errors, in percent of the recorded.
+	CacheReadErrorPct  *float64 `json:"cache_read_error_pct,omitempty"`
+	CacheWriteErrorPct *float64 `json:"cache_write_error_pct,omitempty"`
+	// WritesChecked counts sessions that recorded cache writes;
+	// WritesWithin, those whose predicted writes are within the write
+	// tolerance.
+	WritesChecked int `json:"writes_checked"`
+	WritesWithin  int `json:"writes_within"`
+	// Unexplained counts sessions with a disagreement without a reason.
+	Unexplained int `json:"unexplained"`
+}
+
+// SummarizeFidelity sums fidelity rows.
+func SummarizeFidelity(rows []Fidelity, tol FidelityTolerances) FidelitySummary {
+	var s FidelitySummary
+	var rr, sr, rw, sw int64
+	for _, f := range rows {
+		s.Sessions++
+		s.Calls += f.Calls
+		s.PromptMismatches += f.PromptMismatches
+		rr, sr, rw, sw = rr+f.RecordedCacheRead, sr+f.SimulatedCacheRead, rw+f.RecordedCacheWrite, sw+f.SimulatedCacheWrite
+		if f.RealAutoCompaction > 1 {
+			s.AutoCompacted++
+			d := f.SimulatedAutoCompaction - f.RealAutoCompaction
+			if d == 0 {
+				s.Exact++
+			}
+			if d >= -1 && d <= 1 {
+				s.WithinOne++
+			}
+		}
+		if f.RealAutoCompaction == 0 && f.SimulatedAutoCompaction > 0 {
+			s.FalseCompactions++
+		}
+		if f.CacheWriteErrorPct != nil {
+			s.WritesChecked++
+			if math.Abs(*f.CacheWriteErrorPct) <= tol.WritePct {
+				s.WritesWithin++
+			}
+		}
+		if !f.Explained() {
+			s.Unexplained++
+		}
+	}
+	s.CacheReadErrorPct = errorPct(sr, rr)
+	s.CacheWriteErrorPct = errorPct(sw, rw)
+	return s
+}
+
+func errorPct(sim, rec int64) *float64 {
+	if rec == 0 {
+		return nil
+	}
+	p := math.Round(100*float64(sim-rec)/float64(rec)*100) / 100
+	return &p
+}
+
+func pctText(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.1f%%", *p)
+}

@@ -1,0 +1,89 @@
+package simulate
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+func TestNewFidelity(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{Compactions: []replay.Compaction{
+		{Kind: replay.CompactMicro, CallsBefore: 1},
+		{Kind: replay.CompactFull, Trigger: "manual", CallsBefore: 2},
+		{Kind: replay.CompactSummaryOnly, CallsBefore: 4}, // 1.0.x: trigger unrecorded
+		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 6},
+	}}}
+	tr := &Trace{Calls: []TraceCall{
+		{Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
+		{Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
+		{Usage: replay.Usage{CacheRead: 10_000}},
+		{},
+	}}
+	observed := &Result{Calls: []CallResult{
+		{Call: 1, Prompt: 10, Recorded: 10, Predicted: &Predicted{Read: 900, Write: 250}},
+		{Call: 2, Prompt: 11, Recorded: 12, Predicted: &Predicted{Read: 1000}},
+		// The model reads 3,000 more than recorded: an unseen break.
+		{Call: 3, Prompt: 20, Recorded: 20, Predicted: &Predicted{Read: 13_000}},
+		// A usage without a prompt: nothing to compare.
+		{Call: 4, Prompt: 20, Recorded: 0},
+	}}
+	cc := &Result{Metrics: Metrics{FirstCompaction: 4}}
+	f := NewFidelity(s, tr, observed, cc, DefaultFidelityTolerances())
+	// Reads 14,900 against 12,000: +24.17%; writes 250 against 200: +25%.
+	if *f.CacheReadErrorPct != 24.17 || *f.CacheWriteErrorPct != 25 {
+		t.Errorf("errors %v %v, want 24.17 25", *f.CacheReadErrorPct, *f.CacheWriteErrorPct)
+	}
+	f.CacheReadErrorPct, f.CacheWriteErrorPct = nil, nil
+	reasons := f.Reasons
+	f.Reasons = nil
+	want := Fidelity{
+		Session: "s", Calls: 4,
+		RecordedCacheRead: 12_000, SimulatedCacheRead: 14_900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250,
+		PromptMismatches: 1, Unmeasured: 1, RealAutoCompaction: 5, SimulatedAutoCompaction: 4, ManualCompactions: 1,
+		UnseenBreaks: 1,
+	}
+	if !reflect.DeepEqual(f, want) {
+		t.Errorf("got %+v\nwant %+v", f, want)
+	}
+	wantReasons := []string{
+		"1 calls recorded a usage without a prompt",
+		"1 prompts differ from the recorded ones",
+		"first auto-compaction at call 5, claude-code at call 4: not explained",
+		"1 calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): 3000 tokens",
+	}
+	if len(reasons) != len(wantReasons) {
+		t.Fatalf("reasons %q, want %d", reasons, len(wantReasons))
+	}
+	for i, w := range wantReasons {
+		if !strings.HasPrefix(reasons[i], w) {
+			t.Errorf("reason %d: %q, want it to start with %q", i, reasons[i], w)
+		}
+	}
+	f.Reasons = reasons
+	if f.Explained() {
+		t.Error("a different first compaction without a cause counts as explained")
+	}
+}
+
+func TestSummarizeFidelity(t *testing.T) {
+	pct := func(x float64) *float64 { return &x }
+	rows := []Fidelity{
+		{Calls: 10, RealAutoCompaction: 5, SimulatedAutoCompaction: 5, RecordedCacheWrite: 100, SimulatedCacheWrite: 105, CacheWriteErrorPct: pct(5), RecordedCacheRead: 1000, SimulatedCacheRead: 990},
+		{Calls: 20, RealAutoCompaction: 8, SimulatedAutoCompaction: 9, RecordedCacheWrite: 100, SimulatedCacheWrite: 150, CacheWriteErrorPct: pct(50), RecordedCacheRead: 1000, SimulatedCacheRead: 1010},
+		{Calls: 3, SimulatedAutoCompaction: 2, Reasons: []string{"claude-code compacts at call 2 where the session never compacted: not explained"}},
+		{Calls: 1, RealAutoCompaction: 1, SimulatedAutoCompaction: 0}, // compacted before its first call: not counted
+	}
+	got := SummarizeFidelity(rows, DefaultFidelityTolerances())
+	// Writes 255 against 200: +27.5%; reads 2,000 against 2,000: 0.
+	want := FidelitySummary{Sessions: 4, Calls: 34, AutoCompacted: 2, Exact: 1, WithinOne: 2, FalseCompactions: 1,
+		WritesChecked: 2, WritesWithin: 1, Unexplained: 1}
+	if *got.CacheWriteErrorPct != 27.5 || *got.CacheReadErrorPct != 0 {
+		t.Errorf("errors %v %v, want 0 27.5", *got.CacheReadErrorPct, *got.CacheWriteErrorPct)
+	}
+	got.CacheReadErrorPct, got.CacheWriteErrorPct = nil, nil
+	if got != want {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
