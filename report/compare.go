@@ -25,7 +25,7 @@ type CompareDocument struct {
 	Fidelity []Fidelity  `json:"fidelity,omitempty"`
 	// FidelitySummary sums the fidelity rows (with --fidelity).
 	FidelitySummary *simulate.FidelitySummary `json:"fidelity_summary,omitempty"`
-	Errors   []string    `json:"errors"`
+	Errors          []string                  `json:"errors"`
 }
 
 // Compared is one session (or, as the document's Total, every session) run
