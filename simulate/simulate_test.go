@@ -36,7 +36,7 @@ func TestLimitsFor(t *testing.T) {
 			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
 		// Auto-compaction off: the warning comes from the available window, 180K − 20K.
 		{"auto off", LimitParams{AutoCompactOff: true}, "claude-opus-4-6", "2.1.146",
-			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 160_000, Blocking: 197_000}},
+			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 160_000, Blocking: 197_000, AutoCompactOff: true}},
 	}
 	for _, tt := range tests {
 		if got := LimitsFor(tt.p, tt.model, tt.version); got != tt.want {
