@@ -15,7 +15,7 @@ const (
 	CauseResume          = "resume"
 	CauseTTL5m           = "ttl_5m"
 	CauseTTL1h           = "ttl_1h"
-	CauseUnexplained     = "unexplained" // no local cause: likely server side (seed 001)
+	CauseUnexplained     = "unexplained" // no local cause: likely server side (Claude Code's own detector says so when neither the prompt nor the gap explains a drop)
 )
 
 // CacheBreak is a call whose cache read fell sharply below the previous
@@ -44,7 +44,8 @@ type CacheBreak struct {
 }
 
 // TTLChange is a switch of a thread's cache writes between 1 h and 5 min,
-// which users rarely notice (reference.md §6).
+// which users rarely notice: the two are priced apart (a 1-hour write costs 2×
+// input, a 5-minute one 1.25×, Anthropic's prompt-caching pricing).
 type TTLChange struct {
 	Session string `json:"session,omitempty"` // corpus reports only
 	Thread  string `json:"thread"`
@@ -55,8 +56,8 @@ type TTLChange struct {
 	To      string `json:"to"`
 }
 
-// BreakRule is Claude Code's cache-break rule (seed 001,
-// promptCacheBreakDetection.ts): a call breaks the cache when its cache read
+// BreakRule is Claude Code's cache-break rule (its prompt-cache break
+// detector, as in Claude Code 2.1.x): a call breaks the cache when its cache read
 // fell by more than BreakMinFraction of the previous call's read AND by more
 // than BreakMinTokens. The previous call is the thread's previous call whose
 // model the detector does not skip (BreakExcluded). accounting.Config and
@@ -66,8 +67,7 @@ type BreakRule struct {
 	BreakMinTokens   int64
 }
 
-// DefaultBreakRule returns Claude Code's thresholds: 5% and 2,000 tokens
-// (seed 001).
+// DefaultBreakRule returns Claude Code's thresholds: 5% and 2,000 tokens.
 func DefaultBreakRule() BreakRule { return BreakRule{BreakMinFraction: 0.05, BreakMinTokens: 2000} }
 
 // IsBreak reports whether a call that read read tokens from the cache
@@ -79,7 +79,7 @@ func (r BreakRule) IsBreak(prevRead, read int64) bool {
 
 // BreakExcluded reports the models whose calls Claude Code's break detector
 // skips: they neither break nor count as the previous call (Haiku, whose
-// caching behaves differently, seed 001).
+// caching behaves differently).
 func BreakExcluded(model string) bool { return strings.Contains(model, "haiku") }
 
 func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
