@@ -14,6 +14,7 @@ import "time"
 // content hashes, without hashing.
 type cache struct {
 	ttl     int64 // ms
+	sysTTL  int64 // ms, the system prompt entry's lifetime (≥ ttl)
 	max     int   // entries kept
 	entries []entry
 	model   string
@@ -34,7 +35,7 @@ type entry struct {
 const MaxCacheEntries = 16
 
 func newCache(ttl time.Duration, entries int) *cache {
-	return &cache{ttl: ttl.Milliseconds(), max: entries}
+	return &cache{ttl: ttl.Milliseconds(), sysTTL: ttl.Milliseconds(), max: entries}
 }
 
 // edit invalidates every entry longer than pos.
@@ -82,7 +83,7 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	// A read refreshes every live entry it passes through.
 	for i := range c.entries {
 		if c.entries[i].pos <= read && c.entries[i].expires >= now {
-			c.entries[i].expires = now + c.ttl
+			c.entries[i].expires = now + c.lifetime(c.entries[i].pos)
 		}
 	}
 	if bp < minCache {
@@ -90,12 +91,20 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	}
 	write = bp - read
 	if write > 0 {
-		c.add(entry{pos: bp, expires: now + c.ttl})
+		c.add(entry{pos: bp, expires: now + c.lifetime(bp)})
 	}
 	if sys >= minCache && sys <= bp && sys > 0 {
-		c.add(entry{pos: sys, expires: now + c.ttl})
+		c.add(entry{pos: sys, expires: now + c.lifetime(sys)})
 	}
 	return read, write, tail
+}
+
+// lifetime is how long an entry at pos lives from its last use.
+func (c *cache) lifetime(pos int64) int64 {
+	if pos == c.sys {
+		return max(c.ttl, c.sysTTL)
+	}
+	return c.ttl
 }
 
 // fork prices a request on model that shares the first shared tokens of
@@ -114,7 +123,7 @@ func (c *cache) fork(now int64, model string, shared, own int64) (read, write in
 	}
 	for i := range c.entries {
 		if c.entries[i].pos <= read && c.entries[i].expires >= now {
-			c.entries[i].expires = max(c.entries[i].expires, now+c.ttl)
+			c.entries[i].expires = max(c.entries[i].expires, now+c.lifetime(c.entries[i].pos))
 		}
 	}
 	return read, shared - read + own

@@ -39,6 +39,16 @@ type Config struct {
 	// EstimateFrom is the first Claude Code version whose threshold count
 	// adds an estimate of what followed the last response (EstimateFrom).
 	EstimateFrom string
+	// SharedPrefixTTL is how long the prefix up to the end of the system
+	// prompt stays readable after the session's own last use, from
+	// Claude Code SharedPrefixFrom on (DefaultSharedPrefixTTL).
+	SharedPrefixTTL time.Duration
+	// SharedPrefixFrom is the first Claude Code version whose system
+	// prompt prefix other requests keep warm (SharedPrefixFrom).
+	SharedPrefixFrom string
+	// GatewayTTL is the cache lifetime of models reached through an
+	// Anthropic-compatible endpoint (DefaultGatewayTTL).
+	GatewayTTL time.Duration
 	// CacheEntries bounds the cache entries the model keeps
 	// (MaxCacheEntries).
 	CacheEntries int
@@ -240,6 +250,15 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
+	}
+	if cfg.SharedPrefixTTL <= 0 {
+		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
+	}
+	if cfg.SharedPrefixFrom == "" {
+		cfg.SharedPrefixFrom = SharedPrefixFrom
+	}
+	if cfg.GatewayTTL <= 0 {
+		cfg.GatewayTTL = DefaultGatewayTTL
 	}
 	ttl := tr.TTL
 	if cfg.TTL > 0 {
@@ -508,10 +527,27 @@ func (e *engine) flushEdit() {
 	}
 }
 
+// lifetimes returns the cache lifetime of a call's entries and of its
+// system prompt's entry, in ms.
+func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
+	ttl = e.ttl.Milliseconds()
+	switch {
+	case !BillsCacheWrites(tc.Model):
+		if e.cfg.TTL <= 0 {
+			ttl = max(ttl, e.cfg.GatewayTTL.Milliseconds())
+		}
+		return ttl, ttl
+	case tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0:
+		return ttl, max(ttl, e.cfg.SharedPrefixTTL.Milliseconds())
+	}
+	return ttl, ttl
+}
+
 // request prices the call through the cache model and records it.
 func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
+	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
 	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.items[0].Tokens, minCacheable(e.cfg.MinCacheable, tc.Model))
 	r := CallResult{
 		Call: tc.Index + 1, Line: tc.Line, Time: accounting.Stamp(tc.Time), Model: tc.Model,

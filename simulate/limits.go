@@ -3,6 +3,7 @@ package simulate
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -49,6 +50,25 @@ const (
 // between 2.0.76 and 2.1.41 shows a compaction, so the change is placed at
 // 2.1.0.
 const EstimateFrom = "2.1.0"
+
+// The system prompt prefix kept warm by other requests. Every request of
+// the same Claude Code setup (other sessions, other turns) begins with the
+// same tool definitions and system prompt, and Claude Code sets a cache
+// breakpoint at its end, so that prefix is often still cached when the
+// session's own entries have expired: in Claude Code 2.x transcripts the
+// first call after an idle gap of five minutes to an hour reads about the
+// system prompt's size (usage.cache_read_input_tokens) where the session's
+// own cache is cold. 1.0.x transcripts read nothing after such gaps.
+const (
+	SharedPrefixFrom       = "2.0.0"
+	DefaultSharedPrefixTTL = time.Hour
+)
+
+// DefaultGatewayTTL is the cache lifetime assumed for models reached
+// through an Anthropic-compatible endpoint. DeepSeek's "Context Caching"
+// guide says unused cache entries are cleared "within a few hours to a few
+// days".
+const DefaultGatewayTTL = 3 * time.Hour
 
 // LimitParams are the overridable inputs of Limits. Zero fields take the
 // defaults above.

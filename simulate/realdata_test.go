@@ -151,8 +151,9 @@ func TestFidelityBars(t *testing.T) {
 		if sum.PromptMismatches != 0 || sum.Unexplained != 0 || sum.FalseCompactions > 1 {
 			t.Errorf("%s: %d prompt mismatches, %d unexplained, %d false compactions", c.dir, sum.PromptMismatches, sum.Unexplained, sum.FalseCompactions)
 		}
-		if r := *sum.CacheReadErrorPct; r < -2 || r > 2 {
-			t.Errorf("%s: cache reads %+.2f%%, want within ±2%%", c.dir, r)
+		// The bar is ±2%; these files do better, and ±1% guards that.
+		if r := *sum.CacheReadErrorPct; r < -1 || r > 1 {
+			t.Errorf("%s: cache reads %+.2f%%, want within ±1%%", c.dir, r)
 		}
 		if w := *sum.CacheWriteErrorPct; w < c.writeLo || w > c.writeHi {
 			t.Errorf("%s: cache writes %+.2f%%, want within [%v, %v]", c.dir, w, c.writeLo, c.writeHi)

@@ -84,6 +84,27 @@ func TestCacheModel(t *testing.T) {
 	}
 }
 
+// TestCacheSharedPrefix: the system prompt's entry outlives the session's
+// own entries when other requests keep it warm.
+func TestCacheSharedPrefix(t *testing.T) {
+	min := func(m int) int64 { return int64(m) * 60_000 }
+	c := newCache(5*time.Minute, MaxCacheEntries)
+	c.sysTTL = time.Hour.Milliseconds()
+	// Cold: 9,990 written (breakpoint 10,000 − 10); entries at 9,990 and 3,000.
+	if r, w, _ := c.request(0, "m", 10_000, 10, 3_000, 1024); r != 0 || w != 9_990 {
+		t.Fatalf("cold: read %d write %d", r, w)
+	}
+	// 30 minutes idle: the 9,990 entry expired, the system prompt's 3,000
+	// lives an hour: read 3,000, write 11,990 − 3,000 = 8,990.
+	if r, w, _ := c.request(min(30), "m", 12_000, 10, 3_000, 1024); r != 3_000 || w != 8_990 {
+		t.Errorf("30 min: read %d write %d, want 3000 8990", r, w)
+	}
+	// 61 minutes after that: nothing lives.
+	if r, w, _ := c.request(min(91), "m", 12_000, 10, 3_000, 1024); r != 0 || w != 11_990 {
+		t.Errorf("91 min: read %d write %d, want 0 11990", r, w)
+	}
+}
+
 // tinyTrace is a three-call session: overhead 1,000; each call appends a
 // tool result (Read of a.go) and an assistant message.
 func tinyTrace() *Trace {
@@ -260,5 +281,32 @@ func TestSummarizerDeterministic(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a.Quoted, []int{1}) || !reflect.DeepEqual(a.Cut, []int{5}) || len(carried) != 1 {
 		t.Errorf("quoted %v cut %v carried %d", a.Quoted, a.Cut, len(carried))
+	}
+}
+
+func TestLifetimes(t *testing.T) {
+	const m5, h1, h3 = 300_000, 3_600_000, 10_800_000
+	cfg := Config{SharedPrefixTTL: time.Hour, SharedPrefixFrom: "2.0.0", GatewayTTL: 3 * time.Hour}
+	tests := []struct {
+		name           string
+		ttl, override  time.Duration
+		model, version string
+		entries, sys   int64
+	}{
+		{"1.0.x: one lifetime", 5 * time.Minute, 0, "claude-opus-4-1-20250805", "1.0.89", m5, m5},
+		{"2.x: the system prompt lives an hour", 5 * time.Minute, 0, "claude-sonnet-4-5-20250929", "2.0.76", m5, h1},
+		{"no version: one lifetime", 5 * time.Minute, 0, "claude-sonnet-4-5-20250929", "", m5, m5},
+		{"1h writes", time.Hour, 0, "claude-sonnet-4-5-20250929", "2.1.146", h1, h1},
+		{"gateway", 5 * time.Minute, 0, "deepseek-v4-flash", "2.1.120", h3, h3},
+		{"gateway, --ttl", 10 * time.Minute, 10 * time.Minute, "deepseek-v4-flash", "2.1.120", 600_000, 600_000},
+	}
+	for _, tt := range tests {
+		c := cfg
+		c.TTL = tt.override
+		e := &engine{ttl: tt.ttl, cfg: c}
+		entries, sys := e.lifetimes(&TraceCall{Model: tt.model, Version: tt.version})
+		if entries != tt.entries || sys != tt.sys {
+			t.Errorf("%s: %d, %d ms; want %d, %d", tt.name, entries, sys, tt.entries, tt.sys)
+		}
 	}
 }
