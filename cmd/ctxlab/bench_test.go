@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxlab/ctxlab/fixtures/synth"
 )
@@ -59,6 +60,49 @@ func BenchmarkCompareRealdata(b *testing.B) {
 	benchLoop(b, args)
 }
 
+// BenchmarkCompareVsReplay times `compare` with every built-in policy
+// against `replay` on the same input, both whole commands, and reports
+// their ratio (compare/replay; the bar is 2): on the real transcripts when
+// present, and on a generated corpus of CTXLAB_BENCH_MB megabytes
+// (default 16).
+//
+//	go test -run XXX -bench CompareVsReplay -benchtime 10x ./cmd/ctxlab
+func BenchmarkCompareVsReplay(b *testing.B) {
+	mb := 16
+	if v, err := strconv.Atoi(os.Getenv("CTXLAB_BENCH_MB")); err == nil && v > 0 {
+		mb = v
+	}
+	corpus := b.TempDir()
+	if _, err := synth.WriteCorpus(corpus, int64(mb)<<20, 1, nil); err != nil {
+		b.Fatal(err)
+	}
+	inputs := map[string]string{"synthetic": corpus}
+	if _, err := os.Stat(realdata); err == nil {
+		inputs["realdata"] = realdata
+	}
+	for _, name := range []string{"realdata", "synthetic"} {
+		dir, ok := inputs[name]
+		if !ok {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			replay := []string{"replay", "--sessions=false", dir}
+			compare := []string{"compare", "--sessions=false", "--policy", allPolicies(), dir}
+			var tr, tc time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				runOnce(b, replay)
+				t1 := time.Now()
+				runOnce(b, compare)
+				tr, tc = tr+t1.Sub(t0), tc+time.Since(t1)
+			}
+			b.ReportMetric(float64(tr.Milliseconds())/float64(b.N), "replay-ms/op")
+			b.ReportMetric(float64(tc.Milliseconds())/float64(b.N), "compare-ms/op")
+			b.ReportMetric(float64(tc)/float64(tr), "compare/replay")
+		})
+	}
+}
+
 // BenchmarkComparePlotRealdata is `compare --plot` over the real
 // transcripts (skipped when absent): three policies, every session's
 // context, cost and cache plots and the cost by policy, as PNG.
@@ -104,13 +148,18 @@ func BenchmarkPlotReport(b *testing.B) {
 // discarded.
 func benchLoop(b *testing.B, args []string) {
 	for b.Loop() {
-		var errb strings.Builder
-		code := run(args, env{
-			stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
-			getenv: func(string) string { return "" }, home: os.UserHomeDir,
-		})
-		if code != exitOK {
-			b.Fatalf("exit %d: %s", code, errb.String())
-		}
+		runOnce(b, args)
+	}
+}
+
+// runOnce runs the command args, output discarded.
+func runOnce(b *testing.B, args []string) {
+	var errb strings.Builder
+	code := run(args, env{
+		stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb,
+		getenv: func(string) string { return "" }, home: os.UserHomeDir,
+	})
+	if code != exitOK {
+		b.Fatalf("exit %d: %s", code, errb.String())
 	}
 }
