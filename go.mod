@@ -1,6 +1,6 @@
 module github.com/ctxlab/ctxlab
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -259,3 +260,11 @@ func TestWriteErrorIsReported(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestExitErrorUnwraps(t *testing.T) {
+	cause := os.ErrNotExist
+	var err error = &exitError{code: exitInput, err: fmt.Errorf("reading x: %w", cause)}
+	if !errors.Is(err, cause) {
+		t.Errorf("errors.Is(%v, os.ErrNotExist) = false", err)
+	}
+}

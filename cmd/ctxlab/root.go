@@ -34,6 +34,9 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 
+// Unwrap gives errors.Is and errors.As the cause.
+func (e *exitError) Unwrap() error { return e.err }
+
 func run(args []string, e env) int {
 	root := &cobra.Command{
 		Use:           "ctxlab",
