@@ -99,9 +99,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 			sp.First += base
 			out.Spirals = append(out.Spirals, sp)
 		}
-		for _, w := range r.Warnings {
-			out.Warnings = append(out.Warnings, w)
-		}
+		out.Warnings = append(out.Warnings, r.Warnings...)
 	}
 	out.calls = recs
 	out.Usage = usageOf(recs, prices)

@@ -101,7 +101,6 @@ var (
 	labelSize  = vg.Points(9)
 	tickSize   = vg.Points(8)
 	legendSize = vg.Points(8.5)
-	noteSize   = vg.Points(8)
 
 	margin = vg.Points(6)
 
