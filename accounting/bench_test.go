@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -85,7 +87,7 @@ func BenchmarkAnalyze(b *testing.B) {
 		}
 	})
 	b.Run("realdata", func(b *testing.B) {
-		sessions := realdataSessions(b)
+		sessions := corpusload.Sessions(b, testcorpus.Realdata)
 		cfg := DefaultConfig()
 		b.ReportAllocs()
 		for b.Loop() {

@@ -1,38 +1,14 @@
 package accounting
 
 import (
-	"os"
 	"testing"
 
-	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 )
 
-// realdataDir holds genuine transcripts (../shared/realdata from the project
-// root, see its README). Tests that use it skip when it is absent.
-const realdataDir = "../../shared/realdata"
-
-func realdataSessions(tb testing.TB) []*replay.Session {
-	tb.Helper()
-	if _, err := os.Stat(realdataDir); err != nil {
-		tb.Skipf("real transcripts not present: %v", err)
-	}
-	srcs, errs := replay.Discover([]string{realdataDir})
-	if len(errs) > 0 {
-		tb.Fatalf("Discover: %v", errs)
-	}
-	var out []*replay.Session
-	for _, src := range srcs {
-		s, err := replay.Load(src, replay.Options{})
-		if s == nil {
-			tb.Fatalf("Load(%s): %v", src.Path, err)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 func TestRealdata(t *testing.T) {
-	sessions := realdataSessions(t)
+	sessions := corpusload.Sessions(t, testcorpus.Realdata)
 	cfg := DefaultConfig()
 	var reports []*Report
 	byID := map[string]*Report{}

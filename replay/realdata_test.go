@@ -7,20 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// realdataDir holds genuine transcripts (../shared/realdata from the
-// project root, see its README). Tests that use it skip when it is absent.
-const realdataDir = "../../shared/realdata"
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
+)
 
 func realdataSources(tb testing.TB) []Source {
 	tb.Helper()
-	if _, err := os.Stat(realdataDir); err != nil {
-		tb.Skipf("real transcripts not present: %v", err)
-	}
-	srcs, errs := Discover([]string{realdataDir})
+	dir := testcorpus.Dir(tb, testcorpus.Realdata)
+	srcs, errs := Discover([]string{dir})
 	if len(errs) > 0 {
-		tb.Fatalf("Discover(%s): %v", realdataDir, errs)
+		tb.Fatalf("Discover(%s): %v", dir, errs)
 	}
 	return srcs
 }

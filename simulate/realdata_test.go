@@ -1,42 +1,17 @@
 package simulate_test
 
 import (
-	"os"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-const (
-	realdata    = "../../shared/realdata"
-	calibration = "../../shared/calibration"
-)
-
-// realSessions loads every session of ../shared/realdata, or skips.
-func realSessions(t testing.TB) []*replay.Session { return sessionsIn(t, realdata) }
-
-// sessionsIn loads every session under dir, or skips when it is absent.
-func sessionsIn(t testing.TB, dir string) []*replay.Session {
-	t.Helper()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no " + dir)
-	}
-	srcs, errs := replay.Discover([]string{dir})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	var out []*replay.Session
-	for _, src := range srcs {
-		s, err := replay.Load(src, replay.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
-}
+// realSessions loads every session of the real transcripts, or skips.
+func realSessions(t testing.TB) []*replay.Session { return corpusload.Sessions(t, testcorpus.Realdata) }
 
 func mustParse(t testing.TB, spec string) simulate.Policy {
 	t.Helper()
@@ -131,9 +106,9 @@ func TestFidelityBars(t *testing.T) {
 		autoComp int
 		writeLo  float64
 		writeHi  float64
-	}{{realdata, 4, -10, 10}, {calibration, 6, -21, 10}} {
+	}{{testcorpus.Realdata, 4, -10, 10}, {testcorpus.Calibration, 6, -21, 10}} {
 		var rows []simulate.Fidelity
-		for _, s := range sessionsIn(t, c.dir) {
+		for _, s := range corpusload.Sessions(t, c.dir) {
 			tr := simulate.Prepare(s)
 			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
 			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())

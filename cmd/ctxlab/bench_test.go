@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/fixtures/synth"
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
 
 // BenchmarkReplayCorpus runs the whole `replay` command (discovery, parallel
@@ -53,9 +54,7 @@ func benchReplayCorpus(b *testing.B, flags ...string) {
 //
 //	go test -run XXX -bench CompareRealdata -benchtime 10x ./cmd/ctxlab
 func BenchmarkCompareRealdata(b *testing.B) {
-	if _, err := os.Stat(realdata); err != nil {
-		b.Skip("no ../shared/realdata")
-	}
+	realdata := testcorpus.Dir(b, testcorpus.Realdata)
 	args := []string{"compare", "--fidelity", "--policy", allPolicies(), realdata}
 	benchLoop(b, args)
 }
@@ -77,8 +76,8 @@ func BenchmarkCompareVsReplay(b *testing.B) {
 		b.Fatal(err)
 	}
 	inputs := map[string]string{"synthetic": corpus}
-	if _, err := os.Stat(realdata); err == nil {
-		inputs["realdata"] = realdata
+	if dir, ok := testcorpus.Path(testcorpus.Realdata); ok {
+		inputs["realdata"] = dir
 	}
 	for _, name := range []string{"realdata", "synthetic"} {
 		dir, ok := inputs[name]
@@ -109,9 +108,7 @@ func BenchmarkCompareVsReplay(b *testing.B) {
 //
 //	go test -run XXX -bench ComparePlotRealdata -benchtime 5x ./cmd/ctxlab
 func BenchmarkComparePlotRealdata(b *testing.B) {
-	if _, err := os.Stat(realdata); err != nil {
-		b.Skip("no ../shared/realdata")
-	}
+	realdata := testcorpus.Dir(b, testcorpus.Realdata)
 	dir := b.TempDir()
 	args := []string{"compare", "--policy", "observed,claude-code,keep-last-n", "--plot", dir, realdata}
 	benchLoop(b, args)
@@ -124,9 +121,7 @@ func BenchmarkComparePlotRealdata(b *testing.B) {
 //
 //	go test -run XXX -bench PlotReport -benchtime 5x ./cmd/ctxlab
 func BenchmarkPlotReport(b *testing.B) {
-	if _, err := os.Stat(realdata); err != nil {
-		b.Skip("no ../shared/realdata")
-	}
+	realdata := testcorpus.Dir(b, testcorpus.Realdata)
 	var rep strings.Builder
 	code := run([]string{"compare", "--calls", "--format", "json", "--policy", "observed,claude-code,keep-last-n", realdata}, env{
 		stdin: strings.NewReader(""), stdout: &rep, stderr: io.Discard,

@@ -2,22 +2,18 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"slices"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/policies"
 )
-
-const realdata = "../../../shared/realdata"
 
 // TestRealdata runs replay in every format over the real transcripts kept
 // beside the project (skipped when absent): nothing may fail, and the JSON
 // total must equal what ccusage 20.0.24 reports for the same files.
 func TestRealdata(t *testing.T) {
-	if _, err := os.Stat(realdata); err != nil {
-		t.Skip("no ../shared/realdata")
-	}
+	realdata := testcorpus.Dir(t, testcorpus.Realdata)
 	for _, f := range []string{"table", "markdown", "csv", "json"} {
 		out, errOut, code := ctxlab(t, "", nil, "replay", "--format", f, "--top", "0", realdata)
 		if code != exitOK {
@@ -58,9 +54,7 @@ func TestRealdata(t *testing.T) {
 // auto-compaction comes before the same call as the real one in the four
 // sessions that auto-compacted after their first call.
 func TestRealdataCompare(t *testing.T) {
-	if _, err := os.Stat(realdata); err != nil {
-		t.Skip("no ../shared/realdata")
-	}
+	realdata := testcorpus.Dir(t, testcorpus.Realdata)
 	for _, f := range []string{"table", "markdown", "csv"} {
 		if _, errOut, code := ctxlab(t, "", nil, "compare", "--format", f, "--fidelity", "--policy", allPolicies(), realdata); code != exitOK {
 			t.Fatalf("--format %s: exit %d\n%s", f, code, errOut)
@@ -100,9 +94,7 @@ func TestRealdataCompare(t *testing.T) {
 // both commands, every registered policy for compare, and checks that
 // ctxlab plot redraws the same bytes from each command's JSON report.
 func TestRealdataPlot(t *testing.T) {
-	if _, err := os.Stat(realdata); err != nil {
-		t.Skip("no ../shared/realdata")
-	}
+	realdata := testcorpus.Dir(t, testcorpus.Realdata)
 	if testing.Short() {
 		t.Skip("short")
 	}

@@ -2,19 +2,15 @@ package plots
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
-
-// realdata is the shared corpus of real transcripts, relative to this
-// package; tests that need it skip when it is absent.
-const realdata = "../../../shared/realdata"
 
 // realPolicies are the policies the real-data tests replay.
 var realPolicies = []string{"observed", "claude-code", "none"}
@@ -53,21 +49,6 @@ func addCosts(sum *simulate.Metrics, m simulate.Metrics) {
 	sum.AgentsUnpriced += m.AgentsUnpriced
 }
 
-func realSources(t testing.TB) []replay.Source {
-	t.Helper()
-	if _, err := os.Stat(realdata); err != nil {
-		t.Skipf("no real data at %s", realdata)
-	}
-	srcs, errs := replay.Discover([]string{filepath.Join(realdata)})
-	for _, err := range errs {
-		t.Logf("discover: %v", err)
-	}
-	if len(srcs) == 0 {
-		t.Skipf("no sessions under %s", realdata)
-	}
-	return srcs
-}
-
 // TestRealdataRenders draws every plot of every real session (all five
 // kinds, the cache plot once per run) and the corpus totals (with the
 // cost by policy), as PNG and SVG.
@@ -77,7 +58,7 @@ func TestRealdataRenders(t *testing.T) {
 	}
 	var reps []*accounting.Report
 	sums := make([]simulate.Metrics, len(realPolicies))
-	srcs := realSources(t)
+	srcs := corpusload.Sources(t, testcorpus.Realdata)
 	for _, src := range srcs {
 		files, rep, runs := sessionFiles(t, src)
 		reps = append(reps, rep)
