@@ -211,11 +211,13 @@ func loadAll[T any](srcs []replay.Source, jobs int, e env, work func(int, *repla
 }
 
 func printWarnings(e env, ws []*replay.SyntaxError, max int) {
-	perFile := map[string]int{}
+	total, shown := map[string]int{}, map[string]int{}
 	for _, w := range ws {
-		perFile[w.File]++
-		n := perFile[w.File]
-		switch {
+		total[w.File]++
+	}
+	for _, w := range ws {
+		shown[w.File]++
+		switch n := shown[w.File]; {
 		case max <= 0 || n <= max:
 			kind := "warning"
 			if !w.Warning {
@@ -223,13 +225,7 @@ func printWarnings(e env, ws []*replay.SyntaxError, max int) {
 			}
 			fmt.Fprintf(e.stderr, "%s: %s\n", kind, w)
 		case n == max+1:
-			more := 0
-			for _, x := range ws {
-				if x.File == w.File {
-					more++
-				}
-			}
-			fmt.Fprintf(e.stderr, "warning: %s: %d more malformed lines not shown (--max-warnings)\n", w.File, more-max)
+			fmt.Fprintf(e.stderr, "warning: %s: %d more malformed lines not shown (--max-warnings)\n", w.File, total[w.File]-max)
 		}
 	}
 }

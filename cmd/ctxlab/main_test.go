@@ -268,3 +268,42 @@ func TestExitErrorUnwraps(t *testing.T) {
 		t.Errorf("errors.Is(%v, os.ErrNotExist) = false", err)
 	}
 }
+
+// TestMaxWarnings: --max-warnings N prints a file's first N malformed
+// lines and then one line with how many more there were; 0 prints all.
+// Each file counts apart.
+func TestMaxWarnings(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&b, "// comment %d\n", i)
+	}
+	b.WriteString(goodLine + "\n")
+	a := writeFile(t, dir, "a/s1.jsonl", b.String())
+	c := writeFile(t, dir, "c/s2.jsonl", "// one\n"+strings.Replace(goodLine, "s1", "s2", 1)+"\n")
+	tests := []struct {
+		max    string
+		shownA int
+		cutA   bool
+	}{
+		{"2", 2, true},
+		{"5", 5, false},
+		{"0", 5, false},
+	}
+	for _, tt := range tests {
+		_, errOut, code := ctxlab(t, "", nil, "replay", "--max-warnings", tt.max, a, c)
+		if code != exitOK {
+			t.Fatalf("--max-warnings %s: exit %d\n%s", tt.max, code, errOut)
+		}
+		if n := strings.Count(errOut, "skipped: "+a+":"); n != tt.shownA {
+			t.Errorf("--max-warnings %s: %d lines of %s shown, want %d\n%s", tt.max, n, a, tt.shownA, errOut)
+		}
+		cut := "warning: " + a + ": 3 more malformed lines not shown (--max-warnings)"
+		if got := strings.Contains(errOut, cut); got != tt.cutA {
+			t.Errorf("--max-warnings %s: cut-off line present %v, want %v\n%s", tt.max, got, tt.cutA, errOut)
+		}
+		if !strings.Contains(errOut, "skipped: "+c+":1:") || strings.Contains(errOut, "warning: "+c+":") {
+			t.Errorf("--max-warnings %s: %s's one malformed line not shown, or cut off\n%s", tt.max, c, errOut)
+		}
+	}
+}
