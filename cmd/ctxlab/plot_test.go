@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -323,37 +321,5 @@ func TestPlotUsageAndWriteErrors(t *testing.T) {
 	}
 	if files := dirFiles(t, ro); len(files) != 0 {
 		t.Errorf("left %q", files)
-	}
-}
-
-// TestWriteAtomic: a write that fails half way leaves the old file as it
-// was and no temporary behind; one that succeeds replaces it whole.
-func TestWriteAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := writeFile(t, dir, "p.png", "old")
-	err := writeAtomic(path, func(w io.Writer) error {
-		io.WriteString(w, "half of a new")
-		return errors.New("disk full")
-	})
-	if err == nil || !strings.Contains(err.Error(), "p.png") || !strings.Contains(err.Error(), "disk full") {
-		t.Errorf("err %v, want one naming the file and the cause", err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "old" {
-		t.Errorf("after a failed write the file holds %q", b)
-	}
-	if got := dirFiles(t, dir); !slices.Equal(got, []string{"p.png"}) {
-		t.Errorf("left %q", got)
-	}
-	if err := writeAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "new" {
-		t.Errorf("after a good write the file holds %q", b)
-	}
-	if info, _ := os.Stat(path); info.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, want 0644", info.Mode().Perm())
-	}
-	if got := dirFiles(t, dir); !slices.Equal(got, []string{"p.png"}) {
-		t.Errorf("left %q", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/ctxlab/ctxlab/internal/atomicfile"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report/plots"
 )
@@ -122,7 +123,7 @@ func (o *plotOptions) write(files []plots.File) plotted {
 	var p plotted
 	for _, f := range files {
 		path := filepath.Join(o.dir, f.Name)
-		err := writeAtomic(path, func(w io.Writer) error { return f.Figure.Write(w, o.format) })
+		err := atomicfile.Write(path, func(w io.Writer) error { return f.Figure.Write(w, o.format) })
 		if err != nil {
 			p.errs = append(p.errs, err)
 			continue
@@ -203,31 +204,4 @@ func sessionNames(srcs []replay.Source) []string {
 		ids[i], projects[i] = s.ID(), s.Project()
 	}
 	return plots.SessionNames(ids, projects)
-}
-
-// writeAtomic writes a file through write: into a temporary file in the
-// same directory, renamed over path only when complete, so that a reader
-// never sees a partial file and a failure leaves any old file in place.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("writing %s: %w", path, err)
-		}
-	}()
-	if err = write(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
