@@ -11,6 +11,38 @@ import (
 	"strings"
 )
 
+// DefaultDirs finds the transcript folders as Claude Code and ccusage do:
+// the projects folder of each comma-separated directory of
+// CLAUDE_CONFIG_DIR when it is set, else ~/.config/claude/projects and
+// ~/.claude/projects; those that exist, in that order. getenv and home are
+// os.Getenv and os.UserHomeDir, or a test's.
+func DefaultDirs(getenv func(string) string, home func() (string, error)) ([]string, error) {
+	var cands []string
+	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				cands = append(cands, filepath.Join(d, "projects"))
+			}
+		}
+	} else {
+		h, err := home()
+		if err != nil {
+			return nil, fmt.Errorf("no path given and no home directory: %w", err)
+		}
+		cands = []string{filepath.Join(h, ".config", "claude", "projects"), filepath.Join(h, ".claude", "projects")}
+	}
+	var out []string
+	for _, c := range cands {
+		if info, err := os.Stat(c); err == nil && info.IsDir() {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no path given and no Claude Code transcripts found in %s (set CLAUDE_CONFIG_DIR or pass paths)", strings.Join(cands, ", "))
+	}
+	return out, nil
+}
+
 // Source is one session's files: a main transcript and its agent files.
 type Source struct {
 	// Path is the main transcript, or "-" for standard input.

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -118,7 +117,7 @@ func discover(o *inputOptions, e env) (*inputs, error) {
 	paths := o.paths
 	if len(paths) == 0 {
 		var err error
-		if paths, err = defaultPaths(e); err != nil {
+		if paths, err = replay.DefaultDirs(e.getenv, e.home); err != nil {
 			return nil, &exitError{code: exitInput, err: err}
 		}
 	}
@@ -228,34 +227,6 @@ func printWarnings(e env, ws []*replay.SyntaxError, max int) {
 			fmt.Fprintf(e.stderr, "warning: %s: %d more malformed lines not shown (--max-warnings)\n", w.File, total[w.File]-max)
 		}
 	}
-}
-
-// defaultPaths finds the transcript folders as Claude Code and ccusage do.
-func defaultPaths(e env) ([]string, error) {
-	var cands []string
-	if v := e.getenv("CLAUDE_CONFIG_DIR"); v != "" {
-		for _, d := range strings.Split(v, ",") {
-			if d = strings.TrimSpace(d); d != "" {
-				cands = append(cands, filepath.Join(d, "projects"))
-			}
-		}
-	} else {
-		home, err := e.home()
-		if err != nil {
-			return nil, fmt.Errorf("no path given and no home directory: %w", err)
-		}
-		cands = []string{filepath.Join(home, ".config", "claude", "projects"), filepath.Join(home, ".claude", "projects")}
-	}
-	var out []string
-	for _, c := range cands {
-		if info, err := os.Stat(c); err == nil && info.IsDir() {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no path given and no Claude Code transcripts found in %s (set CLAUDE_CONFIG_DIR or pass paths)", strings.Join(cands, ", "))
-	}
-	return out, nil
 }
 
 // simOptions are the simulation's knobs shared by replay --policy and
