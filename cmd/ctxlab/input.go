@@ -30,7 +30,7 @@ type inputOptions struct {
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv, markdown")
+	addFormatFlag(f, &o.format)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
 	f.BoolVar(&o.sessions, "sessions", true, "print each session before the total (with several sessions)")
 	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
@@ -38,9 +38,17 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.maxWarn, "max-warnings", 10, "warnings printed per file (0: all)")
 }
 
-func (o *inputOptions) validate() error {
-	if !slices.Contains(report.Formats, o.format) {
-		return usageError("--format %q: want one of %s", o.format, strings.Join(report.Formats, ", "))
+func (o *inputOptions) validate() error { return checkFormat(o.format) }
+
+// addFormatFlag defines --format, the same for every command.
+func addFormatFlag(f *pflag.FlagSet, p *string) {
+	f.StringVar(p, "format", report.Formats[0], "output format: "+strings.Join(report.Formats, ", "))
+}
+
+// checkFormat rejects a --format that report cannot write.
+func checkFormat(format string) error {
+	if !slices.Contains(report.Formats, format) {
+		return usageError("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
 	}
 	return nil
 }

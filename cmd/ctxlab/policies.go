@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -21,8 +19,8 @@ of its behaviour, and its parameters with their defaults. A policy spec is
 "name" or "name:key=value,key=value"; "a+b" applies a then b before each call.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(report.Formats, format) {
-				return usageError("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			var list []report.PolicyInfo
 			for _, p := range policies.Registry {
@@ -38,6 +36,6 @@ of its behaviour, and its parameters with their defaults. A policy spec is
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table, json, csv, markdown")
+	addFormatFlag(cmd.Flags(), &format)
 	return cmd
 }
