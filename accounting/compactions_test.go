@@ -27,7 +27,7 @@ func TestCompactionTimeline(t *testing.T) {
 	m.boundary(`{"trigger":"auto"}`, "") // 14, 15
 
 	cfg := DefaultConfig()
-	cfg.SpiralCalls = 0 // spirals are TestCompactionSpirals'
+	cfg.SpiralCalls = -1 // never; spirals are TestCompactionSpirals'
 	r := Analyze(load(t, m, nil), cfg)
 	at := "2026-01-01T10:01:00Z"
 	want := []CompactionEvent{

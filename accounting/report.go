@@ -18,20 +18,37 @@ type Config struct {
 	TTL5m time.Duration
 	TTL1h time.Duration
 	// SpiralCalls: a full compaction that follows the previous one within
-	// this many API calls is part of a compaction spiral (reference.md §6:
+	// this many API calls (DefaultSpiralCalls; negative: never) is part of
+	// a compaction spiral (reference.md §6:
 	// sessions that compact again and again without freeing much).
 	SpiralCalls int
 }
 
-// DefaultConfig returns the documented defaults.
-func DefaultConfig() Config {
-	return Config{
-		Prices:      DefaultPrices(),
-		BreakRule:   DefaultBreakRule(),
-		TTL5m:       DefaultTTL5m,
-		TTL1h:       DefaultTTL1h,
-		SpiralCalls: 5,
+// DefaultSpiralCalls is Config.SpiralCalls's default.
+const DefaultSpiralCalls = 5
+
+// DefaultConfig returns the documented defaults, every field set.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// withDefaults returns the config with every zero field set to its
+// default: the zero Config is DefaultConfig.
+func (cfg Config) withDefaults() Config {
+	if cfg.Prices == nil {
+		cfg.Prices = DefaultPrices()
 	}
+	if cfg.BreakRule == (BreakRule{}) {
+		cfg.BreakRule = DefaultBreakRule()
+	}
+	if cfg.TTL5m <= 0 {
+		cfg.TTL5m = DefaultTTL5m
+	}
+	if cfg.TTL1h <= 0 {
+		cfg.TTL1h = DefaultTTL1h
+	}
+	if cfg.SpiralCalls == 0 {
+		cfg.SpiralCalls = DefaultSpiralCalls
+	}
+	return cfg
 }
 
 // The prompt cache's lifetimes: 5 minutes, or 1 hour for 1-hour writes
@@ -90,11 +107,10 @@ type Count struct {
 	Count int    `json:"count"`
 }
 
-// Analyze builds the four reports for one session.
+// Analyze builds the four reports for one session. A zero field of cfg
+// means its default.
 func Analyze(s *replay.Session, cfg Config) *Report {
-	if cfg.Prices == nil {
-		cfg.Prices = DefaultPrices()
-	}
+	cfg = cfg.withDefaults()
 	r := &Report{Warnings: []string{}}
 	r.Usage, r.calls = usage(s, cfg.Prices)
 	r.Tokens = tokens(s)

@@ -60,21 +60,24 @@ type Config struct {
 	Breaks     accounting.BreakRule
 	Summarizer Summarizer
 	Prices     *accounting.Prices
-	// Restoration after a full compaction (seed 002, restoreFileReads):
-	// up to RestoreFiles recent files, RestoreFileTokens each,
-	// RestoreTotalTokens in all.
+	// Restoration after a full compaction: up to RestoreFiles recent
+	// files, RestoreFileTokens each, RestoreTotalTokens in all
+	// (DefaultRestoreFiles, …); a negative value restores none.
 	RestoreFiles       int
 	RestoreFileTokens  int64
 	RestoreTotalTokens int64
 }
 
-// DefaultConfig returns the defaults.
-func DefaultConfig() Config {
-	return Config{
-		Summarizer: DefaultSummarizer(), Prices: accounting.DefaultPrices(),
-		RestoreFiles: 5, RestoreFileTokens: 5000, RestoreTotalTokens: 50_000,
-	}
-}
+// DefaultConfig returns the defaults, every field set.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// Restoration after a full compaction: Claude Code re-attaches the 5 most
+// recently read files, each up to 5,000 tokens, while they fit in 50,000.
+const (
+	DefaultRestoreFiles       = 5
+	DefaultRestoreFileTokens  = 5000
+	DefaultRestoreTotalTokens = 50_000
+)
 
 // Placeholder is what a cleared tool result becomes (seed 002).
 const Placeholder = "[Old tool result content cleared]"
@@ -226,13 +229,17 @@ type engine struct {
 	now          int64
 	prevTime     int64  // the previous call's time
 	prevModel    string // and model
+	prevMsg      int    // and its message; -1 before the first call
+	lastPrompt   int64  // the previous call's prompt
+	lastOutput   int64  // and output
 	model        string
 	compacted    bool // a compaction happened before this call
 	clearedNow   bool // content cleared or dropped before this call
 }
 
-// Run replays the trace under a policy.
-func Run(tr *Trace, p Policy, cfg Config) *Result {
+// withDefaults returns the config with every zero field set to its
+// default: the zero Config is DefaultConfig.
+func (cfg Config) withDefaults() Config {
 	if cfg.Prices == nil {
 		cfg.Prices = accounting.DefaultPrices()
 	}
@@ -260,95 +267,125 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 	if cfg.GatewayTTL <= 0 {
 		cfg.GatewayTTL = DefaultGatewayTTL
 	}
+	if cfg.RestoreFiles == 0 {
+		cfg.RestoreFiles = DefaultRestoreFiles
+	}
+	if cfg.RestoreFileTokens == 0 {
+		cfg.RestoreFileTokens = DefaultRestoreFileTokens
+	}
+	if cfg.RestoreTotalTokens == 0 {
+		cfg.RestoreTotalTokens = DefaultRestoreTotalTokens
+	}
+	return cfg
+}
+
+// Run replays the trace under a policy. A zero field of cfg means its
+// default.
+func Run(tr *Trace, p Policy, cfg Config) *Result {
+	e := newEngine(tr, p, cfg.withDefaults())
+	obs := false
+	if o, ok := p.(Observer); ok {
+		obs = o.Observed()
+	}
+	for i := range tr.Calls {
+		e.step(i, p, obs)
+	}
+	e.finish()
+	if len(tr.Calls) > 0 {
+		e.res.Limits = LimitsFor(tr.Inferred.With(e.cfg.Limits), tr.Calls[0].Model, tr.Calls[0].Version)
+	}
+	return e.res
+}
+
+func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	ttl := tr.TTL
 	if cfg.TTL > 0 {
 		ttl = cfg.TTL
 	}
 	e := &engine{
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries),
-		cleared: map[string]bool{}, edit: -1,
+		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
 		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: []CallResult{}, Summaries: []SummaryCall{}},
 	}
 	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
 	e.items = []Item{{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true}}
 	e.tokens = tr.Overhead
-	obs := false
-	if o, ok := p.(Observer); ok {
-		obs = o.Observed()
+	return e
+}
+
+// step replays call i: the real compaction under observed, the call's new
+// items, the policy's turn, the fit to the recorded prompt, the request.
+func (e *engine) step(i int, p Policy, obs bool) {
+	tr, tc := e.tr, &e.tr.Calls[i]
+	e.call, e.now, e.model = i, tc.Time, tc.Model
+	e.actions = nil
+	e.compacted, e.clearedNow = false, false
+	if obs {
+		e.applyReal(tc)
 	}
-	var lastPrompt, lastOutput int64
-	var prevMsg = -1
-	for i := range tr.Calls {
-		tc := &tr.Calls[i]
-		e.call, e.now, e.model = i, tc.Time, tc.Model
-		e.actions = nil
-		e.compacted, e.clearedNow = false, false
-		if obs {
-			e.applyReal(tc)
-		}
-		e.appendedFrom = len(e.items)
-		var appendedEst int64
-		firstOfPrev := true
-		for _, it := range tc.Items {
-			if it.Artifact && !obs {
-				continue
-			}
-			if obs && tc.RealCompact != nil && it.Msg < tc.RealCompact.Msg {
-				e.removed(it) // summarised away by the real compaction
-				continue
-			}
-			if it.Kind == KindToolUse && it.Path != "" && e.cleared[it.Path] {
-				e.rereads++
-				delete(e.cleared, it.Path)
-			}
-			e.items = append(e.items, it)
-			e.tokens += it.Tokens
-			// Claude Code estimates what follows the first block of the
-			// last response (its later blocks too, though the usage
-			// counts them as output).
-			if it.Msg != prevMsg || !firstOfPrev {
-				appendedEst += int64(it.Est)
-			}
-			if it.Msg == prevMsg {
-				firstOfPrev = false
-			}
-		}
-		if tc.Shrink > 0 && !obs {
-			e.shrink(tc.Shrink, e.appendedFrom, true)
-		}
-		e.trigger = lastPrompt + lastOutput
-		if tc.Version == "" || replay.CompareVersions(tc.Version, cfg.EstimateFrom) >= 0 {
-			e.trigger += appendedEst
-		}
-		if i == 0 {
-			e.trigger = e.tokens
-		}
-		st := &State{
-			Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
-			Limits: LimitsFor(tr.Inferred.With(cfg.Limits), tc.Model, tc.Version), Recorded: tc, TTL: ttl, Inferred: tr.Inferred,
-			CallsSinceCompact: e.callsSince, e: e,
-		}
-		if i > 0 && e.prevTime > 0 && tc.Time > 0 {
-			st.GapMs = tc.Time - e.prevTime
-		}
-		e.sync(st)
-		p.Before(st)
-		if obs && tr.Method == "usage" && tc.Usage.Prompt() > 0 {
-			e.fit(tc.Usage.Prompt(), tc.RealMicro == nil) // a call without usage has nothing to fit
-		}
-		e.request(tc, st.Limits, obs)
-		lastPrompt, lastOutput = e.tokens, tc.Usage.Output
-		if tc.OutputLowerBound {
-			lastOutput = max(lastOutput, e.tr.estimate(int(tc.OutputEst)))
-		}
-		e.prevTime, e.prevModel, prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
-		e.callsSince++
+	appendedEst := e.appendItems(tc, obs)
+	if tc.Shrink > 0 && !obs {
+		e.shrink(tc.Shrink, e.appendedFrom, true)
 	}
-	e.finish()
-	if len(tr.Calls) > 0 {
-		e.res.Limits = LimitsFor(tr.Inferred.With(cfg.Limits), tr.Calls[0].Model, tr.Calls[0].Version)
+	e.trigger = e.lastPrompt + e.lastOutput
+	if tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.EstimateFrom) >= 0 {
+		e.trigger += appendedEst
 	}
-	return e.res
+	if i == 0 {
+		e.trigger = e.tokens
+	}
+	st := &State{
+		Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
+		Limits: LimitsFor(tr.Inferred.With(e.cfg.Limits), tc.Model, tc.Version), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred,
+		CallsSinceCompact: e.callsSince, e: e,
+	}
+	if i > 0 && e.prevTime > 0 && tc.Time > 0 {
+		st.GapMs = tc.Time - e.prevTime
+	}
+	e.sync(st)
+	p.Before(st)
+	if obs && tr.Method == "usage" && tc.Usage.Prompt() > 0 {
+		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil) // a call without usage has nothing to fit
+	}
+	e.request(tc, st.Limits, obs)
+	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
+	if tc.OutputLowerBound {
+		e.lastOutput = max(e.lastOutput, tr.estimate(int(tc.OutputEst)))
+	}
+	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
+	e.callsSince++
+}
+
+// appendItems adds the call's new items to the context and returns Claude
+// Code's estimate of them: what follows the first block of the last
+// response (its later blocks too, though the usage counts them as output).
+// Under observed, items a real compaction summarised away are dropped, and
+// compaction artifacts are kept only there.
+func (e *engine) appendItems(tc *TraceCall, obs bool) (est int64) {
+	e.appendedFrom = len(e.items)
+	firstOfPrev := true
+	for _, it := range tc.Items {
+		if it.Artifact && !obs {
+			continue
+		}
+		if obs && tc.RealCompact != nil && it.Msg < tc.RealCompact.Msg {
+			e.removed(it) // summarised away by the real compaction
+			continue
+		}
+		if it.Kind == KindToolUse && it.Path != "" && e.cleared[it.Path] {
+			e.rereads++
+			delete(e.cleared, it.Path)
+		}
+		e.items = append(e.items, it)
+		e.tokens += it.Tokens
+		if it.Msg != e.prevMsg || !firstOfPrev {
+			est += int64(it.Est)
+		}
+		if it.Msg == e.prevMsg {
+			firstOfPrev = false
+		}
+	}
+	return est
 }
 
 // sync copies the engine's context into the policy's view.

@@ -310,3 +310,19 @@ func TestLifetimes(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroConfigIsDefault: the zero Config means every default.
+func TestZeroConfigIsDefault(t *testing.T) {
+	if got, want := (Config{}).withDefaults(), DefaultConfig(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Config{} with defaults = %+v, want %+v", got, want)
+	}
+	tr := tinyTrace()
+	a, b := Run(tr, nothing{}, Config{}), Run(tr, nothing{}, DefaultConfig())
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("Run with Config{} differs from DefaultConfig():\n%+v\n%+v", a, b)
+	}
+	// A negative restoration bound restores nothing; zero is the default.
+	if c := (Config{RestoreFiles: -1}).withDefaults(); c.RestoreFiles != -1 || c.RestoreFileTokens != DefaultRestoreFileTokens {
+		t.Errorf("RestoreFiles -1: %+v", c)
+	}
+}
