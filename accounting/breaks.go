@@ -21,16 +21,16 @@ const (
 // CacheBreak is a call whose cache read fell sharply below the previous
 // call's in the same thread.
 type CacheBreak struct {
-	Session   string `json:"session,omitempty"` // corpus reports only
-	Thread    string `json:"thread"`
-	Call      int    `json:"call"` // 1-based number of the call among the thread's calls
-	Line      int    `json:"line"`
-	Time      string `json:"time,omitempty"`
-	Model     string `json:"model"`
-	PrevRead  int64  `json:"prev_cache_read"`
-	Read      int64  `json:"cache_read"`
-	GapSecond int64  `json:"gap_seconds"`
-	Cause     string `json:"cause"`
+	Session    string `json:"session,omitempty"` // corpus reports only
+	Thread     string `json:"thread"`
+	Call       int    `json:"call"` // 1-based number of the call among the thread's calls
+	Line       int    `json:"line"`
+	Time       string `json:"time,omitempty"`
+	Model      string `json:"model"`
+	PrevRead   int64  `json:"prev_cache_read"`
+	Read       int64  `json:"cache_read"`
+	GapSeconds int64  `json:"gap_seconds"`
+	Cause      string `json:"cause"`
 	// Expected is set for causes Claude Code itself does not flag
 	// (compaction, micro-compaction: the baseline resets).
 	Expected bool `json:"expected"`
@@ -133,7 +133,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					Rewritten: c.Usage.CacheWrite(),
 				}
 				if c.Time > 0 && p.Time > 0 {
-					b.GapSecond = (c.Time - p.Time) / 1000
+					b.GapSeconds = (c.Time - p.Time) / 1000
 				}
 				gap := c.Time - p.Time
 				switch {

@@ -54,7 +54,7 @@ type brk struct {
 func brks(bs []CacheBreak) []brk {
 	out := []brk{}
 	for _, b := range bs {
-		out = append(out, brk{b.Call, b.Cause, b.Expected, b.PrevRead, b.Read, b.GapSecond})
+		out = append(out, brk{b.Call, b.Cause, b.Expected, b.PrevRead, b.Read, b.GapSeconds})
 	}
 	return out
 }
@@ -188,7 +188,7 @@ func TestCacheBreakThreads(t *testing.T) {
 	b := got[0]
 	// The agent's lines: user 1, calls 2, 3, 4; its third call at 10:03.
 	if b.Thread != "a1" || b.Call != 3 || b.Line != 4 || b.Time != "2026-01-01T10:03:00Z" || b.PrevRead != 50_000 || b.Read != 10_000 ||
-		b.GapSecond != 60 || b.Cause != CauseUnexplained || b.Model != sonnet45 || b.Rewritten != 40_000 {
+		b.GapSeconds != 60 || b.Cause != CauseUnexplained || b.Model != sonnet45 || b.Rewritten != 40_000 {
 		t.Errorf("break = %+v", b)
 	}
 }

@@ -23,7 +23,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 	sum := &out.Summary
 	models, versions := map[string]bool{}, map[string]bool{}
 	unknown := map[string]int{}
-	tok := map[[2]string]*TokenRow{}
+	tok := map[tokenKey]*TokenRow{}
 	var exact int64
 	var recs []callRecord
 	best := map[string]int{} // call key → index in recs
@@ -53,7 +53,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 		}
 		exact += r.Tokens.exact
 		for _, row := range r.Tokens.Rows {
-			k := [2]string{row.Category, row.Name}
+			k := tokenKey{row.Category, row.Name}
 			if tok[k] == nil {
 				tok[k] = &TokenRow{Category: row.Category, Name: row.Name}
 			}
@@ -115,7 +115,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 		sum.Unknown = append(sum.Unknown, Count{Name: k, Count: v})
 	}
 	sortCounts(sum.Unknown)
-	out.Tokens = Tokens{Method: "estimate", Rows: []TokenRow{}, exact: exact}
+	out.Tokens = Tokens{Method: MethodEstimate, Rows: []TokenRow{}, exact: exact}
 	for _, row := range tok {
 		out.Tokens.Rows = append(out.Tokens.Rows, *row)
 	}

@@ -96,10 +96,10 @@ func TestMerge(t *testing.T) {
 	// compact_summary 10+10+10 = 30, tool_result Read 10+10 = 20,
 	// tool_request Read 5+5 = 10, human 2+2 = 4.
 	wantTok := Tokens{Method: "estimate", Total: 64, Rows: []TokenRow{
-		{Category: CatCompactSummary, Count: 3, Tokens: 30, Percent: 46.9},            // 46.875
-		{Category: CatToolResult, Name: "Read", Count: 2, Tokens: 20, Percent: 31.3},  // 31.25, half up
-		{Category: CatToolRequest, Name: "Read", Count: 2, Tokens: 10, Percent: 15.6}, // 15.625
-		{Category: CatHuman, Count: 2, Tokens: 4, Percent: 6.3},                       // 6.25, half up
+		{Category: CategoryCompactSummary, Count: 3, Tokens: 30, Percent: 46.9},            // 46.875
+		{Category: CategoryToolResult, Name: "Read", Count: 2, Tokens: 20, Percent: 31.3},  // 31.25, half up
+		{Category: CategoryToolRequest, Name: "Read", Count: 2, Tokens: 10, Percent: 15.6}, // 15.625
+		{Category: CategoryHuman, Count: 2, Tokens: 4, Percent: 6.3},                       // 6.25, half up
 	}}
 	if !reflect.DeepEqual(estimates(r.Tokens), wantTok) {
 		t.Errorf("Tokens = %+v\nwant %+v", r.Tokens, wantTok)

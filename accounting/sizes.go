@@ -17,9 +17,9 @@ import (
 // blocks are sized by the thread's calibrated ratio of exact tokens to
 // estimate.
 type Sizes struct {
-	// Method is "usage", or "estimate" when the thread has no usage and
-	// sizes are Claude Code's estimate.
-	Method string
+	// Method is MethodUsage, or MethodEstimate when the thread has no
+	// usage and sizes are Claude Code's estimate.
+	Method Method
 	// Overhead is the system prompt and tools: the first call's prompt minus
 	// its (estimated) messages.
 	Overhead int64
@@ -70,7 +70,7 @@ func measured(c *replay.Call) bool { return c.HasUsage && c.Usage.Prompt() > 0 }
 // SizeThread measures a thread.
 func SizeThread(th *replay.Thread) *Sizes {
 	sz := &Sizes{
-		Method: "usage", Ratio: 1, Blocks: make([][]int64, len(th.Messages)),
+		Method: MethodUsage, Ratio: 1, Blocks: make([][]int64, len(th.Messages)),
 		Exact: make([]bool, len(th.Messages)), Unsent: make([]bool, len(th.Messages)),
 	}
 	hasUsage := false
@@ -82,7 +82,7 @@ func SizeThread(th *replay.Thread) *Sizes {
 		hasUsage = hasUsage || (c.HasUsage && Sent(c))
 	}
 	if !hasUsage {
-		sz.Method = "estimate"
+		sz.Method = MethodEstimate
 	}
 	// Segments, and whether a compaction falls inside each. A segment is
 	// clean when its call and the previous sent call both recorded usage.

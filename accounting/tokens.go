@@ -7,25 +7,39 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
+// Method says how tokens were counted.
+type Method string
+
+// The counting methods.
+const (
+	// MethodUsage sizes context from each call's API usage.
+	MethodUsage Method = "usage"
+	// MethodEstimate is Claude Code's own estimate: round(length/4) per
+	// text piece, 2,000 per image.
+	MethodEstimate Method = "estimate"
+)
+
+// Category is a token category.
+type Category string
+
 // Token categories, after Claude Code's buildTokenAccounting (seed 004).
 const (
-	CatHuman          = "human"
-	CatAssistant      = "assistant"
-	CatToolRequest    = "tool_request"
-	CatToolResult     = "tool_result"
-	CatAttachment     = "attachment"
-	CatLocalCommand   = "local_command"
-	CatCompactSummary = "compact_summary"
-	CatOther          = "other"
+	CategoryHuman          Category = "human"
+	CategoryAssistant      Category = "assistant"
+	CategoryToolRequest    Category = "tool_request"
+	CategoryToolResult     Category = "tool_result"
+	CategoryAttachment     Category = "attachment"
+	CategoryLocalCommand   Category = "local_command"
+	CategoryCompactSummary Category = "compact_summary"
+	CategoryOther          Category = "other"
 )
 
 // Tokens is the content accounting: where the tokens of every message
 // went, by category and tool, both as Claude Code estimates them and as the
 // API counted them.
 type Tokens struct {
-	// Method names how Tokens were counted: "estimate" is Claude Code's
-	// round(length/4) per text piece, 2000 per image.
-	Method string     `json:"method"`
+	// Method names how Tokens were counted: MethodEstimate.
+	Method Method     `json:"method"`
 	Total  int        `json:"total"`
 	Rows   []TokenRow `json:"rows"`
 	// MeasuredTotal sums the rows' Measured sizes; MeasuredExact is the
@@ -39,10 +53,10 @@ type Tokens struct {
 
 // TokenRow is one category (and tool or attachment type).
 type TokenRow struct {
-	Category string `json:"category"`
-	Name     string `json:"name,omitempty"`
-	Count    int    `json:"count"`
-	Tokens   int    `json:"tokens"`
+	Category Category `json:"category"`
+	Name     string   `json:"name,omitempty"`
+	Count    int      `json:"count"`
+	Tokens   int      `json:"tokens"`
 	// Measured is the row's size as the API counted it (SizeThread).
 	Measured int64 `json:"measured"`
 	// Percent is Tokens' share of Total, as Claude Code's
@@ -55,10 +69,10 @@ type TokenRow struct {
 // (Claude Code counts them as human text) and attachment tokens (it only
 // counts attachments). Each block is also sized from usage deltas.
 func tokens(s *replay.Session) Tokens {
-	acc := map[[2]string]*TokenRow{}
+	acc := map[tokenKey]*TokenRow{}
 	var exact int64
-	add := func(cat, name string, n int, measured int64, isExact bool) {
-		k := [2]string{cat, name}
+	add := func(cat Category, name string, n int, measured int64, isExact bool) {
+		k := tokenKey{cat, name}
 		row := acc[k]
 		if row == nil {
 			row = &TokenRow{Category: cat, Name: name}
@@ -79,7 +93,7 @@ func tokens(s *replay.Session) Tokens {
 		}
 		for mi, m := range th.Messages {
 			if m.Role == replay.RoleAttachment {
-				add(CatAttachment, m.AttachmentType, replay.Estimate(m.AttachmentChars), sz.Blocks[mi][0], sz.Exact[mi])
+				add(CategoryAttachment, m.AttachmentType, replay.Estimate(m.AttachmentChars), sz.Blocks[mi][0], sz.Exact[mi])
 				continue
 			}
 			for bi, b := range m.Blocks {
@@ -88,7 +102,7 @@ func tokens(s *replay.Session) Tokens {
 			}
 		}
 	}
-	t := Tokens{Method: "estimate", Rows: make([]TokenRow, 0, len(acc)), exact: exact}
+	t := Tokens{Method: MethodEstimate, Rows: make([]TokenRow, 0, len(acc)), exact: exact}
 	for _, row := range acc {
 		t.Rows = append(t.Rows, *row)
 	}
@@ -122,31 +136,31 @@ func finishTokens(t *Tokens) {
 	})
 }
 
-func blockCategory(m replay.Message, b replay.Block, names map[string]string) (string, string) {
+func blockCategory(m replay.Message, b replay.Block, names map[string]string) (Category, string) {
 	switch b.Kind {
 	case replay.BlockText, replay.BlockThinking:
 		if m.Role == replay.RoleAssistant {
-			return CatAssistant, ""
+			return CategoryAssistant, ""
 		}
 		if m.CompactSummary {
-			return CatCompactSummary, ""
+			return CategoryCompactSummary, ""
 		}
 		if strings.Contains(b.Text, "local-command-stdout") {
-			return CatLocalCommand, ""
+			return CategoryLocalCommand, ""
 		}
-		return CatHuman, ""
+		return CategoryHuman, ""
 	case replay.BlockToolUse:
-		return CatToolRequest, b.Name
+		return CategoryToolRequest, b.Name
 	case replay.BlockToolResult:
 		name := names[b.ToolID]
 		if name == "" {
 			name = "unknown"
 		}
-		return CatToolResult, name
+		return CategoryToolResult, name
 	case replay.BlockImage:
-		return CatOther, "image"
+		return CategoryOther, "image"
 	}
-	return CatOther, b.Name
+	return CategoryOther, b.Name
 }
 
 // percent is n/total as a percentage rounded to one decimal.
@@ -155,4 +169,10 @@ func percent(n, total int) float64 {
 		return 0
 	}
 	return float64(int64(float64(n)*1000/float64(total)+0.5)) / 10
+}
+
+// tokenKey is a row of the accounting: a category and a tool name.
+type tokenKey struct {
+	cat  Category
+	name string
 }

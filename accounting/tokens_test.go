@@ -25,7 +25,7 @@ func TestTokenRounding(t *testing.T) {
 		m := newTr("r")
 		m.user(tc.text)
 		tok := estimates(analyze(t, m, nil).Tokens)
-		want := []TokenRow{{Category: CatHuman, Count: 1, Tokens: tc.want, Percent: 100}}
+		want := []TokenRow{{Category: CategoryHuman, Count: 1, Tokens: tc.want, Percent: 100}}
 		if tc.want == 0 {
 			want[0].Percent = 0 // 0 of 0
 		}
@@ -42,7 +42,7 @@ func TestTokenPiecesRoundedApart(t *testing.T) {
 	m.user("abcdef")
 	m.user("abcdef")
 	tok := estimates(analyze(t, m, nil).Tokens)
-	if tok.Total != 4 || len(tok.Rows) != 1 || tok.Rows[0] != (TokenRow{Category: CatHuman, Count: 2, Tokens: 4, Percent: 100}) {
+	if tok.Total != 4 || len(tok.Rows) != 1 || tok.Rows[0] != (TokenRow{Category: CategoryHuman, Count: 2, Tokens: 4, Percent: 100}) {
 		t.Errorf("tokens = %+v", tok)
 	}
 }
@@ -88,21 +88,21 @@ func TestTokenCategories(t *testing.T) {
 	// Largest first; ties by category, then name. Percent = tokens/4200 to
 	// one decimal, halves up.
 	want := []TokenRow{
-		{Category: CatToolResult, Name: "Read", Count: 2, Tokens: 2015, Percent: 48.0},       // 47.976
-		{Category: CatOther, Name: "image", Count: 1, Tokens: 2000, Percent: 47.6},           // 47.619
-		{Category: CatCompactSummary, Name: "", Count: 1, Tokens: 100, Percent: 2.4},         // 2.381
-		{Category: CatAttachment, Name: "todo_reminder", Count: 2, Tokens: 18, Percent: 0.4}, // 0.429
-		{Category: CatLocalCommand, Name: "", Count: 1, Tokens: 12, Percent: 0.3},            // 0.286
-		{Category: CatAttachment, Name: "date_change", Count: 1, Tokens: 11, Percent: 0.3},   // 0.262
-		{Category: CatToolRequest, Name: "Read", Count: 2, Tokens: 10, Percent: 0.2},         // 0.238
-		{Category: CatOther, Name: "document", Count: 1, Tokens: 8, Percent: 0.2},            // 0.190
-		{Category: CatHuman, Name: "", Count: 4, Tokens: 7, Percent: 0.2},                    // 0.167
-		{Category: CatToolRequest, Name: "Grep", Count: 1, Tokens: 5, Percent: 0.1},          // 0.119
-		{Category: CatToolRequest, Name: "Bash", Count: 1, Tokens: 4, Percent: 0.1},          // 0.095
-		{Category: CatAssistant, Name: "", Count: 2, Tokens: 3, Percent: 0.1},                // 0.071; "assistant" < "tool_result"
-		{Category: CatToolResult, Name: "Bash", Count: 1, Tokens: 3, Percent: 0.1},
-		{Category: CatToolResult, Name: "Grep", Count: 1, Tokens: 2, Percent: 0.0}, // 0.048; "Grep" < "unknown"
-		{Category: CatToolResult, Name: "unknown", Count: 1, Tokens: 2, Percent: 0.0},
+		{Category: CategoryToolResult, Name: "Read", Count: 2, Tokens: 2015, Percent: 48.0},       // 47.976
+		{Category: CategoryOther, Name: "image", Count: 1, Tokens: 2000, Percent: 47.6},           // 47.619
+		{Category: CategoryCompactSummary, Name: "", Count: 1, Tokens: 100, Percent: 2.4},         // 2.381
+		{Category: CategoryAttachment, Name: "todo_reminder", Count: 2, Tokens: 18, Percent: 0.4}, // 0.429
+		{Category: CategoryLocalCommand, Name: "", Count: 1, Tokens: 12, Percent: 0.3},            // 0.286
+		{Category: CategoryAttachment, Name: "date_change", Count: 1, Tokens: 11, Percent: 0.3},   // 0.262
+		{Category: CategoryToolRequest, Name: "Read", Count: 2, Tokens: 10, Percent: 0.2},         // 0.238
+		{Category: CategoryOther, Name: "document", Count: 1, Tokens: 8, Percent: 0.2},            // 0.190
+		{Category: CategoryHuman, Name: "", Count: 4, Tokens: 7, Percent: 0.2},                    // 0.167
+		{Category: CategoryToolRequest, Name: "Grep", Count: 1, Tokens: 5, Percent: 0.1},          // 0.119
+		{Category: CategoryToolRequest, Name: "Bash", Count: 1, Tokens: 4, Percent: 0.1},          // 0.095
+		{Category: CategoryAssistant, Name: "", Count: 2, Tokens: 3, Percent: 0.1},                // 0.071; "assistant" < "tool_result"
+		{Category: CategoryToolResult, Name: "Bash", Count: 1, Tokens: 3, Percent: 0.1},
+		{Category: CategoryToolResult, Name: "Grep", Count: 1, Tokens: 2, Percent: 0.0}, // 0.048; "Grep" < "unknown"
+		{Category: CategoryToolResult, Name: "unknown", Count: 1, Tokens: 2, Percent: 0.0},
 	}
 	if !reflect.DeepEqual(tok.Rows, want) {
 		t.Errorf("rows:")
@@ -158,12 +158,12 @@ func TestTokensMeasured(t *testing.T) {
 	// Ratio 210/105 = 2, so the first prompt (before any delta) is sized by
 	// it: 10 × 2 = 20; the final response ("done", estimate 1) too: 2.
 	// Measured total 20 + 10 + 200 + 2 = 232, of which 210 exact: 0.905.
-	want := map[[2]string]int64{
-		{CatHuman, ""}: 20, {CatToolRequest, "Read"}: 10, {CatToolResult, "Read"}: 200, {CatAssistant, ""}: 2,
+	want := map[tokenKey]int64{
+		{CategoryHuman, ""}: 20, {CategoryToolRequest, "Read"}: 10, {CategoryToolResult, "Read"}: 200, {CategoryAssistant, ""}: 2,
 	}
-	got := map[[2]string]int64{}
+	got := map[tokenKey]int64{}
 	for _, r := range tok.Rows {
-		got[[2]string{r.Category, r.Name}] = r.Measured
+		got[tokenKey{r.Category, r.Name}] = r.Measured
 	}
 	if !reflect.DeepEqual(got, want) || tok.MeasuredTotal != 232 || tok.MeasuredExact != 0.905 {
 		t.Errorf("measured %v, total %d, exact share %v; want %v, 232, 0.905", got, tok.MeasuredTotal, tok.MeasuredExact, want)

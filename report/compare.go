@@ -31,12 +31,12 @@ type CompareDocument struct {
 // Compared is one session (or, as the document's Total, every session) run
 // under each policy, in the order the policies were given.
 type Compared struct {
-	Sessions int    `json:"sessions"`
-	ID       string `json:"id,omitempty"`
-	Path     string `json:"path,omitempty"`
-	Project  string `json:"project,omitempty"`
-	Method   string `json:"method,omitempty"`
-	Runs     []Run  `json:"runs"`
+	Sessions int               `json:"sessions"`
+	ID       string            `json:"id,omitempty"`
+	Path     string            `json:"path,omitempty"`
+	Project  string            `json:"project,omitempty"`
+	Method   accounting.Method `json:"method,omitempty"`
+	Runs     []Run             `json:"runs"`
 }
 
 // Run is one policy's run: simulate's metrics and the delta against the
@@ -229,7 +229,7 @@ func compareTables(c *Compared, format string) []*Table {
 	if c.Sessions > 1 {
 		notes = append(notes, "totals: sums over the sessions, peak: the largest session's; ")
 	}
-	if c.Method == "estimate" {
+	if c.Method == accounting.MethodEstimate {
 		notes = append(notes, "sizes are Claude Code's estimates (the session has no usage); ")
 	}
 	note := strings.Join(notes, "")

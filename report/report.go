@@ -346,8 +346,8 @@ func tokensTable(r *accounting.Report) *Table {
 	}
 	for _, row := range r.Tokens.Rows {
 		t.add(
-			[]string{row.Category, row.Name, num(row.Count), num(row.Tokens), pct(row.Percent), num(row.Measured)},
-			[]string{row.Category, row.Name, raw(row.Count), raw(row.Tokens), strconv.FormatFloat(row.Percent, 'f', 1, 64), raw(row.Measured)},
+			[]string{string(row.Category), row.Name, num(row.Count), num(row.Tokens), pct(row.Percent), num(row.Measured)},
+			[]string{string(row.Category), row.Name, raw(row.Count), raw(row.Tokens), strconv.FormatFloat(row.Percent, 'f', 1, 64), raw(row.Measured)},
 		)
 	}
 	return t
@@ -409,8 +409,8 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 			cost, extra, rc, re = "unpriced", "", "", ""
 		}
 		t.add(
-			prefix(corpus, b.Session, []string{b.Thread, num(b.Call), num(b.Line), b.Time, cause, num(b.PrevRead), num(b.Read), duration(b.GapSecond), num(b.Rewritten), cost, extra}),
-			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time, b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSecond), raw(b.Rewritten), rc, re}),
+			prefix(corpus, b.Session, []string{b.Thread, num(b.Call), num(b.Line), b.Time, cause, num(b.PrevRead), num(b.Read), duration(b.GapSeconds), num(b.Rewritten), cost, extra}),
+			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time, b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSeconds), raw(b.Rewritten), rc, re}),
 		)
 	}
 	return t

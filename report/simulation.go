@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -27,7 +28,7 @@ func metricsTable(r *simulate.Result) *Table {
 	kv := func(k, pretty, raw string) { t.add([]string{k, pretty}, []string{k, raw}) }
 	n := func(k string, v int64) { kv(k, num(v), raw(v)) }
 	kv("policy", r.Policy, r.Policy)
-	kv("method", r.Method, r.Method)
+	kv("method", string(r.Method), string(r.Method))
 	n("calls", int64(m.Calls))
 	n("peak context", m.PeakContext)
 	n("calls above warning", int64(m.AboveWarning))
@@ -63,8 +64,8 @@ func metricsTable(r *simulate.Result) *Table {
 	return t
 }
 
-func methodText(method string) string {
-	if method == "estimate" {
+func methodText(method accounting.Method) string {
+	if method == accounting.MethodEstimate {
 		return "Claude Code's estimate: the session has no usage"
 	}
 	return "usage deltas"
@@ -112,8 +113,8 @@ func callsTable(r *simulate.Result) *Table {
 			cost, rc = "unpriced", ""
 		}
 		t.add(
-			[]string{num(c.Call), c.Time, c.Model, num(c.Prompt), num(c.Recorded), num(c.Input), num(w), num(c.Read), num(c.Output), c.State, strings.Join(c.Actions, "\n"), cost},
-			[]string{raw(c.Call), c.Time, c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read), raw(c.Output), c.State, strings.Join(c.Actions, "; "), rc},
+			[]string{num(c.Call), c.Time, c.Model, num(c.Prompt), num(c.Recorded), num(c.Input), num(w), num(c.Read), num(c.Output), string(c.State), strings.Join(c.Actions, "\n"), cost},
+			[]string{raw(c.Call), c.Time, c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read), raw(c.Output), string(c.State), strings.Join(c.Actions, "; "), rc},
 		)
 	}
 	return t

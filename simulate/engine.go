@@ -145,11 +145,9 @@ type CallResult struct {
 	Read     int64  `json:"cache_read"`
 	Output   int64  `json:"output"`
 	Recorded int64  `json:"recorded_prompt"`
-	// State is the threshold state of the prompt: ok, warning, compact
-	// (above the auto-compact threshold), blocking, overflow (above the
-	// window: the real API would have refused).
-	State   string   `json:"state"`
-	Actions []string `json:"actions,omitempty"`
+	// State is the threshold state of the prompt.
+	State   CallState `json:"state"`
+	Actions []string  `json:"actions,omitempty"`
 	// Compacted is set when a compaction happened just before the call.
 	Compacted bool `json:"compacted"`
 	// Cleared is set when content was cleared or dropped just before the
@@ -177,13 +175,28 @@ func (c *CallResult) Usage() replay.Usage {
 	return replay.Usage{Input: c.Input, CacheWrite5m: c.Write5m, CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output}
 }
 
+// CallState is the threshold state of a call's prompt.
+type CallState string
+
+// The threshold states, lowest first.
+const (
+	StateOK      CallState = "ok"
+	StateWarning CallState = "warning" // at or above the warning level
+	StateCompact CallState = "compact" // at or above the auto-compact threshold
+	// StateBlocking is at or above the blocking limit, where Claude Code
+	// refuses to send without a compaction.
+	StateBlocking CallState = "blocking"
+	// StateOverflow is above the window: the API would have refused it.
+	StateOverflow CallState = "overflow"
+)
+
 // Result is one policy's run over one session.
 type Result struct {
-	Policy  string       `json:"policy"`
-	Session string       `json:"session"`
-	Method  string       `json:"method"`
-	Limits  Limits       `json:"limits"`
-	Calls   []CallResult `json:"calls"`
+	Policy  string            `json:"policy"`
+	Session string            `json:"session"`
+	Method  accounting.Method `json:"method"`
+	Limits  Limits            `json:"limits"`
+	Calls   []CallResult      `json:"calls"`
 	// Summaries are the summarizer's calls (simulated compactions).
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
@@ -344,7 +357,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.sync(st)
 	p.Before(st)
-	if obs && tr.Method == "usage" && tc.Usage.Prompt() > 0 {
+	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
 		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil) // a call without usage has nothing to fit
 	}
 	e.request(tc, st.Limits, obs)
@@ -603,15 +616,15 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	}
 	switch {
 	case prompt > l.Window:
-		r.State = "overflow"
+		r.State = StateOverflow
 	case prompt >= l.Blocking:
-		r.State = "blocking"
+		r.State = StateBlocking
 	case prompt >= l.Threshold:
-		r.State = "compact"
+		r.State = StateCompact
 	case prompt >= l.Warning:
-		r.State = "warning"
+		r.State = StateWarning
 	default:
-		r.State = "ok"
+		r.State = StateOK
 	}
 	if observed && tc.Usage.Prompt() > 0 {
 		// The observed run shows what was billed; the model's

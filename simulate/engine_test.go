@@ -314,7 +314,7 @@ func TestMetrics(t *testing.T) {
 		}
 	})
 	res := Run(tr, p, cfg)
-	states := []string{"ok", "warning", "compact", "blocking", "overflow"}
+	states := []CallState{StateOK, StateWarning, StateCompact, StateBlocking, StateOverflow}
 	// Per call: 10 input, writes × 2, reads × 0.1, 100 output × 10 (µ$).
 	costs := []float64{0.20299, 0.111109, 0.056109, 0.072109, 0.40299}
 	for i, c := range res.Calls {

@@ -113,7 +113,7 @@ func (e *engine) finish() {
 		if c.State != "ok" {
 			m.AboveWarning++
 		}
-		if c.State == "overflow" {
+		if c.State == StateOverflow {
 			m.Overflows++
 		}
 		m.Input += c.Input

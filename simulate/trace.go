@@ -89,9 +89,10 @@ type Trace struct {
 	// session's clean segments (accounting.Sizes).
 	Ratio float64
 	Calls []TraceCall
-	// Method is "usage" when sizes come from usage deltas, "estimate" when
-	// the session has no usage and Claude Code's length/4 estimate is used.
-	Method string
+	// Method is accounting.MethodUsage when sizes come from usage deltas,
+	// MethodEstimate when the session has no usage and Claude Code's
+	// length/4 estimate is used.
+	Method accounting.Method
 	// TTL is the cache lifetime the session's writes show
 	// (accounting.DefaultTTL1h when any call wrote 1-hour entries, else
 	// DefaultTTL5m); Config.TTL overrides it.

@@ -450,9 +450,9 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 	f := &Figure{
 		Title: title("Token accounting", opt.Session, ""),
 		Legend: []LegendEntry{
-			{Text: SegTokens, Thumbs: []plot.Thumbnailer{swatch{colorBar}}},
-			{Text: SegRequest, Thumbs: []plot.Thumbnailer{swatch{colorRequest}}},
-			{Text: SegResult, Thumbs: []plot.Thumbnailer{swatch{colorResult}}},
+			{Text: segmentTokens, Thumbs: []plot.Thumbnailer{swatch{colorBar}}},
+			{Text: segmentRequest, Thumbs: []plot.Thumbnailer{swatch{colorRequest}}},
+			{Text: segmentResult, Thumbs: []plot.Thumbnailer{swatch{colorResult}}},
 		},
 		Panels:  []*plot.Plot{cp, tp},
 		Weights: []float64{float64(hc), float64(ht)},
@@ -530,9 +530,9 @@ var (
 
 // Segment names of the cost-by-policy plot, in the order they are stacked.
 const (
-	SegMain       = "main thread"
-	SegSummarizer = "summarizer"
-	SegAgents     = "sub-agents (observed)"
+	segmentMain       = "main thread"
+	segmentSummarizer = "summarizer"
+	segmentAgents     = "sub-agents (observed)"
 )
 
 // deltaNote formats a change in percent to 0.1 as compare's table does:
@@ -568,9 +568,9 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, opt Op
 	var legend []LegendEntry
 	if len(hb.Labels) > 0 {
 		legend = []LegendEntry{
-			{Text: SegMain, Thumbs: []plot.Thumbnailer{swatch{colorMain}}},
-			{Text: SegSummarizer, Thumbs: []plot.Thumbnailer{swatch{colorSummarizer}}},
-			{Text: SegAgents, Thumbs: []plot.Thumbnailer{swatch{colorAgents}}},
+			{Text: segmentMain, Thumbs: []plot.Thumbnailer{swatch{colorMain}}},
+			{Text: segmentSummarizer, Thumbs: []plot.Thumbnailer{swatch{colorSummarizer}}},
+			{Text: segmentAgents, Thumbs: []plot.Thumbnailer{swatch{colorAgents}}},
 		}
 	}
 	session := opt.Session

@@ -133,7 +133,7 @@ func TestCostByPolicy(t *testing.T) {
 	for _, e := range f.Legend {
 		legend = append(legend, e.Text)
 	}
-	if want := []string{SegMain, SegSummarizer, SegAgents}; !reflect.DeepEqual(legend, want) {
+	if want := []string{segmentMain, segmentSummarizer, segmentAgents}; !reflect.DeepEqual(legend, want) {
 		t.Errorf("legend %q, want %q", legend, want)
 	}
 	if x := f.Panels[0].X.Label.Text; x != "USD" {

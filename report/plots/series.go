@@ -221,9 +221,9 @@ type TokenData struct {
 
 // Token segment names.
 const (
-	SegTokens  = "category total"
-	SegRequest = "tool_use input"
-	SegResult  = "tool results"
+	segmentTokens  = "category total"
+	segmentRequest = "tool_use input"
+	segmentResult  = "tool results"
 )
 
 // DefaultTop is the number of rows kept when a caller passes top ≤ 0.
@@ -236,7 +236,7 @@ func TokenBars(t accounting.Tokens, top int) TokenData {
 	if top <= 0 {
 		top = DefaultTop
 	}
-	cats := map[string]int64{}
+	cats := map[accounting.Category]int64{}
 	tools := map[string][2]int64{}
 	for _, r := range t.Rows {
 		cats[r.Category] += int64(r.Tokens)
@@ -245,11 +245,11 @@ func TokenBars(t accounting.Tokens, top int) TokenData {
 			name = "unknown"
 		}
 		switch r.Category {
-		case accounting.CatToolRequest:
+		case accounting.CategoryToolRequest:
 			v := tools[name]
 			v[0] += int64(r.Tokens)
 			tools[name] = v
-		case accounting.CatToolResult:
+		case accounting.CategoryToolResult:
 			v := tools[name]
 			v[1] += int64(r.Tokens)
 			tools[name] = v
@@ -258,14 +258,14 @@ func TokenBars(t accounting.Tokens, top int) TokenData {
 	d := TokenData{Total: int64(t.Total)}
 	var cb []Bar
 	for name, n := range cats {
-		cb = append(cb, Bar{Label: name, Parts: []int64{n}})
+		cb = append(cb, Bar{Label: string(name), Parts: []int64{n}})
 	}
-	d.Categories = foldBars(cb, []string{SegTokens}, top, "categories")
+	d.Categories = foldBars(cb, []string{segmentTokens}, top, "categories")
 	var tb []Bar
 	for name, v := range tools {
 		tb = append(tb, Bar{Label: name, Parts: []int64{v[0], v[1]}})
 	}
-	d.Tools = foldBars(tb, []string{SegRequest, SegResult}, top, "tools")
+	d.Tools = foldBars(tb, []string{segmentRequest, segmentResult}, top, "tools")
 	return d
 }
 

@@ -192,14 +192,14 @@ func TestTokenBars(t *testing.T) {
 	got := TokenBars(tokensFixture(), 0)
 	want := TokenData{
 		Total: 1925,
-		Categories: BarData{Segments: []string{SegTokens}, Bars: []Bar{
+		Categories: BarData{Segments: []string{segmentTokens}, Bars: []Bar{
 			{"tool_result", []int64{825}},  // 500 + 300 + 20 + 5
 			{"tool_request", []int64{550}}, // 400 + 100 + 50
 			{"assistant", []int64{250}},
 			{"human", []int64{200}},
 			{"attachment", []int64{100}}, // 70 + 30
 		}},
-		Tools: BarData{Segments: []string{SegRequest, SegResult}, Bars: []Bar{
+		Tools: BarData{Segments: []string{segmentRequest, segmentResult}, Bars: []Bar{
 			{"Read", []int64{50, 500}},  // 550
 			{"Edit", []int64{400, 20}},  // 420
 			{"Bash", []int64{100, 300}}, // 400
