@@ -110,7 +110,7 @@ func (e *engine) finish() {
 		c := &e.res.Calls[i]
 		m.Calls++
 		m.PeakContext = max(m.PeakContext, c.Prompt)
-		if c.State != "ok" {
+		if c.State != StateOK {
 			m.AboveWarning++
 		}
 		if c.State == StateOverflow {
