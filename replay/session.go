@@ -105,6 +105,10 @@ type Thread struct {
 	Calls       []Call
 	Tools       []ToolCall
 	Compactions []Compaction
+	// SideRequests are requests Claude Code sent on the thread's
+	// conversation without adding to it, as far as the transcript shows
+	// them.
+	SideRequests []SideRequest
 
 	// ParentTool is the id of the Task/Agent tool_use in the main thread that
 	// started this agent, when the link is known.
@@ -240,6 +244,19 @@ type Compaction struct {
 	CompactedToolIDs []string
 }
 
+// SideRequest is a request Claude Code sent on a thread's conversation
+// whose response did not join it: the away summary (a system line of
+// subtype away_summary, Claude Code 2.1.x's recap shown when the user comes
+// back, "disable recaps in /config") sends the conversation so far and a
+// request for a recap. Its usage is not recorded.
+type SideRequest struct {
+	Kind string // the system subtype: "away_summary"
+	Line int
+	Time int64
+	// CallsBefore is the number of calls in the thread before it.
+	CallsBefore int
+}
+
 // Resume marks where a new sessionId starts in the main file.
 type Resume struct {
 	SessionID string
@@ -337,6 +354,8 @@ func (b *builder) add(e *Entry, th *Thread) {
 				c.TokensSaved, c.CompactedToolIDs = m.TokensSaved, m.CompactedToolIDs
 			}
 			th.Compactions = append(th.Compactions, c)
+		case "away_summary":
+			th.SideRequests = append(th.SideRequests, SideRequest{Kind: e.Subtype, Line: e.Line, Time: e.Time, CallsBefore: len(th.Calls)})
 		}
 	}
 }

@@ -646,3 +646,20 @@ func TestAgentFiles(t *testing.T) {
 		t.Errorf("tokens = %+v, want %+v", got, want)
 	}
 }
+
+// TestSideRequests: an away_summary system line is a side request on the
+// thread, placed after the calls before it; it adds no message or call.
+func TestSideRequests(t *testing.T) {
+	s := loadString(t, `{"type":"user","uuid":"u1","parentUuid":null,"version":"2.1.119","message":{"role":"user","content":"hi"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","requestId":"r1","timestamp":"2026-04-28T13:14:50.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":1,"output_tokens":1}}}
+{"parentUuid":"a1","isSidechain":false,"type":"system","subtype":"away_summary","content":"Building a thing. (disable recaps in /config)","timestamp":"2026-04-28T13:44:24.160Z","uuid":"w1","isMeta":false}
+{"type":"user","uuid":"u2","parentUuid":"w1","timestamp":"2026-04-28T14:40:13.000Z","message":{"role":"user","content":"continue"}}
+`)
+	want := []SideRequest{{Kind: "away_summary", Line: 3, Time: 1777383864160, CallsBefore: 1}}
+	if !reflect.DeepEqual(s.Main.SideRequests, want) {
+		t.Errorf("SideRequests = %+v, want %+v", s.Main.SideRequests, want)
+	}
+	if len(s.Main.Messages) != 3 || len(s.Main.Calls) != 1 {
+		t.Errorf("%d messages, %d calls; want 3 and 1", len(s.Main.Messages), len(s.Main.Calls))
+	}
+}

@@ -355,6 +355,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if i > 0 && e.prevTime > 0 && tc.Time > 0 {
 		st.GapMs = tc.Time - e.prevTime
 	}
+	e.sideRequests(tc)
 	e.sync(st)
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
@@ -367,6 +368,18 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
 	e.callsSince++
+}
+
+// sideRequests replays the side requests sent since the previous call:
+// each sends the conversation as it stood after the previous call, so it
+// reads and refreshes the live cached prefix (cache.fork). Its own
+// suffix and usage are not recorded, and are not priced.
+func (e *engine) sideRequests(tc *TraceCall) {
+	for _, sr := range tc.Side {
+		if sr.Time > 0 && e.prevModel != "" {
+			e.cache.fork(sr.Time, e.prevModel, e.lastPrompt, 0)
+		}
+	}
 }
 
 // appendItems adds the call's new items to the context and returns Claude

@@ -326,3 +326,31 @@ func TestZeroConfigIsDefault(t *testing.T) {
 		t.Errorf("RestoreFiles -1: %+v", c)
 	}
 }
+
+// TestSideRequestKeepsCacheWarm: an away summary sent between two calls
+// reads the conversation's cached prefix and so keeps it alive.
+func TestSideRequestKeepsCacheWarm(t *testing.T) {
+	at := func(m int) int64 { return 1_700_000_000_000 + int64(m)*60_000 }
+	for _, tt := range []struct {
+		name string
+		side []replay.SideRequest
+		read int64
+	}{
+		// Call 1's entries (1,490 and 4,540) expire at minute 6: the
+		// third call, at minute 9, reads nothing.
+		{"no side request", nil, 0},
+		// A recap at minute 5 refreshes both until minute 10: the third
+		// call reads call 1's breakpoint, 4,540.
+		{"away summary at minute 5", []replay.SideRequest{{Kind: "away_summary", Time: at(5), CallsBefore: 2}}, 4540},
+		// At minute 7 they had already expired: nothing to refresh.
+		{"away summary at minute 7", []replay.SideRequest{{Kind: "away_summary", Time: at(7), CallsBefore: 2}}, 0},
+	} {
+		tr := tinyTrace()
+		tr.Calls[2].Time = at(9)
+		tr.Calls[2].Side = tt.side
+		res := Run(tr, nothing{}, Config{})
+		if got := res.Calls[2].Predicted.Read; got != tt.read {
+			t.Errorf("%s: third call reads %d, want %d", tt.name, got, tt.read)
+		}
+	}
+}

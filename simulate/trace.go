@@ -77,6 +77,9 @@ type TraceCall struct {
 	// check would have known the real size of.
 	OutputLowerBound bool
 	OutputEst        int64
+	// Side are the side requests sent on the conversation since the
+	// previous call (replay.SideRequest).
+	Side []replay.SideRequest
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -181,8 +184,23 @@ func Prepare(s *replay.Session) *Trace {
 		}
 		tr.Calls = append(tr.Calls, tc)
 	}
+	attachSide(tr.Calls, th.SideRequests)
 	tr.Inferred = inferLimits(tr.Calls)
 	return tr
+}
+
+// attachSide gives each side request to the first call after it.
+func attachSide(calls []TraceCall, side []replay.SideRequest) {
+	i := 0
+	for _, sr := range side {
+		for i < len(calls) && calls[i].Index < sr.CallsBefore {
+			i++
+		}
+		if i == len(calls) {
+			return // after the last call: nothing follows it to read the cache
+		}
+		calls[i].Side = append(calls[i].Side, sr)
+	}
 }
 
 // appendItems turns one message into context items.
