@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -305,5 +306,30 @@ func TestMaxWarnings(t *testing.T) {
 		if !strings.Contains(errOut, "skipped: "+c+":1:") || strings.Contains(errOut, "warning: "+c+":") {
 			t.Errorf("--max-warnings %s: %s's one malformed line not shown, or cut off\n%s", tt.max, c, errOut)
 		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := ctxlab(t, "", nil, "--version")
+	if code != exitOK || !strings.HasPrefix(out, "ctxlab ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	bi := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-11-24T22:00:00Z"}, {Key: "vcs.modified", Value: "true"},
+	}}
+	if got, want := describeBuild(bi), "devel (0123456789ab+dirty, 2026-11-24T22:00:00Z)"; got != want {
+		t.Errorf("describeBuild = %q, want %q", got, want)
+	}
+	if got := describeBuild(&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}); got != "v1.2.3" {
+		t.Errorf("describeBuild without VCS = %q", got)
+	}
+}
+
+func TestVersionPseudo(t *testing.T) {
+	bi := &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261124231142-d587bf1c1bfa+dirty"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "d587bf1c1bfa0000"}, {Key: "vcs.modified", Value: "true"},
+	}}
+	if got, want := describeBuild(bi), "v0.0.0-20261124231142-d587bf1c1bfa+dirty"; got != want {
+		t.Errorf("describeBuild = %q, want %q", got, want)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -44,6 +46,8 @@ func run(args []string, e env) int {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.Version = version()
+	root.SetVersionTemplate("ctxlab {{.Version}}\n")
 	root.SetArgs(args)
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
@@ -81,4 +85,48 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// version names this build: the module version (a pseudo-version naming
+// the commit for a build from a checkout, "devel" without VCS stamping)
+// and, when the version does not name it, the VCS revision, its time and
+// "+dirty".
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	return describeBuild(bi)
+}
+
+func describeBuild(bi *debug.BuildInfo) string {
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev, at string
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" || strings.Contains(v, rev) {
+		return v // a pseudo-version already names the revision
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	if at != "" {
+		return fmt.Sprintf("%s (%s, %s)", v, rev, at)
+	}
+	return fmt.Sprintf("%s (%s)", v, rev)
 }
