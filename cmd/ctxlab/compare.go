@@ -65,7 +65,7 @@ type compared struct {
 }
 
 func runCompare(o *compareOptions, e env) error {
-	if err := o.validate(); err != nil {
+	if err := o.validate(e); err != nil {
 		return err
 	}
 	ps, err := policies.ParseList(o.policies)

@@ -27,6 +27,11 @@ type inputOptions struct {
 	pricesFile string
 	jobs       int
 	maxWarn    int
+	projects   []string
+	sessionIDs []string
+	since      string
+	until      string
+	sel        replay.Selection // from the four above, by validate
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
@@ -36,9 +41,35 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
 	f.IntVar(&o.maxWarn, "max-warnings", 10, "warnings printed per file (0: all)")
+	f.StringSliceVar(&o.projects, "project", nil, "only sessions of these projects (the folder under projects/; shell patterns, repeatable)")
+	f.StringSliceVar(&o.sessionIDs, "session", nil, "only these sessions (ids; shell patterns, repeatable)")
+	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
+	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
 }
 
-func (o *inputOptions) validate() error { return checkFormat(o.format) }
+func (o *inputOptions) validate(e env) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	o.sel = replay.Selection{Projects: o.projects, Sessions: o.sessionIDs}
+	for _, b := range []struct {
+		flag, v string
+		to      *int64
+	}{{"--since", o.since, &o.sel.Since}, {"--until", o.until, &o.sel.Until}} {
+		if b.v == "" {
+			continue
+		}
+		t, err := replay.ParseTime(b.v, e.clock())
+		if err != nil {
+			return usageError("%s %v", b.flag, err)
+		}
+		*b.to = t
+	}
+	if err := o.sel.Check(); err != nil {
+		return usageError("selection: %v", err)
+	}
+	return nil
+}
 
 // addFormatFlag defines --format, the same for every command.
 func addFormatFlag(f *pflag.FlagSet, p *string) {
@@ -130,7 +161,7 @@ func discover(o *inputOptions, e env) (*inputs, error) {
 		}
 	}
 	srcs, errs := replay.Discover(paths)
-	return &inputs{srcs: srcs, errs: errs}, nil
+	return &inputs{srcs: o.sel.Sources(srcs), errs: errs}, nil
 }
 
 // load reads the sessions of in on a pool of workers and runs work on
@@ -138,7 +169,7 @@ func discover(o *inputOptions, e env) (*inputs, error) {
 // errors to stderr as it goes through the results in input order, and
 // fails (exit 1) when no session could be read.
 func load[T any](o *inputOptions, e env, in *inputs, work func(i int, s *replay.Session) T) (*loaded[T], error) {
-	results := loadAll(in.srcs, o.jobs, e, work)
+	results := loadAll(in.srcs, o.jobs, e, o.sel.Session, work)
 	l := &loaded[T]{}
 	for _, err := range in.errs {
 		fmt.Fprintln(e.stderr, "ctxlab:", err)
@@ -156,6 +187,9 @@ func load[T any](o *inputOptions, e env, in *inputs, work func(i int, s *replay.
 		}
 	}
 	if len(l.values) == 0 {
+		if !o.sel.IsZero() && (len(in.srcs) == 0 || slices.ContainsFunc(results, func(r result[T]) bool { return r.skipped })) {
+			return nil, &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until)")}
+		}
 		return nil, &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
 	}
 	return l, nil
@@ -177,14 +211,16 @@ func (l *loaded[T]) finish(o *inputOptions, writeErr error) error {
 type result[T any] struct {
 	value    T
 	ok       bool
+	skipped  bool // read, but outside the selection's window
 	warnings []*replay.SyntaxError
 	err      error
 }
 
-// loadAll loads sessions on a pool of workers and hands each to work. Only
-// what work returns is kept, so memory holds one session per worker;
-// results come back in input order whatever order the workers finish in.
-func loadAll[T any](srcs []replay.Source, jobs int, e env, work func(int, *replay.Session) T) []result[T] {
+// loadAll loads sessions on a pool of workers and hands each that keep
+// accepts to work. Only what work returns is kept, so memory holds one
+// session per worker; results come back in input order whatever order the
+// workers finish in.
+func loadAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Session) bool, work func(int, *replay.Session) T) []result[T] {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
@@ -199,7 +235,10 @@ func loadAll[T any](srcs []replay.Source, jobs int, e env, work func(int, *repla
 			for i := range next {
 				s, err := replay.Load(srcs[i], replay.Options{Stdin: e.stdin})
 				r := result[T]{err: err}
-				if s != nil {
+				switch {
+				case s != nil && !keep(s):
+					r.skipped = true
+				case s != nil:
 					r.value, r.ok = work(i, s), true
 					r.warnings = s.Warnings
 				}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -331,5 +333,60 @@ func TestVersionPseudo(t *testing.T) {
 	}}
 	if got, want := describeBuild(bi), "v0.0.0-20261124231142-d587bf1c1bfa+dirty"; got != want {
 		t.Errorf("describeBuild = %q, want %q", got, want)
+	}
+}
+
+// TestSelectionFlags: --project, --session, --since and --until pick the
+// fixture sessions they name; a selection that keeps none is exit 1, a bad
+// value exit 2.
+func TestSelectionFlags(t *testing.T) {
+	const projects = "../../fixtures/testdata/projects"
+	now := func() time.Time { return time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC) }
+	ids := func(args ...string) (out []string, code int, stderr string) {
+		var o, e bytes.Buffer
+		code = run(append([]string{"replay", "--format", "json"}, append(args, projects)...), env{
+			stdin: strings.NewReader(""), stdout: &o, stderr: &e, getenv: func(string) string { return "" }, home: os.UserHomeDir, now: now,
+		})
+		var doc struct {
+			Sessions []struct{ Summary struct{ ID string } }
+		}
+		json.Unmarshal(o.Bytes(), &doc)
+		for _, s := range doc.Sessions {
+			out = append(out, s.Summary.ID)
+		}
+		return out, code, e.String()
+	}
+	all, code, _ := ids()
+	if code != exitOK || len(all) != 4 {
+		t.Fatalf("no selection: exit %d, %q", code, all)
+	}
+	for _, tt := range []struct {
+		args []string
+		want int // sessions
+		code int
+	}{
+		{[]string{"--project", "-home-dev-demo"}, 1, exitOK},
+		{[]string{"--project", "*-demo,*-queue"}, 2, exitOK},
+		{[]string{"--session", "d3e4*", "--project", "-home-dev-queue"}, 0, exitInput},
+		{[]string{"--since", "2030-01-01"}, 0, exitInput},
+		{[]string{"--until", "2000-01-01"}, 0, exitInput},
+		{[]string{"--since", "2000-01-01", "--until", "2030-01-01"}, 4, exitOK},
+		// 3f2a9c10 (2025-08-20) and 8c4e2b71 (2025-12-30) end before 2026.
+		{[]string{"--until", "2026-01-01"}, 2, exitOK},
+		// d3e4f5a6 runs 2026-05-19T08:47:51Z to 05-20T05:06:02Z: a window
+		// inside it keeps it, one starting a second after its end does not.
+		{[]string{"--since", "2026-05-20T00:00:00Z", "--until", "2026-05-20T01:00:00Z"}, 1, exitOK},
+		{[]string{"--since", "2026-05-20T05:06:03Z"}, 0, exitInput},
+		// Ages count back from the test's now, 2026-11-24: 200 days back
+		// is 2026-05-08, before d3e4f5a6 only.
+		{[]string{"--since", "200d"}, 1, exitOK},
+		{[]string{"--since", "soon"}, 0, exitUsage},
+		{[]string{"--project", "[x"}, 0, exitUsage},
+		{[]string{"--since", "2026-02-01", "--until", "2026-01-01"}, 0, exitUsage},
+	} {
+		got, code, stderr := ids(tt.args...)
+		if code != tt.code || len(got) != tt.want {
+			t.Errorf("%q: exit %d, %d sessions %q; want exit %d, %d\n%s", tt.args, code, len(got), got, tt.code, tt.want, stderr)
+		}
 	}
 }

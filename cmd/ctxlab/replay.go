@@ -60,8 +60,8 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	return cmd
 }
 
-func (o *replayOptions) validate() error {
-	if err := o.inputOptions.validate(); err != nil {
+func (o *replayOptions) validate(e env) error {
+	if err := o.inputOptions.validate(e); err != nil {
 		return err
 	}
 	if o.top < 0 {
@@ -101,7 +101,7 @@ type replayed struct {
 }
 
 func runReplay(o *replayOptions, e env) error {
-	if err := o.validate(); err != nil {
+	if err := o.validate(e); err != nil {
 		return err
 	}
 	su, err := prepare(&o.inputOptions, &o.sim, &o.plot, e)

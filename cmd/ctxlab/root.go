@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -26,6 +27,14 @@ type env struct {
 	getenv     func(string) string
 	home       func() (string, error)
 	isTerminal bool
+	now        func() time.Time // nil: time.Now
+}
+
+func (e env) clock() time.Time {
+	if e.now != nil {
+		return e.now()
+	}
+	return time.Now()
 }
 
 // exitError carries an exit code up to run.

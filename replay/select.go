@@ -1,0 +1,107 @@
+package replay
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Selection picks sessions: by project and session id, before they are
+// read, and by the time window their activity overlaps, after. The zero
+// Selection picks every session.
+type Selection struct {
+	// Projects and Sessions are shell patterns (path.Match) on a source's
+	// Project and ID; a source is picked when any pattern of each
+	// non-empty list matches.
+	Projects []string
+	Sessions []string
+	// Since and Until bound the window, in Unix ms; 0 leaves a side open.
+	// A session is picked when its first and last timestamps overlap
+	// [Since, Until).
+	Since, Until int64
+}
+
+// IsZero reports whether the selection picks every session.
+func (sel Selection) IsZero() bool {
+	return len(sel.Projects) == 0 && len(sel.Sessions) == 0 && sel.Since == 0 && sel.Until == 0
+}
+
+// Check reports the first malformed pattern or an empty window.
+func (sel Selection) Check() error {
+	for _, p := range append(append([]string(nil), sel.Projects...), sel.Sessions...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("pattern %q: %w", p, err)
+		}
+	}
+	if sel.Since > 0 && sel.Until > 0 && sel.Until <= sel.Since {
+		return fmt.Errorf("the window ends (%s) before it starts (%s)", stamp(sel.Until), stamp(sel.Since))
+	}
+	return nil
+}
+
+// Sources returns the sources whose project and id the selection picks,
+// in order.
+func (sel Selection) Sources(srcs []Source) []Source {
+	if len(sel.Projects) == 0 && len(sel.Sessions) == 0 {
+		return srcs
+	}
+	var out []Source
+	for _, s := range srcs {
+		if matchAny(sel.Projects, s.Project()) && matchAny(sel.Sessions, s.ID()) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Session reports whether a read session's activity overlaps the window.
+// A session without timestamps is picked only by an open window.
+func (sel Selection) Session(s *Session) bool {
+	if sel.Since == 0 && sel.Until == 0 {
+		return true
+	}
+	start, end := s.Start(), s.End()
+	if start == 0 && end == 0 {
+		return false
+	}
+	return (sel.Since == 0 || end >= sel.Since) && (sel.Until == 0 || start < sel.Until)
+}
+
+func matchAny(patterns []string, name string) bool {
+	if len(patterns) == 0 {
+		return true
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseTime reads a window bound: a date (2026-11-01, midnight UTC), a
+// time (RFC 3339), or an age before now ("7d", "36h", "90m", "2w").
+func ParseTime(v string, now time.Time) (int64, error) {
+	v = strings.TrimSpace(v)
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t.UnixMilli(), nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t.UnixMilli(), nil
+	}
+	if n := len(v); n > 1 {
+		unit := map[byte]time.Duration{'w': 7 * 24 * time.Hour, 'd': 24 * time.Hour}[v[n-1]]
+		if unit > 0 {
+			if k, err := strconv.ParseFloat(v[:n-1], 64); err == nil && k >= 0 {
+				return now.Add(-time.Duration(k * float64(unit))).UnixMilli(), nil
+			}
+		} else if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+			return now.Add(-d).UnixMilli(), nil
+		}
+	}
+	return 0, fmt.Errorf("%q: want a date (2026-11-01), a time (2026-11-01T09:00:00Z) or an age (7d, 36h)", v)
+}
+
+func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }

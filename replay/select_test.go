@@ -1,0 +1,77 @@
+package replay
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseWindowTime(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	ms := func(t time.Time) int64 { return t.UnixMilli() }
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"2026-11-01", ms(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))},
+		{"2026-11-01T09:30:00Z", ms(time.Date(2026, 11, 1, 9, 30, 0, 0, time.UTC))},
+		{"2026-11-01T09:30:00+02:00", ms(time.Date(2026, 11, 1, 7, 30, 0, 0, time.UTC))},
+		{"7d", ms(now.Add(-7 * 24 * time.Hour))},
+		{"1.5d", ms(now.Add(-36 * time.Hour))},
+		{"2w", ms(now.Add(-14 * 24 * time.Hour))},
+		{"36h", ms(now.Add(-36 * time.Hour))},
+		{"90m", ms(now.Add(-90 * time.Minute))},
+	}
+	for _, tt := range tests {
+		if got, err := ParseTime(tt.in, now); err != nil || got != tt.want {
+			t.Errorf("ParseTime(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "yesterday", "7", "-3d", "d", "2026-13-01", "-1h"} {
+		if _, err := ParseTime(bad, now); err == nil {
+			t.Errorf("ParseTime(%q): no error", bad)
+		}
+	}
+}
+
+func TestSelection(t *testing.T) {
+	srcs := []Source{
+		{Path: "/p/-home-a-web/s1.jsonl"},
+		{Path: "/p/-home-a-api/s2.jsonl"},
+		{Path: "/p/-home-b-web/s3.jsonl"},
+		{Path: "/p/-home-b-web/s3/subagents/agent-x.jsonl"},
+	}
+	ids := func(ss []Source) (out []string) {
+		for _, s := range ss {
+			out = append(out, s.Project()+"/"+s.ID())
+		}
+		return out
+	}
+	sel := Selection{Projects: []string{"*-web"}, Sessions: []string{"s3", "s1"}}
+	if got := ids(sel.Sources(srcs)); len(got) != 2 || got[0] != "-home-a-web/s1" || got[1] != "-home-b-web/s3" {
+		t.Errorf("Sources = %q", got)
+	}
+	if got := (Selection{}).Sources(srcs); len(got) != 4 {
+		t.Errorf("the zero Selection picks %d of 4", len(got))
+	}
+	if err := (Selection{Projects: []string{"[a"}}).Check(); err == nil {
+		t.Error("a malformed pattern passes Check")
+	}
+	if err := (Selection{Since: 2000, Until: 1000}).Check(); err == nil {
+		t.Error("an empty window passes Check")
+	}
+
+	s := &Session{Main: &Thread{Start: 1000, End: 2000}}
+	for _, tt := range []struct {
+		since, until int64
+		want         bool
+	}{
+		{0, 0, true}, {2000, 0, true}, {2001, 0, false}, {0, 1001, true}, {0, 1000, false}, {1500, 1600, true},
+	} {
+		if got := (Selection{Since: tt.since, Until: tt.until}).Session(s); got != tt.want {
+			t.Errorf("window [%d, %d): %v, want %v", tt.since, tt.until, got, tt.want)
+		}
+	}
+	if (Selection{Since: 1}).Session(&Session{Main: &Thread{}}) {
+		t.Error("a session without timestamps is in a bounded window")
+	}
+}
