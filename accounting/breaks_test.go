@@ -251,8 +251,8 @@ func TestCacheBreakCost(t *testing.T) {
 }
 
 // TestCacheBreakCostLongContext: a Sonnet 4.5 request over 200K prompt tokens
-// pays every input-side token, its cache write included, at 2× (reference.md
-// §3), so its rewrite costs twice the 5m rate.
+// pays every input-side token, its cache write included, at 2× (Anthropic's
+// pricing page, long-context pricing), so its rewrite costs twice the 5m rate.
 func TestCacheBreakCostLongContext(t *testing.T) {
 	for _, tc := range []struct {
 		name        string

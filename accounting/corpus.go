@@ -9,8 +9,8 @@ import (
 
 // Merge combines per-session reports into one for the whole input. Usage is
 // deduplicated across sessions by (message.id, requestId), keeping the
-// record with the most tokens (reference.md §4: resumed sessions repeat
-// calls in other files), so the corpus total can be less than the sum of
+// record with the most tokens (resumed sessions repeat calls in other
+// files, under the same message.id and requestId), so the corpus total can be less than the sum of
 // the sessions. Row lists gain the session they came from.
 func Merge(reports []*Report, prices *Prices) *Report {
 	if prices == nil {

@@ -16,7 +16,8 @@ type DuplicateRead struct {
 	Reads   int    `json:"reads"`
 	Tokens  int    `json:"tokens"` // estimated tokens of all reads
 	// Overhead is Claude Code's duplicate-read overhead
-	// floor(tokens/reads) × (reads−1) (seed 004, buildTokenAccounting).
+	// floor(tokens/reads) × (reads−1), as Claude Code's own token
+	// accounting (buildTokenAccounting in its bundled cli.js) computes it.
 	Overhead int `json:"overhead"`
 	// Re-reads by reason. Justified: the file was edited or written in
 	// between, or the content read differs. Forced: a compaction or a

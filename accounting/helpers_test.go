@@ -15,7 +15,7 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-// Model ids as they appear in transcripts (transcript-format.md §2).
+// Model ids as they appear in transcripts (message.model).
 const (
 	sonnet4   = "claude-sonnet-4-20250514"
 	opus41    = "claude-opus-4-1-20250805"

@@ -19,11 +19,12 @@ type Price struct {
 	Output       float64 `json:"output"`
 	// LongContext prices a request whose prompt exceeds LongContextTokens
 	// entirely at the long-context rate: input-side rates × LongInputFactor,
-	// output × LongOutputFactor (reference.md §3, Sonnet 4/4.5).
+	// output × LongOutputFactor (Anthropic's pricing page: Sonnet 4 and 4.5
+	// above 200K input tokens).
 	LongContext bool `json:"long_context,omitempty"`
 }
 
-// Long-context pricing (reference.md §3; Anthropic's pricing page for
+// Long-context pricing (Anthropic's pricing page for
 // Sonnet 4/4.5): requests over 200K prompt tokens pay 2× input, 1.5× output.
 const (
 	LongContextTokens = 200_000
@@ -39,7 +40,8 @@ type Prices struct {
 	Models map[string]Price `json:"models"`
 }
 
-// DefaultPrices returns the pinned table of reference.md §3.
+// DefaultPrices returns the built-in table, from Anthropic's pricing page
+// on its Date.
 func DefaultPrices() *Prices {
 	opus45 := Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25}
 	opus4 := Price{Input: 15, CacheWrite5m: 18.75, CacheWrite1h: 30, CacheRead: 1.50, Output: 75}

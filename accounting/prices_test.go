@@ -29,7 +29,7 @@ func TestFamily(t *testing.T) {
 	}
 }
 
-// The rows of reference.md §3, written out.
+// The rows of Anthropic's pricing page, written out.
 var (
 	pOpus45   = Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25}
 	pOpus4    = Price{Input: 15, CacheWrite5m: 18.75, CacheWrite1h: 30, CacheRead: 1.50, Output: 75}
@@ -46,7 +46,7 @@ func TestLookup(t *testing.T) {
 		want  Price
 		ok    bool
 	}{
-		// Every model id seen in the transcripts (transcript-format.md §2).
+		// Every model id seen in the transcripts (message.model).
 		{sonnet4, pSonnetLC, true},
 		{opus41, pOpus4, true},
 		{sonnet45, pSonnetLC, true},
@@ -84,7 +84,8 @@ func TestDefaultPricesTable(t *testing.T) {
 	if p.Date == "" || p.Source == "" {
 		t.Errorf("table is not dated: %+v", p)
 	}
-	// §3's header: a 5m write is 1.25× input, a 1h write 2×, a read 0.1×.
+	// Anthropic's pricing rule: a 5m write is 1.25× input, a 1h write 2×, a
+	// read 0.1×.
 	for fam, pr := range p.Models {
 		if !near(pr.CacheWrite5m, 1.25*pr.Input) || !near(pr.CacheWrite1h, 2*pr.Input) || !near(pr.CacheRead, 0.1*pr.Input) {
 			t.Errorf("%s: %+v breaks the 1.25×/2×/0.1× ratios", fam, pr)

@@ -11,16 +11,17 @@ import (
 // values of DefaultConfig; each names its source.
 type Config struct {
 	Prices *Prices
-	// BreakRule detects cache breaks (BreakMinFraction, BreakMinTokens;
-	// seed 001, promptCacheBreakDetection.ts).
+	// BreakRule detects cache breaks (BreakMinFraction, BreakMinTokens), as
+	// Claude Code's own cache-break detection does.
 	BreakRule
-	// TTL5m and TTL1h are the prompt-cache lifetimes (seed 001; reference.md §2).
+	// TTL5m and TTL1h are the prompt-cache lifetimes (Anthropic's "Prompt
+	// caching" documentation).
 	TTL5m time.Duration
 	TTL1h time.Duration
 	// SpiralCalls: a full compaction that follows the previous one within
 	// this many API calls (DefaultSpiralCalls; negative: never) is part of
-	// a compaction spiral (reference.md §6:
-	// sessions that compact again and again without freeing much).
+	// a compaction spiral: a session that compacts again and again without
+	// freeing much.
 	SpiralCalls int
 }
 
@@ -52,7 +53,8 @@ func (cfg Config) withDefaults() Config {
 }
 
 // The prompt cache's lifetimes: 5 minutes, or 1 hour for 1-hour writes
-// (seed 001; reference.md §2).
+// (Anthropic's "Prompt caching" documentation; the transcript's
+// usage.cache_creation.ephemeral_1h_input_tokens shows which was written).
 const (
 	DefaultTTL5m = 5 * time.Minute
 	DefaultTTL1h = time.Hour

@@ -7,8 +7,7 @@ import (
 )
 
 // Sizes are the token sizes of a thread's messages as the API counted them
-// (key decision 3 of the team's architecture sketch, architecture.md in the
-// shared notes: exact tokens from usage deltas). Every call records the
+// (exact tokens from usage deltas, docs/design.md). Every call records the
 // prompt the server saw; between two calls the prompt grew by exactly what
 // was appended since (the previous response, then tool results, user text,
 // attachments), and that growth is split among the appended blocks in

@@ -22,7 +22,8 @@ const (
 // Category is a token category.
 type Category string
 
-// Token categories, after Claude Code's buildTokenAccounting (seed 004).
+// Token categories, after Claude Code's own token accounting
+// (buildTokenAccounting in its bundled cli.js).
 const (
 	CategoryHuman          Category = "human"
 	CategoryAssistant      Category = "assistant"

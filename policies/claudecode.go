@@ -9,14 +9,14 @@ import (
 )
 
 // compactableTools are the tools whose results Claude Code's
-// micro-compaction clears (seed 000, COMPACTABLE_TOOLS).
+// micro-compaction clears (COMPACTABLE_TOOLS in its bundled cli.js, 2.1.7).
 var compactableTools = map[string]bool{
 	"Read": true, "Bash": true, "Grep": true, "Glob": true,
 	"WebSearch": true, "WebFetch": true, "Edit": true, "Write": true,
 }
 
-// Micro-compaction by version. The size-based variant is seed 000's
-// (Claude Code 2.1.7), and the one microcompact_boundary seen in real
+// Micro-compaction by version. The size-based variant is the one in
+// Claude Code 2.1.7's bundled cli.js, and the one microcompact_boundary seen in real
 // transcripts is 2.1.19's; no 1.0/2.0 transcript and none from 2.1.22 on
 // has one, and replaying real sessions of those versions with
 // micro-compaction on moves their first auto-compaction away from the real
@@ -44,7 +44,7 @@ func init() {
 		Doc: "Claude Code's own scheme: micro-compaction of old tool results, then auto-compaction at the threshold " +
 			"with a summary and restored files and todos. The version (default: the session's own) picks the " +
 			"output reservation and the micro-compaction variant.",
-		Source: "seeds 000, 002, 004; reference.md §1",
+		Source: "Claude Code's bundled cli.js, 2.1.x (auto-compaction, micro-compaction, token accounting); thresholds as compact_boundary preTokens show them in 2.0.76–2.1.146 transcripts",
 		Params: []Param{
 			{Name: "version", Default: "", Doc: "Claude Code version to model; empty: each call's recorded version"},
 			{Name: "reserve", Default: "0", Doc: "reserved output tokens; 0: 32000 before 2.1.22, 20000 from 2.1.22"},
@@ -52,7 +52,7 @@ func init() {
 			{Name: "buffer", Default: "13000", Doc: "auto-compact buffer below the available window"},
 			{Name: "pct", Default: "0", Doc: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset"},
 			{Name: "auto", Default: "true", Doc: "auto-compaction enabled"},
-			{Name: "micro", Default: "", Doc: "micro-compaction: size (seed 000), time (idle longer than the TTL, keep 5), off; empty: size for 2.1.0–2.1.21, off otherwise (the versions whose transcripts show it)"},
+			{Name: "micro", Default: "", Doc: "micro-compaction: size (2.1.7's), time (idle longer than the TTL, keep 5), off; empty: size for 2.1.0–2.1.21, off otherwise (the versions whose transcripts show it)"},
 			{Name: "keep", Default: "0", Doc: "tool results micro-compaction keeps; 0: 3 (size), 5 (time)"},
 			{Name: "min_savings", Default: strconv.Itoa(microMinSavings), Doc: "size variant: skip when it would free less"},
 			{Name: "target", Default: strconv.Itoa(microTarget), Doc: "size variant: clear oldest results until the rest fit in this many tokens"},
@@ -154,7 +154,7 @@ func (p *claudeCode) Before(s *simulate.State) {
 	}
 }
 
-// sizeMicro is seed 002's microCompactToolResults: keep the last keep
+// sizeMicro is Claude Code's microCompactToolResults (bundled cli.js, 2.1.x): keep the last keep
 // compactable results, clear the oldest while the rest exceed the target,
 // and only if that frees at least min_savings.
 func (p *claudeCode) sizeMicro(s *simulate.State, keep int) {

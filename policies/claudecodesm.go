@@ -11,7 +11,7 @@ func init() {
 			"auto-compaction threshold the notes replace everything up to the last message they cover and the " +
 			"messages after it stay verbatim, unless that would still be at the threshold (or there are no notes " +
 			"yet): then a full compaction as claude-code's. Micro-compaction as claude-code's.",
-		Source: "seeds 000 (session memory compact), 003 (DEFAULT_SESSION_MEMORY_CONFIG, template limits); reference.md §1",
+		Source: "Claude Code's bundled cli.js, 2.1.x (session memory compaction; DEFAULT_SESSION_MEMORY_CONFIG and the template limits); thresholds as claude-code",
 		Params: []Param{
 			{Name: "init", Default: "10000", Doc: "Claude Code's token count the notes wait for before their first write (minimumMessageTokensToInit)"},
 			{Name: "update", Default: "5000", Doc: "growth in tokens since the last update before the next (minimumTokensBetweenUpdate)"},
@@ -105,7 +105,7 @@ func (p *sessionMemory) Before(s *simulate.State) {
 		for _, it := range s.Items[1:to] {
 			replaced += it.Tokens
 		}
-		// Claude Code checks the result before using it (seed 000).
+		// Claude Code checks the result before using it.
 		if s.Trigger-replaced+p.size < limits.Threshold {
 			s.Compact(simulate.Compaction{From: 1, To: to, Free: true, Tokens: p.size, Label: "session-memory"})
 			p.base = min(p.base, s.Trigger)
@@ -117,7 +117,7 @@ func (p *sessionMemory) Before(s *simulate.State) {
 }
 
 // maybeUpdate runs the notes' background update when shouldExtractMemory
-// would (seed 003): the count has reached init once, has grown by update
+// would in Claude Code's bundled cli.js (2.1.x): the count has reached init once, has grown by update
 // since the last update (or since it last shrank: a compaction or a
 // clearing resets the baseline), and the turn had no tool calls or there
 // were tools tool calls since the last update.

@@ -9,7 +9,7 @@ func init() {
 			"everything before a pivot and keep the last keep messages verbatim. The pivot moves back so that no " +
 			"kept tool result loses its call. If the context is still at the threshold afterwards, a full " +
 			"compaction with restored files follows.",
-		Source: "seed 002 (partial compaction); thresholds as claude-code, reference.md §1",
+		Source: "Claude Code's bundled cli.js, 2.1.x (partial compaction); thresholds as claude-code",
 		Params: []Param{
 			{Name: "keep", Default: "10", Doc: "messages kept verbatim after the summary (a message: all items with the same Item.Msg)"},
 			{Name: "pct", Default: "0", Doc: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset"},

@@ -18,7 +18,7 @@ var blockKindNames = [...]string{"text", "thinking", "tool_use", "tool_result", 
 func (k BlockKind) String() string { return blockKindNames[k] }
 
 // TokensPerImage is Claude Code's fixed estimate for an image block
-// (seed 000 _s2, seed 002 lI2: 2000).
+// (2,000 tokens, in its bundled cli.js).
 const TokensPerImage = 2000
 
 // Block is one content block, reduced to what the reports and the simulator
@@ -31,7 +31,7 @@ type Block struct {
 	// use's input.
 	Chars int
 	// Est is Claude Code's own estimate of the block in tokens: round(Chars/4)
-	// per text piece, TokensPerImage per image (seeds 000, 002).
+	// per text piece, TokensPerImage per image.
 	Est int
 	// Hash identifies the block's content (xxhash of its raw JSON).
 	Hash uint64
@@ -82,8 +82,8 @@ func (u Usage) CacheWrite() int64 { return u.CacheWrite5m + u.CacheWrite1h }
 // Prompt is the prompt size the server saw: input + cache write + cache read.
 func (u Usage) Prompt() int64 { return u.Input + u.CacheWrite() + u.CacheRead }
 
-// Total is every token of the record, the measure ccusage and reference.md §4
-// use to pick among duplicate records.
+// Total is every token of the record, the measure ccusage and ctxlab use to
+// pick among duplicate records.
 func (u Usage) Total() int64 { return u.Prompt() + u.Output }
 
 // Add returns u + v.

@@ -87,7 +87,7 @@ func rawLen(raw string) int {
 }
 
 // Estimate is Claude Code's approximateTokenCount: Math.round(length/4)
-// (seed 002, gG). chars is a JavaScript string length.
+// (in its bundled cli.js). chars is a JavaScript string length.
 func Estimate(chars int) int {
 	return (chars + 2) / 4 // Math.round rounds .5 up; chars/4 has remainders 0,1,2,3
 }

@@ -172,7 +172,7 @@ func TestDiscoverSymlinkedDir(t *testing.T) {
 
 // TestDiscoverFileAttachesAgents: a session file named on its own should
 // bring its sub-agent files, as it does when its directory is named; their
-// usage is part of the session's spend (reference.md §4).
+// usage is part of the session's spend.
 func TestDiscoverFileAttachesAgents(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"p/S.jsonl":                   sessionLine("S", "u"),

@@ -328,7 +328,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 }
 
 // knownFields returns its argument for the top-level fields that ctxlab
-// reads past or does not need (transcript-format.md §1), so that the switch
+// reads past or does not need, so that the switch
 // above can list them in one case; anything else is counted as unknown.
 func knownFields(k string) string {
 	switch k {
@@ -530,7 +530,7 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 		b.Hash = xxhash.Sum64String(bv)
 	default:
 		// document and anything newer: Claude Code's fallback counts the
-		// block's JSON (seed 000, estimateTokensWithSafetyMargin).
+		// block's JSON (estimateTokensWithSafetyMargin in its cli.js).
 		b.Kind = BlockOther
 		if typ == "document" {
 			b.Kind = BlockDocument

@@ -44,8 +44,8 @@ func sessionTokens(s *Session) tokens {
 	return t
 }
 
-// referenceTokens is an independent implementation of reference.md §4 with
-// encoding/json: every assistant line's message.usage, deduplicated over the
+// referenceTokens is an independent implementation of the counting rule
+// (the one ccusage follows) with encoding/json: every assistant line's message.usage, deduplicated over the
 // session's files by message.id+requestId (message.id alone when requestId is
 // missing), keeping the record with the most tokens. Lines without a
 // message.id are each counted. Lines that are not JSON are skipped.
@@ -183,7 +183,7 @@ func TestRealdataUsageTotals(t *testing.T) {
 		got := sessionTokens(s)
 		ref := referenceTokens(t, append([]string{src.Path}, src.Agents...))
 		if got != ref {
-			t.Errorf("%s: Load totals %+v, reference §4 implementation %+v", s.ID, got, ref)
+			t.Errorf("%s: Load totals %+v, independent implementation %+v", s.ID, got, ref)
 		}
 		want, ok := ccusageTotals[s.ID]
 		if !ok {

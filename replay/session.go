@@ -154,7 +154,7 @@ type Message struct {
 }
 
 // Call is one API request and response, deduplicated over the lines that
-// carry it (reference.md §4).
+// carry it.
 type Call struct {
 	MessageID string
 	RequestID string
@@ -169,7 +169,8 @@ type Call struct {
 	// HasUsage is false for responses written without usage.
 	HasUsage bool
 	// OutputLowerBound marks output counts that Claude Code 2.1.9–2.1.41
-	// wrote as message_start placeholders (transcript-format.md §3).
+	// wrote as message_start placeholders (the usage of a response's first
+	// line, repeated on its later lines).
 	OutputLowerBound bool
 	Synthetic        bool // model "<synthetic>": written locally, never sent
 	APIError         bool
@@ -179,7 +180,7 @@ type Call struct {
 }
 
 // Key is the deduplication key: message.id and requestId, or message.id
-// alone when the line has no requestId (reference.md §4).
+// alone when the line has no requestId, as ccusage keys them.
 func (c *Call) Key() string { return CallKey(c.MessageID, c.RequestID) }
 
 // CallKey builds a Call.Key.
@@ -400,7 +401,7 @@ func (b *builder) sidechain(e *Entry) *Thread {
 
 func (b *builder) assistant(e *Entry, th *Thread) {
 	// Sibling lines share message.id and requestId; the same message.id
-	// under another requestId is another request (reference.md §4). Lines
+	// under another requestId is another request. Lines
 	// without a message.id are each a message of their own.
 	key := ""
 	mi := -1
@@ -544,7 +545,7 @@ func sortedKeys(m map[string]struct{}) []string {
 }
 
 // placeholderOutput reports whether a CLI version wrote message_start
-// placeholder output_tokens (2.1.9–2.1.41, transcript-format.md §3).
+// placeholder output_tokens (2.1.9–2.1.41).
 func placeholderOutput(v string) bool {
 	return CompareVersions(v, "2.1.9") >= 0 && CompareVersions(v, "2.1.41") <= 0
 }

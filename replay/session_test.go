@@ -178,7 +178,7 @@ func TestCallDedup(t *testing.T) {
 	}
 }
 
-// TestCallDedupKeyIsIDAndRequest: reference.md §4 (and ccusage) key a call by
+// TestCallDedupKeyIsIDAndRequest: ctxlab (and ccusage) key a call by
 // (message.id, requestId), so two requests answered under one message.id are
 // two calls, and two messages.
 func TestCallDedupKeyIsIDAndRequest(t *testing.T) {

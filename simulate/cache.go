@@ -3,7 +3,7 @@ package simulate
 import "time"
 
 // cache models Anthropic's prompt cache for one conversation
-// (architecture.md, "The prompt-cache model"). A request caches the prefix
+// (Anthropic's "Prompt caching" documentation). A request caches the prefix
 // up to its breakpoint (the end of its last message); a later request reads
 // the longest live cached prefix of its own prompt and writes the rest up to
 // its breakpoint. Entries live for the TTL from their last read or write.

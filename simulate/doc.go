@@ -6,8 +6,7 @@
 //	tr := simulate.Prepare(session)            // once per session: exact segment sizes
 //	res := simulate.Run(tr, policy, simulate.DefaultConfig())
 //
-// The replay is trace-driven (key decision 4 of the team's architecture
-// sketch, architecture.md in the shared notes): the session's future
+// The replay is trace-driven (docs/design.md): the session's future
 // messages are taken as recorded, and a policy only changes what stays in
 // the context. Sizes are exact where the transcript's usage allows (the
 // prompt growth between two calls is the size of what was appended, split

@@ -79,7 +79,8 @@ const (
 	DefaultRestoreTotalTokens = 50_000
 )
 
-// Placeholder is what a cleared tool result becomes (seed 002).
+// Placeholder is what a cleared tool result becomes in Claude Code's
+// micro-compaction.
 const Placeholder = "[Old tool result content cleared]"
 
 // State is the context before one API call, as a policy sees it, and the

@@ -9,7 +9,8 @@ import (
 )
 
 // Limits are Claude Code's context thresholds for one model and version
-// (seeds 000 and 002; reference.md §1).
+// (its bundled cli.js, 2.1.x, checked against where real auto-compactions
+// fired: compact_boundary preTokens).
 type Limits struct {
 	Window    int64 `json:"window"`
 	Reserved  int64 `json:"reserved_output"`
@@ -25,16 +26,17 @@ type Limits struct {
 // Windows and thresholds, each from its source.
 const (
 	// DefaultWindow is the context window of Claude models; "[1m]"
-	// variants have LongWindow (reference.md §1).
+	// variants have LongWindow (Anthropic's "Context windows" documentation).
 	DefaultWindow = 200_000
 	LongWindow    = 1_000_000
 	// Reserved output: 32K up to 2.1.19, 20K from 2.1.22 on (measured from
-	// where real auto-compactions fired, reference.md §1). Versions between
+	// where real auto-compactions fired: ≈155K on 200K models in 2.0.76–
+	// 2.1.19, ≈167K from 2.1.22). Versions between
 	// keep the older value.
 	ReservedOld       = 32_000
 	ReservedNew       = 20_000
 	ReservedNewFrom   = "2.1.22"
-	AutoCompactBuffer = 13_000 // uL0 / zQ0, seed 000 and 002
+	AutoCompactBuffer = 13_000 // cli.js: uL0 / zQ0
 	WarningOffset     = 20_000 // rD5 / c97
 	BlockingOffset    = 3_000  // mL0
 )
@@ -104,7 +106,7 @@ func LimitsFor(p LimitParams, model, version string) Limits {
 	l.Available = l.Window - l.Reserved
 	l.Threshold = l.Available - buf
 	if p.Pct > 0 && p.Pct <= 100 {
-		// The override can only lower the threshold (seed 002, aI2).
+		// The override can only lower the threshold (cli.js: aI2).
 		l.Threshold = min(int64(float64(l.Available)*p.Pct/100), l.Threshold)
 	}
 	base := l.Threshold
@@ -125,11 +127,11 @@ type MinPrefix struct {
 }
 
 // DefaultMinCacheableTokens is the minimum cacheable prefix of the models
-// DefaultMinCacheable does not list (Sonnet 4.x, Opus 4/4.1; reference.md §2).
+// DefaultMinCacheable does not list (Sonnet 4.x, Opus 4/4.1).
 const DefaultMinCacheableTokens = 1024
 
 // DefaultMinCacheable returns the minimum cacheable prefix by model
-// (reference.md §2, from Anthropic's prompt-caching documentation): 4,096
+// (Anthropic's "Prompt caching" documentation): 4,096
 // for Opus 4.5/4.6 and Haiku 4.5, 2,048 for the other (3.x) Haiku models.
 // The first row that matches wins.
 func DefaultMinCacheable() []MinPrefix {

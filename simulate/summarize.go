@@ -9,17 +9,17 @@ import (
 )
 
 // Summarizer is the deterministic fake summarizer. It writes a summary in
-// the nine sections of Claude Code's compaction prompt (seed 002) from what
+// the nine sections of Claude Code's compaction prompt from what
 // it replaces, and sizes it by a parameterised model, since the text a
 // real model would write is not known offline.
 type Summarizer struct {
 	// Size model: Base + PerMille/1000 × replaced tokens, clamped to
 	// [Min, Max]. The defaults put a 155K-token compaction at 2,440 tokens
 	// and keep every size within 1.2K–4.5K, the range of real summaries
-	// (reference.md §1: median ≈2.4K).
+	// (the isCompactSummary messages of real transcripts: median ≈2.4K).
 	Base, PerMille, Min, Max int64
 	// PromptTokens is the compaction instruction the summarizer call adds
-	// to the conversation (seed 002's prompt is about 700 words).
+	// to the conversation (Claude Code's prompt is about 700 words).
 	PromptTokens int64
 	// QuoteChars caps one quoted user message; QuoteTotal all quotes.
 	QuoteChars, QuoteTotal int
