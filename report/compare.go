@@ -46,7 +46,7 @@ type Compared struct {
 type Run struct {
 	Policy  string           `json:"policy"`
 	Metrics simulate.Metrics `json:"metrics"`
-	Delta   Delta            `json:"delta"`
+	Delta   simulate.Delta   `json:"delta"`
 
 	Limits    *simulate.Limits       `json:"limits,omitempty"`
 	Calls     []simulate.CallResult  `json:"calls,omitempty"`
@@ -63,15 +63,6 @@ func (r *Run) Result(c *Compared) *simulate.Result {
 		Policy: r.Policy, Session: c.ID, Method: c.Method, Limits: *r.Limits,
 		Calls: r.Calls, Summaries: r.Summaries, Metrics: r.Metrics,
 	}
-}
-
-// Delta compares a run with the first policy's run of the same scope.
-type Delta struct {
-	TotalCost float64 `json:"total_cost_usd"`
-	// TotalCostPct is TotalCost as a percentage of the first run's total
-	// cost; nil when that is 0.
-	TotalCostPct *float64 `json:"total_cost_pct,omitempty"`
-	PeakContext  int64    `json:"peak_context"`
 }
 
 // NewCompared gathers one session's runs, one per policy in order; the
@@ -107,7 +98,7 @@ func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fide
 		for _, s := range sessions {
 			ms = append(ms, s.Runs[i].Metrics)
 		}
-		total.Runs[i] = Run{Policy: p, Metrics: sumMetrics(ms)}
+		total.Runs[i] = Run{Policy: p, Metrics: simulate.SumMetrics(ms)}
 	}
 	setDeltas(total.Runs)
 	doc := &CompareDocument{
@@ -126,59 +117,10 @@ func setDeltas(runs []Run) {
 	if len(runs) == 0 {
 		return
 	}
-	base := runs[0].Metrics
 	for i := range runs {
-		m := runs[i].Metrics
-		d := Delta{TotalCost: round(m.TotalCost-base.TotalCost, 1e6), PeakContext: m.PeakContext - base.PeakContext}
-		if base.TotalCost != 0 {
-			p := round(100*(m.TotalCost-base.TotalCost)/base.TotalCost, 1e2)
-			d.TotalCostPct = &p
-		}
-		runs[i].Delta = d
+		runs[i].Delta = simulate.NewDelta(runs[0].Metrics, runs[i].Metrics)
 	}
 }
-
-// sumMetrics adds runs of several sessions: counts, tokens and costs are
-// summed, the peak is the largest, the hit ratio is recomputed, and the
-// first compaction, a per-session call number, is 0.
-func sumMetrics(ms []simulate.Metrics) simulate.Metrics {
-	var t simulate.Metrics
-	for _, m := range ms {
-		t.Calls += m.Calls
-		t.PeakContext = max(t.PeakContext, m.PeakContext)
-		t.AboveWarning += m.AboveWarning
-		t.Overflows += m.Overflows
-		t.Compactions += m.Compactions
-		t.Clearings += m.Clearings
-		t.TokensFreed += m.TokensFreed
-		t.SummaryTokens += m.SummaryTokens
-		t.Input += m.Input
-		t.CacheWrite5m += m.CacheWrite5m
-		t.CacheWrite1h += m.CacheWrite1h
-		t.CacheRead += m.CacheRead
-		t.Output += m.Output
-		t.OutputLowerBound = t.OutputLowerBound || m.OutputLowerBound
-		t.CacheBreaks += m.CacheBreaks
-		t.PolicyBreaks += m.PolicyBreaks
-		t.Cost += m.Cost
-		t.SummarizerCost += m.SummarizerCost
-		t.AgentsCost += m.AgentsCost
-		t.TotalCost += m.TotalCost
-		t.Unpriced += m.Unpriced
-		t.AgentsUnpriced += m.AgentsUnpriced
-		t.UsersVerbatim += m.UsersVerbatim
-		t.UsersSummarised += m.UsersSummarised
-		t.LikelyRereads += m.LikelyRereads
-	}
-	t.CacheHitRatio = simulate.HitRatio(t.Usage())
-	t.Cost = accounting.RoundUSD(t.Cost)
-	t.SummarizerCost = accounting.RoundUSD(t.SummarizerCost)
-	t.AgentsCost = accounting.RoundUSD(t.AgentsCost)
-	t.TotalCost = accounting.RoundUSD(t.TotalCost)
-	return t
-}
-
-func round(x, unit float64) float64 { return math.Round(x*unit) / unit }
 
 // Fidelity is one session's fidelity row (simulate.NewFidelity computes it).
 type Fidelity = simulate.Fidelity

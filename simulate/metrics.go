@@ -63,6 +63,67 @@ type Metrics struct {
 	LikelyRereads   int `json:"likely_rereads"`
 }
 
+// SumMetrics adds runs of several sessions: counts, tokens and costs are
+// summed, the peak is the largest, the hit ratio is recomputed, and the
+// first compaction, a per-session call number, is 0.
+func SumMetrics(ms []Metrics) Metrics {
+	var t Metrics
+	for _, m := range ms {
+		t.Calls += m.Calls
+		t.PeakContext = max(t.PeakContext, m.PeakContext)
+		t.AboveWarning += m.AboveWarning
+		t.Overflows += m.Overflows
+		t.Compactions += m.Compactions
+		t.Clearings += m.Clearings
+		t.TokensFreed += m.TokensFreed
+		t.SummaryTokens += m.SummaryTokens
+		t.Input += m.Input
+		t.CacheWrite5m += m.CacheWrite5m
+		t.CacheWrite1h += m.CacheWrite1h
+		t.CacheRead += m.CacheRead
+		t.Output += m.Output
+		t.OutputLowerBound = t.OutputLowerBound || m.OutputLowerBound
+		t.CacheBreaks += m.CacheBreaks
+		t.PolicyBreaks += m.PolicyBreaks
+		t.Cost += m.Cost
+		t.SummarizerCost += m.SummarizerCost
+		t.AgentsCost += m.AgentsCost
+		t.TotalCost += m.TotalCost
+		t.Unpriced += m.Unpriced
+		t.AgentsUnpriced += m.AgentsUnpriced
+		t.UsersVerbatim += m.UsersVerbatim
+		t.UsersSummarised += m.UsersSummarised
+		t.LikelyRereads += m.LikelyRereads
+	}
+	t.CacheHitRatio = HitRatio(t.Usage())
+	t.Cost = accounting.RoundUSD(t.Cost)
+	t.SummarizerCost = accounting.RoundUSD(t.SummarizerCost)
+	t.AgentsCost = accounting.RoundUSD(t.AgentsCost)
+	t.TotalCost = accounting.RoundUSD(t.TotalCost)
+	return t
+}
+
+// Delta compares a run with a baseline run of the same scope.
+type Delta struct {
+	TotalCost float64 `json:"total_cost_usd"`
+	// TotalCostPct is TotalCost as a percentage of the baseline's total
+	// cost, to two places; nil when that is 0.
+	TotalCostPct *float64 `json:"total_cost_pct,omitempty"`
+	PeakContext  int64    `json:"peak_context"`
+}
+
+// NewDelta returns m's difference from base.
+func NewDelta(base, m Metrics) Delta {
+	d := Delta{TotalCost: round(m.TotalCost-base.TotalCost, 1e6), PeakContext: m.PeakContext - base.PeakContext}
+	if base.TotalCost != 0 {
+		p := round(100*(m.TotalCost-base.TotalCost)/base.TotalCost, 1e2)
+		d.TotalCostPct = &p
+	}
+	return d
+}
+
+func round(x, unit float64) float64 { return math.Round(x*unit) / unit }
+
 func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
 	u := replay.Usage{CacheRead: sc.Read, Output: sc.Output}
 	if ttl >= time.Hour {

@@ -38,17 +38,6 @@ func sessionFiles(t testing.TB, src replay.Source) ([]File, *accounting.Report, 
 	return SessionFiles(s.ID, runs, rep, "png", Options{}), rep, runs
 }
 
-// addCosts adds a run's cost metrics to a corpus sum (what the cost-by-
-// policy plot reads).
-func addCosts(sum *simulate.Metrics, m simulate.Metrics) {
-	sum.Cost += m.Cost
-	sum.SummarizerCost += m.SummarizerCost
-	sum.AgentsCost += m.AgentsCost
-	sum.TotalCost += m.TotalCost
-	sum.Unpriced += m.Unpriced
-	sum.AgentsUnpriced += m.AgentsUnpriced
-}
-
 // TestRealdataRenders draws every plot of every real session (all five
 // kinds, the cache plot once per run) and the corpus totals (with the
 // cost by policy), as PNG and SVG.
@@ -63,7 +52,7 @@ func TestRealdataRenders(t *testing.T) {
 		files, rep, runs := sessionFiles(t, src)
 		reps = append(reps, rep)
 		for i, r := range runs {
-			addCosts(&sums[i], r.Metrics)
+			sums[i] = simulate.SumMetrics([]simulate.Metrics{sums[i], r.Metrics})
 		}
 		if len(files) != 7 {
 			t.Errorf("%s: %d plots, want 7 (context, cost, 3 × cache, tokens, duplicates)", src.Path, len(files))

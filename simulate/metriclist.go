@@ -1,0 +1,118 @@
+package simulate
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Metric describes one figure of Metrics as every command names it: the
+// JSON name compare and replay write, its unit, what it means, and which
+// way is better. gate's measures, sweep's objectives and columns, and the
+// reports' headers all come from MetricList.
+type Metric struct {
+	Name string // Metrics' JSON name
+	Unit Unit
+	Doc  string
+	// HigherIsBetter is set for the figures a study maximises (the cache
+	// hit ratio, user messages kept); the rest are costs.
+	HigherIsBetter bool
+	index          int // Metrics' field
+}
+
+// Unit is what a metric counts.
+type Unit string
+
+// The units.
+const (
+	UnitCalls    Unit = "calls"
+	UnitTokens   Unit = "tokens"
+	UnitUSD      Unit = "USD"
+	UnitRatio    Unit = "ratio"    // 0–1
+	UnitCount    Unit = "count"    // events: compactions, breaks, messages
+	UnitCallNo   Unit = "call"     // a 1-based call number
+	UnitBoolean  Unit = "boolean"  // 0 or 1
+	unitUnlisted Unit = "unlisted" // the table below has no row: a test fails
+)
+
+// metricInfo is each metric's unit, meaning and direction, by JSON name.
+var metricInfo = map[string]struct {
+	unit   Unit
+	higher bool
+	doc    string
+}{
+	"calls":                 {UnitCalls, false, "main-thread calls replayed"},
+	"peak_context":          {UnitTokens, false, "largest prompt of the run"},
+	"calls_above_warning":   {UnitCalls, false, "calls at or above Claude Code's warning level (threshold − 20,000)"},
+	"overflows":             {UnitCalls, false, "calls whose prompt exceeded the context window: the API would have refused them"},
+	"compactions":           {UnitCount, false, "summaries written: full, partial and session-memory compactions"},
+	"clearings":             {UnitCount, false, "clearing and dropping actions: micro-compaction, masking, context editing"},
+	"tokens_freed":          {UnitTokens, false, "tokens the compactions and clearings removed"},
+	"summary_tokens":        {UnitTokens, false, "tokens of the summaries written"},
+	"first_compaction_call": {UnitCallNo, false, "the first call after a compaction; 0 when none (0 in a total)"},
+	"input":                 {UnitTokens, false, "uncached input tokens, main thread and summarizer"},
+	"cache_write_5m":        {UnitTokens, false, "5-minute cache writes"},
+	"cache_write_1h":        {UnitTokens, false, "1-hour cache writes"},
+	"cache_read":            {UnitTokens, false, "cache reads"},
+	"output":                {UnitTokens, false, "output tokens (a lower bound when output_lower_bound)"},
+	"output_lower_bound":    {UnitBoolean, false, "recorded outputs include Claude Code 2.1.9–2.1.41 placeholders"},
+	"cache_hit_ratio":       {UnitRatio, true, "cache read / (input + cache writes + cache read)"},
+	"cache_breaks":          {UnitCount, false, "calls whose cache read fell by more than 5% and 2,000 tokens"},
+	"policy_breaks":         {UnitCount, false, "cache breaks right after the run edited the context"},
+	"cost_usd":              {UnitUSD, false, "main thread and summarizer"},
+	"summarizer_cost_usd":   {UnitUSD, false, "the summarizer's calls"},
+	"agents_cost_usd":       {UnitUSD, false, "sub-agents, as observed"},
+	"total_cost_usd":        {UnitUSD, false, "cost_usd + agents_cost_usd"},
+	"unpriced_calls":        {UnitCalls, false, "main-thread and summarizer calls whose model has no price"},
+	"agents_unpriced_calls": {UnitCalls, false, "sub-agent calls whose model has no price"},
+	"users_verbatim":        {UnitCount, true, "user messages still in the context or quoted whole by the latest summary"},
+	"users_summarised":      {UnitCount, false, "user messages only summarised"},
+	"likely_rereads":        {UnitCount, false, "tool calls on a file whose content the run had removed"},
+}
+
+var metricList = func() []Metric {
+	t := reflect.TypeFor[Metrics]()
+	out := make([]Metric, 0, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		info, ok := metricInfo[name]
+		if !ok {
+			info.unit = unitUnlisted
+		}
+		out = append(out, Metric{Name: name, Unit: info.unit, Doc: info.doc, HigherIsBetter: info.higher, index: i})
+	}
+	return out
+}()
+
+// MetricList returns every metric in Metrics' order (its JSON order).
+func MetricList() []Metric { return append([]Metric(nil), metricList...) }
+
+// LookupMetric finds a metric by its JSON name; the error lists them all.
+func LookupMetric(name string) (Metric, error) {
+	for _, m := range metricList {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	names := make([]string, len(metricList))
+	for i, m := range metricList {
+		names[i] = m.Name
+	}
+	return Metric{}, fmt.Errorf("unknown metric %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+// Value reads the metric from m, as a number (a boolean is 0 or 1).
+func (mt Metric) Value(m *Metrics) float64 {
+	f := reflect.ValueOf(m).Elem().Field(mt.index)
+	switch f.Kind() {
+	case reflect.Int, reflect.Int64:
+		return float64(f.Int())
+	case reflect.Float64:
+		return f.Float()
+	case reflect.Bool:
+		if f.Bool() {
+			return 1
+		}
+	}
+	return 0
+}
