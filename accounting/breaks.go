@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -155,11 +156,10 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				if pr, ok := cfg.Prices.Lookup(c.Model); ok {
 					// The whole request's prompt decides the long-context
 					// rate, not the write alone.
-					f, _ := pr.factors(c.Usage)
-					w := float64(c.Usage.CacheWrite5m)*pr.CacheWrite5m + float64(c.Usage.CacheWrite1h)*pr.CacheWrite1h
-					cost := w * f / 1e6
-					b.Cost = RoundUSD(cost)
-					b.ExtraCost = RoundUSD(cost - float64(c.Usage.CacheWrite())*pr.CacheRead*f/1e6)
+					r := pr.Rates(c.Usage)
+					cost := (float64(c.Usage.CacheWrite5m)*r.CacheWrite5m + float64(c.Usage.CacheWrite1h)*r.CacheWrite1h) / 1e6
+					b.Cost = prices.RoundUSD(cost)
+					b.ExtraCost = prices.RoundUSD(cost - float64(c.Usage.CacheWrite())*r.CacheRead/1e6)
 					b.Priced = true
 				}
 				breaks = append(breaks, b)

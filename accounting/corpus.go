@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -12,9 +13,9 @@ import (
 // record with the most tokens (resumed sessions repeat calls in other
 // files, under the same message.id and requestId), so the corpus total can be less than the sum of
 // the sessions. Row lists gain the session they came from.
-func Merge(reports []*Report, prices *Prices) *Report {
-	if prices == nil {
-		prices = DefaultPrices()
+func Merge(reports []*Report, table *prices.Table) *Report {
+	if table == nil {
+		table = prices.Default()
 	}
 	out := &Report{
 		Duplicates: []DuplicateRead{}, CacheBreaks: []CacheBreak{}, TTLChanges: []TTLChange{},
@@ -102,7 +103,7 @@ func Merge(reports []*Report, prices *Prices) *Report {
 		out.Warnings = append(out.Warnings, r.Warnings...)
 	}
 	out.calls = recs
-	out.Usage = usageOf(recs, prices)
+	out.Usage = usageOf(recs, table)
 	sum.Calls = out.Usage.Total.Calls
 	sum.Cost = out.Usage.Total.Cost
 	sum.CostComplete = out.Usage.Total.Unpriced == 0

@@ -4,13 +4,14 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
 // Config holds every constant the reports use. Fields default to the
 // values of DefaultConfig; each names its source.
 type Config struct {
-	Prices *Prices
+	Prices *prices.Table
 	// BreakRule detects cache breaks (BreakMinFraction, BreakMinTokens), as
 	// Claude Code's own cache-break detection does.
 	BreakRule
@@ -35,7 +36,7 @@ func DefaultConfig() Config { return Config{}.withDefaults() }
 // default: the zero Config is DefaultConfig.
 func (cfg Config) withDefaults() Config {
 	if cfg.Prices == nil {
-		cfg.Prices = DefaultPrices()
+		cfg.Prices = prices.Default()
 	}
 	if cfg.BreakRule == (BreakRule{}) {
 		cfg.BreakRule = DefaultBreakRule()

@@ -1,9 +1,9 @@
 package accounting
 
 import (
-	"math"
 	"sort"
 
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -60,7 +60,7 @@ func counted(c *replay.Call) bool {
 	return c.HasUsage && !c.Duplicate && !c.Synthetic
 }
 
-func usage(s *replay.Session, prices *Prices) (UsageReport, []callRecord) {
+func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
 	var recs []callRecord
 	for _, th := range s.Threads() {
 		for i := range th.Calls {
@@ -78,12 +78,12 @@ func usage(s *replay.Session, prices *Prices) (UsageReport, []callRecord) {
 			})
 		}
 	}
-	return usageOf(recs, prices), recs
+	return usageOf(recs, table), recs
 }
 
 // usageOf totals call records by model and thread.
-func usageOf(recs []callRecord, prices *Prices) UsageReport {
-	rep := UsageReport{PriceDate: prices.Date}
+func usageOf(recs []callRecord, table *prices.Table) UsageReport {
+	rep := UsageReport{PriceDate: table.Date}
 	byModel := map[string]*UsageRow{}
 	byThread := map[string]*UsageRow{}
 	var threadOrder []string
@@ -99,7 +99,7 @@ func usageOf(recs []callRecord, prices *Prices) UsageReport {
 			byThread[c.thread] = t
 			threadOrder = append(threadOrder, c.thread)
 		}
-		pr, ok := prices.Lookup(c.model)
+		pr, ok := table.Lookup(c.model)
 		for _, row := range []*UsageRow{&rep.Total, m, t} {
 			row.add(c, pr, ok)
 		}
@@ -112,10 +112,10 @@ func usageOf(recs []callRecord, prices *Prices) UsageReport {
 		rep.ByThread = append(rep.ByThread, *byThread[name])
 	}
 	sortRows(rep.ByThread)
-	rep.Total.Cost = RoundUSD(rep.Total.Cost)
+	rep.Total.Cost = prices.RoundUSD(rep.Total.Cost)
 	for _, rows := range [][]UsageRow{rep.ByModel, rep.ByThread} {
 		for i := range rows {
-			rows[i].Cost = RoundUSD(rows[i].Cost)
+			rows[i].Cost = prices.RoundUSD(rows[i].Cost)
 		}
 	}
 	rep.HitRatio = HitRatio(rep.Total.Usage())
@@ -128,7 +128,7 @@ func usageOf(recs []callRecord, prices *Prices) UsageReport {
 	return rep
 }
 
-func (r *UsageRow) add(c callRecord, pr Price, priced bool) {
+func (r *UsageRow) add(c callRecord, pr prices.Price, priced bool) {
 	r.Calls++
 	r.Input += c.usage.Input
 	r.CacheWrite5m += c.usage.CacheWrite5m
@@ -157,10 +157,6 @@ func HitRatio(u replay.Usage) float64 {
 	}
 	return 0
 }
-
-// RoundUSD rounds a cost to a millionth of a dollar, below any price's
-// resolution, so JSON shows 0.193646 rather than float noise.
-func RoundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // sortRows orders rows most expensive first, then by tokens and name.
 func sortRows(rows []UsageRow) {

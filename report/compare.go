@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -85,7 +86,7 @@ func NewCompared(s *replay.Session, runs []*simulate.Result, calls bool) *Compar
 // NewCompareDocument assembles a comparison. Total sums the sessions' runs
 // policy by policy (peak context is the largest of the sessions'). fidelity
 // may be nil.
-func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fidelity, prices *accounting.Prices, errs []string) *CompareDocument {
+func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fidelity, prices *prices.Table, errs []string) *CompareDocument {
 	if errs == nil {
 		errs = []string{}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -48,7 +49,7 @@ type PriceInfo struct {
 }
 
 // NewDocument assembles a document; Total is the merge of the sessions.
-func NewDocument(sessions []*accounting.Report, prices *accounting.Prices, errs []string) *Document {
+func NewDocument(sessions []*accounting.Report, prices *prices.Table, errs []string) *Document {
 	if errs == nil {
 		errs = []string{}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
@@ -320,7 +321,7 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 		cc := simulate.Run(tr, parsePolicy(t, "claude-code"), simulate.DefaultConfig())
 		fid = append(fid, simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances()))
 	}
-	doc := report.NewCompareDocument(specs, runs, fid, accounting.DefaultPrices(), nil)
+	doc := report.NewCompareDocument(specs, runs, fid, prices.Default(), nil)
 	var buf bytes.Buffer
 	if err := report.WriteCompare(&buf, doc, report.Options{Format: "json"}); err != nil {
 		t.Fatalf("WriteCompare: %v", err)

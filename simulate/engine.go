@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -59,7 +60,7 @@ type Config struct {
 	// accounting.DefaultBreakRule); the zero value means the default.
 	Breaks     accounting.BreakRule
 	Summarizer Summarizer
-	Prices     *accounting.Prices
+	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
 	// files, RestoreFileTokens each, RestoreTotalTokens in all
 	// (DefaultRestoreFiles, …); a negative value restores none.
@@ -255,7 +256,7 @@ type engine struct {
 // default: the zero Config is DefaultConfig.
 func (cfg Config) withDefaults() Config {
 	if cfg.Prices == nil {
-		cfg.Prices = accounting.DefaultPrices()
+		cfg.Prices = prices.Default()
 	}
 	if cfg.Summarizer == (Summarizer{}) {
 		cfg.Summarizer = DefaultSummarizer()

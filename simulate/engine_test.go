@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -303,7 +304,7 @@ func TestMetrics(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	// USD per million tokens; Haiku is left unpriced.
-	cfg.Prices = &accounting.Prices{Models: map[string]accounting.Price{
+	cfg.Prices = &prices.Table{Models: map[string]prices.Price{
 		sonnet46: {Input: 1, CacheWrite5m: 2, CacheWrite1h: 4, CacheRead: 0.1, Output: 10},
 	}}
 	p := policyFunc(func(s *State) {

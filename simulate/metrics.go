@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -96,10 +97,10 @@ func SumMetrics(ms []Metrics) Metrics {
 		t.LikelyRereads += m.LikelyRereads
 	}
 	t.CacheHitRatio = HitRatio(t.Usage())
-	t.Cost = accounting.RoundUSD(t.Cost)
-	t.SummarizerCost = accounting.RoundUSD(t.SummarizerCost)
-	t.AgentsCost = accounting.RoundUSD(t.AgentsCost)
-	t.TotalCost = accounting.RoundUSD(t.TotalCost)
+	t.Cost = prices.RoundUSD(t.Cost)
+	t.SummarizerCost = prices.RoundUSD(t.SummarizerCost)
+	t.AgentsCost = prices.RoundUSD(t.AgentsCost)
+	t.TotalCost = prices.RoundUSD(t.TotalCost)
 	return t
 }
 
@@ -223,15 +224,15 @@ func (e *engine) finish() {
 	m.TokensFreed = e.freed
 	m.SummaryTokens = e.summaryTok
 	m.LikelyRereads = e.rereads
-	m.Cost = accounting.RoundUSD(m.Cost)
-	m.SummarizerCost = accounting.RoundUSD(m.SummarizerCost)
-	m.AgentsCost = accounting.RoundUSD(m.AgentsCost)
-	m.TotalCost = accounting.RoundUSD(m.Cost + m.AgentsCost)
+	m.Cost = prices.RoundUSD(m.Cost)
+	m.SummarizerCost = prices.RoundUSD(m.SummarizerCost)
+	m.AgentsCost = prices.RoundUSD(m.AgentsCost)
+	m.TotalCost = prices.RoundUSD(m.Cost + m.AgentsCost)
 	for i := range e.res.Calls {
-		e.res.Calls[i].Cost = accounting.RoundUSD(e.res.Calls[i].Cost)
+		e.res.Calls[i].Cost = prices.RoundUSD(e.res.Calls[i].Cost)
 	}
 	for i := range e.res.Summaries {
-		e.res.Summaries[i].Cost = accounting.RoundUSD(e.res.Summaries[i].Cost)
+		e.res.Summaries[i].Cost = prices.RoundUSD(e.res.Summaries[i].Cost)
 	}
 	// Users: every user text message appended during the run.
 	inContext := map[int]bool{}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate"
@@ -96,7 +97,7 @@ func (o *inputOptions) config() (accounting.Config, error) {
 		return cfg, usageError("--prices: %v", err)
 	}
 	defer f.Close()
-	p, err := accounting.ReadPrices(f, cfg.Prices)
+	p, err := prices.Read(f, cfg.Prices)
 	if err != nil {
 		return cfg, usageError("--prices %s: %v", o.pricesFile, err)
 	}
@@ -296,7 +297,7 @@ func (o *simOptions) validate() error {
 }
 
 // config returns the simulation's configuration with the given prices.
-func (o *simOptions) config(prices *accounting.Prices) simulate.Config {
+func (o *simOptions) config(prices *prices.Table) simulate.Config {
 	c := simulate.DefaultConfig()
 	c.Prices, c.TTL, c.CacheEdits = prices, o.ttl, o.cacheEdits
 	return c

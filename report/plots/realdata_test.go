@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
@@ -97,7 +98,7 @@ func TestSeriesAgreeWithMetrics(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := simulate.Run(tr, p, simulate.DefaultConfig())
-			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, accounting.RoundUSD(r.Metrics.Cost); got != want {
+			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, prices.RoundUSD(r.Metrics.Cost); got != want {
 				t.Errorf("%s %s: cost plot total %v, metrics %v", s.ID, spec, got, want)
 			}
 			if got, want := len(CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -170,7 +171,7 @@ func CostSeries(runs []*simulate.Result) CostData {
 			if !c.Priced {
 				l.Unpriced++
 			}
-			l.Points = append(l.Points, XY{float64(c.Call), accounting.RoundUSD(cum)})
+			l.Points = append(l.Points, XY{float64(c.Call), prices.RoundUSD(cum)})
 		}
 		// The total is the run's metric, which sums the calls' costs
 		// before they are rounded: summing the rounded ones could differ by
@@ -429,10 +430,10 @@ func PolicyCosts(policies []string, ms []simulate.Metrics, sessions int) PolicyC
 		m := ms[i]
 		b := PolicyCost{
 			Policy:     policies[i],
-			Main:       math.Max(accounting.RoundUSD(m.Cost-m.SummarizerCost), 0),
-			Summarizer: accounting.RoundUSD(m.SummarizerCost),
-			Agents:     accounting.RoundUSD(m.AgentsCost),
-			Total:      accounting.RoundUSD(m.TotalCost),
+			Main:       math.Max(prices.RoundUSD(m.Cost-m.SummarizerCost), 0),
+			Summarizer: prices.RoundUSD(m.SummarizerCost),
+			Agents:     prices.RoundUSD(m.AgentsCost),
+			Total:      prices.RoundUSD(m.TotalCost),
 			Unpriced:   m.Unpriced + m.AgentsUnpriced,
 		}
 		if i > 0 {

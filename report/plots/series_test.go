@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -452,7 +453,7 @@ func TestPolicyCosts(t *testing.T) {
 		t.Errorf("PolicyCosts:\n got %s\nwant %s", fmtPolicyCosts(got), fmtPolicyCosts(want))
 	}
 	for _, b := range got.Bars {
-		if s := accounting.RoundUSD(b.Main + b.Summarizer + b.Agents); s != b.Total {
+		if s := prices.RoundUSD(b.Main + b.Summarizer + b.Agents); s != b.Total {
 			t.Errorf("%s: %v + %v + %v = %v ≠ total %v", b.Policy, b.Main, b.Summarizer, b.Agents, s, b.Total)
 		}
 	}

@@ -1,9 +1,12 @@
-package accounting
+package prices
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 func TestFamily(t *testing.T) {
@@ -40,7 +43,7 @@ var (
 )
 
 func TestLookup(t *testing.T) {
-	p := DefaultPrices()
+	p := Default()
 	for _, tc := range []struct {
 		model string
 		want  Price
@@ -72,7 +75,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestDefaultPricesTable(t *testing.T) {
-	p := DefaultPrices()
+	p := Default()
 	want := []string{
 		"claude-3-5-haiku", "claude-3-5-sonnet", "claude-3-7-sonnet", "claude-haiku-4-5",
 		"claude-opus-4", "claude-opus-4-1", "claude-opus-4-5", "claude-opus-4-6",
@@ -96,7 +99,7 @@ func TestDefaultPricesTable(t *testing.T) {
 func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 
 func TestCost(t *testing.T) {
-	p := DefaultPrices()
+	p := Default()
 	for _, tc := range []struct {
 		name  string
 		model string
@@ -141,11 +144,11 @@ func TestCost(t *testing.T) {
 	}
 }
 
-func TestReadPrices(t *testing.T) {
-	base := DefaultPrices()
+func TestRead(t *testing.T) {
+	base := Default()
 	in := `{"date":"2026-07-01","models":{"claude-opus-4-6-20260101":{"input":1,"cache_write_5m":1.25,"cache_write_1h":2,"cache_read":0.1,"output":4},
 	"deepseek-v4-pro":{"input":0.5,"cache_write_5m":0,"cache_write_1h":0,"cache_read":0.05,"output":2,"long_context":true}}}`
-	p, err := ReadPrices(strings.NewReader(in), base)
+	p, err := Read(strings.NewReader(in), base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +173,7 @@ func TestReadPrices(t *testing.T) {
 		t.Errorf("%d families, want 12", len(p.Models))
 	}
 	// The base table is not changed.
-	if got, _ := base.Lookup(opus46); got != pOpus45 || base.Date != DefaultPrices().Date {
+	if got, _ := base.Lookup(opus46); got != pOpus45 || base.Date != Default().Date {
 		t.Errorf("base changed: opus 4.6 %+v, date %q", got, base.Date)
 	}
 	// 1000×1 + 1000×4 = 5000 µ$ with the new opus 4.6 price.
@@ -178,7 +181,7 @@ func TestReadPrices(t *testing.T) {
 	usd(t, "overridden cost", pr.Cost(use{in: 1000, out: 1000}.usage()), 0.005)
 
 	// An explicit source and no date keep the base date.
-	p, err = ReadPrices(strings.NewReader(`{"source":"my contract","models":{}}`), base)
+	p, err = Read(strings.NewReader(`{"source":"my contract","models":{}}`), base)
 	if err != nil || p.Date != base.Date || p.Source != "my contract" || len(p.Models) != 11 {
 		t.Errorf("source only: %+v, %v", p, err)
 	}
@@ -189,8 +192,37 @@ func TestReadPrices(t *testing.T) {
 		`{"models":[]}`,
 		`not json`,
 	} {
-		if _, err := ReadPrices(strings.NewReader(bad), base); err == nil || !strings.Contains(err.Error(), "reading price table") {
-			t.Errorf("ReadPrices(%s) error = %v, want a price-table error", bad, err)
+		if _, err := Read(strings.NewReader(bad), base); err == nil || !strings.Contains(err.Error(), "reading price table") {
+			t.Errorf("Read(%s) error = %v, want a price-table error", bad, err)
 		}
+	}
+}
+
+// Model ids as they appear in transcripts (message.model).
+const (
+	sonnet4   = "claude-sonnet-4-20250514"
+	opus41    = "claude-opus-4-1-20250805"
+	sonnet45  = "claude-sonnet-4-5-20250929"
+	haiku45   = "claude-haiku-4-5-20251001"
+	opus45    = "claude-opus-4-5-20251101"
+	opus46    = "claude-opus-4-6"
+	sonnet46  = "claude-sonnet-4-6"
+	synthetic = "<synthetic>"
+	deepseek  = "deepseek-v4-pro"
+	opusFast  = "claude-opus-4.6-fast"
+)
+
+// use is a usage record: w5 and w1 are the 5-minute and 1-hour writes.
+type use struct{ in, w5, w1, read, out int64 }
+
+func (u use) usage() replay.Usage {
+	return replay.Usage{Input: u.in, CacheWrite5m: u.w5, CacheWrite1h: u.w1, CacheRead: u.read, Output: u.out}
+}
+
+// usd compares dollar amounts computed in micro-dollars by hand.
+func usd(tb testing.TB, what string, got, want float64) {
+	tb.Helper()
+	if math.Abs(got-want) > 1e-9 {
+		tb.Errorf("%s = %.9f, want %.9f", what, got, want)
 	}
 }

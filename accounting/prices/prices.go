@@ -1,9 +1,13 @@
-package accounting
+// Package prices prices API usage: a dated table of Anthropic list prices
+// by model family, overridable from a JSON file, with long-context rates
+// and dollar rounding. A model the table lacks is unpriced, never free.
+package prices
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -32,23 +36,23 @@ const (
 	LongOutputFactor  = 1.5
 )
 
-// Prices is a dated price table keyed by model family (the model id without
+// Table is a dated price table keyed by model family (the model id without
 // its date suffix or "[1m]" tag).
-type Prices struct {
+type Table struct {
 	Date   string           `json:"date"`
 	Source string           `json:"source"`
 	Models map[string]Price `json:"models"`
 }
 
-// DefaultPrices returns the built-in table, from Anthropic's pricing page
+// Default returns the built-in table, from Anthropic's pricing page
 // on its Date.
-func DefaultPrices() *Prices {
+func Default() *Table {
 	opus45 := Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25}
 	opus4 := Price{Input: 15, CacheWrite5m: 18.75, CacheWrite1h: 30, CacheRead: 1.50, Output: 75}
 	sonnet := Price{Input: 3, CacheWrite5m: 3.75, CacheWrite1h: 6, CacheRead: 0.30, Output: 15}
 	sonnetLong := sonnet
 	sonnetLong.LongContext = true
-	return &Prices{
+	return &Table{
 		Date:   "2026-06-09",
 		Source: "Anthropic list prices, ctxlab's built-in table (docs/reports.md)",
 		Models: map[string]Price{
@@ -67,16 +71,16 @@ func DefaultPrices() *Prices {
 	}
 }
 
-// ReadPrices reads a JSON price table ({"date":…, "models":{family: Price}})
+// Read reads a JSON price table ({"date":…, "models":{family: Price}})
 // and lays it over base: families it names replace base's.
-func ReadPrices(r io.Reader, base *Prices) (*Prices, error) {
-	var p Prices
+func Read(r io.Reader, base *Table) (*Table, error) {
+	var p Table
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("reading price table: %w", err)
 	}
-	out := &Prices{Date: base.Date, Source: base.Source, Models: map[string]Price{}}
+	out := &Table{Date: base.Date, Source: base.Source, Models: map[string]Price{}}
 	for k, v := range base.Models {
 		out.Models[k] = v
 	}
@@ -115,13 +119,13 @@ func allDigits(s string) bool {
 }
 
 // Lookup returns the price of a model and whether the table has it.
-func (p *Prices) Lookup(model string) (Price, bool) {
+func (p *Table) Lookup(model string) (Price, bool) {
 	pr, ok := p.Models[Family(model)]
 	return pr, ok
 }
 
 // Families lists the table's keys, sorted.
-func (p *Prices) Families() []string {
+func (p *Table) Families() []string {
 	out := make([]string, 0, len(p.Models))
 	for k := range p.Models {
 		out = append(out, k)
@@ -132,18 +136,28 @@ func (p *Prices) Families() []string {
 
 // Cost prices one API call's usage.
 func (pr Price) Cost(u replay.Usage) float64 {
-	in, out := pr.factors(u)
-	inside := float64(u.Input)*pr.Input + float64(u.CacheWrite5m)*pr.CacheWrite5m +
-		float64(u.CacheWrite1h)*pr.CacheWrite1h + float64(u.CacheRead)*pr.CacheRead
-	return (inside*in + float64(u.Output)*pr.Output*out) / 1e6
+	r := pr.Rates(u)
+	return (float64(u.Input)*r.Input + float64(u.CacheWrite5m)*r.CacheWrite5m +
+		float64(u.CacheWrite1h)*r.CacheWrite1h + float64(u.CacheRead)*r.CacheRead + float64(u.Output)*r.Output) / 1e6
 }
 
-// factors returns the multipliers of the input-side and output rates for a
-// request with usage u: the long-context ones when its whole prompt exceeds
-// LongContextTokens on a model that has them, else 1.
-func (pr Price) factors(u replay.Usage) (in, out float64) {
-	if pr.LongContext && u.Prompt() > LongContextTokens {
-		return LongInputFactor, LongOutputFactor
+// Rates returns the rates a request with usage u pays: the long-context
+// ones (input side × LongInputFactor, output × LongOutputFactor) when its
+// whole prompt exceeds LongContextTokens on a model that has them, else
+// the list rates.
+func (pr Price) Rates(u replay.Usage) Price {
+	if !pr.LongContext || u.Prompt() <= LongContextTokens {
+		return pr
 	}
-	return 1, 1
+	r := pr
+	r.Input *= LongInputFactor
+	r.CacheWrite5m *= LongInputFactor
+	r.CacheWrite1h *= LongInputFactor
+	r.CacheRead *= LongInputFactor
+	r.Output *= LongOutputFactor
+	return r
 }
+
+// RoundUSD rounds a dollar amount to a millionth of a dollar, as every
+// report shows costs.
+func RoundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }
