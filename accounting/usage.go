@@ -118,7 +118,7 @@ func usageOf(recs []callRecord, table *prices.Table) UsageReport {
 			rows[i].Cost = prices.RoundUSD(rows[i].Cost)
 		}
 	}
-	rep.HitRatio = HitRatio(rep.Total.Usage())
+	rep.HitRatio = rep.Total.Usage().HitRatio()
 	if rep.ByModel == nil {
 		rep.ByModel = []UsageRow{}
 	}
@@ -147,15 +147,6 @@ func (r *UsageRow) add(c callRecord, pr prices.Price, priced bool) {
 		copy(r.UnpricedModels[i+1:], r.UnpricedModels[i:])
 		r.UnpricedModels[i] = c.model
 	}
-}
-
-// HitRatio is the token-weighted cache hit ratio of u: cache read /
-// (input + cache writes + cache read); 0 when u has no prompt tokens.
-func HitRatio(u replay.Usage) float64 {
-	if p := u.Prompt(); p > 0 {
-		return float64(u.CacheRead) / float64(p)
-	}
-	return 0
 }
 
 // sortRows orders rows most expensive first, then by tokens and name.

@@ -82,6 +82,15 @@ func (u Usage) CacheWrite() int64 { return u.CacheWrite5m + u.CacheWrite1h }
 // Prompt is the prompt size the server saw: input + cache write + cache read.
 func (u Usage) Prompt() int64 { return u.Input + u.CacheWrite() + u.CacheRead }
 
+// HitRatio is the token-weighted cache hit ratio: cache read / (input +
+// cache writes + cache read); 0 when there are no prompt tokens.
+func (u Usage) HitRatio() float64 {
+	if p := u.Prompt(); p > 0 {
+		return float64(u.CacheRead) / float64(p)
+	}
+	return 0
+}
+
 // Total is every token of the record, the measure ccusage and ctxlab use to
 // pick among duplicate records.
 func (u Usage) Total() int64 { return u.Prompt() + u.Output }

@@ -96,7 +96,7 @@ func SumMetrics(ms []Metrics) Metrics {
 		t.UsersSummarised += m.UsersSummarised
 		t.LikelyRereads += m.LikelyRereads
 	}
-	t.CacheHitRatio = HitRatio(t.Usage())
+	t.CacheHitRatio = hitRatio(t.Usage())
 	t.Cost = prices.RoundUSD(t.Cost)
 	t.SummarizerCost = prices.RoundUSD(t.SummarizerCost)
 	t.AgentsCost = prices.RoundUSD(t.AgentsCost)
@@ -156,10 +156,9 @@ func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
 	return out
 }
 
-// HitRatio is the run's token-weighted cache hit ratio
-// (accounting.HitRatio) rounded to four places, as Metrics.CacheHitRatio
-// shows it.
-func HitRatio(u replay.Usage) float64 { return math.Round(accounting.HitRatio(u)*1e4) / 1e4 }
+// hitRatio is u's cache hit ratio (replay.Usage.HitRatio) rounded to four
+// places, as Metrics.CacheHitRatio shows it.
+func hitRatio(u replay.Usage) float64 { return round(u.HitRatio(), 1e4) }
 
 // Usage returns the run's usage: its main-thread and summarizer calls.
 func (m *Metrics) Usage() replay.Usage {
@@ -218,7 +217,7 @@ func (e *engine) finish() {
 			m.AgentsUnpriced++
 		}
 	}
-	m.CacheHitRatio = HitRatio(m.Usage())
+	m.CacheHitRatio = hitRatio(m.Usage())
 	m.Compactions = e.compactions
 	m.Clearings = e.micro
 	m.TokensFreed = e.freed
