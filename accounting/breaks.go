@@ -102,7 +102,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 			if w := writeTTL(c.Usage); w != "" {
 				if ttl != "" && w != ttl {
 					changes = append(changes, TTLChange{
-						Thread: name, Call: i + 1, Line: c.Line, Time: Stamp(c.Time), From: ttl, To: w,
+						Thread: name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), From: ttl, To: w,
 					})
 				}
 				ttl = w
@@ -129,7 +129,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 			p := &th.Calls[prev]
 			if cfg.IsBreak(p.Usage.CacheRead, c.Usage.CacheRead) {
 				b := CacheBreak{
-					Thread: name, Call: i + 1, Line: c.Line, Time: Stamp(c.Time), Model: c.Model,
+					Thread: name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), Model: c.Model,
 					PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
 					Rewritten: c.Usage.CacheWrite(),
 				}

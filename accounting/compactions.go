@@ -1,8 +1,6 @@
 package accounting
 
 import (
-	"time"
-
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -52,7 +50,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 		spiral := -1   // index in spirals of the run lastFull belongs to
 		for _, c := range th.Compactions {
 			ev := CompactionEvent{
-				Thread: name, Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: Stamp(c.Time),
+				Thread: name, Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: replay.Stamp(c.Time),
 				AfterCall: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
 				ClearedTools: len(c.CompactedToolIDs),
 			}
@@ -118,13 +116,4 @@ func promptAround(th *replay.Thread, i, dir int) int64 {
 		}
 	}
 	return 0
-}
-
-// Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,
-// whole seconds); "" for 0, an unknown time.
-func Stamp(ms int64) string {
-	if ms == 0 {
-		return ""
-	}
-	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z")
 }

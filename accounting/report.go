@@ -147,7 +147,7 @@ func span(start, end int64) (string, string, int64) {
 	if start == 0 {
 		return "", "", 0
 	}
-	return Stamp(start), Stamp(end), (end - start) / 1000
+	return replay.Stamp(start), replay.Stamp(end), (end - start) / 1000
 }
 
 func sortCounts(c []Count) {

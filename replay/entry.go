@@ -1,5 +1,7 @@
 package replay
 
+import "time"
+
 // BlockKind is the type of one content block of a message.
 type BlockKind uint8
 
@@ -156,4 +158,13 @@ type Entry struct {
 
 	AttachmentType  string
 	AttachmentChars int // JavaScript length of the attachment's JSON
+}
+
+// Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,
+// whole seconds); "" for 0, an unknown time.
+func Stamp(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z")
 }

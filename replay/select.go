@@ -36,7 +36,7 @@ func (sel Selection) Check() error {
 		}
 	}
 	if sel.Since > 0 && sel.Until > 0 && sel.Until <= sel.Since {
-		return fmt.Errorf("the window ends (%s) before it starts (%s)", stamp(sel.Until), stamp(sel.Since))
+		return fmt.Errorf("the window ends (%s) before it starts (%s)", Stamp(sel.Until), Stamp(sel.Since))
 	}
 	return nil
 }
@@ -103,5 +103,3 @@ func ParseTime(v string, now time.Time) (int64, error) {
 	}
 	return 0, fmt.Errorf("%q: want a date (2026-11-01), a time (2026-11-01T09:00:00Z) or an age (7d, 36h)", v)
 }
-
-func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }

@@ -615,7 +615,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
 	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.items[0].Tokens, minCacheable(e.cfg.MinCacheable, tc.Model))
 	r := CallResult{
-		Call: tc.Index + 1, Line: tc.Line, Time: accounting.Stamp(tc.Time), Model: tc.Model,
+		Call: tc.Index + 1, Line: tc.Line, Time: replay.Stamp(tc.Time), Model: tc.Model,
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
