@@ -58,11 +58,18 @@ func (sel Selection) Sources(srcs []Source) []Source {
 
 // Session reports whether a read session's activity overlaps the window.
 // A session without timestamps is picked only by an open window.
-func (sel Selection) Session(s *Session) bool {
+func (sel Selection) Session(s *Session) bool { return sel.inWindow(s.Start(), s.End()) }
+
+// Picks reports whether the selection picks a session of this project and
+// id whose activity spans [start, end] (Unix ms; 0 and 0 when unknown).
+func (sel Selection) Picks(project, id string, start, end int64) bool {
+	return matchAny(sel.Projects, project) && matchAny(sel.Sessions, id) && sel.inWindow(start, end)
+}
+
+func (sel Selection) inWindow(start, end int64) bool {
 	if sel.Since == 0 && sel.Until == 0 {
 		return true
 	}
-	start, end := s.Start(), s.End()
 	if start == 0 && end == 0 {
 		return false
 	}

@@ -1,0 +1,238 @@
+package budget
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// Schema names a gate's JSON document; SchemaVersion is its version.
+const (
+	Schema        = "ctxlab.gate"
+	SchemaVersion = 1
+)
+
+// Result is a budget evaluated over a set of sessions.
+type Result struct {
+	Schema  string `json:"schema"`
+	Version int    `json:"version"`
+	// Budget names the budget file; Sessions counts the sessions read.
+	Budget   string    `json:"budget"`
+	Sessions int       `json:"sessions"`
+	Pass     bool      `json:"pass"`
+	Failed   int       `json:"failed"`
+	Limits   []Outcome `json:"limits"`
+	Baseline string    `json:"baseline,omitempty"`
+}
+
+// Outcome is one limit's evaluation.
+type Outcome struct {
+	Limit   string        `json:"limit"` // Limit.Key
+	Index   int           `json:"index"` // in the budget's limits
+	Measure string        `json:"measure"`
+	Of      Aggregation   `json:"of"`
+	Policy  string        `json:"policy,omitempty"`
+	Unit    simulate.Unit `json:"unit"`
+	// Sessions counts the sessions the limit selected.
+	Sessions int `json:"sessions"`
+	// Value is the aggregated measure; nil when it could not be computed
+	// (Reasons says why).
+	Value          *float64 `json:"value"`
+	Max            *float64 `json:"max,omitempty"`
+	Min            *float64 `json:"min,omitempty"`
+	MaxIncrease    *float64 `json:"max_increase,omitempty"`
+	MaxIncreasePct *float64 `json:"max_increase_pct,omitempty"`
+	// Baseline is the same limit's value in the baseline; Change and
+	// ChangePct the difference (ChangePct nil when the baseline is 0).
+	Baseline  *float64 `json:"baseline,omitempty"`
+	Change    *float64 `json:"change,omitempty"`
+	ChangePct *float64 `json:"change_pct,omitempty"`
+	// Headroom is the distance to the nearest bound, in the measure's
+	// unit (percent points for max_increase_pct); negative when broken.
+	Headroom *float64 `json:"headroom,omitempty"`
+	Pass     bool     `json:"pass"`
+	// Reasons say why the limit failed, or what it ignored.
+	Reasons []string `json:"reasons,omitempty"`
+	// Top are the three sessions that weigh most on the value.
+	Top []Contributor `json:"top,omitempty"`
+}
+
+// Contributor is one session's value of a limit's measure.
+type Contributor struct {
+	Session string  `json:"session"`
+	Project string  `json:"project,omitempty"`
+	Value   float64 `json:"value"`
+}
+
+// Evaluate checks every limit of f over the samples; baseline, when not
+// nil, is an earlier evaluation whose values the relative bounds compare
+// with. Outcomes come in the budget's order.
+func Evaluate(f *File, name string, samples []Sample, baseline *Result) *Result {
+	res := &Result{Schema: Schema, Version: SchemaVersion, Budget: name, Sessions: len(samples), Pass: true, Limits: []Outcome{}}
+	base := map[string]*float64{}
+	if baseline != nil {
+		res.Baseline = baseline.Budget
+		for _, o := range baseline.Limits {
+			base[o.Limit] = o.Value
+		}
+	}
+	for i := range f.Limits {
+		o := evaluate(&f.Limits[i], i, samples, base, baseline != nil)
+		if !o.Pass {
+			res.Pass = false
+			res.Failed++
+		}
+		res.Limits = append(res.Limits, o)
+	}
+	return res
+}
+
+func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, haveBase bool) Outcome {
+	m, _ := LookupMeasure(l.Measure) // checked by Parse
+	o := Outcome{
+		Limit: l.Key(), Index: index, Measure: m.Name, Of: l.Of, Policy: l.policy, Unit: m.Unit,
+		Max: l.Max, Min: l.Min, MaxIncrease: l.MaxIncrease, MaxIncreasePct: l.MaxIncreasePct, Pass: true,
+	}
+	fail := func(format string, a ...any) {
+		o.Pass = false
+		o.Reasons = append(o.Reasons, fmt.Sprintf(format, a...))
+	}
+	var (
+		picked   []*Sample
+		runs     []simulate.Metrics
+		values   []float64
+		unpriced int
+	)
+	for i := range samples {
+		s := &samples[i]
+		if !l.sel.Picks(s.Project, s.Session, s.Start, s.End) {
+			continue
+		}
+		run, ok := s.Runs[l.policy]
+		if !ok {
+			continue // the session has no main-thread calls to replay
+		}
+		picked, runs = append(picked, s), append(runs, run)
+		values = append(values, m.value(s, &run))
+		switch {
+		case m.unpriced != nil:
+			unpriced += m.unpriced(&run)
+		case m.Cost:
+			unpriced += s.BreakUnpriced
+		}
+	}
+	o.Sessions = len(picked)
+	if len(picked) == 0 {
+		fail("no session matches the limit")
+		return o
+	}
+	if m.Cost && unpriced > 0 {
+		if l.Unpriced != "ignore" {
+			fail("%d calls of models without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", unpriced)
+			return o
+		}
+		o.Reasons = append(o.Reasons, fmt.Sprintf("%d calls of models without a price are left out (\"unpriced\": \"ignore\")", unpriced))
+	}
+	v := aggregate(l.Of, m, picked, runs, values)
+	o.Value = &v
+	o.Top = top(m, l, picked, values)
+
+	headroom := math.Inf(1)
+	if l.Max != nil {
+		headroom = min(headroom, *l.Max-v)
+		if v > *l.Max {
+			fail("%s above max %s", num(v), num(*l.Max))
+		}
+	}
+	if l.Min != nil {
+		headroom = min(headroom, v-*l.Min)
+		if v < *l.Min {
+			fail("%s below min %s", num(v), num(*l.Min))
+		}
+	}
+	if l.MaxIncrease != nil || l.MaxIncreasePct != nil {
+		b, ok := base[o.Limit]
+		switch {
+		case !haveBase:
+			fail("max_increase and max_increase_pct need a baseline (--baseline)")
+		case !ok || b == nil:
+			fail("the baseline has no value for this limit")
+		default:
+			o.Baseline = b
+			ch := round(v - *b)
+			o.Change = &ch
+			if *b != 0 {
+				pct := round(100 * ch / *b)
+				o.ChangePct = &pct
+			}
+			if l.MaxIncrease != nil {
+				headroom = min(headroom, *l.MaxIncrease-ch)
+				if ch > *l.MaxIncrease {
+					fail("up %s from the baseline's %s, more than max_increase %s", num(ch), num(*b), num(*l.MaxIncrease))
+				}
+			}
+			if l.MaxIncreasePct != nil {
+				switch {
+				case o.ChangePct != nil:
+					headroom = min(headroom, *l.MaxIncreasePct-*o.ChangePct)
+					if *o.ChangePct > *l.MaxIncreasePct {
+						fail("up %s%% from the baseline's %s, more than max_increase_pct %s%%", num(*o.ChangePct), num(*b), num(*l.MaxIncreasePct))
+					}
+				case ch > 0:
+					fail("up %s from a baseline of 0: an unbounded increase", num(ch))
+				}
+			}
+		}
+	}
+	if !math.IsInf(headroom, 1) {
+		h := round(headroom)
+		o.Headroom = &h
+	}
+	return o
+}
+
+// aggregate folds the selected sessions' values; Total sums the runs'
+// metrics (so a ratio is the summed usage's) and the recorded figures.
+func aggregate(a Aggregation, m Measure, picked []*Sample, runs []simulate.Metrics, values []float64) float64 {
+	if a != Total {
+		return round(fold(a, values))
+	}
+	sum := simulate.SumMetrics(runs)
+	var s Sample
+	for _, p := range picked {
+		s.BreakCost += p.BreakCost
+		s.DuplicateWaste += p.DuplicateWaste
+	}
+	return round(m.value(&s, &sum))
+}
+
+// top returns the three sessions with the largest values (the smallest,
+// for a measure where higher is better bounded only from below).
+func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor {
+	idx := make([]int, len(picked))
+	for i := range idx {
+		idx[i] = i
+	}
+	low := m.HigherIsBetter && l.Min != nil && l.Max == nil
+	sort.SliceStable(idx, func(a, b int) bool {
+		va, vb := values[idx[a]], values[idx[b]]
+		if va != vb {
+			return (va > vb) != low
+		}
+		return picked[idx[a]].Session < picked[idx[b]].Session
+	})
+	var out []Contributor
+	for _, i := range idx[:min(3, len(idx))] {
+		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: round(values[i])})
+	}
+	return out
+}
+
+// round keeps six decimals: costs are whole micro-dollars, and float
+// noise never shows.
+func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// num formats a value for a reason: as short as it can be exactly.
+func num(x float64) string { return fmt.Sprintf("%g", x) }

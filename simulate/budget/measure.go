@@ -1,0 +1,158 @@
+package budget
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// Measure is a figure a limit can bound: every simulate metric, by its JSON
+// name, and a few the recorded run alone has.
+type Measure struct {
+	Name           string
+	Unit           simulate.Unit
+	Doc            string
+	HigherIsBetter bool
+	// RecordedOnly measures come from the transcript's own report, not
+	// from a run: a limit on them takes no policy.
+	RecordedOnly bool
+	// Cost measures cannot be computed when a call's model is unpriced.
+	Cost  bool
+	value func(s *Sample, m *simulate.Metrics) float64
+	// unpriced counts the unpriced calls a cost measure depends on.
+	unpriced func(m *simulate.Metrics) int
+}
+
+// Sample is one session as a gate sees it: the metrics of its recorded run
+// and of each policy the budget names, and the recorded figures no run has.
+type Sample struct {
+	Session, Project string
+	Start, End       int64 // Unix ms
+	// Runs holds the metrics by canonical policy spec; "" is the recorded
+	// run (the observed policy's metrics, which are what was billed).
+	Runs map[string]simulate.Metrics
+	// BreakCost is the recorded cache breaks' cost, every thread.
+	BreakCost float64
+	// DuplicateWaste is the tokens of duplicate reads the file had not
+	// changed between.
+	DuplicateWaste int64
+	// BreakUnpriced counts recorded cache breaks whose model has no price.
+	BreakUnpriced int
+}
+
+var measures = func() []Measure {
+	var out []Measure
+	for _, mt := range simulate.MetricList() {
+		mt := mt
+		m := Measure{
+			Name: mt.Name, Unit: mt.Unit, Doc: mt.Doc, HigherIsBetter: mt.HigherIsBetter, Cost: mt.Unit == simulate.UnitUSD,
+			value: func(_ *Sample, m *simulate.Metrics) float64 { return mt.Value(m) },
+		}
+		switch mt.Name {
+		case "cost_usd", "summarizer_cost_usd":
+			m.unpriced = func(m *simulate.Metrics) int { return m.Unpriced }
+		case "agents_cost_usd":
+			m.unpriced = func(m *simulate.Metrics) int { return m.AgentsUnpriced }
+		case "total_cost_usd":
+			m.unpriced = func(m *simulate.Metrics) int { return m.Unpriced + m.AgentsUnpriced }
+		}
+		out = append(out, m)
+	}
+	return append(out,
+		Measure{Name: "cache_write", Unit: simulate.UnitTokens, Doc: "cache_write_5m + cache_write_1h",
+			value: func(_ *Sample, m *simulate.Metrics) float64 { return float64(m.CacheWrite5m + m.CacheWrite1h) }},
+		Measure{Name: "cache_break_cost_usd", Unit: simulate.UnitUSD, Cost: true, RecordedOnly: true,
+			Doc:   "what the recorded cache breaks of every thread cost in writes (replay's cache-break report)",
+			value: func(s *Sample, _ *simulate.Metrics) float64 { return s.BreakCost }},
+		Measure{Name: "duplicate_read_waste_tokens", Unit: simulate.UnitTokens, RecordedOnly: true,
+			Doc:   "tokens of files read again unchanged (replay's duplicate-read report, waste_tokens)",
+			value: func(s *Sample, _ *simulate.Metrics) float64 { return float64(s.DuplicateWaste) }},
+	)
+}()
+
+// Measures lists every measure, the run's metrics first.
+func Measures() []Measure { return slices.Clone(measures) }
+
+// LookupMeasure finds a measure by name; the error lists them.
+func LookupMeasure(name string) (Measure, error) {
+	for _, m := range measures {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	names := make([]string, len(measures))
+	for i, m := range measures {
+		names[i] = m.Name
+	}
+	return Measure{}, fmt.Errorf("unknown measure %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+// Aggregation folds the sessions' values of a measure into one.
+type Aggregation string
+
+// The aggregations.
+const (
+	// Total is the measure over all selected sessions together: sums for
+	// counts, tokens and costs, the largest peak, the hit ratio of the
+	// summed usage.
+	Total       Aggregation = "total"
+	SessionMax  Aggregation = "session_max"
+	SessionMean Aggregation = "session_mean"
+	Median      Aggregation = "median"
+	P90         Aggregation = "p90"
+	P99         Aggregation = "p99"
+)
+
+var aggregations = []Aggregation{Total, SessionMax, SessionMean, Median, P90, P99}
+
+func (a Aggregation) valid() bool { return slices.Contains(aggregations, a) }
+
+func aggregationNames() []string {
+	out := make([]string, len(aggregations))
+	for i, a := range aggregations {
+		out[i] = string(a)
+	}
+	return out
+}
+
+// fold aggregates per-session values (not Total, which sums the metrics
+// first). Percentiles are nearest-rank: the smallest value with at least
+// p% of the values at or below it; the median of an even count is the mean
+// of the two middle values.
+func fold(a Aggregation, vs []float64) float64 {
+	if len(vs) == 0 {
+		return 0
+	}
+	s := slices.Clone(vs)
+	sort.Float64s(s)
+	switch a {
+	case SessionMax:
+		return s[len(s)-1]
+	case SessionMean:
+		sum := 0.0
+		for _, v := range s {
+			sum += v
+		}
+		return sum / float64(len(s))
+	case Median:
+		n := len(s)
+		if n%2 == 1 {
+			return s[n/2]
+		}
+		return (s[n/2-1] + s[n/2]) / 2
+	case P90:
+		return nearestRank(s, 90)
+	case P99:
+		return nearestRank(s, 99)
+	}
+	panic("budget: fold of " + string(a))
+}
+
+func nearestRank(sorted []float64, p float64) float64 {
+	r := int(math.Ceil(p / 100 * float64(len(sorted))))
+	return sorted[max(r, 1)-1]
+}
