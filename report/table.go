@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,37 @@ type Table struct {
 func (t *Table) add(pretty, raw []string) {
 	t.Rows = append(t.Rows, pretty)
 	t.Raw = append(t.Raw, raw)
+}
+
+// drop removes columns from the header and every row.
+func (t *Table) drop(cols ...int) {
+	keep := func(i int) bool { return !slices.Contains(cols, i) }
+	filter := func(row []string) []string {
+		if row == nil {
+			return nil
+		}
+		var out []string
+		for i, c := range row {
+			if keep(i) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	var right []bool
+	for i, r := range t.Right {
+		if keep(i) {
+			right = append(right, r)
+		}
+	}
+	t.Right = right
+	t.Columns, t.CSVColumns = filter(t.Columns), filter(t.CSVColumns)
+	for i := range t.Rows {
+		t.Rows[i] = filter(t.Rows[i])
+	}
+	for i := range t.Raw {
+		t.Raw[i] = filter(t.Raw[i])
+	}
 }
 
 // addRow adds a row that is the same in every format.

@@ -48,6 +48,7 @@ whole input, into DIR (see docs/plots.md).`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
+	addSessionsFlag(f, &o.sessions)
 	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")

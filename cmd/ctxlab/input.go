@@ -28,6 +28,7 @@ type inputOptions struct {
 	pricesFile string
 	jobs       int
 	maxWarn    int
+	formats    []string // --format's values; report.Formats unless set before addFlags
 	projects   []string
 	sessionIDs []string
 	since      string
@@ -36,9 +37,11 @@ type inputOptions struct {
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
-	addFormatFlag(f, &o.format)
+	if o.formats == nil {
+		o.formats = report.Formats
+	}
+	addFormatFlag(f, &o.format, o.formats)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
-	f.BoolVar(&o.sessions, "sessions", true, "print each session before the total (with several sessions)")
 	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
 	f.IntVar(&o.maxWarn, "max-warnings", 10, "warnings printed per file (0: all)")
@@ -49,7 +52,7 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 }
 
 func (o *inputOptions) validate(e env) error {
-	if err := checkFormat(o.format); err != nil {
+	if err := checkFormat(o.format, o.formats); err != nil {
 		return err
 	}
 	o.sel = replay.Selection{Projects: o.projects, Sessions: o.sessionIDs}
@@ -72,17 +75,24 @@ func (o *inputOptions) validate(e env) error {
 	return nil
 }
 
-// addFormatFlag defines --format, the same for every command.
-func addFormatFlag(f *pflag.FlagSet, p *string) {
-	f.StringVar(p, "format", report.Formats[0], "output format: "+strings.Join(report.Formats, ", "))
+// addFormatFlag defines --format, the same for every command: one of
+// formats, the first by default.
+func addFormatFlag(f *pflag.FlagSet, p *string, formats []string) {
+	f.StringVar(p, "format", formats[0], "output format: "+strings.Join(formats, ", "))
 }
 
-// checkFormat rejects a --format that report cannot write.
-func checkFormat(format string) error {
-	if !slices.Contains(report.Formats, format) {
-		return usageError("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
+// checkFormat rejects a --format that the command cannot write.
+func checkFormat(format string, formats []string) error {
+	if !slices.Contains(formats, format) {
+		return usageError("--format %q: want one of %s", format, strings.Join(formats, ", "))
 	}
 	return nil
+}
+
+// addSessionsFlag defines --sessions, for the commands that print each
+// session.
+func addSessionsFlag(f *pflag.FlagSet, p *bool) {
+	f.BoolVar(p, "sessions", true, "print each session before the total (with several sessions)")
 }
 
 // config returns the accounting configuration, with --prices laid over the

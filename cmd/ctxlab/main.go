@@ -6,10 +6,12 @@
 //	                           duplicate reads, cache breaks, compactions;
 //	                           with --policy, the session replayed under it
 //	ctxlab compare [paths…]    sessions replayed under several policies
+//	ctxlab gate --budget F     budgets checked over sessions, for CI
 //	ctxlab policies            the policies and their parameters
 //
 // Exit codes: 0 success; 1 input errors (nothing readable, or any warning
-// under --strict); 2 usage errors (bad flags or arguments).
+// under --strict) and, for gate, a broken limit; 2 usage errors (bad flags
+// or arguments, a malformed budget).
 package main
 
 import (

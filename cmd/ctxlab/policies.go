@@ -19,7 +19,7 @@ of its behaviour, and its parameters with their defaults. A policy spec is
 "name" or "name:key=value,key=value"; "a+b" applies a then b before each call.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format); err != nil {
+			if err := checkFormat(format, report.Formats); err != nil {
 				return err
 			}
 			var list []report.PolicyInfo
@@ -36,6 +36,6 @@ of its behaviour, and its parameters with their defaults. A policy spec is
 			return nil
 		},
 	}
-	addFormatFlag(cmd.Flags(), &format)
+	addFormatFlag(cmd.Flags(), &format, report.Formats)
 	return cmd
 }

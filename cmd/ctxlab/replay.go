@@ -51,6 +51,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
+	addSessionsFlag(f, &o.sessions)
 	o.sim.addFlags(f)
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all)")
 	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+" (default all)")

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -109,9 +108,14 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Canon checks a policy spec and returns its canonical form (policies.Parse
+// and the policy's Name); Parse takes it so that this package does not
+// depend on the policies.
+type Canon func(spec string) (string, error)
+
 // Parse reads and checks a budget. name names it in errors; now anchors
-// ages in since and until.
-func Parse(r io.Reader, name string, now time.Time) (*File, error) {
+// ages in since and until; canon checks the limits' policies.
+func Parse(r io.Reader, name string, now time.Time, canon Canon) (*File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, &Error{File: name, Index: -1, Err: err}
@@ -138,7 +142,7 @@ func Parse(r io.Reader, name string, now time.Time) (*File, error) {
 		if err := strictDecode(rl, &l); err != nil {
 			return nil, &Error{File: name, Index: i, Field: fieldOf(err), Err: cause(err)}
 		}
-		if field, err := l.check(now); err != nil {
+		if field, err := l.check(now, canon); err != nil {
 			return nil, &Error{File: name, Index: i, Field: field, Err: err}
 		}
 		if j, dup := keys[l.Key()]; dup {
@@ -152,7 +156,7 @@ func Parse(r io.Reader, name string, now time.Time) (*File, error) {
 
 // check validates the limit and fills its parsed fields; it returns the
 // offending field.
-func (l *Limit) check(now time.Time) (string, error) {
+func (l *Limit) check(now time.Time, canon Canon) (string, error) {
 	m, err := LookupMeasure(l.Measure)
 	if err != nil {
 		if l.Measure == "" {
@@ -189,11 +193,11 @@ func (l *Limit) check(now time.Time) (string, error) {
 		if m.RecordedOnly {
 			return "policy", fmt.Errorf("measure %s is only known for the recorded run", m.Name)
 		}
-		p, err := policies.Parse(l.Policy)
+		c, err := canon(l.Policy)
 		if err != nil {
 			return "policy", err
 		}
-		if l.policy = p.Name(); l.policy == "observed" {
+		if l.policy = c; l.policy == "observed" {
 			l.policy = "" // the recorded run
 		}
 	}

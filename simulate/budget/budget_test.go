@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
 var now = time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
@@ -35,7 +38,7 @@ func TestParseErrors(t *testing.T) {
 		{"trailing data", `{"version":1,"limits":[{"measure":"cost_usd","max":1}]} {}`, "b.json: invalid JSON: data after the JSON value"},
 	}
 	for _, tt := range tests {
-		_, err := Parse(strings.NewReader(tt.in), "b.json", now)
+		_, err := Parse(strings.NewReader(tt.in), "b.json", now, canon)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: %v\nwant prefix %q", tt.name, err, tt.want)
 		}
@@ -46,7 +49,7 @@ func TestParseDefaults(t *testing.T) {
 	f, err := Parse(strings.NewReader(`{"version":1,"limits":[
 		{"measure":"total_cost_usd","max":5},
 		{"name":"cc p90","measure":"peak_context","of":"p90","max":150000,"policy":"claude-code:pct=80"},
-		{"measure":"cache_hit_ratio","min":0.9,"policy":"observed","project":"-home-*","since":"7d"}]}`), "b.json", now)
+		{"measure":"cache_hit_ratio","min":0.9,"policy":"observed","project":"-home-*","since":"7d"}]}`), "b.json", now, canon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,4 +87,22 @@ func TestFold(t *testing.T) {
 	if got := fold(P90, []float64{7}); got != 7 {
 		t.Errorf("p90 of one = %v", got)
 	}
+}
+
+// canon is the policies' check, as ctxlab gate passes it.
+func canon(spec string) (string, error) {
+	p, err := policies.Parse(spec)
+	if err != nil {
+		return "", err
+	}
+	return p.Name(), nil
+}
+
+// run replays a trace under a spec with the default config.
+func run(tr *simulate.Trace, spec string) (simulate.Metrics, error) {
+	p, err := policies.Parse(spec)
+	if err != nil {
+		return simulate.Metrics{}, err
+	}
+	return simulate.Run(tr, p, simulate.Config{}).Metrics, nil
 }

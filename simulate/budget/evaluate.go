@@ -45,12 +45,13 @@ type Outcome struct {
 	MaxIncrease    *float64 `json:"max_increase,omitempty"`
 	MaxIncreasePct *float64 `json:"max_increase_pct,omitempty"`
 	// Baseline is the same limit's value in the baseline; Change and
-	// ChangePct the difference (ChangePct nil when the baseline is 0).
+	// ChangePct (two decimals) the difference; ChangePct is nil when the
+	// baseline is 0.
 	Baseline  *float64 `json:"baseline,omitempty"`
 	Change    *float64 `json:"change,omitempty"`
 	ChangePct *float64 `json:"change_pct,omitempty"`
-	// Headroom is the distance to the nearest bound, in the measure's
-	// unit (percent points for max_increase_pct); negative when broken.
+	// Headroom is the distance to the nearest bound, in the measure's unit
+	// (a relative bound counts from the baseline); negative when broken.
 	Headroom *float64 `json:"headroom,omitempty"`
 	Pass     bool     `json:"pass"`
 	// Reasons say why the limit failed, or what it ignored.
@@ -152,35 +153,37 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 			fail("%s below min %s", num(v), num(*l.Min))
 		}
 	}
+	if b := base[o.Limit]; b != nil {
+		o.Baseline = b
+		ch := round(v - *b)
+		o.Change = &ch
+		if *b != 0 {
+			pct := math.Round(10000*ch / *b) / 100
+			o.ChangePct = &pct
+		}
+	}
 	if l.MaxIncrease != nil || l.MaxIncreasePct != nil {
-		b, ok := base[o.Limit]
 		switch {
 		case !haveBase:
 			fail("max_increase and max_increase_pct need a baseline (--baseline)")
-		case !ok || b == nil:
+		case o.Baseline == nil:
 			fail("the baseline has no value for this limit")
 		default:
-			o.Baseline = b
-			ch := round(v - *b)
-			o.Change = &ch
-			if *b != 0 {
-				pct := round(100 * ch / *b)
-				o.ChangePct = &pct
-			}
+			b, ch := *o.Baseline, *o.Change
 			if l.MaxIncrease != nil {
-				headroom = min(headroom, *l.MaxIncrease-ch)
+				headroom = min(headroom, b+*l.MaxIncrease-v)
 				if ch > *l.MaxIncrease {
-					fail("up %s from the baseline's %s, more than max_increase %s", num(ch), num(*b), num(*l.MaxIncrease))
+					fail("up %s from the baseline's %s, more than max_increase %s", num(ch), num(b), num(*l.MaxIncrease))
 				}
 			}
 			if l.MaxIncreasePct != nil {
+				// The headroom is in the measure's unit: the most the
+				// value may reach is the baseline plus the percentage.
+				headroom = min(headroom, b*(1+*l.MaxIncreasePct/100)-v)
 				switch {
-				case o.ChangePct != nil:
-					headroom = min(headroom, *l.MaxIncreasePct-*o.ChangePct)
-					if *o.ChangePct > *l.MaxIncreasePct {
-						fail("up %s%% from the baseline's %s, more than max_increase_pct %s%%", num(*o.ChangePct), num(*b), num(*l.MaxIncreasePct))
-					}
-				case ch > 0:
+				case b != 0 && 100*ch/b > *l.MaxIncreasePct:
+					fail("up %s%% from the baseline's %s, more than max_increase_pct %s%%", num(*o.ChangePct), num(b), num(*l.MaxIncreasePct))
+				case b == 0 && ch > 0:
 					fail("up %s from a baseline of 0: an unbounded increase", num(ch))
 				}
 			}

@@ -10,7 +10,6 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
-	"github.com/ctxlab/ctxlab/simulate"
 )
 
 // realSamples measures every real session for f, and returns beside them
@@ -22,7 +21,7 @@ func realSamples(t *testing.T, f *File) ([]Sample, map[string]float64) {
 	cost := map[string]float64{}
 	for _, s := range corpusload.Sessions(t, testcorpus.Realdata) {
 		rep := accounting.Analyze(s, accounting.Config{})
-		smp, err := NewSample(s, rep, f, simulate.Config{})
+		smp, err := NewSample(s, rep, f, run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +33,7 @@ func realSamples(t *testing.T, f *File) ([]Sample, map[string]float64) {
 
 func mustParse(t *testing.T, js string) *File {
 	t.Helper()
-	f, err := Parse(strings.NewReader(js), "b.json", now)
+	f, err := Parse(strings.NewReader(js), "b.json", now, canon)
 	if err != nil {
 		t.Fatal(err)
 	}

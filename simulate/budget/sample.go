@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/ctxlab/ctxlab/accounting"
-	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -22,10 +21,11 @@ func (f *File) Policies() []string {
 	return out
 }
 
-// NewSample measures one session for the budget: its report (for the
-// recorded figures no run has), the recorded run (the observed policy's
-// metrics: what was billed) and a run under each policy f names.
-func NewSample(s *replay.Session, rep *accounting.Report, f *File, cfg simulate.Config) (Sample, error) {
+// NewSample measures one session for the budget: its report gives the
+// recorded figures no run has; run replays it under a policy spec (the
+// caller's policies.Parse and simulate.Run), for the recorded run
+// ("observed": its metrics are what was billed) and each policy f names.
+func NewSample(s *replay.Session, rep *accounting.Report, f *File, run func(tr *simulate.Trace, spec string) (simulate.Metrics, error)) (Sample, error) {
 	smp := Sample{Session: s.ID, Project: s.Project, Start: s.Start(), End: s.End(), Runs: map[string]simulate.Metrics{}}
 	for _, b := range rep.CacheBreaks {
 		if b.Priced {
@@ -39,7 +39,7 @@ func NewSample(s *replay.Session, rep *accounting.Report, f *File, cfg simulate.
 	}
 	tr := simulate.Prepare(s)
 	for _, spec := range append([]string{"observed"}, f.Policies()...) {
-		p, err := policies.Parse(spec)
+		m, err := run(tr, spec)
 		if err != nil {
 			return Sample{}, err
 		}
@@ -47,7 +47,7 @@ func NewSample(s *replay.Session, rep *accounting.Report, f *File, cfg simulate.
 		if spec == "observed" {
 			key = ""
 		}
-		smp.Runs[key] = simulate.Run(tr, p, cfg).Metrics
+		smp.Runs[key] = m
 	}
 	return smp, nil
 }

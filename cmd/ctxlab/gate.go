@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/budget"
+)
+
+type gateOptions struct {
+	inputOptions
+	sim      simOptions
+	budget   string
+	baseline string
+}
+
+func newGateCmd(e env) *cobra.Command {
+	o := &gateOptions{inputOptions: inputOptions{formats: report.GateFormats}}
+	cmd := &cobra.Command{
+		Use:   "gate --budget FILE [paths…]",
+		Short: "Check token and cost budgets over sessions: exit 1 when a limit is broken",
+		Long: `Reads the sessions as ctxlab replay does, measures each one (the recorded
+run, and a replay under each policy the budget names), and checks every
+limit of the budget file: a measure, aggregated over the sessions the limit
+selects, against its bounds, or against the same limit in a baseline (an
+earlier gate --format json). Prints each limit, broken ones first, with its
+value, bound, headroom and the sessions that weigh most. Under GitHub
+Actions (GITHUB_ACTIONS=true) it also writes an error annotation for each
+broken limit and appends a Markdown summary to $GITHUB_STEP_SUMMARY.
+docs/gate.md gives the budget file's fields, the measures and examples.
+
+Exit codes: 0 every limit holds; 1 a limit is broken (or no session could
+be read); 2 a usage error or a malformed budget or baseline.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.paths = args
+			return runGate(o, e)
+		},
+	}
+	f := cmd.Flags()
+	o.addFlags(f)
+	o.sim.addFlags(f)
+	f.StringVar(&o.budget, "budget", "", "the budget file (JSON; docs/gate.md)")
+	f.StringVar(&o.baseline, "baseline", "", "an earlier `gate --format json` output whose values the max_increase bounds compare with")
+	return cmd
+}
+
+func runGate(o *gateOptions, e env) error {
+	if err := o.validate(e); err != nil {
+		return err
+	}
+	if o.budget == "" {
+		return usageError("--budget FILE is required")
+	}
+	canon := func(spec string) (string, error) {
+		p, err := policies.Parse(spec)
+		if err != nil {
+			return "", err
+		}
+		return p.Name(), nil
+	}
+	bf, err := os.Open(o.budget)
+	if err != nil {
+		return usageError("--budget: %v", err)
+	}
+	file, err := budget.Parse(bf, o.budget, e.clock(), canon)
+	bf.Close()
+	if err != nil {
+		return usageError("%v", err)
+	}
+	base, err := readBaseline(o.baseline)
+	if err != nil {
+		return err
+	}
+	su, err := prepare(&o.inputOptions, &o.sim, &plotOptions{}, e)
+	if err != nil {
+		return err
+	}
+	type measured struct {
+		smp budget.Sample
+		err error
+	}
+	l, err := load(&o.inputOptions, e, su.in, func(_ int, s *replay.Session) measured {
+		smp, err := budget.NewSample(s, accounting.Analyze(s, su.cfg), file, func(tr *simulate.Trace, spec string) (simulate.Metrics, error) {
+			p, err := policies.Parse(spec) // a fresh policy per run: policies keep state
+			if err != nil {
+				return simulate.Metrics{}, err
+			}
+			return simulate.Run(tr, p, su.simCfg).Metrics, nil
+		})
+		return measured{smp, err}
+	})
+	if err != nil {
+		return err
+	}
+	var samples []budget.Sample
+	for _, v := range l.values {
+		if v.err != nil {
+			return &exitError{code: exitInput, err: v.err}
+		}
+		samples = append(samples, v.smp)
+	}
+	res := budget.Evaluate(file, o.budget, samples, base)
+	werr := report.WriteGate(e.stdout, res, base, o.format)
+	if e.getenv("GITHUB_ACTIONS") == "true" {
+		werr = firstErr(werr, github(e, res, base))
+	}
+	if err := l.finish(&o.inputOptions, werr); err != nil {
+		return err
+	}
+	if !res.Pass {
+		return &exitError{code: exitInput, err: fmt.Errorf("budget %s: %d of %d limits broken", o.budget, res.Failed, len(res.Limits))}
+	}
+	return nil
+}
+
+// readBaseline reads an earlier gate's JSON output; "" is none.
+func readBaseline(path string) (*budget.Result, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageError("--baseline: %v", err)
+	}
+	var r budget.Result
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&r); err != nil {
+		return nil, usageError("--baseline %s: not a gate report: %v", path, err)
+	}
+	if r.Schema != budget.Schema || r.Version != budget.SchemaVersion {
+		return nil, usageError("--baseline %s: schema %q version %d, want %q version %d (the output of ctxlab gate --format json)", path, r.Schema, r.Version, budget.Schema, budget.SchemaVersion)
+	}
+	return &r, nil
+}
+
+// github writes the annotations of the broken limits on standard output,
+// where GitHub Actions reads workflow commands, and appends the Markdown
+// report to the job summary.
+func github(e env, res, base *budget.Result) error {
+	for _, a := range report.GitHubAnnotations(res) {
+		fmt.Fprintln(e.stdout, a)
+	}
+	path := e.getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return nil
+	}
+	var md strings.Builder
+	if err := report.WriteGate(&md, res, base, "markdown"); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	_, err = f.WriteString(md.String() + "\n")
+	return firstErr(err, f.Close())
+}
