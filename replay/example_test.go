@@ -22,7 +22,7 @@ func Example() {
 		var u replay.Usage
 		calls := 0
 		for _, c := range th.Calls {
-			if c.HasUsage && !c.Duplicate {
+			if c.HasUsage && !c.Duplicate && !c.Synthetic { // a synthetic line was never sent
 				u = u.Add(c.Usage)
 				calls++
 			}
@@ -31,7 +31,7 @@ func Example() {
 			th.Kind, calls, u.Input, u.CacheWrite(), u.CacheRead, u.Output)
 	}
 	// Output:
-	// main   22 calls: input 112, cache write 5421, cache read 468868, output 1489
+	// main   21 calls: input 112, cache write 5421, cache read 468868, output 1489
 	// agent   4 calls: input 21, cache write 10239, cache read 30033, output 132
 	// aside   1 calls: input 3, cache write 111, cache read 23059, output 80
 }
