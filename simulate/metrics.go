@@ -125,6 +125,30 @@ func NewDelta(base, m Metrics) Delta {
 
 func round(x, unit float64) float64 { return math.Round(x*unit) / unit }
 
+// Quantile is the nearest-rank p-th percentile of sorted values: the
+// smallest value with at least p% of the values at or below it; 0 for
+// none.
+func Quantile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	r := int(math.Ceil(p / 100 * float64(len(sorted))))
+	return sorted[min(max(r, 1), len(sorted))-1]
+}
+
+// Median is the middle of sorted values, the mean of the two middle ones
+// for an even count; 0 for none.
+func Median(sorted []float64) float64 {
+	n := len(sorted)
+	switch {
+	case n == 0:
+		return 0
+	case n%2 == 1:
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
 func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
 	u := replay.Usage{CacheRead: sc.Read, Output: sc.Output}
 	if ttl >= time.Hour {

@@ -2,7 +2,6 @@ package budget
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -120,9 +119,7 @@ func aggregationNames() []string {
 }
 
 // fold aggregates per-session values (not Total, which sums the metrics
-// first). Percentiles are nearest-rank: the smallest value with at least
-// p% of the values at or below it; the median of an even count is the mean
-// of the two middle values.
+// first), as simulate.Quantile and simulate.Median define them.
 func fold(a Aggregation, vs []float64) float64 {
 	if len(vs) == 0 {
 		return 0
@@ -139,20 +136,11 @@ func fold(a Aggregation, vs []float64) float64 {
 		}
 		return sum / float64(len(s))
 	case Median:
-		n := len(s)
-		if n%2 == 1 {
-			return s[n/2]
-		}
-		return (s[n/2-1] + s[n/2]) / 2
+		return simulate.Median(s)
 	case P90:
-		return nearestRank(s, 90)
+		return simulate.Quantile(s, 90)
 	case P99:
-		return nearestRank(s, 99)
+		return simulate.Quantile(s, 99)
 	}
 	panic("budget: fold of " + string(a))
-}
-
-func nearestRank(sorted []float64, p float64) float64 {
-	r := int(math.Ceil(p / 100 * float64(len(sorted))))
-	return sorted[max(r, 1)-1]
 }

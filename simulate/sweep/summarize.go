@@ -1,0 +1,188 @@
+package sweep
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// Row is one session replayed at one grid point.
+type Row struct {
+	Point   int // index in the points
+	Session string
+	Project string
+	Metrics simulate.Metrics
+}
+
+// Constraint bounds a metric of a point's totals: METRIC<=X, >=, < or >.
+type Constraint struct {
+	Metric simulate.Metric
+	Op     string
+	Value  float64
+}
+
+func (c Constraint) String() string {
+	return c.Metric.Name + c.Op + strconv.FormatFloat(c.Value, 'f', -1, 64)
+}
+
+// ParseConstraint reads 'METRIC<=X' (or >=, <, >).
+func ParseConstraint(s string) (Constraint, error) {
+	for _, op := range []string{"<=", ">=", "<", ">"} {
+		name, v, ok := strings.Cut(s, op)
+		if !ok {
+			continue
+		}
+		m, err := simulate.LookupMetric(strings.TrimSpace(name))
+		if err != nil {
+			return Constraint{}, fmt.Errorf("%q: %w", s, err)
+		}
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return Constraint{}, fmt.Errorf("%q: %q is not a number", s, strings.TrimSpace(v))
+		}
+		return Constraint{Metric: m, Op: op, Value: x}, nil
+	}
+	return Constraint{}, fmt.Errorf("%q: want METRIC<=X, METRIC>=X, METRIC<X or METRIC>X", s)
+}
+
+func (c Constraint) holds(m *simulate.Metrics) bool {
+	v := c.Metric.Value(m)
+	switch c.Op {
+	case "<=":
+		return v <= c.Value
+	case ">=":
+		return v >= c.Value
+	case "<":
+		return v < c.Value
+	}
+	return v > c.Value
+}
+
+// Total is one point over every session: its summed metrics, the spread of
+// the objective across the sessions, and where it stands.
+type Total struct {
+	Point    int               `json:"-"`
+	Policy   string            `json:"policy"`
+	Values   map[string]string `json:"values"`
+	Sessions int               `json:"sessions"`
+	Metrics  simulate.Metrics  `json:"metrics"`
+	// P10, Median and P90 are the objective's nearest-rank percentiles
+	// over the sessions' values (simulate.Quantile, Median).
+	P10    float64 `json:"objective_p10"`
+	Median float64 `json:"objective_median"`
+	P90    float64 `json:"objective_p90"`
+	// Feasible: every constraint holds on the totals. Rank orders the
+	// points, 1 the best: feasible first, then by the objective.
+	Feasible bool `json:"feasible"`
+	Rank     int  `json:"rank"`
+	// Pareto: no other point is at least as good on both Pareto metrics
+	// and better on one (only with two Pareto metrics).
+	Pareto bool `json:"pareto,omitempty"`
+}
+
+// Summarize totals each point over its rows and ranks the points: feasible
+// ones first, best objective first (lowest unless higher is better), then
+// by spec. pareto is empty or two metrics.
+func Summarize(points []Point, rows []Row, objective simulate.Metric, cons []Constraint, pareto []simulate.Metric) []Total {
+	per := make([][]simulate.Metrics, len(points))
+	for _, r := range rows {
+		per[r.Point] = append(per[r.Point], r.Metrics)
+	}
+	out := make([]Total, len(points))
+	for i, p := range points {
+		t := Total{Point: i, Policy: p.Spec, Values: p.Values, Sessions: len(per[i]), Metrics: simulate.SumMetrics(per[i]), Feasible: true}
+		vs := make([]float64, len(per[i]))
+		for j := range per[i] {
+			vs[j] = objective.Value(&per[i][j])
+		}
+		sort.Float64s(vs)
+		t.P10, t.Median, t.P90 = simulate.Quantile(vs, 10), simulate.Median(vs), simulate.Quantile(vs, 90)
+		for _, c := range cons {
+			t.Feasible = t.Feasible && c.holds(&t.Metrics)
+		}
+		out[i] = t
+	}
+	better := func(m simulate.Metric, a, b *simulate.Metrics) int {
+		va, vb := m.Value(a), m.Value(b)
+		switch {
+		case va == vb:
+			return 0
+		case (va < vb) != m.HigherIsBetter:
+			return -1
+		}
+		return 1
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := &out[i], &out[j]
+		if a.Feasible != b.Feasible {
+			return a.Feasible
+		}
+		if c := better(objective, &a.Metrics, &b.Metrics); c != 0 {
+			return c < 0
+		}
+		return a.Policy < b.Policy
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	if len(pareto) == 2 {
+		markPareto(out, pareto[0], pareto[1], better)
+	}
+	return out
+}
+
+// markPareto marks the points no other point dominates on (a, b): sorted
+// best-first by a (then b), a point is on the front when it is strictly
+// better on b than every point before it, or equal on both to the last
+// one on it. O(n log n).
+func markPareto(ts []Total, a, b simulate.Metric, better func(simulate.Metric, *simulate.Metrics, *simulate.Metrics) int) {
+	idx := make([]int, len(ts))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		x, y := &ts[idx[i]].Metrics, &ts[idx[j]].Metrics
+		if c := better(a, x, y); c != 0 {
+			return c < 0
+		}
+		return better(b, x, y) < 0
+	})
+	var best *simulate.Metrics
+	for _, i := range idx {
+		m := &ts[i].Metrics
+		// Equal to the last point on the front on both: neither dominates.
+		tie := best != nil && better(a, m, best) == 0 && better(b, m, best) == 0
+		if best == nil || better(b, m, best) < 0 || tie {
+			ts[i].Pareto = true
+			best = m
+		}
+	}
+}
+
+// Front returns the Pareto points, best first on the first metric.
+func Front(ts []Total, a simulate.Metric) []Total {
+	var out []Total
+	for _, t := range ts {
+		if t.Pareto {
+			out = append(out, t)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y Total) int {
+		vx, vy := a.Value(&x.Metrics), a.Value(&y.Metrics)
+		if a.HigherIsBetter {
+			vx, vy = vy, vx
+		}
+		switch {
+		case vx < vy:
+			return -1
+		case vx > vy:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
