@@ -217,7 +217,7 @@ var imageRE = regexp.MustCompile(`!\[[^\]]*\]\(images/([^)]+)\)`)
 // in docs/cli.md or docs/plots.md.
 func TestFlagsDocumented(t *testing.T) {
 	var docs string
-	for _, f := range []string{"../../docs/cli.md", "../../docs/plots.md", "../../docs/gate.md"} {
+	for _, f := range []string{"../../docs/cli.md", "../../docs/plots.md", "../../docs/gate.md", "../../docs/sweep.md"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -225,10 +225,10 @@ func TestFlagsDocumented(t *testing.T) {
 		docs += string(b)
 	}
 	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
-	for _, c := range []*cobra.Command{newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newPlotCmd(e), newPoliciesCmd(e)} {
+	for _, c := range []*cobra.Command{newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e)} {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
 			if !strings.Contains(docs, "`--"+f.Name) && !strings.Contains(docs, ", --"+f.Name) {
-				t.Errorf("%s --%s is not in docs/cli.md, docs/plots.md or docs/gate.md", c.Name(), f.Name)
+				t.Errorf("%s --%s is not in docs/cli.md, docs/plots.md, docs/gate.md or docs/sweep.md", c.Name(), f.Name)
 			}
 		})
 	}

@@ -7,6 +7,7 @@
 //	                           with --policy, the session replayed under it
 //	ctxlab compare [paths…]    sessions replayed under several policies
 //	ctxlab gate --budget F     budgets checked over sessions, for CI
+//	ctxlab sweep --vary K=V    a grid of policy parameters over sessions
 //	ctxlab policies            the policies and their parameters
 //
 // Exit codes: 0 success; 1 input errors (nothing readable, or any warning

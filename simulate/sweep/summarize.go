@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -100,7 +101,9 @@ func Summarize(points []Point, rows []Row, objective simulate.Metric, cons []Con
 			vs[j] = objective.Value(&per[i][j])
 		}
 		sort.Float64s(vs)
-		t.P10, t.Median, t.P90 = simulate.Quantile(vs, 10), simulate.Median(vs), simulate.Quantile(vs, 90)
+		// Six decimals, as costs are: no float noise in a median.
+		r6 := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+		t.P10, t.Median, t.P90 = r6(simulate.Quantile(vs, 10)), r6(simulate.Median(vs)), r6(simulate.Quantile(vs, 90))
 		for _, c := range cons {
 			t.Feasible = t.Feasible && c.holds(&t.Metrics)
 		}

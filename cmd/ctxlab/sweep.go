@@ -1,0 +1,221 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/sweep"
+)
+
+type sweepOptions struct {
+	inputOptions
+	sim         simOptions
+	policies    []string
+	vary        []string
+	objective   string
+	constraints []string
+	pareto      string
+}
+
+func newSweepCmd(e env) *cobra.Command {
+	o := &sweepOptions{}
+	cmd := &cobra.Command{
+		Use:   "sweep --policy NAME[,NAME…] --vary PARAM=VALUES [--vary …] [paths…]",
+		Short: "Replay sessions over a grid of policy parameters: totals, spread, best point, Pareto front",
+		Long: `Reads the sessions once and replays each under every point of a grid: the
+policies of --policy with the parameters of --vary set to each combination of
+their values (a list a,b,c; a range lo..hi, lo..hi:step; a geometric range
+lo..hi:xF). Prints one row per point, best first by --objective among the
+points that meet every --constraint, with the objective's spread across the
+sessions; --pareto A,B adds the Pareto front of two metrics. CSV and JSON
+hold one row per point and session (tidy), and the totals apart; JSON also
+records the grid, the build and each input's SHA-256 so that a study can be
+rerun and checked. docs/sweep.md has a worked example.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.paths = args
+			return runSweep(o, e)
+		},
+	}
+	f := cmd.Flags()
+	o.addFlags(f)
+	o.sim.addFlags(f)
+	f.StringSliceVar(&o.policies, "policy", nil, "the policies to sweep (specs; fixed parameters as in compare)")
+	f.StringArrayVar(&o.vary, "vary", nil, "PARAM=VALUES: a list a,b,c, a range lo..hi or lo..hi:step, or lo..hi:xF (repeatable: the cross product)")
+	f.StringVar(&o.objective, "objective", "total_cost_usd", "the metric that orders the points (lowest first, or highest for a ratio)")
+	f.StringArrayVar(&o.constraints, "constraint", nil, "METRIC<=X (or >=, <, >) that a point's totals must meet (repeatable)")
+	f.StringVar(&o.pareto, "pareto", "", "A,B: print the Pareto front of two metrics")
+	return cmd
+}
+
+// registry is the policies as the grid needs them.
+type registry struct{}
+
+func (registry) Params(name string) ([]string, bool) {
+	e, ok := policies.Lookup(name)
+	if !ok {
+		return nil, false
+	}
+	var out []string
+	for _, p := range e.Params {
+		out = append(out, p.Name)
+	}
+	return out, true
+}
+
+func (registry) Canon(spec string) (string, error) {
+	p, err := policies.Parse(spec)
+	if err != nil {
+		return "", err
+	}
+	return p.Name(), nil
+}
+
+func runSweep(o *sweepOptions, e env) error {
+	if err := o.validate(e); err != nil {
+		return err
+	}
+	if len(o.policies) == 0 {
+		return usageError("--policy: name at least one policy to sweep")
+	}
+	var varies []sweep.Vary
+	for _, s := range o.vary {
+		v, err := sweep.ParseVary(s)
+		if err != nil {
+			return usageError("--vary %v", err)
+		}
+		varies = append(varies, v)
+	}
+	points, err := sweep.Grid(o.policies, varies, registry{})
+	if err != nil {
+		return usageError("%v", err)
+	}
+	obj, err := simulate.LookupMetric(o.objective)
+	if err != nil {
+		return usageError("--objective: %v", err)
+	}
+	var cons []sweep.Constraint
+	for _, s := range o.constraints {
+		c, err := sweep.ParseConstraint(s)
+		if err != nil {
+			return usageError("--constraint %v", err)
+		}
+		cons = append(cons, c)
+	}
+	var pareto []simulate.Metric
+	if o.pareto != "" {
+		names := strings.Split(o.pareto, ",")
+		if len(names) != 2 {
+			return usageError("--pareto %q: want two metrics, A,B", o.pareto)
+		}
+		for _, n := range names {
+			m, err := simulate.LookupMetric(strings.TrimSpace(n))
+			if err != nil {
+				return usageError("--pareto: %v", err)
+			}
+			pareto = append(pareto, m)
+		}
+	}
+	su, err := prepare(&o.inputOptions, &o.sim, &plotOptions{}, e)
+	if err != nil {
+		return err
+	}
+	type swept struct {
+		rows  []sweep.Row
+		input report.SweepInput
+	}
+	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) swept {
+		tr := simulate.Prepare(s)
+		out := swept{input: report.SweepInput{Path: su.in.srcs[i].Path, SHA256: hashSource(su.in.srcs[i])}}
+		for pi, p := range points {
+			pol, _ := policies.Parse(p.Spec) // checked by Grid; fresh per run
+			out.rows = append(out.rows, sweep.Row{Point: pi, Session: s.ID, Project: s.Project, Metrics: simulate.Run(tr, pol, su.simCfg).Metrics})
+		}
+		return out
+	})
+	if err != nil {
+		return err
+	}
+	doc := &report.SweepDocument{
+		Schema: report.SchemaSweep, Version: report.SchemaVersion, Ctxlab: version(),
+		Grid:      report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: defaults(o.policies), Points: points},
+		Objective: obj.Name, Constraints: []string{}, Errors: l.errs, Rows: []report.SweepRow{}, Inputs: []report.SweepInput{},
+	}
+	if doc.Errors == nil {
+		doc.Errors = []string{}
+	}
+	for _, c := range cons {
+		doc.Constraints = append(doc.Constraints, c.String())
+	}
+	for _, m := range pareto {
+		doc.Pareto = append(doc.Pareto, m.Name)
+	}
+	var rows []sweep.Row
+	for _, v := range l.values {
+		rows = append(rows, v.rows...)
+		doc.Inputs = append(doc.Inputs, v.input)
+	}
+	// Rows in point order, then input order: each study reads alike.
+	for pi, p := range points {
+		for _, r := range rows {
+			if r.Point == pi {
+				doc.Rows = append(doc.Rows, report.SweepRow{Policy: p.Spec, Values: p.Values, Session: r.Session, Project: r.Project, Metrics: r.Metrics})
+			}
+		}
+	}
+	doc.Totals = sweep.Summarize(points, rows, obj, cons, pareto)
+	return l.finish(&o.inputOptions, report.WriteSweep(e.stdout, doc, o.format))
+}
+
+// defaults gives each base spec's parameters: the spec's own values, else
+// the policy's defaults.
+func defaults(bases []string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, b := range bases {
+		name, args, _ := strings.Cut(b, ":")
+		e, ok := policies.Lookup(name)
+		if !ok {
+			continue
+		}
+		m := map[string]string{}
+		for _, p := range e.Params {
+			m[p.Name] = p.Default
+		}
+		for _, kv := range strings.Split(args, ",") {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+		}
+		out[b] = m
+	}
+	return out
+}
+
+// hashSource is the SHA-256 of a session's files, the main one then its
+// agents in order; "" for standard input or a file that cannot be read.
+func hashSource(src replay.Source) string {
+	if src.Path == "-" {
+		return ""
+	}
+	h := sha256.New()
+	for _, p := range append([]string{src.Path}, src.Agents...) {
+		f, err := os.Open(p)
+		if err != nil {
+			return ""
+		}
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return ""
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,207 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/sweep"
+)
+
+// SchemaSweep names sweep's JSON document.
+const SchemaSweep = "ctxlab.sweep"
+
+// SweepDocument is a whole study: what was run, on what, and every result.
+type SweepDocument struct {
+	Schema  string `json:"schema"`
+	Version int    `json:"version"`
+	// Ctxlab is the build that ran the study (ctxlab --version).
+	Ctxlab string    `json:"ctxlab"`
+	Grid   SweepGrid `json:"grid"`
+	// Objective, Constraints and Pareto are the study's choices.
+	Objective   string       `json:"objective"`
+	Constraints []string     `json:"constraints"`
+	Pareto      []string     `json:"pareto,omitempty"`
+	Inputs      []SweepInput `json:"inputs"`
+	// Rows: one per point and session, in point then input order.
+	Rows []SweepRow `json:"rows"`
+	// Totals: one per point, best first.
+	Totals []sweep.Total `json:"totals"`
+	Errors []string      `json:"errors"`
+}
+
+// SweepGrid is the grid: the base policies, the swept parameters and
+// their values, the defaults of every parameter of each base, and the
+// points.
+type SweepGrid struct {
+	Policies []string                     `json:"policies"`
+	Vary     []sweep.Vary                 `json:"vary"`
+	Defaults map[string]map[string]string `json:"defaults"`
+	Points   []sweep.Point                `json:"points"`
+}
+
+// SweepInput is one session file read, with the SHA-256 of its files (the
+// main transcript, then its agent files in order) to check a rerun.
+type SweepInput struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// SweepRow is one session at one point.
+type SweepRow struct {
+	Policy  string            `json:"policy"`
+	Values  map[string]string `json:"values"`
+	Session string            `json:"session"`
+	Project string            `json:"project,omitempty"`
+	Metrics simulate.Metrics  `json:"metrics"`
+}
+
+// WriteSweep renders a study. JSON is the whole document; CSV the tidy
+// rows (one per point and session: policy, each swept parameter, session,
+// project, every metric) and, as a second table, the totals; table and
+// Markdown one row per point, best first.
+func WriteSweep(w io.Writer, doc *SweepDocument, format string) error {
+	switch format {
+	case "json":
+		return writeJSON(w, doc)
+	case "csv":
+		return render(w, "csv", []section{{name: "sweep", tables: []*Table{sweepRows(doc), sweepTotals(doc, true)}}})
+	}
+	secs := []section{{name: "sweep", tables: []*Table{sweepTotals(doc, false)}}}
+	if len(doc.Pareto) == 2 {
+		secs[0].tables = append(secs[0].tables, paretoTable(doc))
+	}
+	return render(w, format, secs)
+}
+
+func params(doc *SweepDocument) []string {
+	out := make([]string, len(doc.Grid.Vary))
+	for i, v := range doc.Grid.Vary {
+		out[i] = v.Param
+	}
+	return out
+}
+
+func sweepRows(doc *SweepDocument) *Table {
+	metrics := simulate.MetricList()
+	cols := append([]string{"policy"}, params(doc)...)
+	cols = append(cols, "session", "project")
+	for _, m := range metrics {
+		cols = append(cols, m.Name)
+	}
+	t := &Table{Name: "sweep_rows", Title: "Every point and session", Columns: cols, CSVColumns: cols}
+	for _, r := range doc.Rows {
+		row := []string{r.Policy}
+		for _, p := range params(doc) {
+			row = append(row, r.Values[p])
+		}
+		row = append(row, r.Session, r.Project)
+		for _, m := range metrics {
+			row = append(row, rawFloat(m.Value(&r.Metrics)))
+		}
+		t.addRow(row)
+	}
+	return t
+}
+
+// sweepTotals is one row per point, best first; machine: every metric as
+// in the rows (CSV), else a readable selection.
+func sweepTotals(doc *SweepDocument, machine bool) *Table {
+	obj, _ := simulate.LookupMetric(doc.Objective)
+	ps := params(doc)
+	if machine {
+		cols := append([]string{"rank", "policy"}, ps...)
+		cols = append(cols, "sessions", "feasible", "pareto", "objective_p10", "objective_median", "objective_p90")
+		for _, m := range simulate.MetricList() {
+			cols = append(cols, m.Name)
+		}
+		t := &Table{Name: "sweep_totals", Title: "Totals", Columns: cols, CSVColumns: cols}
+		for _, tot := range doc.Totals {
+			row := []string{raw(tot.Rank), tot.Policy}
+			for _, p := range ps {
+				row = append(row, tot.Values[p])
+			}
+			row = append(row, raw(tot.Sessions), strconv.FormatBool(tot.Feasible), strconv.FormatBool(tot.Pareto),
+				rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90))
+			for _, m := range simulate.MetricList() {
+				row = append(row, rawFloat(m.Value(&tot.Metrics)))
+			}
+			t.addRow(row)
+		}
+		return t
+	}
+	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s); p10, median, p90: the objective across the sessions", len(doc.Totals), len(doc.Inputs), obj.Name, direction(obj))
+	if len(doc.Constraints) > 0 {
+		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
+	}
+	note += "\n" + defaultsNote(doc)
+	cols := append([]string{"Rank", "Policy"}, ps...)
+	cols = append(cols, obj.Name, "p10", "Median", "p90", "Total cost", "Peak", "Compactions", "Hit ratio", "Feasible")
+	right := make([]bool, len(cols))
+	for i := 2 + len(ps); i < len(cols)-1; i++ {
+		right[i] = true
+	}
+	t := &Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols, Right: right}
+	for _, tot := range doc.Totals {
+		m := &tot.Metrics
+		row := []string{num(tot.Rank), tot.Policy}
+		for _, p := range ps {
+			row = append(row, tot.Values[p])
+		}
+		feasible := "yes"
+		if !tot.Feasible {
+			feasible = "no"
+		}
+		row = append(row, gateValue(obj.Unit, obj.Value(m)), gateValue(obj.Unit, tot.P10), gateValue(obj.Unit, tot.Median), gateValue(obj.Unit, tot.P90),
+			usd(m.TotalCost), num(m.PeakContext), num(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
+		t.addRow(row)
+	}
+	return t
+}
+
+func direction(m simulate.Metric) string {
+	if m.HigherIsBetter {
+		return "highest first"
+	}
+	return "lowest first"
+}
+
+// defaultsNote says what the parameters not swept are.
+func defaultsNote(doc *SweepDocument) string {
+	var parts []string
+	for _, p := range doc.Grid.Policies {
+		name, _, _ := strings.Cut(p, ":")
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(doc.Grid.Defaults[p])) {
+			if !slices.Contains(params(doc), k) {
+				kv = append(kv, k+"="+doc.Grid.Defaults[p][k])
+			}
+		}
+		if len(kv) > 0 {
+			parts = append(parts, name+": "+strings.Join(kv, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "no other parameters"
+	}
+	return "other parameters (defaults, or as the spec sets them): " + strings.Join(parts, "; ")
+}
+
+func paretoTable(doc *SweepDocument) *Table {
+	a, _ := simulate.LookupMetric(doc.Pareto[0])
+	b, _ := simulate.LookupMetric(doc.Pareto[1])
+	t := &Table{
+		Name: "pareto", Title: "Pareto front: " + a.Name + " against " + b.Name,
+		Note:    fmt.Sprintf("the points no other point beats on both (%s %s, %s %s), by %s", a.Name, direction(a), b.Name, direction(b), a.Name),
+		Columns: []string{"Policy", a.Name, b.Name}, Right: []bool{false, true, true},
+	}
+	for _, tot := range sweep.Front(doc.Totals, a) {
+		t.add([]string{tot.Policy, gateValue(a.Unit, a.Value(&tot.Metrics)), gateValue(b.Unit, b.Value(&tot.Metrics))},
+			[]string{tot.Policy, rawFloat(a.Value(&tot.Metrics)), rawFloat(b.Value(&tot.Metrics))})
+	}
+	return t
+}
