@@ -93,7 +93,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 		ci := 0   // next compaction to consider
 		for i := range th.Calls {
 			c := &th.Calls[i]
-			if !counted(c) {
+			if !c.Counted() {
 				continue
 			}
 			// prevTTL is the TTL the cached prefix was written with, before

@@ -111,7 +111,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 // index i, stepping by dir (−1 backwards, +1 forwards); 0 when none.
 func promptAround(th *replay.Thread, i, dir int) int64 {
 	for ; i >= 0 && i < len(th.Calls); i += dir {
-		if c := &th.Calls[i]; counted(c) {
+		if c := &th.Calls[i]; c.Counted() {
 			return c.Usage.Prompt()
 		}
 	}

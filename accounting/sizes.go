@@ -56,9 +56,6 @@ type Segment struct {
 	Hidden int64
 }
 
-// Sent reports whether a call went to the API: a <synthetic> or API-error
-// line was written locally, and a duplicate was counted elsewhere.
-func Sent(c *replay.Call) bool { return !c.Synthetic && !c.Duplicate && !c.APIError }
 
 // measured reports whether a call's usage measures its prompt. Every request
 // carries at least the system prompt, so a usage whose prompt is 0 (written
@@ -75,10 +72,10 @@ func SizeThread(th *replay.Thread) *Sizes {
 	hasUsage := false
 	for i := range th.Calls {
 		c := &th.Calls[i]
-		if !Sent(c) {
+		if !c.Sent() {
 			sz.Unsent[c.Msg] = true
 		}
-		hasUsage = hasUsage || (c.HasUsage && Sent(c))
+		hasUsage = hasUsage || (c.HasUsage && c.Sent())
 	}
 	if !hasUsage {
 		sz.Method = MethodEstimate
@@ -90,7 +87,7 @@ func SizeThread(th *replay.Thread) *Sizes {
 	var exactTok, exactEst int64
 	for i := range th.Calls {
 		c := &th.Calls[i]
-		if !Sent(c) {
+		if !c.Sent() {
 			continue
 		}
 		seg := Segment{Call: i, From: start, To: c.Msg, CompFrom: ci}

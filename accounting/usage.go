@@ -53,19 +53,13 @@ type callRecord struct {
 	usage  replay.Usage
 }
 
-// counted reports whether a call contributes usage: not a copy of a call
-// counted elsewhere in the session, not a locally written <synthetic>
-// message, and carrying a usage record.
-func counted(c *replay.Call) bool {
-	return c.HasUsage && !c.Duplicate && !c.Synthetic
-}
 
 func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
 	var recs []callRecord
 	for _, th := range s.Threads() {
 		for i := range th.Calls {
 			c := &th.Calls[i]
-			if !counted(c) {
+			if !c.Counted() {
 				continue
 			}
 			key := c.Key()

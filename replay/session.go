@@ -179,6 +179,15 @@ type Call struct {
 	Duplicate bool
 }
 
+// Sent reports whether a call went to the API: a <synthetic> or API-error
+// line was written locally, and a duplicate was counted elsewhere.
+func (c *Call) Sent() bool { return !c.Synthetic && !c.Duplicate && !c.APIError }
+
+// Counted reports whether the call adds usage to the session: it has usage
+// and is neither a duplicate of another thread's call nor a line written
+// locally (<synthetic>).
+func (c *Call) Counted() bool { return c.HasUsage && !c.Duplicate && !c.Synthetic }
+
 // Key is the deduplication key: message.id and requestId, or message.id
 // alone when the line has no requestId, as ccusage keys them.
 func (c *Call) Key() string { return CallKey(c.MessageID, c.RequestID) }

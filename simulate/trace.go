@@ -129,7 +129,7 @@ func Prepare(s *replay.Session) *Trace {
 	}
 	for _, a := range threads {
 		for _, c := range a.Calls {
-			if c.HasUsage && !c.Duplicate && !c.Synthetic {
+			if c.Counted() {
 				tr.AgentCalls = append(tr.AgentCalls, c)
 			}
 		}
@@ -139,7 +139,7 @@ func Prepare(s *replay.Session) *Trace {
 		tools[t.ID] = t
 	}
 	for i := range th.Calls {
-		if c := &th.Calls[i]; accounting.Sent(c) && c.Usage.CacheWrite1h > 0 {
+		if c := &th.Calls[i]; c.Sent() && c.Usage.CacheWrite1h > 0 {
 			tr.TTL = accounting.DefaultTTL1h
 		}
 	}
