@@ -56,7 +56,6 @@ type Segment struct {
 	Hidden int64
 }
 
-
 // measured reports whether a call's usage measures its prompt. Every request
 // carries at least the system prompt, so a usage whose prompt is 0 (written
 // by some compatible endpoints for a failed or cut-off response) measures

@@ -53,7 +53,6 @@ type callRecord struct {
 	usage  replay.Usage
 }
 
-
 func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
 	var recs []callRecord
 	for _, th := range s.Threads() {
