@@ -46,10 +46,6 @@ func (u use) json() map[string]any {
 	}
 }
 
-func (u use) usage() replay.Usage {
-	return replay.Usage{Input: u.in, CacheWrite5m: u.w5, CacheWrite1h: u.w1, CacheRead: u.read, Output: u.out}
-}
-
 // tr writes a transcript line by line, the way Claude Code does: every line
 // gets a uuid, the transcript's sessionId and version, and the clock's
 // timestamp. Fields given to put win over those defaults.
