@@ -32,7 +32,14 @@ func BenchmarkReplayPlotCorpus(b *testing.B) {
 }
 
 func benchReplayCorpus(b *testing.B, flags ...string) {
-	mb := 64
+	dir := benchCorpus(b, 64)
+	args := append([]string{"replay", "--sessions=false"}, flags...)
+	benchLoop(b, append(args, dir))
+}
+
+// benchCorpus generates a corpus of CTXLAB_BENCH_MB megabytes (mb by
+// default) for a benchmark, sets its bytes and resets its timer.
+func benchCorpus(b *testing.B, mb int) string {
 	if v, err := strconv.Atoi(os.Getenv("CTXLAB_BENCH_MB")); err == nil && v > 0 {
 		mb = v
 	}
@@ -42,10 +49,8 @@ func benchReplayCorpus(b *testing.B, flags ...string) {
 		b.Fatal(err)
 	}
 	b.SetBytes(size)
-	args := append([]string{"replay", "--sessions=false"}, flags...)
-	args = append(args, dir)
 	b.ResetTimer()
-	benchLoop(b, args)
+	return dir
 }
 
 // BenchmarkCompareRealdata runs `compare` with every registered policy and
@@ -67,14 +72,7 @@ func BenchmarkCompareRealdata(b *testing.B) {
 //
 //	go test -run XXX -bench CompareVsReplay -benchtime 10x ./cmd/ctxlab
 func BenchmarkCompareVsReplay(b *testing.B) {
-	mb := 16
-	if v, err := strconv.Atoi(os.Getenv("CTXLAB_BENCH_MB")); err == nil && v > 0 {
-		mb = v
-	}
-	corpus := b.TempDir()
-	if _, err := synth.WriteCorpus(corpus, int64(mb)<<20, 1, nil); err != nil {
-		b.Fatal(err)
-	}
+	corpus := benchCorpus(b, 16)
 	inputs := map[string]string{"synthetic": corpus}
 	if dir, ok := testcorpus.Path(testcorpus.Realdata); ok {
 		inputs["realdata"] = dir

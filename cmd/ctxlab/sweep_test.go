@@ -2,12 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/ctxlab/ctxlab/fixtures/synth"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/report"
 )
@@ -97,16 +94,6 @@ func TestSweepTidyCSV(t *testing.T) {
 //
 //	CTXLAB_BENCH_MB=400 go test -run XXX -bench Sweep -benchtime 1x ./cmd/ctxlab
 func BenchmarkSweep(b *testing.B) {
-	mb := 16
-	if v, err := strconv.Atoi(os.Getenv("CTXLAB_BENCH_MB")); err == nil && v > 0 {
-		mb = v
-	}
-	dir := b.TempDir()
-	size, err := synth.WriteCorpus(dir, int64(mb)<<20, 1, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(size)
-	b.ResetTimer()
+	dir := benchCorpus(b, 16)
 	benchLoop(b, []string{"sweep", "--format", "csv", "--policy", "keep-last-n,claude-code", "--vary", "n=1..50", "--vary", "pct=51..100", dir})
 }
