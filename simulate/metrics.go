@@ -247,10 +247,12 @@ func (e *engine) finish() {
 	m.TokensFreed = e.freed
 	m.SummaryTokens = e.summaryTok
 	m.LikelyRereads = e.rereads
+	// The total is rounded once, from the unrounded parts, as replay's
+	// session total is: the observed run's total equals replay's.
+	m.TotalCost = prices.RoundUSD(m.Cost + m.AgentsCost)
 	m.Cost = prices.RoundUSD(m.Cost)
 	m.SummarizerCost = prices.RoundUSD(m.SummarizerCost)
 	m.AgentsCost = prices.RoundUSD(m.AgentsCost)
-	m.TotalCost = prices.RoundUSD(m.Cost + m.AgentsCost)
 	for i := range e.res.Calls {
 		e.res.Calls[i].Cost = prices.RoundUSD(e.res.Calls[i].Cost)
 	}

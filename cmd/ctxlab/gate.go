@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -77,7 +76,7 @@ func runGate(o *gateOptions, e env) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	base, err := readBaseline(o.baseline)
+	base, err := readBaseline(o.baseline, file)
 	if err != nil {
 		return err
 	}
@@ -123,8 +122,10 @@ func runGate(o *gateOptions, e env) error {
 	return nil
 }
 
-// readBaseline reads an earlier gate's JSON output; "" is none.
-func readBaseline(path string) (*budget.Result, error) {
+// readBaseline reads the baseline: an earlier gate's JSON output, or a
+// replay report (replay --format json), whose sessions are measured for
+// the budget as far as a replay report allows; "" is none.
+func readBaseline(path string, file *budget.File) (*budget.Result, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -132,15 +133,33 @@ func readBaseline(path string) (*budget.Result, error) {
 	if err != nil {
 		return nil, usageError("--baseline: %v", err)
 	}
-	var r budget.Result
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&r); err != nil {
-		return nil, usageError("--baseline %s: not a gate report: %v", path, err)
+	var head struct {
+		Schema  string `json:"schema"`
+		Version int    `json:"version"`
 	}
-	if r.Schema != budget.Schema || r.Version != budget.SchemaVersion {
-		return nil, usageError("--baseline %s: schema %q version %d, want %q version %d (the output of ctxlab gate --format json)", path, r.Schema, r.Version, budget.Schema, budget.SchemaVersion)
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, usageError("--baseline %s: not a JSON report: %v", path, err)
 	}
-	return &r, nil
+	switch {
+	case head.Schema == budget.Schema && head.Version == budget.SchemaVersion:
+		var r budget.Result
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, usageError("--baseline %s: %v", path, err)
+		}
+		return &r, nil
+	case head.Schema == report.SchemaReplay && head.Version == report.SchemaVersion:
+		var doc report.Document
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, usageError("--baseline %s: %v", path, err)
+		}
+		samples := make([]budget.Sample, len(doc.Sessions))
+		for i, s := range doc.Sessions {
+			samples[i] = budget.SampleFromReport(s.Report)
+		}
+		return budget.Evaluate(file, path, samples, nil), nil
+	}
+	return nil, usageError("--baseline %s: schema %q version %d, want the output of ctxlab gate --format json (%s %d) or ctxlab replay --format json (%s %d)",
+		path, head.Schema, head.Version, budget.Schema, budget.SchemaVersion, report.SchemaReplay, report.SchemaVersion)
 }
 
 // github writes the annotations of the broken limits on standard output,

@@ -24,7 +24,7 @@ func TestGateExitCodes(t *testing.T) {
 	pass := writeFile(t, dir, "pass.json", `{"version":1,"limits":[{"measure":"total_cost_usd","max":2},{"measure":"cache_hit_ratio","min":0.9}]}`)
 	fail := writeFile(t, dir, "fail.json", `{"version":1,"limits":[{"measure":"total_cost_usd","max":1}]}`)
 	bad := writeFile(t, dir, "bad.json", `{"version":1,"limits":[{"measure":"total_cost_usd","max":"1"}]}`)
-	notGate := writeFile(t, dir, "replay.json", `{"schema":"ctxlab.replay","version":1}`)
+	notGate := writeFile(t, dir, "compare.json", `{"schema":"ctxlab.compare","version":1}`)
 	tests := []struct {
 		name   string
 		args   []string
@@ -32,12 +32,12 @@ func TestGateExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"every limit holds", []string{"gate", "--budget", pass, fixtures}, exitOK, ""},
-		// Fixtures' total cost is $1.49503 (docs/gate.md).
+		// Fixtures' total cost is $1.495029 (docs/gate.md).
 		{"a limit broken", []string{"gate", "--budget", fail, fixtures}, exitInput, "1 of 1 limits broken"},
 		{"malformed budget", []string{"gate", "--budget", bad, fixtures}, exitUsage, bad + ": limits[0].max: a string where a number was expected"},
 		{"no budget", []string{"gate", fixtures}, exitUsage, "--budget FILE is required"},
 		{"missing budget", []string{"gate", "--budget", filepath.Join(dir, "none.json"), fixtures}, exitUsage, "none.json: no such file"},
-		{"baseline not a gate report", []string{"gate", "--budget", pass, "--baseline", notGate, fixtures}, exitUsage, `schema "ctxlab.replay"`},
+		{"baseline neither gate's nor replay's", []string{"gate", "--budget", pass, "--baseline", notGate, fixtures}, exitUsage, `schema "ctxlab.compare" version 1, want the output of ctxlab gate`},
 		{"bad format", []string{"gate", "--budget", pass, "--format", "xml", fixtures}, exitUsage, `--format "xml": want one of table, json, csv, markdown, junit`},
 	}
 	for _, tt := range tests {
@@ -58,7 +58,7 @@ func TestGateFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Schema != budget.Schema || res.Sessions != 4 || res.Failed != 1 || len(res.Limits) != 5 || *res.Limits[0].Value != 1.49503 {
+	if res.Schema != budget.Schema || res.Sessions != 4 || res.Failed != 1 || len(res.Limits) != 5 || *res.Limits[0].Value != 1.495029 {
 		t.Errorf("json: %+v", res)
 	}
 	out, _, _ = gateRun(t, nil, "gate", "--budget", budgetFile, "--format", "junit", fixtures)
@@ -101,6 +101,29 @@ func TestGateBaseline(t *testing.T) {
 	out, errOut, code := gateRun(t, nil, "gate", "--budget", budgetFile, "--baseline", base, fixtures)
 	if code != exitOK || !strings.Contains(out, "every limit holds") || !strings.Contains(out, "+ cache writes: 37,211 (pass)") {
 		t.Errorf("against itself: exit %d\n%s%s", code, errOut, out)
+	}
+}
+
+// TestGateReplayBaseline: a replay report is a baseline for the recorded
+// run's usage and cost; a limit under a policy finds no value in it.
+func TestGateReplayBaseline(t *testing.T) {
+	rep, _, _ := gateRun(t, nil, "replay", "--format", "json", fixtures)
+	base := writeFile(t, t.TempDir(), "replay.json", rep)
+	out, _, code := gateRun(t, nil, "gate", "--format", "json", "--budget", "../../docs/examples/budget.json", "--baseline", base, fixtures)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var res budget.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Limits {
+		switch {
+		case o.Policy != "" && o.Baseline != nil:
+			t.Errorf("%s: a baseline value under a policy, from a replay report", o.Limit)
+		case o.Policy == "" && (o.Change == nil || *o.Change != 0):
+			t.Errorf("%s: change %v against the same sessions' replay report, want 0", o.Limit, o.Change)
+		}
 	}
 }
 

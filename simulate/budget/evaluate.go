@@ -115,6 +115,10 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 		if !ok {
 			continue // the session has no main-thread calls to replay
 		}
+		if !s.knows(m.Name) {
+			fail("%s is not in the report the sessions were read from", m.Name)
+			return o
+		}
 		picked, runs = append(picked, s), append(runs, run)
 		values = append(values, m.value(s, &run))
 		switch {

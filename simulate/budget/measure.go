@@ -41,6 +41,9 @@ type Sample struct {
 	DuplicateWaste int64
 	// BreakUnpriced counts recorded cache breaks whose model has no price.
 	BreakUnpriced int
+	// known lists the measures a sample rebuilt from a report has; nil:
+	// every one.
+	known map[string]bool
 }
 
 var measures = func() []Measure {

@@ -2,8 +2,10 @@ package budget
 
 import (
 	"slices"
+	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -51,3 +53,67 @@ func NewSample(s *replay.Session, rep *accounting.Report, f *File, run func(tr *
 	}
 	return smp, nil
 }
+
+// fromReport lists the measures a replay report gives for the recorded
+// run; the rest need the replay (SampleFromReport).
+var fromReport = []string{
+	"calls", "input", "cache_write_5m", "cache_write_1h", "cache_write", "cache_read", "output", "output_lower_bound",
+	"cache_hit_ratio", "cost_usd", "agents_cost_usd", "total_cost_usd", "unpriced_calls", "agents_unpriced_calls",
+	"cache_break_cost_usd", "duplicate_read_waste_tokens",
+}
+
+// SampleFromReport rebuilds a session's recorded run from a replay report
+// (ctxlab replay --format json), for a baseline written by replay rather
+// than by gate: the usage and cost figures of the main thread and of the
+// whole session, the cache-break cost and duplicate-read waste. The other
+// measures (peak context, compactions, …) and every policy's run are not
+// in a replay report: a limit on them finds no baseline value.
+func SampleFromReport(rep *accounting.Report) Sample {
+	s := Sample{Session: rep.Summary.ID, Project: rep.Summary.Project, Runs: map[string]simulate.Metrics{}, known: map[string]bool{}}
+	for _, t := range []struct {
+		v  string
+		to *int64
+	}{{rep.Summary.Start, &s.Start}, {rep.Summary.End, &s.End}} {
+		if ts, err := time.Parse(time.RFC3339, t.v); err == nil {
+			*t.to = ts.UnixMilli()
+		}
+	}
+	var m simulate.Metrics
+	for _, r := range rep.Usage.ByThread {
+		if r.Kind != string(replay.KindMain) {
+			continue
+		}
+		m.Calls += r.Calls
+		m.Input += r.Input
+		m.CacheWrite5m += r.CacheWrite5m
+		m.CacheWrite1h += r.CacheWrite1h
+		m.CacheRead += r.CacheRead
+		m.Output += r.Output
+		m.OutputLowerBound = m.OutputLowerBound || r.OutputLowerBound
+		m.Cost += r.Cost
+		m.Unpriced += r.Unpriced
+	}
+	m.CacheHitRatio = simulate.SumMetrics([]simulate.Metrics{m}).CacheHitRatio
+	m.TotalCost = rep.Usage.Total.Cost
+	m.AgentsCost = prices.RoundUSD(m.TotalCost - m.Cost)
+	m.AgentsUnpriced = rep.Usage.Total.Unpriced - m.Unpriced
+	s.Runs[""] = m
+	for _, b := range rep.CacheBreaks {
+		if b.Priced {
+			s.BreakCost += b.Cost
+		} else {
+			s.BreakUnpriced++
+		}
+	}
+	for _, d := range rep.Duplicates {
+		s.DuplicateWaste += int64(d.WasteTokens)
+	}
+	for _, n := range fromReport {
+		s.known[n] = true
+	}
+	return s
+}
+
+// knows reports whether the sample has the measure: every one, unless it
+// was rebuilt from a report.
+func (s *Sample) knows(measure string) bool { return s.known == nil || s.known[measure] }
