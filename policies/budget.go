@@ -18,10 +18,18 @@ func init() {
 	})
 }
 
+// budgetMode is budget's mode parameter: what it does first.
+type budgetMode string
+
+const (
+	budgetMask budgetMode = "mask" // clear tool results, then drop
+	budgetDrop budgetMode = "drop" // drop only
+)
+
 type budget struct {
 	named
 	tokens int64
-	mask   bool
+	mode   budgetMode
 }
 
 func newBudget(a Args) (simulate.Policy, error) {
@@ -29,13 +37,9 @@ func newBudget(a Args) (simulate.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &budget{named: named{a}, tokens: n}
-	switch m := a.String("mode"); m {
-	case "mask":
-		p.mask = true
-	case "drop":
-	default:
-		return nil, a.errorf("mode=%q: want mask or drop", m)
+	p := &budget{named: named{a}, tokens: n, mode: budgetMode(a.String("mode"))}
+	if p.mode != budgetMask && p.mode != budgetDrop {
+		return nil, a.errorf("mode=%q: want mask or drop", p.mode)
 	}
 	return p, nil
 }
@@ -44,7 +48,7 @@ func (p *budget) Before(s *simulate.State) {
 	if s.Tokens <= p.tokens {
 		return
 	}
-	if p.mask {
+	if p.mode == budgetMask {
 		p.clear(s)
 	}
 	if s.Tokens > p.tokens {

@@ -31,6 +31,17 @@ const (
 	MicroUntil = simulate.ReservedNewFrom // exclusive
 )
 
+// microMode is claude-code's micro parameter: the variant of
+// micro-compaction, or microByVersion to pick it by version.
+type microMode string
+
+const (
+	microByVersion microMode = ""
+	microSize      microMode = "size"
+	microTime      microMode = "time"
+	microOff       microMode = "off"
+)
+
 // The size variant's defaults, which claude-code-sm's micro-compaction
 // uses too.
 const (
@@ -68,7 +79,7 @@ type claudeCode struct {
 	version    string
 	limits     simulate.LimitParams
 	auto       bool
-	micro      string
+	micro      microMode
 	keep       int
 	minSavings int64
 	target     int64
@@ -104,9 +115,9 @@ func newClaudeCode(a Args) (simulate.Policy, error) {
 }
 
 // parseMicro checks the micro parameter of claude-code and claude-code-sm.
-func parseMicro(a Args) (string, error) {
-	switch m := a.String("micro"); m {
-	case "", "size", "time", "off":
+func parseMicro(a Args) (microMode, error) {
+	switch m := microMode(a.String("micro")); m {
+	case microByVersion, microSize, microTime, microOff:
 		return m, nil
 	default:
 		return "", a.errorf("micro=%q: want size, time or off", m)
@@ -120,24 +131,24 @@ func (p *claudeCode) Before(s *simulate.State) {
 	}
 	limits := s.LimitsFor(p.limits, version)
 	micro, keep := p.micro, p.keep
-	if micro == "" {
-		micro = "off"
+	if micro == microByVersion {
+		micro = microOff
 		if version != "" && replay.CompareVersions(version, MicroFrom) >= 0 && replay.CompareVersions(version, MicroUntil) < 0 {
-			micro = "size"
+			micro = microSize
 		}
 	}
 	if keep == 0 {
 		keep = 3
-		if micro == "time" {
+		if micro == microTime {
 			keep = 5
 		}
 	}
 	switch micro {
-	case "size":
+	case microSize:
 		if s.Trigger >= limits.Warning {
 			p.sizeMicro(s, keep)
 		}
-	case "time":
+	case microTime:
 		idle := p.idle
 		if idle == 0 {
 			idle = s.TTL
