@@ -31,8 +31,8 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%q registered twice", e.Name)
 		}
 		seen[e.Name] = true
-		if e.Doc == "" || !strings.HasSuffix(e.Doc, ".") || e.Source == "" || e.New == nil {
-			t.Errorf("%s: doc %q (want a sentence), source %q, New set %v", e.Name, e.Doc, e.Source, e.New != nil)
+		if e.Doc == "" || !strings.HasSuffix(e.Doc, ".") || e.Source == "" {
+			t.Errorf("%s: doc %q (want a sentence), source %q", e.Name, e.Doc, e.Source)
 		}
 		params := map[string]bool{}
 		var explicit []string
@@ -107,54 +107,57 @@ func TestNameRoundTrip(t *testing.T) {
 	}
 }
 
+// TestParseErrors pins the messages: each names the policy and the key,
+// or the value as given and the values the parameter takes.
 func TestParseErrors(t *testing.T) {
-	tests := []struct {
-		spec string
-		want []string // substrings of the error
-	}{
-		{"nope", []string{`unknown policy "nope"`, "keep-last-n", "claude-code-sm"}},
-		{"", []string{"empty policy spec"}},
-		{"keep-last-n:m=3", []string{`policy "keep-last-n"`, `unknown parameter "m"`, "want one of n, polling"}},
-		{"none:n=3", []string{`unknown parameter "n"`, "takes no parameters"}},
-		{"keep-last-n:n=abc", []string{`policy "keep-last-n"`, `n="abc"`, "whole number"}},
-		{"keep-last-n:n=-1", []string{`n="-1"`}},
-		{"keep-last-n:n", []string{`parameter "n" has no value`, "key=value"}},
-		{"keep-last-n:polling=0", []string{`policy "keep-last-n"`, `polling="0"`, "whole number ≥ 1"}},
-		{"threshold:pct=0", []string{`policy "threshold"`, "pct=0"}},
-		{"threshold:pct=120", []string{"pct=120"}},
-		{"threshold:restore=maybe", []string{`restore="maybe"`, "true or false"}},
-		{"budget:mode=trim", []string{`mode="trim"`, "mask or drop"}},
-		{"budget:tokens=0", []string{`policy "budget"`, `tokens="0"`, "whole number ≥ 1"}},
-		{"context-editing:exclude_tools=Read||Bash", []string{"exclude_tools", "empty tool name"}},
-		{"context-editing:clear_tool_inputs=yes", []string{`clear_tool_inputs="yes"`}},
-		{"partial:pct=101", []string{`policy "partial"`, "pct=101", "want 0 to 100"}},
-		{"claude-code:pct=101", []string{`policy "claude-code"`, "pct=101", "want 0 to 100"}},
-		{"claude-code:micro=fast", []string{`policy "claude-code"`, `micro="fast"`, "want size, time or off"}},
-		{"summary-nm:n=0", []string{`policy "summary-nm"`, `n="0"`, "whole number ≥ 1"}},
-		{"claude-code-sm:micro=fast", []string{`policy "claude-code-sm"`, `micro="fast"`, "want size, time or off"}},
-		{"claude-code-sm:rate=x", []string{`policy "claude-code-sm"`, `rate="x"`, "whole number ≥ 1"}},
-		{"context-editing:keep=-2", []string{`policy "context-editing"`, `keep="-2"`, "whole number ≥ 0"}},
-		{"claude-code-sm:max=0", []string{`policy "claude-code-sm"`, `max="0"`, "whole number ≥ 1"}},
-		{"keep-last-n:n=2+bogus", []string{`unknown policy "bogus"`}},
+	const known = "(see ctxlab policies; known: budget, claude-code, claude-code-sm, context-editing, keep-last-n, none, observed, partial, summary-nm, threshold)"
+	tests := []struct{ spec, want string }{
+		{"nope", `unknown policy "nope" ` + known},
+		{"", "empty policy spec"},
+		{"keep-last-n:n=2+bogus", `unknown policy "bogus" ` + known},
+		{"keep-last-n:m=3", `policy "keep-last-n": unknown parameter "m" (want one of n, polling)`},
+		{"none:n=3", `policy "none": unknown parameter "n" (this policy takes no parameters)`},
+		{"keep-last-n:n", `policy "keep-last-n": parameter "n" has no value (want key=value)`},
+		{"keep-last-n:n=1,", `policy "keep-last-n": parameter "" has no value (want key=value)`},
+		// Unknown keys come before bad values.
+		{"keep-last-n:n=abc,zz=1", `policy "keep-last-n": unknown parameter "zz" (want one of n, polling)`},
+		{"keep-last-n:n=abc", `policy "keep-last-n": n="abc": want a whole number ≥ 0`},
+		{"keep-last-n:n=-1", `policy "keep-last-n": n="-1": want a whole number ≥ 0`},
+		{"keep-last-n:polling=0", `policy "keep-last-n": polling="0": want a whole number ≥ 1`},
+		{"budget:tokens=0", `policy "budget": tokens="0": want a whole number ≥ 1`},
+		{"summary-nm:n=0", `policy "summary-nm": n="0": want a whole number ≥ 1`},
+		{"claude-code-sm:rate=x", `policy "claude-code-sm": rate="x": want a whole number ≥ 1`},
+		{"claude-code-sm:max=0", `policy "claude-code-sm": max="0": want a whole number ≥ 1`},
+		{"context-editing:keep=-2", `policy "context-editing": keep="-2": want a whole number ≥ 0`},
+		{"claude-code:keep=99999999999999999999", `policy "claude-code": keep="99999999999999999999": want a whole number ≥ 0`},
+		{"threshold:pct=0", `policy "threshold": pct="0": want a number more than 0, at most 100`},
+		{"threshold:pct=120", `policy "threshold": pct="120": want a number more than 0, at most 100`},
+		{"threshold:pct=-1", `policy "threshold": pct="-1": want a number more than 0, at most 100`},
+		{"partial:pct=101", `policy "partial": pct="101": want a number from 0 to 100`},
+		{"partial:pct=-3", `policy "partial": pct="-3": want a number from 0 to 100`},
+		{"claude-code:pct=101", `policy "claude-code": pct="101": want a number from 0 to 100`},
+		{"threshold:restore=maybe", `policy "threshold": restore="maybe": want true or false`},
+		{"context-editing:clear_tool_inputs=yes", `policy "context-editing": clear_tool_inputs="yes": want true or false`},
+		{"budget:mode=trim", `policy "budget": mode="trim": want mask or drop`},
+		{"claude-code:micro=fast", `policy "claude-code": micro="fast": want size, time, off or empty`},
+		{"claude-code-sm:micro=fast", `policy "claude-code-sm": micro="fast": want size, time, off or empty`},
+		{"context-editing:exclude_tools=Read||Bash", `policy "context-editing": exclude_tools="Read||Bash": want tool names separated by |, none empty`},
+		{"context-editing:exclude_tools=|", `policy "context-editing": exclude_tools="|": want tool names separated by |, none empty`},
 		// Non-finite numbers: NaN compares false with every bound, so a
-		// range check alone lets it through.
-		{"threshold:pct=NaN", []string{`policy "threshold"`, `pct="NaN"`, "finite"}},
-		{"partial:pct=NaN", []string{`policy "partial"`, `pct="NaN"`, "finite"}},
-		{"claude-code:pct=nan", []string{`policy "claude-code"`, `pct="nan"`, "finite"}},
-		{"claude-code-sm:pct=NaN", []string{`policy "claude-code-sm"`, `pct="NaN"`, "finite"}},
-		{"claude-code:pct=Inf", []string{`policy "claude-code"`, `pct="Inf"`, "finite"}},
-		{"threshold:pct=inf", []string{`policy "threshold"`, `pct="inf"`, "finite"}},
+		// range check that looks for values outside it lets NaN through.
+		{"threshold:pct=NaN", `policy "threshold": pct="NaN": want a number more than 0, at most 100`},
+		{"partial:pct=NaN", `policy "partial": pct="NaN": want a number from 0 to 100`},
+		{"claude-code:pct=nan", `policy "claude-code": pct="nan": want a number from 0 to 100`},
+		{"claude-code-sm:pct=NaN", `policy "claude-code-sm": pct="NaN": want a number from 0 to 100`},
+		{"claude-code:pct=Inf", `policy "claude-code": pct="Inf": want a number from 0 to 100`},
+		{"threshold:pct=inf", `policy "threshold": pct="inf": want a number more than 0, at most 100`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.spec)
 		if err == nil {
 			t.Errorf("%q: no error", tt.spec)
-			continue
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%q: error %q lacks %q", tt.spec, err, w)
-			}
+		} else if err.Error() != tt.want {
+			t.Errorf("%q: error\n%s\nwant\n%s", tt.spec, err, tt.want)
 		}
 	}
 }
