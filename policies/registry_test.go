@@ -1,9 +1,11 @@
 package policies
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,12 +17,24 @@ var (
 	paramRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 )
 
-// TestRegistry validates every entry, as go/analysis validates analyzers.
+// TestRegistry validates every entry, as go/analysis validates analyzers,
+// and the order `ctxlab policies` lists them in.
 func TestRegistry(t *testing.T) {
-	want := []string{"budget", "claude-code", "claude-code-sm", "context-editing", "keep-last-n", "none",
-		"observed", "partial", "summary-nm", "threshold"}
-	if got := Names(); strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("Names() = %v, want %v", got, want)
+	order := []string{"observed", "none", "claude-code", "claude-code-sm",
+		"threshold", "keep-last-n", "context-editing", "budget", "partial", "summary-nm"}
+	var listed []string
+	for i, e := range Registry {
+		if i != len(listed) {
+			t.Errorf("%s: place %d, want %d", e.Name, i, len(listed))
+		}
+		listed = append(listed, e.Name)
+	}
+	if strings.Join(listed, " ") != strings.Join(order, " ") {
+		t.Errorf("Registry lists %v, want %v", listed, order)
+	}
+	sorted := slices.Sorted(slices.Values(order))
+	if got := Names(); !slices.Equal(got, sorted) {
+		t.Errorf("Names() = %v, want %v", got, sorted)
 	}
 	seen := map[string]bool{}
 	for _, e := range Registry {
@@ -35,15 +49,33 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: doc %q (want a sentence), source %q", e.Name, e.Doc, e.Source)
 		}
 		params := map[string]bool{}
-		var explicit []string
 		for _, p := range e.Params {
-			if !paramRE.MatchString(p.Name) || params[p.Name] || p.Doc == "" {
-				t.Errorf("%s: parameter %q: bad or repeated name, or no doc", e.Name, p.Name)
+			if !paramRE.MatchString(p.Name) || params[p.Name] || p.Doc == "" || p.Range == "" {
+				t.Errorf("%s: parameter %q: bad or repeated name, or no doc or range", e.Name, p.Name)
 			}
 			params[p.Name] = true
-			explicit = append(explicit, p.Name+"="+p.Default)
 		}
-		// The defaults parse, and the default's canonical name is the bare name.
+	}
+}
+
+// TestRegistryCopies: an Entry is the caller's to change.
+func TestRegistryCopies(t *testing.T) {
+	for _, e := range Registry {
+		if e.Name == "claude-code" {
+			e.Params[0].Default = "changed"
+		}
+	}
+	for _, e := range Registry {
+		if e.Name == "claude-code" && e.Params[0].Default == "changed" {
+			t.Error("a change to an Entry reached the registry")
+		}
+	}
+}
+
+// TestDefaults: every policy parses with its defaults, given or not, to
+// its bare name, and the two are the same policy.
+func TestDefaults(t *testing.T) {
+	for _, e := range Registry {
 		p, err := Parse(e.Name)
 		if err != nil {
 			t.Errorf("%s: defaults: %v", e.Name, err)
@@ -52,18 +84,123 @@ func TestRegistry(t *testing.T) {
 		if p.Name() != e.Name {
 			t.Errorf("%s: Name() = %q", e.Name, p.Name())
 		}
-		// Every default given explicitly is still the bare name.
-		if len(explicit) > 0 {
-			q, err := Parse(e.Name + ":" + strings.Join(explicit, ","))
-			if err != nil {
-				t.Errorf("%s: explicit defaults: %v", e.Name, err)
-			} else if q.Name() != e.Name {
-				t.Errorf("%s: explicit defaults named %q", e.Name, q.Name())
+		if len(e.Params) == 0 {
+			continue
+		}
+		var explicit []string
+		for _, par := range e.Params {
+			explicit = append(explicit, par.Name+"="+par.Default)
+		}
+		spec := e.Name + ":" + strings.Join(explicit, ",")
+		q, err := Parse(spec)
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+		} else if !reflect.DeepEqual(p, q) {
+			t.Errorf("%s: not the defaults:\n%+v\n%+v", spec, q, p)
+		}
+	}
+}
+
+// candidates are values every parameter is tried with: each kind of
+// parameter accepts some and rejects others.
+var candidates = []string{
+	"0", "1", "7", "50", "100", "101", "-1", "0.5", "abc", "NaN", "Inf",
+	"true", "false", "maybe", "size", "time", "off", "fast", "mask", "drop",
+	"2.1.7", "Read|Bash", "Read||Bash", "",
+}
+
+// TestParams tries every parameter of every policy with every candidate
+// value. A value is either rejected with an error that names the policy,
+// the parameter, the value and the parameter's Range, or accepted: then
+// the policy's name shows the parameter when the value is not the default,
+// parses back to an equal policy, and one not equal to the defaults'
+// (the parameter is bound to something). Every parameter accepts a value
+// other than its default, and every one but free text rejects one.
+func TestParams(t *testing.T) {
+	for _, e := range Registry {
+		def, err := Parse(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, par := range e.Params {
+			var changed, rejected bool
+			for _, v := range candidates {
+				spec := e.Name + ":" + par.Name + "=" + v
+				p, err := Parse(spec)
+				if err != nil {
+					rejected = true
+					want := fmt.Sprintf("policy %q: %s=%q: want %s", e.Name, par.Name, v, par.Range)
+					if err.Error() != want {
+						t.Errorf("%s: error\n%s\nwant\n%s", spec, err, want)
+					}
+					continue
+				}
+				if p.Name() == e.Name {
+					if !reflect.DeepEqual(p, def) {
+						t.Errorf("%s: named as the defaults, but another policy", spec)
+					}
+					continue
+				}
+				changed = true
+				if !strings.HasPrefix(p.Name(), e.Name+":"+par.Name+"=") {
+					t.Errorf("%s: named %q", spec, p.Name())
+				}
+				if reflect.DeepEqual(p, withName(def, p.Name())) {
+					t.Errorf("%s: the same policy as the defaults", spec)
+				}
+				if q, err := Parse(p.Name()); err != nil || !reflect.DeepEqual(p, q) {
+					t.Errorf("%s: Parse(%q) = %+v, %v; want %+v", spec, p.Name(), q, err, p)
+				}
+			}
+			if !changed {
+				t.Errorf("%s: %s accepts none of the candidates but its default", e.Name, par.Name)
+			}
+			if !rejected && par.Range != "any text" {
+				t.Errorf("%s: %s (%s) rejects none of the candidates", e.Name, par.Name, par.Range)
 			}
 		}
-		// Round trip.
-		if q, err := Parse(p.Name()); err != nil || q.Name() != p.Name() {
-			t.Errorf("%s: Parse(Name()) = %v, %v", e.Name, q, err)
+	}
+}
+
+// withName returns a copy of p, parsed from the defaults, named name.
+func withName(p simulate.Policy, name string) simulate.Policy {
+	q, err := Parse(p.Name())
+	if err != nil {
+		panic(err)
+	}
+	q.(policy).setName(name)
+	return q
+}
+
+// TestAllParams sets every parameter of every policy at once to a value
+// other than its default: the name lists them all in the table's order
+// and parses back to an equal policy.
+func TestAllParams(t *testing.T) {
+	for _, e := range Registry {
+		if len(e.Params) == 0 {
+			continue
+		}
+		var kv []string
+		for _, par := range e.Params {
+			for _, v := range candidates {
+				if p, err := Parse(e.Name + ":" + par.Name + "=" + v); err == nil && p.Name() != e.Name {
+					kv = append(kv, strings.TrimPrefix(p.Name(), e.Name+":"))
+					break
+				}
+			}
+		}
+		slices.Reverse(kv) // given in the reverse order, named in the table's
+		p, err := Parse(e.Name + ":" + strings.Join(kv, ","))
+		if err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+			continue
+		}
+		slices.Reverse(kv)
+		if want := e.Name + ":" + strings.Join(kv, ","); p.Name() != want {
+			t.Errorf("%s: named\n%s\nwant\n%s", e.Name, p.Name(), want)
+		}
+		if q, err := Parse(p.Name()); err != nil || !reflect.DeepEqual(p, q) {
+			t.Errorf("%s: Parse(Name()) = %+v, %v; want %+v", e.Name, q, err, p)
 		}
 	}
 }
