@@ -2,30 +2,27 @@ package policies
 
 import "github.com/ctxlab/ctxlab/simulate"
 
-func init() {
-	register(Entry{
-		Name:   "observed",
-		Doc:    "What really happened: the session's own compactions, and prompts fitted to the recorded ones. The baseline of compare.",
-		Source: "the transcript",
-		New:    func(Args) (simulate.Policy, error) { return observed{}, nil },
-	})
-	register(Entry{
-		Name:   "none",
-		Doc:    "No context management: the context only grows, and calls above the window count as overflows.",
-		Source: "baseline",
-		New:    func(Args) (simulate.Policy, error) { return none{}, nil },
-	})
+var observedDef = policyDef{
+	name:   "observed",
+	doc:    "What really happened: the session's own compactions, and prompts fitted to the recorded ones. The baseline of compare.",
+	source: "the transcript",
+	new:    func() (policy, []param) { return &observed{}, nil },
 }
 
-type observed struct{}
+var noneDef = policyDef{
+	name:   "none",
+	doc:    "No context management: the context only grows, and calls above the window count as overflows.",
+	source: "baseline",
+	new:    func() (policy, []param) { return &none{}, nil },
+}
 
-func (observed) Name() string           { return "observed" }
+type observed struct{ named }
+
 func (observed) Before(*simulate.State) {}
 func (observed) Observed() bool         { return true }
 
 var _ simulate.Observer = observed{}
 
-type none struct{}
+type none struct{ named }
 
-func (none) Name() string           { return "none" }
 func (none) Before(*simulate.State) {}

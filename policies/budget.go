@@ -2,49 +2,41 @@ package policies
 
 import "github.com/ctxlab/ctxlab/simulate"
 
-func init() {
-	register(Entry{
-		Name: "budget",
-		Doc: "A hard token budget: when the exact context exceeds tokens, clear the oldest tool results until " +
-			"it fits (mode=mask), then, or at once with mode=drop, drop the oldest items after the system prompt " +
-			"until it fits. A tool call and its result are dropped together; what this call appended is never " +
-			"touched, so a single turn larger than the budget stays over it.",
-		Source: "common baseline (truncation to a fixed budget)",
-		Params: []Param{
-			{Name: "tokens", Default: "100000", Doc: "the budget in tokens (> 0)"},
-			{Name: "mode", Default: "mask", Doc: "mask: clear tool results first, then drop; drop: drop only"},
-		},
-		New: newBudget,
-	})
+var budgetDef = policyDef{
+	name: "budget",
+	doc: "A hard token budget: when the exact context exceeds tokens, clear the oldest tool results until " +
+		"it fits (mode=mask), then, or at once with mode=drop, drop the oldest items after the system prompt " +
+		"until it fits. A tool call and its result are dropped together; what this call appended is never " +
+		"touched, so a single turn larger than the budget stays over it.",
+	source: "common baseline (truncation to a fixed budget)",
+	new: func() (policy, []param) {
+		p := &budget{}
+		return p, []param{
+			whole(&p.tokens, "tokens", 100_000, 1, "the budget in tokens (> 0)"),
+			oneOf(&p.mode, "mode", budgetMask, "mask: clear tool results first, then drop; drop: drop only", budgetMask, budgetDrop),
+		}
+	},
 }
+
+// budgetMode is budget's mode parameter: what it does first.
+type budgetMode string
+
+const (
+	budgetMask budgetMode = "mask" // clear tool results, then drop
+	budgetDrop budgetMode = "drop" // drop only
+)
 
 type budget struct {
 	named
 	tokens int64
-	mask   bool
-}
-
-func newBudget(a Args) (simulate.Policy, error) {
-	n, err := a.Positive("tokens")
-	if err != nil {
-		return nil, err
-	}
-	p := &budget{named: named{a}, tokens: n}
-	switch m := a.String("mode"); m {
-	case "mask":
-		p.mask = true
-	case "drop":
-	default:
-		return nil, a.errorf("mode=%q: want mask or drop", m)
-	}
-	return p, nil
+	mode   budgetMode
 }
 
 func (p *budget) Before(s *simulate.State) {
 	if s.Tokens <= p.tokens {
 		return
 	}
-	if p.mask {
+	if p.mode == budgetMask {
 		p.clear(s)
 	}
 	if s.Tokens > p.tokens {

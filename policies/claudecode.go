@@ -1,7 +1,7 @@
 package policies
 
 import (
-	"strconv"
+	"fmt"
 	"time"
 
 	"github.com/ctxlab/ctxlab/replay"
@@ -31,6 +31,17 @@ const (
 	MicroUntil = simulate.ReservedNewFrom // exclusive
 )
 
+// microMode is claude-code's micro parameter: the variant of
+// micro-compaction, or microByVersion to pick it by version.
+type microMode string
+
+const (
+	microByVersion microMode = ""
+	microSize      microMode = "size"
+	microTime      microMode = "time"
+	microOff       microMode = "off"
+)
+
 // The size variant's defaults, which claude-code-sm's micro-compaction
 // uses too.
 const (
@@ -38,79 +49,83 @@ const (
 	microTarget     = 40_000 // clear until the remaining results fit in this
 )
 
-func init() {
-	register(Entry{
-		Name: "claude-code",
-		Doc: "Claude Code's own scheme: micro-compaction of old tool results, then auto-compaction at the threshold " +
-			"with a summary and restored files and todos. The version (default: the session's own) picks the " +
-			"output reservation and the micro-compaction variant.",
-		Source: "Claude Code's bundled cli.js, 2.1.x (auto-compaction, micro-compaction, token accounting); thresholds as compact_boundary preTokens show them in 2.0.76–2.1.146 transcripts",
-		Params: []Param{
-			{Name: "version", Default: "", Doc: "Claude Code version to model; empty: each call's recorded version"},
-			{Name: "reserve", Default: "0", Doc: "reserved output tokens; 0: 32000 before 2.1.22, 20000 from 2.1.22"},
-			{Name: "window", Default: "0", Doc: "context window; 0: 200000, 1000000 for [1m] models"},
-			{Name: "buffer", Default: "13000", Doc: "auto-compact buffer below the available window"},
-			{Name: "pct", Default: "0", Doc: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset"},
-			{Name: "auto", Default: "true", Doc: "auto-compaction enabled"},
-			{Name: "micro", Default: "", Doc: "micro-compaction: size (2.1.7's), time (idle longer than the TTL, keep 5), off; empty: size for 2.1.0–2.1.21, off otherwise (the versions whose transcripts show it)"},
-			{Name: "keep", Default: "0", Doc: "tool results micro-compaction keeps; 0: 3 (size), 5 (time)"},
-			{Name: "min_savings", Default: strconv.Itoa(microMinSavings), Doc: "size variant: skip when it would free less"},
-			{Name: "target", Default: strconv.Itoa(microTarget), Doc: "size variant: clear oldest results until the rest fit in this many tokens"},
-			{Name: "idle", Default: "0", Doc: "time variant: idle minutes that trigger it; 0: the session's cache TTL"},
-			{Name: "restore", Default: "true", Doc: "re-attach recent files (5 × 5000, 50000 in all) and todos after a compaction"},
-		},
-		New: newClaudeCode,
-	})
+// The tool results micro-compaction keeps when the keep parameter is 0, by
+// variant.
+const (
+	microKeepSize = 3
+	microKeepTime = 5
+)
+
+var claudeCodeDef = policyDef{
+	name: "claude-code",
+	doc: "Claude Code's own scheme: micro-compaction of old tool results, then auto-compaction at the threshold " +
+		"with a summary and restored files and todos. The version (default: the session's own) picks the " +
+		"output reservation and the micro-compaction variant.",
+	source: "Claude Code's bundled cli.js, 2.1.x (auto-compaction, micro-compaction, token accounting); thresholds as compact_boundary preTokens show them in 2.0.76–2.1.146 transcripts",
+	new: func() (policy, []param) {
+		p := &claudeCode{}
+		return p, []param{
+			versionText(&p.version, "version", "", "Claude Code version to model; empty: each call's recorded version"),
+			reserveParam(&p.limits.Reserved),
+			whole(&p.limits.Window, "window", 0, 0, "context window; 0: 200000, 1000000 for [1m] models"),
+			whole(&p.limits.Buffer, "buffer", simulate.AutoCompactBuffer, 1, "auto-compact buffer below the available window"),
+			pctParam(&p.limits.Pct),
+			boolean(&p.auto, "auto", true, "auto-compaction enabled"),
+			microParam(&p.micro.mode, "micro-compaction: size (2.1.7's), time (idle longer than the TTL, keep 5), off; "+
+				"empty: size for 2.1.0–2.1.21, off otherwise (the versions whose transcripts show it)"),
+			whole(&p.micro.keep, "keep", 0, 0, "tool results micro-compaction keeps; 0: 3 (size), 5 (time)"),
+			whole(&p.micro.minSavings, "min_savings", microMinSavings, 0, "size variant: skip when it would free less"),
+			whole(&p.micro.target, "target", microTarget, 0, "size variant: clear oldest results until the rest fit in this many tokens"),
+			whole(&p.micro.idle, "idle", 0, 0, "time variant: idle minutes that trigger it; 0: the session's cache TTL"),
+			boolean(&p.restore, "restore", true, "re-attach recent files (5 × 5000, 50000 in all) and todos after a compaction"),
+		}
+	},
+}
+
+// The parameters claude-code shares with the policies that use its
+// thresholds.
+
+func reserveParam(dst *int64) param {
+	return whole(dst, "reserve", 0, 0, "reserved output tokens; 0: 32000 before 2.1.22, 20000 from 2.1.22")
+}
+
+// checkRoom checks that a window set by hand leaves room for the largest
+// output reservation and the buffer below it, as a threshold above zero
+// needs.
+func checkRoom(l simulate.LimitParams) error {
+	if l.Window == 0 {
+		return nil
+	}
+	reserve, buffer := l.Reserved, l.Buffer
+	if reserve == 0 {
+		reserve = max(simulate.ReservedOld, simulate.ReservedNew)
+	}
+	if buffer == 0 {
+		buffer = simulate.AutoCompactBuffer
+	}
+	if l.Window <= reserve+buffer {
+		return fmt.Errorf("window=%d leaves no room for a threshold: want 0 (the model's) or more than reserve + buffer (%d + %d)", l.Window, reserve, buffer)
+	}
+	return nil
+}
+
+func (p *claudeCode) check() error { return checkRoom(p.limits) }
+
+func pctParam(dst *float64) param {
+	return number(dst, "pct", 0, percent, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset")
+}
+
+func microParam(dst *microMode, doc string) param {
+	return oneOf(dst, "micro", microByVersion, doc, microSize, microTime, microOff, microByVersion)
 }
 
 type claudeCode struct {
 	named
-	version    string
-	limits     simulate.LimitParams
-	auto       bool
-	micro      string
-	keep       int
-	minSavings int64
-	target     int64
-	idle       time.Duration
-	restore    bool
-}
-
-func newClaudeCode(a Args) (simulate.Policy, error) {
-	p := &claudeCode{named: named{a}, version: a.String("version")}
-	var keep, idle int64
-	err := a.ints([]intParam{{"reserve", &p.limits.Reserved, 0}, {"window", &p.limits.Window, 0},
-		{"buffer", &p.limits.Buffer, 0}, {"keep", &keep, 0}, {"min_savings", &p.minSavings, 0},
-		{"target", &p.target, 0}, {"idle", &idle, 0}})
-	if err != nil {
-		return nil, err
-	}
-	if p.limits.Pct, err = a.Pct("pct"); err != nil {
-		return nil, err
-	}
-	if p.auto, err = a.Bool("auto"); err != nil {
-		return nil, err
-	}
-	if p.restore, err = a.Bool("restore"); err != nil {
-		return nil, err
-	}
-	if p.micro, err = parseMicro(a); err != nil {
-		return nil, err
-	}
-	p.limits.AutoCompactOff = !p.auto
-	p.keep = int(keep)
-	p.idle = time.Duration(idle) * time.Minute
-	return p, nil
-}
-
-// parseMicro checks the micro parameter of claude-code and claude-code-sm.
-func parseMicro(a Args) (string, error) {
-	switch m := a.String("micro"); m {
-	case "", "size", "time", "off":
-		return m, nil
-	default:
-		return "", a.errorf("micro=%q: want size, time or off", m)
-	}
+	version string
+	limits  simulate.LimitParams
+	auto    bool
+	micro   microCompaction
+	restore bool
 }
 
 func (p *claudeCode) Before(s *simulate.State) {
@@ -118,27 +133,48 @@ func (p *claudeCode) Before(s *simulate.State) {
 	if version == "" {
 		version = s.Version
 	}
-	limits := s.LimitsFor(p.limits, version)
-	micro, keep := p.micro, p.keep
-	if micro == "" {
-		micro = "off"
+	params := p.limits
+	params.AutoCompactOff = !p.auto
+	limits := s.LimitsFor(params, version)
+	p.micro.run(s, version, limits)
+	if p.auto && !limits.AutoCompactOff && s.Trigger >= limits.Threshold {
+		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Label: "auto"})
+	}
+}
+
+// microCompaction is Claude Code's micro-compaction as claude-code's
+// parameters configure it; claude-code-sm runs it with their defaults.
+type microCompaction struct {
+	mode       microMode
+	keep       int   // 0: microKeepSize or microKeepTime
+	minSavings int64 // size variant
+	target     int64 // size variant
+	idle       int64 // time variant, in minutes; 0: the session's cache TTL
+}
+
+// run clears old tool results before a call of version, whose thresholds
+// are limits, as the variant of micro-compaction m.mode picks does.
+func (m microCompaction) run(s *simulate.State, version string, limits simulate.Limits) {
+	mode, keep := m.mode, m.keep
+	if mode == microByVersion {
+		mode = microOff
 		if version != "" && replay.CompareVersions(version, MicroFrom) >= 0 && replay.CompareVersions(version, MicroUntil) < 0 {
-			micro = "size"
+			mode = microSize
 		}
 	}
 	if keep == 0 {
-		keep = 3
-		if micro == "time" {
-			keep = 5
+		keep = microKeepSize
+		if mode == microTime {
+			keep = microKeepTime
 		}
 	}
-	switch micro {
-	case "size":
+	switch mode {
+	case microSize:
 		if s.Trigger >= limits.Warning {
-			p.sizeMicro(s, keep)
+			m.sizeMicro(s, keep)
 		}
-	case "time":
-		idle := p.idle
+	case microTime:
+		idle := time.Duration(m.idle) * time.Minute
 		if idle == 0 {
 			idle = s.TTL
 		}
@@ -149,15 +185,12 @@ func (p *claudeCode) Before(s *simulate.State) {
 			}
 		}
 	}
-	if p.auto && !limits.AutoCompactOff && s.Trigger >= limits.Threshold {
-		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Label: "auto"})
-	}
 }
 
 // sizeMicro is Claude Code's microCompactToolResults (bundled cli.js, 2.1.x): keep the last keep
 // compactable results, clear the oldest while the rest exceed the target,
 // and only if that frees at least min_savings.
-func (p *claudeCode) sizeMicro(s *simulate.State, keep int) {
+func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 	ids := compactable(s)
 	if len(ids) <= keep {
 		return
@@ -169,13 +202,13 @@ func (p *claudeCode) sizeMicro(s *simulate.State, keep int) {
 	var clear []int
 	var savings int64
 	for _, j := range ids[:len(ids)-keep] {
-		if total-savings <= p.target {
+		if total-savings <= m.target {
 			break
 		}
 		clear = append(clear, j)
 		savings += s.Items[j].Tokens
 	}
-	if savings >= p.minSavings {
+	if savings >= m.minSavings {
 		s.Clear(clear, "micro")
 	}
 }

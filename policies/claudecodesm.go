@@ -2,31 +2,33 @@ package policies
 
 import "github.com/ctxlab/ctxlab/simulate"
 
-func init() {
-	register(Entry{
-		Name: "claude-code-sm",
-		Doc: "Claude Code with session-memory compaction: a background fork keeps notes of the session " +
-			"(written, once Claude Code's count has reached init, after every update tokens of growth with " +
-			"tools tool calls since the last update, or a turn without tool calls); at the " +
-			"auto-compaction threshold the notes replace everything up to the last message they cover and the " +
-			"messages after it stay verbatim, unless that would still be at the threshold (or there are no notes " +
-			"yet): then a full compaction as claude-code's. Micro-compaction as claude-code's.",
-		Source: "Claude Code's bundled cli.js, 2.1.x (session memory compaction; DEFAULT_SESSION_MEMORY_CONFIG and the template limits); thresholds as claude-code",
-		Params: []Param{
-			{Name: "init", Default: "10000", Doc: "Claude Code's token count the notes wait for before their first write (minimumMessageTokensToInit)"},
-			{Name: "update", Default: "5000", Doc: "growth in tokens since the last update before the next (minimumTokensBetweenUpdate)"},
-			{Name: "tools", Default: "3", Doc: "tool calls since the last update that allow the next (toolCallsBetweenUpdates)"},
-			{Name: "max", Default: "12000", Doc: "cap on the notes' size in tokens"},
-			{Name: "section", Default: "2000", Doc: "cap on one section's size in tokens"},
-			{Name: "sections", Default: "6", Doc: "sections the notes' growth spreads over (of the template's ten, those that grow)"},
-			{Name: "rate", Default: "50", Doc: "notes' size per 1000 tokens of conversation they cover (size model; no measurement behind it)"},
-			{Name: "prompt", Default: "1000", Doc: "update instructions in tokens; each update's prompt adds the current notes to them"},
-			{Name: "pct", Default: "0", Doc: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset"},
-			{Name: "reserve", Default: "0", Doc: "reserved output tokens; 0: 32000 before 2.1.22, 20000 from 2.1.22"},
-			{Name: "micro", Default: "", Doc: "micro-compaction as claude-code's: size, time, off; empty: by version"},
-		},
-		New: newClaudeCodeSM,
-	})
+var claudeCodeSMDef = policyDef{
+	name: "claude-code-sm",
+	doc: "Claude Code with session-memory compaction: a background fork keeps notes of the session " +
+		"(written, once Claude Code's count has reached init, after every update tokens of growth with " +
+		"tools tool calls since the last update, or a turn without tool calls); at the " +
+		"auto-compaction threshold the notes replace everything up to the last message they cover and the " +
+		"messages after it stay verbatim, unless that would still be at the threshold (or there are no notes " +
+		"yet): then a full compaction as claude-code's. Micro-compaction as claude-code's.",
+	source: "Claude Code's bundled cli.js, 2.1.x (session memory compaction; DEFAULT_SESSION_MEMORY_CONFIG and the template limits); thresholds as claude-code",
+	new: func() (policy, []param) {
+		// claude-code's micro-compaction with its defaults; the warning
+		// level that starts it is the one with auto-compaction on.
+		p := &sessionMemory{lastMsg: -1, point: -1, micro: microCompaction{minSavings: microMinSavings, target: microTarget}}
+		return p, []param{
+			whole(&p.init, "init", 10_000, 0, "Claude Code's token count the notes wait for before their first write (minimumMessageTokensToInit)"),
+			whole(&p.update, "update", 5_000, 0, "growth in tokens since the last update before the next (minimumTokensBetweenUpdate)"),
+			whole(&p.tools, "tools", 3, 0, "tool calls since the last update that allow the next (toolCallsBetweenUpdates)"),
+			whole(&p.max, "max", 12_000, 1, "cap on the notes' size in tokens"),
+			whole(&p.section, "section", 2_000, 1, "cap on one section's size in tokens"),
+			whole(&p.sections, "sections", 6, 1, "sections the notes' growth spreads over (of the template's ten, those that grow)"),
+			whole(&p.rate, "rate", 50, 1, "notes' size per 1000 tokens of conversation they cover (size model; no measurement behind it)"),
+			whole(&p.prompt, "prompt", 1_000, 0, "update instructions in tokens; each update's prompt adds the current notes to them"),
+			pctParam(&p.limits.Pct),
+			reserveParam(&p.limits.Reserved),
+			microParam(&p.micro.mode, "micro-compaction as claude-code's: size, time, off; empty: by version"),
+		}
+	},
 }
 
 // sessionMemory models the session-memory notes and their compaction.
@@ -43,39 +45,21 @@ func init() {
 // three times a full compaction's summary.
 type sessionMemory struct {
 	named
+	// The parameters.
 	limits                       simulate.LimitParams
 	init, update, tools          int64
 	max, section, sections, rate int64
 	prompt                       int64
-	micro                        *claudeCode
-	covered                      int64 // conversation tokens appended so far
-	lastMsg                      int   // newest message appended so far
-	started, written             bool
-	base                         int64 // Claude Code's count at the last update
-	toolsSince                   int64
-	point                        int   // last message the notes cover
-	size                         int64 // the notes' size
-}
+	micro                        microCompaction
 
-func newClaudeCodeSM(a Args) (simulate.Policy, error) {
-	p := &sessionMemory{named: named{a}, lastMsg: -1, point: -1}
-	err := a.ints([]intParam{{"init", &p.init, 0}, {"update", &p.update, 0}, {"tools", &p.tools, 0},
-		{"max", &p.max, 1}, {"section", &p.section, 1}, {"sections", &p.sections, 1}, {"rate", &p.rate, 1},
-		{"prompt", &p.prompt, 0}, {"reserve", &p.limits.Reserved, 0}})
-	if err != nil {
-		return nil, err
-	}
-	if p.limits.Pct, err = a.Pct("pct"); err != nil {
-		return nil, err
-	}
-	micro, err := parseMicro(a)
-	if err != nil {
-		return nil, err
-	}
-	// claude-code's micro-compaction with its defaults; its auto-compaction
-	// is off (this policy compacts), but not its warning level.
-	p.micro = &claudeCode{limits: p.limits, micro: micro, minSavings: microMinSavings, target: microTarget, restore: true}
-	return p, nil
+	// The state of a run.
+	covered          int64 // conversation tokens appended so far
+	lastMsg          int   // newest message appended so far
+	started, written bool
+	base             int64 // Claude Code's count at the last update
+	toolsSince       int64
+	point            int   // last message the notes cover
+	size             int64 // the notes' size
 }
 
 // notes returns the notes' size once they cover covered tokens.
@@ -94,9 +78,9 @@ func (p *sessionMemory) Before(s *simulate.State) {
 		}
 	}
 	p.maybeUpdate(s, noTools)
-	p.micro.Before(s)
-	p.base = min(p.base, s.Trigger)
 	limits := s.LimitsFor(p.limits, s.Version)
+	p.micro.run(s, s.Version, limits)
+	p.base = min(p.base, s.Trigger)
 	if limits.AutoCompactOff || s.Trigger < limits.Threshold {
 		return
 	}

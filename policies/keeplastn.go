@@ -2,37 +2,25 @@ package policies
 
 import "github.com/ctxlab/ctxlab/simulate"
 
-func init() {
-	register(Entry{
-		Name: "keep-last-n",
-		Doc: "Observation masking: keep the last n tool results and replace every older one with the " +
-			"placeholder (the tool calls stay). With polling=k the masking boundary moves only every k calls, " +
-			"so the cached prefix survives the k−1 calls between.",
-		Source: "SWE-agent last_n_observations (5 in 0.7, polling); JetBrains \"The Complexity Trap\" (2025), M=10",
-		Params: []Param{
-			{Name: "n", Default: "10", Doc: "tool results kept verbatim (the paper's M=10; SWE-agent 0.7 uses 5)"},
-			{Name: "polling", Default: "1", Doc: "move the boundary only on every polling-th call (1: every call)"},
-		},
-		New: newKeepLastN,
-	})
+var keepLastNDef = policyDef{
+	name: "keep-last-n",
+	doc: "Observation masking: keep the last n tool results and replace every older one with the " +
+		"placeholder (the tool calls stay). With polling=k the masking boundary moves only every k calls, " +
+		"so the cached prefix survives the k−1 calls between.",
+	source: "SWE-agent last_n_observations (5 in 0.7, polling); JetBrains \"The Complexity Trap\" (2025), M=10",
+	new: func() (policy, []param) {
+		p := &keepLastN{}
+		return p, []param{
+			whole(&p.n, "n", 10, 0, "tool results kept verbatim (the paper's M=10; SWE-agent 0.7 uses 5)"),
+			whole(&p.polling, "polling", 1, 1, "move the boundary only on every polling-th call (1: every call)"),
+		}
+	},
 }
 
 type keepLastN struct {
 	named
 	n       int
 	polling int
-}
-
-func newKeepLastN(a Args) (simulate.Policy, error) {
-	n, err := a.Int("n")
-	if err != nil {
-		return nil, err
-	}
-	polling, err := a.Positive("polling")
-	if err != nil {
-		return nil, err
-	}
-	return &keepLastN{named: named{a}, n: int(n), polling: int(polling)}, nil
 }
 
 // Before, on calls 0, k, 2k, … (k = polling), clears every tool result but

@@ -2,38 +2,26 @@ package policies
 
 import "github.com/ctxlab/ctxlab/simulate"
 
-func init() {
-	register(Entry{
-		Name: "partial",
-		Doc: "Partial compaction (Claude Code's \"up_to\" direction): at the auto-compaction threshold, summarise " +
-			"everything before a pivot and keep the last keep messages verbatim. The pivot moves back so that no " +
-			"kept tool result loses its call. If the context is still at the threshold afterwards, a full " +
-			"compaction with restored files follows.",
-		Source: "Claude Code's bundled cli.js, 2.1.x (partial compaction); thresholds as claude-code",
-		Params: []Param{
-			{Name: "keep", Default: "10", Doc: "messages kept verbatim after the summary (a message: all items with the same Item.Msg)"},
-			{Name: "pct", Default: "0", Doc: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset"},
-		},
-		New: newPartial,
-	})
+var partialDef = policyDef{
+	name: "partial",
+	doc: "Partial compaction (Claude Code's \"up_to\" direction): at the auto-compaction threshold, summarise " +
+		"everything before a pivot and keep the last keep messages verbatim. The pivot moves back so that no " +
+		"kept tool result loses its call. If the context is still at the threshold afterwards, a full " +
+		"compaction with restored files follows.",
+	source: "Claude Code's bundled cli.js, 2.1.x (partial compaction); thresholds as claude-code",
+	new: func() (policy, []param) {
+		p := &partial{}
+		return p, []param{
+			whole(&p.keep, "keep", 10, 0, "messages kept verbatim after the summary (a message: all items with the same Item.Msg)"),
+			pctParam(&p.pct),
+		}
+	},
 }
 
 type partial struct {
 	named
 	keep int
 	pct  float64
-}
-
-func newPartial(a Args) (simulate.Policy, error) {
-	keep, err := a.Int("keep")
-	if err != nil {
-		return nil, err
-	}
-	pct, err := a.Pct("pct")
-	if err != nil {
-		return nil, err
-	}
-	return &partial{named: named{a}, keep: int(keep), pct: pct}, nil
 }
 
 // Before compares Claude Code's own count (State.Trigger) with the

@@ -1,9 +1,11 @@
 package policies
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,12 +17,24 @@ var (
 	paramRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 )
 
-// TestRegistry validates every entry, as go/analysis validates analyzers.
+// TestRegistry validates every entry, as go/analysis validates analyzers,
+// and the order `ctxlab policies` lists them in.
 func TestRegistry(t *testing.T) {
-	want := []string{"budget", "claude-code", "claude-code-sm", "context-editing", "keep-last-n", "none",
-		"observed", "partial", "summary-nm", "threshold"}
-	if got := Names(); strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("Names() = %v, want %v", got, want)
+	order := []string{"observed", "none", "claude-code", "claude-code-sm",
+		"threshold", "keep-last-n", "context-editing", "budget", "partial", "summary-nm"}
+	var listed []string
+	for i, e := range Registry {
+		if i != len(listed) {
+			t.Errorf("%s: place %d, want %d", e.Name, i, len(listed))
+		}
+		listed = append(listed, e.Name)
+	}
+	if strings.Join(listed, " ") != strings.Join(order, " ") {
+		t.Errorf("Registry lists %v, want %v", listed, order)
+	}
+	sorted := slices.Sorted(slices.Values(order))
+	if got := Names(); !slices.Equal(got, sorted) {
+		t.Errorf("Names() = %v, want %v", got, sorted)
 	}
 	seen := map[string]bool{}
 	for _, e := range Registry {
@@ -31,19 +45,37 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%q registered twice", e.Name)
 		}
 		seen[e.Name] = true
-		if e.Doc == "" || !strings.HasSuffix(e.Doc, ".") || e.Source == "" || e.New == nil {
-			t.Errorf("%s: doc %q (want a sentence), source %q, New set %v", e.Name, e.Doc, e.Source, e.New != nil)
+		if e.Doc == "" || !strings.HasSuffix(e.Doc, ".") || e.Source == "" {
+			t.Errorf("%s: doc %q (want a sentence), source %q", e.Name, e.Doc, e.Source)
 		}
 		params := map[string]bool{}
-		var explicit []string
 		for _, p := range e.Params {
-			if !paramRE.MatchString(p.Name) || params[p.Name] || p.Doc == "" {
-				t.Errorf("%s: parameter %q: bad or repeated name, or no doc", e.Name, p.Name)
+			if !paramRE.MatchString(p.Name) || params[p.Name] || p.Doc == "" || p.Range == "" {
+				t.Errorf("%s: parameter %q: bad or repeated name, or no doc or range", e.Name, p.Name)
 			}
 			params[p.Name] = true
-			explicit = append(explicit, p.Name+"="+p.Default)
 		}
-		// The defaults parse, and the default's canonical name is the bare name.
+	}
+}
+
+// TestRegistryCopies: an Entry is the caller's to change.
+func TestRegistryCopies(t *testing.T) {
+	for _, e := range Registry {
+		if e.Name == "claude-code" {
+			e.Params[0].Default = "changed"
+		}
+	}
+	for _, e := range Registry {
+		if e.Name == "claude-code" && e.Params[0].Default == "changed" {
+			t.Error("a change to an Entry reached the registry")
+		}
+	}
+}
+
+// TestDefaults: every policy parses with its defaults, given or not, to
+// its bare name, and the two are the same policy.
+func TestDefaults(t *testing.T) {
+	for _, e := range Registry {
 		p, err := Parse(e.Name)
 		if err != nil {
 			t.Errorf("%s: defaults: %v", e.Name, err)
@@ -52,18 +84,126 @@ func TestRegistry(t *testing.T) {
 		if p.Name() != e.Name {
 			t.Errorf("%s: Name() = %q", e.Name, p.Name())
 		}
-		// Every default given explicitly is still the bare name.
-		if len(explicit) > 0 {
-			q, err := Parse(e.Name + ":" + strings.Join(explicit, ","))
-			if err != nil {
-				t.Errorf("%s: explicit defaults: %v", e.Name, err)
-			} else if q.Name() != e.Name {
-				t.Errorf("%s: explicit defaults named %q", e.Name, q.Name())
+		if len(e.Params) == 0 {
+			continue
+		}
+		var explicit []string
+		for _, par := range e.Params {
+			explicit = append(explicit, par.Name+"="+par.Default)
+		}
+		spec := e.Name + ":" + strings.Join(explicit, ",")
+		q, err := Parse(spec)
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+		} else if !reflect.DeepEqual(p, q) {
+			t.Errorf("%s: not the defaults:\n%+v\n%+v", spec, q, p)
+		}
+	}
+}
+
+// candidates are values every parameter is tried with: each kind of
+// parameter accepts some and rejects others.
+var candidates = []string{
+	"0", "1", "7", "50", "100", "101", "100000", "-1", "0.5", "abc", "NaN", "Inf",
+	"true", "false", "maybe", "size", "time", "off", "fast", "mask", "drop",
+	"2.1.7", "Read|Bash", "Read||Bash", "",
+}
+
+// TestParams tries every parameter of every policy with every candidate
+// value. A value is either rejected with an error that names the policy,
+// the parameter, the value and the parameter's Range (or how it disagrees
+// with the other parameters), or accepted: then
+// the policy's name shows the parameter when the value is not the default,
+// parses back to an equal policy, and one not equal to the defaults'
+// (the parameter is bound to something). Every parameter accepts a value
+// other than its default, and every one but free text rejects one.
+func TestParams(t *testing.T) {
+	for _, e := range Registry {
+		def, err := Parse(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, par := range e.Params {
+			var changed, rejected bool
+			for _, v := range candidates {
+				spec := e.Name + ":" + par.Name + "=" + v
+				p, err := Parse(spec)
+				if err != nil {
+					rejected = true
+					want := fmt.Sprintf("policy %q: %s=%q: want %s", e.Name, par.Name, v, par.Range)
+					// or a check of parameters against each other
+					crossed := fmt.Sprintf("policy %q: %s=%s ", e.Name, par.Name, v)
+					if err.Error() != want && !strings.HasPrefix(err.Error(), crossed) {
+						t.Errorf("%s: error\n%s\nwant\n%s", spec, err, want)
+					}
+					continue
+				}
+				if p.Name() == e.Name {
+					if !reflect.DeepEqual(p, def) {
+						t.Errorf("%s: named as the defaults, but another policy", spec)
+					}
+					continue
+				}
+				changed = true
+				if !strings.HasPrefix(p.Name(), e.Name+":"+par.Name+"=") {
+					t.Errorf("%s: named %q", spec, p.Name())
+				}
+				if reflect.DeepEqual(p, withName(def, p.Name())) {
+					t.Errorf("%s: the same policy as the defaults", spec)
+				}
+				if q, err := Parse(p.Name()); err != nil || !reflect.DeepEqual(p, q) {
+					t.Errorf("%s: Parse(%q) = %+v, %v; want %+v", spec, p.Name(), q, err, p)
+				}
+			}
+			if !changed {
+				t.Errorf("%s: %s accepts none of the candidates but its default", e.Name, par.Name)
+			}
+			if !rejected && par.Range != "any text" {
+				t.Errorf("%s: %s (%s) rejects none of the candidates", e.Name, par.Name, par.Range)
 			}
 		}
-		// Round trip.
-		if q, err := Parse(p.Name()); err != nil || q.Name() != p.Name() {
-			t.Errorf("%s: Parse(Name()) = %v, %v", e.Name, q, err)
+	}
+}
+
+// withName returns a copy of p, parsed from the defaults, named name.
+func withName(p simulate.Policy, name string) simulate.Policy {
+	q, err := Parse(p.Name())
+	if err != nil {
+		panic(err)
+	}
+	q.(policy).setName(name)
+	return q
+}
+
+// TestAllParams sets every parameter of every policy at once to a value
+// other than its default: the name lists them all in the table's order
+// and parses back to an equal policy.
+func TestAllParams(t *testing.T) {
+	for _, e := range Registry {
+		if len(e.Params) == 0 {
+			continue
+		}
+		var kv []string
+		for _, par := range e.Params {
+			for _, v := range candidates {
+				if p, err := Parse(e.Name + ":" + par.Name + "=" + v); err == nil && p.Name() != e.Name {
+					kv = append(kv, strings.TrimPrefix(p.Name(), e.Name+":"))
+					break
+				}
+			}
+		}
+		slices.Reverse(kv) // given in the reverse order, named in the table's
+		p, err := Parse(e.Name + ":" + strings.Join(kv, ","))
+		if err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+			continue
+		}
+		slices.Reverse(kv)
+		if want := e.Name + ":" + strings.Join(kv, ","); p.Name() != want {
+			t.Errorf("%s: named\n%s\nwant\n%s", e.Name, p.Name(), want)
+		}
+		if q, err := Parse(p.Name()); err != nil || !reflect.DeepEqual(p, q) {
+			t.Errorf("%s: Parse(Name()) = %+v, %v; want %+v", e.Name, q, err, p)
 		}
 	}
 }
@@ -107,54 +247,69 @@ func TestNameRoundTrip(t *testing.T) {
 	}
 }
 
+// TestParseErrors pins the messages: each names the policy and the key,
+// or the value as given and the values the parameter takes.
 func TestParseErrors(t *testing.T) {
-	tests := []struct {
-		spec string
-		want []string // substrings of the error
-	}{
-		{"nope", []string{`unknown policy "nope"`, "keep-last-n", "claude-code-sm"}},
-		{"", []string{"empty policy spec"}},
-		{"keep-last-n:m=3", []string{`policy "keep-last-n"`, `unknown parameter "m"`, "want one of n, polling"}},
-		{"none:n=3", []string{`unknown parameter "n"`, "takes no parameters"}},
-		{"keep-last-n:n=abc", []string{`policy "keep-last-n"`, `n="abc"`, "whole number"}},
-		{"keep-last-n:n=-1", []string{`n="-1"`}},
-		{"keep-last-n:n", []string{`parameter "n" has no value`, "key=value"}},
-		{"keep-last-n:polling=0", []string{`policy "keep-last-n"`, `polling="0"`, "whole number ≥ 1"}},
-		{"threshold:pct=0", []string{`policy "threshold"`, "pct=0"}},
-		{"threshold:pct=120", []string{"pct=120"}},
-		{"threshold:restore=maybe", []string{`restore="maybe"`, "true or false"}},
-		{"budget:mode=trim", []string{`mode="trim"`, "mask or drop"}},
-		{"budget:tokens=0", []string{`policy "budget"`, `tokens="0"`, "whole number ≥ 1"}},
-		{"context-editing:exclude_tools=Read||Bash", []string{"exclude_tools", "empty tool name"}},
-		{"context-editing:clear_tool_inputs=yes", []string{`clear_tool_inputs="yes"`}},
-		{"partial:pct=101", []string{`policy "partial"`, "pct=101", "want 0 to 100"}},
-		{"claude-code:pct=101", []string{`policy "claude-code"`, "pct=101", "want 0 to 100"}},
-		{"claude-code:micro=fast", []string{`policy "claude-code"`, `micro="fast"`, "want size, time or off"}},
-		{"summary-nm:n=0", []string{`policy "summary-nm"`, `n="0"`, "whole number ≥ 1"}},
-		{"claude-code-sm:micro=fast", []string{`policy "claude-code-sm"`, `micro="fast"`, "want size, time or off"}},
-		{"claude-code-sm:rate=x", []string{`policy "claude-code-sm"`, `rate="x"`, "whole number ≥ 1"}},
-		{"context-editing:keep=-2", []string{`policy "context-editing"`, `keep="-2"`, "whole number ≥ 0"}},
-		{"claude-code-sm:max=0", []string{`policy "claude-code-sm"`, `max="0"`, "whole number ≥ 1"}},
-		{"keep-last-n:n=2+bogus", []string{`unknown policy "bogus"`}},
+	const known = "(see ctxlab policies; known: budget, claude-code, claude-code-sm, context-editing, keep-last-n, none, observed, partial, summary-nm, threshold)"
+	tests := []struct{ spec, want string }{
+		{"nope", `unknown policy "nope" ` + known},
+		{"", "empty policy spec"},
+		{"keep-last-n:n=2+bogus", `unknown policy "bogus" ` + known},
+		{"keep-last-n:m=3", `policy "keep-last-n": unknown parameter "m" (want one of n, polling)`},
+		{"none:n=3", `policy "none": unknown parameter "n" (this policy takes no parameters)`},
+		{"keep-last-n:n", `policy "keep-last-n": parameter "n" has no value (want key=value)`},
+		{"keep-last-n:n=1,", `policy "keep-last-n": parameter "" has no value (want key=value)`},
+		// Unknown keys come before bad values.
+		{"keep-last-n:n=abc,zz=1", `policy "keep-last-n": unknown parameter "zz" (want one of n, polling)`},
+		{"keep-last-n:n=abc", `policy "keep-last-n": n="abc": want a whole number ≥ 0`},
+		{"keep-last-n:n=-1", `policy "keep-last-n": n="-1": want a whole number ≥ 0`},
+		{"keep-last-n:polling=0", `policy "keep-last-n": polling="0": want a whole number ≥ 1`},
+		{"budget:tokens=0", `policy "budget": tokens="0": want a whole number ≥ 1`},
+		{"summary-nm:n=0", `policy "summary-nm": n="0": want a whole number ≥ 1`},
+		{"claude-code-sm:rate=x", `policy "claude-code-sm": rate="x": want a whole number ≥ 1`},
+		{"claude-code-sm:max=0", `policy "claude-code-sm": max="0": want a whole number ≥ 1`},
+		{"context-editing:keep=-2", `policy "context-editing": keep="-2": want a whole number ≥ 0`},
+		{"claude-code:keep=99999999999999999999", `policy "claude-code": keep="99999999999999999999": want a whole number ≥ 0`},
+		{"threshold:pct=0", `policy "threshold": pct="0": want a number more than 0, at most 100`},
+		{"threshold:pct=120", `policy "threshold": pct="120": want a number more than 0, at most 100`},
+		{"threshold:pct=-1", `policy "threshold": pct="-1": want a number more than 0, at most 100`},
+		{"partial:pct=101", `policy "partial": pct="101": want a number from 0 to 100`},
+		{"partial:pct=-3", `policy "partial": pct="-3": want a number from 0 to 100`},
+		{"claude-code:pct=101", `policy "claude-code": pct="101": want a number from 0 to 100`},
+		{"threshold:restore=maybe", `policy "threshold": restore="maybe": want true or false`},
+		{"context-editing:clear_tool_inputs=yes", `policy "context-editing": clear_tool_inputs="yes": want true or false`},
+		{"budget:mode=trim", `policy "budget": mode="trim": want mask or drop`},
+		{"claude-code:micro=fast", `policy "claude-code": micro="fast": want size, time, off or empty`},
+		{"claude-code-sm:micro=fast", `policy "claude-code-sm": micro="fast": want size, time, off or empty`},
+		{"context-editing:exclude_tools=Read||Bash", `policy "context-editing": exclude_tools="Read||Bash": want tool names separated by |, none empty`},
+		{"context-editing:exclude_tools=|", `policy "context-editing": exclude_tools="|": want tool names separated by |, none empty`},
 		// Non-finite numbers: NaN compares false with every bound, so a
-		// range check alone lets it through.
-		{"threshold:pct=NaN", []string{`policy "threshold"`, `pct="NaN"`, "finite"}},
-		{"partial:pct=NaN", []string{`policy "partial"`, `pct="NaN"`, "finite"}},
-		{"claude-code:pct=nan", []string{`policy "claude-code"`, `pct="nan"`, "finite"}},
-		{"claude-code-sm:pct=NaN", []string{`policy "claude-code-sm"`, `pct="NaN"`, "finite"}},
-		{"claude-code:pct=Inf", []string{`policy "claude-code"`, `pct="Inf"`, "finite"}},
-		{"threshold:pct=inf", []string{`policy "threshold"`, `pct="inf"`, "finite"}},
+		// range check that looks for values outside it lets NaN through.
+		{"threshold:pct=NaN", `policy "threshold": pct="NaN": want a number more than 0, at most 100`},
+		{"partial:pct=NaN", `policy "partial": pct="NaN": want a number from 0 to 100`},
+		{"claude-code:pct=nan", `policy "claude-code": pct="nan": want a number from 0 to 100`},
+		{"claude-code-sm:pct=NaN", `policy "claude-code-sm": pct="NaN": want a number from 0 to 100`},
+		{"claude-code:pct=Inf", `policy "claude-code": pct="Inf": want a number from 0 to 100`},
+		{"threshold:pct=inf", `policy "threshold": pct="inf": want a number more than 0, at most 100`},
+		// Versions are numbers with dots, as transcripts write them.
+		{"claude-code:version=banana", `policy "claude-code": version="banana": want a version such as 2.1.22, or empty`},
+		{"claude-code:version=2", `policy "claude-code": version="2": want a version such as 2.1.22, or empty`},
+		{"claude-code:version=2.1.x", `policy "claude-code": version="2.1.x": want a version such as 2.1.22, or empty`},
+		{"claude-code:version=2.1.2.3", `policy "claude-code": version="2.1.2.3": want a version such as 2.1.22, or empty`},
+		{"claude-code:version=2.-1.0", `policy "claude-code": version="2.-1.0": want a version such as 2.1.22, or empty`},
+		// A window set by hand must leave room for the reservation and
+		// the buffer: 32000 + 13000 by default.
+		{"claude-code:window=5", `policy "claude-code": window=5 leaves no room for a threshold: want 0 (the model's) or more than reserve + buffer (32000 + 13000)`},
+		{"claude-code:window=45000", `policy "claude-code": window=45000 leaves no room for a threshold: want 0 (the model's) or more than reserve + buffer (32000 + 13000)`},
+		{"claude-code:window=30000,reserve=10000,buffer=20000", `policy "claude-code": window=30000 leaves no room for a threshold: want 0 (the model's) or more than reserve + buffer (10000 + 20000)`},
+		{"claude-code:buffer=0", `policy "claude-code": buffer="0": want a whole number ≥ 1`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.spec)
 		if err == nil {
 			t.Errorf("%q: no error", tt.spec)
-			continue
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%q: error %q lacks %q", tt.spec, err, w)
-			}
+		} else if err.Error() != tt.want {
+			t.Errorf("%q: error\n%s\nwant\n%s", tt.spec, err, tt.want)
 		}
 	}
 }
@@ -199,7 +354,9 @@ func TestParseList(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tt.list, names, tt.names)
 		}
 	}
-	for _, bad := range []string{"", " , ", "keep-last-n:n=2,m=3", "polling=5"} {
+	for _, bad := range []string{"", " , ", "keep-last-n:n=2,m=3", "polling=5",
+		// the same policy twice, however it is spelled
+		"none,none", "keep-last-n,keep-last-n:n=10", "claude-code:window=100_000,claude-code:window=100000"} {
 		if _, err := ParseList(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
@@ -231,5 +388,44 @@ func TestParseFresh(t *testing.T) {
 				t.Errorf("the same value run twice ran the same: the test cannot tell a shared value")
 			}
 		})
+	}
+}
+
+// Accepted values of the checked kinds, in canonical form.
+func TestCheckedValues(t *testing.T) {
+	for spec, name := range map[string]string{
+		"claude-code:version=2.1.022":                 "claude-code:version=2.1.22",
+		"claude-code:version=1.0":                     "claude-code:version=1.0",
+		"claude-code:version=":                        "claude-code",
+		"claude-code:window=45001":                    "claude-code:window=45001",
+		"claude-code:window=21000,reserve=1,buffer=1": "claude-code:reserve=1,window=21000,buffer=1",
+	} {
+		p, err := Parse(spec)
+		if err != nil || p.Name() != name {
+			t.Errorf("%s: %v, %v; want %s", spec, p, err, name)
+		}
+	}
+}
+
+func TestSettings(t *testing.T) {
+	got, err := Settings("keep-last-n:polling=05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Setting{{Name: "n", Value: "10", Default: "10"}, {Name: "polling", Value: "5", Default: "1"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Settings = %+v, want %+v", got, want)
+	}
+	for _, bad := range []string{"nope", "keep-last-n:n=x", "keep-last-n+none"} {
+		if _, err := Settings(bad); err == nil {
+			t.Errorf("Settings(%q): no error", bad)
+		}
+	}
+	e, ok := Lookup("keep-last-n")
+	if !ok || e.Name != "keep-last-n" || len(e.Params) != 2 || e.Params[1].Default != "1" {
+		t.Errorf("Lookup(keep-last-n) = %+v, %v", e, ok)
+	}
+	if _, ok := Lookup("nope"); ok {
+		t.Error("Lookup(nope) found a policy")
 	}
 }

@@ -6,19 +6,19 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-func init() {
-	register(Entry{
-		Name: "summary-nm",
-		Doc: "LLM summary by turns (a turn: what one API call appended, the previous response and its tool " +
-			"results): when more than n+m turns are unsummarised, the oldest n of them and the previous summary " +
-			"become one new summary, and the rest stay verbatim (m+1 turns right after, as the check runs every call).",
-		Source: "JetBrains \"The Complexity Trap\" (2025), OpenHands-style LLM summary, N=21, M=10",
-		Params: []Param{
-			{Name: "n", Default: "21", Doc: "turns summarised at a time (≥ 1)"},
-			{Name: "m", Default: "10", Doc: "most recent turns always kept verbatim"},
-		},
-		New: newSummaryNM,
-	})
+var summaryNMDef = policyDef{
+	name: "summary-nm",
+	doc: "LLM summary by turns (a turn: what one API call appended, the previous response and its tool " +
+		"results): when more than n+m turns are unsummarised, the oldest n of them and the previous summary " +
+		"become one new summary, and the rest stay verbatim (m+1 turns right after, as the check runs every call).",
+	source: "JetBrains \"The Complexity Trap\" (2025), OpenHands-style LLM summary, N=21, M=10",
+	new: func() (policy, []param) {
+		p := &summaryNM{}
+		return p, []param{
+			whole(&p.n, "n", 21, 1, "turns summarised at a time (≥ 1)"),
+			whole(&p.m, "m", 10, 0, "most recent turns always kept verbatim"),
+		}
+	},
 }
 
 type summaryNM struct {
@@ -28,18 +28,6 @@ type summaryNM struct {
 	// unsummarised turn starts; message indexes grow along the thread and
 	// do not move when items are dropped or summarised.
 	starts []int
-}
-
-func newSummaryNM(a Args) (simulate.Policy, error) {
-	n, err := a.Positive("n")
-	if err != nil {
-		return nil, err
-	}
-	m, err := a.Int("m")
-	if err != nil {
-		return nil, err
-	}
-	return &summaryNM{named: named{a}, n: int(n), m: int(m)}, nil
 }
 
 func (p *summaryNM) Before(s *simulate.State) {

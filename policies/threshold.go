@@ -2,19 +2,19 @@ package policies
 
 import "github.com/ctxlab/ctxlab/simulate"
 
-func init() {
-	register(Entry{
-		Name: "threshold",
-		Doc: "Full compaction whenever the exact context reaches pct% of the window: everything after the " +
-			"system prompt and tools is replaced by one summary. The simplest compaction baseline.",
-		Source: "common baseline (Claude Code's auto-compaction without its buffer and micro-compaction)",
-		Params: []Param{
-			{Name: "pct", Default: "80", Doc: "percentage of the window at which to compact (0 < pct ≤ 100)"},
-			{Name: "window", Default: "0", Doc: "window in tokens; 0: the model's (200000, 1000000 for [1m] models)"},
-			{Name: "restore", Default: "false", Doc: "re-attach recent files and todos after the summary, as Claude Code does"},
-		},
-		New: newThreshold,
-	})
+var thresholdDef = policyDef{
+	name: "threshold",
+	doc: "Full compaction whenever the exact context reaches pct% of the window: everything after the " +
+		"system prompt and tools is replaced by one summary. The simplest compaction baseline.",
+	source: "common baseline (Claude Code's auto-compaction without its buffer and micro-compaction)",
+	new: func() (policy, []param) {
+		p := &threshold{}
+		return p, []param{
+			number(&p.pct, "pct", 80, span{lo: 0, hi: 100, open: true}, "percentage of the window at which to compact (0 < pct ≤ 100)"),
+			whole(&p.window, "window", 0, 0, "window in tokens; 0: the model's (200000, 1000000 for [1m] models)"),
+			boolean(&p.restore, "restore", false, "re-attach recent files and todos after the summary, as Claude Code does"),
+		}
+	},
 }
 
 type threshold struct {
@@ -22,24 +22,6 @@ type threshold struct {
 	pct     float64
 	window  int64
 	restore bool
-}
-
-func newThreshold(a Args) (simulate.Policy, error) {
-	p := &threshold{named: named{a}}
-	var err error
-	if p.pct, err = a.Float("pct"); err != nil {
-		return nil, err
-	}
-	if p.pct <= 0 || p.pct > 100 {
-		return nil, a.errorf("pct=%v: want more than 0, at most 100", p.pct)
-	}
-	if p.window, err = a.Int("window"); err != nil {
-		return nil, err
-	}
-	if p.restore, err = a.Bool("restore"); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // Before compacts everything when s.Tokens ≥ ⌊window × pct / 100⌋.

@@ -26,6 +26,7 @@ type PolicyInfo struct {
 type ParamInfo struct {
 	Name    string `json:"name"`
 	Default string `json:"default"`
+	Range   string `json:"range"` // the values it takes
 	Doc     string `json:"doc"`
 }
 
@@ -49,21 +50,21 @@ const (
 )
 
 // WritePolicies renders the list: per policy its doc and source, then a
-// table of its parameters with their defaults.
+// table of its parameters with their defaults and the values they take.
 func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
 	if opt.Format == "json" {
 		return writeJSON(w, doc)
 	}
 	if opt.Format == "csv" {
-		t := &Table{Name: "policies", Columns: []string{"Source", "Doc", "Parameter", "Default", "Meaning"}}
+		t := &Table{Name: "policies", Columns: []string{"Source", "Doc", "Parameter", "Default", "Takes", "Meaning"}}
 		var secs []section
 		for _, p := range doc.Policies {
 			t := &Table{Name: t.Name, Columns: t.Columns}
 			if len(p.Params) == 0 {
-				t.addRow([]string{p.Source, p.Doc, "", "", ""})
+				t.addRow([]string{p.Source, p.Doc, "", "", "", ""})
 			}
 			for _, a := range p.Params {
-				t.addRow([]string{p.Source, p.Doc, a.Name, a.Default, a.Doc})
+				t.addRow([]string{p.Source, p.Doc, a.Name, a.Default, a.Range, a.Doc})
 			}
 			secs = append(secs, section{name: p.Name, tables: []*Table{t}})
 		}
@@ -84,6 +85,9 @@ func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
 			def, meaning := a.Default, a.Doc
 			if def == "" {
 				def = `""`
+			}
+			if a.Range != "" {
+				meaning += "; takes " + a.Range
 			}
 			if text {
 				meaning = wrap(meaning, paramWidth)

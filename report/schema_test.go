@@ -336,7 +336,7 @@ func policiesJSON(t *testing.T) []byte {
 	for _, e := range policies.Registry {
 		p := report.PolicyInfo{Name: e.Name, Doc: e.Doc, Source: e.Source}
 		for _, a := range e.Params {
-			p.Params = append(p.Params, report.ParamInfo{Name: a.Name, Default: a.Default, Doc: a.Doc})
+			p.Params = append(p.Params, report.ParamInfo{Name: a.Name, Default: a.Default, Range: a.Range, Doc: a.Doc})
 		}
 		list = append(list, p)
 	}

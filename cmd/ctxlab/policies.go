@@ -26,7 +26,7 @@ of its behaviour, and its parameters with their defaults. A policy spec is
 			for _, p := range policies.Registry {
 				info := report.PolicyInfo{Name: p.Name, Doc: p.Doc, Source: p.Source}
 				for _, a := range p.Params {
-					info.Params = append(info.Params, report.ParamInfo{Name: a.Name, Default: a.Default, Doc: a.Doc})
+					info.Params = append(info.Params, report.ParamInfo{Name: a.Name, Default: a.Default, Range: a.Range, Doc: a.Doc})
 				}
 				list = append(list, info)
 			}

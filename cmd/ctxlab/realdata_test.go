@@ -68,8 +68,8 @@ func TestRealdataCompare(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Sessions) != 12 || len(doc.Fidelity) != 12 || len(doc.Policies) != len(policies.Registry) {
-		t.Fatalf("%d sessions, %d fidelity rows, %d policies; want 12, 12, %d", len(doc.Sessions), len(doc.Fidelity), len(doc.Policies), len(policies.Registry))
+	if len(doc.Sessions) != 12 || len(doc.Fidelity) != 12 || len(doc.Policies) != len(policies.Names()) {
+		t.Fatalf("%d sessions, %d fidelity rows, %d policies; want 12, 12, %d", len(doc.Sessions), len(doc.Fidelity), len(doc.Policies), len(policies.Names()))
 	}
 	var compacted []string
 	for _, f := range doc.Fidelity {
@@ -104,7 +104,7 @@ func TestRealdataPlot(t *testing.T) {
 		min  int // files at least: per session, and the totals
 	}{
 		{"replay", []string{"replay", "--x", "time"}, 12*5 + 2},
-		{"compare", []string{"compare", "--calls", "--plot-format", "svg", "--policy", allPolicies()}, 12*(2+len(policies.Registry)) + 1},
+		{"compare", []string{"compare", "--calls", "--plot-format", "svg", "--policy", allPolicies()}, 12*(2+len(policies.Names())) + 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -98,6 +98,10 @@ func runSweep(o *sweepOptions, e env) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	fixed, err := defaults(o.policies)
+	if err != nil {
+		return usageError("--policy: %v", err)
+	}
 	obj, err := simulate.LookupMetric(o.objective)
 	if err != nil {
 		return usageError("--objective: %v", err)
@@ -146,7 +150,7 @@ func runSweep(o *sweepOptions, e env) error {
 	}
 	doc := &report.SweepDocument{
 		Schema: report.SchemaSweep, Version: report.SchemaVersion, Ctxlab: version(),
-		Grid:      report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: defaults(o.policies), Points: points},
+		Grid:      report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points},
 		Objective: obj.Name, Constraints: []string{}, Errors: l.errs, Rows: []report.SweepRow{}, Inputs: []report.SweepInput{},
 	}
 	if doc.Errors == nil {
@@ -177,26 +181,20 @@ func runSweep(o *sweepOptions, e env) error {
 
 // defaults gives each base spec's parameters: the spec's own values, else
 // the policy's defaults.
-func defaults(bases []string) map[string]map[string]string {
+func defaults(bases []string) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
 	for _, b := range bases {
-		name, args, _ := strings.Cut(b, ":")
-		e, ok := policies.Lookup(name)
-		if !ok {
-			continue
+		settings, err := policies.Settings(b)
+		if err != nil {
+			return nil, err
 		}
 		m := map[string]string{}
-		for _, p := range e.Params {
-			m[p.Name] = p.Default
-		}
-		for _, kv := range strings.Split(args, ",") {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				m[strings.TrimSpace(k)] = strings.TrimSpace(v)
-			}
+		for _, s := range settings {
+			m[s.Name] = s.Value
 		}
 		out[b] = m
 	}
-	return out
+	return out, nil
 }
 
 // hashSource is the SHA-256 of a session's files, the main one then its
