@@ -92,7 +92,7 @@ func TestSeriesAgreeWithMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 		tr := simulate.Prepare(s)
-		for _, spec := range []string{"observed", "claude-code:window=40000", "keep-last-n:n=3", "context-editing:trigger=20000"} {
+		for _, spec := range []string{"observed", "claude-code:window=55000", "keep-last-n:n=3", "context-editing:trigger=20000"} {
 			p, err := policies.Parse(spec)
 			if err != nil {
 				t.Fatal(err)
