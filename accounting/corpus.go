@@ -17,107 +17,145 @@ func Merge(reports []*Report, table *prices.Table) *Report {
 	if table == nil {
 		table = prices.Default()
 	}
-	out := &Report{
-		Duplicates: []DuplicateRead{}, CacheBreaks: []CacheBreak{}, TTLChanges: []TTLChange{},
-		Compactions: []CompactionEvent{}, Spirals: []Spiral{}, Warnings: []string{},
+	m := merger{
+		out: &Report{
+			Duplicates: []DuplicateRead{}, CacheBreaks: []CacheBreak{}, TTLChanges: []TTLChange{},
+			Compactions: []CompactionEvent{}, Spirals: []Spiral{}, Warnings: []string{},
+		},
+		models: map[string]bool{}, versions: map[string]bool{}, unknown: map[string]int{},
+		tokens: map[tokenKey]*TokenRow{}, best: map[string]int{},
 	}
-	sum := &out.Summary
-	models, versions := map[string]bool{}, map[string]bool{}
-	unknown := map[string]int{}
-	tok := map[tokenKey]*TokenRow{}
-	var exact int64
-	var recs []callRecord
-	best := map[string]int{} // call key → index in recs
 	for _, r := range reports {
-		id := r.Summary.ID
-		s := r.Summary
-		sum.Sessions += s.Sessions
-		sum.Agents += s.Agents
-		sum.Lines += s.Lines
-		sum.BadLines += s.BadLines
-		sum.Replayed += s.Replayed
-		sum.Resumes += s.Resumes
-		if s.Start != "" && (sum.Start == "" || s.Start < sum.Start) {
-			sum.Start = s.Start
-		}
-		if s.End > sum.End {
-			sum.End = s.End
-		}
-		for _, m := range s.Models {
-			models[m] = true
-		}
-		for _, v := range s.Versions {
-			versions[v] = true
-		}
-		for _, u := range s.Unknown {
-			unknown[u.Name] += u.Count
-		}
-		exact += r.Tokens.exact
-		for _, row := range r.Tokens.Rows {
-			k := tokenKey{row.Category, row.Name}
-			if tok[k] == nil {
-				tok[k] = &TokenRow{Category: row.Category, Name: row.Name}
-			}
-			tok[k].Count += row.Count
-			tok[k].Tokens += row.Tokens
-			tok[k].Measured += row.Measured
-		}
-		for _, c := range r.calls {
-			c.thread = c.kind // corpus rows group threads by kind
-			if c.key == "" {
-				recs = append(recs, c)
-				continue
-			}
-			if i, ok := best[c.key]; ok {
-				sum.CrossSessionDuplicates++
-				if c.usage.Total() > recs[i].usage.Total() {
-					recs[i] = c
-				}
-				continue
-			}
-			best[c.key] = len(recs)
-			recs = append(recs, c)
-		}
-		for _, d := range r.Duplicates {
-			d.Session = id
-			out.Duplicates = append(out.Duplicates, d)
-		}
-		for _, b := range r.CacheBreaks {
-			b.Session = id
-			out.CacheBreaks = append(out.CacheBreaks, b)
-		}
-		for _, t := range r.TTLChanges {
-			t.Session = id
-			out.TTLChanges = append(out.TTLChanges, t)
-		}
-		base := len(out.Compactions)
-		for _, c := range r.Compactions {
-			c.Session = id
-			out.Compactions = append(out.Compactions, c)
-		}
-		for _, sp := range r.Spirals {
-			sp.Session = id
-			sp.First += base
-			out.Spirals = append(out.Spirals, sp)
-		}
-		out.Warnings = append(out.Warnings, r.Warnings...)
+		m.addSummary(r.Summary)
+		m.addTokens(r.Tokens)
+		m.addCalls(r.calls)
+		m.addRows(r)
 	}
-	out.calls = recs
-	out.Usage = usageOf(recs, table)
+	return m.finish(table)
+}
+
+// merger accumulates the reports Merge combines.
+type merger struct {
+	out              *Report
+	models, versions map[string]bool
+	unknown          map[string]int
+	tokens           map[tokenKey]*TokenRow
+	exact            int64
+	calls            []callRecord
+	best             map[string]int // call key → index in calls
+}
+
+// addSummary adds a session's counts and widens the time span.
+func (m *merger) addSummary(s Summary) {
+	sum := &m.out.Summary
+	sum.Sessions += s.Sessions
+	sum.Agents += s.Agents
+	sum.Lines += s.Lines
+	sum.BadLines += s.BadLines
+	sum.Replayed += s.Replayed
+	sum.Resumes += s.Resumes
+	if s.Start != "" && (sum.Start == "" || s.Start < sum.Start) {
+		sum.Start = s.Start
+	}
+	if s.End > sum.End {
+		sum.End = s.End
+	}
+	for _, x := range s.Models {
+		m.models[x] = true
+	}
+	for _, v := range s.Versions {
+		m.versions[v] = true
+	}
+	for _, u := range s.Unknown {
+		m.unknown[u.Name] += u.Count
+	}
+}
+
+// addTokens adds a session's token rows to the rows of the same category
+// and name.
+func (m *merger) addTokens(t Tokens) {
+	m.exact += t.exact
+	for _, row := range t.Rows {
+		k := tokenKey{row.Category, row.Name}
+		if m.tokens[k] == nil {
+			m.tokens[k] = &TokenRow{Category: row.Category, Name: row.Name}
+		}
+		m.tokens[k].Count += row.Count
+		m.tokens[k].Tokens += row.Tokens
+		m.tokens[k].Measured += row.Measured
+	}
+}
+
+// addCalls keeps one record per call key: the one with the most tokens.
+// A call seen again counts as a cross-session duplicate.
+func (m *merger) addCalls(calls []callRecord) {
+	for _, c := range calls {
+		c.thread = c.kind // corpus rows group threads by kind
+		if c.key == "" {
+			m.calls = append(m.calls, c)
+			continue
+		}
+		if i, ok := m.best[c.key]; ok {
+			m.out.Summary.CrossSessionDuplicates++
+			if c.usage.Total() > m.calls[i].usage.Total() {
+				m.calls[i] = c
+			}
+			continue
+		}
+		m.best[c.key] = len(m.calls)
+		m.calls = append(m.calls, c)
+	}
+}
+
+// addRows appends a session's row lists, each row marked with the session;
+// spirals point at compactions by index, so they move with them.
+func (m *merger) addRows(r *Report) {
+	out, id := m.out, r.Summary.ID
+	for _, d := range r.Duplicates {
+		d.Session = id
+		out.Duplicates = append(out.Duplicates, d)
+	}
+	for _, b := range r.CacheBreaks {
+		b.Session = id
+		out.CacheBreaks = append(out.CacheBreaks, b)
+	}
+	for _, t := range r.TTLChanges {
+		t.Session = id
+		out.TTLChanges = append(out.TTLChanges, t)
+	}
+	base := len(out.Compactions)
+	for _, c := range r.Compactions {
+		c.Session = id
+		out.Compactions = append(out.Compactions, c)
+	}
+	for _, sp := range r.Spirals {
+		sp.Session = id
+		sp.First += base
+		out.Spirals = append(out.Spirals, sp)
+	}
+	out.Warnings = append(out.Warnings, r.Warnings...)
+}
+
+// finish prices the kept calls and puts every list in its order.
+func (m *merger) finish(table *prices.Table) *Report {
+	out := m.out
+	sum := &out.Summary
+	out.calls = m.calls
+	out.Usage = usageOf(m.calls, table)
 	sum.Calls = out.Usage.Total.Calls
 	sum.Cost = out.Usage.Total.Cost
 	sum.CostComplete = out.Usage.Total.Unpriced == 0
-	sum.Models, sum.Versions = setKeys(models), setKeys(versions)
+	sum.Models, sum.Versions = setKeys(m.models), setKeys(m.versions)
 	sort.Slice(sum.Versions, func(i, j int) bool { return replay.CompareVersions(sum.Versions[i], sum.Versions[j]) < 0 })
 	if sum.Start != "" {
 		sum.Seconds = seconds(sum.Start, sum.End)
 	}
-	for k, v := range unknown {
+	for k, v := range m.unknown {
 		sum.Unknown = append(sum.Unknown, Count{Name: k, Count: v})
 	}
 	sortCounts(sum.Unknown)
-	out.Tokens = Tokens{Method: MethodEstimate, Rows: []TokenRow{}, exact: exact}
-	for _, row := range tok {
+	out.Tokens = Tokens{Method: MethodEstimate, Rows: []TokenRow{}, exact: m.exact}
+	for _, row := range m.tokens {
 		out.Tokens.Rows = append(out.Tokens.Rows, *row)
 	}
 	finishTokens(&out.Tokens)
