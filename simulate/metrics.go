@@ -189,8 +189,31 @@ func (m *Metrics) Usage() replay.Usage {
 	return replay.Usage{Input: m.Input, CacheWrite5m: m.CacheWrite5m, CacheWrite1h: m.CacheWrite1h, CacheRead: m.CacheRead, Output: m.Output}
 }
 
+// finish computes the run's metrics from its calls, summaries and
+// counters, and rounds the costs.
 func (e *engine) finish() {
 	m := &e.res.Metrics
+	e.sumCalls(m)
+	for _, i := range CacheBreaks(e.res.Calls, e.cfg.Breaks) {
+		m.CacheBreaks++
+		if c := &e.res.Calls[i]; c.Compacted || c.Cleared {
+			m.PolicyBreaks++
+		}
+	}
+	e.sumSide(m)
+	m.CacheHitRatio = hitRatio(m.Usage())
+	m.Compactions = e.compactions
+	m.Clearings = e.micro
+	m.TokensFreed = e.freed
+	m.SummaryTokens = e.summaryTok
+	m.LikelyRereads = e.rereads
+	e.roundCosts(m)
+	m.UsersVerbatim, m.UsersSummarised = e.users()
+}
+
+// sumCalls adds up the main-thread calls: their usage, cost, states and
+// the first compaction.
+func (e *engine) sumCalls(m *Metrics) {
 	for i := range e.res.Calls {
 		c := &e.res.Calls[i]
 		m.Calls++
@@ -217,12 +240,11 @@ func (e *engine) finish() {
 			m.FirstCompaction = c.Call
 		}
 	}
-	for _, i := range CacheBreaks(e.res.Calls, e.cfg.Breaks) {
-		m.CacheBreaks++
-		if c := &e.res.Calls[i]; c.Compacted || c.Cleared {
-			m.PolicyBreaks++
-		}
-	}
+}
+
+// sumSide adds the summarizer's calls to the run's usage and cost, and
+// prices the sub-agents' recorded calls, which no policy changes.
+func (e *engine) sumSide(m *Metrics) {
 	for _, s := range e.res.Summaries {
 		m.CacheRead += s.Read
 		if e.ttl >= time.Hour {
@@ -241,14 +263,12 @@ func (e *engine) finish() {
 			m.AgentsUnpriced++
 		}
 	}
-	m.CacheHitRatio = hitRatio(m.Usage())
-	m.Compactions = e.compactions
-	m.Clearings = e.micro
-	m.TokensFreed = e.freed
-	m.SummaryTokens = e.summaryTok
-	m.LikelyRereads = e.rereads
-	// The total is rounded once, from the unrounded parts, as replay's
-	// session total is: the observed run's total equals replay's.
+}
+
+// roundCosts rounds every cost to a millionth of a dollar, once. The
+// total is rounded from the unrounded parts, as replay's session total is:
+// the observed run's total equals replay's.
+func (e *engine) roundCosts(m *Metrics) {
 	m.TotalCost = prices.RoundUSD(m.Cost + m.AgentsCost)
 	m.Cost = prices.RoundUSD(m.Cost)
 	m.SummarizerCost = prices.RoundUSD(m.SummarizerCost)
@@ -259,7 +279,12 @@ func (e *engine) finish() {
 	for i := range e.res.Summaries {
 		e.res.Summaries[i].Cost = prices.RoundUSD(e.res.Summaries[i].Cost)
 	}
-	// Users: every user text message appended during the run.
+}
+
+// users counts the user text messages appended during the run: those
+// still in the context or quoted by a summary (verbatim), and the rest
+// (summarised).
+func (e *engine) users() (verbatim, summarised int) {
 	inContext := map[int]bool{}
 	for _, it := range e.items {
 		if it.Kind == KindUser {
@@ -278,10 +303,11 @@ func (e *engine) finish() {
 			}
 			seen[it.Msg] = true
 			if inContext[it.Msg] || quoted[it.Msg] {
-				m.UsersVerbatim++
+				verbatim++
 			} else {
-				m.UsersSummarised++
+				summarised++
 			}
 		}
 	}
+	return verbatim, summarised
 }
