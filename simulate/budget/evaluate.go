@@ -90,73 +90,36 @@ func Evaluate(f *File, name string, samples []Sample, baseline *Result) *Result 
 	return res
 }
 
+// evaluate checks one limit: it picks the sessions, aggregates the
+// measure, and checks the absolute bounds, then the bounds relative to the
+// baseline.
 func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, haveBase bool) Outcome {
 	m, _ := LookupMeasure(l.Measure) // checked by Parse
 	o := Outcome{
 		Limit: l.Key(), Index: index, Measure: m.Name, Of: l.Of, Policy: l.policy, Unit: m.Unit,
 		Max: l.Max, Min: l.Min, MaxIncrease: l.MaxIncrease, MaxIncreasePct: l.MaxIncreasePct, Pass: true,
 	}
-	fail := func(format string, a ...any) {
-		o.Pass = false
-		o.Reasons = append(o.Reasons, fmt.Sprintf(format, a...))
-	}
-	var (
-		picked   []*Sample
-		runs     []simulate.Metrics
-		values   []float64
-		unpriced int
-	)
-	for i := range samples {
-		s := &samples[i]
-		if !l.sel.Picks(s.Project, s.Session, s.Start, s.End) {
-			continue
-		}
-		run, ok := s.Runs[l.policy]
-		if !ok {
-			continue // the session has no main-thread calls to replay
-		}
-		if !s.knows(m.Name) {
-			fail("%s is not in the report the sessions were read from", m.Name)
-			return o
-		}
-		picked, runs = append(picked, s), append(runs, run)
-		values = append(values, m.value(s, &run))
-		switch {
-		case m.unpriced != nil:
-			unpriced += m.unpriced(&run)
-		case m.Cost:
-			unpriced += s.BreakUnpriced
-		}
-	}
-	o.Sessions = len(picked)
-	if len(picked) == 0 {
-		fail("no session matches the limit")
+	p, problem := pick(l, m, samples)
+	if problem != "" {
+		o.fail("%s", problem)
 		return o
 	}
-	if m.Cost && unpriced > 0 {
+	o.Sessions = len(p.samples)
+	if o.Sessions == 0 {
+		o.fail("no session matches the limit")
+		return o
+	}
+	if m.Cost && p.unpriced > 0 {
 		if l.Unpriced != "ignore" {
-			fail("%d calls of models without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", unpriced)
+			o.fail("%d calls of models without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", p.unpriced)
 			return o
 		}
-		o.Reasons = append(o.Reasons, fmt.Sprintf("%d calls of models without a price are left out (\"unpriced\": \"ignore\")", unpriced))
+		o.Reasons = append(o.Reasons, fmt.Sprintf("%d calls of models without a price are left out (\"unpriced\": \"ignore\")", p.unpriced))
 	}
-	v := aggregate(l.Of, m, picked, runs, values)
+	v := aggregate(l.Of, m, p.samples, p.runs, p.values)
 	o.Value = &v
-	o.Top = top(m, l, picked, values)
-
-	headroom := math.Inf(1)
-	if l.Max != nil {
-		headroom = min(headroom, *l.Max-v)
-		if v > *l.Max {
-			fail("%s above max %s", num(v), num(*l.Max))
-		}
-	}
-	if l.Min != nil {
-		headroom = min(headroom, v-*l.Min)
-		if v < *l.Min {
-			fail("%s below min %s", num(v), num(*l.Min))
-		}
-	}
+	o.Top = top(m, l, p.samples, p.values)
+	headroom := o.checkBounds(l, v)
 	if b := base[o.Limit]; b != nil {
 		o.Baseline = b
 		ch := round(v - *b)
@@ -169,28 +132,11 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	if l.MaxIncrease != nil || l.MaxIncreasePct != nil {
 		switch {
 		case !haveBase:
-			fail("max_increase and max_increase_pct need a baseline (--baseline)")
+			o.fail("max_increase and max_increase_pct need a baseline (--baseline)")
 		case o.Baseline == nil:
-			fail("the baseline has no value for this limit")
+			o.fail("the baseline has no value for this limit")
 		default:
-			b, ch := *o.Baseline, *o.Change
-			if l.MaxIncrease != nil {
-				headroom = min(headroom, b+*l.MaxIncrease-v)
-				if ch > *l.MaxIncrease {
-					fail("up %s from the baseline's %s, more than max_increase %s", num(ch), num(b), num(*l.MaxIncrease))
-				}
-			}
-			if l.MaxIncreasePct != nil {
-				// The headroom is in the measure's unit: the most the
-				// value may reach is the baseline plus the percentage.
-				headroom = min(headroom, b*(1+*l.MaxIncreasePct/100)-v)
-				switch {
-				case b != 0 && 100*ch/b > *l.MaxIncreasePct:
-					fail("up %s%% from the baseline's %s, more than max_increase_pct %s%%", num(*o.ChangePct), num(b), num(*l.MaxIncreasePct))
-				case b == 0 && ch > 0:
-					fail("up %s from a baseline of 0: an unbounded increase", num(ch))
-				}
-			}
+			headroom = min(headroom, o.checkIncrease(l, v))
 		}
 	}
 	if !math.IsInf(headroom, 1) {
@@ -198,6 +144,91 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 		o.Headroom = &h
 	}
 	return o
+}
+
+func (o *Outcome) fail(format string, a ...any) {
+	o.Pass = false
+	o.Reasons = append(o.Reasons, fmt.Sprintf(format, a...))
+}
+
+// picked is what a limit reads: the sessions it selects, their runs of
+// its policy, the measure's value in each, and the calls left unpriced.
+type picked struct {
+	samples  []*Sample
+	runs     []simulate.Metrics
+	values   []float64
+	unpriced int
+}
+
+// pick selects the samples a limit applies to: those its selection picks
+// that have a run of its policy. problem says why the measure cannot be
+// read at all.
+func pick(l *Limit, m Measure, samples []Sample) (p picked, problem string) {
+	for i := range samples {
+		s := &samples[i]
+		if !l.sel.Picks(s.Project, s.Session, s.Start, s.End) {
+			continue
+		}
+		run, ok := s.Runs[l.policy]
+		if !ok {
+			continue // the session has no main-thread calls to replay
+		}
+		if !s.knows(m.Name) {
+			return p, m.Name + " is not in the report the sessions were read from"
+		}
+		p.samples, p.runs = append(p.samples, s), append(p.runs, run)
+		p.values = append(p.values, m.value(s, &run))
+		switch {
+		case m.unpriced != nil:
+			p.unpriced += m.unpriced(&run)
+		case m.Cost:
+			p.unpriced += s.BreakUnpriced
+		}
+	}
+	return p, ""
+}
+
+// checkBounds checks v against max and min, and returns the headroom:
+// how far v may move before it fails (+Inf without bounds).
+func (o *Outcome) checkBounds(l *Limit, v float64) float64 {
+	headroom := math.Inf(1)
+	if l.Max != nil {
+		headroom = min(headroom, *l.Max-v)
+		if v > *l.Max {
+			o.fail("%s above max %s", num(v), num(*l.Max))
+		}
+	}
+	if l.Min != nil {
+		headroom = min(headroom, v-*l.Min)
+		if v < *l.Min {
+			o.fail("%s below min %s", num(v), num(*l.Min))
+		}
+	}
+	return headroom
+}
+
+// checkIncrease checks v's change from the baseline against max_increase
+// and max_increase_pct, and returns the headroom in the measure's unit.
+func (o *Outcome) checkIncrease(l *Limit, v float64) float64 {
+	headroom := math.Inf(1)
+	b, ch := *o.Baseline, *o.Change
+	if l.MaxIncrease != nil {
+		headroom = min(headroom, b+*l.MaxIncrease-v)
+		if ch > *l.MaxIncrease {
+			o.fail("up %s from the baseline's %s, more than max_increase %s", num(ch), num(b), num(*l.MaxIncrease))
+		}
+	}
+	if l.MaxIncreasePct != nil {
+		// The most the value may reach is the baseline plus the percentage.
+		headroom = min(headroom, b*(1+*l.MaxIncreasePct/100)-v)
+		switch {
+		case b != 0 && 100*ch/b > *l.MaxIncreasePct:
+			o.fail("up %s%% from the baseline's %s, more than max_increase_pct %s%%", num(*o.ChangePct), num(b), num(*l.MaxIncreasePct))
+		case b == 0 && ch > 0:
+			o.fail("up %s from a baseline of 0: an unbounded increase", num(ch))
+		}
+	}
+	return headroom
 }
 
 // aggregate folds the selected sessions' values; Total sums the runs'
