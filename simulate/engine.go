@@ -40,6 +40,14 @@ type Config struct {
 	// EstimateFrom is the first Claude Code version whose threshold count
 	// adds an estimate of what followed the last response (EstimateFrom).
 	EstimateFrom string
+	// ThinkingKeywordsUntil is the first Claude Code version whose
+	// thinking budget does not follow the prompt's keywords
+	// (ThinkingKeywordsUntil). Before it, a turn whose budget differs from
+	// the previous call's invalidates the cached messages: changing the
+	// thinking parameters does, while the system prompt and tools stay
+	// cached (Anthropic's "Building with extended thinking", on prompt
+	// caching). "0" turns the rule off.
+	ThinkingKeywordsUntil string
 	// SharedPrefixTTL is how long the prefix up to the end of the system
 	// prompt stays readable after the session's own last use, from
 	// Claude Code SharedPrefixFrom on (DefaultSharedPrefixTTL).
@@ -267,6 +275,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MinCacheable == nil {
 		cfg.MinCacheable = DefaultMinCacheable()
 	}
+	if cfg.ThinkingKeywordsUntil == "" {
+		cfg.ThinkingKeywordsUntil = ThinkingKeywordsUntil
+	}
 	if cfg.EstimateFrom == "" {
 		cfg.EstimateFrom = EstimateFrom
 	}
@@ -358,6 +369,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		st.GapMs = tc.Time - e.prevTime
 	}
 	e.sideRequests(tc)
+	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&tr.Calls[i-1]) && tc.Thinking != tr.Calls[i-1].Thinking {
+		e.markEdit(1) // the cached messages are invalidated; the system prompt is not
+		e.actions = append(e.actions, "thinking budget changed")
+	}
 	e.sync(st)
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
@@ -370,6 +385,12 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
 	e.callsSince++
+}
+
+// keywordThinking says whether the call's thinking budget follows its
+// prompt's keywords.
+func (e *engine) keywordThinking(tc *TraceCall) bool {
+	return tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.ThinkingKeywordsUntil) < 0
 }
 
 // sideRequests replays the side requests sent since the previous call:

@@ -80,6 +80,10 @@ type TraceCall struct {
 	// Side are the side requests sent on the conversation since the
 	// previous call (replay.SideRequest).
 	Side []replay.SideRequest
+	// Thinking is the thinking budget the keywords of the turn's prompt
+	// ask for (ThinkingBudget), which applies before
+	// ThinkingKeywordsUntil.
+	Thinking int64
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -143,6 +147,7 @@ func Prepare(s *replay.Session) *Trace {
 			tr.TTL = accounting.DefaultTTL1h
 		}
 	}
+	var thinking int64 // the current turn's budget
 	for _, seg := range sz.Segments {
 		if tr.Auxiliary != "" {
 			break
@@ -172,6 +177,9 @@ func Prepare(s *replay.Session) *Trace {
 			if tc.RealCompact != nil && m == tc.RealCompact.Msg {
 				afterBoundary = true
 			}
+			if b, ok := promptBudget(&th.Messages[m]); ok {
+				thinking = b
+			}
 			n := len(tc.Items)
 			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, afterBoundary)
 			for b := range tc.Items[n:] {
@@ -182,6 +190,7 @@ func Prepare(s *replay.Session) *Trace {
 		if seg.Hidden > 0 {
 			tc.Items = append(tc.Items, Item{Kind: KindHidden, Tokens: seg.Hidden, Msg: -1, Exact: true})
 		}
+		tc.Thinking = thinking
 		tr.Calls = append(tr.Calls, tc)
 	}
 	attachSide(tr.Calls, th.SideRequests)

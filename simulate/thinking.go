@@ -1,0 +1,70 @@
+package simulate
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Thinking budgets by keyword. Claude Code before 2.0 set each request's
+// extended-thinking budget from words in the user's prompt; Anthropic's
+// "Claude Code: Best practices for agentic coding" names the escalating
+// phrases ("think" < "think hard" < "think harder" < "ultrathink"), and
+// Claude Code 1.0.x's bundled cli.js maps them to these budgets.
+const (
+	ThinkBasic   = 4_000
+	ThinkMiddle  = 10_000
+	ThinkHighest = 31_999
+)
+
+// ThinkingKeywordsUntil is the first Claude Code version whose thinking
+// budget no longer follows the prompt's keywords (2.x records its thinking
+// setting as thinkingMetadata on user lines instead, and in 2.x
+// transcripts a keyword does not break the cache: 7 of 9 such turns read
+// the whole previous prompt).
+const ThinkingKeywordsUntil = "2.0.0"
+
+var (
+	thinkHighest = regexp.MustCompile(`\bultrathink\b|\bthink (harder|intensely|longer|really hard|super hard|very hard)\b`)
+	thinkMiddle  = regexp.MustCompile(`\bmegathink\b|\bthink (about it|a lot|deeply|hard|more)\b`)
+	thinkBasic   = regexp.MustCompile(`\bthink\b`)
+)
+
+// ThinkingBudget is the thinking budget Claude Code 1.0.x asked for when a
+// prompt had text: the budget of the strongest phrase in it, 0 for none.
+func ThinkingBudget(text string) int64 {
+	t := strings.ToLower(text)
+	switch {
+	case thinkHighest.MatchString(t):
+		return ThinkHighest
+	case thinkMiddle.MatchString(t):
+		return ThinkMiddle
+	case thinkBasic.MatchString(t):
+		return ThinkBasic
+	}
+	return 0
+}
+
+// promptBudget returns the thinking budget a user message sets, and false
+// when it sets none: it is not a prompt the user typed (a tool result, a
+// meta line, a compaction summary, the marker of an interruption).
+func promptBudget(m *replay.Message) (int64, bool) {
+	if m.Role != replay.RoleUser || m.Meta || m.CompactSummary {
+		return 0, false
+	}
+	var text []string
+	for _, b := range m.Blocks {
+		switch b.Kind {
+		case replay.BlockToolResult:
+			return 0, false
+		case replay.BlockText:
+			text = append(text, b.Text)
+		}
+	}
+	all := strings.Join(text, "\n")
+	if len(text) == 0 || strings.HasPrefix(all, "[Request interrupted") {
+		return 0, false
+	}
+	return ThinkingBudget(all), true
+}
