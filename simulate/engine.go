@@ -48,6 +48,10 @@ type Config struct {
 	// cached (Anthropic's "Building with extended thinking", on prompt
 	// caching). "0" turns the rule off.
 	ThinkingKeywordsUntil string
+	// PostCompactTurnFrom is the first Claude Code version whose first
+	// user turn after a compaction reads only the system prompt
+	// (PostCompactTurnFrom); "99" turns the rule off.
+	PostCompactTurnFrom string
 	// SharedPrefixTTL is how long the prefix up to the end of the system
 	// prompt stays readable after the session's own last use, from
 	// Claude Code SharedPrefixFrom on (DefaultSharedPrefixTTL).
@@ -257,7 +261,10 @@ type engine struct {
 	lastOutput   int64  // and output
 	model        string
 	compacted    bool // a compaction happened before this call
-	clearedNow   bool // content cleared or dropped before this call
+	// compactedTurn is set from the call after a compaction until the
+	// next turn starts.
+	compactedTurn bool
+	clearedNow    bool // content cleared or dropped before this call
 }
 
 // withDefaults returns the config with every zero field set to its
@@ -274,6 +281,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.MinCacheable == nil {
 		cfg.MinCacheable = DefaultMinCacheable()
+	}
+	if cfg.PostCompactTurnFrom == "" {
+		cfg.PostCompactTurnFrom = PostCompactTurnFrom
 	}
 	if cfg.ThinkingKeywordsUntil == "" {
 		cfg.ThinkingKeywordsUntil = ThinkingKeywordsUntil
@@ -369,22 +379,40 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		st.GapMs = tc.Time - e.prevTime
 	}
 	e.sideRequests(tc)
-	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&tr.Calls[i-1]) && tc.Thinking != tr.Calls[i-1].Thinking {
-		e.markEdit(1) // the cached messages are invalidated; the system prompt is not
-		e.actions = append(e.actions, "thinking budget changed")
-	}
+	e.turnRewrites(i, tc)
 	e.sync(st)
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
 		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil) // a call without usage has nothing to fit
 	}
 	e.request(tc, st.Limits, obs)
+	if e.compacted {
+		e.compactedTurn = true
+	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
 	if tc.OutputLowerBound {
 		e.lastOutput = max(e.lastOutput, tr.estimate(int(tc.OutputEst)))
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
 	e.callsSince++
+}
+
+// turnRewrites applies the rewrites Claude Code makes at the start of a
+// turn, which invalidate the cached messages but not the system prompt:
+// a thinking budget that changed (before ThinkingKeywordsUntil), and the
+// first turn after a compaction (from PostCompactTurnFrom).
+func (e *engine) turnRewrites(i int, tc *TraceCall) {
+	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&e.tr.Calls[i-1]) && tc.Thinking != e.tr.Calls[i-1].Thinking {
+		e.markEdit(1)
+		e.actions = append(e.actions, "thinking budget changed")
+	}
+	if tc.NewTurn && e.compactedTurn {
+		e.compactedTurn = false
+		if tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.PostCompactTurnFrom) >= 0 {
+			e.markEdit(1)
+			e.actions = append(e.actions, "first turn after a compaction")
+		}
+	}
 }
 
 // keywordThinking says whether the call's thinking budget follows its

@@ -46,6 +46,16 @@ func ThinkingBudget(text string) int64 {
 	return 0
 }
 
+// PostCompactTurnFrom is the first Claude Code version whose first user
+// turn after a compaction rewrites the conversation after the system
+// prompt. In 2.1.126–2.1.146 transcripts, 4 of 4 auto-compactions followed
+// by a user turn within the cache lifetime read only the system prompt at
+// that turn (the prompt grew; nothing the transcript shows changed); in
+// 2.1.41 the one such turn read the whole previous prompt. No transcript
+// between shows a compaction, so the change is placed at the first version
+// that shows it.
+const PostCompactTurnFrom = "2.1.126"
+
 // promptBudget returns the thinking budget a user message sets, and false
 // when it sets none: it is not a prompt the user typed (a tool result, a
 // meta line, a compaction summary, the marker of an interruption).

@@ -90,3 +90,50 @@ func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
 		}
 	}
 }
+
+// From 2.1.126 the first turn after a compaction reads only the system
+// prompt (here nothing: the overhead is below the minimum cacheable
+// prefix); a call of the same turn, a 2.1.41 session, and the rule turned
+// off read the previous prompt.
+func TestFirstTurnAfterCompaction(t *testing.T) {
+	run := func(version string, cfg Config) []CallResult {
+		tr := build(
+			step{0, "", []Item{user(3000)}},
+			step{1, "", []Item{asst(100), result("r", "r.go", 2000)}}, // compacted before this call
+			step{2, "", []Item{asst(100), result("s", "s.go", 100)}},  // same turn
+			step{3, "", []Item{asst(100), user(100)}},                 // the next turn
+			step{4, "", []Item{asst(100), user(100)}},                 // and the one after
+		)
+		for i := range tr.Calls {
+			tr.Calls[i].Version = version
+		}
+		tr.Calls[0].NewTurn, tr.Calls[3].NewTurn, tr.Calls[4].NewTurn = true, true, true
+		p := policyFunc(func(s *State) {
+			if s.Call == 1 {
+				s.Compact(Compaction{From: 1, To: len(s.Items) - 1, Label: "test"})
+			}
+		})
+		return Run(tr, p, cfg).Calls
+	}
+	off := DefaultConfig()
+	off.PostCompactTurnFrom = "99"
+	for _, c := range []struct {
+		name    string
+		version string
+		cfg     Config
+		broken  bool
+	}{
+		{"2.1.146", "2.1.146", DefaultConfig(), true},
+		{"2.1.41", "2.1.41", DefaultConfig(), false},
+		{"2.1.146, rule off", "2.1.146", off, false},
+	} {
+		calls := run(c.version, c.cfg)
+		for i, want := range map[int]bool{2: false, 3: c.broken, 4: false} {
+			prev := calls[i-1].Prompt - 10 // the previous call's breakpoint
+			got := calls[i].Read
+			if broken := got == 0; broken != want || !broken && got != prev {
+				t.Errorf("%s: call %d read %d, want %v (previous breakpoint %d; actions %v)", c.name, i, got, map[bool]string{true: "0", false: "the previous breakpoint"}[want], prev, calls[i].Actions)
+			}
+		}
+	}
+}

@@ -84,6 +84,9 @@ type TraceCall struct {
 	// ask for (ThinkingBudget), which applies before
 	// ThinkingKeywordsUntil.
 	Thinking int64
+	// NewTurn is set when a prompt the user typed precedes the call: it
+	// starts a turn.
+	NewTurn bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -178,7 +181,7 @@ func Prepare(s *replay.Session) *Trace {
 				afterBoundary = true
 			}
 			if b, ok := promptBudget(&th.Messages[m]); ok {
-				thinking = b
+				thinking, tc.NewTurn = b, true
 			}
 			n := len(tc.Items)
 			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, afterBoundary)
