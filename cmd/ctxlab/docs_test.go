@@ -70,6 +70,11 @@ func TestDocExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i, f := range files {
+		if files[i], err = filepath.Abs(f); err != nil { // the test moves to the root
+			t.Fatal(err)
+		}
+	}
 	exs := docExamples(t, files)
 	if len(exs) < 2 {
 		t.Fatalf("found %d console examples in docs/, want at least 2", len(exs))
@@ -81,10 +86,35 @@ func TestDocExamples(t *testing.T) {
 			stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
 			getenv: func(string) string { return "" }, home: os.UserHomeDir,
 		})
-		if got := errb.String() + out.String(); got != ex.want {
-			t.Errorf("%s:%d: ctxlab %s prints something else than the docs show:\n%s",
+		got := errb.String() + out.String()
+		if got != ex.want && *update {
+			rewriteExample(t, ex, got)
+			continue
+		}
+		if got != ex.want {
+			t.Errorf("%s:%d: ctxlab %s prints something else than the docs show (go test ./cmd/ctxlab -run TestDocExamples -update rewrites it):\n%s",
 				ex.file, ex.line, strings.Join(ex.args, " "), firstDiff(ex.want, got))
 		}
+	}
+}
+
+// rewriteExample replaces the output the docs show for ex with got: the
+// lines after its command up to the next command or the end of the block.
+func rewriteExample(t *testing.T, ex example, got string) {
+	t.Helper()
+	data, err := os.ReadFile(ex.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	end := ex.line // index of the first output line
+	for end < len(lines) && lines[end] != "```" && !strings.HasPrefix(lines[end], "$ ctxlab ") {
+		end++
+	}
+	repl := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	lines = append(lines[:ex.line], append(repl, lines[end:]...)...)
+	if err := os.WriteFile(ex.file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
