@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/ctxlab/ctxlab/accounting"
 )
@@ -42,6 +44,47 @@ type DecodeError struct {
 
 func (e *DecodeError) Error() string { return e.Err.Error() }
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Position names where the report at path could not be read: file:line:column for
+// a file (read again: up to the offset, and for a syntax error first to
+// find the offending value exactly), a byte offset for standard input,
+// the file alone for an error of the whole document.
+func (e *DecodeError) Position(path string) string {
+	offset := e.Offset
+	if offset < 0 {
+		return path
+	}
+	if path == "-" {
+		return fmt.Sprintf("-: byte %d", offset)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Sprintf("%s: byte %d", path, offset)
+	}
+	defer f.Close()
+	if e.Syntax {
+		if exact := SyntaxOffset(bufio.NewReaderSize(f, 1<<20)); exact >= 0 {
+			offset = exact
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fmt.Sprintf("%s: byte %d", path, offset)
+		}
+	}
+	line, col := 1, 1
+	r := bufio.NewReader(io.LimitReader(f, offset))
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			break
+		}
+		if b == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%s:%d:%d", path, line, col)
+}
 
 // ErrEmpty is the DecodeError of an input without a single byte of JSON.
 var ErrEmpty = errors.New("empty input: not a ctxlab JSON report")

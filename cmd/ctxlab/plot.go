@@ -107,7 +107,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 	if err != nil {
 		var de *report.DecodeError
 		if errors.As(err, &de) {
-			err = fmt.Errorf("%s: %w", position(path, de), de.Err)
+			err = fmt.Errorf("%s: %w", de.Position(path), de.Err)
 		} else {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
@@ -138,45 +138,4 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// position names where a report could not be read: file:line:column for
-// a file (read again: up to the offset, and for a syntax error first to
-// find the offending value exactly), a byte offset for standard input,
-// the file alone for an error of the whole document.
-func position(path string, de *report.DecodeError) string {
-	offset := de.Offset
-	if offset < 0 {
-		return path
-	}
-	if path == "-" {
-		return fmt.Sprintf("-: byte %d", offset)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Sprintf("%s: byte %d", path, offset)
-	}
-	defer f.Close()
-	if de.Syntax {
-		if exact := report.SyntaxOffset(bufio.NewReaderSize(f, 1<<20)); exact >= 0 {
-			offset = exact
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return fmt.Sprintf("%s: byte %d", path, offset)
-		}
-	}
-	line, col := 1, 1
-	r := bufio.NewReader(io.LimitReader(f, offset))
-	for {
-		b, err := r.ReadByte()
-		if err != nil {
-			break
-		}
-		if b == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return fmt.Sprintf("%s:%d:%d", path, line, col)
 }
