@@ -21,9 +21,9 @@ import (
 // Formats are the output formats Write accepts.
 var Formats = []string{"png", "svg"}
 
-// FormatFor returns the format for a file name from its extension ("png"
+// formatFor returns the format for a file name from its extension ("png"
 // or "svg", case-insensitive), or an error naming the file.
-func FormatFor(name string) (string, error) {
+func formatFor(name string) (string, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
 	for _, f := range Formats {
 		if ext == f {
@@ -236,19 +236,19 @@ func (f *Figure) Draw(c draw.Canvas) {
 	f.drawPanels(c)
 }
 
-// TitleSep separates the parts of a title; a title too wide for the
+// titleSep separates the parts of a title; a title too wide for the
 // figure breaks into lines there.
-const TitleSep = " — "
+const titleSep = " — "
 
-// wrapTitle breaks a title into lines no wider than width at TitleSep,
+// wrapTitle breaks a title into lines no wider than width at titleSep,
 // keeping the separator at the end of a broken line. A part still too wide
 // stays on its own line.
 func wrapTitle(t string, sty text.Style, width vg.Length) []string {
-	parts := strings.Split(t, TitleSep)
+	parts := strings.Split(t, titleSep)
 	var lines []string
 	cur := parts[0]
 	for _, p := range parts[1:] {
-		if next := cur + TitleSep + p; sty.Width(next) <= width {
+		if next := cur + titleSep + p; sty.Width(next) <= width {
 			cur = next
 			continue
 		}

@@ -19,11 +19,11 @@ const (
 // Total is the session part of the corpus totals' file names.
 const Total = "total"
 
-// FileName returns the suggested file name of a plot:
+// fileName returns the suggested file name of a plot:
 // <session>-<kind>.<format>, or <session>-<kind>-<policy>.<format> for a
 // per-run plot (cache). Characters other than letters, digits, '.', '_'
 // and '-' become '_' ("keep-last-n:n=10" → "keep-last-n_n_10").
-func FileName(session, kind, policy, format string) string {
+func fileName(session, kind, policy, format string) string {
 	name := safe(session) + "-" + kind
 	if policy != "" {
 		name += "-" + safe(policy)
@@ -62,16 +62,16 @@ func SessionFiles(session string, runs []*simulate.Result, rep *accounting.Repor
 	}
 	var out []File
 	if len(runs) > 0 {
-		out = append(out, File{FileName(session, KindContext, "", format), Context(runs, opt)})
-		out = append(out, File{FileName(session, KindCost, "", format), Cost(runs, opt)})
+		out = append(out, File{fileName(session, KindContext, "", format), Context(runs, opt)})
+		out = append(out, File{fileName(session, KindCost, "", format), Cost(runs, opt)})
 		var policies Namer // a policy given twice gets "_2"
 		for _, r := range runs {
-			out = append(out, File{FileName(session, KindCache, policies.Name(r.Policy, ""), format), Cache(r, opt)})
+			out = append(out, File{fileName(session, KindCache, policies.Name(r.Policy, ""), format), Cache(r, opt)})
 		}
 	}
 	if rep != nil {
-		out = append(out, File{FileName(session, KindTokens, "", format), Tokens(rep.Tokens, opt)})
-		out = append(out, File{FileName(session, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)})
+		out = append(out, File{fileName(session, KindTokens, "", format), Tokens(rep.Tokens, opt)})
+		out = append(out, File{fileName(session, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)})
 	}
 	return out
 }
@@ -87,8 +87,8 @@ func TotalFiles(rep *accounting.Report, format string, opt Options) []File {
 		opt.Session = sessionsTitle(rep.Summary.Sessions)
 	}
 	return []File{
-		{FileName(Total, KindTokens, "", format), Tokens(rep.Tokens, opt)},
-		{FileName(Total, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)},
+		{fileName(Total, KindTokens, "", format), Tokens(rep.Tokens, opt)},
+		{fileName(Total, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)},
 	}
 }
 
@@ -96,5 +96,5 @@ func TotalFiles(rep *accounting.Report, format string, opt Options) []File {
 // input: total-cost, the cost by policy (CostByPolicy), policies[i] naming
 // ms[i], each policy's metrics summed over sessions sessions.
 func CompareTotalFiles(policies []string, ms []simulate.Metrics, sessions int, format string, opt Options) []File {
-	return []File{{FileName(Total, KindCost, "", format), CostByPolicy(policies, ms, sessions, opt)}}
+	return []File{{fileName(Total, KindCost, "", format), CostByPolicy(policies, ms, sessions, opt)}}
 }

@@ -10,7 +10,7 @@ const Stdin = "stdin"
 // of its file names: its id, unless an earlier session took that name (the
 // same session id in two projects); then "<id>_<project>", and should that
 // be taken too, the first free of "<id>_<project>_2", "_3"…. Names are
-// compared as FileName writes them. Since a name depends only on the
+// compared as fileName writes them. Since a name depends only on the
 // sessions before it, a report read as a stream names its sessions as the
 // command that wrote it did. The zero Namer is ready to use.
 type Namer struct {

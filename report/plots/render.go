@@ -40,10 +40,10 @@ func (o Options) session(runs []*simulate.Result) string {
 func title(what, session, policies string) string {
 	t := what
 	if session != "" {
-		t += TitleSep + session
+		t += titleSep + session
 	}
 	if policies != "" {
-		t += TitleSep + policies
+		t += titleSep + policies
 	}
 	return t
 }
@@ -90,7 +90,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return Thousands(float64(n), 0) + " " + many
+	return thousands(float64(n), 0) + " " + many
 }
 
 var (
@@ -161,7 +161,7 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	}
 	for _, lv := range d.Levels {
 		f.Legend = append(f.Legend, LegendEntry{
-			Text:   lv.Name + " " + Thousands(float64(lv.Tokens), 0),
+			Text:   lv.Name + " " + thousands(float64(lv.Tokens), 0),
 			Thumbs: []plot.Thumbnailer{&hline{Style: levelStyles[lv.Name]}},
 		})
 	}
@@ -210,7 +210,7 @@ func addMarks(markers *[]plot.Plotter, pts []XY, g draw.GlyphStyle, c color.Colo
 func sessionsTitle(n int) string {
 	switch {
 	case n > 1:
-		return "all " + Thousands(float64(n), 0) + " sessions"
+		return "all " + thousands(float64(n), 0) + " sessions"
 	case n == 1:
 		return "1 session"
 	}
@@ -342,7 +342,7 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	for i, l := range d.Lines {
 		ln := &line{XYs: l.Points, Style: runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))}
 		lines = append(lines, ln)
-		text := fmt.Sprintf("%s $%s", l.Policy, Thousands(l.Total, 2))
+		text := fmt.Sprintf("%s $%s", l.Policy, thousands(l.Total, 2))
 		if l.Unpriced > 0 {
 			text += " + " + plural(l.Unpriced, "unpriced call", "unpriced calls")
 		}
@@ -432,7 +432,7 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 	for _, b := range d.Categories.Bars {
 		cb.Labels = append(cb.Labels, b.Label)
 		cb.Parts = append(cb.Parts, []float64{float64(b.Parts[0])})
-		cb.Notes = append(cb.Notes, Thousands(float64(b.Total()), 0)+"  "+pct(b.Total(), d.Total))
+		cb.Notes = append(cb.Notes, thousands(float64(b.Total()), 0)+"  "+pct(b.Total(), d.Total))
 	}
 	addBars(cp, cb, "no messages")
 
@@ -442,7 +442,7 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 	for _, b := range d.Tools.Bars {
 		tb.Labels = append(tb.Labels, b.Label)
 		tb.Parts = append(tb.Parts, []float64{float64(b.Parts[0]), float64(b.Parts[1])})
-		tb.Notes = append(tb.Notes, Thousands(float64(b.Total()), 0))
+		tb.Notes = append(tb.Notes, thousands(float64(b.Total()), 0))
 	}
 	addBars(tp, tb, "no tool calls")
 
@@ -459,7 +459,7 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 		Height:  hc + ht + figureExtra,
 	}
 	if d.Total > 0 {
-		f.Title += TitleSep + Thousands(float64(d.Total), 0) + " tokens"
+		f.Title += titleSep + thousands(float64(d.Total), 0) + " tokens"
 	}
 	return f
 }
@@ -506,8 +506,8 @@ func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
 	var legend []LegendEntry
 	if len(hb.Labels) > 0 {
 		legend = []LegendEntry{
-			{Text: "re-read overhead (Claude Code's estimate): " + Thousands(float64(d.Overhead), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
-			{Text: "wasted (no edit or compaction in between): " + Thousands(float64(d.WasteTokens), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
+			{Text: "re-read overhead (Claude Code's estimate): " + thousands(float64(d.Overhead), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
+			{Text: "wasted (no edit or compaction in between): " + thousands(float64(d.WasteTokens), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
 		}
 	}
 	t := title("Duplicate reads", opt.Session, "")
@@ -542,9 +542,9 @@ func deltaNote(p float64) string {
 	case math.Round(p*10) == 0:
 		return "±0.0%"
 	case p > 0:
-		return "+" + Thousands(p, 1) + "%"
+		return "+" + thousands(p, 1) + "%"
 	case p < 0:
-		return "−" + Thousands(-p, 1) + "%"
+		return "−" + thousands(-p, 1) + "%"
 	}
 	return "±0.0%"
 }
@@ -594,7 +594,7 @@ func policyBars(d PolicyCostData) *hbars {
 	for _, b := range d.Bars {
 		hb.Labels = append(hb.Labels, b.Policy)
 		hb.Parts = append(hb.Parts, []float64{b.Main, b.Summarizer, b.Agents})
-		n := "$" + Thousands(b.Total, 2)
+		n := "$" + thousands(b.Total, 2)
 		if b.DeltaPct != nil {
 			n += " (" + deltaNote(*b.DeltaPct) + ")"
 		}

@@ -322,9 +322,9 @@ type DuplicateBar struct {
 	Overhead    int
 }
 
-// MaxLabel is the longest bar label, in characters, before a path is
+// maxLabel is the longest bar label, in characters, before a path is
 // shortened from the left.
-const MaxLabel = 40
+const maxLabel = 40
 
 // DuplicateBars extracts the duplicate reads plot's data: the top rows by
 // wasted tokens, then overhead (then path and range).
@@ -352,7 +352,7 @@ func DuplicateBars(dups []accounting.DuplicateRead, top int) DuplicateData {
 			sid := []rune(r.Session)
 			suffix += " · " + strings.TrimRight(string(sid[:min(8, len(sid))]), "-_.")
 		}
-		label := ShortenPath(r.Path, MaxLabel-utf8.RuneCountInString(suffix)) + suffix
+		label := shortenPath(r.Path, maxLabel-utf8.RuneCountInString(suffix)) + suffix
 		d.Bars = append(d.Bars, DuplicateBar{
 			Label: label, Session: r.Session, Path: r.Path, Offset: r.Offset, Limit: r.Limit,
 			Reads: r.Reads, WasteTokens: r.WasteTokens, Overhead: r.Overhead,
@@ -361,10 +361,10 @@ func DuplicateBars(dups []accounting.DuplicateRead, top int) DuplicateData {
 	return d
 }
 
-// ShortenPath shortens a path longer than max characters from the left,
+// shortenPath shortens a path longer than max characters from the left,
 // keeping whole trailing components after "…/" ("…/pkg/file.go"); a last
 // component that alone is too long keeps its end ("…ong_name.go").
-func ShortenPath(p string, max int) string {
+func shortenPath(p string, max int) string {
 	if max < 4 {
 		max = 4
 	}

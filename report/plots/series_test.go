@@ -280,11 +280,11 @@ func TestShortenPath(t *testing.T) {
 		{"/a/" + strings.Repeat("x", 50) + ".go", 20, "…" + strings.Repeat("x", 16) + ".go"},
 		{`C:\Users\me\very\long\dir\name\file.go`, 20, `…\dir\name\file.go`},
 	} {
-		if got := ShortenPath(c.in, c.max); got != c.want {
-			t.Errorf("ShortenPath(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		if got := shortenPath(c.in, c.max); got != c.want {
+			t.Errorf("shortenPath(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
 		}
-		if n := len([]rune(ShortenPath(c.in, c.max))); n > c.max {
-			t.Errorf("ShortenPath(%q, %d) has %d characters", c.in, c.max, n)
+		if n := len([]rune(shortenPath(c.in, c.max))); n > c.max {
+			t.Errorf("shortenPath(%q, %d) has %d characters", c.in, c.max, n)
 		}
 	}
 }
@@ -298,8 +298,8 @@ func TestThousands(t *testing.T) {
 		{0, 0, "0"}, {999, 0, "999"}, {1000, 0, "1,000"}, {167000, 0, "167,000"},
 		{1234567.5, 1, "1,234,567.5"}, {-1234.5, 1, "-1,234.5"}, {-0.0001, 2, "0.00"}, {0.25, 2, "0.25"},
 	} {
-		if got := Thousands(c.v, c.dec); got != c.want {
-			t.Errorf("Thousands(%v, %d) = %q, want %q", c.v, c.dec, got, c.want)
+		if got := thousands(c.v, c.dec); got != c.want {
+			t.Errorf("thousands(%v, %d) = %q, want %q", c.v, c.dec, got, c.want)
 		}
 	}
 }
@@ -352,21 +352,21 @@ func TestFileName(t *testing.T) {
 		{Total, KindTokens, "", "png", "total-tokens.png"},
 		{"a/b c", KindCost, "", "png", "a_b_c-cost.png"},
 	} {
-		if got := FileName(c.session, c.kind, c.policy, c.format); got != c.want {
-			t.Errorf("FileName(%q, %q, %q, %q) = %q, want %q", c.session, c.kind, c.policy, c.format, got, c.want)
+		if got := fileName(c.session, c.kind, c.policy, c.format); got != c.want {
+			t.Errorf("fileName(%q, %q, %q, %q) = %q, want %q", c.session, c.kind, c.policy, c.format, got, c.want)
 		}
 	}
 }
 
 func TestFormatFor(t *testing.T) {
 	for in, want := range map[string]string{"a/b-context.png": "png", "X.SVG": "svg"} {
-		if got, err := FormatFor(in); err != nil || got != want {
-			t.Errorf("FormatFor(%q) = %q, %v; want %q", in, got, err, want)
+		if got, err := formatFor(in); err != nil || got != want {
+			t.Errorf("formatFor(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"a.pdf", "a", "a.png.bak"} {
-		if _, err := FormatFor(in); err == nil {
-			t.Errorf("FormatFor(%q): no error", in)
+		if _, err := formatFor(in); err == nil {
+			t.Errorf("formatFor(%q): no error", in)
 		}
 	}
 }

@@ -116,16 +116,16 @@ func max0(n int) int {
 }
 
 func (t Ticks) label(v float64, decimals int) string {
-	s := Thousands(v, decimals)
+	s := thousands(v, decimals)
 	if t.Prefix != "" && strings.HasPrefix(s, "-") {
 		return "-" + t.Prefix + s[1:] + t.Suffix
 	}
 	return t.Prefix + s + t.Suffix
 }
 
-// Thousands formats v with the given decimals and a comma every three
-// digits: Thousands(1234567.5, 1) = "1,234,567.5".
-func Thousands(v float64, decimals int) string {
+// thousands formats v with the given decimals and a comma every three
+// digits: thousands(1234567.5, 1) = "1,234,567.5".
+func thousands(v float64, decimals int) string {
 	s := strconv.FormatFloat(v, 'f', decimals, 64)
 	neg := strings.HasPrefix(s, "-")
 	if neg {
