@@ -1,6 +1,8 @@
 package plots
 
 import (
+	"bytes"
+	"image/png"
 	"io"
 	"testing"
 
@@ -41,7 +43,8 @@ func sessionFiles(t testing.TB, src replay.Source) ([]File, *accounting.Report, 
 
 // TestRealdataRenders draws every plot of every real session (all five
 // kinds, the cache plot once per run) and the corpus totals (with the
-// cost by policy), as PNG and SVG.
+// cost by policy), as PNG and SVG, and checks that each cost and cache
+// plot shows the run's own cost and cache breaks.
 func TestRealdataRenders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
@@ -54,14 +57,25 @@ func TestRealdataRenders(t *testing.T) {
 		reps = append(reps, rep)
 		for i, r := range runs {
 			sums[i] = simulate.SumMetrics([]simulate.Metrics{sums[i], r.Metrics})
+			// What is drawn is what the reports say.
+			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, prices.RoundUSD(r.Metrics.Cost); got != want {
+				t.Errorf("%s %s: cost plot total %v, metrics %v", src.Path, realPolicies[i], got, want)
+			}
+			if got, want := len(CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {
+				t.Errorf("%s %s: cache plot marks %d breaks, metrics count %d", src.Path, realPolicies[i], got, want)
+			}
 		}
 		if len(files) != 7 {
 			t.Errorf("%s: %d plots, want 7 (context, cost, 3 × cache, tokens, duplicates)", src.Path, len(files))
 		}
 		for _, f := range files {
 			for _, format := range Formats {
-				if err := f.Figure.Write(io.Discard, format); err != nil {
+				var b bytes.Buffer
+				if err := f.Figure.Write(&b, format); err != nil {
 					t.Errorf("%s %s %s: %v", src.Path, f.Name, format, err)
+				}
+				if !drawn(b.Bytes(), format) {
+					t.Errorf("%s %s %s: %d bytes starting %q, not a drawn image", src.Path, f.Name, format, b.Len(), b.Bytes()[:min(8, b.Len())])
 				}
 			}
 		}
@@ -106,4 +120,18 @@ func TestSeriesAgreeWithMetrics(t *testing.T) {
 			}
 		}
 	}
+}
+
+// drawn says whether b is an image with something in it: a PNG that
+// decodes to at least 100 × 100 pixels, or an SVG document with text or
+// paths.
+func drawn(b []byte, format string) bool {
+	switch format {
+	case "png":
+		c, err := png.DecodeConfig(bytes.NewReader(b))
+		return err == nil && c.Width >= 100 && c.Height >= 100
+	case "svg":
+		return bytes.HasSuffix(bytes.TrimSpace(b), []byte("</svg>")) && (bytes.Contains(b, []byte("<text")) || bytes.Contains(b, []byte("<path")))
+	}
+	return false
 }
