@@ -12,6 +12,7 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
@@ -24,6 +25,7 @@ type sweepOptions struct {
 	objective   string
 	constraints []string
 	pareto      string
+	plot        plotOptions
 }
 
 func newSweepCmd(e env) *cobra.Command {
@@ -41,6 +43,9 @@ hold one row per point and session (tidy), and the totals apart; JSON also
 records the grid, the build and each input's SHA-256 so that a study can be
 rerun and checked. docs/sweep.md has a worked example.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
+				return err
+			}
 			o.paths = args
 			return runSweep(o, e)
 		},
@@ -53,6 +58,11 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	f.StringVar(&o.objective, "objective", "total_cost_usd", "the metric that orders the points (lowest first, or highest for a ratio)")
 	f.StringArrayVar(&o.constraints, "constraint", nil, "METRIC<=X (or >=, <, >) that a point's totals must meet (repeatable)")
 	f.StringVar(&o.pareto, "pareto", "", "A,B: print the Pareto front of two metrics")
+	o.plot.addFlags(f, "plot", "draw the objective against each swept parameter (a heatmap for two, the Pareto front with --pareto) into this directory")
+	// Per-call axes and top-N lists are the session plots'; a sweep draws none.
+	for _, name := range []string{"x", "plot-top"} {
+		_ = f.MarkHidden(name) // fails only for a flag that does not exist
+	}
 	return cmd
 }
 
@@ -128,7 +138,7 @@ func runSweep(o *sweepOptions, e env) error {
 			pareto = append(pareto, m)
 		}
 	}
-	su, err := prepare(&o.inputOptions, &o.sim, &plotOptions{}, e)
+	su, err := prepare(&o.inputOptions, &o.sim, &o.plot, e)
 	if err != nil {
 		return err
 	}
@@ -168,15 +178,26 @@ func runSweep(o *sweepOptions, e env) error {
 		doc.Inputs = append(doc.Inputs, v.input)
 	}
 	// Rows in point order, then input order: each study reads alike.
+	byPoint := make([][]sweep.Row, len(points))
+	for _, r := range rows {
+		byPoint[r.Point] = append(byPoint[r.Point], r)
+	}
 	for pi, p := range points {
-		for _, r := range rows {
-			if r.Point == pi {
-				doc.Rows = append(doc.Rows, report.SweepRow{Policy: p.Spec, Values: p.Values, Session: r.Session, Project: r.Project, Metrics: r.Metrics})
-			}
+		for _, r := range byPoint[pi] {
+			doc.Rows = append(doc.Rows, report.SweepRow{Policy: p.Spec, Values: p.Values, Session: r.Session, Project: r.Project, Metrics: r.Metrics})
 		}
 	}
 	doc.Totals = sweep.Summarize(points, rows, obj, cons, pareto)
-	return l.finish(&o.inputOptions, report.WriteSweep(e.stdout, doc, o.format))
+	err = l.finish(&o.inputOptions, report.WriteSweep(e.stdout, doc, o.format))
+	if !o.plot.on() {
+		return err
+	}
+	params := make([]string, len(varies))
+	for i, v := range varies {
+		params[i] = v.Param
+	}
+	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, len(doc.Inputs), o.plot.format, o.plot.plotOpts())
+	return o.plot.done(e, nil, files, err)
 }
 
 // defaults gives each base spec's parameters: the spec's own values, else

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,4 +98,38 @@ func TestSweepTidyCSV(t *testing.T) {
 func BenchmarkSweep(b *testing.B) {
 	dir := benchCorpus(b, 16)
 	benchLoop(b, []string{"sweep", "--format", "csv", "--policy", "keep-last-n,claude-code", "--vary", "n=1..50", "--vary", "pct=51..100", dir})
+}
+
+// sweep --plot draws the objective against each swept parameter, the
+// heatmap of a base with both, and the Pareto front, lists them on
+// standard error, and draws the same bytes again.
+func TestSweepPlots(t *testing.T) {
+	args := func(dir string) []string {
+		return []string{"sweep", "--policy", "claude-code:window=60000,keep-last-n", "--vary", "pct=60..80:20", "--vary", "buffer=5000,10000",
+			"--pareto", "total_cost_usd,peak_context", "--plot", dir, "--plot-format", "svg", "../../fixtures/testdata/projects"}
+	}
+	dir := t.TempDir()
+	_, errOut, code := ctxlab(t, "", nil, args(dir)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	want := []string{
+		"heatmap-total_cost_usd-claude-code_window_60000.svg",
+		"pareto-total_cost_usd-peak_context.svg",
+		"sweep-total_cost_usd-buffer.svg",
+		"sweep-total_cost_usd-pct.svg",
+	}
+	if got := dirFiles(t, dir); !slices.Equal(got, want) {
+		t.Errorf("files %v, want %v", got, want)
+	}
+	for _, name := range want {
+		if !strings.Contains(errOut, "wrote "+filepath.Join(dir, name)+"\n") {
+			t.Errorf("stderr does not list %s:\n%s", name, errOut)
+		}
+	}
+	again := t.TempDir()
+	if _, errOut, code := ctxlab(t, "", nil, args(again)...); code != exitOK {
+		t.Fatalf("again: exit %d\n%s", code, errOut)
+	}
+	sameFiles(t, dir, again)
 }

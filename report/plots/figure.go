@@ -109,8 +109,12 @@ var (
 	colorMuted = color.Gray{Y: 0x60}
 )
 
-// Okabe–Ito colours (colour-blind safe); the observed run is drawn in
-// near-black, other runs take these in order.
+// Series colours: the observed run is drawn in near-black, other series
+// take these in order, so a series keeps its colour as long as its place.
+// The first six are Okabe and Ito's colour-blind-safe set ("Color
+// Universal Design"); the next six, from Paul Tol's "muted" scheme, are
+// darker or duller so that twelve series stay apart. A thirteenth series
+// reuses the first colour.
 var (
 	colorObserved = color.RGBA{0x22, 0x22, 0x22, 0xff}
 	palette       = []color.RGBA{
@@ -120,6 +124,12 @@ var (
 		{0xcc, 0x79, 0xa7, 0xff}, // reddish purple
 		{0xe6, 0x9f, 0x00, 0xff}, // orange
 		{0x56, 0xb4, 0xe9, 0xff}, // sky blue
+		{0x33, 0x22, 0x88, 0xff}, // indigo
+		{0x88, 0x22, 0x55, 0xff}, // wine
+		{0x99, 0x99, 0x33, 0xff}, // olive
+		{0x11, 0x77, 0x33, 0xff}, // green
+		{0xdd, 0xcc, 0x77, 0xff}, // sand
+		{0x88, 0x88, 0x88, 0xff}, // grey
 	}
 )
 

@@ -1,0 +1,157 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/sweep"
+)
+
+// sweepGrid is a hand-made study: two bases, one with both parameters,
+// one session per point (two at the first, costing 4 and 6), summarized (and ranked) by sweep.Summarize with
+// a Pareto front of cost and peak context.
+func sweepGrid() ([]sweep.Point, []sweep.Total) {
+	points := []sweep.Point{
+		{Spec: "a:x=1,y=p", Base: "a", Values: map[string]string{"x": "1", "y": "p"}},
+		{Spec: "a:x=10,y=p", Base: "a", Values: map[string]string{"x": "10", "y": "p"}},
+		{Spec: "a:x=1,y=q", Base: "a", Values: map[string]string{"x": "1", "y": "q"}},
+		{Spec: "a:x=10,y=q", Base: "a", Values: map[string]string{"x": "10", "y": "q"}},
+		{Spec: "b:x=5", Base: "b", Values: map[string]string{"x": "5"}},
+	}
+	cost := []float64{4, 3, 2, 5, 1}
+	peak := []int64{100, 300, 200, 50, 400}
+	var rows []sweep.Row
+	for i := range points {
+		rows = append(rows, sweep.Row{Point: i, Session: "s", Metrics: simulate.Metrics{TotalCost: cost[i], PeakContext: peak[i]}})
+	}
+	rows = append(rows, sweep.Row{Point: 0, Session: "t", Metrics: simulate.Metrics{TotalCost: 6, PeakContext: 10}})
+	c, _ := simulate.LookupMetric("total_cost_usd")
+	pk, _ := simulate.LookupMetric("peak_context")
+	return points, sweep.Summarize(points, rows, c, nil, []simulate.Metric{c, pk})
+}
+
+func metric(t *testing.T, name string) simulate.Metric {
+	t.Helper()
+	m, err := simulate.LookupMetric(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestSweepSeries(t *testing.T) {
+	points, totals := sweepGrid()
+	d := SweepSeries(points, totals, "x", "total_cost_usd")
+	// One session per point: its cost is the median and both percentiles;
+	// the first point's two spread from 4 to 6.
+	two := []float64{4, 6}
+	want := []SweepLine{
+		{Label: "a (y=p)", X: []float64{1, 10}, Median: []float64{simulate.Median(two), 3}, P10: []float64{simulate.Quantile(two, 10), 3}, P90: []float64{simulate.Quantile(two, 90), 3}, Points: []int{0, 1}},
+		{Label: "a (y=q)", X: []float64{1, 10}, Median: []float64{2, 5}, P10: []float64{2, 5}, P90: []float64{2, 5}, Points: []int{2, 3}},
+		{Label: "b", X: []float64{5}, Median: []float64{1}, P10: []float64{1}, P90: []float64{1}, Points: []int{4}},
+	}
+	if !reflect.DeepEqual(d.Lines, want) || d.Ticks != nil {
+		t.Errorf("x: lines\n%+v\nwant\n%+v (ticks %v)", d.Lines, want, d.Ticks)
+	}
+	// y's values are not numbers: ranks, named by ticks; b has no y.
+	d = SweepSeries(points, totals, "y", "total_cost_usd")
+	if !reflect.DeepEqual(d.Ticks, []string{"p", "q"}) || len(d.Lines) != 2 || !reflect.DeepEqual(d.Lines[0].X, []float64{0, 1}) || d.Lines[0].Label != "a (x=1)" {
+		t.Errorf("y: ticks %v, lines %+v", d.Ticks, d.Lines)
+	}
+}
+
+func TestHeatmapSeries(t *testing.T) {
+	points, totals := sweepGrid()
+	hs := HeatmapSeries(points, totals, "x", "y", metric(t, "total_cost_usd"))
+	want := []HeatmapData{{
+		Base: "a", ParamX: "x", ParamY: "y", Objective: "total_cost_usd",
+		Xs: []string{"1", "10"}, Ys: []string{"p", "q"},
+		Cells: []HeatCell{{"1", "p", 10}, {"10", "p", 3}, {"1", "q", 2}, {"10", "q", 5}},
+	}}
+	if !reflect.DeepEqual(hs, want) {
+		t.Errorf("heatmap\n%+v\nwant\n%+v", hs, want)
+	}
+}
+
+// The front is the points no other beats on both metrics, checked by
+// brute force here.
+func TestParetoSeries(t *testing.T) {
+	_, totals := sweepGrid()
+	d := ParetoSeries(totals, metric(t, "total_cost_usd"), metric(t, "peak_context"))
+	if len(d.Points) != len(totals) {
+		t.Fatalf("%d points, want %d", len(d.Points), len(totals))
+	}
+	var front []ParetoPoint
+	for _, p := range d.Points {
+		beaten := false
+		for _, q := range d.Points {
+			if q.A <= p.A && q.B <= p.B && (q.A < p.A || q.B < p.B) {
+				beaten = true
+			}
+		}
+		if !beaten {
+			front = append(front, p)
+		}
+	}
+	// best first on the first metric
+	want := []ParetoPoint{{"b:x=5", 1, 400}, {"a:x=1,y=q", 2, 200}, {"a:x=10,y=q", 5, 50}}
+	if !reflect.DeepEqual(d.Front, want) || len(front) != len(want) {
+		t.Errorf("front %+v, want %+v (brute force: %+v)", d.Front, want, front)
+	}
+}
+
+func TestSweepFilesRender(t *testing.T) {
+	points, totals := sweepGrid()
+	files := SweepFiles(points, totals, []string{"x", "y"}, metric(t, "total_cost_usd"),
+		[]simulate.Metric{metric(t, "total_cost_usd"), metric(t, "peak_context")}, 3, "png", Options{})
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+		for _, format := range Formats {
+			var b bytes.Buffer
+			if err := f.Figure.Write(&b, format); err != nil || !drawn(b.Bytes(), format) {
+				t.Errorf("%s %s: %v, %d bytes", f.Name, format, err, b.Len())
+			}
+		}
+	}
+	want := []string{"sweep-total_cost_usd-x.png", "sweep-total_cost_usd-y.png", "heatmap-total_cost_usd-a.png", "pareto-total_cost_usd-peak_context.png"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("files %v, want %v", names, want)
+	}
+}
+
+// Twelve series get twelve colours, each far enough from the others (and
+// from the observed run's near-black) to tell apart: at least 40 apart in
+// RGB distance.
+func TestPaletteTwelveDistinct(t *testing.T) {
+	if len(palette) < 12 {
+		t.Fatalf("%d colours, want 12", len(palette))
+	}
+	all := append([]color.RGBA{colorObserved}, palette...)
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			a, b := all[i], all[j]
+			dr, dg, db := float64(a.R)-float64(b.R), float64(a.G)-float64(b.G), float64(a.B)-float64(b.B)
+			if d := math.Sqrt(dr*dr + dg*dg + db*db); d < 40 {
+				t.Errorf("colours %d and %d are %.0f apart: %v %v", i, j, d, a, b)
+			}
+		}
+	}
+	names := make([]string, 13)
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	cs := policyColors(names)
+	for i := 0; i < 12; i++ {
+		for j := i + 1; j < 12; j++ {
+			if cs[i] == cs[j] {
+				t.Errorf("series %d and %d share a colour", i, j)
+			}
+		}
+	}
+}
