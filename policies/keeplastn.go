@@ -1,6 +1,10 @@
 package policies
 
-import "github.com/ctxlab/ctxlab/simulate"
+import (
+	"slices"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 var keepLastNDef = policyDef{
 	name: "keep-last-n",
@@ -21,31 +25,46 @@ type keepLastN struct {
 	named
 	n       int
 	polling int
+	mark    string // ToolID of the newest result handled at the last call
 }
 
 // Before, on calls 0, k, 2k, … (k = polling), clears every tool result but
 // the last n, counting cleared ones: the boundary is the n-th result from
-// the end.
+// the end. It walks back from the end and stops at the result it reached
+// last time (mark): that one and every earlier one were handled then, so a
+// call costs what was appended since, not the whole context. A mark that
+// is gone (a compaction summarised it) means a walk to the start.
 func (p *keepLastN) Before(s *simulate.State) {
 	if s.Call%p.polling != 0 {
 		return
 	}
-	var all []int
-	for j, it := range s.Items {
-		if it.Kind == simulate.KindToolResult {
-			all = append(all, j)
-		}
-	}
-	if len(all) <= p.n {
-		return
-	}
+	kept := 0
+	newest := "" // the newest result past the boundary: the next mark
 	var idx []int
-	for _, j := range all[:len(all)-p.n] {
-		if !s.Items[j].Cleared {
+	for j := len(s.Items) - 1; j >= 0; j-- {
+		it := &s.Items[j]
+		if it.Kind != simulate.KindToolResult {
+			continue
+		}
+		if kept < p.n {
+			kept++
+			continue
+		}
+		if p.mark != "" && it.ToolID == p.mark {
+			break
+		}
+		if newest == "" {
+			newest = it.ToolID
+		}
+		if !it.Cleared {
 			idx = append(idx, j)
 		}
 	}
+	if newest != "" {
+		p.mark = newest
+	}
 	if len(idx) > 0 {
+		slices.Reverse(idx) // oldest first, as the context holds them
 		s.Clear(idx, "keep-last-n")
 	}
 }

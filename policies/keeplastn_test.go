@@ -1,6 +1,11 @@
 package policies
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 func TestKeepLastN(t *testing.T) {
 	tests := []struct {
@@ -63,5 +68,78 @@ func TestKeepLastN(t *testing.T) {
 			tt.want.check(t, res)
 			checkCache(t, res, tt.cache)
 		})
+	}
+}
+
+// naiveKeepLastN is keep-last-n's rule read literally: on every
+// polling-th call, clear each result older than the last n that is not
+// cleared yet.
+type naiveKeepLastN struct{ n, polling int }
+
+func (naiveKeepLastN) Name() string { return "naive" }
+func (p naiveKeepLastN) Before(s *simulate.State) {
+	if s.Call%p.polling != 0 {
+		return
+	}
+	var all []int
+	for j, it := range s.Items {
+		if it.Kind == simulate.KindToolResult {
+			all = append(all, j)
+		}
+	}
+	var idx []int
+	for _, j := range all[:max(0, len(all)-p.n)] {
+		if !s.Items[j].Cleared {
+			idx = append(idx, j)
+		}
+	}
+	if len(idx) > 0 {
+		s.Clear(idx, "keep-last-n")
+	}
+}
+
+// clearAt clears one result at one call: another policy in a composition
+// clearing a result the boundary has not reached yet.
+type clearAt struct {
+	call int
+	id   string
+}
+
+func (clearAt) Name() string { return "clear-at" }
+func (c clearAt) Before(s *simulate.State) {
+	if s.Call != c.call {
+		return
+	}
+	for j, it := range s.Items {
+		if it.Kind == simulate.KindToolResult && it.ToolID == c.id {
+			s.Clear([]int{j}, "clear-at")
+		}
+	}
+}
+
+// keep-last-n walks back only to where it stopped last time; when
+// another policy cleared a result just past the old boundary, it still
+// clears the older ones beyond it, as the literal rule does.
+func TestKeepLastNLikeTheLiteralRule(t *testing.T) {
+	tr := func() *simulate.Trace { return reads(1000, 1000, 1000, 1000, 1000, 1000, 1000) }
+	for _, n := range []int{0, 1, 3} {
+		for _, polling := range []int{1, 3} {
+			for call := 1; call <= 7; call++ {
+				for id := 1; id <= 7; id++ {
+					kln, err := Parse(fmt.Sprintf("keep-last-n:n=%d,polling=%d", n, polling))
+					if err != nil {
+						t.Fatal(err)
+					}
+					other := clearAt{call, fmt.Sprintf("t%d", id)}
+					got := simulate.Run(tr(), &composite{parts: []simulate.Policy{other, kln}}, simulate.DefaultConfig())
+					want := simulate.Run(tr(), &composite{parts: []simulate.Policy{other, naiveKeepLastN{n, polling}}}, simulate.DefaultConfig())
+					for i := range want.Calls {
+						if got.Calls[i].Prompt != want.Calls[i].Prompt {
+							t.Errorf("n=%d polling=%d, t%d cleared at call %d: call %d prompt %d, literal rule %d", n, polling, id, call, i, got.Calls[i].Prompt, want.Calls[i].Prompt)
+						}
+					}
+				}
+			}
+		}
 	}
 }
