@@ -92,7 +92,7 @@ func TestSweepTidyCSV(t *testing.T) {
 
 // BenchmarkSweep is a 100-point grid (keep-last-n: n 1..50; claude-code:
 // pct 51..100) over a generated corpus of CTXLAB_BENCH_MB megabytes
-// (default 16). The target is 400 MB in under 15 s on 2 cores:
+// (default 16). 400 MB takes 6.2 s on 2 cores (docs/sweep.md):
 //
 //	CTXLAB_BENCH_MB=400 go test -run XXX -bench Sweep -benchtime 1x ./cmd/ctxlab
 func BenchmarkSweep(b *testing.B) {
