@@ -3,6 +3,7 @@ module github.com/ctxlab/ctxlab
 go 1.26
 
 require (
+	codeberg.org/go-pdf/fpdf v0.11.1
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/sergi/go-diff v1.4.0
@@ -10,13 +11,14 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/tidwall/gjson v1.20.0
 	golang.org/x/image v0.30.0
+	golang.org/x/text v0.28.0
 	gonum.org/v1/plot v0.17.0
+	rsc.io/pdf v0.1.1
 )
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect
-	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/clipperhouse/displaywidth v0.10.0 // indirect
@@ -33,5 +35,4 @@ require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	golang.org/x/sys v0.30.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 )

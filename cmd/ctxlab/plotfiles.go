@@ -35,7 +35,7 @@ func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
 	if dirFlag != "" {
 		f.StringVar(&o.dir, dirFlag, "", dirUsage)
 	}
-	f.StringVar(&o.format, "plot-format", "png", "image format of the plots: png or svg")
+	f.StringVar(&o.format, "plot-format", "png", "image format of the plots: png, svg or pdf")
 	f.StringVar(&o.x, "x", "call", "x axis of the context plot: call (the call's number) or time (hours since the first call)")
 	f.IntVar(&o.top, "plot-top", plots.DefaultTop, "bars kept in the tokens and duplicates plots")
 }

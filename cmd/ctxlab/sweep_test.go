@@ -104,9 +104,15 @@ func BenchmarkSweep(b *testing.B) {
 // heatmap of a base with both, and the Pareto front, lists them on
 // standard error, and draws the same bytes again.
 func TestSweepPlots(t *testing.T) {
+	for _, format := range []string{"svg", "pdf"} {
+		t.Run(format, func(t *testing.T) { testSweepPlots(t, format) })
+	}
+}
+
+func testSweepPlots(t *testing.T, format string) {
 	args := func(dir string) []string {
 		return []string{"sweep", "--policy", "claude-code:window=60000,keep-last-n", "--vary", "pct=60..80:20", "--vary", "buffer=5000,10000",
-			"--pareto", "total_cost_usd,peak_context", "--plot", dir, "--plot-format", "svg", "../../fixtures/testdata/projects"}
+			"--pareto", "total_cost_usd,peak_context", "--plot", dir, "--plot-format", format, "../../fixtures/testdata/projects"}
 	}
 	dir := t.TempDir()
 	_, errOut, code := ctxlab(t, "", nil, args(dir)...)
@@ -114,10 +120,10 @@ func TestSweepPlots(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
 	want := []string{
-		"heatmap-total_cost_usd-claude-code_window_60000.svg",
-		"pareto-total_cost_usd-peak_context.svg",
-		"sweep-total_cost_usd-buffer.svg",
-		"sweep-total_cost_usd-pct.svg",
+		"heatmap-total_cost_usd-claude-code_window_60000." + format,
+		"pareto-total_cost_usd-peak_context." + format,
+		"sweep-total_cost_usd-buffer." + format,
+		"sweep-total_cost_usd-pct." + format,
 	}
 	if got := dirFiles(t, dir); !slices.Equal(got, want) {
 		t.Errorf("files %v, want %v", got, want)

@@ -8,7 +8,7 @@
 // plain exported types; tests pin those exactly. A renderer (Context, Cache,
 // Cost, Tokens, Duplicates, CostByPolicy) turns the same inputs into a
 // *Figure: one or more gonum plots, a title and a legend drawn outside the
-// data area. (*Figure).Write draws it as PNG or SVG to an io.Writer; the
+// data area. (*Figure).Write draws it as PNG, SVG or PDF to an io.Writer; the
 // package never opens files.
 //
 // Everything is deterministic: no clock, no map order. See docs/plots.md.

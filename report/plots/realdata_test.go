@@ -1,10 +1,14 @@
 package plots
 
 import (
+	"strings"
+
 	"bytes"
 	"image/png"
 	"io"
 	"testing"
+
+	"rsc.io/pdf"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
@@ -132,6 +136,27 @@ func drawn(b []byte, format string) bool {
 		return err == nil && c.Width >= 100 && c.Height >= 100
 	case "svg":
 		return bytes.HasSuffix(bytes.TrimSpace(b), []byte("</svg>")) && (bytes.Contains(b, []byte("<text")) || bytes.Contains(b, []byte("<path")))
+	case "pdf":
+		return pdfText(b) != ""
 	}
 	return false
+}
+
+// pdfText is the text drawn on a one-page PDF, without spaces (as the
+// reader extracts it), or "" if b is not one.
+func pdfText(b []byte) (text string) {
+	defer func() {
+		if recover() != nil { // the reader panics on some malformed files
+			text = ""
+		}
+	}()
+	r, err := pdf.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil || r.NumPage() != 1 {
+		return ""
+	}
+	var sb strings.Builder
+	for _, t := range r.Page(1).Content().Text {
+		sb.WriteString(t.S)
+	}
+	return sb.String()
 }

@@ -85,7 +85,7 @@ func TestWritePNG(t *testing.T) {
 
 func TestWriteBadFormat(t *testing.T) {
 	f := goldenFigures()["context"]
-	for _, format := range []string{"pdf", "PNG", "", ".svg"} {
+	for _, format := range []string{"eps", "PNG", "", ".svg"} {
 		var b bytes.Buffer
 		if err := f.Write(&b, format); err == nil {
 			t.Errorf("Write(%q) = nil error, want one", format)
@@ -93,6 +93,35 @@ func TestWriteBadFormat(t *testing.T) {
 		if b.Len() != 0 {
 			t.Errorf("Write(%q) wrote %d bytes", format, b.Len())
 		}
+	}
+}
+
+// TestPDF: a PDF is one page whose text is the figure's, em dash
+// included, in one embedded font, and the same bytes every time.
+func TestPDF(t *testing.T) {
+	f := goldenFigures()["context"]
+	var a, b bytes.Buffer
+	if err := f.Write(&a, "pdf"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Write(&b, "pdf"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two writes of one figure differ")
+	}
+	text := pdfText(a.Bytes())
+	if title := strings.ReplaceAll(f.Title, " ", ""); !strings.HasPrefix(text, title) {
+		t.Errorf("text starts %q, want the title %q", text[:min(len(text), 80)], title)
+	}
+	if n := bytes.Count(a.Bytes(), []byte("/FontFile2 ")); n != 1 {
+		t.Errorf("%d embedded font files, want 1", n)
+	}
+	if !bytes.Contains(a.Bytes(), []byte("/BaseFont /LiberationSans")) {
+		t.Error("the font is not Liberation Sans")
+	}
+	if got := windows1252("a—b ≤ 中"); got != "a\x97b ? ?" {
+		t.Errorf("windows1252 = %q", got)
 	}
 }
 
