@@ -133,6 +133,8 @@ type Entry struct {
 	Version           string
 	AgentID           string
 	Time              int64 // Unix milliseconds; 0 when absent or unparsable
+	// Cwd is Claude Code's working directory when it wrote the line.
+	Cwd string
 
 	Sidechain               bool
 	Meta                    bool

@@ -225,7 +225,7 @@ func (r *Reader) str(s string) string {
 		return v
 	}
 	v := strings.Clone(s)
-	if len(r.intern) < 4096 && len(s) <= 64 {
+	if len(r.intern) < 4096 && len(s) <= 256 {
 		r.intern[v] = v
 	}
 	return v
@@ -264,6 +264,8 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 			e.Version = r.str(str(v))
 		case "agentId":
 			e.AgentID = r.str(str(v))
+		case "cwd":
+			e.Cwd = r.str(str(v))
 		case "timestamp":
 			e.Time = parseTime(str(v))
 		case "isSidechain":
@@ -332,7 +334,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 // above can list them in one case; anything else is counted as unknown.
 func knownFields(k string) string {
 	switch k {
-	case "userType", "cwd", "gitBranch", "slug", "entrypoint", "promptId",
+	case "userType", "gitBranch", "slug", "entrypoint", "promptId",
 		"sourceToolAssistantUUID", "sourceToolUseID", "permissionMode", "todos", "thinkingMetadata",
 		"imagePasteIds", "mcpMeta", "planContent", "error", "apiErrorStatus", "level", "toolUseID",
 		"content", "cause", "retryInMs", "retryAttempt", "maxRetries", "durationMs", "messageCount",

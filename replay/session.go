@@ -151,6 +151,8 @@ type Message struct {
 	AttachmentType string
 	// AttachmentChars is the JavaScript length of the attachment's JSON.
 	AttachmentChars int
+	// Cwd is the working directory recorded on a user message's line.
+	Cwd string
 }
 
 // Call is one API request and response, deduplicated over the lines that
@@ -485,6 +487,7 @@ func (b *builder) user(e *Entry, th *Thread) {
 	m := Message{
 		Role: RoleUser, Line: e.Line, Time: e.Time, SessionID: e.SessionID, Call: -1,
 		Meta: e.Meta, CompactSummary: e.CompactSummary, StringContent: e.StringContent, Blocks: e.Blocks,
+		Cwd: e.Cwd,
 	}
 	th.Messages = append(th.Messages, m)
 	for _, bl := range e.Blocks {

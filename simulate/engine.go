@@ -398,10 +398,16 @@ func (e *engine) step(i int, p Policy, obs bool) {
 }
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
-// turn, which invalidate the cached messages but not the system prompt:
-// a thinking budget that changed (before ThinkingKeywordsUntil), and the
-// first turn after a compaction (from PostCompactTurnFrom).
+// turn. A new working directory changes the system prompt, which
+// invalidates the whole cached prefix; a thinking budget that changed
+// (before ThinkingKeywordsUntil) and the first turn after a compaction
+// (from PostCompactTurnFrom) invalidate the cached messages but not the
+// system prompt.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
+	if tc.CwdChanged {
+		e.markEdit(0)
+		e.actions = append(e.actions, "working directory changed")
+	}
 	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&e.tr.Calls[i-1]) && tc.Thinking != e.tr.Calls[i-1].Thinking {
 		e.markEdit(1)
 		e.actions = append(e.actions, "thinking budget changed")

@@ -108,7 +108,7 @@ func TestFidelityBars(t *testing.T) {
 		autoComp int
 		writeLo  float64
 		writeHi  float64
-	}{{testcorpus.Realdata, 4, -6, 6}, {testcorpus.Calibration, 6, -18, 10}} {
+	}{{testcorpus.Realdata, 4, -6, 6}, {testcorpus.Calibration, 6, -10, 10}} {
 		var rows []simulate.Fidelity
 		for _, s := range corpusload.Sessions(t, c.dir) {
 			tr := simulate.Prepare(s)

@@ -1,6 +1,11 @@
 package simulate
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/replay"
@@ -135,5 +140,78 @@ func TestFirstTurnAfterCompaction(t *testing.T) {
 				t.Errorf("%s: call %d read %d, want %v (previous breakpoint %d; actions %v)", c.name, i, got, map[bool]string{true: "0", false: "the previous breakpoint"}[want], prev, calls[i].Actions)
 			}
 		}
+	}
+}
+
+// A turn whose prompt was written in another working directory than the
+// previous turn's reads nothing cached: the system prompt names the
+// directory. The same directory reads the whole previous prompt.
+func TestWorkingDirectoryChangeBreaksCache(t *testing.T) {
+	for _, changed := range []bool{false, true} {
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+		)
+		tr.Calls[1].NewTurn, tr.Calls[1].CwdChanged = true, changed
+		c := Run(tr, policyFunc(func(*State) {}), DefaultConfig()).Calls[1]
+		want := int64(2990)
+		if changed {
+			want = 0
+		}
+		if c.Read != want {
+			t.Errorf("cwd changed %v: read %d, want %d", changed, c.Read, want)
+		}
+		if got := slices.Contains(c.Actions, "working directory changed"); got != changed {
+			t.Errorf("cwd changed %v: actions %q", changed, c.Actions)
+		}
+	}
+}
+
+// Prepare marks a turn whose prompt's cwd differs from the previous
+// turn's; a directory changed and changed back within a turn (a tool's
+// line in between) does not count, nor does the first turn.
+func TestPrepareCwdChanged(t *testing.T) {
+	lines := []string{}
+	n := 0
+	add := func(typ, cwd, content string) {
+		n++
+		id := fmt.Sprintf("%d", n)
+		parent := "null"
+		if n > 1 {
+			parent = fmt.Sprintf("%q", fmt.Sprintf("%d", n-1))
+		}
+		msg := fmt.Sprintf(`{"role":"user","content":%s}`, content)
+		if typ == "assistant" {
+			msg = fmt.Sprintf(`{"id":"m%s","role":"assistant","model":"claude-sonnet-4-20250514","content":%s,"usage":{"input_tokens":10,"cache_creation_input_tokens":%d,"cache_read_input_tokens":0,"output_tokens":5}}`, id, content, 3000+100*n)
+		}
+		lines = append(lines, fmt.Sprintf(`{"parentUuid":%s,"isSidechain":false,"cwd":%q,"sessionId":"s","version":"1.0.89","type":%q,"message":%s,"uuid":%q,"timestamp":"2025-08-24T19:%02d:00Z"}`, parent, cwd, typ, msg, id, n))
+	}
+	text := `[{"type":"text","text":"ok"}]`
+	add("user", "/a", `"first"`)
+	add("assistant", "/a", text)
+	add("user", "/a", `"second"`) // same directory
+	add("assistant", "/b", text)  // a tool changed it mid-turn…
+	add("user", "/a", `"third"`)  // …and back: no change
+	add("assistant", "/a", text)
+	add("user", "/b", `"fourth"`) // changed
+	add("assistant", "/b", text)
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, errs := replay.Discover([]string{path})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s, err := replay.Load(srcs[0], replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []bool
+	for _, c := range Prepare(s).Calls {
+		got = append(got, c.CwdChanged)
+	}
+	if want := []bool{false, false, false, true}; !slices.Equal(got, want) {
+		t.Errorf("CwdChanged %v, want %v", got, want)
 	}
 }

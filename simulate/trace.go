@@ -87,6 +87,11 @@ type TraceCall struct {
 	// NewTurn is set when a prompt the user typed precedes the call: it
 	// starts a turn.
 	NewTurn bool
+	// CwdChanged is set on a turn's first call when the working directory
+	// recorded on its prompt differs from the previous turn's. Claude Code
+	// names the working directory in its system prompt, which it builds
+	// at the start of each turn, so the cached prefix breaks there.
+	CwdChanged bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -151,6 +156,7 @@ func Prepare(s *replay.Session) *Trace {
 		}
 	}
 	var thinking int64 // the current turn's budget
+	var cwd string     // and working directory
 	for _, seg := range sz.Segments {
 		if tr.Auxiliary != "" {
 			break
@@ -182,6 +188,10 @@ func Prepare(s *replay.Session) *Trace {
 			}
 			if b, ok := promptBudget(&th.Messages[m]); ok {
 				thinking, tc.NewTurn = b, true
+				if d := th.Messages[m].Cwd; d != "" {
+					tc.CwdChanged = cwd != "" && d != cwd
+					cwd = d
+				}
 			}
 			n := len(tc.Items)
 			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, afterBoundary)
