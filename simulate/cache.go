@@ -19,6 +19,10 @@ type cache struct {
 	entries []entry
 	model   string
 	sys     int64 // the system prompt's entry, never evicted
+	// slack (ms) is added to an entry's lifetime when it is read: the
+	// times the model sees are those of the recorded responses, which
+	// come after the requests that refreshed the entries (ClockSlack).
+	slack int64
 }
 
 type entry struct {
@@ -34,9 +38,12 @@ type entry struct {
 // first is dropped.
 const MaxCacheEntries = 16
 
-func newCache(ttl time.Duration, entries int) *cache {
-	return &cache{ttl: ttl.Milliseconds(), sysTTL: ttl.Milliseconds(), max: entries}
+func newCache(ttl time.Duration, entries int, slack time.Duration) *cache {
+	return &cache{ttl: ttl.Milliseconds(), sysTTL: ttl.Milliseconds(), max: entries, slack: max(slack, 0).Milliseconds()}
 }
+
+// live says whether an entry can be read at now.
+func (c *cache) live(e entry, now int64) bool { return e.expires+c.slack >= now }
 
 // edit invalidates every entry longer than pos.
 func (c *cache) edit(pos int64) {
@@ -76,13 +83,13 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	tail = min(max(tail, 0), prompt)
 	bp := prompt - tail // breakpoint
 	for _, e := range c.entries {
-		if e.pos <= bp && e.expires >= now && e.pos > read {
+		if e.pos <= bp && c.live(e, now) && e.pos > read {
 			read = e.pos
 		}
 	}
 	// A read refreshes every live entry it passes through.
 	for i := range c.entries {
-		if c.entries[i].pos <= read && c.entries[i].expires >= now {
+		if c.entries[i].pos <= read && c.live(c.entries[i], now) {
 			c.entries[i].expires = now + c.lifetime(c.entries[i].pos)
 		}
 	}
@@ -117,12 +124,12 @@ func (c *cache) fork(now int64, model string, shared, own int64) (read, write in
 		return 0, shared + own
 	}
 	for _, e := range c.entries {
-		if e.pos <= shared && e.expires >= now && e.pos > read {
+		if e.pos <= shared && c.live(e, now) && e.pos > read {
 			read = e.pos
 		}
 	}
 	for i := range c.entries {
-		if c.entries[i].pos <= read && c.entries[i].expires >= now {
+		if c.entries[i].pos <= read && c.live(c.entries[i], now) {
 			c.entries[i].expires = max(c.entries[i].expires, now+c.lifetime(c.entries[i].pos))
 		}
 	}

@@ -59,6 +59,10 @@ type Config struct {
 	// SharedPrefixFrom is the first Claude Code version whose system
 	// prompt prefix other requests keep warm (SharedPrefixFrom).
 	SharedPrefixFrom string
+	// ClockSlack is how much later than its lifetime, by the transcript's
+	// timestamps, a cache entry can still be read (DefaultClockSlack);
+	// negative for none.
+	ClockSlack time.Duration
 	// GatewayTTL is the cache lifetime of models reached through an
 	// Anthropic-compatible endpoint (DefaultGatewayTTL).
 	GatewayTTL time.Duration
@@ -300,6 +304,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.SharedPrefixFrom == "" {
 		cfg.SharedPrefixFrom = SharedPrefixFrom
 	}
+	if cfg.ClockSlack == 0 {
+		cfg.ClockSlack = DefaultClockSlack
+	}
 	if cfg.GatewayTTL <= 0 {
 		cfg.GatewayTTL = DefaultGatewayTTL
 	}
@@ -339,7 +346,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		ttl = cfg.TTL
 	}
 	e := &engine{
-		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries),
+		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
 		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: []CallResult{}, Summaries: []SummaryCall{}},
 	}

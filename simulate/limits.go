@@ -66,6 +66,16 @@ const (
 	DefaultSharedPrefixTTL = time.Hour
 )
 
+// DefaultClockSlack is how much later than its lifetime a cache entry is
+// still read, by the transcript's clock (Config.ClockSlack). A
+// transcript's timestamps are written when responses arrive, after the
+// requests that refreshed the cache, so the time between two recorded
+// calls overstates the time between the requests the cache saw. In the
+// transcripts the project keeps, Claude calls 300–316 s after the
+// previous one read the whole previous prompt (3 of 3) and calls 321–345 s
+// after did not (0 of 7).
+const DefaultClockSlack = 20 * time.Second
+
 // DefaultGatewayTTL is the cache lifetime assumed for models reached
 // through an Anthropic-compatible endpoint. DeepSeek's "Context Caching"
 // guide says unused cache entries are cleared "within a few hours to a few

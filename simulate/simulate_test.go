@@ -47,7 +47,7 @@ func TestLimitsFor(t *testing.T) {
 
 func TestCacheModel(t *testing.T) {
 	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(5*time.Minute, MaxCacheEntries)
+	c := newCache(5*time.Minute, MaxCacheEntries, 0)
 	type req struct {
 		at                  int64
 		model               string
@@ -88,7 +88,7 @@ func TestCacheModel(t *testing.T) {
 // own entries when other requests keep it warm.
 func TestCacheSharedPrefix(t *testing.T) {
 	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(5*time.Minute, MaxCacheEntries)
+	c := newCache(5*time.Minute, MaxCacheEntries, 0)
 	c.sysTTL = time.Hour.Milliseconds()
 	// Cold: 9,990 written (breakpoint 10,000 − 10); entries at 9,990 and 3,000.
 	if r, w, _ := c.request(0, "m", 10_000, 10, 3_000, 1024); r != 0 || w != 9_990 {
@@ -351,6 +351,28 @@ func TestSideRequestKeepsCacheWarm(t *testing.T) {
 		res := Run(tr, nothing{}, Config{})
 		if got := res.Calls[2].Predicted.Read; got != tt.read {
 			t.Errorf("%s: third call reads %d, want %d", tt.name, got, tt.read)
+		}
+	}
+}
+
+// An entry is read up to its lifetime plus the clock slack after its last
+// use, and not later.
+func TestCacheClockSlack(t *testing.T) {
+	const ttl, slack = 300_000, 20_000
+	for _, c := range []struct {
+		after int64
+		slack time.Duration
+		read  int64
+	}{
+		{ttl, 0, 5000},
+		{ttl + 1, 0, 0},
+		{ttl + slack, slack * time.Millisecond, 5000},
+		{ttl + slack + 1, slack * time.Millisecond, 0},
+	} {
+		ca := newCache(ttl*time.Millisecond, MaxCacheEntries, c.slack)
+		ca.request(0, sonnet46, 5010, 10, 0, 1024)
+		if read, _, _ := ca.request(c.after, sonnet46, 6010, 10, 0, 1024); read != c.read {
+			t.Errorf("%d ms later, slack %v: read %d, want %d", c.after, c.slack, read, c.read)
 		}
 	}
 }
