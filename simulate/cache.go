@@ -18,6 +18,11 @@ type cache struct {
 	max     int   // entries kept
 	entries []entry
 	model   string
+	// parked holds the entries of the other models the conversation was
+	// sent to: the cache key includes the model, so switching models
+	// reads none of the current entries, and switching back can read the
+	// old model's entries while they live.
+	parked map[string][]entry
 	sys     int64 // the system prompt's entry, never evicted
 	// slack (ms) is added to an entry's lifetime when it is read: the
 	// times the model sees are those of the recorded responses, which
@@ -45,23 +50,51 @@ func newCache(ttl time.Duration, entries int, slack time.Duration) *cache {
 // live says whether an entry can be read at now.
 func (c *cache) live(e entry, now int64) bool { return e.expires+c.slack >= now }
 
-// edit invalidates every entry longer than pos.
+// edit invalidates every entry longer than pos, of every model.
 func (c *cache) edit(pos int64) {
-	kept := c.entries[:0]
-	for _, e := range c.entries {
+	c.entries = upTo(c.entries, pos)
+	for m, es := range c.parked {
+		c.parked[m] = upTo(es, pos)
+	}
+}
+
+// upTo drops the entries longer than pos.
+func upTo(es []entry, pos int64) []entry {
+	kept := es[:0]
+	for _, e := range es {
 		if e.pos <= pos {
 			kept = append(kept, e)
 		}
 	}
-	c.entries = kept
+	return kept
+}
+
+// switchModel parks the current model's entries and takes up model's.
+func (c *cache) switchModel(model string) {
+	if c.model != "" && len(c.entries) > 0 {
+		if c.parked == nil {
+			c.parked = map[string][]entry{}
+		}
+		c.parked[c.model] = append(c.parked[c.model][:0], c.entries...)
+	}
+	c.entries = append(c.entries[:0], c.parked[model]...)
+	delete(c.parked, model)
+	c.model = model
 }
 
 // shift moves entries past pos back by n tokens: a server-side cache edit
 // removed n tokens there, and the cached prefixes stay usable.
 func (c *cache) shift(pos, n int64) {
-	for i := range c.entries {
-		if c.entries[i].pos > pos {
-			c.entries[i].pos = max(pos, c.entries[i].pos-n)
+	shift(c.entries, pos, n)
+	for _, es := range c.parked {
+		shift(es, pos, n)
+	}
+}
+
+func shift(es []entry, pos, n int64) {
+	for i := range es {
+		if es[i].pos > pos {
+			es[i].pos = max(pos, es[i].pos-n)
 		}
 	}
 }
@@ -76,8 +109,7 @@ func (c *cache) shift(pos, n int64) {
 // reads that prefix.
 func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int64) (read, write, uncached int64) {
 	if model != c.model {
-		c.entries = c.entries[:0] // the cache key includes the model
-		c.model = model
+		c.switchModel(model)
 	}
 	c.sys = sys
 	tail = min(max(tail, 0), prompt)

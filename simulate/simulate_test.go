@@ -376,3 +376,25 @@ func TestCacheClockSlack(t *testing.T) {
 		}
 	}
 }
+
+// The cache key includes the model: a request on another model reads none
+// of the first model's entries, and a request back on the first reads
+// them while they live. An edit invalidates every model's entries past it.
+func TestCacheKeepsEachModelsEntries(t *testing.T) {
+	const haiku = "claude-haiku-4-5-20251001"
+	c := newCache(5*time.Minute, MaxCacheEntries, 0)
+	c.request(0, sonnet46, 5010, 10, 0, 1024)
+	if read, _, _ := c.request(1000, haiku, 6010, 10, 0, 1024); read != 0 {
+		t.Errorf("other model: read %d, want 0", read)
+	}
+	if read, _, _ := c.request(2000, sonnet46, 7010, 10, 0, 1024); read != 5000 {
+		t.Errorf("back on the first model: read %d, want 5000", read)
+	}
+	c.edit(4000)
+	if read, _, _ := c.request(3000, haiku, 8010, 10, 0, 1024); read != 0 {
+		t.Errorf("haiku after an edit below its entry: read %d, want 0", read)
+	}
+	if read, _, _ := c.request(4000, sonnet46, 8010, 10, 0, 1024); read != 0 {
+		t.Errorf("sonnet after an edit below its entries: read %d, want 0", read)
+	}
+}
