@@ -23,7 +23,7 @@ type cache struct {
 	// reads none of the current entries, and switching back can read the
 	// old model's entries while they live.
 	parked map[string][]entry
-	sys     int64 // the system prompt's entry, never evicted
+	sys    int64 // the system prompt's entry, never evicted
 	// slack (ms) is added to an entry's lifetime when it is read: the
 	// times the model sees are those of the recorded responses, which
 	// come after the requests that refreshed the entries (ClockSlack).
