@@ -32,7 +32,8 @@ See docs/plots.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.dir == "" {
-				return usageError("--out: want a directory")
+				// Never into the current directory unless asked (-o .).
+				return usageError("--out: want the directory to write the plots into (-o DIR; -o . for the current one)")
 			}
 			if err := o.validate(cmd.Flags().Changed, "out"); err != nil {
 				return err
@@ -41,7 +42,7 @@ See docs/plots.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.dir, "out", "o", ".", "directory to write the plots into (created if missing)")
+	f.StringVarP(&o.dir, "out", "o", "", "directory to write the plots into (created if missing; required)")
 	o.addFlags(f, "", "")
 	return cmd
 }

@@ -294,6 +294,7 @@ func TestPlotUsageAndWriteErrors(t *testing.T) {
 		{"compare", "--plot-top", "3", demo},
 		{"plot"},
 		{"plot", "a.json", "b.json"},
+		{"plot", "a.json"}, // no -o: never the current directory unasked
 	} {
 		if _, errOut, code := ctxlab(t, "", nil, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d\n%s", args, code, exitUsage, errOut)
