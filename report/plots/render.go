@@ -99,6 +99,7 @@ var (
 		LevelThreshold: {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
 		LevelWarning:   {Color: color.Gray{Y: 0x70}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
 	}
+	idleStyle       = draw.LineStyle{Color: color.Gray{Y: 0x90}, Width: vg.Points(0.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}
 	compactionGlyph = draw.GlyphStyle{Radius: vg.Points(2.6), Shape: triangleDown{}}
 	clearingGlyph   = draw.GlyphStyle{Radius: vg.Points(1.7), Shape: ring{width: vg.Points(0.6)}}
 )
@@ -112,6 +113,9 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	xl := "API call (main thread)"
 	if opt.XTime {
 		xl = "hours since the first call"
+		if len(d.Gaps) > 0 {
+			xl = fmt.Sprintf("active hours since the first call (idle gaps over %g h cut)", IdleGap.Hours())
+		}
 	}
 	p := newPlot(xl, "context (prompt tokens)")
 	p.Add(grid(false))
@@ -163,6 +167,19 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		f.Legend = append(f.Legend, LegendEntry{
 			Text:   lv.Name + " " + thousands(float64(lv.Tokens), 0),
 			Thumbs: []plot.Thumbnailer{&hline{Style: levelStyles[lv.Name]}},
+		})
+	}
+	if len(d.Gaps) > 0 {
+		cuts := &rug{Style: idleStyle, Full: idleStyle, Length: vg.Points(0)}
+		var idle float64
+		for _, g := range d.Gaps {
+			cuts.X = append(cuts.X, g.X)
+			idle += g.Hours
+		}
+		p.Add(cuts)
+		f.Legend = append(f.Legend, LegendEntry{
+			Text:   fmt.Sprintf("%s cut (%.1f h idle)", plural(len(d.Gaps), "idle gap", "idle gaps"), idle),
+			Thumbs: []plot.Thumbnailer{cuts},
 		})
 	}
 	if empty(d.Lines) {

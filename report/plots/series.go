@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -32,11 +33,58 @@ const (
 // ContextData is the context plot's data: prompt tokens per call for every
 // run, and the limits of the first run.
 type ContextData struct {
-	// XTime: X is hours since the session's first call; otherwise the
-	// call's 1-based number in the main thread.
+	// XTime: X is active hours since the session's first call (idle gaps
+	// over IdleGap cut to IdleShown); otherwise the call's 1-based number
+	// in the main thread.
 	XTime  bool
 	Lines  []ContextLine
 	Levels []Level // window, auto-compact threshold, warning; none without calls
+	// Gaps are the idle gaps cut from the time axis, in time order.
+	Gaps []IdleCut
+}
+
+// IdleCut is an idle gap cut from the time axis.
+type IdleCut struct {
+	X     float64 // the middle of the cut on the axis
+	Hours float64 // how long the session was idle
+}
+
+// A session left overnight would leave a time axis with its calls crowded
+// at both ends: between two calls further apart than IdleGap the axis
+// shows IdleShown, marked as a cut.
+const (
+	IdleGap   = time.Hour
+	IdleShown = 15 * time.Minute
+)
+
+// timeAxis maps the runs' call times to X: hours since the earliest, with
+// idle gaps cut.
+func timeAxis(runs []*simulate.Result) (map[int64]float64, []IdleCut) {
+	var ts []int64
+	for _, r := range runs {
+		for _, c := range r.Calls {
+			if t, ok := parseTime(c.Time); ok {
+				ts = append(ts, t.UnixMilli())
+			}
+		}
+	}
+	slices.Sort(ts)
+	ts = slices.Compact(ts)
+	x := make(map[int64]float64, len(ts))
+	var cuts []IdleCut
+	at := 0.0
+	for i, t := range ts {
+		if i > 0 {
+			gap := time.Duration(t-ts[i-1]) * time.Millisecond
+			if gap > IdleGap {
+				cuts = append(cuts, IdleCut{X: at + IdleShown.Hours()/2, Hours: gap.Hours()})
+				gap = IdleShown
+			}
+			at += gap.Hours()
+		}
+		x[t] = at
+	}
+	return x, cuts
 }
 
 // ContextLine is one run's context.
@@ -64,19 +112,14 @@ func parseTime(s string) (time.Time, bool) {
 }
 
 // ContextSeries extracts the context plot's data from runs over one session.
-// With xTime, X is hours since the earliest call time of all runs, and
-// calls without a time are left out.
+// With xTime, X is hours since the earliest call time of all runs, idle
+// gaps over IdleGap cut to IdleShown (ContextData.Gaps), and calls without
+// a time are left out.
 func ContextSeries(runs []*simulate.Result, xTime bool) ContextData {
 	d := ContextData{XTime: xTime, Lines: []ContextLine{}, Levels: []Level{}}
-	var t0 time.Time
+	var axis map[int64]float64
 	if xTime {
-		for _, r := range runs {
-			for _, c := range r.Calls {
-				if t, ok := parseTime(c.Time); ok && (t0.IsZero() || t.Before(t0)) {
-					t0 = t
-				}
-			}
-		}
+		axis, d.Gaps = timeAxis(runs)
 	}
 	for _, r := range runs {
 		l := ContextLine{Policy: r.Policy, Points: []XY{}, Compactions: []XY{}, Clearings: []XY{}}
@@ -87,7 +130,7 @@ func ContextSeries(runs []*simulate.Result, xTime bool) ContextData {
 				if !ok {
 					continue
 				}
-				x = t.Sub(t0).Hours()
+				x = axis[t.UnixMilli()]
 			}
 			p := XY{x, float64(c.Prompt)}
 			l.Points = append(l.Points, p)

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"reflect"
@@ -510,4 +511,31 @@ func fmtPolicyCosts(d PolicyCostData) string {
 			p.Policy, p.Main, p.Summarizer, p.Agents, p.Total, delta, p.Unpriced)
 	}
 	return b.String()
+}
+
+// A night between two calls is cut from the time axis to IdleShown, and
+// the cut is listed with the real idle time; gaps up to IdleGap are kept.
+func TestContextSeriesIdleGapsCut(t *testing.T) {
+	r := &simulate.Result{Policy: "observed", Calls: []simulate.CallResult{
+		{Call: 1, Time: "2026-01-02T22:00:00Z", Prompt: 1000},
+		{Call: 2, Time: "2026-01-02T23:00:00Z", Prompt: 2000}, // exactly IdleGap: kept
+		{Call: 3, Time: "2026-01-03T09:00:00Z", Prompt: 3000}, // 10 h later: cut
+		{Call: 4, Time: "2026-01-03T09:30:00Z", Prompt: 4000},
+	}}
+	got := ContextSeries([]*simulate.Result{r}, true)
+	if want := []XY{{0, 1000}, {1, 2000}, {1.25, 3000}, {1.75, 4000}}; !reflect.DeepEqual(got.Lines[0].Points, want) {
+		t.Errorf("points %v, want %v", got.Lines[0].Points, want)
+	}
+	if want := []IdleCut{{X: 1.125, Hours: 10}}; !reflect.DeepEqual(got.Gaps, want) {
+		t.Errorf("gaps %v, want %v", got.Gaps, want)
+	}
+	var b bytes.Buffer
+	if err := Context([]*simulate.Result{r}, Options{XTime: true}).Write(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"active hours since the first call (idle gaps over 1 h cut)", "1 idle gap cut (10.0 h idle)"} {
+		if !bytes.Contains(b.Bytes(), []byte(s)) {
+			t.Errorf("the figure does not say %q", s)
+		}
+	}
 }
