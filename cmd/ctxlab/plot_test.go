@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -306,8 +309,8 @@ func TestPlotUsageAndWriteErrors(t *testing.T) {
 	if code != exitInput || out != "" || !strings.Contains(errOut, "--plot") {
 		t.Errorf("--plot FILE: exit %d, stdout %d bytes\n%s", code, len(out), errOut)
 	}
-	// A directory that cannot be written: the report is still printed,
-	// each failed plot is named, the exit is 1, and nothing is left behind.
+	// A directory that cannot be written: one error before any work, exit
+	// 1, nothing left behind.
 	if os.Geteuid() == 0 {
 		t.Skip("root writes anywhere")
 	}
@@ -317,10 +320,27 @@ func TestPlotUsageAndWriteErrors(t *testing.T) {
 	}
 	defer os.Chmod(ro, 0o755)
 	out, errOut, code = ctxlab(t, "", nil, "replay", "--plot", ro, demo)
-	if code != exitInput || out == "" || !strings.Contains(errOut, "could not be written") {
+	if code != exitInput || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--plot "+ro+": cannot write plots there: permission denied") {
 		t.Errorf("read-only dir: exit %d\n%s", code, errOut)
 	}
 	if files := dirFiles(t, ro); len(files) != 0 {
 		t.Errorf("left %q", files)
+	}
+}
+
+// Failures with one cause in one directory are one line; others stay.
+func TestGroupErrors(t *testing.T) {
+	full := func(name string) error {
+		return &fs.PathError{Op: "open", Path: filepath.Join("/p", name), Err: syscall.ENOSPC}
+	}
+	got := groupErrors([]error{full("a.png"), full("b.png"), errors.New("c.png: encoding"), full("d.png"),
+		&fs.PathError{Op: "open", Path: "/q/e.png", Err: syscall.ENOSPC}})
+	want := []string{
+		"open /p/a.png: no space left on device (and 2 more plots, for the same reason)",
+		"c.png: encoding",
+		"open /q/e.png: no space left on device",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,18 +24,21 @@ var plotAxes = []string{"call", "time"}
 // plotOptions are the flags that choose how plots are drawn, shared by
 // replay --plot, compare --plot and plot.
 type plotOptions struct {
-	dir    string
-	format string
-	x      string
-	top    int
+	dir     string
+	dirFlag string // the flag that gave dir: "plot" or "out"
+	format  string
+	x       string
+	top     int
 }
 
 // addFlags adds --plot-format, --x and --plot-top; dirFlag names the flag
 // that gives the output directory ("plot" for replay and compare, "out"
 // for plot), "" to leave it to the caller.
 func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
+	o.dirFlag = "out"
 	if dirFlag != "" {
 		f.StringVar(&o.dir, dirFlag, "", dirUsage)
+		o.dirFlag = dirFlag
 	}
 	f.StringVar(&o.format, "plot-format", "png", "image format of the plots: png, svg or pdf")
 	f.StringVar(&o.x, "x", "call", "x axis of the context plot: call (the call's number) or time (hours since the first call)")
@@ -66,11 +71,23 @@ func (o *plotOptions) validate(set func(string) bool, dirFlag string) error {
 // on reports whether plots were asked for.
 func (o *plotOptions) on() bool { return o.dir != "" }
 
-// mkdir creates the output directory (and its parents) before any work,
-// so that a bad directory fails fast.
+// mkdir creates the output directory (and its parents) and checks that a
+// file can be written there, before any work: a directory that cannot be
+// written is one error, not one per plot.
 func (o *plotOptions) mkdir() error {
-	if err := os.MkdirAll(o.dir, 0o755); err != nil {
-		return &exitError{code: exitInput, err: fmt.Errorf("--plot: %w", err)}
+	err := os.MkdirAll(o.dir, 0o755)
+	if err == nil {
+		var f *os.File
+		if f, err = os.CreateTemp(o.dir, ".ctxlab-check-*"); err == nil {
+			f.Close()
+			err = os.Remove(f.Name())
+		}
+	}
+	if err != nil {
+		if cause := errors.Unwrap(err); cause != nil {
+			err = cause // the path is said already
+		}
+		return &exitError{code: exitInput, err: fmt.Errorf("--%s %s: cannot write plots there: %w", o.dirFlag, o.dir, err)}
 	}
 	return nil
 }
@@ -187,13 +204,48 @@ func (p *plotted) finish(w io.Writer, prefix string, e env) error {
 	for _, path := range p.paths {
 		fmt.Fprintln(w, prefix+path)
 	}
-	for _, err := range p.errs {
-		fmt.Fprintln(e.stderr, "ctxlab:", err)
+	for _, g := range groupErrors(p.errs) {
+		fmt.Fprintln(e.stderr, "ctxlab:", g)
 	}
 	if len(p.errs) > 0 {
 		return &exitError{code: exitInput, err: fmt.Errorf("%d of %d plots could not be written", len(p.errs), len(p.errs)+len(p.paths))}
 	}
 	return nil
+}
+
+// groupErrors folds the failures that share a cause (the same error of the
+// file system, on files of one directory: a full disk, say) into one line
+// naming the first file and the count; others are kept as they are, in
+// order.
+func groupErrors(errs []error) []string {
+	type group struct {
+		first string
+		n     int
+	}
+	var keys []string
+	groups := map[string]*group{}
+	for _, err := range errs {
+		key, first := err.Error(), err.Error()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			key = filepath.Dir(pe.Path) + "\x00" + pe.Err.Error()
+		}
+		if g, ok := groups[key]; ok {
+			g.n++
+			continue
+		}
+		groups[key] = &group{first: first, n: 1}
+		keys = append(keys, key)
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		g := groups[k]
+		out[i] = g.first
+		if g.n > 1 {
+			out[i] += fmt.Sprintf(" (and %d more plots, for the same reason)", g.n-1)
+		}
+	}
+	return out
 }
 
 // sessionNames names each source's plot files (plots.SessionNames).
