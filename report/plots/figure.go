@@ -318,22 +318,52 @@ func (f *Figure) Draw(c draw.Canvas) {
 // figure breaks into lines there.
 const titleSep = " — "
 
-// wrapTitle breaks a title into lines no wider than width at titleSep,
-// keeping the separator at the end of a broken line. A part still too wide
-// stays on its own line.
+// wrapTitle breaks a title into lines no wider than width: at titleSep
+// first, keeping the separator at the end of a broken line; a part still
+// too wide (a long list of policies) at ", ", then at spaces; a word wider
+// than the figure is shortened with an ellipsis. No title is cut.
 func wrapTitle(t string, sty text.Style, width vg.Length) []string {
-	parts := strings.Split(t, titleSep)
+	var lines []string
+	for _, l := range wrapAt(t, titleSep, " —", sty, width) {
+		for _, l := range wrapAt(l, ", ", ",", sty, width) {
+			for _, l := range wrapAt(l, " ", "", sty, width) {
+				lines = append(lines, shorten(l, sty, width))
+			}
+		}
+	}
+	return lines
+}
+
+// wrapAt breaks s greedily into lines no wider than width at sep, ending
+// a broken line with end. A part wider than width stays whole.
+func wrapAt(s, sep, end string, sty text.Style, width vg.Length) []string {
+	if sty.Width(s) <= width {
+		return []string{s}
+	}
+	parts := strings.Split(s, sep)
 	var lines []string
 	cur := parts[0]
 	for _, p := range parts[1:] {
-		if next := cur + titleSep + p; sty.Width(next) <= width {
+		if next := cur + sep + p; sty.Width(next+end) <= width {
 			cur = next
 			continue
 		}
-		lines = append(lines, cur+" —")
+		lines = append(lines, cur+end)
 		cur = p
 	}
 	return append(lines, cur)
+}
+
+// shorten cuts s to fit width, ending it with an ellipsis.
+func shorten(s string, sty text.Style, width vg.Length) string {
+	if sty.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 && sty.Width(string(r)+"…") > width {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }
 
 // drawPanels stacks the panels top to bottom, their data areas aligned

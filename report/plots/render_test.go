@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"flag"
+	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -297,6 +298,38 @@ func TestLegends(t *testing.T) {
 		}
 		if got := legend(f); !reflect.DeepEqual(got, tc.legend) {
 			t.Errorf("%s: legend %q\nwant %q", tc.kind, got, tc.legend)
+		}
+	}
+}
+
+// No title is cut: every line of a wrapped title fits the width, and
+// nothing but separators is lost.
+func TestWrapTitleNeverCuts(t *testing.T) {
+	sty := textStyle(fontBold, titleSize, color.Black)
+	width := DefaultWidth - 2*margin
+	policies := "none, claude-code, claude-code-sm, threshold, keep-last-n, context-editing, budget, partial, summary-nm, keep-last-n:n=3, observed"
+	for _, c := range []struct {
+		title string
+		lines int
+	}{
+		{"Context per call — s", 1},
+		{"Context per call — d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7 — " + policies, 3},
+		{"Cost — " + strings.Repeat("x", 300), 2},
+	} {
+		lines := wrapTitle(c.title, sty, width)
+		if len(lines) != c.lines {
+			t.Errorf("%q: %d lines %q, want %d", c.title, len(lines), lines, c.lines)
+		}
+		for _, l := range lines {
+			if sty.Width(l) > width {
+				t.Errorf("line %q is %v wide, more than %v", l, sty.Width(l), width)
+			}
+		}
+		joined := strings.Join(lines, " ")
+		for _, p := range []string{"none", "keep-last-n:n=3", "observed"} {
+			if strings.Contains(c.title, p) && !strings.Contains(joined, p) {
+				t.Errorf("%q lost %q: %q", c.title, p, lines)
+			}
 		}
 	}
 }
