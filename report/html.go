@@ -153,6 +153,24 @@ func htmlTableOf(t *Table, id string) htmlTable {
 		}
 		h.Rows = append(h.Rows, row)
 	}
+	if t.Right == nil {
+		// A table that does not say (sweep's rows): a column of numbers
+		// is aligned right.
+		for j := range h.Columns {
+			numeric := len(h.Rows) > 0
+			for _, row := range h.Rows {
+				if j < len(row) && row[j].Text != "" && row[j].Value == "" {
+					numeric = false
+				}
+			}
+			h.Columns[j].Right = numeric
+			for _, row := range h.Rows {
+				if j < len(row) {
+					row[j].Right = numeric
+				}
+			}
+		}
+	}
 	h.Fold = len(h.Rows) > foldRows
 	return h
 }
@@ -475,7 +493,7 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 		Verdict: v,
 	}
 	if res.Baseline != "" {
-		page.Lines = append(page.Lines, "baseline: "+res.Baseline)
+		page.Lines = append(page.Lines, "against a baseline: an earlier evaluation of budget "+res.Baseline)
 	}
 	d := &ids{prefix: "gate"}
 	sec := &htmlSection{ID: "limits", Title: "Limits", Tables: htmlTables(d, []*Table{t, gateReasons(res)})}
@@ -516,7 +534,7 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 	page := &htmlPage{
 		Title: fmt.Sprintf("ctxlab sweep: %s over %s", pluralize(len(doc.Totals), "point", "points"), pluralize(len(doc.Inputs), "session", "sessions")),
 		Lines: []string{"policies: " + strings.Join(doc.Grid.Policies, ", ") + "; objective: " + obj.Name + " (" + direction(obj) + ")",
-			"ctxlab " + doc.Ctxlab},
+			"run by ctxlab " + doc.Ctxlab},
 		Errors: doc.Errors,
 		Links: []htmlLink{{"#points", "Points, best first"}, {"#charts", "Charts"}, {"#inputs", "Inputs"},
 			{"#rows", "Every point and session"}},
