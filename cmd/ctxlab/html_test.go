@@ -21,12 +21,14 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/ctxlab/ctxlab/internal/htmlcheck"
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
 
 // htmlPage is one command's HTML report and what a reader must find in
 // it.
 type htmlPage struct {
-	name     string
+	name     string // the command
+	on       string // the input, when not the fixtures
 	args     []string
 	code     int
 	sessions []string // listed in the overview, in order
@@ -35,12 +37,19 @@ type htmlPage struct {
 	sortCol  int    // that column (from 0), one of numbers
 }
 
-// htmlPages runs every command that writes HTML on the fixtures.
-func htmlPages(t *testing.T) []htmlPage {
+func (p htmlPage) label() string {
+	if p.on == "" {
+		return p.name
+	}
+	return p.name + "-" + p.on
+}
+
+// sessionIDs are the ids of the sessions replay reads in dir, in order.
+func sessionIDs(t *testing.T, dir string) []string {
 	t.Helper()
-	out, _, code := ctxlab(t, "", nil, "replay", "--format", "json", fixtures)
+	out, _, code := ctxlab(t, "", nil, "replay", "--format", "json", dir)
 	if code != exitOK {
-		t.Fatalf("replay --format json: exit %d", code)
+		t.Fatalf("replay --format json %s: exit %d", dir, code)
 	}
 	var doc struct {
 		Sessions []struct {
@@ -54,8 +63,16 @@ func htmlPages(t *testing.T) []htmlPage {
 	for _, s := range doc.Sessions {
 		ids = append(ids, s.Summary.ID)
 	}
+	return ids
+}
+
+// htmlPages runs every command that writes HTML on the fixtures and, when
+// they are beside the project, on the real transcripts.
+func htmlPages(t *testing.T) []htmlPage {
+	t.Helper()
+	ids := sessionIDs(t, fixtures)
 	budget, baseline := "../../docs/examples/budget.json", "../../docs/examples/gate-baseline.json"
-	return []htmlPage{
+	pages := []htmlPage{
 		// Per session: context, cost, cache (the observed run), tokens and
 		// duplicates; the total: tokens and duplicates.
 		{name: "replay", args: []string{"replay", fixtures}, sessions: ids, charts: 4*5 + 2, sortable: "overview-sessions", sortCol: 3},
@@ -67,6 +84,13 @@ func htmlPages(t *testing.T) []htmlPage {
 		{name: "sweep", args: []string{"sweep", "--policy", "keep-last-n", "--vary", "n=2,4,8", fixtures}, charts: 1, sortable: "points-sweep", sortCol: 2},
 		{name: "policies", args: []string{"policies"}},
 	}
+	if real, ok := testcorpus.Path(testcorpus.Realdata); ok {
+		ids := sessionIDs(t, real)
+		pages = append(pages,
+			htmlPage{name: "replay", on: "realdata", args: []string{"replay", real}, sessions: ids, charts: len(ids)*5 + 2, sortable: "overview-sessions", sortCol: 5},
+			htmlPage{name: "compare", on: "realdata", args: []string{"compare", real}, sessions: ids, charts: len(ids)*4 + 1, sortable: "overview-sessions", sortCol: 4})
+	}
+	return pages
 }
 
 func renderHTML(t *testing.T, p htmlPage) string {
@@ -83,7 +107,7 @@ func renderHTML(t *testing.T, p htmlPage) string {
 // linked, as many charts as expected, the same bytes on a second run.
 func TestHTMLReports(t *testing.T) {
 	for _, p := range htmlPages(t) {
-		t.Run(p.name, func(t *testing.T) {
+		t.Run(p.label(), func(t *testing.T) {
 			page := renderHTML(t, p)
 			if again := renderHTML(t, p); again != page {
 				t.Error("a second run writes different bytes")
@@ -231,8 +255,8 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, p := range htmlPages(t) {
-		t.Run(p.name, func(t *testing.T) {
-			file := filepath.Join(dir, p.name+".html")
+		t.Run(p.label(), func(t *testing.T) {
+			file := filepath.Join(dir, p.label()+".html")
 			if err := os.WriteFile(file, []byte(renderHTML(t, p)), 0o644); err != nil {
 				t.Fatal(err)
 			}
