@@ -83,6 +83,10 @@ func htmlPages(t *testing.T) []htmlPage {
 		// One swept parameter: one chart.
 		{name: "sweep", args: []string{"sweep", "--policy", "keep-last-n", "--vary", "n=2,4,8", fixtures}, charts: 1, sortable: "points-sweep", sortCol: 2},
 		{name: "policies", args: []string{"policies"}},
+		// One session, three policies: context, cost, three cache plots;
+		// no total section. --calls adds the folded per-call tables.
+		{name: "compare", on: "demo", args: []string{"compare", "--fidelity", "--calls", "--policy", "observed,claude-code,keep-last-n:n=3", demo},
+			sessions: ids[:1], charts: 5, sortable: "overview-sessions", sortCol: 4},
 	}
 	if real, ok := testcorpus.Path(testcorpus.Realdata); ok {
 		ids := sessionIDs(t, real)
