@@ -130,8 +130,11 @@ type Fidelity = simulate.Fidelity
 // not apply); with opt.Calls, the text formats add each run's calls when
 // the runs carry them.
 func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
-	if opt.Format == "json" {
+	switch opt.Format {
+	case "json":
 		return writeJSON(w, doc)
+	case "html":
+		return writeCompareHTML(w, doc, opt)
 	}
 	var secs []section
 	add := func(name, title string, c *Compared) {

@@ -16,7 +16,7 @@ import (
 )
 
 // GateFormats are the formats WriteGate writes.
-var GateFormats = []string{"table", "json", "csv", "markdown", "junit"}
+var GateFormats = []string{"table", "json", "csv", "markdown", "junit", "html"}
 
 // WriteGate renders a budget's evaluation: failing limits first, then the
 // others in the budget's order; with a baseline, the text diff of the two
@@ -27,6 +27,8 @@ func WriteGate(w io.Writer, res *budget.Result, base *budget.Result, format stri
 		return writeJSON(w, res)
 	case "junit":
 		return writeJUnit(w, res)
+	case "html":
+		return writeGateHTML(w, res, base)
 	}
 	t := gateTable(res)
 	if res.Baseline == "" {

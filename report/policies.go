@@ -52,8 +52,11 @@ const (
 // WritePolicies renders the list: per policy its doc and source, then a
 // table of its parameters with their defaults and the values they take.
 func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
-	if opt.Format == "json" {
+	switch opt.Format {
+	case "json":
 		return writeJSON(w, doc)
+	case "html":
+		return writePoliciesHTML(w, doc)
 	}
 	if opt.Format == "csv" {
 		t := &Table{Name: "policies", Columns: []string{"Source", "Doc", "Parameter", "Default", "Takes", "Meaning"}}

@@ -65,7 +65,7 @@ func NewDocument(sessions []*accounting.Report, prices *prices.Table, errs []str
 }
 
 // Formats lists the output formats.
-var Formats = []string{"table", "json", "csv", "markdown"}
+var Formats = []string{"table", "json", "csv", "markdown", "html"}
 
 // Sections lists the report sections, in output order. "simulation" is
 // printed only for a session replayed under a policy.
@@ -73,7 +73,7 @@ var Sections = []string{"summary", "usage", "tokens", "duplicates", "breaks", "c
 
 // Options select what Write prints.
 type Options struct {
-	Format string // table (default), json, csv, markdown
+	Format string // table (default), json, csv, markdown, html
 	// Top caps the rows of each list report (0: all). JSON is never cut.
 	Top int
 	// Sections to print (nil: all); JSON always has every section.
@@ -89,8 +89,11 @@ type Options struct {
 
 // Write renders doc in the chosen format.
 func Write(w io.Writer, doc *Document, opt Options) error {
-	if opt.Format == "json" {
+	switch opt.Format {
+	case "json":
 		return writeJSON(w, doc)
+	case "html":
+		return writeHTML(w, doc, opt)
 	}
 	var secs []section
 	for _, sc := range scopes(doc, opt) {

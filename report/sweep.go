@@ -68,6 +68,8 @@ func WriteSweep(w io.Writer, doc *SweepDocument, format string) error {
 	switch format {
 	case "json":
 		return writeJSON(w, doc)
+	case "html":
+		return writeSweepHTML(w, doc)
 	case "csv":
 		return render(w, "csv", []section{{name: "sweep", tables: []*Table{sweepRows(doc), sweepTotals(doc, true)}}})
 	}

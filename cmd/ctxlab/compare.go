@@ -147,7 +147,8 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 			claudeCode = results[i]
 		}
 	}
-	out := compared{runs: report.NewCompared(s, results, o.calls)}
+	// The HTML report draws each session's runs: it needs their calls.
+	out := compared{runs: report.NewCompared(s, results, o.calls || o.format == "html")}
 	if o.plot.on() {
 		out.plots = o.plot.write(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts()))
 	}

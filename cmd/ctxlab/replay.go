@@ -73,9 +73,10 @@ func (o *replayOptions) validate(e env) error {
 			return usageError("--section %q: want one of %s", s, strings.Join(report.Sections, ", "))
 		}
 	}
-	if o.policy == "" && o.plot.on() {
-		// The plots of a session's context, cost and cache need a run:
-		// the observed one reproduces the transcript.
+	if o.policy == "" && (o.plot.on() || o.format == "html") {
+		// The plots of a session's context, cost and cache (and the HTML
+		// report's charts) need a run: the observed one reproduces the
+		// transcript.
 		o.policy = observedPolicy
 	}
 	if o.policy == "" {

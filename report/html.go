@@ -1,0 +1,585 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/report/plots"
+	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/budget"
+)
+
+// The HTML report is one self-contained document: its styles, its sorting
+// script and its charts (inline SVG from report/plots) are all inside, so
+// that nothing is fetched when it is opened. It is built from the same
+// documents as the JSON output and the same tables as the text formats;
+// html/template escapes every text taken from the transcripts.
+
+//go:embed html.tmpl
+var htmlSource string
+
+var htmlTemplate = template.Must(template.New("html").Parse(htmlSource))
+
+// foldRows: a table with more rows than this is folded in a <details>
+// element, open when printed.
+const foldRows = 50
+
+// htmlPage is the head of a report: its title, what it covers, the
+// overview and the table of contents. The sections follow it one by one.
+type htmlPage struct {
+	Title    string
+	Lines    []string
+	Verdict  *htmlVerdict
+	Errors   []string
+	Overview *htmlTable
+	Links    []htmlLink
+}
+
+type htmlVerdict struct {
+	Pass bool
+	Text string
+}
+
+type htmlLink struct{ Href, Text string }
+
+// htmlSection is one part of the report: a session, the total, a study's
+// totals. Its id is the anchor the overview and contents link to.
+type htmlSection struct {
+	ID, Title string
+	Lines     []string
+	Tables    []htmlTable
+	Diff      []htmlDiffLine
+	Charts    []htmlChart
+}
+
+type htmlDiffLine struct{ Class, Text string }
+
+type htmlTable struct {
+	ID, Title, Note string
+	Columns         []htmlColumn
+	Rows, Foot      [][]htmlCell
+	Empty           string
+	Fold            bool
+}
+
+type htmlColumn struct {
+	Name  string
+	Right bool
+}
+
+// htmlCell is a cell as printed; Value, when set, is the number it sorts
+// by (the raw value of the CSV output, or the printed number).
+type htmlCell struct {
+	Text, Value, Href string
+	Right             bool
+}
+
+type htmlChart struct {
+	ID, Title string
+	SVG       template.HTML
+}
+
+// writeHTMLPage writes the page's head, then each of n sections as
+// section(i) builds it, so that only one section's charts are held at a
+// time, then the end of the page.
+func writeHTMLPage(w io.Writer, page *htmlPage, n int, section func(i int) (*htmlSection, error)) error {
+	if err := htmlTemplate.ExecuteTemplate(w, "head", page); err != nil {
+		return err
+	}
+	for i := range n {
+		sec, err := section(i)
+		if err != nil {
+			return err
+		}
+		if err := htmlTemplate.ExecuteTemplate(w, "section", sec); err != nil {
+			return err
+		}
+	}
+	return htmlTemplate.ExecuteTemplate(w, "foot", page)
+}
+
+// ids gives each table of a section a unique anchor.
+type ids struct {
+	prefix string
+	used   map[string]int
+}
+
+func (d *ids) next(name string) string {
+	if d.used == nil {
+		d.used = map[string]int{}
+	}
+	d.used[name]++
+	id := d.prefix + "-" + name
+	if n := d.used[name]; n > 1 {
+		id += "-" + strconv.Itoa(n)
+	}
+	return id
+}
+
+// htmlTables converts tables for HTML, each with its anchor.
+func htmlTables(d *ids, ts []*Table) []htmlTable {
+	out := make([]htmlTable, len(ts))
+	for i, t := range ts {
+		out[i] = htmlTableOf(t, d.next(t.Name))
+	}
+	return out
+}
+
+func htmlTableOf(t *Table, id string) htmlTable {
+	right := func(i int) bool { return i < len(t.Right) && t.Right[i] }
+	h := htmlTable{ID: id, Title: t.Title, Note: t.Note, Empty: t.Empty}
+	if h.Empty == "" {
+		h.Empty = "none"
+	}
+	for i, c := range t.Columns {
+		h.Columns = append(h.Columns, htmlColumn{Name: c, Right: right(i)})
+	}
+	for i, r := range t.Rows {
+		row := make([]htmlCell, len(r))
+		for j, text := range r {
+			row[j] = htmlCell{Text: text, Right: right(j)}
+			if i < len(t.Raw) && j < len(t.Raw[i]) && isNumber(t.Raw[i][j]) {
+				row[j].Value = t.Raw[i][j]
+			} else {
+				row[j].Value = printedNumber(text)
+			}
+		}
+		h.Rows = append(h.Rows, row)
+	}
+	if t.Right == nil {
+		// A table that does not say (sweep's rows): a column of numbers
+		// is aligned right.
+		for j := range h.Columns {
+			numeric := len(h.Rows) > 0
+			for _, row := range h.Rows {
+				if j < len(row) && row[j].Text != "" && row[j].Value == "" {
+					numeric = false
+				}
+			}
+			h.Columns[j].Right = numeric
+			for _, row := range h.Rows {
+				if j < len(row) {
+					row[j].Right = numeric
+				}
+			}
+		}
+	}
+	h.Fold = len(h.Rows) > foldRows
+	return h
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// printedNumber is the number a printed cell shows ("1,234", "$0.12",
+// "+5.0%", "≥300", "-$1.20"), "" when it shows none.
+func printedNumber(s string) string {
+	t := strings.TrimPrefix(s, "≥")
+	neg := false
+	switch {
+	case strings.HasPrefix(t, "+"):
+		t = t[1:]
+	case strings.HasPrefix(t, "-"):
+		neg, t = true, t[1:]
+	}
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "$"), "%")
+	t = strings.ReplaceAll(t, ",", "")
+	if t == "" || strings.ContainsAny(t, "eE+-") || !isNumber(t) {
+		return ""
+	}
+	if neg {
+		return "-" + t
+	}
+	return t
+}
+
+// svgRoot matches the XML prologue before the <svg> element and the
+// namespace declarations HTML does not need: an inline <svg> is in the SVG
+// namespace by the HTML parser's rules.
+var (
+	svgProlog = regexp.MustCompile(`(?s)\A.*?(<svg\b)`)
+	svgXmlns  = regexp.MustCompile(`\s+xmlns(:xlink)?="[^"]*"`)
+)
+
+// htmlCharts draws plot files as inline SVG, their anchors prefixed.
+func htmlCharts(prefix string, files []plots.File) ([]htmlChart, error) {
+	out := make([]htmlChart, 0, len(files))
+	for i, f := range files {
+		svg, err := inlineSVG(f.Figure)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", f.Name, err)
+		}
+		out = append(out, htmlChart{ID: prefix + "-chart-" + strconv.Itoa(i+1), Title: f.Figure.Title, SVG: svg})
+	}
+	return out, nil
+}
+
+// inlineSVG is a figure as an <svg> element to put in an HTML document.
+// gonum's SVG backend escapes every text it draws (xml.Escape), so the
+// element is safe to insert as is.
+func inlineSVG(f *plots.Figure) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := f.Write(&b, "svg"); err != nil {
+		return "", err
+	}
+	s := svgProlog.ReplaceAllString(b.String(), "$1")
+	end := strings.IndexByte(s, '>')
+	if !strings.HasPrefix(s, "<svg") || end < 0 {
+		return "", fmt.Errorf("the SVG backend wrote no <svg> element")
+	}
+	open := svgXmlns.ReplaceAllString(s[:end], "")
+	label := template.HTMLEscapeString(f.Title)
+	return template.HTML(open + ` role="img" aria-label="` + label + `"` + strings.TrimRight(s[end:], "\n")), nil
+}
+
+// sessionAnchor is the anchor of the i-th session's section.
+func sessionAnchor(i int) string { return "session-" + strconv.Itoa(i+1) }
+
+func sessionTitle(id, project string) string {
+	if project == "" {
+		return "Session " + id
+	}
+	return "Session " + id + " (" + project + ")"
+}
+
+func pluralize(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return num(n) + " " + many
+}
+
+// dateText shows an RFC 3339 time as "2026-01-02 15:04" (UTC).
+func dateText(stamp string) string {
+	s := strings.Replace(stamp, "T", " ", 1)
+	if len(s) > 16 {
+		s = s[:16]
+	}
+	return s
+}
+
+func cell(text, value string) htmlCell {
+	return htmlCell{Text: text, Value: value, Right: value != ""}
+}
+
+func intCell[T ~int | ~int64](n T) htmlCell { return cell(num(n), raw(n)) }
+
+// Overview columns shared by replay's and compare's.
+var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Project"},
+	{Name: "Calls", Right: true}, {Name: "Tokens", Right: true}, {Name: "Cost", Right: true},
+	{Name: "Compactions", Right: true}, {Name: "Cache hit", Right: true}}
+
+// overviewRow is a report's line of the overview: its first call's date,
+// API calls, tokens (input, cache writes, cache reads and output), cost,
+// compaction events and cache hit ratio. Values are exactly the JSON
+// document's (rawFloat prints a float as JSON does).
+func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htmlCell {
+	u := r.Usage.Total
+	tokens := u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead + u.Output
+	cost := cell(costText(r.Summary.Cost, u.Unpriced, u.Calls), rawFloat(r.Summary.Cost))
+	if u.Unpriced > 0 && u.Unpriced == u.Calls {
+		cost.Value = ""
+	}
+	return []htmlCell{
+		{Text: name, Href: href}, {Text: date, Value: dateValue}, {Text: r.Summary.Project},
+		intCell(r.Summary.Calls), intCell(tokens), cost, intCell(len(r.Compactions)),
+		cell(pct(r.Usage.HitRatio*100), rawFloat(r.Usage.HitRatio)),
+	}
+}
+
+// writeHTML writes replay's report: the overview, then each session's
+// detail (the sections of opt.Sections, never cut by Top, and the charts
+// of its run and accounting), then with several sessions the total.
+func writeHTML(w io.Writer, doc *Document, opt Options) error {
+	opt.Top = 0
+	page := &htmlPage{
+		Title:  "ctxlab replay: " + pluralize(len(doc.Sessions), "session", "sessions"),
+		Lines:  []string{"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
+		Errors: doc.Errors,
+	}
+	ov := &htmlTable{ID: "overview-sessions", Columns: overviewColumns, Empty: "no session could be read"}
+	for i, s := range doc.Sessions {
+		a := sessionAnchor(i)
+		ov.Rows = append(ov.Rows, overviewRow(s.Report, s.Summary.ID, "#"+a, dateText(s.Summary.Start), s.Summary.Start))
+		page.Links = append(page.Links, htmlLink{"#" + a, sessionTitle(s.Summary.ID, s.Summary.Project)})
+	}
+	multi := len(doc.Sessions) > 1
+	if doc.Total != nil && len(doc.Sessions) > 0 {
+		t := doc.Total.Summary
+		span := ""
+		if t.Start != "" {
+			span = t.Start[:min(10, len(t.Start))] + " – " + t.End[:min(10, len(t.End))]
+		}
+		href := ""
+		if multi {
+			href = "#total"
+			page.Links = append(page.Links, htmlLink{"#total", "All " + num(t.Sessions) + " sessions"})
+		}
+		ov.Foot = [][]htmlCell{overviewRow(doc.Total, "all "+pluralize(t.Sessions, "session", "sessions"), href, span, t.Start)}
+	}
+	ov.Note = "tokens: input + cache writes + cache reads + output; compactions: the events of the compaction timeline; cache hit: read / (input + write + read)"
+	page.Overview = ov
+	n := len(doc.Sessions)
+	if multi {
+		n++
+	}
+	return writeHTMLPage(w, page, n, func(i int) (*htmlSection, error) {
+		if i == len(doc.Sessions) {
+			return replaySection("total", "All "+num(doc.Total.Summary.Sessions)+" sessions", doc.Total, nil, opt, func() []plots.File {
+				return plots.TotalFiles(doc.Total, "svg", plots.Options{})
+			})
+		}
+		s := doc.Sessions[i]
+		return replaySection(sessionAnchor(i), sessionTitle(s.Summary.ID, s.Summary.Project), s.Report, s.Simulation, opt, func() []plots.File {
+			var runs []*simulate.Result
+			if s.Simulation != nil && want(opt, "simulation") {
+				runs = []*simulate.Result{s.Simulation}
+			}
+			rep := s.Report
+			if !want(opt, "tokens") && !want(opt, "duplicates") {
+				rep = nil
+			}
+			return plots.SessionFiles(s.Summary.ID, runs, rep, "svg", plots.Options{})
+		})
+	})
+}
+
+func replaySection(id, title string, rep *accounting.Report, sim *simulate.Result, opt Options, files func() []plots.File) (*htmlSection, error) {
+	ts := tables(rep, opt)
+	if sim != nil && want(opt, "simulation") {
+		ts = append(ts, simulationTables(sim, opt.Calls)...)
+	}
+	d := &ids{prefix: id}
+	sec := &htmlSection{ID: id, Title: title, Tables: htmlTables(d, ts)}
+	var err error
+	if want(opt, "tokens") || want(opt, "duplicates") || (sim != nil && want(opt, "simulation")) {
+		sec.Charts, err = htmlCharts(id, files())
+	}
+	return sec, err
+}
+
+// writeCompareHTML writes compare's report: the overview (each session's
+// calls, tokens, cost, compactions and cache hit ratio under each policy),
+// then each session's runs with their charts (when the runs carry their
+// calls), the total, and the fidelity tables.
+func writeCompareHTML(w io.Writer, doc *CompareDocument, opt Options) error {
+	page := &htmlPage{
+		Title: "ctxlab compare: " + pluralize(len(doc.Sessions), "session", "sessions") + " under " + pluralize(len(doc.Policies), "policy", "policies"),
+		Lines: []string{"policies: " + strings.Join(doc.Policies, ", ") + " (Δ against " + first(doc.Policies) + ")",
+			"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
+		Errors: doc.Errors,
+	}
+	ov := &htmlTable{ID: "overview-sessions", Empty: "no session could be read",
+		Note: "calls and tokens (input + cache writes + cache reads + output) of each policy's main thread; cost: main thread, summarizer and sub-agents; cache hit: read / (input + write + read)"}
+	ov.Columns = []htmlColumn{{Name: "Session"}, {Name: "Project"}}
+	for _, p := range doc.Policies {
+		ov.Columns = append(ov.Columns, htmlColumn{Name: p + ": calls", Right: true}, htmlColumn{Name: p + ": tokens", Right: true},
+			htmlColumn{Name: p + ": cost", Right: true}, htmlColumn{Name: p + ": compactions", Right: true}, htmlColumn{Name: p + ": cache hit", Right: true})
+	}
+	for i, s := range doc.Sessions {
+		a := sessionAnchor(i)
+		ov.Rows = append(ov.Rows, compareOverviewRow(s, s.ID, "#"+a))
+		page.Links = append(page.Links, htmlLink{"#" + a, sessionTitle(s.ID, s.Project)})
+	}
+	multi := len(doc.Sessions) > 1
+	if len(doc.Sessions) > 0 {
+		href := ""
+		if multi {
+			href = "#total"
+			page.Links = append(page.Links, htmlLink{"#total", "All " + num(doc.Total.Sessions) + " sessions"})
+		}
+		ov.Foot = [][]htmlCell{compareOverviewRow(doc.Total, "all "+pluralize(doc.Total.Sessions, "session", "sessions"), href)}
+	}
+	if doc.Fidelity != nil {
+		page.Links = append(page.Links, htmlLink{"#fidelity", "Fidelity"})
+	}
+	page.Overview = ov
+	n := len(doc.Sessions)
+	if multi {
+		n++
+	}
+	if doc.Fidelity != nil {
+		n++
+	}
+	return writeHTMLPage(w, page, n, func(i int) (*htmlSection, error) {
+		switch {
+		case i < len(doc.Sessions):
+			s := doc.Sessions[i]
+			return compareSection(sessionAnchor(i), sessionTitle(s.ID, s.Project), s, opt, func(runs []*simulate.Result) []plots.File {
+				return plots.SessionFiles(s.ID, runs, nil, "svg", plots.Options{})
+			})
+		case multi && i == len(doc.Sessions):
+			return compareSection("total", "All "+num(doc.Total.Sessions)+" sessions", doc.Total, opt, func([]*simulate.Result) []plots.File {
+				ms := make([]simulate.Metrics, len(doc.Total.Runs))
+				for i, r := range doc.Total.Runs {
+					ms[i] = r.Metrics
+				}
+				return plots.CompareTotalFiles(doc.Policies, ms, doc.Total.Sessions, "svg", plots.Options{})
+			})
+		}
+		d := &ids{prefix: "fidelity"}
+		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, fidelityTables(doc.Fidelity, doc.FidelitySummary))}, nil
+	})
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+func compareOverviewRow(c *Compared, name, href string) []htmlCell {
+	row := []htmlCell{{Text: name, Href: href}, {Text: c.Project}}
+	for _, r := range c.Runs {
+		m := r.Metrics
+		tokens := m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead + m.Output
+		cost := cell(totalText(m), rawFloat(m.TotalCost))
+		if m.Unpriced+m.AgentsUnpriced > 0 && m.TotalCost == 0 {
+			cost.Value = ""
+		}
+		row = append(row, intCell(m.Calls), intCell(tokens), cost, intCell(m.Compactions),
+			cell(pct(m.CacheHitRatio*100), rawFloat(m.CacheHitRatio)))
+	}
+	return row
+}
+
+// compareSection is one session's (or the total's) runs; its charts are
+// drawn from the runs' calls, which compare keeps for an HTML report.
+func compareSection(id, title string, c *Compared, opt Options, files func([]*simulate.Result) []plots.File) (*htmlSection, error) {
+	ts := compareTables(c, "html")
+	var runs []*simulate.Result
+	for i := range c.Runs {
+		if r := c.Runs[i].Result(c); r != nil {
+			runs = append(runs, r)
+			if opt.Calls {
+				ts = append(ts, runCallsTables(r)...)
+			}
+		}
+	}
+	d := &ids{prefix: id}
+	sec := &htmlSection{ID: id, Title: title, Tables: htmlTables(d, ts)}
+	if c.Sessions == 1 && len(runs) == 0 {
+		return sec, nil // runs without their calls: nothing to draw
+	}
+	var err error
+	sec.Charts, err = htmlCharts(id, files(runs))
+	return sec, err
+}
+
+// writeGateHTML writes a budget's evaluation: the verdict, the limits
+// (broken first) and why, and the diff against the baseline.
+func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
+	t := gateTable(res)
+	if res.Baseline == "" {
+		t.drop(6, 7) // baseline, change
+	}
+	v := &htmlVerdict{Pass: res.Pass, Text: "every limit holds"}
+	if !res.Pass {
+		v.Text = fmt.Sprintf("%d of %d limits broken", res.Failed, len(res.Limits))
+	}
+	page := &htmlPage{
+		Title:   "ctxlab gate: budget " + res.Budget,
+		Lines:   []string{pluralize(res.Sessions, "session", "sessions") + " measured"},
+		Verdict: v,
+	}
+	if res.Baseline != "" {
+		page.Lines = append(page.Lines, "against a baseline: an earlier evaluation of budget "+res.Baseline)
+	}
+	d := &ids{prefix: "gate"}
+	sec := &htmlSection{ID: "limits", Title: "Limits", Tables: htmlTables(d, []*Table{t, gateReasons(res)})}
+	if base != nil {
+		for _, l := range strings.SplitAfter(GateDiff(base, res), "\n") {
+			if l == "" {
+				continue
+			}
+			class := "same"
+			switch {
+			case strings.HasPrefix(l, "- "):
+				class = "del"
+			case strings.HasPrefix(l, "+ "):
+				class = "ins"
+			}
+			sec.Diff = append(sec.Diff, htmlDiffLine{Class: class, Text: strings.TrimSuffix(l, "\n")})
+		}
+	}
+	return writeHTMLPage(w, page, 1, func(int) (*htmlSection, error) { return sec, nil })
+}
+
+// writeSweepHTML writes a study: the points best first (and the Pareto
+// front), the charts of the objective against each parameter, the inputs
+// and every point and session.
+func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
+	obj, err := simulate.LookupMetric(doc.Objective)
+	if err != nil {
+		return err
+	}
+	var pareto []simulate.Metric
+	for _, name := range doc.Pareto {
+		m, err := simulate.LookupMetric(name)
+		if err != nil {
+			return err
+		}
+		pareto = append(pareto, m)
+	}
+	page := &htmlPage{
+		Title: fmt.Sprintf("ctxlab sweep: %s over %s", pluralize(len(doc.Totals), "point", "points"), pluralize(len(doc.Inputs), "session", "sessions")),
+		Lines: []string{"policies: " + strings.Join(doc.Grid.Policies, ", ") + "; objective: " + obj.Name + " (" + direction(obj) + ")",
+			"run by ctxlab " + doc.Ctxlab},
+		Errors: doc.Errors,
+		Links: []htmlLink{{"#points", "Points, best first"}, {"#charts", "Charts"}, {"#inputs", "Inputs"},
+			{"#rows", "Every point and session"}},
+	}
+	if len(doc.Constraints) > 0 {
+		page.Lines = append(page.Lines, "constraints: "+strings.Join(doc.Constraints, " and "))
+	}
+	ts := []*Table{sweepTotals(doc, false)}
+	if len(doc.Pareto) == 2 {
+		ts = append(ts, paretoTable(doc))
+	}
+	inputs := &Table{Name: "inputs", Title: "Inputs", Note: "each session file read, with the SHA-256 of its files (the transcript, then its agents)",
+		Columns: []string{"Path", "SHA-256"}}
+	for _, in := range doc.Inputs {
+		inputs.addRow([]string{in.Path, in.SHA256})
+	}
+	sections := []func() (*htmlSection, error){
+		func() (*htmlSection, error) {
+			return &htmlSection{ID: "points", Title: "Points, best first", Tables: htmlTables(&ids{prefix: "points"}, ts)}, nil
+		},
+		func() (*htmlSection, error) {
+			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, params(doc), obj, pareto, len(doc.Inputs), "svg", plots.Options{})
+			charts, err := htmlCharts("charts", files)
+			return &htmlSection{ID: "charts", Title: "Charts", Charts: charts}, err
+		},
+		func() (*htmlSection, error) {
+			return &htmlSection{ID: "inputs", Title: "Inputs", Tables: htmlTables(&ids{prefix: "inputs"}, []*Table{inputs})}, nil
+		},
+		func() (*htmlSection, error) {
+			return &htmlSection{ID: "rows", Title: "Every point and session", Tables: htmlTables(&ids{prefix: "rows"}, []*Table{sweepRows(doc)})}, nil
+		},
+	}
+	return writeHTMLPage(w, page, len(sections), func(i int) (*htmlSection, error) { return sections[i]() })
+}
+
+// writePoliciesHTML lists the policies, one table of parameters each.
+func writePoliciesHTML(w io.Writer, doc *PolicyList) error {
+	page := &htmlPage{Title: "ctxlab policies", Lines: []string{pluralize(len(doc.Policies), "policy", "policies")}}
+	return writeHTMLPage(w, page, len(doc.Policies), func(i int) (*htmlSection, error) {
+		p := doc.Policies[i]
+		t := &Table{Name: "params", Title: "Parameters", Columns: []string{"Parameter", "Default", "Takes", "Meaning"}, Empty: "no parameters"}
+		for _, a := range p.Params {
+			t.addRow([]string{a.Name, a.Default, a.Range, a.Doc})
+		}
+		id := "policy-" + strconv.Itoa(i+1)
+		return &htmlSection{ID: id, Title: p.Name, Lines: []string{p.Doc, "source: " + p.Source}, Tables: htmlTables(&ids{prefix: id}, []*Table{t})}, nil
+	})
+}
