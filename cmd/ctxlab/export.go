@@ -19,8 +19,6 @@ type exportOptions struct {
 	out       string
 	policies  string
 	overwrite bool
-	// Buffer bounds (export.Options), for the tests: 0 is the default.
-	partitionRows, bufferedRows int
 }
 
 func newExportCmd(e env) *cobra.Command {
@@ -64,9 +62,7 @@ func runExport(o *exportOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	w, err := export.Create(o.out, export.Options{
-		Format: o.format, Overwrite: o.overwrite, PartitionRows: o.partitionRows, BufferedRows: o.bufferedRows,
-	})
+	w, err := export.Create(o.out, export.Options{Format: o.format, Overwrite: o.overwrite})
 	if errors.Is(err, export.ErrNotExport) {
 		return usageError("--out %v", err)
 	}
