@@ -81,13 +81,22 @@ func runExport(o *exportOptions, e env) error {
 	if err != nil {
 		return err
 	}
+	var m *export.Manifest
 	if writeErr == nil {
-		writeErr = w.Close()
+		m, writeErr = w.Close()
 	}
 	if writeErr != nil {
 		return &exitError{code: exitInput, err: fmt.Errorf("writing export: %w", writeErr)}
 	}
-	fmt.Fprintf(e.stderr, "wrote %s\n", o.out)
+	fmt.Fprintf(e.stderr, "wrote %d sessions to %s:", m.Sessions, o.out)
+	for i, t := range m.Tables {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(e.stderr, "%s %s %d rows (%d files)", sep, t.Name, t.Rows, t.Files)
+	}
+	fmt.Fprintln(e.stderr)
 	return l.finish(&o.inputOptions, nil)
 }
 

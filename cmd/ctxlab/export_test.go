@@ -348,3 +348,112 @@ func duckDB(t *testing.T) func(t *testing.T, dir string, queries map[string]stri
 		return got
 	}
 }
+
+// TestExportFiles: the same input gives the same files, byte for byte,
+// whatever --jobs; --policy adds simulated_calls; the manifest counts the
+// rows; nothing is left half-written.
+func TestExportFiles(t *testing.T) {
+	read := func(dir string) map[string]string {
+		out := map[string]string{}
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				data, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(dir, p)
+				out[filepath.ToSlash(rel)] = string(data)
+			}
+			return err
+		})
+		return out
+	}
+	var first map[string]string
+	for _, jobs := range []string{"1", "3"} {
+		dir := filepath.Join(t.TempDir(), "out")
+		_, errOut, code := ctxlab(t, "", nil, "export", "--jobs", jobs, "--policy", "observed,claude-code", "-o", dir, fixtures)
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		files := read(dir)
+		for name := range files {
+			if strings.Contains(name, ".tmp") {
+				t.Errorf("temporary file left: %s", name)
+			}
+		}
+		if first == nil {
+			first = files
+			continue
+		}
+		if len(files) != len(first) {
+			t.Fatalf("--jobs %s: %d files, --jobs 1: %d", jobs, len(files), len(first))
+		}
+		for name, data := range first {
+			if files[name] != data {
+				t.Errorf("--jobs %s: %s differs", jobs, name)
+			}
+		}
+	}
+	var m struct {
+		Complete bool
+		Sessions int
+		Tables   []struct {
+			Name  string
+			Rows  int
+			Files int
+		}
+	}
+	if err := json.Unmarshal([]byte(first["ctxlab-export.json"]), &m); err != nil {
+		t.Fatal(err)
+	}
+	// The fixtures: 4 sessions, 97 counted calls of 101, the demo
+	// session's 21 main-thread calls under two policies, …
+	var got []string
+	for _, tb := range m.Tables {
+		got = append(got, fmt.Sprintf("%s %d", tb.Name, tb.Rows))
+	}
+	if !m.Complete || m.Sessions != 4 || !strings.HasPrefix(strings.Join(got, ", "), "calls 101, messages 218, sessions 4, cache_breaks 3, compactions 4, simulated_calls ") {
+		t.Errorf("manifest: complete %v, %d sessions, tables %s", m.Complete, m.Sessions, strings.Join(got, ", "))
+	}
+	if _, ok := first["simulated_calls/project=-home-dev-demo/date=2026-05-19/part-0.parquet"]; !ok {
+		t.Error("no simulated_calls partition for the demo session")
+	}
+}
+
+// TestExportErrors: each refusal is one clear message with its exit code,
+// and writes nothing.
+func TestExportErrors(t *testing.T) {
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	full := filepath.Join(tmp, "full")
+	os.MkdirAll(full, 0o755)
+	os.WriteFile(filepath.Join(full, "notes.txt"), []byte("x"), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"export", fixtures}, exitUsage, "ctxlab: --out DIR is required\n"},
+		{[]string{"export", "--format", "csv", "-o", filepath.Join(tmp, "a"), fixtures}, exitUsage, `ctxlab: --format "csv": want one of parquet, ndjson` + "\n"},
+		{[]string{"export", "--policy", "nope", "-o", filepath.Join(tmp, "a"), fixtures}, exitUsage, "ctxlab: --policy: "},
+		{[]string{"export", "-o", full, fixtures}, exitUsage, "ctxlab: --out " + full + ": not empty and not a ctxlab export (--overwrite writes into it anyway)\n"},
+		{[]string{"export", "-o", filepath.Join(file, "sub"), fixtures}, exitInput, "ctxlab: --out " + filepath.Join(file, "sub") + ": mkdir " + file + ": not a directory\n"},
+		{[]string{"export", "-o", filepath.Join(tmp, "b"), filepath.Join(tmp, "missing")}, exitInput, "ctxlab: no session could be read\n"},
+	} {
+		_, errOut, code := ctxlab(t, "", nil, c.args...)
+		if code != c.code || !strings.HasPrefix(errOut, c.msg) && !strings.HasSuffix(errOut, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+	if entries, _ := os.ReadDir(full); len(entries) != 1 {
+		t.Errorf("the refused folder holds %d files", len(entries))
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "a")); err == nil {
+		t.Error("a usage error created --out")
+	}
+	// --overwrite writes beside the other file.
+	if _, errOut, code := ctxlab(t, "", nil, "export", "--overwrite", "-o", full, fixtures); code != exitOK {
+		t.Fatalf("--overwrite: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(full, "notes.txt")); err != nil {
+		t.Error(err)
+	}
+}

@@ -202,14 +202,18 @@ func (w *Writer) Add(r *Rows) error {
 	return nil
 }
 
-// Close writes every buffered partition and completes the manifest.
-func (w *Writer) Close() error {
+// Close writes every buffered partition and completes the manifest,
+// which it returns.
+func (w *Writer) Close() (*Manifest, error) {
 	for _, p := range w.pending() {
 		if err := w.flush(p); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return w.writeManifest(true)
+	if err := w.writeManifest(true); err != nil {
+		return nil, err
+	}
+	return w.manifest(true), nil
 }
 
 // pending returns the partitions holding rows, in path order.
@@ -304,12 +308,16 @@ func (w *Writer) flush(p *partition) error {
 	return nil
 }
 
-func (w *Writer) writeManifest(complete bool) error {
-	m := Manifest{Schema: SchemaName, Version: SchemaVersion, Format: w.opt.Format, Complete: complete, Sessions: w.sessions}
+func (w *Writer) manifest(complete bool) *Manifest {
+	m := &Manifest{Schema: SchemaName, Version: SchemaVersion, Format: w.opt.Format, Complete: complete, Sessions: w.sessions}
 	for _, t := range Tables {
 		m.Tables = append(m.Tables, *w.info[t])
 	}
-	data, err := json.MarshalIndent(m, "", "  ")
+	return m
+}
+
+func (w *Writer) writeManifest(complete bool) error {
+	data, err := json.MarshalIndent(w.manifest(complete), "", "  ")
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func TestNDJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
+	if _, err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	got := files(t, dir)
@@ -131,7 +131,7 @@ func TestBounds(t *testing.T) {
 	if n := len(files(t, filepath.Join(dir, "messages"))); n != 4 || w.buffered != 2 {
 		t.Fatalf("past the bound: %d files, %d buffered; want 4, 2", n, w.buffered)
 	}
-	if err := w.Close(); err != nil {
+	if _, err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Join(files(t, filepath.Join(dir, "messages")), " ")
@@ -166,7 +166,7 @@ func TestCreate(t *testing.T) {
 	if err := w.Add(&Rows{Project: "a", Sessions: []Session{{Session: "s"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
+	if _, err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// Again, without Overwrite: the folder is an export now.
@@ -181,7 +181,7 @@ func TestCreate(t *testing.T) {
 	if !strings.Contains(string(m), `"complete": false`) {
 		t.Errorf("manifest before Close: %s", m)
 	}
-	if err := w.Close(); err != nil {
+	if _, err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Create(filepath.Join(dir, "notes.txt", "x"), Options{}); err == nil {
