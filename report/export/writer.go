@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -205,10 +207,30 @@ func (w *Writer) Add(r *Rows) error {
 // Close writes every buffered partition and completes the manifest,
 // which it returns.
 func (w *Writer) Close() (*Manifest, error) {
-	for _, p := range w.pending() {
-		if err := w.flush(p); err != nil {
-			return nil, err
+	// The partitions are independent files: written on every core.
+	parts := w.pending()
+	errs := make([]error, len(parts))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = w.write(parts[i])
+			}
+		}()
+	}
+	for i := range parts {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, p := range parts {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
+		w.written(p)
 	}
 	if err := w.writeManifest(true); err != nil {
 		return nil, err
@@ -237,16 +259,23 @@ func (r *rowsOf[T]) len() int { return len(r.rows) }
 func (r *rowsOf[T]) reset()   { r.rows = nil }
 
 func (r *rowsOf[T]) write(w io.Writer, format string) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	if err := r.encode(bw, format); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func (r *rowsOf[T]) encode(w io.Writer, format string) error {
 	if format == FormatNDJSON {
-		bw := bufio.NewWriter(w)
-		enc := json.NewEncoder(bw)
+		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		for i := range r.rows {
 			if err := enc.Encode(&r.rows[i]); err != nil {
 				return err
 			}
 		}
-		return bw.Flush()
+		return nil
 	}
 	pw := parquet.NewGenericWriter[T](w,
 		parquet.Compression(&parquet.Snappy),
@@ -287,6 +316,16 @@ func add[T any](w *Writer, table, project string, rows []T, when func(*T) *Milli
 
 // flush writes a partition's buffered rows as its next file, atomically.
 func (w *Writer) flush(p *partition) error {
+	if err := w.write(p); err != nil {
+		return err
+	}
+	w.written(p)
+	return nil
+}
+
+// write writes a partition's buffered rows as its next file, atomically;
+// it changes nothing in w, so partitions can be written in parallel.
+func (w *Writer) write(p *partition) error {
 	ext := ".parquet"
 	if w.opt.Format == FormatNDJSON {
 		ext = ".ndjson"
@@ -295,9 +334,11 @@ func (w *Writer) flush(p *partition) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, func(f io.Writer) error { return p.rows.write(f, w.opt.Format) }); err != nil {
-		return err
-	}
+	return atomicfile.Write(path, func(f io.Writer) error { return p.rows.write(f, w.opt.Format) })
+}
+
+// written counts a partition's rows as written and empties its buffer.
+func (w *Writer) written(p *partition) {
 	n := p.rows.len()
 	w.buffered -= n
 	info := w.info[p.key.table]
@@ -305,7 +346,6 @@ func (w *Writer) flush(p *partition) error {
 	info.Files++
 	p.next++
 	p.rows.reset()
-	return nil
 }
 
 func (w *Writer) manifest(complete bool) *Manifest {
