@@ -79,7 +79,17 @@ func TestExportQueries(t *testing.T) {
 					}
 					qs[k] = q
 				}
-				checkAnswers(t, format, run(t, dir, qs), want, perDay(t, paths))
+				// Every row and every Parquet file says its schema version.
+				qs["version"] = "SELECT (SELECT list(DISTINCT schema_version) FROM read_parquet('export/*/*/*/*.parquet', union_by_name = true)) AS versions, " +
+					"(SELECT list(DISTINCT decode(value)) FROM parquet_kv_metadata('export/*/*/*/*.parquet') WHERE decode(key) = 'ctxlab.schema_version') AS metadata"
+				if format == "ndjson" {
+					qs["version"] = "SELECT list(DISTINCT schema_version) AS versions FROM read_json('export/*/*/*/*.ndjson', union_by_name = true)"
+				}
+				got := run(t, dir, qs)
+				if v := fmt.Sprint(got["version"]); v != "[map[metadata:[1] versions:[1]]]" && !(format == "ndjson" && v == "[map[versions:[1]]]") {
+					t.Errorf("%s: schema versions %s, want 1 everywhere", format, v)
+				}
+				checkAnswers(t, format, got, want, perDay(t, paths))
 			}
 		})
 	}
