@@ -467,3 +467,77 @@ func TestExportErrors(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestExportSimulatedCalls: the simulated_calls rows of `export --policy P`
+// are replay --policy P's simulation.calls, column for field, session by
+// session in order.
+func TestExportSimulatedCalls(t *testing.T) {
+	const policy = "claude-code:window=55000"
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, errOut, code := ctxlab(t, "", nil, "export", "--format", "ndjson", "--policy", policy, "-o", dir, fixtures); code != exitOK {
+		t.Fatalf("export: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code := ctxlab(t, "", nil, "replay", "--format", "json", "--policy", policy, fixtures)
+	if code != exitOK {
+		t.Fatalf("replay: exit %d\n%s", code, errOut)
+	}
+	var doc struct {
+		Sessions []struct {
+			Simulation struct {
+				Policy  string           `json:"policy"`
+				Session string           `json:"session"`
+				Calls   []map[string]any `json:"calls"`
+			} `json:"simulation"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// The exported rows, by session, in call order.
+	rows := map[string][]map[string]any{}
+	files, _ := filepath.Glob(filepath.Join(dir, "simulated_calls", "*", "*", "*.ndjson"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var r map[string]any
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			rows[r["session"].(string)] = append(rows[r["session"].(string)], r)
+		}
+	}
+	compared := 0
+	for _, s := range doc.Sessions {
+		sim := s.Simulation
+		got := rows[sim.Session]
+		sort.Slice(got, func(i, j int) bool { return got[i]["call"].(float64) < got[j]["call"].(float64) })
+		if len(got) != len(sim.Calls) {
+			t.Fatalf("%s: %d rows, %d simulated calls", sim.Session, len(got), len(sim.Calls))
+		}
+		for i, c := range sim.Calls {
+			if got[i]["policy"] != sim.Policy {
+				t.Errorf("%s call %v: policy %v, want %s", sim.Session, c["call"], got[i]["policy"], sim.Policy)
+			}
+			for k, v := range c {
+				switch k {
+				case "time": // whole seconds in the report, milliseconds here
+					if ts, ok := got[i]["time"].(string); !ok || ts[:19] != v.(string)[:19] {
+						t.Errorf("%s call %v: time %v, want %v", sim.Session, c["call"], got[i]["time"], v)
+					}
+				case "predicted": // not a column
+				default:
+					if fmt.Sprint(got[i][k]) != fmt.Sprint(v) {
+						t.Errorf("%s call %v: %s = %v, want %v", sim.Session, c["call"], k, got[i][k], v)
+					}
+				}
+			}
+			compared++
+		}
+	}
+	if compared < 80 {
+		t.Errorf("compared %d calls; the fixtures have more", compared)
+	}
+}
