@@ -87,7 +87,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 	breaks := []CacheBreak{}
 	changes := []TTLChange{}
 	for _, th := range s.Threads() {
-		name := threadName(th)
+		name := ThreadName(th)
 		prev := -1
 		ttl := "" // TTL of the thread's latest cache write
 		ci := 0   // next compaction to consider

@@ -45,7 +45,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 	events := []CompactionEvent{}
 	spirals := []Spiral{}
 	for _, th := range s.Threads() {
-		name := threadName(th)
+		name := ThreadName(th)
 		lastFull := -1 // index in events of the thread's previous full compaction
 		spiral := -1   // index in spirals of the run lastFull belongs to
 		for _, c := range th.Compactions {

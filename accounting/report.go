@@ -166,8 +166,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// threadName labels a thread in reports: "main" or the agent id.
-func threadName(th *replay.Thread) string {
+// ThreadName labels a thread in reports: "main" or the agent id.
+func ThreadName(th *replay.Thread) string {
 	if th.Kind == replay.KindMain {
 		return "main"
 	}

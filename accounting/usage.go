@@ -66,7 +66,7 @@ func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
 				key = "" // no id: never deduplicated
 			}
 			recs = append(recs, callRecord{
-				key: key, model: c.Model, thread: threadName(th), kind: string(th.Kind),
+				key: key, model: c.Model, thread: ThreadName(th), kind: string(th.Kind),
 				lower: c.OutputLowerBound, usage: c.Usage,
 			})
 		}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,6 +136,52 @@ func BenchmarkPlotReport(b *testing.B) {
 	b.SetBytes(int64(rep.Len()))
 	dir := b.TempDir()
 	benchLoop(b, []string{"plot", path, "-o", dir})
+}
+
+// BenchmarkExportCorpus runs `export` (Parquet) over a generated corpus of
+// CTXLAB_BENCH_MB megabytes (default 64) and reports, besides MB/s, the
+// peak of the memory the Go runtime held (sampled every 10 ms): the figures
+// of docs/export.md come from
+//
+//	CTXLAB_BENCH_MB=400 go test -run XXX -bench ExportCorpus -benchtime 3x ./cmd/ctxlab
+func BenchmarkExportCorpus(b *testing.B) {
+	for _, format := range []string{"parquet", "ndjson"} {
+		b.Run(format, func(b *testing.B) {
+			out := filepath.Join(b.TempDir(), "export")
+			dir := benchCorpus(b, 64)
+			stop := samplePeak()
+			benchLoop(b, []string{"export", "--format", format, "--out", out, dir})
+			b.ReportMetric(float64(stop())/(1<<20), "peak-MB")
+		})
+	}
+}
+
+// samplePeak samples the memory the Go runtime holds from the OS (heap,
+// stacks and runtime structures, less what it released) until the
+// returned function is called, which returns the largest sample.
+func samplePeak() func() uint64 {
+	done := make(chan struct{})
+	result := make(chan uint64)
+	go func() {
+		var peak uint64
+		var m runtime.MemStats
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.Sys-m.HeapReleased)
+			select {
+			case <-done:
+				result <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		return <-result
+	}
 }
 
 // benchLoop runs the command args once per benchmark iteration, output

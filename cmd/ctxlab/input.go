@@ -176,34 +176,48 @@ func discover(o *inputOptions, e env) (*inputs, error) {
 }
 
 // load reads the sessions of in on a pool of workers and runs work on
-// each (i is the session's index in in.srcs). It prints warnings and read
-// errors to stderr as it goes through the results in input order, and
-// fails (exit 1) when no session could be read.
+// each (i is the session's index in in.srcs), keeping what work returns in
+// input order. It prints warnings and read errors to stderr as it goes
+// through the results in input order, and fails (exit 1) when no session
+// could be read.
 func load[T any](o *inputOptions, e env, in *inputs, work func(i int, s *replay.Session) T) (*loaded[T], error) {
-	results := loadAll(in.srcs, o.jobs, e, o.sel.Session, work)
 	l := &loaded[T]{}
+	if err := l.each(o, e, in, work, func(v T) { l.values = append(l.values, v) }); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// each is load for a command that keeps nothing per session: it hands what
+// work returns for each session to fn, in input order, as soon as that
+// session and every one before it are done, and leaves l.values empty.
+// Memory holds the sessions in flight (see streamAll), not the input.
+func (l *loaded[T]) each(o *inputOptions, e env, in *inputs, work func(i int, s *replay.Session) T, fn func(T)) error {
 	for _, err := range in.errs {
 		fmt.Fprintln(e.stderr, "ctxlab:", err)
 		l.errs = append(l.errs, err.Error())
 	}
-	for _, r := range results {
+	read, skipped := 0, false
+	streamAll(in.srcs, o.jobs, e, o.sel.Session, work, func(r result[T]) {
 		printWarnings(e, r.warnings, o.maxWarn)
 		l.warned = l.warned || len(r.warnings) > 0
+		skipped = skipped || r.skipped
 		if r.err != nil {
 			fmt.Fprintln(e.stderr, "ctxlab:", r.err)
 			l.errs = append(l.errs, r.err.Error())
 		}
 		if r.ok {
-			l.values = append(l.values, r.value)
+			read++
+			fn(r.value)
 		}
-	}
-	if len(l.values) == 0 {
-		if !o.sel.IsZero() && (len(in.srcs) == 0 || slices.ContainsFunc(results, func(r result[T]) bool { return r.skipped })) {
-			return nil, &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until)")}
+	})
+	if read == 0 {
+		if !o.sel.IsZero() && (len(in.srcs) == 0 || skipped) {
+			return &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until)")}
 		}
-		return nil, &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
+		return &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
 	}
-	return l, nil
+	return nil
 }
 
 // finish turns a written report into the command's outcome: a write
@@ -218,7 +232,7 @@ func (l *loaded[T]) finish(o *inputOptions, writeErr error) error {
 	return nil
 }
 
-// result is one session's outcome, kept in input order.
+// result is one session's outcome.
 type result[T any] struct {
 	value    T
 	ok       bool
@@ -227,16 +241,23 @@ type result[T any] struct {
 	err      error
 }
 
-// loadAll loads sessions on a pool of workers and hands each that keep
-// accepts to work. Only what work returns is kept, so memory holds one
-// session per worker; results come back in input order whatever order the
-// workers finish in.
-func loadAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Session) bool, work func(int, *replay.Session) T) []result[T] {
+// streamAll loads sessions on a pool of workers, hands each that keep
+// accepts to work, and passes every outcome to emit on the calling
+// goroutine in input order, whatever order the workers finish in. A worker
+// starts a session only while it is fewer than two per worker ahead of the
+// next one emit is waiting for, so memory holds at most that many
+// sessions' values, however slow one session is.
+func streamAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Session) bool, work func(int, *replay.Session) T, emit func(result[T])) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	results := make([]result[T], len(srcs))
+	window := 2 * jobs
+	type finished struct {
+		i int
+		r result[T]
+	}
 	next := make(chan int)
+	out := make(chan finished)
 	var wg sync.WaitGroup
 	prog := newProgress(e, len(srcs))
 	for w := 0; w < jobs; w++ {
@@ -253,18 +274,33 @@ func loadAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Ses
 					r.value, r.ok = work(i, s), true
 					r.warnings = s.Warnings
 				}
-				results[i] = r
 				prog.done()
+				out <- finished{i, r}
 			}
 		}()
 	}
-	for i := range srcs {
-		next <- i
+	pending := map[int]result[T]{}
+	sent, emitted := 0, 0
+	for emitted < len(srcs) {
+		var send chan int // nil, never ready, while the window is full
+		if sent < len(srcs) && sent < emitted+window {
+			send = next
+		}
+		select {
+		case send <- sent:
+			sent++
+		case f := <-out:
+			pending[f.i] = f.r
+			for r, ok := pending[emitted]; ok; r, ok = pending[emitted] {
+				delete(pending, emitted)
+				emit(r)
+				emitted++
+			}
+		}
 	}
 	close(next)
 	wg.Wait()
 	prog.finish()
-	return results
 }
 
 func printWarnings(e env, ws []*replay.SyntaxError, max int) {
