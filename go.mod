@@ -10,6 +10,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/tidwall/gjson v1.20.0
 	golang.org/x/image v0.30.0
+	golang.org/x/sys v0.30.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -32,6 +33,5 @@ require (
 	github.com/olekukonko/ll v0.1.6 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
-	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )

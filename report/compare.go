@@ -162,7 +162,7 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 		}
 		secs = append(secs, section{name: name, title: "fidelity", tables: fidelityTables(doc.Fidelity, doc.FidelitySummary)})
 	}
-	return render(w, opt.Format, secs)
+	return render(w, opt.Format, opt.Width, secs)
 }
 
 // compareTables gives one table per scope in CSV, and two narrower ones,
@@ -208,13 +208,18 @@ func compareTables(c *Compared, format string) []*Table {
 			"users: user messages verbatim / only summarised; re-reads: likely (docs/compare.md)",
 		Columns: []string{"Policy", "Calls", "Peak", "Δ peak", "≥warning", "Overflows", "Compactions", "Clearings", "Freed", "Summary", "Users verbatim", "Users summarised", "Re-reads"},
 		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
+		Short: map[string]string{"Overflows": "Overfl.", "Compactions": "Compact.", "Clearings": "Clear.",
+			"Users verbatim": "Users kept", "Users summarised": "Users summ."},
+		Drop: []string{"Calls", "Summary", "Freed", "≥warning", "Users summarised"},
 	}
 	cost := &Table{
 		Name: "compare_cost", Title: "Cache and cost under each policy",
-		Note: note + "by policy: cache breaks right after the run edited the context; cost: main thread + summarizer; " +
-			"agents: sub-agents as observed; total: both",
-		Columns: []string{"Policy", "Hit ratio", "Breaks", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
+		Note: note + "rebuilds: calls that re-wrote a lost cached prompt; by policy: those right after the run edited the context; " +
+			"cost: main thread + summarizer; agents: sub-agents as observed; total: both",
+		Columns: []string{"Policy", "Hit ratio", "Rebuilds", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
 		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
+		Short:   map[string]string{"Hit ratio": "Hit", "Cache write": "Write", "Cache read": "Read"},
+		Drop:    []string{"Input", "Output", "Cost", "Agents"},
 	}
 	for i, r := range c.Runs {
 		m, d := r.Metrics, r.Delta

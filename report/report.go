@@ -85,6 +85,8 @@ type Options struct {
 	// and CSV). Replay's JSON always has the calls; compare's has them
 	// only when its runs were built with them (NewCompared).
 	Calls bool
+	// Width fits text tables to this many columns (0: no limit); see fit.
+	Width int
 }
 
 // Write renders doc in the chosen format.
@@ -100,7 +102,7 @@ func Write(w io.Writer, doc *Document, opt Options) error {
 		}
 		secs = append(secs, section{name: sc.name, title: sc.title, tables: ts})
 	}
-	return render(w, opt.Format, secs)
+	return render(w, opt.Format, opt.Width, secs)
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -118,7 +120,7 @@ type section struct {
 
 // render writes sections as text tables, Markdown or CSV. In CSV each
 // table's header row comes once, before its first row.
-func render(w io.Writer, format string, secs []section) error {
+func render(w io.Writer, format string, width int, secs []section) error {
 	switch format {
 	case "csv":
 		cw := csv.NewWriter(w)
@@ -144,7 +146,7 @@ func render(w io.Writer, format string, secs []section) error {
 				fmt.Fprintf(w, "== %s ==\n\n", sec.title)
 			}
 			for _, t := range sec.tables {
-				if err := renderText(w, t, md); err != nil {
+				if err := renderText(w, t, md, width); err != nil {
 					return err
 				}
 			}
@@ -292,7 +294,7 @@ func usageTables(r *accounting.Report, corpus bool) []*Table {
 	}
 	cols := []string{"Name", "Calls", "Input", "Cache write 5m", "Cache write 1h", "Cache read", "Output", "Cost"}
 	right := []bool{false, true, true, true, true, true, true, true}
-	byModel := &Table{Name: "usage_by_model", Title: "Usage by model", Note: note, Columns: cols, Right: right}
+	byModel := &Table{Name: "usage_by_model", Title: "Usage by model", Note: note, Columns: cols, Right: right, Short: usageShort, Drop: usageDrop}
 	for _, row := range u.ByModel {
 		usageRow(byModel, row.Name, row)
 	}
@@ -306,7 +308,7 @@ func usageTables(r *accounting.Report, corpus bool) []*Table {
 	if corpus {
 		threadCols, threadRight = append([]string{"Kind"}, cols[1:]...), right
 	}
-	byThread := &Table{Name: threadName, Title: threadTitle, Columns: threadCols, Right: threadRight}
+	byThread := &Table{Name: threadName, Title: threadTitle, Columns: threadCols, Right: threadRight, Short: usageShort, Drop: usageDrop}
 	for _, row := range u.ByThread {
 		if corpus {
 			usageRow(byThread, row.Name, row)
@@ -319,6 +321,12 @@ func usageTables(r *accounting.Report, corpus bool) []*Table {
 	}
 	return []*Table{byModel, byThread}
 }
+
+// usageShort are the usage tables' short headers.
+var usageShort = map[string]string{"Cache write 5m": "Write 5m", "Cache write 1h": "Write 1h", "Cache read": "Read"}
+
+// usageDrop is the order the usage tables' columns go in to fit a width.
+var usageDrop = []string{"Input", "Kind"}
 
 func usageRow(t *Table, name string, u accounting.UsageRow) {
 	out := num(u.Output)
@@ -376,6 +384,8 @@ func duplicatesTable(r *accounting.Report, corpus bool) *Table {
 		Name: "duplicate_reads", Title: "Duplicate reads",
 		Note:    "overhead = floor(tokens/reads)×(reads−1) as Claude Code computes it; re-reads after an edit are justified, after a compaction forced, otherwise waste",
 		Columns: cols, Right: right,
+		Short: map[string]string{"Justified": "Just.", "Waste tokens": "Waste tok"},
+		Drop:  []string{"Overhead", "Justified", "Forced", "Tokens"},
 	}
 	for _, d := range r.Duplicates {
 		rng := ""
@@ -395,9 +405,12 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 		[]string{"Thread", "Call", "Line", "Time", "Cause", "Prev read", "Read", "Gap", "Rewritten", "Cost", "Extra"},
 		[]bool{false, true, true, false, false, true, true, true, true, true, true})
 	t := &Table{
-		Name: "cache_breaks", Title: "Cache breaks",
-		Note:    "cache read fell >5% and >2,000 tokens below the previous call of the same thread (Claude Code's rule); Haiku excluded",
+		Name: "cache_breaks", Title: "Cache rebuilds",
+		Note:    "calls whose cache read fell >5% and >2,000 tokens below the previous call of the same thread (Claude Code's \"cache break\" rule); Haiku excluded",
 		Columns: cols, Right: right,
+		Short:  map[string]string{"Prev read": "Prev", "Rewritten": "Rewrote"},
+		Drop:   []string{"Line", "Prev read", "Rewritten", "Cost"},
+		Legend: "cache rebuild: the cached prompt was lost (expired, or changed) and re-written at the write price; extra: what that cost beyond reading it from the cache",
 	}
 	for _, b := range r.CacheBreaks {
 		cause := b.Cause
@@ -421,7 +434,7 @@ func ttlTable(r *accounting.Report, corpus bool) *Table {
 	cols, right := withSession(corpus, []string{"Thread", "Call", "Line", "Time", "From", "To"},
 		[]bool{false, true, true, false, false, false})
 	t := &Table{Name: "ttl_changes", Title: "Cache TTL changes", Columns: cols, Right: right,
-		Note: "calls whose cache writes switched between the 1 h and 5 min TTL"}
+		Note: "calls whose cache writes switched between the 1 h and 5 min TTL", Drop: []string{"Line"}}
 	for _, c := range r.TTLChanges {
 		t.add(
 			prefix(corpus, c.Session, []string{c.Thread, num(c.Call), num(c.Line), c.Time, c.From, c.To}),
@@ -439,7 +452,9 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 	if n := len(r.Spirals); n > 0 {
 		note += fmt.Sprintf("\nWARNING: %d compaction spiral(s): compactions repeating within a few calls", n)
 	}
-	t := &Table{Name: "compactions", Title: "Compaction timeline", Note: note, Columns: cols, Right: right}
+	t := &Table{Name: "compactions", Title: "Compaction timeline", Note: note, Columns: cols, Right: right,
+		Short: map[string]string{"After call": "Call", "Last prompt": "Prompt"},
+		Drop:  []string{"Line", "Last prompt", "Summary", "Trigger"}}
 	for _, c := range r.Compactions {
 		before, after, freed := num(c.Before), num(c.After), num(c.Freed)
 		if c.BeforeSource == "none" {

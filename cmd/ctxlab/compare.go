@@ -103,7 +103,7 @@ func runCompare(o *compareOptions, e env) error {
 		}
 	}
 	doc := report.NewCompareDocument(names, sessions, fid, su.cfg.Prices, l.errs)
-	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls})
+	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls, Width: o.columns(e)})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,7 @@ type inputOptions struct {
 	since      string
 	until      string
 	sel        replay.Selection // from the four above, by validate
+	textWidth
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
@@ -49,10 +51,14 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.StringSliceVar(&o.sessionIDs, "session", nil, "only these sessions (ids; shell patterns, repeatable)")
 	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
+	o.textWidth.addFlags(f)
 }
 
 func (o *inputOptions) validate(e env) error {
 	if err := checkFormat(o.format, o.formats); err != nil {
+		return err
+	}
+	if err := o.textWidth.validate(); err != nil {
 		return err
 	}
 	o.sel = replay.Selection{Projects: o.projects, Sessions: o.sessionIDs}
@@ -73,6 +79,51 @@ func (o *inputOptions) validate(e env) error {
 		return usageError("selection: %v", err)
 	}
 	return nil
+}
+
+// textWidth is the width text tables are fitted to: --width, else all of
+// it under --wide, else COLUMNS, else the terminal's width when standard
+// output is one, else report.DefaultWidth.
+type textWidth struct {
+	width int
+	wide  bool
+}
+
+func (o *textWidth) addFlags(f *pflag.FlagSet) {
+	f.IntVar(&o.width, "width", 0, "fit text tables to this many columns (default: COLUMNS, the terminal's width, else 100)")
+	f.BoolVar(&o.wide, "wide", false, "print every column of text tables, however wide")
+}
+
+func (o *textWidth) validate() error {
+	if o.width < 0 || (o.width > 0 && o.width < minWidth) {
+		return usageError("--width %d: want %d or more", o.width, minWidth)
+	}
+	if o.width > 0 && o.wide {
+		return usageError("--width and --wide: give one")
+	}
+	return nil
+}
+
+// minWidth is the narrowest --width: below it no table is readable.
+const minWidth = 40
+
+// columns returns the width to fit text tables to; 0 is no limit.
+func (o *textWidth) columns(e env) int {
+	switch {
+	case o.width > 0:
+		return o.width
+	case o.wide:
+		return 0
+	}
+	if e.getenv != nil {
+		if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
+			return max(n, minWidth)
+		}
+	}
+	if e.termWidth > 0 {
+		return max(e.termWidth, minWidth)
+	}
+	return report.DefaultWidth
 }
 
 // addFormatFlag defines --format, the same for every command: one of

@@ -390,3 +390,53 @@ func TestSelectionFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestWidth: --width, else --wide, else COLUMNS, else the terminal's
+// width, else 100; every line of the README's first command fits.
+func TestWidth(t *testing.T) {
+	maxLine := func(s string) int {
+		m := 0
+		for l := range strings.SplitSeq(s, "\n") {
+			if strings.HasPrefix(l, "[") {
+				continue // a footer's path is never broken
+			}
+			m = max(m, len([]rune(l)))
+		}
+		return m
+	}
+	for _, tt := range []struct {
+		env  map[string]string
+		term int
+		args []string
+		max  int
+	}{
+		{nil, 0, nil, 100},
+		{map[string]string{"COLUMNS": "80"}, 0, nil, 80},
+		{nil, 90, nil, 90},
+		{map[string]string{"COLUMNS": "80"}, 90, nil, 80},
+		{map[string]string{"COLUMNS": "80"}, 0, []string{"--width", "120"}, 120},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"replay"}, tt.args...), demo)
+		code := run(args, env{
+			stdin: strings.NewReader(""), stdout: &out, stderr: &errb, termWidth: tt.term,
+			getenv: func(k string) string { return tt.env[k] },
+			home:   func() (string, error) { return "", errors.New("no home") },
+		})
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tt, code, errb.String())
+		}
+		if got := maxLine(out.String()); got > tt.max || got < tt.max-10 {
+			t.Errorf("%v %v term %d: widest line %d, want at most %d and close to it", tt.env, tt.args, tt.term, got, tt.max)
+		}
+	}
+	out, _, _ := ctxlab(t, "", nil, "replay", "--wide", demo)
+	if got := maxLine(out); got <= 100 {
+		t.Errorf("--wide: widest line %d, want the full tables", got)
+	}
+	for _, args := range [][]string{{"--width", "10"}, {"--width", "-1"}, {"--width", "80", "--wide"}} {
+		if _, errOut, code := ctxlab(t, "", nil, append(append([]string{"replay"}, args...), demo)...); code != exitUsage || !strings.Contains(errOut, "--width") {
+			t.Errorf("%v: exit %d, %q; want a usage error naming --width", args, code, errOut)
+		}
+	}
+}

@@ -136,7 +136,7 @@ func runReplay(o *replayOptions, e env) error {
 		doc.Sessions[i].Simulation = v.sim
 	}
 	err = report.Write(e.stdout, doc, report.Options{
-		Format: o.format, Top: o.top, Sections: o.sections, PerSession: o.sessions, Calls: o.calls,
+		Format: o.format, Top: o.top, Sections: o.sections, PerSession: o.sessions, Calls: o.calls, Width: o.columns(e),
 	})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
