@@ -45,12 +45,15 @@ func (r UsageRow) Usage() replay.Usage {
 
 // callRecord is one counted call, kept for cross-session deduplication.
 type callRecord struct {
-	key    string
-	model  string
-	thread string
-	kind   string
-	lower  bool
-	usage  replay.Usage
+	key     string
+	at      int64 // Unix ms of the call's first line; 0 when unknown
+	session string
+	project string
+	model   string
+	thread  string
+	kind    string
+	lower   bool
+	usage   replay.Usage
 }
 
 func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
@@ -66,7 +69,8 @@ func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
 				key = "" // no id: never deduplicated
 			}
 			recs = append(recs, callRecord{
-				key: key, model: c.Model, thread: threadName(th), kind: string(th.Kind),
+				key: key, at: c.Time, session: s.ID, project: s.Project,
+				model: c.Model, thread: threadName(th), kind: string(th.Kind),
 				lower: c.OutputLowerBound, usage: c.Usage,
 			})
 		}
