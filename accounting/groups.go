@@ -1,6 +1,7 @@
 package accounting
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,8 +26,8 @@ type SessionLine struct {
 	HitRatio    float64 `json:"cache_hit_ratio"`
 }
 
-// Overview is one line per session, in the order of the reports; Date is
-// taken in loc (nil: UTC).
+// Overview is one line per session, oldest first (sessions without a
+// timestamp last, then by id); Date is taken in loc (nil: UTC).
 func Overview(reports []*Report, loc *time.Location) []SessionLine {
 	if loc == nil {
 		loc = time.UTC
@@ -43,6 +44,15 @@ func Overview(reports []*Report, loc *time.Location) []SessionLine {
 		}
 		out = append(out, l)
 	}
+	slices.SortStableFunc(out, func(a, b SessionLine) int {
+		if (a.Start == "") != (b.Start == "") {
+			if a.Start == "" {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(strings.Compare(a.Start, b.Start), strings.Compare(a.ID, b.ID))
+	})
 	return out
 }
 
@@ -185,4 +195,3 @@ func periodKey(at int64, by GroupBy, loc *time.Location) string {
 	}
 	return t.Format(time.DateOnly)
 }
-

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
@@ -31,7 +33,11 @@ type Document struct {
 	Prices   PriceInfo          `json:"prices"`
 	Sessions []*Session         `json:"sessions"`
 	Total    *accounting.Report `json:"total"`
-	Errors   []string           `json:"errors"`
+	// By and Groups are the grouped view (replay --by): day, week, month,
+	// project or model, and its rows.
+	By     string             `json:"by,omitempty"`
+	Groups []accounting.Group `json:"groups,omitempty"`
+	Errors []string           `json:"errors"`
 }
 
 // Session is one session's report and, under `replay --policy`, the
@@ -79,7 +85,8 @@ type Options struct {
 	// Sections to print (nil: all); JSON always has every section.
 	Sections []string
 	// PerSession prints each session before the total; with one session
-	// only that session is printed.
+	// only that session is printed. replay prints, with several sessions,
+	// the one-line-per-session overview first.
 	PerSession bool
 	// Calls adds the per-call tables of a simulated run (table, markdown
 	// and CSV). Replay's JSON always has the calls; compare's has them
@@ -87,22 +94,117 @@ type Options struct {
 	Calls bool
 	// Width fits text tables to this many columns (0: no limit); see fit.
 	Width int
+	// Location is the time zone of the overview's dates (nil: UTC).
+	Location *time.Location
 }
 
-// Write renders doc in the chosen format.
+// Write renders doc in the chosen format. Several sessions open with the
+// one-line-per-session overview, then (with PerSession) each session, then
+// the total; a grouped document (doc.By) is its grouped view alone. CSV is
+// one table (CSVTable).
 func Write(w io.Writer, doc *Document, opt Options) error {
 	if opt.Format == "json" {
 		return writeJSON(w, doc)
 	}
+	if opt.Format == "csv" {
+		return writeCSV(w, doc, opt)
+	}
+	if doc.By != "" {
+		return render(w, opt.Format, opt.Width, []section{{tables: []*Table{groupTable(doc, opt.Location)}}})
+	}
 	var secs []section
+	if len(doc.Sessions) > 1 {
+		secs = append(secs, section{tables: []*Table{overviewTable(doc, opt.Location)}})
+	}
 	for _, sc := range scopes(doc, opt) {
-		ts := tables(sc.rep, opt)
-		if sc.sim != nil && want(opt, "simulation") {
-			ts = append(ts, simulationTables(sc.sim, opt.Calls)...)
-		}
-		secs = append(secs, section{name: sc.name, title: sc.title, tables: ts})
+		secs = append(secs, section{name: sc.name, title: sc.title, tables: scopeTables(sc, opt)})
 	}
 	return render(w, opt.Format, opt.Width, secs)
+}
+
+// scopeTables are the selected tables of one session or the total.
+func scopeTables(sc scope, opt Options) []*Table {
+	ts := tables(sc.rep, opt)
+	if sc.sim != nil && want(opt, "simulation") {
+		ts = append(ts, simulationTables(sc.sim, opt.Calls)...)
+	}
+	return ts
+}
+
+// CSVTables lists the tables replay's CSV can write, one per stream; a
+// report section's name stands for its first table.
+var CSVTables = []string{"sessions", "summary", "usage_by_model", "usage_by_thread", "tokens", "duplicate_reads",
+	"cache_breaks", "ttl_changes", "compactions", "simulation", "simulated_calls", "summarizer_calls", "groups"}
+
+var sectionTable = map[string]string{
+	"usage": "usage_by_model", "duplicates": "duplicate_reads", "breaks": "cache_breaks",
+}
+
+// CSVTable returns the table a CSV stream holds for --section values
+// (at most one): by default the grouped view (doc.By), else the overview;
+// ok is false for an unknown name.
+func CSVTable(sections []string, grouped bool) (string, bool) {
+	if len(sections) == 0 {
+		if grouped {
+			return "groups", true
+		}
+		return "sessions", true
+	}
+	name := sections[0]
+	if t, ok := sectionTable[name]; ok {
+		name = t
+	}
+	return name, slices.Contains(CSVTables, name)
+}
+
+// listTables are the tables whose total repeats the sessions' rows, each
+// with its session: in CSV, only the total's rows are written.
+var listTables = []string{"duplicate_reads", "cache_breaks", "ttl_changes", "compactions"}
+
+// writeCSV writes one table: its header, then its rows; a table of every
+// scope starts with a scope column (the session id, or total).
+func writeCSV(w io.Writer, doc *Document, opt Options) error {
+	name, ok := CSVTable(opt.Sections, doc.By != "")
+	if !ok {
+		return fmt.Errorf("no CSV table %q (want one of %s)", name, strings.Join(CSVTables, ", "))
+	}
+	cw := csv.NewWriter(w)
+	switch name {
+	case "sessions":
+		if err := csvTable(cw, "", overviewTable(doc, opt.Location), true); err != nil {
+			return err
+		}
+	case "groups":
+		if doc.By == "" {
+			return fmt.Errorf("CSV table groups needs --by")
+		}
+		if err := csvTable(cw, "", groupTable(doc, opt.Location), true); err != nil {
+			return err
+		}
+	default:
+		all := opt
+		all.Sections, all.Calls, all.PerSession = nil, true, true
+		header := true
+		for _, sc := range scopes(doc, all) {
+			if sc.name != "total" && len(doc.Sessions) > 1 && slices.Contains(listTables, name) {
+				continue
+			}
+			for _, t := range scopeTables(sc, all) {
+				if t.Name != name {
+					continue
+				}
+				if err := csvTable(cw, sc.name, t, header); err != nil {
+					return err
+				}
+				header = false
+			}
+		}
+		if header { // no scope had the table: its header alone
+			return fmt.Errorf("no %s table in this report (simulation tables need --policy)", name)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -118,8 +220,9 @@ type section struct {
 	tables      []*Table
 }
 
-// render writes sections as text tables, Markdown or CSV. In CSV each
-// table's header row comes once, before its first row.
+// render writes sections as text tables, Markdown or CSV (compare, gate,
+// sweep, policies). In CSV each table's header row comes once, before its
+// first row.
 func render(w io.Writer, format string, width int, secs []section) error {
 	switch format {
 	case "csv":

@@ -199,6 +199,36 @@ func renderCSV(cw *csv.Writer, scope string, t *Table, header bool) error {
 	return nil
 }
 
+// csvTable writes t alone: a header naming its columns (after scope when
+// scope is set), then its rows.
+func csvTable(cw *csv.Writer, scope string, t *Table, header bool) error {
+	if header {
+		cols := t.CSVColumns
+		if cols == nil {
+			cols = csvHeader(t.Columns)
+		}
+		if scope != "" {
+			cols = append([]string{"scope"}, cols...)
+		}
+		if err := cw.Write(cols); err != nil {
+			return err
+		}
+	}
+	rows := t.Raw
+	if rows == nil {
+		rows = t.Rows
+	}
+	for _, r := range rows {
+		if scope != "" {
+			r = append([]string{scope}, r...)
+		}
+		if err := cw.Write(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func csvHeader(cols []string) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {

@@ -32,7 +32,7 @@ func TestCompareGolden(t *testing.T) {
 		{"policies.md", []string{"policies", "--format", "markdown"}},
 		{"policies.json", []string{"policies", "--format", "json"}},
 		{"replay-demo-policy.txt", []string{"replay", "--policy", "claude-code", "--calls", demo}},
-		{"replay-demo-compacting.csv", []string{"replay", "--policy", "claude-code:window=55000", "--calls", "--section", "simulation", "--format", "csv", demo}},
+		{"replay-demo-compacting.csv", []string{"replay", "--policy", "claude-code:window=55000", "--section", "simulated_calls", "--format", "csv", demo}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

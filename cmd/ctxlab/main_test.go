@@ -82,8 +82,15 @@ func TestReplayGolden(t *testing.T) {
 		{"demo.csv", []string{"replay", "--format", "csv", demo}},
 		{"demo.md", []string{"replay", "--format", "markdown", demo}},
 		{"fixtures.txt", []string{"replay", "--top", "5", fixtures}},
-		{"fixtures-total.csv", []string{"replay", "--sessions=false", "--format", "csv", fixtures}},
-		{"fixtures-breaks.md", []string{"replay", "--sessions=false", "--format", "markdown", "--section", "breaks,compactions", fixtures}},
+		{"fixtures-total.csv", []string{"replay", "--format", "csv", "--section", "usage_by_model", fixtures}},
+		{"fixtures-breaks.md", []string{"replay", "--format", "markdown", "--section", "breaks,compactions", fixtures}},
+		{"fixtures-detail.txt", []string{"replay", "--detail", "--section", "summary", fixtures}},
+		{"fixtures-sessions.csv", []string{"replay", "--format", "csv", fixtures}},
+		{"fixtures-by-day.txt", []string{"replay", "--by", "day", fixtures}},
+		{"fixtures-by-week-ny.txt", []string{"replay", "--by", "week", "--tz", "America/New_York", fixtures}},
+		{"fixtures-by-month.md", []string{"replay", "--by", "month", "--format", "markdown", fixtures}},
+		{"fixtures-by-project.csv", []string{"replay", "--by", "project", "--format", "csv", fixtures}},
+		{"fixtures-by-model.json", []string{"replay", "--by", "model", "--format", "json", fixtures}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -222,7 +229,7 @@ func TestDefaultPaths(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "summary,total,sessions,2") {
+	if !strings.Contains(out, "total,sessions,2") {
 		t.Errorf("want both config dirs read:\n%s", out)
 	}
 	_, errOut, code = ctxlab(t, "", map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(dir, "c")}, "replay")
@@ -240,7 +247,7 @@ func TestPricesOverride(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "summary,s1,cost,0.006000") {
+	if !strings.Contains(out, "s1,cost,0.006000") {
 		t.Errorf("want cost 0.006000 from the override:\n%s", out)
 	}
 	_, errOut, code = ctxlab(t, "", nil, "replay", "--prices", good, good)
@@ -438,5 +445,39 @@ func TestWidth(t *testing.T) {
 		if _, errOut, code := ctxlab(t, "", nil, append(append([]string{"replay"}, args...), demo)...); code != exitUsage || !strings.Contains(errOut, "--width") {
 			t.Errorf("%v: exit %d, %q; want a usage error naming --width", args, code, errOut)
 		}
+	}
+}
+
+func TestReplayViewErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--by", "year"}, `--by "year": want one of day, week, month, project, model`},
+		{[]string{"--by", "day", "--detail"}, "--by is a view of its own"},
+		{[]string{"--by", "day", "--policy", "observed"}, "--by is a view of its own"},
+		{[]string{"--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": not a time zone`},
+		{[]string{"--format", "csv", "--section", "usage,tokens"}, "CSV holds one table"},
+		{[]string{"--format", "csv", "--section", "nope"}, `--section "nope"`},
+		{[]string{"--format", "csv", "--section", "simulated_calls"}, "--section simulated_calls needs --policy"},
+	} {
+		_, errOut, code := ctxlab(t, "", nil, append(append([]string{"replay"}, tt.args...), demo)...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestCSVTop: a CSV stream has every row unless --top is given.
+func TestCSVTop(t *testing.T) {
+	rows := func(args ...string) int {
+		out, errOut, code := ctxlab(t, "", nil, append([]string{"replay", "--format", "csv", "--section", "tokens"}, append(args, demo)...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		return strings.Count(out, "\n") - 1
+	}
+	if all, cut := rows(), rows("--top", "3"); all != 26 || cut != 3 {
+		t.Errorf("tokens rows: %d without --top (want 26), %d with --top 3", all, cut)
 	}
 }
