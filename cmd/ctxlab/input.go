@@ -34,6 +34,7 @@ type inputOptions struct {
 	sessionIDs []string
 	since      string
 	until      string
+	last       int
 	sel        replay.Selection // from the four above, by validate
 	textWidth
 }
@@ -48,9 +49,10 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
 	f.IntVar(&o.maxWarn, "max-warnings", 10, "warnings printed per file (0: all)")
 	f.StringSliceVar(&o.projects, "project", nil, "only sessions of these projects (the folder under projects/; shell patterns, repeatable)")
-	f.StringSliceVar(&o.sessionIDs, "session", nil, "only these sessions (ids; shell patterns, repeatable)")
+	f.StringSliceVar(&o.sessionIDs, "session", nil, "only these sessions (ids, a unique prefix of one, or shell patterns; repeatable)")
 	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
+	f.IntVar(&o.last, "last", 0, "only the N newest sessions (their transcript written last), after the other filters")
 	o.textWidth.addFlags(f)
 }
 
@@ -77,6 +79,9 @@ func (o *inputOptions) validate(e env) error {
 	}
 	if err := o.sel.Check(); err != nil {
 		return usageError("selection: %v", err)
+	}
+	if o.last < 0 {
+		return usageError("--last %d: must be 1 or more", o.last)
 	}
 	return nil
 }
@@ -223,7 +228,10 @@ func discover(o *inputOptions, e env) (*inputs, error) {
 		}
 	}
 	srcs, errs := replay.Discover(paths)
-	return &inputs{srcs: o.sel.Sources(srcs), errs: errs}, nil
+	if err := o.sel.ResolvePrefixes(srcs); err != nil {
+		return nil, usageError("--session: %v", err)
+	}
+	return &inputs{srcs: replay.Newest(o.sel.Sources(srcs), o.last), errs: errs}, nil
 }
 
 // load reads the sessions of in on a pool of workers and runs work on
@@ -250,7 +258,7 @@ func load[T any](o *inputOptions, e env, in *inputs, work func(i int, s *replay.
 	}
 	if len(l.values) == 0 {
 		if !o.sel.IsZero() && (len(in.srcs) == 0 || slices.ContainsFunc(results, func(r result[T]) bool { return r.skipped })) {
-			return nil, &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until)")}
+			return nil, &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until, --last)")}
 		}
 		return nil, &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
 	}
