@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -37,7 +38,12 @@ type Document struct {
 	// project or model, and its rows.
 	By     string             `json:"by,omitempty"`
 	Groups []accounting.Group `json:"groups,omitempty"`
-	Errors []string           `json:"errors"`
+	// CostPartial is true when some calls had no price: every cost of
+	// the document leaves them out. UnpricedModels names those models
+	// with their calls (over the whole input), most calls first.
+	CostPartial    bool               `json:"cost_partial"`
+	UnpricedModels []accounting.Count `json:"unpriced_models"`
+	Errors         []string           `json:"errors"`
 }
 
 // Session is one session's report and, under `replay --policy`, the
@@ -63,11 +69,28 @@ func NewDocument(sessions []*accounting.Report, prices *prices.Table, errs []str
 	for i, r := range sessions {
 		wrapped[i] = &Session{Report: r}
 	}
+	total := accounting.Merge(sessions, prices)
+	unpriced := UnpricedModels(total.Usage)
 	return &Document{
 		Schema: SchemaReplay, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
-		Sessions: wrapped, Total: accounting.Merge(sessions, prices), Errors: errs,
+		Sessions: wrapped, Total: total, CostPartial: len(unpriced) > 0, UnpricedModels: unpriced, Errors: errs,
 	}
+}
+
+// UnpricedModels lists the models of u that have no price, with their
+// calls, most calls first.
+func UnpricedModels(u accounting.UsageReport) []accounting.Count {
+	out := []accounting.Count{}
+	for _, m := range u.ByModel {
+		if m.Unpriced > 0 {
+			out = append(out, accounting.Count{Name: m.Name, Count: m.Unpriced})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b accounting.Count) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name))
+	})
+	return out
 }
 
 // Formats lists the output formats.

@@ -326,6 +326,18 @@ func loadAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Ses
 	return results
 }
 
+// warnUnpriced says once per model that has no price how many calls its
+// cost leaves out.
+func warnUnpriced(e env, models []accounting.Count) {
+	for _, m := range models {
+		calls := "calls"
+		if m.Count == 1 {
+			calls = "call"
+		}
+		fmt.Fprintf(e.stderr, "warning: model %s has no price: its %d %s are left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, m.Count, calls)
+	}
+}
+
 func printWarnings(e env, ws []*replay.SyntaxError, max int) {
 	total, shown := map[string]int{}, map[string]int{}
 	for _, w := range ws {

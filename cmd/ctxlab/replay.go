@@ -168,6 +168,7 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 		reps[i] = v.rep
 	}
 	doc := report.NewDocument(reps, su.cfg.Prices, l.errs)
+	warnUnpriced(e, doc.UnpricedModels)
 	for i, v := range l.values {
 		doc.Sessions[i].Simulation = v.sim
 	}
