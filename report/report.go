@@ -52,6 +52,10 @@ type Document struct {
 type Session struct {
 	*accounting.Report
 	Simulation *simulate.Result `json:"simulation,omitempty"`
+	// Recorded is the metrics of the same thread replayed as it happened
+	// (policy observed), the baseline the text formats set the simulated
+	// run against; absent when the policy is observed itself.
+	Recorded *simulate.Metrics `json:"recorded,omitempty"`
 }
 
 // PriceInfo names the price table used.
@@ -149,7 +153,7 @@ func Write(w io.Writer, doc *Document, opt Options) error {
 func scopeTables(sc scope, opt Options) []*Table {
 	ts := tables(sc.rep, opt)
 	if sc.sim != nil && want(opt, "simulation") {
-		ts = append(ts, simulationTables(sc.sim, opt.Calls)...)
+		ts = append(ts, simulationTables(sc.sim, sc.rec, opt.Calls)...)
 	}
 	return ts
 }
@@ -286,17 +290,18 @@ type scope struct {
 	name, title string
 	rep         *accounting.Report
 	sim         *simulate.Result
+	rec         *simulate.Metrics
 }
 
 func scopes(doc *Document, opt Options) []scope {
 	var out []scope
 	if len(doc.Sessions) == 1 {
 		r := doc.Sessions[0]
-		return []scope{{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation}}
+		return []scope{{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation, rec: r.Recorded}}
 	}
 	if opt.PerSession {
 		for _, r := range doc.Sessions {
-			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation})
+			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation, rec: r.Recorded})
 		}
 	}
 	title := fmt.Sprintf("all %d sessions", doc.Total.Summary.Sessions)

@@ -134,6 +134,7 @@ func (o *replayOptions) validate(e env) error {
 type replayed struct {
 	rep   *accounting.Report
 	sim   *simulate.Result
+	rec   *simulate.Metrics
 	plots plotted
 }
 
@@ -151,7 +152,14 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 			// A fresh policy per session: a policy may keep state across
 			// the calls of a run.
 			p, _ := policies.Parse(o.policy) // validated above
-			r.sim = simulate.Run(simulate.Prepare(s), p, su.simCfg)
+			tr := simulate.Prepare(s)
+			r.sim = simulate.Run(tr, p, su.simCfg)
+			if p.Name() != observedPolicy {
+				// The recorded run, for the side-by-side table.
+				obs, _ := policies.Parse(observedPolicy)
+				rec := simulate.Run(tr, obs, su.simCfg).Metrics
+				r.rec = &rec
+			}
 		}
 		if o.plot.on() {
 			// Drawn here, on the worker, so that only the paths are kept.
@@ -170,7 +178,7 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	doc := report.NewDocument(reps, su.cfg.Prices, l.errs)
 	warnUnpriced(e, doc.UnpricedModels)
 	for i, v := range l.values {
-		doc.Sessions[i].Simulation = v.sim
+		doc.Sessions[i].Simulation, doc.Sessions[i].Recorded = v.sim, v.rec
 	}
 	if o.by != "" {
 		doc.By = o.by
