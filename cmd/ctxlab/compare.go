@@ -54,6 +54,7 @@ whole input, into DIR (see docs/plots.md).`,
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")
+	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(true))
 	return cmd
 }
 

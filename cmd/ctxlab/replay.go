@@ -67,6 +67,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
 	f.BoolVar(&o.calls, "calls", false, "with --policy, print every simulated call")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, of the whole input) into this directory")
+	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(false))
 	return cmd
 }
 
