@@ -160,7 +160,7 @@ func TestCompareErrors(t *testing.T) {
 		{"replay unknown parameter", []string{"replay", "--policy", "claude-code:bogus=1", demo}, exitUsage, `unknown parameter "bogus"`},
 		{"replay --calls without --policy", []string{"replay", "--calls", demo}, exitUsage, "--calls needs --policy"},
 		{"replay --section simulation without --policy", []string{"replay", "--section", "simulation", demo}, exitUsage, "needs --policy"},
-		{"policies takes no path", []string{"policies", demo}, exitUsage, "unknown command"},
+		{"policies takes no path", []string{"policies", demo}, exitUsage, `no policy "../../fixtures`},
 		{"policies bad format", []string{"policies", "--format", "xml"}, exitUsage, `--format "xml"`},
 		{"missing path", []string{"compare", dir + "/missing.jsonl"}, exitInput, "no session could be read"},
 		{"malformed lines warn", []string{"compare", bad}, exitOK, bad + ":1: invalid JSON: a comment line"},
