@@ -1,8 +1,11 @@
 package accounting
 
 import (
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/ctxlab/ctxlab/accounting/prices"
 )
 
 // groupSessions: sa calls at 2026-01-01T10:00Z (a Thursday) and
@@ -118,5 +121,27 @@ func TestParseGroupBy(t *testing.T) {
 	}
 	if _, err := ParseGroupBy("year"); err == nil {
 		t.Error("year accepted")
+	}
+}
+
+func TestUnpriced(t *testing.T) {
+	x := newTr("gw")
+	x.user("hi")
+	x.call(deepseek, use{in: 10, out: 1})
+	x.call(sonnet46, use{in: 10, out: 1})
+	x.call(deepseek, use{in: 10, out: 1})
+	x.call(opusFast, use{in: 10, out: 1})
+	s := load(t, x, nil)
+	got := SortedCounts(Unpriced(s, prices.Default()))
+	want := []Count{{deepseek, 2}, {opusFast, 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("unpriced = %v, want %v", got, want)
+	}
+	// The session's report agrees.
+	if r := analyze(t, x, nil); r.Usage.Total.Unpriced != 3 || r.Summary.CostComplete {
+		t.Errorf("report: %d unpriced, complete %v", r.Usage.Total.Unpriced, r.Summary.CostComplete)
+	}
+	if got := SortedCounts(nil); got == nil || len(got) != 0 {
+		t.Errorf("SortedCounts(nil) = %#v, want empty", got)
 	}
 }

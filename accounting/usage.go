@@ -159,3 +159,24 @@ func sortRows(rows []UsageRow) {
 		return a.Name < b.Name
 	})
 }
+
+// Unpriced counts a session's counted calls by model, for the models the
+// table has no price for; nil when every call is priced.
+func Unpriced(s *replay.Session, table *prices.Table) map[string]int {
+	var out map[string]int
+	for _, th := range s.Threads() {
+		for i := range th.Calls {
+			c := &th.Calls[i]
+			if !c.Counted() {
+				continue
+			}
+			if _, ok := table.Lookup(c.Model); !ok {
+				if out == nil {
+					out = map[string]int{}
+				}
+				out[c.Model]++
+			}
+		}
+	}
+	return out
+}

@@ -26,7 +26,12 @@ type CompareDocument struct {
 	Fidelity []Fidelity  `json:"fidelity,omitempty"`
 	// FidelitySummary sums the fidelity rows (with --fidelity).
 	FidelitySummary *simulate.FidelitySummary `json:"fidelity_summary,omitempty"`
-	Errors          []string                  `json:"errors"`
+	// CostPartial and UnpricedModels: as in the replay document, with
+	// each session's calls counted (a call repeated in a resumed session
+	// counts twice).
+	CostPartial    bool               `json:"cost_partial"`
+	UnpricedModels []accounting.Count `json:"unpriced_models"`
+	Errors         []string           `json:"errors"`
 }
 
 // Compared is one session (or, as the document's Total, every session) run
@@ -106,6 +111,7 @@ func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fide
 		Schema: SchemaCompare, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: fidelity, Errors: errs,
+		UnpricedModels: []accounting.Count{},
 	}
 	if fidelity != nil {
 		sum := simulate.SummarizeFidelity(fidelity, simulate.DefaultFidelityTolerances())

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -85,16 +84,13 @@ func NewDocument(sessions []*accounting.Report, prices *prices.Table, errs []str
 // UnpricedModels lists the models of u that have no price, with their
 // calls, most calls first.
 func UnpricedModels(u accounting.UsageReport) []accounting.Count {
-	out := []accounting.Count{}
-	for _, m := range u.ByModel {
-		if m.Unpriced > 0 {
-			out = append(out, accounting.Count{Name: m.Name, Count: m.Unpriced})
+	m := map[string]int{}
+	for _, row := range u.ByModel {
+		if row.Unpriced > 0 {
+			m[row.Name] = row.Unpriced
 		}
 	}
-	slices.SortStableFunc(out, func(a, b accounting.Count) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name))
-	})
-	return out
+	return accounting.SortedCounts(m)
 }
 
 // Formats lists the output formats.

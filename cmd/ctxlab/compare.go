@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/ctxlab/ctxlab/accounting"
+
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
@@ -61,9 +63,10 @@ whole input, into DIR (see docs/plots.md).`,
 // compared is one session's runs, with --fidelity its fidelity row, and
 // under --plot the plots written.
 type compared struct {
-	runs  *report.Compared
-	fid   report.Fidelity
-	plots plotted
+	runs     *report.Compared
+	unpriced map[string]int // calls by model without a price
+	fid      report.Fidelity
+	plots    plotted
 }
 
 func runCompare(o *compareOptions, e env) error {
@@ -97,13 +100,20 @@ func runCompare(o *compareOptions, e env) error {
 	}
 	sessions := make([]*report.Compared, len(l.values))
 	var fid []report.Fidelity
+	unpriced := map[string]int{}
 	for i, v := range l.values {
 		sessions[i] = v.runs
+		for m, n := range v.unpriced {
+			unpriced[m] += n
+		}
 		if o.fidelity {
 			fid = append(fid, v.fid)
 		}
 	}
 	doc := report.NewCompareDocument(names, sessions, fid, su.cfg.Prices, l.errs)
+	doc.UnpricedModels = accounting.SortedCounts(unpriced)
+	doc.CostPartial = len(unpriced) > 0
+	warnUnpriced(e, doc.UnpricedModels)
 	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls, Width: o.columns(e)})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
@@ -148,7 +158,7 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 			claudeCode = results[i]
 		}
 	}
-	out := compared{runs: report.NewCompared(s, results, o.calls)}
+	out := compared{runs: report.NewCompared(s, results, o.calls), unpriced: accounting.Unpriced(s, cfg.Prices)}
 	if o.plot.on() {
 		out.plots = o.plot.write(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts()))
 	}
