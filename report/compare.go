@@ -284,6 +284,8 @@ func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
 		CSVColumns: []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
 			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained"},
 		Right: []bool{true, true, true, true, true, true, true, true, true, true},
+		Short: map[string]string{"False compactions": "False comp.", "Prompt mismatches": "Mismatches", "Writes within 10%": "Writes ±10%"},
+		Drop:  []string{"Calls", "Sessions", "Prompt mismatches"},
 	}
 	re, we, rre, rwe := "", "", "", ""
 	if s.CacheReadErrorPct != nil {
@@ -314,6 +316,8 @@ func fidelityTable(fs []Fidelity) *Table {
 			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
 			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match"},
 		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, false},
+		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC"},
+		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "Calls"},
 	}
 	for _, f := range fs {
 		re, we, rre, rwe := "", "", "", ""

@@ -91,7 +91,7 @@ func kindOf(header string) columnKind {
 		return kindTime
 	case "Value":
 		return kindWrap
-	case "Name", "Thread", "Model", "Policy", "Cause", "Actions", "Reason", "Label", "Project", "Kind":
+	case "Name", "Thread", "Model", "Policy", "Limit", "Cause", "Actions", "Reason", "Label", "Project", "Kind":
 		return kindText
 	}
 	return kindFixed
@@ -236,7 +236,7 @@ func shortTime(s string) string {
 func shortModel(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if m, ok := strings.CutPrefix(l, "claude-"); ok {
+		if m, ok := strings.CutPrefix(l, "claude-"); ok && isModelRest(m) {
 			if n := len(m); n > 9 && m[n-9] == '-' && strings.Trim(m[n-8:], "0123456789") == "" {
 				m = m[:n-9]
 			}
@@ -244,6 +244,17 @@ func shortModel(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// isModelRest tells a model id's rest after "claude-" (opus-4-6, 3-5-haiku)
+// from a policy name's (claude-code).
+func isModelRest(m string) bool {
+	for _, p := range []string{"opus", "sonnet", "haiku", "instant"} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return m != "" && m[0] >= '0' && m[0] <= '9'
 }
 
 // wrapText wraps each line of a note to width (0: as it is).

@@ -108,7 +108,7 @@ func TestShortForms(t *testing.T) {
 			t.Errorf("%q → %q, want %q", in, got, want)
 		}
 	}
-	if got := shortModel("claude-haiku-4-5-20251001\nclaude-opus-4-6[1m]\ngpt-5"); got != "haiku-4-5\nopus-4-6[1m]\ngpt-5" {
+	if got := shortModel("claude-haiku-4-5-20251001\nclaude-opus-4-6[1m]\ngpt-5\nclaude-code:pct=80\nclaude-3-opus-20240229"); got != "haiku-4-5\nopus-4-6[1m]\ngpt-5\nclaude-code:pct=80\n3-opus" {
 		t.Errorf("shortModel = %q", got)
 	}
 	if got := cutCell("日本語テキスト", 7); got != "日本語…" {

@@ -70,7 +70,7 @@ func gateTable(res *budget.Result) *Table {
 		Columns:    []string{"Status", "Limit", "Policy", "Value", "Bound", "Headroom", "Baseline", "Change", "Sessions", "Top sessions"},
 		CSVColumns: []string{"status", "limit", "policy", "value", "bound", "headroom", "baseline", "change", "sessions", "top_sessions"},
 		Right:      []bool{false, false, false, true, false, true, true, true, true, false},
-		Drop:       []string{"Sessions", "Top sessions", "Headroom"},
+		Drop:       []string{"Sessions", "Top sessions", "Headroom", "Baseline"},
 	}
 	for _, i := range order(res) {
 		o := &res.Limits[i]

@@ -139,6 +139,8 @@ func callsTable(r *simulate.Result) *Table {
 		Note:    "prompt = input + cache write + cache read as simulated; recorded: the transcript's prompt; state against the thresholds: ok, warning, compact, blocking, overflow",
 		Columns: []string{"Call", "Time", "Model", "Prompt", "Recorded", "Input", "Cache write", "Cache read", "Output", "State", "Actions", "Cost"},
 		Right:   []bool{true, false, false, true, true, true, true, true, true, false, false, true},
+		Short:   map[string]string{"Cache write": "Write", "Cache read": "Read", "Recorded": "Rec."},
+		Drop:    []string{"Input", "Time", "Recorded"},
 	}
 	for _, c := range r.Calls {
 		w := c.Write5m + c.Write1h

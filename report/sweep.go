@@ -146,7 +146,9 @@ func sweepTotals(doc *SweepDocument, machine bool) *Table {
 	for i := 2 + len(ps); i < len(cols)-1; i++ {
 		right[i] = true
 	}
-	t := &Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols, Right: right}
+	t := &Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols, Right: right,
+		Short: map[string]string{"Compactions": "Compact.", "Total cost": "Cost", "Hit ratio": "Hit"},
+		Drop:  []string{"p10", "p90", "Median", "Compactions", "Hit ratio"}}
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
 		row := []string{num(tot.Rank), tot.Policy}
