@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -479,5 +481,40 @@ func TestCSVTop(t *testing.T) {
 	}
 	if all, cut := rows(), rows("--top", "3"); all != 26 || cut != 3 {
 		t.Errorf("tokens rows: %d without --top (want 26), %d with --top 3", all, cut)
+	}
+}
+
+// TestWideCharacters: project names in East-Asian script and emoji keep
+// the overview's columns aligned and within the width, measured as the
+// terminal draws them (tablewriter's display width).
+func TestWideCharacters(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "projects/-home-開発-デモ🎉/s1.jsonl", goodLine+"\n")
+	writeFile(t, dir, "projects/-home-dev-plain/s2.jsonl", strings.NewReplacer("msg_1", "msg_2", "u1", "u2").Replace(goodLine)+"\n")
+	for _, width := range []string{"100", "72"} {
+		out, errOut, code := ctxlab(t, "", nil, "replay", "--width", width, "--section", "usage", filepath.Join(dir, "projects"))
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if width == "100" && !strings.Contains(out, "| -home-開発-デモ🎉 |") {
+			t.Fatalf("the project name is not shown whole:\n%s", out)
+		}
+		w, _ := strconv.Atoi(width)
+		border := -1
+		for _, l := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "+-") {
+				if l == "" {
+					border = -1 // the next table
+				}
+				continue
+			}
+			dw := twwidth.Width(l)
+			if border < 0 {
+				border = dw
+			}
+			if dw != border || dw > w {
+				t.Errorf("--width %s: %q is %d columns wide, its table's border %d", width, l, dw, border)
+			}
+		}
 	}
 }
