@@ -225,7 +225,7 @@ func compareTables(c *Compared, format string) []*Table {
 		Columns: []string{"Policy", "Hit ratio", "Rebuilds", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
 		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
 		Short:   map[string]string{"Hit ratio": "Hit", "Cache write": "Write", "Cache read": "Read"},
-		Drop:    []string{"Input", "Output", "Cost", "Agents"},
+		Drop:    []string{"Input", "Output", "Cost", "Agents", "By policy", "Δ %"},
 	}
 	for i, r := range c.Runs {
 		m, d := r.Metrics, r.Delta

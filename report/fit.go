@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -126,7 +125,7 @@ func (t *Table) fit(width int) (footer []string) {
 				refs[p] = n
 				footer = append(footer, fmt.Sprintf("[%d] %s", n, p))
 			}
-			r[i] = fmt.Sprintf("[%d] %s", n, path.Base(p))
+			r[i] = fmt.Sprintf("[%d] %s", n, baseName(p))
 		}
 	}
 	if _, total = t.widths(); total <= width {
@@ -202,6 +201,15 @@ func (t *Table) fit(width int) (footer []string) {
 		}
 	}
 	return footer
+}
+
+// baseName is a path's last element, for Unix and Windows paths alike
+// (transcripts recorded on Windows name files C:\…\x.md).
+func baseName(p string) string {
+	if i := strings.LastIndexAny(strings.TrimRight(p, `/\`), `/\`); i >= 0 {
+		return strings.TrimRight(p[i+1:], `/\`)
+	}
+	return p
 }
 
 // cutCell cuts each line of a cell to width, marking the cut with "…".

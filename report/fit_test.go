@@ -111,6 +111,11 @@ func TestShortForms(t *testing.T) {
 	if got := shortModel("claude-haiku-4-5-20251001\nclaude-opus-4-6[1m]\ngpt-5\nclaude-code:pct=80\nclaude-3-opus-20240229"); got != "haiku-4-5\nopus-4-6[1m]\ngpt-5\nclaude-code:pct=80\n3-opus" {
 		t.Errorf("shortModel = %q", got)
 	}
+	for in, want := range map[string]string{`C:\\Users\\me\\P4P优化\\记录表.md`: "记录表.md", "/home/dev/x.go": "x.go", "x.go": "x.go", "/a/b/": "b"} {
+		if got := baseName(in); got != want {
+			t.Errorf("baseName(%q) = %q, want %q", in, got, want)
+		}
+	}
 	if got := cutCell("日本語テキスト", 7); got != "日本語…" {
 		t.Errorf("cutCell = %q, want 日本語…", got)
 	}
