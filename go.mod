@@ -14,6 +14,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/tidwall/gjson v1.20.0
 	golang.org/x/image v0.30.0
+	golang.org/x/sys v0.38.0
 	golang.org/x/text v0.28.0
 	gonum.org/v1/plot v0.17.0
 	rsc.io/pdf v0.1.1
@@ -45,6 +46,5 @@ require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
-	golang.org/x/sys v0.38.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
 )

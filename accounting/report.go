@@ -150,6 +150,17 @@ func span(start, end int64) (string, string, int64) {
 	return replay.Stamp(start), replay.Stamp(end), (end - start) / 1000
 }
 
+// SortedCounts turns counts by name into a list, most first, then by
+// name; never nil.
+func SortedCounts(m map[string]int) []Count {
+	out := make([]Count, 0, len(m))
+	for k, v := range m {
+		out = append(out, Count{Name: k, Count: v})
+	}
+	sortCounts(out)
+	return out
+}
+
 func sortCounts(c []Count) {
 	sort.Slice(c, func(i, j int) bool {
 		if c[i].Count != c[j].Count {

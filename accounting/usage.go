@@ -45,12 +45,15 @@ func (r UsageRow) Usage() replay.Usage {
 
 // callRecord is one counted call, kept for cross-session deduplication.
 type callRecord struct {
-	key    string
-	model  string
-	thread string
-	kind   string
-	lower  bool
-	usage  replay.Usage
+	key     string
+	at      int64 // Unix ms of the call's first line; 0 when unknown
+	session string
+	project string
+	model   string
+	thread  string
+	kind    string
+	lower   bool
+	usage   replay.Usage
 }
 
 func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
@@ -66,7 +69,8 @@ func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
 				key = "" // no id: never deduplicated
 			}
 			recs = append(recs, callRecord{
-				key: key, model: c.Model, thread: ThreadName(th), kind: string(th.Kind),
+				key: key, at: c.Time, session: s.ID, project: s.Project,
+				model: c.Model, thread: ThreadName(th), kind: string(th.Kind),
 				lower: c.OutputLowerBound, usage: c.Usage,
 			})
 		}
@@ -154,4 +158,25 @@ func sortRows(rows []UsageRow) {
 		}
 		return a.Name < b.Name
 	})
+}
+
+// Unpriced counts a session's counted calls by model, for the models the
+// table has no price for; nil when every call is priced.
+func Unpriced(s *replay.Session, table *prices.Table) map[string]int {
+	var out map[string]int
+	for _, th := range s.Threads() {
+		for i := range th.Calls {
+			c := &th.Calls[i]
+			if !c.Counted() {
+				continue
+			}
+			if _, ok := table.Lookup(c.Model); !ok {
+				if out == nil {
+					out = map[string]int{}
+				}
+				out[c.Model]++
+			}
+		}
+	}
+	return out
 }

@@ -2,7 +2,9 @@ package replay
 
 import (
 	"fmt"
+	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +39,40 @@ func (sel Selection) Check() error {
 	}
 	if sel.Since > 0 && sel.Until > 0 && sel.Until <= sel.Since {
 		return fmt.Errorf("the window ends (%s) before it starts (%s)", Stamp(sel.Until), Stamp(sel.Since))
+	}
+	return nil
+}
+
+// ResolvePrefixes turns each session id of the selection that is not a
+// pattern (no *, ? or [) and names no source exactly into the one source
+// id it begins, so that --session d3e4f5a6 picks d3e4f5a6-…; it fails
+// when such a prefix begins several ids. A prefix that begins none is
+// left as it is (it picks nothing).
+func (sel *Selection) ResolvePrefixes(srcs []Source) error {
+	for i, p := range sel.Sessions {
+		if strings.ContainsAny(p, "*?[\\") {
+			continue
+		}
+		var hits []string
+		exact := false
+		for _, s := range srcs {
+			id := s.ID()
+			exact = exact || id == p
+			if strings.HasPrefix(id, p) && !slices.Contains(hits, id) {
+				hits = append(hits, id)
+			}
+		}
+		switch {
+		case exact || len(hits) == 0:
+		case len(hits) == 1:
+			sel.Sessions[i] = hits[0]
+		default:
+			slices.Sort(hits)
+			if len(hits) > 5 {
+				hits = append(hits[:5], "…")
+			}
+			return fmt.Errorf("session %q is ambiguous: it begins %s", p, strings.Join(hits, ", "))
+		}
 	}
 	return nil
 }
@@ -109,4 +145,45 @@ func ParseTime(v string, now time.Time) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("%q: want a date (2026-11-01), a time (2026-11-01T09:00:00Z) or an age (7d, 36h)", v)
+}
+
+// Newest returns the n sources whose main transcript was written last
+// (file modification time: Claude Code appends to a session's file as it
+// goes), in their input order; standard input counts as the newest. Ties
+// go to the later path. n <= 0 keeps every source.
+func Newest(srcs []Source, n int) []Source {
+	if n <= 0 || n >= len(srcs) {
+		return srcs
+	}
+	type aged struct {
+		i  int
+		at time.Time
+	}
+	ages := make([]aged, len(srcs))
+	for i, s := range srcs {
+		ages[i] = aged{i: i, at: time.Unix(1<<40, 0)}
+		if s.Path != "-" {
+			ages[i].at = time.Time{}
+			if fi, err := os.Stat(s.Path); err == nil {
+				ages[i].at = fi.ModTime()
+			}
+		}
+	}
+	slices.SortStableFunc(ages, func(a, b aged) int {
+		if c := b.at.Compare(a.at); c != 0 {
+			return c
+		}
+		return strings.Compare(srcs[b.i].Path, srcs[a.i].Path)
+	})
+	keep := make([]bool, len(srcs))
+	for _, a := range ages[:n] {
+		keep[a.i] = true
+	}
+	var out []Source
+	for i, s := range srcs {
+		if keep[i] {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,6 +1,11 @@
 package replay
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -73,5 +78,58 @@ func TestSelection(t *testing.T) {
 	}
 	if (Selection{Since: 1}).Session(&Session{Main: &Thread{}}) {
 		t.Error("a session without timestamps is in a bounded window")
+	}
+}
+
+func TestResolvePrefixes(t *testing.T) {
+	srcs := []Source{
+		{Path: "/p/x/d3e4f5a6-b7c8.jsonl"}, {Path: "/p/x/d3e4aaaa-0000.jsonl"}, {Path: "/p/y/5a1b3c4d-2e6f.jsonl"}, {Path: "/p/y/abc.jsonl"}, {Path: "/p/y/abcd.jsonl"},
+	}
+	sel := Selection{Sessions: []string{"d3e4f", "5a1b", "abc", "zz", "d3*"}}
+	if err := sel.ResolvePrefixes(srcs); err != nil {
+		t.Fatal(err)
+	}
+	// A unique prefix becomes its id; an exact id, a pattern and a prefix
+	// of nothing stay.
+	want := []string{"d3e4f5a6-b7c8", "5a1b3c4d-2e6f", "abc", "zz", "d3*"}
+	if !slices.Equal(sel.Sessions, want) {
+		t.Errorf("Sessions = %q, want %q", sel.Sessions, want)
+	}
+	sel = Selection{Sessions: []string{"d3e4"}}
+	if err := sel.ResolvePrefixes(srcs); err == nil || !strings.Contains(err.Error(), `"d3e4" is ambiguous: it begins d3e4aaaa-0000, d3e4f5a6-b7c8`) {
+		t.Errorf("ambiguous prefix: %v", err)
+	}
+}
+
+func TestNewest(t *testing.T) {
+	dir := t.TempDir()
+	var srcs []Source
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, age := range []int{3, 1, 2, 5} { // hours after base
+		p := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i))
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := base.Add(time.Duration(age) * time.Hour)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, Source{Path: p})
+	}
+	ids := func(ss []Source) (out []string) {
+		for _, s := range ss {
+			out = append(out, s.ID())
+		}
+		return out
+	}
+	// The two newest (s3 at +5h, s0 at +3h), in input order.
+	if got := ids(Newest(srcs, 2)); !slices.Equal(got, []string{"s0", "s3"}) {
+		t.Errorf("Newest(2) = %q", got)
+	}
+	if got := Newest(srcs, 0); len(got) != 4 {
+		t.Errorf("Newest(0) kept %d", len(got))
+	}
+	if got := ids(Newest(append(srcs, Source{Path: "-"}), 1)); !slices.Equal(got, []string{"-"}) {
+		t.Errorf("stdin is not the newest: %q", got)
 	}
 }

@@ -26,7 +26,12 @@ type CompareDocument struct {
 	Fidelity []Fidelity  `json:"fidelity,omitempty"`
 	// FidelitySummary sums the fidelity rows (with --fidelity).
 	FidelitySummary *simulate.FidelitySummary `json:"fidelity_summary,omitempty"`
-	Errors          []string                  `json:"errors"`
+	// CostPartial and UnpricedModels: as in the replay document, with
+	// each session's calls counted (a call repeated in a resumed session
+	// counts twice).
+	CostPartial    bool               `json:"cost_partial"`
+	UnpricedModels []accounting.Count `json:"unpriced_models"`
+	Errors         []string           `json:"errors"`
 }
 
 // Compared is one session (or, as the document's Total, every session) run
@@ -106,6 +111,7 @@ func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fide
 		Schema: SchemaCompare, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: fidelity, Errors: errs,
+		UnpricedModels: []accounting.Count{},
 	}
 	if fidelity != nil {
 		sum := simulate.SummarizeFidelity(fidelity, simulate.DefaultFidelityTolerances())
@@ -165,7 +171,7 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 		}
 		secs = append(secs, section{name: name, title: "fidelity", tables: fidelityTables(doc.Fidelity, doc.FidelitySummary)})
 	}
-	return render(w, opt.Format, secs)
+	return render(w, opt.Format, opt.Width, secs)
 }
 
 // compareTables gives one table per scope in CSV, and two narrower ones,
@@ -211,13 +217,18 @@ func compareTables(c *Compared, format string) []*Table {
 			"users: user messages verbatim / only summarised; re-reads: likely (docs/compare.md)",
 		Columns: []string{"Policy", "Calls", "Peak", "Δ peak", "≥warning", "Overflows", "Compactions", "Clearings", "Freed", "Summary", "Users verbatim", "Users summarised", "Re-reads"},
 		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
+		Short: map[string]string{"Overflows": "Overfl.", "Compactions": "Compact.", "Clearings": "Clear.",
+			"Users verbatim": "Users kept", "Users summarised": "Users summ."},
+		Drop: []string{"Calls", "Summary", "Freed", "≥warning", "Users summarised"},
 	}
 	cost := &Table{
 		Name: "compare_cost", Title: "Cache and cost under each policy",
-		Note: note + "by policy: cache breaks right after the run edited the context; cost: main thread + summarizer; " +
-			"agents: sub-agents as observed; total: both",
-		Columns: []string{"Policy", "Hit ratio", "Breaks", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
+		Note: note + "rebuilds: calls that re-wrote a lost cached prompt; by policy: those right after the run edited the context; " +
+			"cost: main thread + summarizer; agents: sub-agents as observed; total: both",
+		Columns: []string{"Policy", "Hit ratio", "Rebuilds", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
 		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
+		Short:   map[string]string{"Hit ratio": "Hit", "Cache write": "Write", "Cache read": "Read"},
+		Drop:    []string{"Input", "Output", "Cost", "Agents", "By policy", "Δ %"},
 	}
 	for i, r := range c.Runs {
 		m, d := r.Metrics, r.Delta
@@ -276,6 +287,8 @@ func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
 		CSVColumns: []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
 			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained"},
 		Right: []bool{true, true, true, true, true, true, true, true, true, true},
+		Short: map[string]string{"False compactions": "False comp.", "Prompt mismatches": "Mismatches", "Writes within 10%": "Writes ±10%"},
+		Drop:  []string{"Calls", "Sessions", "Prompt mismatches"},
 	}
 	re, we, rre, rwe := "", "", "", ""
 	if s.CacheReadErrorPct != nil {
@@ -306,6 +319,8 @@ func fidelityTable(fs []Fidelity) *Table {
 			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
 			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match"},
 		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, false},
+		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC"},
+		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "Calls"},
 	}
 	for _, f := range fs {
 		re, we, rre, rwe := "", "", "", ""

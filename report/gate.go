@@ -20,8 +20,9 @@ var GateFormats = []string{"table", "json", "csv", "markdown", "junit", "html"}
 
 // WriteGate renders a budget's evaluation: failing limits first, then the
 // others in the budget's order; with a baseline, the text diff of the two
-// evaluations follows (table and markdown).
-func WriteGate(w io.Writer, res *budget.Result, base *budget.Result, format string) error {
+// evaluations follows (table and markdown). Text tables are fitted to
+// width (0: no limit).
+func WriteGate(w io.Writer, res *budget.Result, base *budget.Result, format string, width int) error {
 	switch format {
 	case "json":
 		return writeJSON(w, res)
@@ -35,7 +36,7 @@ func WriteGate(w io.Writer, res *budget.Result, base *budget.Result, format stri
 		t.drop(6, 7) // baseline, change
 	}
 	secs := []section{{name: "gate", tables: []*Table{t, gateReasons(res)}}}
-	if err := render(w, format, secs); err != nil {
+	if err := render(w, format, width, secs); err != nil {
 		return err
 	}
 	if base != nil && format != "csv" {
@@ -71,6 +72,7 @@ func gateTable(res *budget.Result) *Table {
 		Columns:    []string{"Status", "Limit", "Policy", "Value", "Bound", "Headroom", "Baseline", "Change", "Sessions", "Top sessions"},
 		CSVColumns: []string{"status", "limit", "policy", "value", "bound", "headroom", "baseline", "change", "sessions", "top_sessions"},
 		Right:      []bool{false, false, false, true, false, true, true, true, true, false},
+		Drop:       []string{"Sessions", "Top sessions", "Headroom", "Baseline"},
 	}
 	for _, i := range order(res) {
 		o := &res.Limits[i]

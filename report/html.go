@@ -334,12 +334,12 @@ func writeHTML(w io.Writer, doc *Document, opt Options) error {
 	}
 	return writeHTMLPage(w, page, n, func(i int) (*htmlSection, error) {
 		if i == len(doc.Sessions) {
-			return replaySection("total", "All "+num(doc.Total.Summary.Sessions)+" sessions", doc.Total, nil, opt, func() []plots.File {
+			return replaySection("total", "All "+num(doc.Total.Summary.Sessions)+" sessions", doc.Total, nil, nil, opt, func() []plots.File {
 				return plots.TotalFiles(doc.Total, "svg", plots.Options{})
 			})
 		}
 		s := doc.Sessions[i]
-		return replaySection(sessionAnchor(i), sessionTitle(s.Summary.ID, s.Summary.Project), s.Report, s.Simulation, opt, func() []plots.File {
+		return replaySection(sessionAnchor(i), sessionTitle(s.Summary.ID, s.Summary.Project), s.Report, s.Simulation, s.Recorded, opt, func() []plots.File {
 			var runs []*simulate.Result
 			if s.Simulation != nil && want(opt, "simulation") {
 				runs = []*simulate.Result{s.Simulation}
@@ -353,10 +353,10 @@ func writeHTML(w io.Writer, doc *Document, opt Options) error {
 	})
 }
 
-func replaySection(id, title string, rep *accounting.Report, sim *simulate.Result, opt Options, files func() []plots.File) (*htmlSection, error) {
+func replaySection(id, title string, rep *accounting.Report, sim *simulate.Result, rec *simulate.Metrics, opt Options, files func() []plots.File) (*htmlSection, error) {
 	ts := tables(rep, opt)
 	if sim != nil && want(opt, "simulation") {
-		ts = append(ts, simulationTables(sim, opt.Calls)...)
+		ts = append(ts, simulationTables(sim, rec, opt.Calls)...)
 	}
 	d := &ids{prefix: id}
 	sec := &htmlSection{ID: id, Title: title, Tables: htmlTables(d, ts)}

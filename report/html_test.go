@@ -147,7 +147,7 @@ func TestHTMLReplay(t *testing.T) {
 	if n := strings.Count(page, "<svg"); n != 4*5+2 {
 		t.Errorf("%d charts, want 22", n)
 	}
-	for _, h := range []string{"Usage by model", "Token accounting", "Duplicate reads", "Cache breaks", "Compaction timeline", "Simulation: observed"} {
+	for _, h := range []string{"Usage by model", "Token accounting", "Duplicate reads", "Cache rebuilds", "Compaction timeline", "Simulation: observed"} {
 		if n := strings.Count(page, "<h3>"+h+"</h3>"); n != 5 && !(h == "Simulation: observed" && n == 4) {
 			t.Errorf("%d tables %q, want one per session and the total's", n, h)
 		}

@@ -71,7 +71,7 @@ func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
 			}
 			secs = append(secs, section{name: p.Name, tables: []*Table{t}})
 		}
-		return render(w, "csv", secs)
+		return render(w, "csv", 0, secs)
 	}
 	text := opt.Format != "markdown"
 	var tables []*Table
@@ -99,7 +99,7 @@ func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
 		}
 		tables = append(tables, t)
 	}
-	return render(w, opt.Format, []section{{name: "policies", tables: tables}})
+	return render(w, opt.Format, opt.Width, []section{{name: "policies", tables: tables}})
 }
 
 // wrap breaks s into lines of at most width characters at spaces.

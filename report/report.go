@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
@@ -31,7 +33,16 @@ type Document struct {
 	Prices   PriceInfo          `json:"prices"`
 	Sessions []*Session         `json:"sessions"`
 	Total    *accounting.Report `json:"total"`
-	Errors   []string           `json:"errors"`
+	// By and Groups are the grouped view (replay --by): day, week, month,
+	// project or model, and its rows.
+	By     string             `json:"by,omitempty"`
+	Groups []accounting.Group `json:"groups,omitempty"`
+	// CostPartial is true when some calls had no price: every cost of
+	// the document leaves them out. UnpricedModels names those models
+	// with their calls (over the whole input), most calls first.
+	CostPartial    bool               `json:"cost_partial"`
+	UnpricedModels []accounting.Count `json:"unpriced_models"`
+	Errors         []string           `json:"errors"`
 }
 
 // Session is one session's report and, under `replay --policy`, the
@@ -40,6 +51,10 @@ type Document struct {
 type Session struct {
 	*accounting.Report
 	Simulation *simulate.Result `json:"simulation,omitempty"`
+	// Recorded is the metrics of the same thread replayed as it happened
+	// (policy observed), the baseline the text formats set the simulated
+	// run against; absent when the policy is observed itself.
+	Recorded *simulate.Metrics `json:"recorded,omitempty"`
 }
 
 // PriceInfo names the price table used.
@@ -57,11 +72,25 @@ func NewDocument(sessions []*accounting.Report, prices *prices.Table, errs []str
 	for i, r := range sessions {
 		wrapped[i] = &Session{Report: r}
 	}
+	total := accounting.Merge(sessions, prices)
+	unpriced := UnpricedModels(total.Usage)
 	return &Document{
 		Schema: SchemaReplay, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
-		Sessions: wrapped, Total: accounting.Merge(sessions, prices), Errors: errs,
+		Sessions: wrapped, Total: total, CostPartial: len(unpriced) > 0, UnpricedModels: unpriced, Errors: errs,
 	}
+}
+
+// UnpricedModels lists the models of u that have no price, with their
+// calls, most calls first.
+func UnpricedModels(u accounting.UsageReport) []accounting.Count {
+	m := map[string]int{}
+	for _, row := range u.ByModel {
+		if row.Unpriced > 0 {
+			m[row.Name] = row.Unpriced
+		}
+	}
+	return accounting.SortedCounts(m)
 }
 
 // Formats lists the output formats.
@@ -79,15 +108,23 @@ type Options struct {
 	// Sections to print (nil: all); JSON always has every section.
 	Sections []string
 	// PerSession prints each session before the total; with one session
-	// only that session is printed.
+	// only that session is printed. replay prints, with several sessions,
+	// the one-line-per-session overview first.
 	PerSession bool
 	// Calls adds the per-call tables of a simulated run (table, markdown
 	// and CSV). Replay's JSON always has the calls; compare's has them
 	// only when its runs were built with them (NewCompared).
 	Calls bool
+	// Width fits text tables to this many columns (0: no limit); see fit.
+	Width int
+	// Location is the time zone of the overview's dates (nil: UTC).
+	Location *time.Location
 }
 
-// Write renders doc in the chosen format.
+// Write renders doc in the chosen format. Several sessions open with the
+// one-line-per-session overview, then (with PerSession) each session, then
+// the total; a grouped document (doc.By) is its grouped view alone. CSV is
+// one table (CSVTable).
 func Write(w io.Writer, doc *Document, opt Options) error {
 	switch opt.Format {
 	case "json":
@@ -95,15 +132,105 @@ func Write(w io.Writer, doc *Document, opt Options) error {
 	case "html":
 		return writeHTML(w, doc, opt)
 	}
-	var secs []section
-	for _, sc := range scopes(doc, opt) {
-		ts := tables(sc.rep, opt)
-		if sc.sim != nil && want(opt, "simulation") {
-			ts = append(ts, simulationTables(sc.sim, opt.Calls)...)
-		}
-		secs = append(secs, section{name: sc.name, title: sc.title, tables: ts})
+	if opt.Format == "csv" {
+		return writeCSV(w, doc, opt)
 	}
-	return render(w, opt.Format, secs)
+	if doc.By != "" {
+		return render(w, opt.Format, opt.Width, []section{{tables: []*Table{groupTable(doc, opt.Location)}}})
+	}
+	var secs []section
+	if len(doc.Sessions) > 1 {
+		secs = append(secs, section{tables: []*Table{overviewTable(doc, opt.Location)}})
+	}
+	for _, sc := range scopes(doc, opt) {
+		secs = append(secs, section{name: sc.name, title: sc.title, tables: scopeTables(sc, opt)})
+	}
+	return render(w, opt.Format, opt.Width, secs)
+}
+
+// scopeTables are the selected tables of one session or the total.
+func scopeTables(sc scope, opt Options) []*Table {
+	ts := tables(sc.rep, opt)
+	if sc.sim != nil && want(opt, "simulation") {
+		ts = append(ts, simulationTables(sc.sim, sc.rec, opt.Calls)...)
+	}
+	return ts
+}
+
+// CSVTables lists the tables replay's CSV can write, one per stream; a
+// report section's name stands for its first table.
+var CSVTables = []string{"sessions", "summary", "usage_by_model", "usage_by_thread", "tokens", "duplicate_reads",
+	"cache_breaks", "ttl_changes", "compactions", "simulation", "simulated_calls", "summarizer_calls", "groups"}
+
+var sectionTable = map[string]string{
+	"usage": "usage_by_model", "duplicates": "duplicate_reads", "breaks": "cache_breaks",
+}
+
+// CSVTable returns the table a CSV stream holds for --section values
+// (at most one): by default the grouped view (doc.By), else the overview;
+// ok is false for an unknown name.
+func CSVTable(sections []string, grouped bool) (string, bool) {
+	if len(sections) == 0 {
+		if grouped {
+			return "groups", true
+		}
+		return "sessions", true
+	}
+	name := sections[0]
+	if t, ok := sectionTable[name]; ok {
+		name = t
+	}
+	return name, slices.Contains(CSVTables, name)
+}
+
+// listTables are the tables whose total repeats the sessions' rows, each
+// with its session: in CSV, only the total's rows are written.
+var listTables = []string{"duplicate_reads", "cache_breaks", "ttl_changes", "compactions"}
+
+// writeCSV writes one table: its header, then its rows; a table of every
+// scope starts with a scope column (the session id, or total).
+func writeCSV(w io.Writer, doc *Document, opt Options) error {
+	name, ok := CSVTable(opt.Sections, doc.By != "")
+	if !ok {
+		return fmt.Errorf("no CSV table %q (want one of %s)", name, strings.Join(CSVTables, ", "))
+	}
+	cw := csv.NewWriter(w)
+	switch name {
+	case "sessions":
+		if err := csvTable(cw, "", overviewTable(doc, opt.Location), true); err != nil {
+			return err
+		}
+	case "groups":
+		if doc.By == "" {
+			return fmt.Errorf("CSV table groups needs --by")
+		}
+		if err := csvTable(cw, "", groupTable(doc, opt.Location), true); err != nil {
+			return err
+		}
+	default:
+		all := opt
+		all.Sections, all.Calls, all.PerSession = nil, true, true
+		header := true
+		for _, sc := range scopes(doc, all) {
+			if sc.name != "total" && len(doc.Sessions) > 1 && slices.Contains(listTables, name) {
+				continue
+			}
+			for _, t := range scopeTables(sc, all) {
+				if t.Name != name {
+					continue
+				}
+				if err := csvTable(cw, sc.name, t, header); err != nil {
+					return err
+				}
+				header = false
+			}
+		}
+		if header { // no scope had the table: its header alone
+			return fmt.Errorf("no %s table in this report (simulation tables need --policy)", name)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -119,9 +246,10 @@ type section struct {
 	tables      []*Table
 }
 
-// render writes sections as text tables, Markdown or CSV. In CSV each
-// table's header row comes once, before its first row.
-func render(w io.Writer, format string, secs []section) error {
+// render writes sections as text tables, Markdown or CSV (compare, gate,
+// sweep, policies). In CSV each table's header row comes once, before its
+// first row.
+func render(w io.Writer, format string, width int, secs []section) error {
 	switch format {
 	case "csv":
 		cw := csv.NewWriter(w)
@@ -147,7 +275,7 @@ func render(w io.Writer, format string, secs []section) error {
 				fmt.Fprintf(w, "== %s ==\n\n", sec.title)
 			}
 			for _, t := range sec.tables {
-				if err := renderText(w, t, md); err != nil {
+				if err := renderText(w, t, md, width); err != nil {
 					return err
 				}
 			}
@@ -161,17 +289,18 @@ type scope struct {
 	name, title string
 	rep         *accounting.Report
 	sim         *simulate.Result
+	rec         *simulate.Metrics
 }
 
 func scopes(doc *Document, opt Options) []scope {
 	var out []scope
 	if len(doc.Sessions) == 1 {
 		r := doc.Sessions[0]
-		return []scope{{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation}}
+		return []scope{{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation, rec: r.Recorded}}
 	}
 	if opt.PerSession {
 		for _, r := range doc.Sessions {
-			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation})
+			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation, rec: r.Recorded})
 		}
 	}
 	title := fmt.Sprintf("all %d sessions", doc.Total.Summary.Sessions)
@@ -295,7 +424,7 @@ func usageTables(r *accounting.Report, corpus bool) []*Table {
 	}
 	cols := []string{"Name", "Calls", "Input", "Cache write 5m", "Cache write 1h", "Cache read", "Output", "Cost"}
 	right := []bool{false, true, true, true, true, true, true, true}
-	byModel := &Table{Name: "usage_by_model", Title: "Usage by model", Note: note, Columns: cols, Right: right}
+	byModel := &Table{Name: "usage_by_model", Title: "Usage by model", Note: note, Columns: cols, Right: right, Short: usageShort, Drop: usageDrop}
 	for _, row := range u.ByModel {
 		usageRow(byModel, row.Name, row)
 	}
@@ -309,7 +438,7 @@ func usageTables(r *accounting.Report, corpus bool) []*Table {
 	if corpus {
 		threadCols, threadRight = append([]string{"Kind"}, cols[1:]...), right
 	}
-	byThread := &Table{Name: threadName, Title: threadTitle, Columns: threadCols, Right: threadRight}
+	byThread := &Table{Name: threadName, Title: threadTitle, Columns: threadCols, Right: threadRight, Short: usageShort, Drop: usageDrop}
 	for _, row := range u.ByThread {
 		if corpus {
 			usageRow(byThread, row.Name, row)
@@ -322,6 +451,12 @@ func usageTables(r *accounting.Report, corpus bool) []*Table {
 	}
 	return []*Table{byModel, byThread}
 }
+
+// usageShort are the usage tables' short headers.
+var usageShort = map[string]string{"Cache write 5m": "Write 5m", "Cache write 1h": "Write 1h", "Cache read": "Read"}
+
+// usageDrop is the order the usage tables' columns go in to fit a width.
+var usageDrop = []string{"Input", "Kind"}
 
 func usageRow(t *Table, name string, u accounting.UsageRow) {
 	out := num(u.Output)
@@ -379,6 +514,8 @@ func duplicatesTable(r *accounting.Report, corpus bool) *Table {
 		Name: "duplicate_reads", Title: "Duplicate reads",
 		Note:    "overhead = floor(tokens/reads)×(reads−1) as Claude Code computes it; re-reads after an edit are justified, after a compaction forced, otherwise waste",
 		Columns: cols, Right: right,
+		Short: map[string]string{"Justified": "Just.", "Waste tokens": "Waste tok"},
+		Drop:  []string{"Overhead", "Justified", "Forced", "Tokens"},
 	}
 	for _, d := range r.Duplicates {
 		rng := ""
@@ -398,9 +535,12 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 		[]string{"Thread", "Call", "Line", "Time", "Cause", "Prev read", "Read", "Gap", "Rewritten", "Cost", "Extra"},
 		[]bool{false, true, true, false, false, true, true, true, true, true, true})
 	t := &Table{
-		Name: "cache_breaks", Title: "Cache breaks",
-		Note:    "cache read fell >5% and >2,000 tokens below the previous call of the same thread (Claude Code's rule); Haiku excluded",
+		Name: "cache_breaks", Title: "Cache rebuilds",
+		Note:    "calls whose cache read fell >5% and >2,000 tokens below the previous call of the same thread (Claude Code's \"cache break\" rule); Haiku excluded",
 		Columns: cols, Right: right,
+		Short:  map[string]string{"Prev read": "Prev", "Rewritten": "Rewrote"},
+		Drop:   []string{"Line", "Prev read", "Rewritten", "Cost"},
+		Legend: "cache rebuild: the cached prompt was lost (expired, or changed) and re-written at the write price; extra: what that cost beyond reading it from the cache",
 	}
 	for _, b := range r.CacheBreaks {
 		cause := b.Cause
@@ -424,7 +564,7 @@ func ttlTable(r *accounting.Report, corpus bool) *Table {
 	cols, right := withSession(corpus, []string{"Thread", "Call", "Line", "Time", "From", "To"},
 		[]bool{false, true, true, false, false, false})
 	t := &Table{Name: "ttl_changes", Title: "Cache TTL changes", Columns: cols, Right: right,
-		Note: "calls whose cache writes switched between the 1 h and 5 min TTL"}
+		Note: "calls whose cache writes switched between the 1 h and 5 min TTL", Drop: []string{"Line"}}
 	for _, c := range r.TTLChanges {
 		t.add(
 			prefix(corpus, c.Session, []string{c.Thread, num(c.Call), num(c.Line), c.Time, c.From, c.To}),
@@ -442,7 +582,9 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 	if n := len(r.Spirals); n > 0 {
 		note += fmt.Sprintf("\nWARNING: %d compaction spiral(s): compactions repeating within a few calls", n)
 	}
-	t := &Table{Name: "compactions", Title: "Compaction timeline", Note: note, Columns: cols, Right: right}
+	t := &Table{Name: "compactions", Title: "Compaction timeline", Note: note, Columns: cols, Right: right,
+		Short: map[string]string{"After call": "Call", "Last prompt": "Prompt"},
+		Drop:  []string{"Line", "Last prompt", "Summary", "Trigger"}}
 	for _, c := range r.Compactions {
 		before, after, freed := num(c.Before), num(c.After), num(c.Freed)
 		if c.BeforeSource == "none" {

@@ -9,58 +9,92 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// simulationTables renders one session's simulated run: its metrics and,
-// with calls, every simulated API call and summarizer call.
-func simulationTables(r *simulate.Result, calls bool) []*Table {
-	out := []*Table{metricsTable(r)}
+// simulationTables renders one session's simulated run: its metrics next
+// to the recorded run's (rec, nil: alone) and, with calls, every simulated
+// API call and summarizer call.
+func simulationTables(r *simulate.Result, rec *simulate.Metrics, calls bool) []*Table {
+	out := []*Table{metricsTable(r, rec)}
 	if calls {
 		out = append(out, callsTable(r), summariesTable(r))
 	}
 	return out
 }
 
-func metricsTable(r *simulate.Result) *Table {
+// metricsTable is the run's metrics, one per row with plain names: with
+// the recorded run, side by side with it and their difference.
+func metricsTable(r *simulate.Result, rec *simulate.Metrics) *Table {
 	m := r.Metrics
 	l := r.Limits
 	note := fmt.Sprintf("trace-driven replay of the main thread (sizes from %s); window %s, auto-compact threshold %s, warning %s (first call's model and version)",
 		methodText(r.Method), num(l.Window), num(l.Threshold), num(l.Warning))
 	t := &Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note, Columns: []string{"Field", "Value"}}
-	kv := func(k, pretty, raw string) { t.add([]string{k, pretty}, []string{k, raw}) }
-	n := func(k string, v int64) { kv(k, num(v), raw(v)) }
-	kv("policy", r.Policy, r.Policy)
-	kv("method", string(r.Method), string(r.Method))
-	n("calls", int64(m.Calls))
-	n("peak context", m.PeakContext)
-	n("calls above warning", int64(m.AboveWarning))
-	n("overflows", int64(m.Overflows))
-	n("compactions", int64(m.Compactions))
-	first := "none"
-	if m.FirstCompaction > 0 {
-		first = "call " + num(m.FirstCompaction)
+	if rec != nil {
+		t.Columns = []string{"Field", "Recorded", "Simulated", "Δ"}
+		t.Right = []bool{false, true, true, true}
+		t.Legend = "recorded: the session as it happened (policy observed); Δ: simulated − recorded; " +
+			"cache rebuild: a call that re-wrote a cached prompt the cache had lost"
 	}
-	kv("first compaction", first, raw(m.FirstCompaction))
-	n("clearings", int64(m.Clearings))
-	n("tokens freed", m.TokensFreed)
-	n("summary tokens", m.SummaryTokens)
-	kv("cache hit ratio", pct(m.CacheHitRatio*100), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64))
-	n("cache breaks", int64(m.CacheBreaks))
-	n("cache breaks by policy", int64(m.PolicyBreaks))
-	n("input", m.Input)
-	n("cache write 5m", m.CacheWrite5m)
-	n("cache write 1h", m.CacheWrite1h)
-	n("cache read", m.CacheRead)
-	out := num(m.Output)
-	if m.OutputLowerBound {
-		out = "≥" + out
+	// row adds a field: pretty and raw values of the simulated run, and
+	// with the recorded run its values and the difference.
+	row := func(k, pretty, raw, recPretty, recRaw, delta, rawDelta string) {
+		if rec == nil {
+			t.add([]string{k, pretty}, []string{k, raw})
+			return
+		}
+		t.add([]string{k, recPretty, pretty, delta}, []string{k, recRaw, raw, rawDelta})
 	}
-	kv("output", out, raw(m.Output))
-	kv("cost (main thread + summarizer)", costText(m.Cost, m.Unpriced, m.Calls), rawUSD(m.Cost))
-	kv("summarizer cost", usd(m.SummarizerCost), rawUSD(m.SummarizerCost))
-	kv("agents cost (observed)", agentsText(m), rawUSD(m.AgentsCost))
-	kv("total cost", totalText(m), rawUSD(m.TotalCost))
-	n("users verbatim", int64(m.UsersVerbatim))
-	n("users summarised", int64(m.UsersSummarised))
-	n("likely re-reads", int64(m.LikelyRereads))
+	text := func(k, v, recV string) { row(k, v, v, recV, recV, "", "") }
+	n := func(k string, v int64, recV int64) {
+		row(k, num(v), raw(v), num(recV), raw(recV), signedNum(v-recV), raw(v-recV))
+	}
+	money := func(k, pretty string, v float64, recPretty string, recV float64) {
+		row(k, pretty, rawUSD(v), recPretty, rawUSD(recV), signedUSD(v-recV), rawUSD(v-recV))
+	}
+	var o simulate.Metrics
+	if rec != nil {
+		o = *rec
+	}
+	text("policy", r.Policy, "observed")
+	text("method", string(r.Method), string(r.Method))
+	n("calls", int64(m.Calls), int64(o.Calls))
+	n("peak context", m.PeakContext, o.PeakContext)
+	n("calls above the warning level", int64(m.AboveWarning), int64(o.AboveWarning))
+	n("calls over the window", int64(m.Overflows), int64(o.Overflows))
+	n("compactions", int64(m.Compactions), int64(o.Compactions))
+	first := func(c int) string {
+		if c > 0 {
+			return "call " + num(c)
+		}
+		return "none"
+	}
+	row("first compaction", first(m.FirstCompaction), raw(m.FirstCompaction), first(o.FirstCompaction), raw(o.FirstCompaction), "", "")
+	n("tool-result clearings", int64(m.Clearings), int64(o.Clearings))
+	n("tokens freed", m.TokensFreed, o.TokensFreed)
+	n("summary tokens", m.SummaryTokens, o.SummaryTokens)
+	hit := func(x float64) string { return pct(x * 100) }
+	row("cache hit ratio", hit(m.CacheHitRatio), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64),
+		hit(o.CacheHitRatio), strconv.FormatFloat(o.CacheHitRatio, 'f', 4, 64),
+		strings.TrimSuffix(signedPct((m.CacheHitRatio-o.CacheHitRatio)*100), "%")+" pt", strconv.FormatFloat(m.CacheHitRatio-o.CacheHitRatio, 'f', 4, 64))
+	n("cache rebuilds", int64(m.CacheBreaks), int64(o.CacheBreaks))
+	n("cache rebuilds after an edit", int64(m.PolicyBreaks), int64(o.PolicyBreaks))
+	n("input", m.Input, o.Input)
+	n("cache write 5m", m.CacheWrite5m, o.CacheWrite5m)
+	n("cache write 1h", m.CacheWrite1h, o.CacheWrite1h)
+	n("cache read", m.CacheRead, o.CacheRead)
+	out := func(x simulate.Metrics) string {
+		if x.OutputLowerBound {
+			return "≥" + num(x.Output)
+		}
+		return num(x.Output)
+	}
+	row("output", out(m), raw(m.Output), out(o), raw(o.Output), signedNum(m.Output-o.Output), raw(m.Output-o.Output))
+	money("cost (main thread + summarizer)", costText(m.Cost, m.Unpriced, m.Calls), m.Cost, costText(o.Cost, o.Unpriced, o.Calls), o.Cost)
+	money("summarizer cost", usd(m.SummarizerCost), m.SummarizerCost, usd(o.SummarizerCost), o.SummarizerCost)
+	money("agents cost (observed)", agentsText(m), m.AgentsCost, agentsText(o), o.AgentsCost)
+	money("total cost", totalText(m), m.TotalCost, totalText(o), o.TotalCost)
+	n("user messages kept verbatim", int64(m.UsersVerbatim), int64(o.UsersVerbatim))
+	n("user messages only summarised", int64(m.UsersSummarised), int64(o.UsersSummarised))
+	n("likely re-reads", int64(m.LikelyRereads), int64(o.LikelyRereads))
 	return t
 }
 
@@ -105,6 +139,8 @@ func callsTable(r *simulate.Result) *Table {
 		Note:    "prompt = input + cache write + cache read as simulated; recorded: the transcript's prompt; state against the thresholds: ok, warning, compact, blocking, overflow",
 		Columns: []string{"Call", "Time", "Model", "Prompt", "Recorded", "Input", "Cache write", "Cache read", "Output", "State", "Actions", "Cost"},
 		Right:   []bool{true, false, false, true, true, true, true, true, true, false, false, true},
+		Short:   map[string]string{"Cache write": "Write", "Cache read": "Read", "Recorded": "Rec."},
+		Drop:    []string{"Input", "Time", "Recorded"},
 	}
 	for _, c := range r.Calls {
 		w := c.Write5m + c.Write1h

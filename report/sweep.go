@@ -63,21 +63,22 @@ type SweepRow struct {
 // WriteSweep renders a study. JSON is the whole document; CSV the tidy
 // rows (one per point and session: policy, each swept parameter, session,
 // project, every metric) and, as a second table, the totals; table and
-// Markdown one row per point, best first.
-func WriteSweep(w io.Writer, doc *SweepDocument, format string) error {
+// Markdown one row per point, best first, text tables fitted to width (0:
+// no limit).
+func WriteSweep(w io.Writer, doc *SweepDocument, format string, width int) error {
 	switch format {
 	case "json":
 		return writeJSON(w, doc)
 	case "html":
 		return writeSweepHTML(w, doc)
 	case "csv":
-		return render(w, "csv", []section{{name: "sweep", tables: []*Table{sweepRows(doc), sweepTotals(doc, true)}}})
+		return render(w, "csv", 0, []section{{name: "sweep", tables: []*Table{sweepRows(doc), sweepTotals(doc, true)}}})
 	}
 	secs := []section{{name: "sweep", tables: []*Table{sweepTotals(doc, false)}}}
 	if len(doc.Pareto) == 2 {
 		secs[0].tables = append(secs[0].tables, paretoTable(doc))
 	}
-	return render(w, format, secs)
+	return render(w, format, width, secs)
 }
 
 func params(doc *SweepDocument) []string {
@@ -147,7 +148,9 @@ func sweepTotals(doc *SweepDocument, machine bool) *Table {
 	for i := 2 + len(ps); i < len(cols)-1; i++ {
 		right[i] = true
 	}
-	t := &Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols, Right: right}
+	t := &Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols, Right: right,
+		Short: map[string]string{"Compactions": "Compact.", "Total cost": "Cost", "Hit ratio": "Hit"},
+		Drop:  []string{"p10", "p90", "Median", "Compactions", "Hit ratio"}}
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
 		row := []string{num(tot.Rank), tot.Policy}

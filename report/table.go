@@ -31,6 +31,15 @@ type Table struct {
 	More int
 	// Empty is printed instead of a table without rows; "none" by default.
 	Empty string
+	// Short gives headers a shorter form, used when the table is fitted
+	// to a width (see fit).
+	Short map[string]string
+	// Drop lists the columns (by header) a fitted table may leave out,
+	// least useful first.
+	Drop []string
+	// Legend is printed under the table (table and Markdown), e.g. what
+	// its labels mean.
+	Legend string
 }
 
 func (t *Table) add(pretty, raw []string) {
@@ -74,7 +83,8 @@ func (t *Table) addRow(row []string) { t.add(row, row) }
 
 // renderText draws t with tablewriter: an ASCII box for "table", a pipe
 // table for "markdown".
-func renderText(w io.Writer, t *Table, markdown bool) error {
+// A table drawn for a terminal is fitted to width (0: no limit).
+func renderText(w io.Writer, t *Table, markdown bool, width int) error {
 	if markdown {
 		fmt.Fprintf(w, "### %s\n\n", t.Title)
 	} else {
@@ -84,7 +94,7 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 		if markdown {
 			fmt.Fprintf(w, "%s\n\n", t.Note)
 		} else {
-			fmt.Fprintf(w, "%s\n", t.Note)
+			fmt.Fprintf(w, "%s\n", wrapText(t.Note, width))
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -98,6 +108,10 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 		}
 		_, err := fmt.Fprintf(w, "  (%s)\n\n", empty)
 		return err
+	}
+	var footer []string
+	if !markdown {
+		footer = t.fit(width)
 	}
 	align := make([]tw.Align, len(t.Columns))
 	for i := range align {
@@ -132,8 +146,21 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 	if err := tbl.Render(); err != nil {
 		return err
 	}
+	for _, f := range footer {
+		if !strings.HasPrefix(f, "[") { // a path is never broken
+			f = wrapText(f, width)
+		}
+		fmt.Fprintln(w, f)
+	}
 	if t.More > 0 {
 		fmt.Fprintf(w, "… %d more (raise --top)\n", t.More)
+	}
+	if t.Legend != "" {
+		if markdown {
+			fmt.Fprintf(w, "\n%s\n", t.Legend)
+		} else {
+			fmt.Fprintln(w, wrapText(t.Legend, width))
+		}
 	}
 	_, err := fmt.Fprintln(w)
 	return err
@@ -166,6 +193,36 @@ func renderCSV(cw *csv.Writer, scope string, t *Table, header bool) error {
 	}
 	for _, r := range rows {
 		if err := cw.Write(append([]string{t.Name, scope}, r...)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// csvTable writes t alone: a header naming its columns (after scope when
+// scope is set), then its rows.
+func csvTable(cw *csv.Writer, scope string, t *Table, header bool) error {
+	if header {
+		cols := t.CSVColumns
+		if cols == nil {
+			cols = csvHeader(t.Columns)
+		}
+		if scope != "" {
+			cols = append([]string{"scope"}, cols...)
+		}
+		if err := cw.Write(cols); err != nil {
+			return err
+		}
+	}
+	rows := t.Raw
+	if rows == nil {
+		rows = t.Rows
+	}
+	for _, r := range rows {
+		if scope != "" {
+			r = append([]string{scope}, r...)
+		}
+		if err := cw.Write(r); err != nil {
 			return err
 		}
 	}

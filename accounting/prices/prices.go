@@ -52,21 +52,35 @@ func Default() *Table {
 	sonnet := Price{Input: 3, CacheWrite5m: 3.75, CacheWrite1h: 6, CacheRead: 0.30, Output: 15}
 	sonnetLong := sonnet
 	sonnetLong.LongContext = true
+	// Older models that transcripts still hold, at the list prices of
+	// Anthropic's "Pricing" page (claude.com/pricing, "Legacy models") and
+	// its "Models overview" documentation. Claude 3 Haiku's published
+	// cache rates are its own ($0.30 write, $0.03 read), not the
+	// 1.25×/0.1× rule; the Claude 2 and Instant models predate prompt
+	// caching, so their cache rates follow the rule (1.25×, 2×, 0.1×
+	// input) for the cache fields a gateway may still report.
+	claude2 := Price{Input: 8, CacheWrite5m: 10, CacheWrite1h: 16, CacheRead: 0.80, Output: 24}
 	return &Table{
 		Date:   "2026-06-09",
 		Source: "Anthropic list prices, ctxlab's built-in table (docs/reports.md)",
 		Models: map[string]Price{
-			"claude-opus-4-6":   opus45,
-			"claude-opus-4-5":   opus45,
-			"claude-opus-4-1":   opus4,
-			"claude-opus-4":     opus4,
-			"claude-sonnet-4-6": sonnet,
-			"claude-sonnet-4-5": sonnetLong,
-			"claude-sonnet-4":   sonnetLong,
-			"claude-3-7-sonnet": sonnet,
-			"claude-3-5-sonnet": sonnet,
-			"claude-haiku-4-5":  {Input: 1, CacheWrite5m: 1.25, CacheWrite1h: 2, CacheRead: 0.10, Output: 5},
-			"claude-3-5-haiku":  {Input: 0.80, CacheWrite5m: 1, CacheWrite1h: 1.6, CacheRead: 0.08, Output: 4},
+			"claude-opus-4-6":    opus45,
+			"claude-opus-4-5":    opus45,
+			"claude-opus-4-1":    opus4,
+			"claude-opus-4":      opus4,
+			"claude-sonnet-4-6":  sonnet,
+			"claude-sonnet-4-5":  sonnetLong,
+			"claude-sonnet-4":    sonnetLong,
+			"claude-3-7-sonnet":  sonnet,
+			"claude-3-5-sonnet":  sonnet,
+			"claude-haiku-4-5":   {Input: 1, CacheWrite5m: 1.25, CacheWrite1h: 2, CacheRead: 0.10, Output: 5},
+			"claude-3-5-haiku":   {Input: 0.80, CacheWrite5m: 1, CacheWrite1h: 1.6, CacheRead: 0.08, Output: 4},
+			"claude-3-opus":      opus4,
+			"claude-3-sonnet":    sonnet,
+			"claude-3-haiku":     {Input: 0.25, CacheWrite5m: 0.30, CacheWrite1h: 0.50, CacheRead: 0.03, Output: 1.25},
+			"claude-2.1":         claude2,
+			"claude-2.0":         claude2,
+			"claude-instant-1.2": {Input: 0.80, CacheWrite5m: 1, CacheWrite1h: 1.6, CacheRead: 0.08, Output: 2.40},
 		},
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/ctxlab/ctxlab/accounting"
+
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
@@ -54,15 +56,17 @@ whole input, into DIR (see docs/plots.md).`,
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")
+	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(true))
 	return cmd
 }
 
 // compared is one session's runs, with --fidelity its fidelity row, and
 // under --plot the plots written.
 type compared struct {
-	runs  *report.Compared
-	fid   report.Fidelity
-	plots plotted
+	runs     *report.Compared
+	unpriced map[string]int // calls by model without a price
+	fid      report.Fidelity
+	plots    plotted
 }
 
 func runCompare(o *compareOptions, e env) error {
@@ -96,14 +100,21 @@ func runCompare(o *compareOptions, e env) error {
 	}
 	sessions := make([]*report.Compared, len(l.values))
 	var fid []report.Fidelity
+	unpriced := map[string]int{}
 	for i, v := range l.values {
 		sessions[i] = v.runs
+		for m, n := range v.unpriced {
+			unpriced[m] += n
+		}
 		if o.fidelity {
 			fid = append(fid, v.fid)
 		}
 	}
 	doc := report.NewCompareDocument(names, sessions, fid, su.cfg.Prices, l.errs)
-	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls})
+	doc.UnpricedModels = accounting.SortedCounts(unpriced)
+	doc.CostPartial = len(unpriced) > 0
+	warnUnpriced(e, doc.UnpricedModels)
+	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls, Width: o.columns(e)})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
 	}
@@ -148,7 +159,7 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 		}
 	}
 	// The HTML report draws each session's runs: it needs their calls.
-	out := compared{runs: report.NewCompared(s, results, o.calls || o.format == "html")}
+	out := compared{runs: report.NewCompared(s, results, o.calls || o.format == "html"), unpriced: accounting.Unpriced(s, cfg.Prices)}
 	if o.plot.on() {
 		out.plots = o.plot.write(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts()))
 	}

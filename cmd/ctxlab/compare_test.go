@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,8 +32,10 @@ func TestCompareGolden(t *testing.T) {
 		{"policies.txt", []string{"policies"}},
 		{"policies.md", []string{"policies", "--format", "markdown"}},
 		{"policies.json", []string{"policies", "--format", "json"}},
+		{"policies-one.txt", []string{"policies", "keep-last-n"}},
+		{"policies-one.json", []string{"policies", "--format", "json", "observed", "claude-code"}},
 		{"replay-demo-policy.txt", []string{"replay", "--policy", "claude-code", "--calls", demo}},
-		{"replay-demo-compacting.csv", []string{"replay", "--policy", "claude-code:window=55000", "--calls", "--section", "simulation", "--format", "csv", demo}},
+		{"replay-demo-compacting.csv", []string{"replay", "--policy", "claude-code:window=55000", "--section", "simulated_calls", "--format", "csv", demo}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,7 +160,7 @@ func TestCompareErrors(t *testing.T) {
 		{"replay unknown parameter", []string{"replay", "--policy", "claude-code:bogus=1", demo}, exitUsage, `unknown parameter "bogus"`},
 		{"replay --calls without --policy", []string{"replay", "--calls", demo}, exitUsage, "--calls needs --policy"},
 		{"replay --section simulation without --policy", []string{"replay", "--section", "simulation", demo}, exitUsage, "needs --policy"},
-		{"policies takes no path", []string{"policies", demo}, exitUsage, "unknown command"},
+		{"policies takes no path", []string{"policies", demo}, exitUsage, `no policy "../../fixtures`},
 		{"policies bad format", []string{"policies", "--format", "xml"}, exitUsage, `--format "xml"`},
 		{"missing path", []string{"compare", dir + "/missing.jsonl"}, exitInput, "no session could be read"},
 		{"malformed lines warn", []string{"compare", bad}, exitOK, bad + ":1: invalid JSON: a comment line"},
@@ -176,5 +179,39 @@ func TestCompareErrors(t *testing.T) {
 				t.Errorf("a usage error printed a report:\n%s", out)
 			}
 		})
+	}
+}
+
+func TestPoliciesUnknown(t *testing.T) {
+	_, errOut, code := ctxlab(t, "", nil, "policies", "keep-last")
+	if code != exitUsage || !strings.Contains(errOut, `no policy "keep-last" (want one of budget,`) {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
+
+// TestCompletion: shell completion offers policy names, then a policy's
+// parameters, in replay's spec and in the last piece of compare's list.
+func TestCompletion(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "policies", ""}, []string{"claude-code", "keep-last-n", "observed"}},
+		{[]string{"__complete", "replay", "--policy", "keep"}, []string{"keep-last-n", "keep-last-n:"}},
+		{[]string{"__complete", "replay", "--policy", "keep-last-n:"}, []string{"keep-last-n:n=", "keep-last-n:polling="}},
+		{[]string{"__complete", "replay", "--policy", "claude-code:pct=80,"}, []string{"claude-code:pct=80,window="}},
+		{[]string{"__complete", "compare", "--policy", "observed,keep-last-n:"}, []string{"observed,keep-last-n:n="}},
+		{[]string{"__complete", "replay", "--policy", "observed+keep"}, []string{"observed+keep-last-n:"}},
+	} {
+		out, errOut, code := ctxlab(t, "", nil, tt.args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errOut)
+		}
+		lines := strings.Split(out, "\n")
+		for _, w := range tt.want {
+			if !slices.Contains(lines, w) {
+				t.Errorf("%v: no %q in\n%s", tt.args, w, out)
+			}
+		}
 	}
 }

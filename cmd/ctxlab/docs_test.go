@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,6 +81,9 @@ func TestDocExamples(t *testing.T) {
 		t.Fatalf("found %d console examples in docs/, want at least 2", len(exs))
 	}
 	t.Chdir("../..")
+	// Last first, so that rewriting an example (-update) leaves the line
+	// numbers of the examples above it right.
+	slices.Reverse(exs)
 	for _, ex := range exs {
 		var out, errb bytes.Buffer
 		run(ex.args, env{

@@ -109,7 +109,7 @@ func runGate(o *gateOptions, e env) error {
 		samples = append(samples, v.smp)
 	}
 	res := budget.Evaluate(file, o.budget, samples, base)
-	werr := report.WriteGate(e.stdout, res, base, o.format)
+	werr := report.WriteGate(e.stdout, res, base, o.format, o.columns(e))
 	if e.getenv("GITHUB_ACTIONS") == "true" {
 		werr = firstErr(werr, github(e, res, base))
 	}
@@ -174,7 +174,7 @@ func github(e env, res, base *budget.Result) error {
 		return nil
 	}
 	var md strings.Builder
-	if err := report.WriteGate(&md, res, base, "markdown"); err != nil {
+	if err := report.WriteGate(&md, res, base, "markdown", 0); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)

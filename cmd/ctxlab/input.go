@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,7 +34,9 @@ type inputOptions struct {
 	sessionIDs []string
 	since      string
 	until      string
+	last       int
 	sel        replay.Selection // from the four above, by validate
+	textWidth
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
@@ -46,13 +49,18 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
 	f.IntVar(&o.maxWarn, "max-warnings", 10, "warnings printed per file (0: all)")
 	f.StringSliceVar(&o.projects, "project", nil, "only sessions of these projects (the folder under projects/; shell patterns, repeatable)")
-	f.StringSliceVar(&o.sessionIDs, "session", nil, "only these sessions (ids; shell patterns, repeatable)")
+	f.StringSliceVar(&o.sessionIDs, "session", nil, "only these sessions (ids, a unique prefix of one, or shell patterns; repeatable)")
 	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
+	f.IntVar(&o.last, "last", 0, "only the N newest sessions (their transcript written last), after the other filters")
+	o.textWidth.addFlags(f)
 }
 
 func (o *inputOptions) validate(e env) error {
 	if err := checkFormat(o.format, o.formats); err != nil {
+		return err
+	}
+	if err := o.textWidth.validate(); err != nil {
 		return err
 	}
 	o.sel = replay.Selection{Projects: o.projects, Sessions: o.sessionIDs}
@@ -72,7 +80,55 @@ func (o *inputOptions) validate(e env) error {
 	if err := o.sel.Check(); err != nil {
 		return usageError("selection: %v", err)
 	}
+	if o.last < 0 {
+		return usageError("--last %d: must be 1 or more", o.last)
+	}
 	return nil
+}
+
+// textWidth is the width text tables are fitted to: --width, else all of
+// it under --wide, else COLUMNS, else the terminal's width when standard
+// output is one, else report.DefaultWidth.
+type textWidth struct {
+	width int
+	wide  bool
+}
+
+func (o *textWidth) addFlags(f *pflag.FlagSet) {
+	f.IntVar(&o.width, "width", 0, "fit text tables to this many columns (default: COLUMNS, the terminal's width, else 100)")
+	f.BoolVar(&o.wide, "wide", false, "print every column of text tables, however wide")
+}
+
+func (o *textWidth) validate() error {
+	if o.width < 0 || (o.width > 0 && o.width < minWidth) {
+		return usageError("--width %d: want %d or more", o.width, minWidth)
+	}
+	if o.width > 0 && o.wide {
+		return usageError("--width and --wide: give one")
+	}
+	return nil
+}
+
+// minWidth is the narrowest --width: below it no table is readable.
+const minWidth = 40
+
+// columns returns the width to fit text tables to; 0 is no limit.
+func (o *textWidth) columns(e env) int {
+	switch {
+	case o.width > 0:
+		return o.width
+	case o.wide:
+		return 0
+	}
+	if e.getenv != nil {
+		if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
+			return max(n, minWidth)
+		}
+	}
+	if e.termWidth > 0 {
+		return max(e.termWidth, minWidth)
+	}
+	return report.DefaultWidth
 }
 
 // addFormatFlag defines --format, the same for every command: one of
@@ -172,7 +228,10 @@ func discover(o *inputOptions, e env) (*inputs, error) {
 		}
 	}
 	srcs, errs := replay.Discover(paths)
-	return &inputs{srcs: o.sel.Sources(srcs), errs: errs}, nil
+	if err := o.sel.ResolvePrefixes(srcs); err != nil {
+		return nil, usageError("--session: %v", err)
+	}
+	return &inputs{srcs: replay.Newest(o.sel.Sources(srcs), o.last), errs: errs}, nil
 }
 
 // load reads the sessions of in on a pool of workers and runs work on
@@ -213,7 +272,7 @@ func (l *loaded[T]) each(o *inputOptions, e env, in *inputs, work func(i int, s 
 	})
 	if read == 0 {
 		if !o.sel.IsZero() && (len(in.srcs) == 0 || skipped) {
-			return &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until)")}
+			return &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until, --last)")}
 		}
 		return &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
 	}
@@ -301,6 +360,18 @@ func streamAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.S
 	close(next)
 	wg.Wait()
 	prog.finish()
+}
+
+// warnUnpriced says once per model that has no price how many calls its
+// cost leaves out.
+func warnUnpriced(e env, models []accounting.Count) {
+	for _, m := range models {
+		calls := "calls"
+		if m.Count == 1 {
+			calls = "call"
+		}
+		fmt.Fprintf(e.stderr, "warning: model %s has no price: its %d %s are left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, m.Count, calls)
+	}
 }
 
 func printWarnings(e env, ws []*replay.SyntaxError, max int) {

@@ -39,6 +39,7 @@ func main() {
 	os.Exit(run(os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, home: os.UserHomeDir, isTerminal: isTerminal(os.Stderr),
+		termWidth: terminalWidth(os.Stdout),
 	}))
 }
 

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -82,8 +84,15 @@ func TestReplayGolden(t *testing.T) {
 		{"demo.csv", []string{"replay", "--format", "csv", demo}},
 		{"demo.md", []string{"replay", "--format", "markdown", demo}},
 		{"fixtures.txt", []string{"replay", "--top", "5", fixtures}},
-		{"fixtures-total.csv", []string{"replay", "--sessions=false", "--format", "csv", fixtures}},
-		{"fixtures-breaks.md", []string{"replay", "--sessions=false", "--format", "markdown", "--section", "breaks,compactions", fixtures}},
+		{"fixtures-total.csv", []string{"replay", "--format", "csv", "--section", "usage_by_model", fixtures}},
+		{"fixtures-breaks.md", []string{"replay", "--format", "markdown", "--section", "breaks,compactions", fixtures}},
+		{"fixtures-detail.txt", []string{"replay", "--detail", "--section", "summary", fixtures}},
+		{"fixtures-sessions.csv", []string{"replay", "--format", "csv", fixtures}},
+		{"fixtures-by-day.txt", []string{"replay", "--by", "day", fixtures}},
+		{"fixtures-by-week-ny.txt", []string{"replay", "--by", "week", "--tz", "America/New_York", fixtures}},
+		{"fixtures-by-month.md", []string{"replay", "--by", "month", "--format", "markdown", fixtures}},
+		{"fixtures-by-project.csv", []string{"replay", "--by", "project", "--format", "csv", fixtures}},
+		{"fixtures-by-model.json", []string{"replay", "--by", "model", "--format", "json", fixtures}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -222,7 +231,7 @@ func TestDefaultPaths(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "summary,total,sessions,2") {
+	if !strings.Contains(out, "total,sessions,2") {
 		t.Errorf("want both config dirs read:\n%s", out)
 	}
 	_, errOut, code = ctxlab(t, "", map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(dir, "c")}, "replay")
@@ -240,7 +249,7 @@ func TestPricesOverride(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "summary,s1,cost,0.006000") {
+	if !strings.Contains(out, "s1,cost,0.006000") {
 		t.Errorf("want cost 0.006000 from the override:\n%s", out)
 	}
 	_, errOut, code = ctxlab(t, "", nil, "replay", "--prices", good, good)
@@ -387,6 +396,125 @@ func TestSelectionFlags(t *testing.T) {
 		got, code, stderr := ids(tt.args...)
 		if code != tt.code || len(got) != tt.want {
 			t.Errorf("%q: exit %d, %d sessions %q; want exit %d, %d\n%s", tt.args, code, len(got), got, tt.code, tt.want, stderr)
+		}
+	}
+}
+
+// TestWidth: --width, else --wide, else COLUMNS, else the terminal's
+// width, else 100; every line of the README's first command fits.
+func TestWidth(t *testing.T) {
+	maxLine := func(s string) int {
+		m := 0
+		for l := range strings.SplitSeq(s, "\n") {
+			if strings.HasPrefix(l, "[") {
+				continue // a footer's path is never broken
+			}
+			m = max(m, len([]rune(l)))
+		}
+		return m
+	}
+	for _, tt := range []struct {
+		env  map[string]string
+		term int
+		args []string
+		max  int
+	}{
+		{nil, 0, nil, 100},
+		{map[string]string{"COLUMNS": "80"}, 0, nil, 80},
+		{nil, 90, nil, 90},
+		{map[string]string{"COLUMNS": "80"}, 90, nil, 80},
+		{map[string]string{"COLUMNS": "80"}, 0, []string{"--width", "120"}, 120},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"replay"}, tt.args...), demo)
+		code := run(args, env{
+			stdin: strings.NewReader(""), stdout: &out, stderr: &errb, termWidth: tt.term,
+			getenv: func(k string) string { return tt.env[k] },
+			home:   func() (string, error) { return "", errors.New("no home") },
+		})
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tt, code, errb.String())
+		}
+		if got := maxLine(out.String()); got > tt.max || got < tt.max-10 {
+			t.Errorf("%v %v term %d: widest line %d, want at most %d and close to it", tt.env, tt.args, tt.term, got, tt.max)
+		}
+	}
+	out, _, _ := ctxlab(t, "", nil, "replay", "--wide", demo)
+	if got := maxLine(out); got <= 100 {
+		t.Errorf("--wide: widest line %d, want the full tables", got)
+	}
+	for _, args := range [][]string{{"--width", "10"}, {"--width", "-1"}, {"--width", "80", "--wide"}} {
+		if _, errOut, code := ctxlab(t, "", nil, append(append([]string{"replay"}, args...), demo)...); code != exitUsage || !strings.Contains(errOut, "--width") {
+			t.Errorf("%v: exit %d, %q; want a usage error naming --width", args, code, errOut)
+		}
+	}
+}
+
+func TestReplayViewErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--by", "year"}, `--by "year": want one of day, week, month, project, model`},
+		{[]string{"--by", "day", "--detail"}, "--by is a view of its own"},
+		{[]string{"--by", "day", "--policy", "observed"}, "--by is a view of its own"},
+		{[]string{"--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": not a time zone`},
+		{[]string{"--format", "csv", "--section", "usage,tokens"}, "CSV holds one table"},
+		{[]string{"--format", "csv", "--section", "nope"}, `--section "nope"`},
+		{[]string{"--format", "csv", "--section", "simulated_calls"}, "--section simulated_calls needs --policy"},
+	} {
+		_, errOut, code := ctxlab(t, "", nil, append(append([]string{"replay"}, tt.args...), demo)...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestCSVTop: a CSV stream has every row unless --top is given.
+func TestCSVTop(t *testing.T) {
+	rows := func(args ...string) int {
+		out, errOut, code := ctxlab(t, "", nil, append([]string{"replay", "--format", "csv", "--section", "tokens"}, append(args, demo)...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		return strings.Count(out, "\n") - 1
+	}
+	if all, cut := rows(), rows("--top", "3"); all != 26 || cut != 3 {
+		t.Errorf("tokens rows: %d without --top (want 26), %d with --top 3", all, cut)
+	}
+}
+
+// TestWideCharacters: project names in East-Asian script and emoji keep
+// the overview's columns aligned and within the width, measured as the
+// terminal draws them (tablewriter's display width).
+func TestWideCharacters(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "projects/-home-開発-デモ🎉/s1.jsonl", goodLine+"\n")
+	writeFile(t, dir, "projects/-home-dev-plain/s2.jsonl", strings.NewReplacer("msg_1", "msg_2", "u1", "u2").Replace(goodLine)+"\n")
+	for _, width := range []string{"100", "72"} {
+		out, errOut, code := ctxlab(t, "", nil, "replay", "--width", width, "--section", "usage", filepath.Join(dir, "projects"))
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if width == "100" && !strings.Contains(out, "| -home-開発-デモ🎉 |") {
+			t.Fatalf("the project name is not shown whole:\n%s", out)
+		}
+		w, _ := strconv.Atoi(width)
+		border := -1
+		for _, l := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "+-") {
+				if l == "" {
+					border = -1 // the next table
+				}
+				continue
+			}
+			dw := twwidth.Width(l)
+			if border < 0 {
+				border = dw
+			}
+			if dw != border || dw > w {
+				t.Errorf("--width %s: %q is %d columns wide, its table's border %d", width, l, dw, border)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,6 +23,10 @@ type replayOptions struct {
 	policy   string
 	calls    bool
 	plot     plotOptions
+	detail   bool
+	by       string
+	tz       string
+	loc      *time.Location
 }
 
 func newReplayCmd(e env) *cobra.Command {
@@ -46,18 +51,23 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
 				return err
 			}
-			return runReplay(o, e)
+			return runReplay(o, cmd, e)
 		},
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
-	addSessionsFlag(f, &o.sessions)
+	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
+	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's reports after the overview")
+	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project or model instead")
+	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
 	o.sim.addFlags(f)
-	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all)")
-	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+" (default all)")
+	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
+	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+
+		" (default all); with --format csv, the one table to write: "+strings.Join(report.CSVTables, ", ")+" (default sessions, or groups with --by)")
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
 	f.BoolVar(&o.calls, "calls", false, "with --policy, print every simulated call")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, of the whole input) into this directory")
+	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(false))
 	return cmd
 }
 
@@ -68,9 +78,34 @@ func (o *replayOptions) validate(e env) error {
 	if o.top < 0 {
 		return usageError("--top %d: must be 0 or more", o.top)
 	}
-	for _, s := range o.sections {
-		if s != "all" && !slices.Contains(report.Sections, s) {
-			return usageError("--section %q: want one of %s", s, strings.Join(report.Sections, ", "))
+	loc, err := time.LoadLocation(o.tz)
+	if err != nil {
+		return usageError("--tz %q: not a time zone (want an IANA name such as Europe/Paris, UTC or Local)", o.tz)
+	}
+	o.loc = loc
+	if o.by != "" {
+		if _, err := accounting.ParseGroupBy(o.by); err != nil {
+			return usageError("--by %v", err)
+		}
+		if o.detail || o.policy != "" || (len(o.sections) > 0 && o.format != "csv") {
+			return usageError("--by is a view of its own: it takes no --detail, --policy or --section")
+		}
+	}
+	if o.sessions {
+		o.detail = true
+	}
+	if o.format == "csv" {
+		if len(o.sections) > 1 {
+			return usageError("--section %s: CSV holds one table; give one of %s", strings.Join(o.sections, ","), strings.Join(report.CSVTables, ", "))
+		}
+		if _, ok := report.CSVTable(o.sections, o.by != ""); !ok {
+			return usageError("--section %q: want one of %s", o.sections[0], strings.Join(report.CSVTables, ", "))
+		}
+	} else {
+		for _, s := range o.sections {
+			if s != "all" && !slices.Contains(report.Sections, s) {
+				return usageError("--section %q: want one of %s", s, strings.Join(report.Sections, ", "))
+			}
 		}
 	}
 	if o.policy == "" && (o.plot.on() || o.format == "html") {
@@ -83,8 +118,10 @@ func (o *replayOptions) validate(e env) error {
 		if o.calls {
 			return usageError("--calls needs --policy")
 		}
-		if slices.Contains(o.sections, "simulation") {
-			return usageError("--section simulation needs --policy")
+		if slices.ContainsFunc(o.sections, func(s string) bool {
+			return s == "simulation" || s == "simulated_calls" || s == "summarizer_calls"
+		}) {
+			return usageError("--section %s needs --policy", o.sections[0])
 		}
 		return nil
 	}
@@ -99,10 +136,11 @@ func (o *replayOptions) validate(e env) error {
 type replayed struct {
 	rep   *accounting.Report
 	sim   *simulate.Result
+	rec   *simulate.Metrics
 	plots plotted
 }
 
-func runReplay(o *replayOptions, e env) error {
+func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if err := o.validate(e); err != nil {
 		return err
 	}
@@ -116,7 +154,14 @@ func runReplay(o *replayOptions, e env) error {
 			// A fresh policy per session: a policy may keep state across
 			// the calls of a run.
 			p, _ := policies.Parse(o.policy) // validated above
-			r.sim = simulate.Run(simulate.Prepare(s), p, su.simCfg)
+			tr := simulate.Prepare(s)
+			r.sim = simulate.Run(tr, p, su.simCfg)
+			if p.Name() != observedPolicy {
+				// The recorded run, for the side-by-side table.
+				obs, _ := policies.Parse(observedPolicy)
+				rec := simulate.Run(tr, obs, su.simCfg).Metrics
+				r.rec = &rec
+			}
 		}
 		if o.plot.on() {
 			// Drawn here, on the worker, so that only the paths are kept.
@@ -133,11 +178,21 @@ func runReplay(o *replayOptions, e env) error {
 		reps[i] = v.rep
 	}
 	doc := report.NewDocument(reps, su.cfg.Prices, l.errs)
+	warnUnpriced(e, doc.UnpricedModels)
 	for i, v := range l.values {
-		doc.Sessions[i].Simulation = v.sim
+		doc.Sessions[i].Simulation, doc.Sessions[i].Recorded = v.sim, v.rec
+	}
+	if o.by != "" {
+		doc.By = o.by
+		doc.Groups = accounting.Groups(reps, accounting.GroupBy(o.by), o.loc, su.cfg.Prices)
+	}
+	top := o.top
+	if o.format == "csv" && !cmd.Flags().Changed("top") {
+		top = 0 // a CSV stream is every row unless asked
 	}
 	err = report.Write(e.stdout, doc, report.Options{
-		Format: o.format, Top: o.top, Sections: o.sections, PerSession: o.sessions, Calls: o.calls,
+		Format: o.format, Top: top, Sections: o.sections, PerSession: o.detail, Calls: o.calls || o.format == "csv",
+		Width: o.columns(e), Location: o.loc,
 	})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)

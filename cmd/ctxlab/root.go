@@ -26,7 +26,8 @@ type env struct {
 	stderr     io.Writer
 	getenv     func(string) string
 	home       func() (string, error)
-	isTerminal bool
+	isTerminal bool             // stderr is a terminal (progress)
+	termWidth  int              // stdout's terminal width; 0 when it is not a terminal
 	now        func() time.Time // nil: time.Now
 }
 

@@ -188,7 +188,7 @@ func runSweep(o *sweepOptions, e env) error {
 		}
 	}
 	doc.Totals = sweep.Summarize(points, rows, obj, cons, pareto)
-	err = l.finish(&o.inputOptions, report.WriteSweep(e.stdout, doc, o.format))
+	err = l.finish(&o.inputOptions, report.WriteSweep(e.stdout, doc, o.format, o.columns(e)))
 	if !o.plot.on() {
 		return err
 	}

@@ -1,0 +1,197 @@
+package accounting
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ctxlab/ctxlab/accounting/prices"
+)
+
+// SessionLine is one session in the one-line-per-session overview.
+type SessionLine struct {
+	ID      string `json:"id"`
+	Project string `json:"project"`
+	// Date is the day of the session's first timestamp in the overview's
+	// time zone (YYYY-MM-DD), "" when the session has none.
+	Date        string  `json:"date"`
+	Start       string  `json:"start,omitempty"` // RFC 3339, UTC
+	Calls       int     `json:"calls"`
+	Tokens      int64   `json:"tokens"` // input + cache writes + cache reads + output
+	Cost        float64 `json:"cost_usd"`
+	Unpriced    int     `json:"unpriced_calls"`
+	Compactions int     `json:"compactions"`
+	HitRatio    float64 `json:"cache_hit_ratio"`
+}
+
+// Overview is one line per session, oldest first (sessions without a
+// timestamp last, then by id); Date is taken in loc (nil: UTC).
+func Overview(reports []*Report, loc *time.Location) []SessionLine {
+	if loc == nil {
+		loc = time.UTC
+	}
+	out := make([]SessionLine, 0, len(reports))
+	for _, r := range reports {
+		s, u := r.Summary, r.Usage.Total
+		l := SessionLine{
+			ID: s.ID, Project: s.Project, Start: s.Start, Calls: u.Calls, Tokens: u.Usage().Total(),
+			Cost: u.Cost, Unpriced: u.Unpriced, Compactions: len(r.Compactions), HitRatio: r.Usage.HitRatio,
+		}
+		if t, err := time.Parse(time.RFC3339, s.Start); err == nil {
+			l.Date = t.In(loc).Format(time.DateOnly)
+		}
+		out = append(out, l)
+	}
+	slices.SortStableFunc(out, func(a, b SessionLine) int {
+		if (a.Start == "") != (b.Start == "") {
+			if a.Start == "" {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(strings.Compare(a.Start, b.Start), strings.Compare(a.ID, b.ID))
+	})
+	return out
+}
+
+// GroupBy names a grouped view: calls by the day, week or month they were
+// made in, by project, or by model.
+type GroupBy string
+
+// The grouped views.
+const (
+	ByDay     GroupBy = "day"
+	ByWeek    GroupBy = "week"
+	ByMonth   GroupBy = "month"
+	ByProject GroupBy = "project"
+	ByModel   GroupBy = "model"
+)
+
+// GroupBys lists the grouped views, in the order the docs give them.
+var GroupBys = []GroupBy{ByDay, ByWeek, ByMonth, ByProject, ByModel}
+
+// ParseGroupBy reads a --by value.
+func ParseGroupBy(s string) (GroupBy, error) {
+	if slices.Contains(GroupBys, GroupBy(s)) {
+		return GroupBy(s), nil
+	}
+	names := make([]string, len(GroupBys))
+	for i, g := range GroupBys {
+		names[i] = string(g)
+	}
+	return "", fmt.Errorf("%q: want one of %s", s, strings.Join(names, ", "))
+}
+
+// IsTime reports whether the view groups by calendar period.
+func (g GroupBy) IsTime() bool { return g == ByDay || g == ByWeek || g == ByMonth }
+
+// Group is one row of a grouped view: the calls of one period, project
+// or model, their usage and cost, the sessions they came from and, except
+// by model, the compactions in it.
+type Group struct {
+	Key      string   `json:"key"`
+	Sessions int      `json:"sessions"`
+	Usage    UsageRow `json:"usage"`
+	HitRatio float64  `json:"cache_hit_ratio"`
+	// Compactions counts compaction events by their time (by period) or
+	// session (by project); 0 by model.
+	Compactions int `json:"compactions"`
+}
+
+// UnknownKey is the group of calls without a timestamp in a view by period.
+const UnknownKey = "unknown"
+
+// Groups splits the calls of reports into the view's groups, counting
+// each call once across sessions as Merge does (so the groups add up to
+// Merge's total). Periods are calendar days, weeks (Monday to Sunday; the
+// key is the Monday) or months in loc (nil: UTC), in time order; projects
+// and models come most expensive first.
+func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Table) []Group {
+	if loc == nil {
+		loc = time.UTC
+	}
+	if table == nil {
+		table = prices.Default()
+	}
+	m := merger{out: &Report{}, best: map[string]int{}}
+	for _, r := range reports {
+		m.addCalls(r.calls)
+	}
+	keyOf := func(at int64, project, model string) string {
+		switch by {
+		case ByProject:
+			return project
+		case ByModel:
+			return model
+		}
+		return periodKey(at, by, loc)
+	}
+	recs := map[string][]callRecord{}
+	sessions := map[string]map[string]bool{}
+	var keys []string
+	for _, c := range m.calls {
+		k := keyOf(c.at, c.project, c.model)
+		if recs[k] == nil {
+			keys = append(keys, k)
+			sessions[k] = map[string]bool{}
+		}
+		recs[k] = append(recs[k], c)
+		sessions[k][c.session] = true
+	}
+	compactions := map[string]int{}
+	if by != ByModel {
+		for _, r := range reports {
+			for _, c := range r.Compactions {
+				at := int64(0)
+				if t, err := time.Parse(time.RFC3339, c.Time); err == nil {
+					at = t.UnixMilli()
+				}
+				compactions[keyOf(at, r.Summary.Project, "")]++
+			}
+		}
+	}
+	out := make([]Group, 0, len(keys))
+	for _, k := range keys {
+		u := usageOf(recs[k], table)
+		out = append(out, Group{Key: k, Sessions: len(sessions[k]), Usage: u.Total, HitRatio: u.HitRatio, Compactions: compactions[k]})
+	}
+	slices.SortStableFunc(out, func(a, b Group) int {
+		if by.IsTime() {
+			// Dates sort as strings; calls without a time come last.
+			if (a.Key == UnknownKey) != (b.Key == UnknownKey) {
+				if a.Key == UnknownKey {
+					return 1
+				}
+				return -1
+			}
+			return strings.Compare(a.Key, b.Key)
+		}
+		if a.Usage.Cost != b.Usage.Cost {
+			if a.Usage.Cost > b.Usage.Cost {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	return out
+}
+
+// periodKey is the day (2026-05-19), week (its Monday, 2026-05-18) or
+// month (2026-05) of a Unix ms time in loc.
+func periodKey(at int64, by GroupBy, loc *time.Location) string {
+	if at == 0 {
+		return UnknownKey
+	}
+	t := time.UnixMilli(at).In(loc)
+	switch by {
+	case ByMonth:
+		return t.Format("2006-01")
+	case ByWeek:
+		back := (int(t.Weekday()) + 6) % 7 // days since Monday
+		return t.AddDate(0, 0, -back).Format(time.DateOnly)
+	}
+	return t.Format(time.DateOnly)
+}

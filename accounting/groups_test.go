@@ -1,0 +1,147 @@
+package accounting
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/ctxlab/ctxlab/accounting/prices"
+)
+
+// groupSessions: sa calls at 2026-01-01T10:00Z (a Thursday) and
+// 2026-01-02T00:00Z; sb, five days later (Tuesday 2026-01-06), repeats
+// sa's first call (counted once, in sa) and makes one more, then
+// compacts.
+func groupSessions(t *testing.T) []*Report {
+	sa := newTr("sa")
+	sa.user("hi")
+	sa.line("msg_X", "req_X", sonnet45, use{in: 100, out: 10}) // 100×3 + 10×15 = 450 µ$
+	sa.after(14 * time.Hour)
+	sa.call(opus45, use{in: 1000}) // 1000×5 = 5000 µ$
+	sb := newTr("sb")
+	sb.after(5 * 24 * time.Hour)
+	sb.user("hi")
+	sb.line("msg_X", "req_X", sonnet45, use{in: 100, out: 10})
+	sb.call(haiku45, use{in: 1000, out: 100}) // 1000×1 + 100×5 = 1500 µ$
+	sb.boundary(`{"trigger":"manual","preTokens":1000,"postTokens":100}`, "summary")
+	return []*Report{analyze(t, sa, nil), analyze(t, sb, nil)}
+}
+
+type groupWant struct {
+	key                   string
+	sessions, calls, comp int
+	cost                  float64
+}
+
+func checkGroups(t *testing.T, name string, got []Group, want []groupWant) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d groups %+v, want %d", name, len(got), got, len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Key != w.key || g.Sessions != w.sessions || g.Usage.Calls != w.calls || g.Compactions != w.comp {
+			t.Errorf("%s[%d] = %s: %d sessions, %d calls, %d compactions; want %+v", name, i, g.Key, g.Sessions, g.Usage.Calls, g.Compactions, w)
+		}
+		usd(t, name+" "+w.key, g.Usage.Cost, w.cost)
+	}
+}
+
+func TestGroups(t *testing.T) {
+	reps := groupSessions(t)
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no tz database:", err)
+	}
+	checkGroups(t, "day UTC", Groups(reps, ByDay, nil, nil), []groupWant{
+		{"2026-01-01", 1, 1, 0, 0.000450},
+		{"2026-01-02", 1, 1, 0, 0.005000},
+		{"2026-01-06", 1, 1, 1, 0.001500},
+	})
+	// 2026-01-02T00:00Z is 19:00 on the 1st in New York (UTC−5).
+	checkGroups(t, "day New York", Groups(reps, ByDay, ny, nil), []groupWant{
+		{"2026-01-01", 1, 2, 0, 0.005450},
+		{"2026-01-06", 1, 1, 1, 0.001500},
+	})
+	// Weeks start on Monday: 2025-12-29 holds Thursday 1 and Friday 2.
+	checkGroups(t, "week", Groups(reps, ByWeek, nil, nil), []groupWant{
+		{"2025-12-29", 1, 2, 0, 0.005450},
+		{"2026-01-05", 1, 1, 1, 0.001500},
+	})
+	checkGroups(t, "month", Groups(reps, ByMonth, nil, nil), []groupWant{{"2026-01", 2, 3, 1, 0.006950}})
+	checkGroups(t, "project", Groups(reps, ByProject, nil, nil), []groupWant{{"proj", 2, 3, 1, 0.006950}})
+	// Most expensive first; no compactions by model.
+	checkGroups(t, "model", Groups(reps, ByModel, nil, nil), []groupWant{
+		{opus45, 1, 1, 0, 0.005000},
+		{haiku45, 1, 1, 0, 0.001500},
+		{sonnet45, 1, 1, 0, 0.000450},
+	})
+	// The groups add up to Merge's total.
+	total := Merge(reps, nil).Usage.Total
+	var calls int
+	var cost float64
+	for _, g := range Groups(reps, ByDay, nil, nil) {
+		calls += g.Usage.Calls
+		cost += g.Usage.Cost
+	}
+	if calls != total.Calls {
+		t.Errorf("day groups hold %d calls, Merge %d", calls, total.Calls)
+	}
+	usd(t, "sum of day groups", cost, total.Cost)
+}
+
+func TestOverview(t *testing.T) {
+	reps := groupSessions(t)
+	kiri, err := time.LoadLocation("Pacific/Kiritimati")
+	if err != nil {
+		t.Skip("no tz database:", err)
+	}
+	lines := Overview(reps, nil)
+	// sa: 2 calls, 100+10+1000 tokens, 450+5000 µ$; sb: its own copy of
+	// msg_X too (a session counts its own calls), 1000+100 more.
+	if l := lines[0]; l.ID != "sa" || l.Date != "2026-01-01" || l.Calls != 2 || l.Tokens != 1110 || l.Compactions != 0 {
+		t.Errorf("sa: %+v", l)
+	}
+	usd(t, "sa", lines[0].Cost, 0.005450)
+	if l := lines[1]; l.ID != "sb" || l.Date != "2026-01-06" || l.Calls != 2 || l.Tokens != 1210 || l.Compactions != 1 || l.Project != "proj" {
+		t.Errorf("sb: %+v", l)
+	}
+	usd(t, "sb", lines[1].Cost, 0.001950)
+	// 10:00Z is midnight of the next day at UTC+14.
+	if d := Overview(reps, kiri)[0].Date; d != "2026-01-02" {
+		t.Errorf("Kiritimati date %s, want 2026-01-02", d)
+	}
+}
+
+func TestParseGroupBy(t *testing.T) {
+	for _, g := range GroupBys {
+		if got, err := ParseGroupBy(string(g)); err != nil || got != g {
+			t.Errorf("ParseGroupBy(%q) = %q, %v", g, got, err)
+		}
+	}
+	if _, err := ParseGroupBy("year"); err == nil {
+		t.Error("year accepted")
+	}
+}
+
+func TestUnpriced(t *testing.T) {
+	x := newTr("gw")
+	x.user("hi")
+	x.call(deepseek, use{in: 10, out: 1})
+	x.call(sonnet46, use{in: 10, out: 1})
+	x.call(deepseek, use{in: 10, out: 1})
+	x.call(opusFast, use{in: 10, out: 1})
+	s := load(t, x, nil)
+	got := SortedCounts(Unpriced(s, prices.Default()))
+	want := []Count{{deepseek, 2}, {opusFast, 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("unpriced = %v, want %v", got, want)
+	}
+	// The session's report agrees.
+	if r := analyze(t, x, nil); r.Usage.Total.Unpriced != 3 || r.Summary.CostComplete {
+		t.Errorf("report: %d unpriced, complete %v", r.Usage.Total.Unpriced, r.Summary.CostComplete)
+	}
+	if got := SortedCounts(nil); got == nil || len(got) != 0 {
+		t.Errorf("SortedCounts(nil) = %#v, want empty", got)
+	}
+}
