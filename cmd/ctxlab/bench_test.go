@@ -4,12 +4,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/fixtures/synth"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
 
@@ -37,17 +35,30 @@ func benchReplayCorpus(b *testing.B, flags ...string) {
 	benchLoop(b, append(args, dir))
 }
 
-// benchCorpus generates a corpus of CTXLAB_BENCH_MB megabytes (mb by
-// default) for a benchmark, sets its bytes and resets its timer.
+// BenchmarkReplayJSONCorpus is the full `replay --format json` report
+// (every session and the total) over a generated corpus, the command timed
+// against ccusage in docs/performance.md:
+//
+//	CTXLAB_BENCH_MB=420 go test -run XXX -bench ReplayJSONCorpus -benchtime 5x ./cmd/ctxlab
+func BenchmarkReplayJSONCorpus(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	benchLoop(b, []string{"replay", "--format", "json", dir})
+}
+
+// BenchmarkCompareCorpus is `compare --format json` with every built-in
+// policy over a generated corpus:
+//
+//	CTXLAB_BENCH_MB=420 go test -run XXX -bench CompareCorpus -benchtime 5x ./cmd/ctxlab
+func BenchmarkCompareCorpus(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	benchLoop(b, []string{"compare", "--format", "json", "--policy", allPolicies(), dir})
+}
+
+// benchCorpus returns a generated corpus for a benchmark (see
+// testcorpus.Generated: CTXLAB_BENCH_MB megabytes, mb by default, or the
+// corpus in CTXLAB_BENCH_DIR), sets its bytes and resets its timer.
 func benchCorpus(b *testing.B, mb int) string {
-	if v, err := strconv.Atoi(os.Getenv("CTXLAB_BENCH_MB")); err == nil && v > 0 {
-		mb = v
-	}
-	dir := b.TempDir()
-	size, err := synth.WriteCorpus(dir, int64(mb)<<20, 1, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, size := testcorpus.Generated(b, mb)
 	b.SetBytes(size)
 	b.ResetTimer()
 	return dir
