@@ -90,7 +90,14 @@ type Options struct {
 // Write renders doc in the chosen format.
 func Write(w io.Writer, doc *Document, opt Options) error {
 	if opt.Format == "json" {
-		return writeJSON(w, doc)
+		return writeObject(w, []member{
+			{name: "schema", value: doc.Schema},
+			{name: "version", value: doc.Version},
+			{name: "prices", value: doc.Prices},
+			list("sessions", doc.Sessions, len(doc.Sessions), func(i int) any { return doc.Sessions[i] }),
+			{name: "total", value: doc.Total},
+			{name: "errors", value: doc.Errors},
+		})
 	}
 	var secs []section
 	for _, sc := range scopes(doc, opt) {
