@@ -23,12 +23,12 @@ func Merge(reports []*Report, table *prices.Table) *Report {
 			Compactions: []CompactionEvent{}, Spirals: []Spiral{}, Warnings: []string{},
 		},
 		models: map[string]bool{}, versions: map[string]bool{}, unknown: map[string]int{},
-		tokens: map[tokenKey]*TokenRow{}, best: map[string]int{},
+		tokens: map[tokenKey]*TokenRow{},
 	}
 	for _, r := range reports {
 		m.addSummary(r.Summary)
 		m.addTokens(r.Tokens)
-		m.addCalls(r.calls)
+		m.addCalls(r)
 		m.addRows(r)
 	}
 	return m.finish(table)
@@ -41,8 +41,8 @@ type merger struct {
 	unknown          map[string]int
 	tokens           map[tokenKey]*TokenRow
 	exact            int64
-	calls            []callRecord
-	best             map[string]int // call key → index in calls
+	logs             []*callLog
+	refs             []callRef // every call of logs, in input order
 }
 
 // addSummary adds a session's counts and widens the time span.
@@ -86,24 +86,22 @@ func (m *merger) addTokens(t Tokens) {
 	}
 }
 
-// addCalls keeps one record per call key: the one with the most tokens.
-// A call seen again counts as a cross-session duplicate.
-func (m *merger) addCalls(calls []callRecord) {
-	for _, c := range calls {
-		c.thread = c.kind // corpus rows group threads by kind
-		if c.key == "" {
-			m.calls = append(m.calls, c)
-			continue
+// addCalls takes the calls of a report, in order; finish deduplicates
+// them.
+func (m *merger) addCalls(r *Report) {
+	switch {
+	case r.kept != nil:
+		base := uint32(len(m.logs))
+		m.logs = append(m.logs, r.kept.logs...)
+		for _, c := range r.kept.refs {
+			m.refs = append(m.refs, callRef{base + c.log, c.i})
 		}
-		if i, ok := m.best[c.key]; ok {
-			m.out.Summary.CrossSessionDuplicates++
-			if c.usage.Total() > m.calls[i].usage.Total() {
-				m.calls[i] = c
-			}
-			continue
+	case r.calls != nil:
+		l := uint32(len(m.logs))
+		m.logs = append(m.logs, r.calls)
+		for i := range r.calls.recs {
+			m.refs = append(m.refs, callRef{l, uint32(i)})
 		}
-		m.best[c.key] = len(m.calls)
-		m.calls = append(m.calls, c)
 	}
 }
 
@@ -140,8 +138,10 @@ func (m *merger) addRows(r *Report) {
 func (m *merger) finish(table *prices.Table) *Report {
 	out := m.out
 	sum := &out.Summary
-	out.calls = m.calls
-	out.Usage = usageOf(m.calls, table)
+	kept, dropped := dedupe(m.logs, m.refs)
+	out.kept = &keptCalls{logs: m.logs, refs: kept}
+	sum.CrossSessionDuplicates += dropped
+	out.Usage = usageOf(out.kept.calls(), table)
 	sum.Calls = out.Usage.Total.Calls
 	sum.Cost = out.Usage.Total.Cost
 	sum.CostComplete = out.Usage.Total.Unpriced == 0
