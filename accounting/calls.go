@@ -3,6 +3,7 @@ package accounting
 import (
 	"cmp"
 	"iter"
+	"math"
 	"slices"
 
 	"github.com/cespare/xxhash/v2"
@@ -11,19 +12,24 @@ import (
 )
 
 // callRecord is one counted call, kept for Merge's cross-session
-// deduplication. It holds no pointer (its names are indices into its log's
-// names), so that the records of a large corpus, the one part of a report
-// that grows with every call, take 72 bytes a call and nothing for the
-// garbage collector to scan.
+// deduplication. It holds no pointer (its model and thread kind are indices
+// into its log's names) and its token counts as 32-bit numbers (a count
+// that does not fit is kept whole in its log's wide), so that the records
+// of a large corpus, the one part of a report that grows with every call,
+// take 40 bytes a call and nothing for the garbage collector to scan.
 type callRecord struct {
-	key    callKey
-	usage  replay.Usage
-	thread uint32 // indices into callLog.names
-	model  uint32
-	kind   uint8
-	keyed  bool // false: the call has no message id and is never deduplicated
-	lower  bool
+	key   callKey
+	usage [5]uint32 // input, cache write 5m and 1h, cache read, output
+	model uint16
+	kind  uint8
+	flags uint8
 }
+
+const (
+	keyed = 1 << iota // the call has a message id; without, it is never deduplicated
+	lower             // its output count is a lower bound
+	wide              // its usage is in callLog.wide
+)
 
 // callKey stands for a call's replay.CallKey (message id and request id):
 // two independent 64-bit hashes of it. Two different calls of a corpus of
@@ -36,17 +42,40 @@ const (
 	callKeySeed1 = 0x9e3779b97f4a7c15
 )
 
-// call is a callRecord with its names: what usageOf totals.
+// call is a counted call with its names: what usageOf totals.
 type call struct {
 	model, thread, kind string
 	lower               bool
 	usage               replay.Usage
 }
 
+// sessionCalls yields the counted calls of s, thread by thread.
+func sessionCalls(s *replay.Session) iter.Seq[call] {
+	return func(yield func(call) bool) {
+		for _, th := range s.Threads() {
+			thread := threadName(th)
+			for i := range th.Calls {
+				c := &th.Calls[i]
+				if c.Counted() && !yield(call{model: c.Model, thread: thread, kind: string(th.Kind), lower: c.OutputLowerBound, usage: c.Usage}) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // callLog is one session's counted calls, in thread order.
 type callLog struct {
 	recs  []callRecord
-	names []string
+	names []string            // models and thread kinds
+	wide  map[uint32]wideCall // by record, the calls that do not fit a callRecord
+}
+
+// wideCall is the model and usage of a call whose counts do not fit in 32
+// bits or whose model is past the 65536th name of its session.
+type wideCall struct {
+	model string
+	usage replay.Usage
 }
 
 // newCallLog records the counted calls of s.
@@ -70,17 +99,28 @@ func newCallLog(s *replay.Session) *callLog {
 	l.recs = make([]callRecord, 0, n)
 	d0, d1 := xxhash.NewWithSeed(callKeySeed0), xxhash.NewWithSeed(callKeySeed1)
 	for _, th := range threads {
-		thread, kind := name(threadName(th)), name(string(th.Kind))
+		kind := name(string(th.Kind))
 		for i := range th.Calls {
 			c := &th.Calls[i]
 			if !c.Counted() {
 				continue
 			}
-			r := callRecord{
-				usage: c.Usage, thread: uint32(thread), model: uint32(name(c.Model)), kind: uint8(kind),
-				keyed: c.MessageID != "", lower: c.OutputLowerBound,
+			r := callRecord{kind: uint8(kind)}
+			if c.OutputLowerBound {
+				r.flags |= lower
 			}
-			if r.keyed {
+			if m, u := name(c.Model), c.Usage; m <= math.MaxUint16 && fits(u) {
+				r.model = uint16(m)
+				r.usage = [5]uint32{uint32(u.Input), uint32(u.CacheWrite5m), uint32(u.CacheWrite1h), uint32(u.CacheRead), uint32(u.Output)}
+			} else {
+				r.flags |= wide
+				if l.wide == nil {
+					l.wide = map[uint32]wideCall{}
+				}
+				l.wide[uint32(len(l.recs))] = wideCall{model: c.Model, usage: u}
+			}
+			if c.MessageID != "" {
+				r.flags |= keyed
 				key := c.Key()
 				d0.ResetWithSeed(callKeySeed0)
 				d1.ResetWithSeed(callKeySeed1)
@@ -94,26 +134,38 @@ func newCallLog(s *replay.Session) *callLog {
 	return l
 }
 
-// call returns record i with its names; under corpus the thread is the
-// thread's kind (corpus rows group threads by kind).
-func (l *callLog) call(i int, corpus bool) call {
-	r := &l.recs[i]
-	c := call{model: l.names[r.model], thread: l.names[r.thread], kind: l.names[r.kind], lower: r.lower, usage: r.usage}
-	if corpus {
-		c.thread = c.kind
-	}
-	return c
-}
-
-// calls yields the log's calls in order.
-func (l *callLog) calls() iter.Seq[call] {
-	return func(yield func(call) bool) {
-		for i := range l.recs {
-			if !yield(l.call(i, false)) {
-				return
-			}
+// fits reports whether every count of u fits in a uint32.
+func fits(u replay.Usage) bool {
+	for _, v := range []int64{u.Input, u.CacheWrite5m, u.CacheWrite1h, u.CacheRead, u.Output} {
+		if v < 0 || v > math.MaxUint32 {
+			return false
 		}
 	}
+	return true
+}
+
+// usage returns record i's usage.
+func (l *callLog) usage(i int) replay.Usage {
+	r := &l.recs[i]
+	if r.flags&wide != 0 {
+		return l.wide[uint32(i)].usage
+	}
+	return replay.Usage{
+		Input: int64(r.usage[0]), CacheWrite5m: int64(r.usage[1]), CacheWrite1h: int64(r.usage[2]),
+		CacheRead: int64(r.usage[3]), Output: int64(r.usage[4]),
+	}
+}
+
+// call returns record i with its names, for a corpus row: the thread is
+// named by its kind (corpus rows group threads by kind).
+func (l *callLog) call(i int) call {
+	r := &l.recs[i]
+	kind := l.names[r.kind]
+	model := l.names[r.model]
+	if r.flags&wide != 0 {
+		model = l.wide[uint32(i)].model
+	}
+	return call{model: model, thread: kind, kind: kind, lower: r.flags&lower != 0, usage: l.usage(i)}
 }
 
 // callRef is a call of one of a merge's logs.
@@ -130,7 +182,7 @@ type keptCalls struct {
 func (k *keptCalls) calls() iter.Seq[call] {
 	return func(yield func(call) bool) {
 		for _, r := range k.refs {
-			if !yield(k.logs[r.log].call(int(r.i), true)) {
+			if !yield(k.logs[r.log].call(int(r.i))) {
 				return
 			}
 		}
@@ -144,17 +196,18 @@ func (k *keptCalls) calls() iter.Seq[call] {
 // before.
 func dedupe(logs []*callLog, refs []callRef) (kept []callRef, dropped int) {
 	rec := func(r callRef) *callRecord { return &logs[r.log].recs[r.i] }
-	type keyed struct {
+	total := func(r callRef) int64 { return logs[r.log].usage(int(r.i)).Total() }
+	type entry struct {
 		key callKey
 		seq int
 	}
-	var byKey []keyed
+	var byKey []entry
 	for seq, r := range refs {
-		if c := rec(r); c.keyed {
-			byKey = append(byKey, keyed{c.key, seq})
+		if c := rec(r); c.flags&keyed != 0 {
+			byKey = append(byKey, entry{c.key, seq})
 		}
 	}
-	slices.SortFunc(byKey, func(a, b keyed) int {
+	slices.SortFunc(byKey, func(a, b entry) int {
 		if c := cmp.Compare(a.key[0], b.key[0]); c != 0 {
 			return c
 		}
@@ -175,7 +228,7 @@ func dedupe(logs []*callLog, refs []callRef) (kept []callRef, dropped int) {
 		}
 		first, best := byKey[i].seq, byKey[i].seq
 		for _, k := range byKey[i+1 : j] {
-			if rec(refs[k.seq]).usage.Total() > rec(refs[best]).usage.Total() {
+			if total(refs[k.seq]) > total(refs[best]) {
 				best = k.seq
 			}
 			use[k.seq] = -1

@@ -46,8 +46,7 @@ func (r UsageRow) Usage() replay.Usage {
 
 // usage is the session's observed usage and the log of its counted calls.
 func usage(s *replay.Session, table *prices.Table) (UsageReport, *callLog) {
-	log := newCallLog(s)
-	return usageOf(log.calls(), table), log
+	return usageOf(sessionCalls(s), table), newCallLog(s)
 }
 
 // usageOf totals call records by model and thread.
