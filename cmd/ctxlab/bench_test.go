@@ -2,8 +2,10 @@ package main
 
 import (
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +44,7 @@ func benchReplayCorpus(b *testing.B, flags ...string) {
 //	CTXLAB_BENCH_MB=420 go test -run XXX -bench ReplayJSONCorpus -benchtime 5x ./cmd/ctxlab
 func BenchmarkReplayJSONCorpus(b *testing.B) {
 	dir := benchCorpus(b, 64)
-	benchLoop(b, []string{"replay", "--format", "json", dir})
+	benchCommand(b, []string{"replay", "--format", "json", dir})
 }
 
 // BenchmarkCompareCorpus is `compare --format json` with every built-in
@@ -51,7 +53,21 @@ func BenchmarkReplayJSONCorpus(b *testing.B) {
 //	CTXLAB_BENCH_MB=420 go test -run XXX -bench CompareCorpus -benchtime 5x ./cmd/ctxlab
 func BenchmarkCompareCorpus(b *testing.B) {
 	dir := benchCorpus(b, 64)
-	benchLoop(b, []string{"compare", "--format", "json", "--policy", allPolicies(), dir})
+	benchCommand(b, []string{"compare", "--format", "json", "--policy", allPolicies(), dir})
+}
+
+// benchCommand is benchLoop under the binary's GC tuning (tuneGC), with
+// the process's peak resident memory as peak-RSS-MB: with CTXLAB_BENCH_DIR
+// set the process does nothing else, so that is the command's peak (run
+// one benchmark per process: the figure never goes down).
+func benchCommand(b *testing.B, args []string) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	tuneGC()
+	benchLoop(b, args)
+	if rss := peakRSS(); rss > 0 {
+		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
+	}
 }
 
 // benchCorpus returns a generated corpus for a benchmark (see
