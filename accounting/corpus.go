@@ -14,24 +14,48 @@ import (
 // files, under the same message.id and requestId), so the corpus total can be less than the sum of
 // the sessions. Row lists gain the session they came from.
 func Merge(reports []*Report, table *prices.Table) *Report {
+	m := NewMerger(table)
+	for _, r := range reports {
+		m.Add(r)
+	}
+	return m.Report()
+}
+
+// Merger is Merge one report at a time, for a caller that drops each
+// session's report once it is added: Add keeps only copies of the report's
+// rows and the compact log of its calls.
+type Merger struct {
+	m     merger
+	table *prices.Table
+}
+
+// NewMerger starts a merge priced with table (nil: the built-in one).
+func NewMerger(table *prices.Table) *Merger {
 	if table == nil {
 		table = prices.Default()
 	}
-	m := merger{
+	return &Merger{table: table, m: merger{
 		out: &Report{
 			Duplicates: []DuplicateRead{}, CacheBreaks: []CacheBreak{}, TTLChanges: []TTLChange{},
 			Compactions: []CompactionEvent{}, Spirals: []Spiral{}, Warnings: []string{},
 		},
 		models: map[string]bool{}, versions: map[string]bool{}, unknown: map[string]int{},
 		tokens: map[tokenKey]*TokenRow{},
-	}
-	for _, r := range reports {
-		m.addSummary(r.Summary)
-		m.addTokens(r.Tokens)
-		m.addCalls(r)
-		m.addRows(r)
-	}
-	return m.finish(table)
+	}}
+}
+
+// Add merges r, which it does not change.
+func (m *Merger) Add(r *Report) {
+	m.m.addSummary(r.Summary)
+	m.m.addTokens(r.Tokens)
+	m.m.addCalls(r)
+	m.m.addRows(r)
+}
+
+// Report returns the merged report of the reports added; call it once,
+// after the last Add.
+func (m *Merger) Report() *Report {
+	return m.m.finish(m.table)
 }
 
 // merger accumulates the reports Merge combines.

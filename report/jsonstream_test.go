@@ -79,3 +79,38 @@ func TestJSONWrittenBySessionIsTheDocument(t *testing.T) {
 		}
 	}
 }
+
+// ReplayJSON, given the sessions one by one and the total at the end,
+// writes what Write writes for the whole document.
+func TestReplayJSONIsWrite(t *testing.T) {
+	cfg := accounting.DefaultConfig()
+	var reps []*accounting.Report
+	for _, s := range loadSessions(t, corpusFixtures) {
+		reps = append(reps, accounting.Analyze(s, cfg))
+	}
+	for _, n := range []int{0, 1, len(reps)} {
+		errs := []string{"a.jsonl: unreadable"}
+		if n == 1 {
+			errs = nil
+		}
+		doc := report.NewDocument(reps[:n], cfg.Prices, errs)
+		var want, got bytes.Buffer
+		if err := report.Write(&want, doc, report.Options{Format: "json"}); err != nil {
+			t.Fatal(err)
+		}
+		j := report.NewReplayJSON(&got, cfg.Prices)
+		m := accounting.NewMerger(cfg.Prices)
+		for _, r := range reps[:n] {
+			m.Add(r)
+			if err := j.Session(&report.Session{Report: r}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := j.Close(m.Report(), errs); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%d sessions: ReplayJSON differs from Write:\n%s\nwant:\n%s", n, got.Bytes(), want.Bytes())
+		}
+	}
+}

@@ -180,30 +180,43 @@ func discover(o *inputOptions, e env) (*inputs, error) {
 // errors to stderr as it goes through the results in input order, and
 // fails (exit 1) when no session could be read.
 func load[T any](o *inputOptions, e env, in *inputs, work func(i int, s *replay.Session) T) (*loaded[T], error) {
-	results := loadAll(in.srcs, o.jobs, e, o.sel.Session, work)
 	l := &loaded[T]{}
+	if err := loadEach(o, e, in, l, work, func(v T) { l.values = append(l.values, v) }); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// loadEach is load handing each session's value to each, in input order,
+// as soon as the sessions before it are done, instead of keeping them in
+// l.values: memory then holds the sessions in flight, not every session's
+// value.
+func loadEach[T any](o *inputOptions, e env, in *inputs, l *loaded[T], work func(i int, s *replay.Session) T, each func(T)) error {
 	for _, err := range in.errs {
 		fmt.Fprintln(e.stderr, "ctxlab:", err)
 		l.errs = append(l.errs, err.Error())
 	}
-	for _, r := range results {
+	read, skipped := 0, false
+	loadAll(in.srcs, o.jobs, e, o.sel.Session, work, func(r result[T]) {
 		printWarnings(e, r.warnings, o.maxWarn)
 		l.warned = l.warned || len(r.warnings) > 0
 		if r.err != nil {
 			fmt.Fprintln(e.stderr, "ctxlab:", r.err)
 			l.errs = append(l.errs, r.err.Error())
 		}
+		skipped = skipped || r.skipped
 		if r.ok {
-			l.values = append(l.values, r.value)
+			read++
+			each(r.value)
 		}
-	}
-	if len(l.values) == 0 {
-		if !o.sel.IsZero() && (len(in.srcs) == 0 || slices.ContainsFunc(results, func(r result[T]) bool { return r.skipped })) {
-			return nil, &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until)")}
+	})
+	if read == 0 {
+		if !o.sel.IsZero() && (len(in.srcs) == 0 || skipped) {
+			return &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until)")}
 		}
-		return nil, &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
+		return &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
 	}
-	return l, nil
+	return nil
 }
 
 // finish turns a written report into the command's outcome: a write
@@ -227,16 +240,20 @@ type result[T any] struct {
 	err      error
 }
 
-// loadAll loads sessions on a pool of workers and hands each that keep
-// accepts to work. Only what work returns is kept, so memory holds one
-// session per worker; results come back in input order whatever order the
-// workers finish in.
-func loadAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Session) bool, work func(int, *replay.Session) T) []result[T] {
+// loadAll loads sessions on a pool of workers, hands each that keep
+// accepts to work, and gives the results to emit in input order, whatever
+// order the workers finish in, each as soon as those before it are out.
+// Workers run at most a few sessions ahead of the oldest one not yet out,
+// so memory holds about one session per worker and what work returns for
+// the sessions waiting.
+func loadAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Session) bool, work func(int, *replay.Session) T, emit func(result[T])) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	results := make([]result[T], len(srcs))
 	next := make(chan int)
+	done := make(chan int, len(srcs))
+	window := make(chan struct{}, 4*jobs) // a slot per session handed out and not yet emitted
 	var wg sync.WaitGroup
 	prog := newProgress(e, len(srcs))
 	for w := 0; w < jobs; w++ {
@@ -255,16 +272,31 @@ func loadAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Ses
 				}
 				results[i] = r
 				prog.done()
+				done <- i
 			}
 		}()
 	}
-	for i := range srcs {
-		next <- i
+	go func() {
+		for i := range srcs {
+			window <- struct{}{}
+			next <- i
+		}
+		close(next)
+	}()
+	finished := make([]bool, len(srcs))
+	for out := 0; out < len(srcs); {
+		finished[<-done] = true
+		for ; out < len(srcs) && finished[out]; out++ {
+			if len(results[out].warnings) > 0 || results[out].err != nil {
+				prog.clear()
+			}
+			emit(results[out])
+			results[out] = result[T]{}
+			<-window
+		}
 	}
-	close(next)
 	wg.Wait()
 	prog.finish()
-	return results
 }
 
 func printWarnings(e env, ws []*replay.SyntaxError, max int) {
