@@ -168,80 +168,166 @@ func (l *callLog) call(i int) call {
 	return call{model: model, thread: kind, kind: kind, lower: r.flags&lower != 0, usage: l.usage(i)}
 }
 
-// callRef is a call of one of a merge's logs.
-type callRef struct{ log, i uint32 }
+// appendCall appends c, whose key and flags are r's, to the log: for a
+// log made of calls from several logs.
+func (l *callLog) appendCall(c call, r callRecord) {
+	l.recs = append(l.recs, r)
+	m := len(l.names)
+	for j, n := range l.names {
+		if n == c.model {
+			m = j
+			break
+		}
+	}
+	if m == len(l.names) {
+		l.names = append(l.names, c.model)
+	}
+	k := len(l.names)
+	for j, n := range l.names {
+		if n == c.kind {
+			k = j
+			break
+		}
+	}
+	if k == len(l.names) {
+		l.names = append(l.names, c.kind)
+	}
+	i := len(l.recs) - 1
+	l.recs[i].kind = uint8(k)
+	l.recs[i].flags &^= wide
+	u := c.usage
+	if m <= math.MaxUint16 && k <= math.MaxUint8 && fits(u) {
+		l.recs[i].model = uint16(m)
+		l.recs[i].usage = [5]uint32{uint32(u.Input), uint32(u.CacheWrite5m), uint32(u.CacheWrite1h), uint32(u.CacheRead), uint32(u.Output)}
+		return
+	}
+	l.recs[i].flags |= wide
+	if l.wide == nil {
+		l.wide = map[uint32]wideCall{}
+	}
+	l.wide[uint32(i)] = wideCall{model: c.model, usage: u}
+}
+
+// callLogs are the logs of a merge, their records numbered in order
+// (seq) across them.
+type callLogs struct {
+	logs  []*callLog
+	start []int // seq of each log's first record
+	n     int   // records in all
+}
+
+func (ls *callLogs) add(l *callLog) {
+	ls.logs = append(ls.logs, l)
+	ls.start = append(ls.start, ls.n)
+	ls.n += len(l.recs)
+}
+
+// at returns the log and index of record seq.
+func (ls *callLogs) at(seq int) (*callLog, int) {
+	j, found := slices.BinarySearch(ls.start, seq)
+	if !found {
+		j--
+	}
+	for len(ls.logs[j].recs) == 0 || seq-ls.start[j] >= len(ls.logs[j].recs) {
+		j++ // past empty logs that start at seq
+	}
+	return ls.logs[j], seq - ls.start[j]
+}
 
 // keptCalls are the calls a merged report counts: one per call key, in the
 // order each key was first seen, each the record with the most tokens.
+// use[seq] is the record kept at record seq's place, or -1 where a call
+// was dropped.
 type keptCalls struct {
-	logs []*callLog
-	refs []callRef
+	callLogs
+	use []int32
 }
 
 // calls yields the kept calls, threads named by kind.
 func (k *keptCalls) calls() iter.Seq[call] {
 	return func(yield func(call) bool) {
-		for _, r := range k.refs {
-			if !yield(k.logs[r.log].call(int(r.i))) {
-				return
+		seq := 0
+		for _, l := range k.logs {
+			for i := range l.recs {
+				u := int(k.use[seq])
+				seq++
+				var c call
+				switch {
+				case u < 0:
+					continue
+				case u == seq-1:
+					c = l.call(i)
+				default: // replaced by a later record with more tokens
+					wl, wi := k.at(u)
+					c = wl.call(wi)
+				}
+				if !yield(c) {
+					return
+				}
 			}
 		}
 	}
 }
 
-// dedupe keeps, of the calls refs (in input order) of logs, one per call
-// key, at the place where the key was first seen: the first record with the
-// most tokens (a later record replaces the kept one only with strictly
-// more). It returns the kept calls and how many calls were dropped as seen
-// before.
-func dedupe(logs []*callLog, refs []callRef) (kept []callRef, dropped int) {
-	rec := func(r callRef) *callRecord { return &logs[r.log].recs[r.i] }
-	total := func(r callRef) int64 { return logs[r.log].usage(int(r.i)).Total() }
+// dedupe keeps, of the calls of ls (in order), one per call key, at the
+// place where the key was first seen: the first record with the most tokens
+// (a later record replaces the kept one only with strictly more). It
+// returns what it kept and how many calls were dropped as seen before.
+func dedupe(ls callLogs) (*keptCalls, int) {
 	type entry struct {
-		key callKey
-		seq int
+		key0 uint64
+		seq  uint32
 	}
-	var byKey []entry
-	for seq, r := range refs {
-		if c := rec(r); c.flags&keyed != 0 {
-			byKey = append(byKey, entry{c.key, seq})
+	byKey := make([]entry, 0, ls.n)
+	seq := 0
+	for _, l := range ls.logs {
+		for i := range l.recs {
+			if r := &l.recs[i]; r.flags&keyed != 0 {
+				byKey = append(byKey, entry{r.key[0], uint32(seq)})
+			}
+			seq++
 		}
 	}
+	rec := func(seq uint32) *callRecord {
+		l, i := ls.at(int(seq))
+		return &l.recs[i]
+	}
+	total := func(seq int) int64 {
+		l, i := ls.at(seq)
+		return l.usage(i).Total()
+	}
+	// Sorted by key, then seq; the key's second half is looked up only when
+	// the first halves are equal.
 	slices.SortFunc(byKey, func(a, b entry) int {
-		if c := cmp.Compare(a.key[0], b.key[0]); c != 0 {
+		if c := cmp.Compare(a.key0, b.key0); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.key[1], b.key[1]); c != 0 {
+		if c := cmp.Compare(rec(a.seq).key[1], rec(b.seq).key[1]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.seq, b.seq)
 	})
-	// use[seq] is the call kept at seq's place, or -1 for a call dropped.
-	use := make([]int32, len(refs))
-	for i := range use {
-		use[i] = int32(i)
+	k := &keptCalls{callLogs: ls, use: make([]int32, ls.n)}
+	for i := range k.use {
+		k.use[i] = int32(i)
 	}
+	dropped := 0
 	for i := 0; i < len(byKey); {
+		key := rec(byKey[i].seq).key
 		j := i + 1
-		for j < len(byKey) && byKey[j].key == byKey[i].key {
+		for j < len(byKey) && byKey[j].key0 == key[0] && rec(byKey[j].seq).key == key {
 			j++
 		}
-		first, best := byKey[i].seq, byKey[i].seq
-		for _, k := range byKey[i+1 : j] {
-			if total(refs[k.seq]) > total(refs[best]) {
-				best = k.seq
+		first, best := int(byKey[i].seq), int(byKey[i].seq)
+		for _, e := range byKey[i+1 : j] {
+			if total(int(e.seq)) > total(best) {
+				best = int(e.seq)
 			}
-			use[k.seq] = -1
+			k.use[e.seq] = -1
 		}
-		use[first] = int32(best)
+		k.use[first] = int32(best)
 		dropped += j - i - 1
 		i = j
 	}
-	kept = make([]callRef, 0, len(refs)-dropped)
-	for _, u := range use {
-		if u >= 0 {
-			kept = append(kept, refs[u])
-		}
-	}
-	return kept, dropped
+	return k, dropped
 }

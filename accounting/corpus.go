@@ -65,8 +65,7 @@ type merger struct {
 	unknown          map[string]int
 	tokens           map[tokenKey]*TokenRow
 	exact            int64
-	logs             []*callLog
-	refs             []callRef // every call of logs, in input order
+	logs             callLogs
 }
 
 // addSummary adds a session's counts and widens the time span.
@@ -111,21 +110,29 @@ func (m *merger) addTokens(t Tokens) {
 }
 
 // addCalls takes the calls of a report, in order; finish deduplicates
-// them.
+// them. A merged report's kept calls are copied into one log.
 func (m *merger) addCalls(r *Report) {
 	switch {
 	case r.kept != nil:
-		base := uint32(len(m.logs))
-		m.logs = append(m.logs, r.kept.logs...)
-		for _, c := range r.kept.refs {
-			m.refs = append(m.refs, callRef{base + c.log, c.i})
+		l := &callLog{}
+		seq := 0
+		for _, from := range r.kept.logs {
+			for i := range from.recs {
+				u := int(r.kept.use[seq])
+				seq++
+				if u < 0 {
+					continue
+				}
+				wl, wi := from, i
+				if u != seq-1 {
+					wl, wi = r.kept.at(u)
+				}
+				l.appendCall(wl.call(wi), wl.recs[wi])
+			}
 		}
+		m.logs.add(l)
 	case r.calls != nil:
-		l := uint32(len(m.logs))
-		m.logs = append(m.logs, r.calls)
-		for i := range r.calls.recs {
-			m.refs = append(m.refs, callRef{l, uint32(i)})
-		}
+		m.logs.add(r.calls)
 	}
 }
 
@@ -162,8 +169,8 @@ func (m *merger) addRows(r *Report) {
 func (m *merger) finish(table *prices.Table) *Report {
 	out := m.out
 	sum := &out.Summary
-	kept, dropped := dedupe(m.logs, m.refs)
-	out.kept = &keptCalls{logs: m.logs, refs: kept}
+	kept, dropped := dedupe(m.logs)
+	out.kept = kept
 	sum.CrossSessionDuplicates += dropped
 	out.Usage = usageOf(out.kept.calls(), table)
 	sum.Calls = out.Usage.Total.Calls
