@@ -14,24 +14,48 @@ import (
 // files, under the same message.id and requestId), so the corpus total can be less than the sum of
 // the sessions. Row lists gain the session they came from.
 func Merge(reports []*Report, table *prices.Table) *Report {
+	m := NewMerger(table)
+	for _, r := range reports {
+		m.Add(r)
+	}
+	return m.Report()
+}
+
+// Merger is Merge one report at a time, for a caller that drops each
+// session's report once it is added: Add keeps only copies of the report's
+// rows and the compact log of its calls.
+type Merger struct {
+	m     merger
+	table *prices.Table
+}
+
+// NewMerger starts a merge priced with table (nil: the built-in one).
+func NewMerger(table *prices.Table) *Merger {
 	if table == nil {
 		table = prices.Default()
 	}
-	m := merger{
+	return &Merger{table: table, m: merger{
 		out: &Report{
 			Duplicates: []DuplicateRead{}, CacheBreaks: []CacheBreak{}, TTLChanges: []TTLChange{},
 			Compactions: []CompactionEvent{}, Spirals: []Spiral{}, Warnings: []string{},
 		},
 		models: map[string]bool{}, versions: map[string]bool{}, unknown: map[string]int{},
-		tokens: map[tokenKey]*TokenRow{}, best: map[string]int{},
-	}
-	for _, r := range reports {
-		m.addSummary(r.Summary)
-		m.addTokens(r.Tokens)
-		m.addCalls(r.calls)
-		m.addRows(r)
-	}
-	return m.finish(table)
+		tokens: map[tokenKey]*TokenRow{},
+	}}
+}
+
+// Add merges r, which it does not change.
+func (m *Merger) Add(r *Report) {
+	m.m.addSummary(r.Summary)
+	m.m.addTokens(r.Tokens)
+	m.m.addCalls(r)
+	m.m.addRows(r)
+}
+
+// Report returns the merged report of the reports added; call it once,
+// after the last Add.
+func (m *Merger) Report() *Report {
+	return m.m.finish(m.table)
 }
 
 // merger accumulates the reports Merge combines.
@@ -41,8 +65,7 @@ type merger struct {
 	unknown          map[string]int
 	tokens           map[tokenKey]*TokenRow
 	exact            int64
-	calls            []callRecord
-	best             map[string]int // call key → index in calls
+	logs             callLogs
 }
 
 // addSummary adds a session's counts and widens the time span.
@@ -86,24 +109,30 @@ func (m *merger) addTokens(t Tokens) {
 	}
 }
 
-// addCalls keeps one record per call key: the one with the most tokens.
-// A call seen again counts as a cross-session duplicate.
-func (m *merger) addCalls(calls []callRecord) {
-	for _, c := range calls {
-		c.thread = c.kind // corpus rows group threads by kind
-		if c.key == "" {
-			m.calls = append(m.calls, c)
-			continue
-		}
-		if i, ok := m.best[c.key]; ok {
-			m.out.Summary.CrossSessionDuplicates++
-			if c.usage.Total() > m.calls[i].usage.Total() {
-				m.calls[i] = c
+// addCalls takes the calls of a report, in order; finish deduplicates
+// them. A merged report's kept calls are copied into one log.
+func (m *merger) addCalls(r *Report) {
+	switch {
+	case r.kept != nil:
+		l := &callLog{}
+		seq := 0
+		for _, from := range r.kept.logs {
+			for i := range from.recs {
+				u := int(r.kept.use[seq])
+				seq++
+				if u < 0 {
+					continue
+				}
+				wl, wi := from, i
+				if u != seq-1 {
+					wl, wi = r.kept.at(u)
+				}
+				l.appendCall(wl.call(wi), wl.recs[wi])
 			}
-			continue
 		}
-		m.best[c.key] = len(m.calls)
-		m.calls = append(m.calls, c)
+		m.logs.add(l)
+	case r.calls != nil:
+		m.logs.add(r.calls)
 	}
 }
 
@@ -140,8 +169,10 @@ func (m *merger) addRows(r *Report) {
 func (m *merger) finish(table *prices.Table) *Report {
 	out := m.out
 	sum := &out.Summary
-	out.calls = m.calls
-	out.Usage = usageOf(m.calls, table)
+	kept, dropped := dedupe(m.logs)
+	out.kept = kept
+	sum.CrossSessionDuplicates += dropped
+	out.Usage = usageOf(out.kept.calls(), table)
 	sum.Calls = out.Usage.Total.Calls
 	sum.Cost = out.Usage.Total.Cost
 	sum.CostComplete = out.Usage.Total.Unpriced == 0

@@ -153,3 +153,41 @@ func TestMergeEmpty(t *testing.T) {
 		t.Errorf("Merge(nil) = %+v", r)
 	}
 }
+
+// Counts past 32 bits are kept whole, a tie keeps the first record, and a
+// merged report merges again with the calls it kept.
+func TestMergeWideTiesAndRemerge(t *testing.T) {
+	const big = 5_000_000_000 // > 2³²
+	sa := newTr("sa")
+	sa.line("msg_W", "req_W", sonnet45, use{in: 1, read: big, out: 7})
+	sa.line("msg_T", "req_T", sonnet45, use{in: 10, out: 5})
+	sb := newTr("sb")
+	sb.after(time.Hour)
+	sb.line("msg_W", "req_W", sonnet45, use{in: 1, read: big, out: 7}) // same tokens: not kept
+	sb.line("msg_T", "req_T", opus45, use{in: 5, out: 10})             // tie (15 tokens): sa's stays
+	sb.call(sonnet45, use{in: 2, out: 3})
+	a, b := analyze(t, sa, nil), analyze(t, sb, nil)
+
+	r := Merge([]*Report{a, b}, nil)
+	want := UsageRow{Calls: 3, Input: 13, CacheRead: big, Output: 15}
+	got := r.Usage.Total
+	got.Cost, got.Name = 0, ""
+	if got.Calls != want.Calls || got.Input != want.Input || got.CacheRead != want.CacheRead || got.Output != want.Output {
+		t.Errorf("total = %+v, want %+v", got, want)
+	}
+	if r.Summary.CrossSessionDuplicates != 2 {
+		t.Errorf("CrossSessionDuplicates = %d, want 2", r.Summary.CrossSessionDuplicates)
+	}
+	if len(r.Usage.ByModel) != 1 || r.Usage.ByModel[0].Name != sonnet45 {
+		t.Errorf("by model = %+v, want sonnet only (the tie keeps sa's record)", r.Usage.ByModel)
+	}
+	// (a+b) merged with b again: b's three calls are all seen.
+	again := Merge([]*Report{r, b}, nil)
+	if again.Usage.Total.Calls != 3 || again.Usage.Total.CacheRead != big || again.Summary.CrossSessionDuplicates != 3 {
+		t.Errorf("merged again: %+v, %d duplicates; want 3 calls, %d read, 3 duplicates",
+			again.Usage.Total, again.Summary.CrossSessionDuplicates, int64(big))
+	}
+	if again.Usage.Total.Cost != r.Usage.Total.Cost {
+		t.Errorf("merged again: cost %v, want %v", again.Usage.Total.Cost, r.Usage.Total.Cost)
+	}
+}

@@ -115,10 +115,13 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 	if table == nil {
 		table = prices.Default()
 	}
-	m := merger{out: &Report{}, best: map[string]int{}}
+	var logs callLogs
 	for _, r := range reports {
-		m.addCalls(r.calls)
+		if r.calls != nil {
+			logs.add(r.calls)
+		}
 	}
+	kept, _ := dedupe(logs)
 	keyOf := func(at int64, project, model string) string {
 		switch by {
 		case ByProject:
@@ -128,17 +131,18 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 		}
 		return periodKey(at, by, loc)
 	}
-	recs := map[string][]callRecord{}
+	recs := map[string][]call{}
 	sessions := map[string]map[string]bool{}
 	var keys []string
-	for _, c := range m.calls {
-		k := keyOf(c.at, c.project, c.model)
+	for l, i := range kept.records() {
+		c := l.call(i)
+		k := keyOf(l.recs[i].at, l.project, c.model)
 		if recs[k] == nil {
 			keys = append(keys, k)
 			sessions[k] = map[string]bool{}
 		}
 		recs[k] = append(recs[k], c)
-		sessions[k][c.session] = true
+		sessions[k][l.session] = true
 	}
 	compactions := map[string]int{}
 	if by != ByModel {
@@ -154,7 +158,7 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 	}
 	out := make([]Group, 0, len(keys))
 	for _, k := range keys {
-		u := usageOf(recs[k], table)
+		u := usageOf(slices.Values(recs[k]), table)
 		out = append(out, Group{Key: k, Sessions: len(sessions[k]), Usage: u.Total, HitRatio: u.HitRatio, Compactions: compactions[k]})
 	}
 	slices.SortStableFunc(out, func(a, b Group) int {

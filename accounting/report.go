@@ -73,8 +73,10 @@ type Report struct {
 	Spirals     []Spiral          `json:"spirals"`
 	Warnings    []string          `json:"warnings"`
 
-	// calls feeds Merge's cross-session deduplication.
-	calls []callRecord
+	// calls feeds Merge's cross-session deduplication: a session's log,
+	// or what a merged report kept of its sessions' logs.
+	calls *callLog
+	kept  *keptCalls
 }
 
 // Summary describes the input.

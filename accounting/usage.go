@@ -1,6 +1,7 @@
 package accounting
 
 import (
+	"iter"
 	"sort"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
@@ -43,48 +44,18 @@ func (r UsageRow) Usage() replay.Usage {
 	return replay.Usage{Input: r.Input, CacheWrite5m: r.CacheWrite5m, CacheWrite1h: r.CacheWrite1h, CacheRead: r.CacheRead, Output: r.Output}
 }
 
-// callRecord is one counted call, kept for cross-session deduplication.
-type callRecord struct {
-	key     string
-	at      int64 // Unix ms of the call's first line; 0 when unknown
-	session string
-	project string
-	model   string
-	thread  string
-	kind    string
-	lower   bool
-	usage   replay.Usage
-}
-
-func usage(s *replay.Session, table *prices.Table) (UsageReport, []callRecord) {
-	var recs []callRecord
-	for _, th := range s.Threads() {
-		for i := range th.Calls {
-			c := &th.Calls[i]
-			if !c.Counted() {
-				continue
-			}
-			key := c.Key()
-			if c.MessageID == "" {
-				key = "" // no id: never deduplicated
-			}
-			recs = append(recs, callRecord{
-				key: key, at: c.Time, session: s.ID, project: s.Project,
-				model: c.Model, thread: ThreadName(th), kind: string(th.Kind),
-				lower: c.OutputLowerBound, usage: c.Usage,
-			})
-		}
-	}
-	return usageOf(recs, table), recs
+// usage is the session's observed usage and the log of its counted calls.
+func usage(s *replay.Session, table *prices.Table) (UsageReport, *callLog) {
+	return usageOf(sessionCalls(s), table), newCallLog(s)
 }
 
 // usageOf totals call records by model and thread.
-func usageOf(recs []callRecord, table *prices.Table) UsageReport {
+func usageOf(calls iter.Seq[call], table *prices.Table) UsageReport {
 	rep := UsageReport{PriceDate: table.Date}
 	byModel := map[string]*UsageRow{}
 	byThread := map[string]*UsageRow{}
 	var threadOrder []string
-	for _, c := range recs {
+	for c := range calls {
 		m := byModel[c.model]
 		if m == nil {
 			m = &UsageRow{Name: c.model}
@@ -125,7 +96,7 @@ func usageOf(recs []callRecord, table *prices.Table) UsageReport {
 	return rep
 }
 
-func (r *UsageRow) add(c callRecord, pr prices.Price, priced bool) {
+func (r *UsageRow) add(c call, pr prices.Price, priced bool) {
 	r.Calls++
 	r.Input += c.usage.Input
 	r.CacheWrite5m += c.usage.CacheWrite5m

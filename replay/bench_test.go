@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
 
 // benchTranscript generates a transcript of about size bytes shaped like a
@@ -173,6 +175,30 @@ func BenchmarkLoadRealdata(b *testing.B) {
 	}
 	b.SetBytes(size)
 	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, err := Load(src, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkLoadCorpus loads every session of a generated corpus one after
+// another on one goroutine: the reading and parsing that replay and compare
+// spread over their workers. The corpus is CTXLAB_BENCH_MB megabytes
+// (default 64) or the one in CTXLAB_BENCH_DIR (see testcorpus.Generated):
+//
+//	CTXLAB_BENCH_MB=420 go test -run XXX -bench LoadCorpus -benchtime 3x ./replay
+func BenchmarkLoadCorpus(b *testing.B) {
+	dir, size := testcorpus.Generated(b, 64)
+	srcs, errs := Discover([]string{dir})
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
 	for b.Loop() {
 		for _, src := range srcs {
 			if _, err := Load(src, Options{}); err != nil {

@@ -283,6 +283,7 @@ func firstSessionID(path string) string {
 	}
 	defer f.Close()
 	r := NewReader(io.LimitReader(f, 4<<20), path)
+	defer r.Close()
 	for i := 0; i < 20 && r.Scan(); i++ {
 		if e, ok := r.Result().(*Entry); ok && e.SessionID != "" {
 			return e.SessionID
@@ -358,6 +359,7 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 		in = f
 	}
 	r := NewReader(in, path)
+	defer r.Close()
 	r.MaxLineBytes = opt.MaxLineBytes
 	entries := 0
 	for r.Scan() {

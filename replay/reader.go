@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -35,10 +36,26 @@ type Record interface{ record() }
 func (*Entry) record()       {}
 func (*SyntaxError) record() {}
 
-// readBufferSize is the reader's buffer. Longer lines are assembled in a
-// growing slice; a larger buffer only costs zeroing for the many small agent
-// files of a corpus.
-const readBufferSize = 64 << 10
+// readBufferSize is the reader's buffer: a line that fits is parsed where
+// it was read, a longer one is first assembled in the line buffer.
+// Transcripts' tool outputs make lines of hundreds of KB common.
+const readBufferSize = 1 << 20
+
+// maxPooledLine bounds the line buffer kept for the next Reader, so that
+// one huge line does not hold its memory for the rest of a run.
+const maxPooledLine = 16 << 20
+
+// buffers are a Reader's buffers. Close puts them in a pool for the next
+// Reader: a corpus is many files read one after another, and reusing the
+// buffers spares allocating, zeroing and growing them for each.
+type buffers struct {
+	br   *bufio.Reader
+	line []byte
+}
+
+var bufferPool = sync.Pool{New: func() any {
+	return &buffers{br: bufio.NewReaderSize(nil, readBufferSize)}
+}}
 
 // DefaultMaxLineBytes bounds one line's size. Real lines reach tens of MB
 // (a pasted image, a huge tool output); longer lines are skipped with a
@@ -62,6 +79,7 @@ type Stats struct {
 // the scan (nil at EOF). Lines may be of any length up to MaxLineBytes.
 type Reader struct {
 	file string
+	bufs *buffers
 	br   *bufio.Reader
 	buf  []byte
 	line int
@@ -79,12 +97,34 @@ type Reader struct {
 
 // NewReader returns a Reader of r; file names the input in messages.
 func NewReader(r io.Reader, file string) *Reader {
+	bufs := bufferPool.Get().(*buffers)
+	bufs.br.Reset(r)
 	return &Reader{
 		file:   file,
-		br:     bufio.NewReaderSize(r, readBufferSize),
+		bufs:   bufs,
+		br:     bufs.br,
+		buf:    bufs.line[:0],
 		stats:  Stats{Types: map[string]int{}, Unknown: map[string]int{}},
 		intern: map[string]string{},
 	}
+}
+
+// Close hands the Reader's buffers to the next Reader; the Reader (and
+// the last line it returned) must not be used after. Calling it is
+// optional: without it the buffers are collected as garbage. It does not
+// close the underlying reader.
+func (r *Reader) Close() {
+	if r.bufs == nil {
+		return
+	}
+	r.bufs.br.Reset(nil)
+	r.bufs.line = nil
+	if cap(r.buf) <= maxPooledLine {
+		r.bufs.line = r.buf[:0]
+	}
+	bufferPool.Put(r.bufs)
+	r.bufs, r.br, r.buf = nil, nil, nil
+	r.eof = true
 }
 
 // Stats returns the counts so far.

@@ -138,7 +138,24 @@ type Fidelity = simulate.Fidelity
 func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 	switch opt.Format {
 	case "json":
-		return writeJSON(w, doc)
+		ms := []member{
+			{name: "schema", value: doc.Schema},
+			{name: "version", value: doc.Version},
+			{name: "prices", value: doc.Prices},
+			{name: "policies", value: doc.Policies},
+			list("sessions", doc.Sessions, len(doc.Sessions), func(i int) any { return doc.Sessions[i] }),
+			{name: "total", value: doc.Total},
+		}
+		if len(doc.Fidelity) > 0 {
+			ms = append(ms, list("fidelity", doc.Fidelity, len(doc.Fidelity), func(i int) any { return doc.Fidelity[i] }))
+		}
+		if doc.FidelitySummary != nil {
+			ms = append(ms, member{name: "fidelity_summary", value: doc.FidelitySummary})
+		}
+		return writeObject(w, append(ms,
+			member{name: "cost_partial", value: doc.CostPartial},
+			member{name: "unpriced_models", value: doc.UnpricedModels},
+			member{name: "errors", value: doc.Errors}))
 	case "html":
 		return writeCompareHTML(w, doc, opt)
 	}

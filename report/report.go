@@ -128,7 +128,7 @@ type Options struct {
 func Write(w io.Writer, doc *Document, opt Options) error {
 	switch opt.Format {
 	case "json":
-		return writeJSON(w, doc)
+		return writeObject(w, doc.members())
 	case "html":
 		return writeHTML(w, doc, opt)
 	}
@@ -607,4 +607,26 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 		)
 	}
 	return t
+}
+
+// members are the document's JSON members in field order (writeObject),
+// the sessions written one at a time.
+func (doc *Document) members() []member {
+	ms := []member{
+		{name: "schema", value: doc.Schema},
+		{name: "version", value: doc.Version},
+		{name: "prices", value: doc.Prices},
+		list("sessions", doc.Sessions, len(doc.Sessions), func(i int) any { return doc.Sessions[i] }),
+		{name: "total", value: doc.Total},
+	}
+	if doc.By != "" {
+		ms = append(ms, member{name: "by", value: doc.By})
+	}
+	if len(doc.Groups) > 0 {
+		ms = append(ms, member{name: "groups", value: doc.Groups})
+	}
+	return append(ms,
+		member{name: "cost_partial", value: doc.CostPartial},
+		member{name: "unpriced_models", value: doc.UnpricedModels},
+		member{name: "errors", value: doc.Errors})
 }

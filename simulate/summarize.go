@@ -3,6 +3,7 @@ package simulate
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -120,7 +121,9 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 	var carried []userMsg
 	for i, u := range users {
 		if keep[i] {
-			fmt.Fprintf(&b, "- %q\n", u.text)
+			b.WriteString("- ") // as fmt's %q, without its formatting machinery on the hot path
+			b.WriteString(strconv.Quote(u.text))
+			b.WriteString("\n")
 			sum.Quoted = append(sum.Quoted, u.msg)
 			carried = append(carried, u)
 		} else {

@@ -35,6 +35,9 @@ var (
 // prompt had text: the budget of the strongest phrase in it, 0 for none.
 func ThinkingBudget(text string) int64 {
 	t := strings.ToLower(text)
+	if !strings.Contains(t, "think") {
+		return 0 // every phrase holds "think": spare the regexps most prompts
+	}
 	switch {
 	case thinkHighest.MatchString(t):
 		return ThinkHighest

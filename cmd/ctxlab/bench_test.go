@@ -2,15 +2,15 @@ package main
 
 import (
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/fixtures/synth"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
 
@@ -38,17 +38,44 @@ func benchReplayCorpus(b *testing.B, flags ...string) {
 	benchLoop(b, append(args, dir))
 }
 
-// benchCorpus generates a corpus of CTXLAB_BENCH_MB megabytes (mb by
-// default) for a benchmark, sets its bytes and resets its timer.
+// BenchmarkReplayJSONCorpus is the full `replay --format json` report
+// (every session and the total) over a generated corpus, the command timed
+// against ccusage in docs/performance.md:
+//
+//	CTXLAB_BENCH_MB=420 go test -run XXX -bench ReplayJSONCorpus -benchtime 5x ./cmd/ctxlab
+func BenchmarkReplayJSONCorpus(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	benchCommand(b, []string{"replay", "--format", "json", dir})
+}
+
+// BenchmarkCompareCorpus is `compare --format json` with every built-in
+// policy over a generated corpus:
+//
+//	CTXLAB_BENCH_MB=420 go test -run XXX -bench CompareCorpus -benchtime 5x ./cmd/ctxlab
+func BenchmarkCompareCorpus(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	benchCommand(b, []string{"compare", "--format", "json", "--policy", allPolicies(), dir})
+}
+
+// benchCommand is benchLoop under the binary's GC tuning (tuneGC), with
+// the process's peak resident memory as peak-RSS-MB: with CTXLAB_BENCH_DIR
+// set the process does nothing else, so that is the command's peak (run
+// one benchmark per process: the figure never goes down).
+func benchCommand(b *testing.B, args []string) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	tuneGC()
+	benchLoop(b, args)
+	if rss := peakRSS(); rss > 0 {
+		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
+	}
+}
+
+// benchCorpus returns a generated corpus for a benchmark (see
+// testcorpus.Generated: CTXLAB_BENCH_MB megabytes, mb by default, or the
+// corpus in CTXLAB_BENCH_DIR), sets its bytes and resets its timer.
 func benchCorpus(b *testing.B, mb int) string {
-	if v, err := strconv.Atoi(os.Getenv("CTXLAB_BENCH_MB")); err == nil && v > 0 {
-		mb = v
-	}
-	dir := b.TempDir()
-	size, err := synth.WriteCorpus(dir, int64(mb)<<20, 1, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, size := testcorpus.Generated(b, mb)
 	b.SetBytes(size)
 	b.ResetTimer()
 	return dir

@@ -352,6 +352,9 @@ func streamAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.S
 			pending[f.i] = f.r
 			for r, ok := pending[emitted]; ok; r, ok = pending[emitted] {
 				delete(pending, emitted)
+				if len(r.warnings) > 0 || r.err != nil {
+					prog.clear() // warnings print between progress updates
+				}
 				emit(r)
 				emitted++
 			}

@@ -32,15 +32,20 @@ const (
 )
 
 func main() {
-	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(memoryLimit)
-	}
+	tuneGC()
 	os.Exit(run(os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, home: os.UserHomeDir, isTerminal: isTerminal(os.Stderr),
 		termWidth: terminalWidth(os.Stdout),
 	}))
+}
+
+// tuneGC applies the GC tuning above unless GOGC or GOMEMLIMIT is set.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(gcPercent)
+		debug.SetMemoryLimit(memoryLimit)
+	}
 }
 
 func isTerminal(f *os.File) bool {

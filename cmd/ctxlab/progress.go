@@ -29,6 +29,17 @@ func (p *progress) done() {
 	fmt.Fprintf(p.e.stderr, "\rctxlab: %d/%d sessions", p.n, p.total)
 }
 
+// clear erases the progress line, for a message printed while sessions
+// load; the next session done redraws it.
+func (p *progress) clear() {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprint(p.e.stderr, "\r\033[K")
+}
+
 func (p *progress) finish() {
 	if p.on {
 		fmt.Fprint(p.e.stderr, "\r\033[K")

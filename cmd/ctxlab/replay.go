@@ -148,7 +148,7 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if err != nil {
 		return err
 	}
-	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) replayed {
+	work := func(i int, s *replay.Session) replayed {
 		r := replayed{rep: accounting.Analyze(s, su.cfg)}
 		if o.policy != "" {
 			// A fresh policy per session: a policy may keep state across
@@ -169,7 +169,11 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 			r.plots = o.plot.write(files)
 		}
 		return r
-	})
+	}
+	if o.format == "json" && !o.plot.on() && o.by == "" {
+		return replayJSON(o, e, su, work)
+	}
+	l, err := load(&o.inputOptions, e, su.in, work)
 	if err != nil {
 		return err
 	}
@@ -206,4 +210,32 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 		totals = plots.TotalFiles(doc.Total, o.plot.format, o.plot.plotOpts())
 	}
 	return o.plot.done(e, per, totals, l.finish(&o.inputOptions, err))
+}
+
+// replayJSON is runReplay's JSON report written as the sessions come: each
+// session's report is written and merged into the total as soon as it is
+// out, then dropped, so memory does not hold every session's report.
+func replayJSON(o *replayOptions, e env, su *setup, work func(int, *replay.Session) replayed) error {
+	total := accounting.NewMerger(su.cfg.Prices)
+	var out *report.ReplayJSON
+	var werr error
+	l := &loaded[replayed]{}
+	err := l.each(&o.inputOptions, e, su.in, work, func(v replayed) {
+		total.Add(v.rep)
+		if out == nil {
+			out = report.NewReplayJSON(e.stdout, su.cfg.Prices) // not before a session is read
+		}
+		if werr == nil {
+			werr = out.Session(&report.Session{Report: v.rep, Simulation: v.sim, Recorded: v.rec})
+		}
+	})
+	if err != nil {
+		return err
+	}
+	t := total.Report()
+	warnUnpriced(e, report.UnpricedModels(t.Usage))
+	if werr == nil {
+		werr = out.Close(t, l.errs)
+	}
+	return l.finish(&o.inputOptions, werr)
 }

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// peakRSS is unknown here.
+func peakRSS() int64 { return 0 }
