@@ -71,8 +71,8 @@ type callLog struct {
 	// several).
 	session, project string
 	recs             []callRecord
-	names []string            // models and thread kinds
-	wide  map[uint32]wideCall // by record, the calls that do not fit a callRecord
+	names            []string            // models and thread kinds
+	wide             map[uint32]wideCall // by record, the calls that do not fit a callRecord
 }
 
 // wideCall is the model and usage of a call whose counts do not fit in 32
