@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -159,6 +160,9 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 	case "html":
 		return writeCompareHTML(w, doc, opt)
 	}
+	if opt.Format == "csv" {
+		return writeCompareCSV(w, doc, opt)
+	}
 	var secs []section
 	add := func(name, title string, c *Compared) {
 		ts := compareTables(c, opt.Format)
@@ -189,6 +193,89 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 		secs = append(secs, section{name: name, title: "fidelity", tables: fidelityTables(doc.Fidelity, doc.FidelitySummary)})
 	}
 	return render(w, opt.Format, opt.Width, secs)
+}
+
+// CompareCSVTables lists the tables compare's CSV can write, one per
+// stream (opt.Sections[0] picks it); the first is the default.
+var CompareCSVTables = []string{"compare", "simulated_calls", "summarizer_calls", "fidelity", "fidelity_reasons", "fidelity_summary"}
+
+// writeCompareCSV writes one table, so that a spreadsheet or a database
+// reads the stream as it is: compare (a row per scope and policy; the
+// scope is a session id or "total"), a run table (a row per session,
+// policy and call; needs the runs' calls) or a fidelity table (needs
+// --fidelity).
+func writeCompareCSV(w io.Writer, doc *CompareDocument, opt Options) error {
+	name := CompareCSVTables[0]
+	if len(opt.Sections) > 0 && opt.Sections[0] != "" {
+		name = opt.Sections[0]
+	}
+	cw := csv.NewWriter(w)
+	header := true
+	write := func(scope string, ts []*Table) error {
+		for _, t := range ts {
+			if t.Name != name {
+				continue
+			}
+			if err := csvTable(cw, scope, t, header); err != nil {
+				return err
+			}
+			header = false
+		}
+		return nil
+	}
+	var err error
+	switch name {
+	case "compare":
+		for _, s := range doc.Sessions {
+			if err = write(s.ID, compareTables(s, "csv")); err != nil {
+				return err
+			}
+		}
+		if len(doc.Sessions) != 1 {
+			err = write("total", compareTables(doc.Total, "csv"))
+		}
+	case "simulated_calls", "summarizer_calls":
+		for _, s := range doc.Sessions {
+			for i := range s.Runs {
+				r := s.Runs[i].Result(s)
+				if r == nil {
+					return fmt.Errorf("CSV table %s needs the runs' calls (--calls)", name)
+				}
+				if err = write(s.ID, runCallsTables(r)); err != nil {
+					return err
+				}
+			}
+		}
+	case "fidelity", "fidelity_reasons", "fidelity_summary":
+		if doc.Fidelity == nil {
+			return fmt.Errorf("CSV table %s needs --fidelity", name)
+		}
+		err = write("", fidelityTables(doc.Fidelity, doc.FidelitySummary))
+	default:
+		return fmt.Errorf("no CSV table %q (want one of %s)", name, strings.Join(CompareCSVTables, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	if header { // no rows and no header yet: write the header alone
+		var ts []*Table
+		switch name {
+		case "compare":
+			ts = compareTables(doc.Total, "csv")
+		case "fidelity", "fidelity_reasons", "fidelity_summary":
+			ts = fidelityTables(nil, doc.FidelitySummary)
+		}
+		for _, t := range ts {
+			if t.Name == name {
+				t.Rows, t.Raw = nil, nil
+				if err := csvTable(cw, "", t, true); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // compareTables gives one table per scope in CSV, and two narrower ones,

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -24,6 +27,7 @@ type compareOptions struct {
 	policies string
 	fidelity bool
 	calls    bool
+	section  string
 	plot     plotOptions
 }
 
@@ -54,10 +58,29 @@ whole input, into DIR (see docs/plots.md).`,
 	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
+	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(report.CompareCSVTables, ", ")+" (default compare)")
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")
 	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(true))
 	return cmd
+}
+
+// checkSection checks --section: a CSV table of compare's, with what it
+// needs.
+func (o *compareOptions) checkSection() error {
+	switch {
+	case o.section == "":
+		return nil
+	case o.format != "csv":
+		return usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
+	case !slices.Contains(report.CompareCSVTables, o.section):
+		return usageError("--section %q: want one of %s", o.section, strings.Join(report.CompareCSVTables, ", "))
+	case strings.HasSuffix(o.section, "_calls") && !o.calls:
+		return usageError("--section %s needs --calls", o.section)
+	case strings.HasPrefix(o.section, "fidelity") && !o.fidelity:
+		return usageError("--section %s needs --fidelity", o.section)
+	}
+	return nil
 }
 
 // compared is one session's runs, with --fidelity its fidelity row, and
@@ -71,6 +94,9 @@ type compared struct {
 
 func runCompare(o *compareOptions, e env) error {
 	if err := o.validate(e); err != nil {
+		return err
+	}
+	if err := o.checkSection(); err != nil {
 		return err
 	}
 	ps, err := policies.ParseList(o.policies)
@@ -114,7 +140,7 @@ func runCompare(o *compareOptions, e env) error {
 	doc.UnpricedModels = accounting.SortedCounts(unpriced)
 	doc.CostPartial = len(unpriced) > 0
 	warnUnpriced(e, doc.UnpricedModels)
-	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls, Width: o.columns(e)})
+	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls, Width: o.columns(e), Sections: []string{o.section}})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
 	}
