@@ -35,11 +35,14 @@ func WriteGate(w io.Writer, res *budget.Result, base *budget.Result, format stri
 	if res.Baseline == "" {
 		t.drop(6, 7) // baseline, change
 	}
+	if format == "csv" {
+		return writeCSVTable(w, t) // the limits; their reasons are JSON's and the text's
+	}
 	secs := []section{{name: "gate", tables: []*Table{t, gateReasons(res)}}}
 	if err := render(w, format, width, secs); err != nil {
 		return err
 	}
-	if base != nil && format != "csv" {
+	if base != nil {
 		d := GateDiff(base, res)
 		if format == "markdown" {
 			_, err := fmt.Fprintf(w, "### Against the baseline\n\n```diff\n%s```\n", d)

@@ -59,19 +59,18 @@ func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
 		return writePoliciesHTML(w, doc)
 	}
 	if opt.Format == "csv" {
-		t := &Table{Name: "policies", Columns: []string{"Source", "Doc", "Parameter", "Default", "Takes", "Meaning"}}
-		var secs []section
+		// One row per policy and parameter (one with empty parameter
+		// columns for a policy without any).
+		t := &Table{Name: "policies", Columns: []string{"Policy", "Source", "Doc", "Parameter", "Default", "Takes", "Meaning"}}
 		for _, p := range doc.Policies {
-			t := &Table{Name: t.Name, Columns: t.Columns}
 			if len(p.Params) == 0 {
-				t.addRow([]string{p.Source, p.Doc, "", "", "", ""})
+				t.addRow([]string{p.Name, p.Source, p.Doc, "", "", "", ""})
 			}
 			for _, a := range p.Params {
-				t.addRow([]string{p.Source, p.Doc, a.Name, a.Default, a.Range, a.Doc})
+				t.addRow([]string{p.Name, p.Source, p.Doc, a.Name, a.Default, a.Range, a.Doc})
 			}
-			secs = append(secs, section{name: p.Name, tables: []*Table{t}})
 		}
-		return render(w, "csv", 0, secs)
+		return writeCSVTable(w, t)
 	}
 	text := opt.Format != "markdown"
 	var tables []*Table

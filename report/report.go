@@ -251,19 +251,6 @@ type section struct {
 // first row.
 func render(w io.Writer, format string, width int, secs []section) error {
 	switch format {
-	case "csv":
-		cw := csv.NewWriter(w)
-		first := map[string]bool{}
-		for _, sec := range secs {
-			for _, t := range sec.tables {
-				if err := renderCSV(cw, sec.name, t, !first[t.Name]); err != nil {
-					return err
-				}
-				first[t.Name] = true
-			}
-		}
-		cw.Flush()
-		return cw.Error()
 	case "table", "markdown", "":
 		md := format == "markdown"
 		for _, sec := range secs {

@@ -61,10 +61,10 @@ type SweepRow struct {
 }
 
 // WriteSweep renders a study. JSON is the whole document; CSV the tidy
-// rows (one per point and session: policy, each swept parameter, session,
-// project, every metric) and, as a second table, the totals; table and
-// Markdown one row per point, best first, text tables fitted to width (0:
-// no limit).
+// rows alone (one per point and session: policy, each swept parameter,
+// session, project, every metric; the totals are JSON's and the text
+// formats'); table and Markdown one row per point, best first, text tables
+// fitted to width (0: no limit).
 func WriteSweep(w io.Writer, doc *SweepDocument, format string, width int) error {
 	switch format {
 	case "json":
@@ -72,7 +72,7 @@ func WriteSweep(w io.Writer, doc *SweepDocument, format string, width int) error
 	case "html":
 		return writeSweepHTML(w, doc)
 	case "csv":
-		return render(w, "csv", 0, []section{{name: "sweep", tables: []*Table{sweepRows(doc), sweepTotals(doc, true)}}})
+		return writeCSVTable(w, sweepRows(doc))
 	}
 	secs := []section{{name: "sweep", tables: []*Table{sweepTotals(doc, false)}}}
 	if len(doc.Pareto) == 2 {

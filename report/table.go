@@ -176,27 +176,14 @@ func markdownCells(r []string) []string {
 	return out
 }
 
-// renderCSV writes t as CSV rows prefixed by the report name and scope.
-func renderCSV(cw *csv.Writer, scope string, t *Table, header bool) error {
-	if header {
-		cols := t.CSVColumns
-		if cols == nil {
-			cols = csvHeader(t.Columns)
-		}
-		if err := cw.Write(append([]string{"report", "scope"}, cols...)); err != nil {
-			return err
-		}
+// writeCSVTable writes t alone as a CSV stream: its header, then its rows.
+func writeCSVTable(w io.Writer, t *Table) error {
+	cw := csv.NewWriter(w)
+	if err := csvTable(cw, "", t, true); err != nil {
+		return err
 	}
-	rows := t.Raw
-	if rows == nil {
-		rows = t.Rows
-	}
-	for _, r := range rows {
-		if err := cw.Write(append([]string{t.Name, scope}, r...)); err != nil {
-			return err
-		}
-	}
-	return nil
+	cw.Flush()
+	return cw.Error()
 }
 
 // csvTable writes t alone: a header naming its columns (after scope when
