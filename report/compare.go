@@ -178,6 +178,9 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 		s := doc.Sessions[0]
 		add(s.ID, "session "+s.ID, s)
 	default:
+		if len(doc.Sessions) > 1 && len(doc.Policies) > 0 {
+			secs = append(secs, section{tables: []*Table{compareOverviewTable(doc)}})
+		}
 		if opt.PerSession {
 			for _, s := range doc.Sessions {
 				add(s.ID, "session "+s.ID, s)
@@ -487,4 +490,41 @@ func signedPct(x float64) string {
 		return "+" + pct(x)
 	}
 	return pct(x)
+}
+
+// compareOverviewTable is one line per session and the total: each
+// policy's total cost (main thread, summarizer and sub-agents), the others
+// with their difference from the first policy's.
+func compareOverviewTable(doc *CompareDocument) *Table {
+	t := &Table{
+		Name: "compare_sessions", Title: "Sessions under each policy",
+		Note: "cost: each run's total (main thread + summarizer + sub-agents as observed); in brackets: against " +
+			doc.Policies[0] + "; the total row sums the sessions",
+		Columns: []string{"Session", "Project", "Calls"},
+		Right:   []bool{false, false, true},
+		Drop:    []string{"Project", "Calls"},
+	}
+	for _, p := range doc.Policies {
+		t.Columns = append(t.Columns, p)
+		t.Right = append(t.Right, true)
+	}
+	row := func(id, project string, c *Compared) {
+		r := []string{id, project, ""}
+		if len(c.Runs) > 0 {
+			r[2] = num(c.Runs[0].Metrics.Calls)
+		}
+		for i, run := range c.Runs {
+			cell := usd(run.Metrics.TotalCost)
+			if i > 0 && run.Delta.TotalCostPct != nil {
+				cell += " (" + signedPct(*run.Delta.TotalCostPct) + ")"
+			}
+			r = append(r, cell)
+		}
+		t.addRow(r)
+	}
+	for _, s := range doc.Sessions {
+		row(s.ID, s.Project, s)
+	}
+	row("total", num(doc.Total.Sessions)+" sessions", doc.Total)
+	return t
 }

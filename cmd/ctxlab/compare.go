@@ -27,6 +27,7 @@ type compareOptions struct {
 	policies string
 	fidelity bool
 	calls    bool
+	detail   bool
 	section  string
 	plot     plotOptions
 }
@@ -54,7 +55,8 @@ whole input, into DIR (see docs/plots.md).`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
-	addSessionsFlag(f, &o.sessions)
+	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
+	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's tables after the overview")
 	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
@@ -140,7 +142,7 @@ func runCompare(o *compareOptions, e env) error {
 	doc.UnpricedModels = accounting.SortedCounts(unpriced)
 	doc.CostPartial = len(unpriced) > 0
 	warnUnpriced(e, doc.UnpricedModels)
-	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.sessions, Calls: o.calls, Width: o.columns(e), Sections: []string{o.section}})
+	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.detail || o.sessions, Calls: o.calls, Width: o.columns(e), Sections: []string{o.section}})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
 	}

@@ -145,12 +145,6 @@ func checkFormat(format string, formats []string) error {
 	return nil
 }
 
-// addSessionsFlag defines --sessions, for the commands that print each
-// session.
-func addSessionsFlag(f *pflag.FlagSet, p *bool) {
-	f.BoolVar(p, "sessions", true, "print each session before the total (with several sessions)")
-}
-
 // config returns the accounting configuration, with --prices laid over the
 // built-in price table.
 func (o *inputOptions) config() (accounting.Config, error) {
