@@ -18,23 +18,32 @@ const maxDepth = 10000
 // validate each top-level value as it walks: strings, which are most of a
 // transcript's bytes, are scanned eight bytes at a time.
 func validJSON(s string) bool {
-	i, ok := validValue(s, skipWS(s, 0), 0)
+	i, ok := validValue(s, skipWS(s, 0), 0, nil)
 	return ok && skipWS(s, i) == len(s)
 }
 
-func validValue(s string, i, depth int) (int, bool) {
+// validValue validates the value at s[i] and returns the index past it.
+// With sp set it also records where each container and long string it
+// validates ends (see spans), for the walkers that visit them afterwards.
+func validValue(s string, i, depth int, sp *spans) (int, bool) {
 	if i >= len(s) {
 		return i, false
 	}
 	switch c := s[i]; {
 	case c == '"':
-		return validString(s, i)
+		end, ok := validString(s, i)
+		if ok && sp != nil && end-i > longString {
+			sp.add(i, end)
+		}
+		return end, ok
 	case c == '{':
 		if depth >= maxDepth {
 			return i, false
 		}
+		slot := sp.open(i)
 		i = skipWS(s, i+1)
 		if i < len(s) && s[i] == '}' {
+			sp.close(slot, i+1)
 			return i + 1, true
 		}
 		for {
@@ -49,11 +58,12 @@ func validValue(s string, i, depth int) (int, bool) {
 			if i >= len(s) || s[i] != ':' {
 				return i, false
 			}
-			if i, ok = validValue(s, skipWS(s, i+1), depth+1); !ok {
+			if i, ok = validValue(s, skipWS(s, i+1), depth+1, sp); !ok {
 				return i, false
 			}
 			var done bool
 			if i, done, ok = afterElem(s, i, '}'); done || !ok {
+				sp.close(slot, i)
 				return i, ok
 			}
 		}
@@ -61,17 +71,20 @@ func validValue(s string, i, depth int) (int, bool) {
 		if depth >= maxDepth {
 			return i, false
 		}
+		slot := sp.open(i)
 		i = skipWS(s, i+1)
 		if i < len(s) && s[i] == ']' {
+			sp.close(slot, i+1)
 			return i + 1, true
 		}
 		for {
 			var ok bool
-			if i, ok = validValue(s, i, depth+1); !ok {
+			if i, ok = validValue(s, i, depth+1, sp); !ok {
 				return i, false
 			}
 			var done bool
 			if i, done, ok = afterElem(s, i, ']'); done || !ok {
+				sp.close(slot, i)
 				return i, ok
 			}
 		}
