@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -662,4 +663,17 @@ func TestSideRequests(t *testing.T) {
 	if len(s.Main.Messages) != 3 || len(s.Main.Calls) != 1 {
 		t.Errorf("%d messages, %d calls; want 3 and 1", len(s.Main.Messages), len(s.Main.Calls))
 	}
+}
+
+// FuzzVersionPart checks versionPart against strconv.Atoi.
+func FuzzVersionPart(f *testing.F) {
+	for _, s := range []string{"", "0", "41", "+5", "-5", "1b", "123456789", "1234567890", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := strconv.Atoi(s)
+		if got := versionPart(s); got != want {
+			t.Errorf("versionPart(%q) = %d, want %d", s, got, want)
+		}
+	})
 }
