@@ -578,14 +578,24 @@ func versionPart(p string) int {
 	return n
 }
 
+// nextVersionPart splits v at its first dot (as strings.Cut) and reads the
+// part before it.
+func nextVersionPart(v string) (n int, rest string) {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '.' {
+			return versionPart(v[:i]), v[i+1:]
+		}
+	}
+	return versionPart(v), ""
+}
+
 // CompareVersions compares dotted numeric versions ("2.1.9" < "2.1.41").
 // Missing or non-numeric parts count as 0.
 func CompareVersions(a, b string) int {
 	for a != "" || b != "" {
-		var x, y string
-		x, a, _ = strings.Cut(a, ".")
-		y, b, _ = strings.Cut(b, ".")
-		nx, ny := versionPart(x), versionPart(y)
+		var nx, ny int
+		nx, a = nextVersionPart(a)
+		ny, b = nextVersionPart(b)
 		if nx != ny {
 			if nx < ny {
 				return -1

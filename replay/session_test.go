@@ -677,3 +677,31 @@ func FuzzVersionPart(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCompareVersions checks CompareVersions against the rule written with
+// strings.Cut and strconv.Atoi.
+func FuzzCompareVersions(f *testing.F) {
+	f.Add("2.1.9", "2.1.41")
+	f.Add("1..2", "1.0.2.")
+	f.Add("-1.x", "+0")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		want := 0
+		for x, y := a, b; x != "" || y != ""; {
+			var p, q string
+			p, x, _ = strings.Cut(x, ".")
+			q, y, _ = strings.Cut(y, ".")
+			np, _ := strconv.Atoi(p)
+			nq, _ := strconv.Atoi(q)
+			if np != nq {
+				want = 1
+				if np < nq {
+					want = -1
+				}
+				break
+			}
+		}
+		if got := CompareVersions(a, b); got != want {
+			t.Errorf("CompareVersions(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
