@@ -171,9 +171,12 @@ func validString(s string, i int) (int, bool) {
 		// character (bytes >= 0x80 pass: UTF-8 is checked by jsLen).
 		for i+8 <= len(s) {
 			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
-			q := v ^ (lsb * '"')
+			// Flipping bit 1 maps '"' (0x22) to 0x20 and the control
+			// characters onto themselves, so one "less than 0x21" test
+			// finds both; the other test finds '\'.
+			q := v ^ (lsb * 0x02)
 			b := v ^ (lsb * '\\')
-			special := (((q - lsb) &^ q) | ((b - lsb) &^ b) | ((v - lsb*0x20) &^ v)) & msb
+			special := (((q - lsb*0x21) &^ q) | ((b - lsb) &^ b)) & msb
 			if special != 0 {
 				// The lowest flagged byte is the first special one (a
 				// borrow can only flag bytes above it), so jump to it

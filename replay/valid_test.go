@@ -123,3 +123,19 @@ func FuzzSpans(f *testing.F) {
 		}
 	})
 }
+
+// TestValidStringBytes puts every byte value at every offset of the first
+// two 8-byte words of a string, and after a special one, and compares
+// validJSON with encoding/json.
+func TestValidStringBytes(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for off := 0; off < 16; off++ {
+			for _, pre := range []string{"", `\n`, "\x01", `"`} {
+				s := `"` + strings.Repeat("x", off) + pre + string([]byte{byte(c)}) + strings.Repeat("y", 9) + `"`
+				if got, want := validJSON(s), json.Valid([]byte(s)); got != want {
+					t.Errorf("validJSON(%q) = %v, encoding/json says %v", s, got, want)
+				}
+			}
+		}
+	}
+}
