@@ -213,13 +213,9 @@ func stringEnd(s string, i int) int {
 	}
 }
 
-// valueEnd returns the index just past the value starting at i.
-func valueEnd(s string, i int) int {
-	return (*spans)(nil).valueEnd(s, i)
-}
-
-// valueEnd is valueEnd that first looks the value up in sp: containers
-// always, strings once no quote is found in their first bytes.
+// valueEnd returns the index just past the value starting at i, looking
+// it up in sp first: containers always, strings once no quote is found in
+// their first bytes.
 func (sp *spans) valueEnd(s string, i int) int {
 	if i >= len(s) {
 		return i
@@ -289,11 +285,7 @@ func integer(raw string) int64 {
 
 // field returns the raw value of key in the valid object raw, or "". It
 // stops at the key, so a field near the start of a large object is cheap.
-func field(raw, key string) string {
-	return (*spans)(nil).field(raw, key)
-}
-
-// field is field for a part of the line sp was recorded for.
+// sp, if set, is the line's recorded spans.
 func (sp *spans) field(raw, key string) string {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
