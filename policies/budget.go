@@ -49,12 +49,13 @@ func (p *budget) Before(s *simulate.State) {
 func (p *budget) clear(s *simulate.State) {
 	var idx []int
 	over := s.Tokens - p.tokens
-	for _, j := range liveResults(s.Items, currentFrom(s)) {
-		if over <= 0 {
-			break
+	// The tool results not yet cleared, oldest first, visited only until
+	// enough is freed: the context holds every result of the session.
+	for j, end := 1, min(currentFrom(s), len(s.Items)); j < end && over > 0; j++ {
+		if it := &s.Items[j]; it.Kind == simulate.KindToolResult && !it.Cleared {
+			idx = append(idx, j)
+			over -= clearGain(s, *it)
 		}
-		idx = append(idx, j)
-		over -= clearGain(s, s.Items[j])
 	}
 	if len(idx) > 0 {
 		s.Clear(idx, "budget (mask)")

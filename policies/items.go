@@ -8,18 +8,6 @@ func clearGain(s *simulate.State, it simulate.Item) int64 {
 	return max(0, it.Tokens-s.PlaceholderTokens())
 }
 
-// liveResults returns the indexes of the tool results in items[1:end] not
-// yet cleared, oldest first.
-func liveResults(items []simulate.Item, end int) []int {
-	var out []int
-	for j := 1; j < min(end, len(items)); j++ {
-		if it := items[j]; it.Kind == simulate.KindToolResult && !it.Cleared {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
 // appended returns the items the trace appends for this call, without the
 // compaction artifacts a counterfactual run skips. Unlike State.Appended,
 // it does not depend on what other policies of a composition did first.

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -26,7 +27,12 @@ func jsLen(raw string) (n int, validUTF8 bool) {
 		for i+8 <= len(s) {
 			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
 			x := v ^ 0x5C5C5C5C5C5C5C5C // zero byte where v has '\'
-			if (v|((x-0x0101010101010101)&^x))&0x8080808080808080 != 0 {
+			if m := (v | ((x - 0x0101010101010101) &^ x)) & 0x8080808080808080; m != 0 {
+				// Count the plain bytes before the first flagged one (the
+				// lowest flag is exact, see validString).
+				k := bits.TrailingZeros64(m) >> 3
+				n += k
+				i += k
 				break
 			}
 			n += 8

@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -14,17 +16,93 @@ import (
 // mostly such strings, and ctxlab needs only their length and hash, which it
 // takes from the raw bytes.
 
+// longString is the length (quotes included) above which the validation
+// records where a string ends: strings shorter than that are found again
+// faster than they are looked up.
+const longString = 64
+
+// spans records, for one line, where the containers and long strings that
+// the validation walked end, so that the walkers visiting them afterwards
+// (each container of a message is skipped by every walk of the values that
+// hold it) jump to the end instead of scanning the bytes again. Entries are
+// offsets from the start of the line, sorted by start: a container's entry
+// is taken when it opens. A nil *spans records and finds nothing.
+type spans struct {
+	base       uintptr // address of the line's first byte
+	n          int     // the line's length
+	start, end []int
+}
+
+// reset empties sp for the line s.
+func (sp *spans) reset(s string) {
+	sp.base = uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	sp.n = len(s)
+	sp.start = sp.start[:0]
+	sp.end = sp.end[:0]
+}
+
+// open takes the entry of a container starting at line offset i.
+func (sp *spans) open(i int) int {
+	if sp == nil {
+		return -1
+	}
+	sp.start = append(sp.start, i)
+	sp.end = append(sp.end, -1)
+	return len(sp.start) - 1
+}
+
+// close sets the end of the entry that open returned.
+func (sp *spans) close(slot, end int) {
+	if sp != nil {
+		sp.end[slot] = end
+	}
+}
+
+// add records a string from i to end.
+func (sp *spans) add(i, end int) {
+	sp.start = append(sp.start, i)
+	sp.end = append(sp.end, end)
+}
+
+// find returns the index past the value starting at s[i], if it was
+// recorded; s must be part of the line sp was reset for to be found.
+func (sp *spans) find(s string, i int) (int, bool) {
+	if sp == nil || len(sp.start) == 0 {
+		return 0, false
+	}
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - sp.base + uintptr(i)
+	if off >= uintptr(sp.n) {
+		return 0, false
+	}
+	k, ok := slices.BinarySearch(sp.start, int(off))
+	if !ok || sp.end[k] < 0 {
+		return 0, false
+	}
+	end := i + sp.end[k] - int(off)
+	if end > len(s) {
+		return 0, false
+	}
+	return end, true
+}
+
 // eachField calls fn with each key and raw value of the object raw, which
 // must be valid JSON.
 func eachField(raw string, fn func(key, val string)) {
-	walkFields(raw, false, fn)
+	walkFields(raw, false, nil, fn)
+}
+
+// eachField is eachField for a part of the line sp was recorded for.
+func (sp *spans) eachField(raw string, fn func(key, val string)) {
+	walkFields(raw, false, sp, fn)
 }
 
 // walkFields is eachField that can also validate: with check set it
 // validates each value as it skips it (validValue), so a line's top level
 // is validated and walked in one pass, and it reports whether raw was one
 // valid object. Without check it trusts raw and only finds value ends.
-func walkFields(raw string, check bool, fn func(key, val string)) bool {
+// With check, sp (if set) records the spans of the values validated;
+// without, it is used to find them.
+func walkFields(raw string, check bool, sp *spans, fn func(key, val string)) bool {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
@@ -58,11 +136,11 @@ func walkFields(raw string, check bool, fn func(key, val string)) bool {
 		var end int
 		if check {
 			var ok bool
-			if end, ok = validValue(raw, i, 1); !ok {
+			if end, ok = validValue(raw, i, 1, sp); !ok {
 				return false
 			}
 		} else {
-			end = valueEnd(raw, i)
+			end = sp.valueEnd(raw, i)
 		}
 		fn(key, raw[i:end])
 		i = skipWS(raw, end)
@@ -82,6 +160,11 @@ func walkFields(raw string, check bool, fn func(key, val string)) bool {
 
 // eachElem calls fn with each raw element of the array raw.
 func eachElem(raw string, fn func(val string)) {
+	(*spans)(nil).eachElem(raw, fn)
+}
+
+// eachElem is eachElem for a part of the line sp was recorded for.
+func (sp *spans) eachElem(raw string, fn func(val string)) {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return
@@ -96,7 +179,7 @@ func eachElem(raw string, fn func(val string)) {
 			i++
 			continue
 		}
-		end := valueEnd(raw, i)
+		end := sp.valueEnd(raw, i)
 		fn(raw[i:end])
 		i = end
 	}
@@ -130,15 +213,25 @@ func stringEnd(s string, i int) int {
 	}
 }
 
-// valueEnd returns the index just past the value starting at i.
-func valueEnd(s string, i int) int {
+// valueEnd returns the index just past the value starting at i, looking
+// it up in sp first: containers always, strings once no quote is found in
+// their first bytes.
+func (sp *spans) valueEnd(s string, i int) int {
 	if i >= len(s) {
 		return i
 	}
 	switch s[i] {
 	case '"':
+		if sp != nil && i+longString < len(s) && strings.IndexByte(s[i+1:i+longString], '"') < 0 {
+			if end, ok := sp.find(s, i); ok {
+				return end
+			}
+		}
 		return stringEnd(s, i)
 	case '{', '[':
+		if end, ok := sp.find(s, i); ok {
+			return end
+		}
 		depth := 0
 		for i < len(s) {
 			switch s[i] {
@@ -192,7 +285,8 @@ func integer(raw string) int64 {
 
 // field returns the raw value of key in the valid object raw, or "". It
 // stops at the key, so a field near the start of a large object is cheap.
-func field(raw, key string) string {
+// sp, if set, is the line's recorded spans.
+func (sp *spans) field(raw, key string) string {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return ""
@@ -210,7 +304,7 @@ func field(raw, key string) string {
 			i++
 		}
 		i = skipWS(raw, i)
-		end := valueEnd(raw, i)
+		end := sp.valueEnd(raw, i)
 		if k == key {
 			return raw[i:end]
 		}

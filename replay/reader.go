@@ -93,6 +93,7 @@ type Reader struct {
 
 	stats  Stats
 	intern map[string]string
+	sp     spans // where the current line's values end, see parse
 }
 
 // NewReader returns a Reader of r; file names the input in messages.
@@ -282,7 +283,8 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	e := &Entry{Line: r.line}
 	utfOK := true
 	var unknown []string
-	valid := walkFields(s, true, func(k, v string) {
+	r.sp.reset(s)
+	valid := walkFields(s, true, &r.sp, func(k, v string) {
 		switch k {
 		case "type":
 			e.Type = r.str(str(v))
@@ -326,12 +328,12 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 			}
 		case "toolUseResult":
 			if isObject(v) {
-				e.ResultAgentID = r.str(str(field(v, "agentId")))
+				e.ResultAgentID = r.str(str(r.sp.field(v, "agentId")))
 			}
 		case "compactMetadata", "microcompactMetadata":
 			e.Compact = parseCompact(v)
 		case "attachment":
-			e.AttachmentType = r.str(str(field(v, "type")))
+			e.AttachmentType = r.str(str(r.sp.field(v, "type")))
 			e.AttachmentChars = rawLen(v)
 		case knownFields(k):
 		default:
@@ -401,7 +403,7 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 	if !isObject(m) {
 		return true
 	}
-	eachField(m, func(k, v string) {
+	r.sp.eachField(m, func(k, v string) {
 		switch k {
 		case "id":
 			e.MessageID = strings.Clone(str(v))
@@ -425,7 +427,7 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 				b.Text = v // raw: parse decodes it for user messages
 				e.Blocks = []Block{b}
 			case isArray(v):
-				eachElem(v, func(bv string) {
+				r.sp.eachElem(v, func(bv string) {
 					b, ok := r.parseBlock(bv)
 					utfOK = utfOK && ok
 					e.Blocks = append(e.Blocks, b)
@@ -502,7 +504,7 @@ func cutUTF8(s string, n int) string {
 func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 	utfOK = true
 	var typ, text, content, input string
-	eachField(bv, func(k, v string) {
+	r.sp.eachField(bv, func(k, v string) {
 		switch k {
 		case "type":
 			typ = str(v)
@@ -544,9 +546,9 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 			b.Chars, utfOK = jsLen(content)
 			b.Est = Estimate(b.Chars)
 		case isArray(content):
-			eachElem(content, func(item string) {
+			r.sp.eachElem(content, func(item string) {
 				var it, txt string
-				eachField(item, func(k, v string) {
+				r.sp.eachField(item, func(k, v string) {
 					switch k {
 					case "type":
 						it = str(v)

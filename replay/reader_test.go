@@ -1055,3 +1055,23 @@ func crossCheck(t *testing.T, line []byte, e *Entry) {
 		t.Fatalf("line %q: Text = %q, want %q", line, e.Blocks[0].Text, wantText)
 	}
 }
+
+// FuzzJSLen checks jsLen against utf16Len on any valid string literal, and
+// that it reports invalid UTF-8 exactly when the literal holds some.
+func FuzzJSLen(f *testing.F) {
+	f.Add(`"abcdefgh\nijklmnop\t\"é€😀\ud83d\ude00"`)
+	f.Add("\"abc\xffdefghijkl\"")
+	f.Fuzz(func(t *testing.T, raw string) {
+		var s string
+		if json.Unmarshal([]byte(raw), &s) != nil || len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+			return
+		}
+		got, valid := jsLen(raw)
+		if want := utf16Len(t, raw); got != want {
+			t.Errorf("jsLen(%q) = %d, want %d", raw, got, want)
+		}
+		if valid != utf8.ValidString(raw) {
+			t.Errorf("jsLen(%q) reports valid UTF-8 %v", raw, valid)
+		}
+	})
+}

@@ -562,15 +562,40 @@ func placeholderOutput(v string) bool {
 	return CompareVersions(v, "2.1.9") >= 0 && CompareVersions(v, "2.1.41") <= 0
 }
 
+// versionPart is strconv.Atoi(p), or 0 when p is not a number, without
+// Atoi's error for the usual short run of digits (CompareVersions runs for
+// every call of every simulation).
+func versionPart(p string) int {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c >= '0' && c <= '9' && len(p) < 10 {
+			n = n*10 + int(c-'0')
+			continue
+		}
+		n, _ = strconv.Atoi(p) // signs, other characters, overflow
+		return n
+	}
+	return n
+}
+
+// nextVersionPart splits v at its first dot (as strings.Cut) and reads the
+// part before it.
+func nextVersionPart(v string) (n int, rest string) {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '.' {
+			return versionPart(v[:i]), v[i+1:]
+		}
+	}
+	return versionPart(v), ""
+}
+
 // CompareVersions compares dotted numeric versions ("2.1.9" < "2.1.41").
 // Missing or non-numeric parts count as 0.
 func CompareVersions(a, b string) int {
 	for a != "" || b != "" {
-		var x, y string
-		x, a, _ = strings.Cut(a, ".")
-		y, b, _ = strings.Cut(b, ".")
-		nx, _ := strconv.Atoi(x)
-		ny, _ := strconv.Atoi(y)
+		var nx, ny int
+		nx, a = nextVersionPart(a)
+		ny, b = nextVersionPart(b)
 		if nx != ny {
 			if nx < ny {
 				return -1

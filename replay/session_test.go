@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -662,4 +663,45 @@ func TestSideRequests(t *testing.T) {
 	if len(s.Main.Messages) != 3 || len(s.Main.Calls) != 1 {
 		t.Errorf("%d messages, %d calls; want 3 and 1", len(s.Main.Messages), len(s.Main.Calls))
 	}
+}
+
+// FuzzVersionPart checks versionPart against strconv.Atoi.
+func FuzzVersionPart(f *testing.F) {
+	for _, s := range []string{"", "0", "41", "+5", "-5", "1b", "123456789", "1234567890", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := strconv.Atoi(s)
+		if got := versionPart(s); got != want {
+			t.Errorf("versionPart(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
+
+// FuzzCompareVersions checks CompareVersions against the rule written with
+// strings.Cut and strconv.Atoi.
+func FuzzCompareVersions(f *testing.F) {
+	f.Add("2.1.9", "2.1.41")
+	f.Add("1..2", "1.0.2.")
+	f.Add("-1.x", "+0")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		want := 0
+		for x, y := a, b; x != "" || y != ""; {
+			var p, q string
+			p, x, _ = strings.Cut(x, ".")
+			q, y, _ = strings.Cut(y, ".")
+			np, _ := strconv.Atoi(p)
+			nq, _ := strconv.Atoi(q)
+			if np != nq {
+				want = 1
+				if np < nq {
+					want = -1
+				}
+				break
+			}
+		}
+		if got := CompareVersions(a, b); got != want {
+			t.Errorf("CompareVersions(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
 }

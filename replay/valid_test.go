@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,7 +48,7 @@ func TestValidJSONDepthLimit(t *testing.T) {
 			t.Errorf("%s: validJSON = %v, want %v", tt.name, got, tt.want)
 		}
 		if tt.s[0] == '{' {
-			if got := walkFields(tt.s, true, func(k, v string) {}); got != tt.want {
+			if got := walkFields(tt.s, true, nil, func(k, v string) {}); got != tt.want {
 				t.Errorf("%s: walkFields = %v, want %v", tt.name, got, tt.want)
 			}
 		}
@@ -75,7 +76,7 @@ func FuzzWalkFields(f *testing.F) {
 	f.Add(`{"type":"user","message":{"content":[{"type":"text","text":"hi"}]},"n":1.5e3,"b":[true,null]}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		var keys []string
-		got := walkFields(s, true, func(k, v string) { keys = append(keys, k) })
+		got := walkFields(s, true, nil, func(k, v string) { keys = append(keys, k) })
 		var obj map[string]json.RawMessage
 		want := json.Valid([]byte(s)) && json.Unmarshal([]byte(s), &obj) == nil && obj != nil
 		if got != want {
@@ -85,4 +86,56 @@ func FuzzWalkFields(f *testing.F) {
 			t.Fatalf("walkFields(%q) visited %d keys, object has %d distinct", s, len(keys), len(obj))
 		}
 	})
+}
+
+// FuzzSpans checks that the walkers find the same values with the spans the
+// validation recorded as without them, at every depth of a valid line.
+func FuzzSpans(f *testing.F) {
+	for _, c := range validCases {
+		f.Add(c)
+	}
+	long := strings.Repeat(`ab\"\\cd\n`, 20)
+	f.Add(`{"message":{"content":[{"type":"text","text":"` + long + `"},{"type":"tool_result","content":[{"type":"text","text":"` + long + `"}]}]},"toolUseResult":{"x":["` + long + `"],"agentId":"a1"}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var sp spans
+		sp.reset(s)
+		if !walkFields(s, true, &sp, func(k, v string) {}) {
+			return
+		}
+		var with, without []string
+		var walk func(sp *spans, v string, out *[]string)
+		walk = func(sp *spans, v string, out *[]string) {
+			*out = append(*out, v)
+			switch {
+			case isObject(v):
+				sp.eachField(v, func(k, x string) { walk(sp, x, out) })
+				if f := sp.field(v, "agentId"); f != "" {
+					*out = append(*out, "field:"+f)
+				}
+			case isArray(v):
+				sp.eachElem(v, func(x string) { walk(sp, x, out) })
+			}
+		}
+		walk(&sp, s, &with)
+		walk(nil, s, &without)
+		if !slices.Equal(with, without) {
+			t.Fatalf("walk of %q with spans:\n%q\nwithout:\n%q", s, with, without)
+		}
+	})
+}
+
+// TestValidStringBytes puts every byte value at every offset of the first
+// two 8-byte words of a string, and after a special one, and compares
+// validJSON with encoding/json.
+func TestValidStringBytes(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for off := 0; off < 16; off++ {
+			for _, pre := range []string{"", `\n`, "\x01", `"`} {
+				s := `"` + strings.Repeat("x", off) + pre + string([]byte{byte(c)}) + strings.Repeat("y", 9) + `"`
+				if got, want := validJSON(s), json.Valid([]byte(s)); got != want {
+					t.Errorf("validJSON(%q) = %v, encoding/json says %v", s, got, want)
+				}
+			}
+		}
+	}
 }

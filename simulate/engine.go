@@ -348,10 +348,16 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	e := &engine{
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
-		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: []CallResult{}, Summaries: []SummaryCall{}},
+		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}},
 	}
 	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
-	e.items = []Item{{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true}}
+	// Room for every item the trace appends, so the context is not
+	// regrown call after call (a compaction replaces it with a smaller one).
+	n := 1
+	for i := range tr.Calls {
+		n += len(tr.Calls[i].Items)
+	}
+	e.items = append(make([]Item, 0, n), Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
 	e.tokens = tr.Overhead
 	return e
 }
@@ -676,8 +682,12 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
 	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.items[0].Tokens, minCacheable(e.cfg.MinCacheable, tc.Model))
+	stamp := tc.stamp
+	if stamp == "" {
+		stamp = replay.Stamp(tc.Time)
+	}
 	r := CallResult{
-		Call: tc.Index + 1, Line: tc.Line, Time: replay.Stamp(tc.Time), Model: tc.Model,
+		Call: tc.Index + 1, Line: tc.Line, Time: stamp, Model: tc.Model,
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}

@@ -44,6 +44,9 @@ type Summary struct {
 type userMsg struct {
 	msg  int
 	text string
+	// quoted is strconv.Quote(text) once a summary has quoted it: a quoted
+	// message is carried into every later summary, which quotes it again.
+	quoted string
 }
 
 // Summarize writes the summary of items (and of the user messages an
@@ -59,7 +62,7 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 		switch it.Kind {
 		case KindUser:
 			if strings.TrimSpace(it.Text) != "" {
-				users = append(users, userMsg{it.Msg, it.Text})
+				users = append(users, userMsg{msg: it.Msg, text: it.Text})
 			}
 		case KindToolUse:
 			tools[it.Tool]++
@@ -121,8 +124,11 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 	var carried []userMsg
 	for i, u := range users {
 		if keep[i] {
+			if u.quoted == "" {
+				u.quoted = strconv.Quote(u.text)
+			}
 			b.WriteString("- ") // as fmt's %q, without its formatting machinery on the hot path
-			b.WriteString(strconv.Quote(u.text))
+			b.WriteString(u.quoted)
 			b.WriteString("\n")
 			sum.Quoted = append(sum.Quoted, u.msg)
 			carried = append(carried, u)

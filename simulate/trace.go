@@ -59,6 +59,9 @@ type TraceCall struct {
 	Time    int64
 	Model   string
 	Version string
+	// stamp is replay.Stamp(Time), taken once in Prepare for every
+	// policy's call rows ("" when the TraceCall was built elsewhere).
+	stamp string
 	// Usage is what the transcript recorded.
 	Usage replay.Usage
 	// Items were appended since the previous call: the previous response,
@@ -165,6 +168,7 @@ func Prepare(s *replay.Session) *Trace {
 		tc := TraceCall{
 			Index: seg.Call, Line: c.Line, Time: c.Time, Model: c.Model, Version: c.Version,
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
+			stamp: replay.Stamp(c.Time),
 		}
 		if c.OutputLowerBound {
 			for _, b := range th.Messages[c.Msg].Blocks {
