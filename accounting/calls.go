@@ -176,26 +176,7 @@ func (l *callLog) call(i int) call {
 // log made of calls from several logs.
 func (l *callLog) appendCall(c call, r callRecord) {
 	l.recs = append(l.recs, r)
-	m := len(l.names)
-	for j, n := range l.names {
-		if n == c.model {
-			m = j
-			break
-		}
-	}
-	if m == len(l.names) {
-		l.names = append(l.names, c.model)
-	}
-	k := len(l.names)
-	for j, n := range l.names {
-		if n == c.kind {
-			k = j
-			break
-		}
-	}
-	if k == len(l.names) {
-		l.names = append(l.names, c.kind)
-	}
+	m, k := l.nameIndex(c.model), l.nameIndex(c.kind)
 	i := len(l.recs) - 1
 	l.recs[i].kind = uint8(k)
 	l.recs[i].flags &^= wide
@@ -210,6 +191,15 @@ func (l *callLog) appendCall(c call, r callRecord) {
 		l.wide = map[uint32]wideCall{}
 	}
 	l.wide[uint32(i)] = wideCall{model: c.model, usage: u}
+}
+
+// nameIndex returns n's index in l.names, adding it when new.
+func (l *callLog) nameIndex(n string) int {
+	if j := slices.Index(l.names, n); j >= 0 {
+		return j
+	}
+	l.names = append(l.names, n)
+	return len(l.names) - 1
 }
 
 // callLogs are the logs of a merge, their records numbered in order
