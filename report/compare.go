@@ -419,15 +419,16 @@ func fidelityTable(fs []Fidelity) *Table {
 		Note: "the cache model run over the recorded prompts against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
 			"calls whose prompt differs from the recorded one (must be 0)\n" +
 			"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
-			"n/a: before the first call (an earlier session's)",
+			"n/a: before the first call (an earlier session's)\n" +
+			"system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages",
 		Columns: []string{"Session", "Calls", "Read recorded", "Read simulated", "Read error", "Write recorded", "Write simulated", "Write error",
-			"Prompt mismatches", "Real auto-compaction", "claude-code", "Match"},
+			"Prompt mismatches", "Real auto-compaction", "claude-code", "Match", "System prefix"},
 		CSVColumns: []string{"session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",
 			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
-			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match"},
-		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, false},
-		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC"},
-		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "Calls"},
+			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source"},
+		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, false, true},
+		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC", "System prefix": "Sys prefix"},
+		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "System prefix", "Calls"},
 	}
 	for _, f := range fs {
 		re, we, rre, rwe := "", "", "", ""
@@ -446,13 +447,20 @@ func fidelityTable(fs []Fidelity) *Table {
 		case f.RealAutoCompaction > 1:
 			match = "no"
 		}
+		sys := ""
+		if f.SystemPrefix > 0 {
+			sys = num(f.SystemPrefix)
+			if f.SystemPrefixSource == simulate.PrefixFromFirstRead {
+				sys += "*"
+			}
+		}
 		t.add(
 			[]string{f.Session, num(f.Calls), num(f.RecordedCacheRead), num(f.SimulatedCacheRead), re,
 				num(f.RecordedCacheWrite), num(f.SimulatedCacheWrite), we, num(f.PromptMismatches),
-				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match},
+				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match, sys},
 			[]string{f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
 				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
-				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match},
+				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, raw(f.SystemPrefix), f.SystemPrefixSource},
 		)
 	}
 	return t

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate"
@@ -35,8 +36,9 @@ func TestFidelityMatch(t *testing.T) {
 		{Session: "never", RealAutoCompaction: 5, SimulatedAutoCompaction: 0}, // claude-code never compacts
 	})
 	want := []string{"", "n/a", "yes", "no", "no"}
+	col := slices.Index(tab.Columns, "Match")
 	for i, row := range tab.Rows {
-		if got := row[len(row)-1]; got != want[i] {
+		if got := row[col]; got != want[i] {
 			t.Errorf("%s: match %q, want %q", row[0], got, want[i])
 		}
 	}

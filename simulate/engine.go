@@ -269,6 +269,10 @@ type engine struct {
 	// next turn starts.
 	compactedTurn bool
 	clearedNow    bool // content cleared or dropped before this call
+	// sys is where the system prompt's cache breakpoint falls
+	// (Trace.SystemPrefix). No entry lies between it and the end of the
+	// overhead, so a rewrite of the conversation reads only up to it.
+	sys int64
 }
 
 // withDefaults returns the config with every zero field set to its
@@ -359,6 +363,10 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	}
 	e.items = append(make([]Item, 0, n), Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
 	e.tokens = tr.Overhead
+	e.sys = tr.Overhead
+	if p := tr.SystemPrefix; p > 0 && p < tr.Overhead {
+		e.sys = p
+	}
 	return e
 }
 
@@ -412,7 +420,9 @@ func (e *engine) step(i int, p Policy, obs bool) {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt, which
-// invalidates the whole cached prefix; a thinking budget that changed
+// invalidates the whole cached prefix, and so does a new Claude Code
+// version: the call comes from a restarted Claude Code, whose system prompt
+// and tool definitions are the new version's; a thinking budget that changed
 // (before ThinkingKeywordsUntil) and the first turn after a compaction
 // (from PostCompactTurnFrom) invalidate the cached messages but not the
 // system prompt.
@@ -420,6 +430,10 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.markEdit(0)
 		e.actions = append(e.actions, "working directory changed")
+	}
+	if i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version {
+		e.markEdit(0)
+		e.actions = append(e.actions, "Claude Code version changed")
 	}
 	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&e.tr.Calls[i-1]) && tc.Thinking != e.tr.Calls[i-1].Thinking {
 		e.markEdit(1)
@@ -681,7 +695,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.items[0].Tokens, minCacheable(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.sys, minCacheable(e.cfg.MinCacheable, tc.Model))
 	stamp := tc.stamp
 	if stamp == "" {
 		stamp = replay.Stamp(tc.Time)

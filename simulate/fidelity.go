@@ -41,6 +41,10 @@ type Fidelity struct {
 	ManualCompactions int `json:"manual_compactions"`
 	// Inferred is what the recorded prompts proved about the limits.
 	Inferred *Inferred `json:"inferred_limits,omitempty"`
+	// SystemPrefix is the cached system prompt prefix the model used
+	// (Trace.SystemPrefix) and SystemPrefixSource how it was found.
+	SystemPrefix       int64  `json:"system_prefix_tokens"`
+	SystemPrefixSource string `json:"system_prefix_source,omitempty"`
 	// Auxiliary is the kind of a side request read without its session;
 	// it is not replayed.
 	Auxiliary string `json:"auxiliary,omitempty"`
@@ -75,6 +79,9 @@ func DefaultFidelityTolerances() FidelityTolerances {
 // session's trace with what the transcript recorded.
 func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol FidelityTolerances) Fidelity {
 	f := Fidelity{Session: s.ID, Calls: len(observed.Calls), Auxiliary: string(tr.Auxiliary), Reasons: []string{}}
+	if tr.Auxiliary == "" && len(tr.Calls) > 0 {
+		f.SystemPrefix, f.SystemPrefixSource = tr.SystemPrefix, tr.SystemPrefixSource
+	}
 	if tr.Inferred != (Inferred{}) {
 		in := tr.Inferred
 		f.Inferred = &in

@@ -97,18 +97,16 @@ func abs(x int64) int64 {
 // TestFidelityBars pins the fidelity summary on the real and calibration
 // transcripts: every first auto-compaction at the real call, no compaction
 // where none happened without a reason, every prompt fitted, every
-// disagreement explained, and the whole-set cache errors within their bars
-// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±6% on realdata's
-// −4.3%; on calibration the −16.8% measured when this test was last
-// changed, nearly all from 1.0.89 rewrites of the prompt the transcript
-// shows no cause for, which the reasons list).
+// disagreement explained, the whole-set cache errors within their bars
+// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±3% on the −0.8% and
+// −0.4% measured when this test was last changed), and at least the
+// sessions whose writes were within 10% then (7 of 11, 6 of 8).
 func TestFidelityBars(t *testing.T) {
 	for _, c := range []struct {
-		dir      string
-		autoComp int
-		writeLo  float64
-		writeHi  float64
-	}{{testcorpus.Realdata, 4, -6, 6}, {testcorpus.Calibration, 6, -10, 10}} {
+		dir          string
+		autoComp     int
+		writesWithin int
+	}{{testcorpus.Realdata, 4, 7}, {testcorpus.Calibration, 6, 6}} {
 		var rows []simulate.Fidelity
 		for _, s := range corpusload.Sessions(t, c.dir) {
 			tr := simulate.Prepare(s)
@@ -132,8 +130,11 @@ func TestFidelityBars(t *testing.T) {
 		if r := *sum.CacheReadErrorPct; r < -1 || r > 1 {
 			t.Errorf("%s: cache reads %+.2f%%, want within ±1%%", c.dir, r)
 		}
-		if w := *sum.CacheWriteErrorPct; w < c.writeLo || w > c.writeHi {
-			t.Errorf("%s: cache writes %+.2f%%, want within [%v, %v]", c.dir, w, c.writeLo, c.writeHi)
+		if w := *sum.CacheWriteErrorPct; w < -3 || w > 3 {
+			t.Errorf("%s: cache writes %+.2f%%, want within ±3%%", c.dir, w)
+		}
+		if sum.WritesWithin < c.writesWithin {
+			t.Errorf("%s: writes within 10%% in %d of %d sessions, want at least %d", c.dir, sum.WritesWithin, sum.WritesChecked, c.writesWithin)
 		}
 	}
 }

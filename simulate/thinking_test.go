@@ -215,3 +215,79 @@ func TestPrepareCwdChanged(t *testing.T) {
 		t.Errorf("CwdChanged %v, want %v", got, want)
 	}
 }
+
+// A call on another Claude Code version than the previous one comes from a
+// restarted Claude Code, whose system prompt is the new version's: nothing
+// cached is read. The same version reads the whole previous prompt.
+func TestVersionChangeBreaksCache(t *testing.T) {
+	for _, version := range []string{"2.1.146", "2.1.147"} {
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+		)
+		tr.Calls[1].NewTurn, tr.Calls[1].Version = true, version
+		c := Run(tr, policyFunc(func(*State) {}), DefaultConfig()).Calls[1]
+		changed := version != tr.Calls[0].Version
+		want := int64(2990)
+		if changed {
+			want = 0
+		}
+		if c.Read != want {
+			t.Errorf("version %s: read %d, want %d", version, c.Read, want)
+		}
+		if got := slices.Contains(c.Actions, "Claude Code version changed"); got != changed {
+			t.Errorf("version %s: actions %q", version, c.Actions)
+		}
+	}
+}
+
+// A rewrite of the conversation falls back to the system prompt's
+// breakpoint (Trace.SystemPrefix), not to the end of the overhead, which
+// holds the context Claude Code adds to the first message.
+func TestRewriteFallsBackToSystemPrefix(t *testing.T) {
+	for _, c := range []struct{ prefix, want int64 }{
+		{0, 1100},    // unknown: the whole overhead
+		{1050, 1050}, // the system prompt's breakpoint
+		{5000, 1100}, // larger than the overhead: ignored
+		{600, 0},     // below Sonnet's 1,024-token minimum: never cached
+	} {
+		tr := build(
+			step{0, "", []Item{user(3000)}},
+			step{1, "", []Item{{Kind: KindSummary, Tokens: 500}}},
+		)
+		tr.Overhead, tr.SystemPrefix = 1100, c.prefix
+		tr.Calls[0].Usage = replay.Usage{Input: 10, CacheWrite5m: 4090, Output: 100}
+		// A real compaction before the second call: the conversation
+		// starts over after the system prompt.
+		tr.Calls[1].RealCompact = &replay.Compaction{Kind: replay.CompactFull, Trigger: "auto"}
+		tr.Calls[1].Usage = replay.Usage{Input: 10, CacheWrite5m: 1590, Output: 100}
+		got := Run(tr, nothing{}, DefaultConfig()).Calls[1]
+		if got.Predicted == nil || got.Predicted.Read != c.want {
+			t.Errorf("system prefix %d: predicted %+v, want a read of %d", c.prefix, got.Predicted, c.want)
+		}
+	}
+}
+
+// SystemPrefixOf takes the first measured call's cache read when it is
+// smaller than the overhead.
+func TestSystemPrefixOf(t *testing.T) {
+	call := func(read int64) TraceCall {
+		return TraceCall{Usage: replay.Usage{Input: 10, CacheRead: read, CacheWrite5m: 500}}
+	}
+	for _, c := range []struct {
+		calls []TraceCall
+		want  int64
+		from  string
+	}{
+		{[]TraceCall{call(14000)}, 14000, PrefixFromFirstRead},
+		{[]TraceCall{{}, call(14000)}, 14000, PrefixFromFirstRead}, // a call without usage is skipped
+		{[]TraceCall{call(0), call(14000)}, 20000, PrefixFromOverhead},
+		{[]TraceCall{call(20000)}, 20000, PrefixFromOverhead}, // a resumed conversation's read
+		{nil, 20000, PrefixFromOverhead},
+	} {
+		got, from := SystemPrefixOf(20000, c.calls)
+		if got != c.want || from != c.from {
+			t.Errorf("%v: %d (%s), want %d (%s)", c.calls, got, from, c.want, c.from)
+		}
+	}
+}

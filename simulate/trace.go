@@ -103,6 +103,16 @@ type Trace struct {
 	Session  string
 	Thread   *replay.Thread
 	Overhead int64
+	// SystemPrefix is the prefix Claude Code caches with a breakpoint at
+	// the end of its system prompt: the tool definitions and the system
+	// prompt (SystemPrefixOf). Overhead is larger by the context Claude
+	// Code puts in the first user message (CLAUDE.md files, reminders),
+	// which the transcript does not show and which comes after that
+	// breakpoint, so a rewrite of the conversation falls back to
+	// SystemPrefix, not to Overhead.
+	SystemPrefix int64
+	// SystemPrefixSource says how SystemPrefix was found.
+	SystemPrefixSource string
 	// Ratio is tokens per unit of Claude Code's estimate, calibrated on the
 	// session's clean segments (accounting.Sizes).
 	Ratio float64
@@ -212,7 +222,39 @@ func Prepare(s *replay.Session) *Trace {
 	}
 	attachSide(tr.Calls, th.SideRequests)
 	tr.Inferred = inferLimits(tr.Calls)
+	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 	return tr
+}
+
+// Where Trace.SystemPrefix came from.
+const (
+	PrefixFromFirstRead = "first call's cache read"
+	PrefixFromOverhead  = "first prompt less its messages"
+)
+
+// SystemPrefixOf returns the size of the system prompt prefix and how it
+// was found. The only cached prefix another session can share with this
+// one ends at the system prompt's breakpoint: past it come the session's
+// own messages. So when the session's first call read from the cache
+// (usage.cache_read_input_tokens above 0) less than the context before its
+// first message, that read is the system prompt prefix, kept warm by the
+// user's other sessions. In the 10 sessions of the transcripts the project
+// tests against whose first call read so, 64 later calls read more than
+// nothing and less than that context: 13 read exactly the first call's
+// read, and all 64 are closer to it than to the whole context. Without
+// such a read the prefix is the whole context before the first message,
+// which overstates it by what Claude Code adds to that message.
+func SystemPrefixOf(overhead int64, calls []TraceCall) (int64, string) {
+	for _, c := range calls {
+		if c.Usage.Prompt() == 0 {
+			continue
+		}
+		if r := c.Usage.CacheRead; r > 0 && r < overhead {
+			return r, PrefixFromFirstRead
+		}
+		break
+	}
+	return overhead, PrefixFromOverhead
 }
 
 // attachSide gives each side request to the first call after it.
