@@ -360,7 +360,7 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 	}
 	r := NewReader(in, path)
 	defer r.Close()
-	r.MaxLineBytes = opt.MaxLineBytes
+	r.MaxLineBytes, r.ReuseEntry = opt.MaxLineBytes, true // b.add keeps nothing of the Entry itself
 	entries := 0
 	for r.Scan() {
 		switch rec := r.Result().(type) {
