@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -268,7 +269,8 @@ type engine struct {
 	// compactedTurn is set from the call after a compaction until the
 	// next turn starts.
 	compactedTurn bool
-	clearedNow    bool // content cleared or dropped before this call
+	clearedNow    bool  // content cleared or dropped before this call
+	st            State // the policy's view of the current call (step)
 	// sys is where the system prompt's cache breakpoint falls
 	// (Trace.SystemPrefix). No entry lies between it and the end of the
 	// overhead, so a rewrite of the conversation reads only up to it.
@@ -341,8 +343,17 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 	if len(tr.Calls) > 0 {
 		e.res.Limits = LimitsFor(tr.Inferred.With(e.cfg.Limits), tr.Calls[0].Model, tr.Calls[0].Version)
 	}
+	buf := e.items // nothing of the run refers to its context
+	itemBuffers.Put(&buf)
 	return e.res
 }
+
+// itemBuffers holds the context slices of finished runs for the next run:
+// compare runs every policy over the same session, each with room for all
+// of the session's items, and allocating (and zeroing) that room for each
+// was a quarter of the bytes compare allocates. A reused slice's items
+// past its length are stale and never read.
+var itemBuffers = sync.Pool{New: func() any { return new([]Item) }}
 
 func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	ttl := tr.TTL
@@ -361,7 +372,11 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	for i := range tr.Calls {
 		n += len(tr.Calls[i].Items)
 	}
-	e.items = append(make([]Item, 0, n), Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
+	buf := *itemBuffers.Get().(*[]Item)
+	if cap(buf) < n {
+		buf = make([]Item, 0, n)
+	}
+	e.items = append(buf[:0], Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
 	e.tokens = tr.Overhead
 	e.sys = tr.Overhead
 	if p := tr.SystemPrefix; p > 0 && p < tr.Overhead {
@@ -391,7 +406,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if i == 0 {
 		e.trigger = e.tokens
 	}
-	st := &State{
+	// One State per run, refilled for each call: policies use it only
+	// during Before.
+	st := &e.st
+	*st = State{
 		Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
 		Limits: LimitsFor(tr.Inferred.With(e.cfg.Limits), tc.Model, tc.Version), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred,
 		CallsSinceCompact: e.callsSince, e: e,
