@@ -27,7 +27,8 @@ type summaryNM struct {
 	// starts holds, oldest first, the message index (Item.Msg) where each
 	// unsummarised turn starts; message indexes grow along the thread and
 	// do not move when items are dropped or summarised.
-	starts []int
+	starts  []int
+	present []int // prune's scratch
 }
 
 func (p *summaryNM) Before(s *simulate.State) {
@@ -47,13 +48,14 @@ func (p *summaryNM) Before(s *simulate.State) {
 // prune forgets the turns no item of which is left in the context (another
 // policy of a composition summarised or dropped them).
 func (p *summaryNM) prune(items []simulate.Item) {
-	var present []int // message indexes in the context, ascending
+	present := p.present[:0] // message indexes in the context, ascending
 	for _, it := range items {
 		if it.Msg >= 0 {
 			present = append(present, it.Msg)
 		}
 	}
 	sort.Ints(present)
+	p.present = present
 	kept := p.starts[:0]
 	for k, st := range p.starts {
 		end := -1 // exclusive; -1: open

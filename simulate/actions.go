@@ -130,11 +130,22 @@ func (s *State) Compact(c Compaction) int64 {
 		}
 	}
 	e.markEdit(c.From)
-	out := make([]Item, 0, c.From+1+len(restored)+len(e.items)-c.To)
-	out = append(out, e.items[:c.From]...)
-	out = append(out, Item{Kind: KindSummary, Tokens: sum.Tokens, Msg: -1, Exact: true, Text: sum.Text})
-	out = append(out, restored...)
-	out = append(out, e.items[c.To:]...)
+	// The context becomes items[:From], the summary, the restored items,
+	// items[To:]: rebuilt in place when the summary and restored items fit
+	// where the replaced ones were (the kept tail moves down), so the
+	// context keeps its room for the calls to come.
+	at, tail := c.From+1+len(restored), len(e.items)-c.To
+	var out []Item
+	if at <= c.To {
+		out = e.items[:at+tail]
+		copy(out[at:], e.items[c.To:])
+	} else {
+		out = make([]Item, at+tail, at+tail+cap(e.items)-len(e.items))
+		copy(out, e.items[:c.From])
+		copy(out[at:], e.items[c.To:])
+	}
+	out[c.From] = Item{Kind: KindSummary, Tokens: sum.Tokens, Msg: -1, Exact: true, Text: sum.Text}
+	copy(out[c.From+1:], restored)
 	var added int64 = sum.Tokens
 	for _, r := range restored {
 		added += r.Tokens
