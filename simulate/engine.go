@@ -53,6 +53,10 @@ type Config struct {
 	// user turn after a compaction reads only the system prompt
 	// (PostCompactTurnFrom); "99" turns the rule off.
 	PostCompactTurnFrom string
+	// SecondTurnUntil is the first Claude Code version whose second user
+	// turn does not read only the system prompt (SecondTurnUntil); "0"
+	// turns the rule off.
+	SecondTurnUntil string
 	// SharedPrefixTTL is how long the prefix up to the end of the system
 	// prompt stays readable after the session's own last use, from
 	// Claude Code SharedPrefixFrom on (DefaultSharedPrefixTTL).
@@ -269,6 +273,7 @@ type engine struct {
 	// compactedTurn is set from the call after a compaction until the
 	// next turn starts.
 	compactedTurn bool
+	secondTurn    bool  // the session's second turn has started
 	clearedNow    bool  // content cleared or dropped before this call
 	st            State // the policy's view of the current call (step)
 	// sys is where the system prompt's cache breakpoint falls
@@ -294,6 +299,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.PostCompactTurnFrom == "" {
 		cfg.PostCompactTurnFrom = PostCompactTurnFrom
+	}
+	if cfg.SecondTurnUntil == "" {
+		cfg.SecondTurnUntil = SecondTurnUntil
 	}
 	if cfg.ThinkingKeywordsUntil == "" {
 		cfg.ThinkingKeywordsUntil = ThinkingKeywordsUntil
@@ -441,9 +449,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 // invalidates the whole cached prefix, and so does a new Claude Code
 // version: the call comes from a restarted Claude Code, whose system prompt
 // and tool definitions are the new version's; a thinking budget that changed
-// (before ThinkingKeywordsUntil) and the first turn after a compaction
-// (from PostCompactTurnFrom) invalidate the cached messages but not the
-// system prompt.
+// (before ThinkingKeywordsUntil), the session's second turn (before
+// SecondTurnUntil) and the first turn after a compaction (from
+// PostCompactTurnFrom) invalidate the cached messages but not the system
+// prompt.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.markEdit(0)
@@ -456,6 +465,13 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&e.tr.Calls[i-1]) && tc.Thinking != e.tr.Calls[i-1].Thinking {
 		e.markEdit(1)
 		e.actions = append(e.actions, "thinking budget changed")
+	}
+	if i > 0 && tc.NewTurn && !e.secondTurn {
+		e.secondTurn = true
+		if tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.SecondTurnUntil) < 0 {
+			e.markEdit(1)
+			e.actions = append(e.actions, "second turn")
+		}
 	}
 	if tc.NewTurn && e.compactedTurn {
 		e.compactedTurn = false

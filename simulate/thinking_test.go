@@ -291,3 +291,39 @@ func TestSystemPrefixOf(t *testing.T) {
 		}
 	}
 }
+
+// Before SecondTurnUntil the session's second turn reads only the system
+// prompt; its third turn, and any turn from 2.1.0 on, reads the whole
+// previous prompt.
+func TestSecondTurnRewrite(t *testing.T) {
+	for _, c := range []struct {
+		version     string
+		turn2, turn3 int64
+	}{
+		{"2.0.76", 1100, 3490},
+		{"2.1.0", 3290, 3490},
+	} {
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), user(100)}},
+			step{3, "", []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 1100
+		for i := range tr.Calls {
+			tr.Calls[i].Version = c.version
+			tr.Calls[i].NewTurn = i != 1 // call 1 is a tool call of the first turn
+			tr.Calls[i].Usage.CacheWrite5m += 100
+		}
+		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+		if got := res.Calls[2].Read; got != c.turn2 {
+			t.Errorf("%s: second turn read %d, want %d", c.version, got, c.turn2)
+		}
+		if got := res.Calls[3].Read; got != c.turn3 {
+			t.Errorf("%s: third turn read %d, want %d", c.version, got, c.turn3)
+		}
+		if got := slices.Contains(res.Calls[2].Actions, "second turn"); got != (c.turn2 == 1100) {
+			t.Errorf("%s: actions %q", c.version, res.Calls[2].Actions)
+		}
+	}
+}
