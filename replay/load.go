@@ -353,8 +353,12 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 			return fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
 		defer f.Close()
-		if info, err := f.Stat(); err == nil && info.IsDir() {
+		info, err := f.Stat()
+		if err == nil && info.IsDir() {
 			return fmt.Errorf("%s: is a directory", path)
+		}
+		if err == nil {
+			b.reserve(th, info.Size())
 		}
 		in = f
 	}

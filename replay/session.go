@@ -308,6 +308,33 @@ func newBuilder(path string) *builder {
 	}
 }
 
+// reserve sizes the lists and indexes a file of size bytes fills (th nil:
+// the main thread), so they are not regrown and rehashed line after line.
+// The guesses are about what transcripts hold per byte (a line every 2-3
+// KB, a call and a tool call every 6-17 KB); a guess too high costs a few
+// percent of the file's size in memory, one too low only growth.
+func (b *builder) reserve(th *Thread, size int64) {
+	if th == nil {
+		th = b.s.Main
+	}
+	lines := int(min(size/2048, 1<<20))
+	calls := lines / 4
+	if len(b.seenUUID) == 0 {
+		b.seenUUID = make(map[string]struct{}, lines)
+	}
+	if len(th.Messages) == 0 {
+		th.Messages = make([]Message, 0, lines)
+		th.msgIndex = make(map[string]int, calls)
+	}
+	if len(th.Calls) == 0 {
+		th.Calls = make([]Call, 0, calls)
+	}
+	if len(th.Tools) == 0 {
+		th.Tools = make([]ToolCall, 0, calls)
+		th.toolIndex = make(map[string]int, calls)
+	}
+}
+
 func newThread(kind ThreadKind, agentID, path string) *Thread {
 	return &Thread{
 		Kind: kind, AgentID: agentID, Path: path,

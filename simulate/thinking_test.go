@@ -297,7 +297,7 @@ func TestSystemPrefixOf(t *testing.T) {
 // previous prompt.
 func TestSecondTurnRewrite(t *testing.T) {
 	for _, c := range []struct {
-		version     string
+		version      string
 		turn2, turn3 int64
 	}{
 		{"2.0.76", 1100, 3490},
