@@ -11,12 +11,14 @@ import (
 )
 
 // member is one member of a JSON object that writeObject writes: its
-// value, or for a long list its length and elements, written one by one.
+// value, or for a long list its length and elements, written one by one,
+// or for an object its own members (fields), written one by one.
 type member struct {
-	name  string
-	value any
-	n     int
-	elem  func(i int) any // set for a list written element by element
+	name   string
+	value  any
+	n      int
+	elem   func(i int) any // set for a list written element by element
+	fields []member        // set for an object written member by member
 }
 
 // list is a member written one element at a time; an empty list is
@@ -32,17 +34,39 @@ func list(name string, value any, n int, elem func(int) any) member {
 func writeObject(w io.Writer, members []member) error {
 	o := newObjectWriter(w)
 	for _, m := range members {
-		if m.elem == nil || m.n == 0 {
+		switch {
+		case m.fields != nil:
+			o.object(m.name, m.fields)
+		case m.elem == nil || m.n == 0:
 			o.member(m.name, m.value)
-			continue
+		default:
+			o.beginList(m.name)
+			for j := 0; j < m.n; j++ {
+				o.elem(m.elem(j))
+			}
+			o.endList(m.value)
 		}
-		o.beginList(m.name)
-		for j := 0; j < m.n; j++ {
-			o.elem(m.elem(j))
-		}
-		o.endList(m.value)
 	}
 	return o.close()
+}
+
+// reportMembers are an accounting.Report's JSON members in field order,
+// its lists written one element at a time: the total of a large corpus
+// holds every duplicate read and cache break of it, and encoding it whole
+// took three copies of its JSON at once (TestReportMembers checks the bytes
+// are json.Marshal's).
+func reportMembers(r *accounting.Report) []member {
+	return []member{
+		{name: "summary", value: r.Summary},
+		{name: "tokens", value: r.Tokens},
+		{name: "usage", value: r.Usage},
+		list("duplicate_reads", r.Duplicates, len(r.Duplicates), func(i int) any { return r.Duplicates[i] }),
+		list("cache_breaks", r.CacheBreaks, len(r.CacheBreaks), func(i int) any { return r.CacheBreaks[i] }),
+		list("ttl_changes", r.TTLChanges, len(r.TTLChanges), func(i int) any { return r.TTLChanges[i] }),
+		list("compactions", r.Compactions, len(r.Compactions), func(i int) any { return r.Compactions[i] }),
+		list("spirals", r.Spirals, len(r.Spirals), func(i int) any { return r.Spirals[i] }),
+		list("warnings", r.Warnings, len(r.Warnings), func(i int) any { return r.Warnings[i] }),
+	}
 }
 
 // objectWriter writes a JSON object member by member, indented as
@@ -122,6 +146,35 @@ func (o *objectWriter) endList(empty any) {
 	o.bw.WriteString("\n  ]")
 }
 
+// object writes a member whose value is an object, member by member, its
+// lists element by element, at the depth below the top level.
+func (o *objectWriter) object(name string, fields []member) {
+	o.name(name)
+	o.bw.WriteString("{")
+	for k, m := range fields {
+		if k > 0 {
+			o.bw.WriteString(",")
+		}
+		o.bw.WriteString("\n    ")
+		o.encode(m.name, "    ")
+		o.bw.WriteString(": ")
+		if m.elem == nil || m.n == 0 {
+			o.encode(m.value, "    ")
+			continue
+		}
+		o.bw.WriteString("[")
+		for j := 0; j < m.n; j++ {
+			if j > 0 {
+				o.bw.WriteString(",")
+			}
+			o.bw.WriteString("\n      ")
+			o.encode(m.elem(j), "      ")
+		}
+		o.bw.WriteString("\n    ]")
+	}
+	o.bw.WriteString("\n  }")
+}
+
 func (o *objectWriter) close() error {
 	o.bw.WriteString("\n}\n")
 	if err := o.bw.Flush(); o.err == nil {
@@ -161,7 +214,7 @@ func (j *ReplayJSON) Close(total *accounting.Report, errs []string) error {
 		errs = []string{}
 	}
 	j.o.endList([]*Session{})
-	j.o.member("total", total)
+	j.o.object("total", reportMembers(total))
 	unpriced := UnpricedModels(total.Usage)
 	j.o.member("cost_partial", len(unpriced) > 0)
 	j.o.member("unpriced_models", unpriced)

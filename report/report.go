@@ -606,6 +606,9 @@ func (doc *Document) members() []member {
 		list("sessions", doc.Sessions, len(doc.Sessions), func(i int) any { return doc.Sessions[i] }),
 		{name: "total", value: doc.Total},
 	}
+	if doc.Total != nil {
+		ms[len(ms)-1].fields = reportMembers(doc.Total)
+	}
 	if doc.By != "" {
 		ms = append(ms, member{name: "by", value: doc.By})
 	}
