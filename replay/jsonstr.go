@@ -75,6 +75,21 @@ func jsLen(raw string) (n int, validUTF8 bool) {
 func rawLen(raw string) int {
 	n := 0
 	for i := 0; i < len(raw); {
+		// Eight bytes at a time while they are ASCII, one unit each.
+		for i+8 <= len(raw) {
+			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(raw[i:])))[:])
+			if m := v & 0x8080808080808080; m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				n += k
+				i += k
+				break
+			}
+			n += 8
+			i += 8
+		}
+		if i >= len(raw) {
+			break
+		}
 		c := raw[i]
 		if c < utf8.RuneSelf {
 			n++

@@ -1075,3 +1075,16 @@ func FuzzJSLen(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRawLen checks rawLen against the UTF-16 length of the text Go reads
+// the bytes as (invalid bytes one U+FFFD each, as Node reads them), at any
+// offset of the eight-byte fast path.
+func FuzzRawLen(f *testing.F) {
+	f.Add(`{"command":"ls -la","description":"é€😀 list"}`)
+	f.Add("{\"a\":\"abcdefg\xffhijklmnop\xe2\x82\"}")
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := rawLen(raw), len(utf16.Encode([]rune(raw))); got != want {
+			t.Errorf("rawLen(%q) = %d, want %d", raw, got, want)
+		}
+	})
+}
