@@ -31,6 +31,10 @@ type spans struct {
 	base       uintptr // address of the line's first byte
 	n          int     // the line's length
 	start, end []int
+	// chars is, for a string, jsLen's figures, measured by the
+	// validation: its UTF-16 length << 1, | 1 when its bytes are not valid
+	// UTF-8; -1 for a container.
+	chars []int
 }
 
 // reset empties sp for the line s.
@@ -39,6 +43,7 @@ func (sp *spans) reset(s string) {
 	sp.n = len(s)
 	sp.start = sp.start[:0]
 	sp.end = sp.end[:0]
+	sp.chars = sp.chars[:0]
 }
 
 // open takes the entry of a container starting at line offset i.
@@ -48,6 +53,7 @@ func (sp *spans) open(i int) int {
 	}
 	sp.start = append(sp.start, i)
 	sp.end = append(sp.end, -1)
+	sp.chars = append(sp.chars, -1)
 	return len(sp.start) - 1
 }
 
@@ -58,31 +64,57 @@ func (sp *spans) close(slot, end int) {
 	}
 }
 
-// add records a string from i to end.
-func (sp *spans) add(i, end int) {
+// add records a string from i to end, n UTF-16 code units long.
+func (sp *spans) add(i, end, n int, utf8OK bool) {
 	sp.start = append(sp.start, i)
 	sp.end = append(sp.end, end)
+	c := n << 1
+	if !utf8OK {
+		c |= 1
+	}
+	sp.chars = append(sp.chars, c)
 }
 
 // find returns the index past the value starting at s[i], if it was
 // recorded; s must be part of the line sp was reset for to be found.
 func (sp *spans) find(s string, i int) (int, bool) {
-	if sp == nil || len(sp.start) == 0 {
+	k, off, ok := sp.lookup(s, i)
+	if !ok {
 		return 0, false
 	}
-	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - sp.base + uintptr(i)
-	if off >= uintptr(sp.n) {
-		return 0, false
-	}
-	k, ok := slices.BinarySearch(sp.start, int(off))
-	if !ok || sp.end[k] < 0 {
-		return 0, false
-	}
-	end := i + sp.end[k] - int(off)
+	end := i + sp.end[k] - off
 	if end > len(s) {
 		return 0, false
 	}
 	return end, true
+}
+
+// lookup returns the entry of the value starting at s[i] and its offset in
+// the line.
+func (sp *spans) lookup(s string, i int) (k, off int, ok bool) {
+	if sp == nil || len(sp.start) == 0 {
+		return 0, 0, false
+	}
+	o := uintptr(unsafe.Pointer(unsafe.StringData(s))) - sp.base + uintptr(i)
+	if o >= uintptr(sp.n) {
+		return 0, 0, false
+	}
+	k, ok = slices.BinarySearch(sp.start, int(o))
+	if !ok || sp.end[k] < 0 {
+		return 0, 0, false
+	}
+	return k, int(o), true
+}
+
+// jsLen is jsLen(raw) for a string literal of the line, read from what the
+// validation measured when it recorded the literal.
+func (sp *spans) jsLen(raw string) (int, bool) {
+	if len(raw) > longString {
+		if k, off, ok := sp.lookup(raw, 0); ok && sp.end[k]-off == len(raw) && sp.chars[k] >= 0 {
+			return sp.chars[k] >> 1, sp.chars[k]&1 == 0
+		}
+	}
+	return jsLen(raw)
 }
 
 // eachField calls fn with each key and raw value of the object raw, which

@@ -434,7 +434,7 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 			case isString(v):
 				e.StringContent = true
 				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v)}
-				b.Chars, utfOK = jsLen(v)
+				b.Chars, utfOK = r.sp.jsLen(v)
 				b.Est = Estimate(b.Chars)
 				b.Text = v // raw: parse decodes it for user messages
 				e.Blocks = []Block{b}
@@ -540,7 +540,7 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 		if typ == "thinking" {
 			b.Kind = BlockThinking
 		}
-		b.Chars, utfOK = jsLen(text)
+		b.Chars, utfOK = r.sp.jsLen(text)
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(text)
 		b.Text = text // raw: parse decodes it for user messages
@@ -555,7 +555,7 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 		b.Hash = xxhash.Sum64String(content)
 		switch {
 		case isString(content):
-			b.Chars, utfOK = jsLen(content)
+			b.Chars, utfOK = r.sp.jsLen(content)
 			b.Est = Estimate(b.Chars)
 		case isArray(content):
 			r.sp.eachElem(content, func(item string) {
@@ -570,7 +570,7 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 				})
 				switch it {
 				case "text":
-					n, ok := jsLen(txt)
+					n, ok := r.sp.jsLen(txt)
 					utfOK = utfOK && ok
 					b.Chars += n
 					b.Est += Estimate(n)

@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -31,9 +32,12 @@ func validValue(s string, i, depth int, sp *spans) (int, bool) {
 	}
 	switch c := s[i]; {
 	case c == '"':
-		end, ok := validString(s, i)
-		if ok && sp != nil && end-i > longString {
-			sp.add(i, end)
+		if sp == nil {
+			return validString(s, i)
+		}
+		end, n, utf8OK, ok := validStringLen(s, i)
+		if ok && end-i > longString {
+			sp.add(i, end, n, utf8OK)
 		}
 		return end, ok
 	case c == '{':
@@ -211,6 +215,72 @@ func validString(s string, i int) (int, bool) {
 			return i, false
 		default:
 			i++
+		}
+	}
+}
+
+// validStringLen is validString that also measures the literal as jsLen
+// does, in the same pass: its length in UTF-16 code units and whether its
+// bytes are valid UTF-8 (FuzzValidStringLen holds it to both). Bytes of
+// 0x80 and above leave the fast path, to be decoded.
+func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
+	i++
+	utf8OK = true
+	for {
+		for i+8 <= len(s) {
+			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+			q := v ^ (lsb * 0x02)
+			b := v ^ (lsb * '\\')
+			// As validString, and v's own high bits flag non-ASCII bytes
+			// (exactly, so the lowest flag is still the first special
+			// byte).
+			special := (((q - lsb*0x21) &^ q) | ((b - lsb) &^ b) | v) & msb
+			if special != 0 {
+				k := bits.TrailingZeros64(special) >> 3
+				i += k
+				n += k
+				break
+			}
+			i += 8
+			n += 8
+		}
+		if i >= len(s) {
+			return i, n, utf8OK, false
+		}
+		switch c := s[i]; {
+		case c == '"':
+			return i + 1, n, utf8OK, true
+		case c == '\\':
+			if i+1 >= len(s) {
+				return i, n, utf8OK, false
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+					return i, n, utf8OK, false
+				}
+				i += 6
+			default:
+				return i, n, utf8OK, false
+			}
+			n++ // an escape is one code unit (a surrogate pair is two escapes)
+		case c < 0x20:
+			return i, n, utf8OK, false
+		case c < utf8.RuneSelf:
+			i++
+			n++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				utf8OK = false
+			}
+			n++
+			if r > 0xFFFF {
+				n++
+			}
+			i += size
 		}
 	}
 }

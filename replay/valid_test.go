@@ -139,3 +139,29 @@ func TestValidStringBytes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValidStringLen holds validStringLen to validString (where the literal
+// ends, whether it is valid) and to jsLen (its UTF-16 length, whether its
+// bytes are valid UTF-8), at every offset of the eight-byte fast path.
+func FuzzValidStringLen(f *testing.F) {
+	f.Add(`"abcdefgh\nijklmnop\t\"é€😀\ud83d\ude00" tail`)
+	f.Add("\"abc\xffdefghijkl\xe2\x82\"")
+	f.Add(`"unterminated \u12`)
+	f.Add("\"control \x01 char\"")
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" || s[0] != '"' {
+			s = `"` + s
+		}
+		end, n, utf8OK, ok := validStringLen(s, 0)
+		wantEnd, wantOK := validString(s, 0)
+		if ok != wantOK || ok && end != wantEnd {
+			t.Fatalf("validStringLen(%q) = %d, %v; validString %d, %v", s, end, ok, wantEnd, wantOK)
+		}
+		if !ok {
+			return
+		}
+		if wn, wu := jsLen(s[:end]); n != wn || utf8OK != wu {
+			t.Errorf("validStringLen(%q) measures %d, %v; jsLen %d, %v", s, n, utf8OK, wn, wu)
+		}
+	})
+}
