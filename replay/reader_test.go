@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -1087,4 +1088,45 @@ func FuzzRawLen(f *testing.F) {
 			t.Errorf("rawLen(%q) = %d, want %d", raw, got, want)
 		}
 	})
+}
+
+// With ReuseEntry, Scan refills one Entry, and what each entry pointed to
+// (blocks, usage) stays as it was read: the records are those of a reader
+// that allocates an Entry per line, copied field by field as Scan returns
+// them, including an entry that follows its invalid-UTF-8 warning.
+func TestReuseEntry(t *testing.T) {
+	input := strings.Join([]string{
+		`{"type":"user","uuid":"u1","message":{"role":"user","content":"first prompt"}}`,
+		`{"type":"assistant","uuid":"a1","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"hello"},{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/a.go"}}],"usage":{"input_tokens":3,"cache_creation_input_tokens":100,"cache_read_input_tokens":0,"output_tokens":7}}}`,
+		"{\"type\":\"user\",\"uuid\":\"u2\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"bad \xff byte\"}]}}",
+		`{"type":"assistant","uuid":"a2","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":1,"cache_creation_input_tokens":20,"cache_read_input_tokens":100,"output_tokens":2}}}`,
+	}, "\n") + "\n"
+	var fresh []Entry
+	for _, rec := range readAll(NewReader(strings.NewReader(input), "f.jsonl")) {
+		if e, ok := rec.(*Entry); ok {
+			fresh = append(fresh, *e)
+		}
+	}
+	r := NewReader(strings.NewReader(input), "f.jsonl")
+	r.ReuseEntry = true
+	var reused []Entry
+	var first *Entry
+	for r.Scan() {
+		if e, ok := r.Result().(*Entry); ok {
+			if first == nil {
+				first = e
+			} else if e != first {
+				t.Fatalf("line %d: a new Entry, want the reused one", e.Line)
+			}
+			reused = append(reused, *e)
+		}
+	}
+	if len(fresh) != 4 || len(reused) != len(fresh) {
+		t.Fatalf("%d entries with ReuseEntry, %d without; want 4 each", len(reused), len(fresh))
+	}
+	for i := range fresh {
+		if !reflect.DeepEqual(reused[i], fresh[i]) {
+			t.Errorf("entry %d with ReuseEntry:\n%+v\nwithout:\n%+v", i, reused[i], fresh[i])
+		}
+	}
 }
