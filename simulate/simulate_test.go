@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -396,5 +397,46 @@ func TestCacheKeepsEachModelsEntries(t *testing.T) {
 	}
 	if read, _, _ := c.request(4000, sonnet46, 8010, 10, 0, 1024); read != 0 {
 		t.Errorf("sonnet after an edit below its entries: read %d, want 0", read)
+	}
+}
+
+// Runs share their context slices through a pool: a run after runs of
+// other sessions and policies gives what the same run gives first.
+func TestRunsIndependentOfPool(t *testing.T) {
+	srcs, errs := replay.Discover([]string{"../fixtures/testdata/projects"})
+	if len(errs) > 0 || len(srcs) < 2 {
+		t.Fatalf("fixtures: %d sources, %v", len(srcs), errs)
+	}
+	var trs []*Trace
+	for _, src := range srcs {
+		s, err := replay.Load(src, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trs = append(trs, Prepare(s))
+	}
+	run := func(tr *Trace, spec string) string {
+		p := Policy(nothing{})
+		if spec == "compacting" {
+			// a summary of all but the last two items every seventh call
+			p = policyFunc(func(s *State) {
+				if s.Call%7 == 6 && len(s.Items) > 4 {
+					s.Compact(Compaction{From: 1, To: len(s.Items) - 2, Label: "test"})
+				}
+			})
+		}
+		b, err := json.Marshal(Run(tr, p, DefaultConfig()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first := run(trs[0], "compacting")
+	for _, tr := range trs[1:] {
+		run(tr, "observed")
+		run(tr, "compacting")
+	}
+	if again := run(trs[0], "compacting"); again != first {
+		t.Errorf("%s: a run after other runs differs from the first", trs[0].Session)
 	}
 }
