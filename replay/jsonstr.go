@@ -25,7 +25,7 @@ func jsLen(raw string) (n int, validUTF8 bool) {
 	for i < len(s) {
 		// Fast path: eight bytes at a time while they are plain ASCII without '\'.
 		for i+8 <= len(s) {
-			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+			v := word(s, i)
 			x := v ^ 0x5C5C5C5C5C5C5C5C // zero byte where v has '\'
 			if m := (v | ((x - 0x0101010101010101) &^ x)) & 0x8080808080808080; m != 0 {
 				// Count the plain bytes before the first flagged one (the
@@ -54,15 +54,9 @@ func jsLen(raw string) (n int, validUTF8 bool) {
 			i++
 			n++
 		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				validUTF8 = false
-			}
-			if r > 0xFFFF {
-				n += 2
-			} else {
-				n++
-			}
+			size, units, bad := measureRune(s[i:])
+			validUTF8 = validUTF8 && !bad
+			n += units
 			i += size
 		}
 	}
@@ -77,8 +71,7 @@ func rawLen(raw string) int {
 	for i := 0; i < len(raw); {
 		// Eight bytes at a time while they are ASCII, one unit each.
 		for i+8 <= len(raw) {
-			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(raw[i:])))[:])
-			if m := v & 0x8080808080808080; m != 0 {
+			if m := word(raw, i) & 0x8080808080808080; m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				n += k
 				i += k
@@ -96,15 +89,29 @@ func rawLen(raw string) int {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(raw[i:])
-		if r > 0xFFFF {
-			n += 2
-		} else {
-			n++
-		}
+		size, units, _ := measureRune(raw[i:])
+		n += units
 		i += size
 	}
 	return n
+}
+
+// word returns the eight bytes of s at i (i+8 <= len(s)) as one
+// little-endian word, for the scanners that test eight bytes at a time.
+func word(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+}
+
+// measureRune decodes the character at the start of s, which is not ASCII:
+// its size in bytes, its length in UTF-16 code units (2 above U+FFFF), and
+// whether it was an invalid byte, read as U+FFFD as Node reads it.
+func measureRune(s string) (size, units int, bad bool) {
+	r, size := utf8.DecodeRuneInString(s)
+	units = 1
+	if r > 0xFFFF {
+		units = 2
+	}
+	return size, units, r == utf8.RuneError && size == 1
 }
 
 // Estimate is Claude Code's approximateTokenCount: Math.round(length/4)

@@ -1,10 +1,8 @@
 package replay
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // maxDepth bounds nesting, as encoding/json does, so a hostile line cannot
@@ -174,7 +172,7 @@ func validString(s string, i int) (int, bool) {
 		// Skip eight bytes at a time while none is '"', '\' or a control
 		// character (bytes >= 0x80 pass: UTF-8 is checked by jsLen).
 		for i+8 <= len(s) {
-			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+			v := word(s, i)
 			// Flipping bit 1 maps '"' (0x22) to 0x20 and the control
 			// characters onto themselves, so one "less than 0x21" test
 			// finds both; the other test finds '\'.
@@ -228,7 +226,7 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 	utf8OK = true
 	for {
 		for i+8 <= len(s) {
-			v := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+			v := word(s, i)
 			q := v ^ (lsb * 0x02)
 			b := v ^ (lsb * '\\')
 			// As validString, and v's own high bits flag non-ASCII bytes
@@ -272,14 +270,9 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 			i++
 			n++
 		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				utf8OK = false
-			}
-			n++
-			if r > 0xFFFF {
-				n++
-			}
+			size, units, bad := measureRune(s[i:])
+			utf8OK = utf8OK && !bad
+			n += units
 			i += size
 		}
 	}

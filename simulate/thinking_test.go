@@ -143,26 +143,38 @@ func TestFirstTurnAfterCompaction(t *testing.T) {
 	}
 }
 
-// A turn whose prompt was written in another working directory than the
-// previous turn's reads nothing cached: the system prompt names the
-// directory. The same directory reads the whole previous prompt.
-func TestWorkingDirectoryChangeBreaksCache(t *testing.T) {
-	for _, changed := range []bool{false, true} {
+// A new system prompt at a turn's start reads nothing cached: a turn
+// written in another working directory (the system prompt names it), or
+// on another Claude Code version (a restarted Claude Code). Otherwise the
+// turn reads the whole previous prompt.
+func TestSystemPromptChangeBreaksCache(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(*TraceCall)
+		action string
+	}{
+		{"same", func(*TraceCall) {}, ""},
+		{"cwd", func(tc *TraceCall) { tc.CwdChanged = true }, "working directory changed"},
+		{"version", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed"},
+	} {
 		tr := build(
 			step{0, "", []Item{user(2000)}},
 			step{1, "", []Item{asst(100), user(100)}},
 		)
-		tr.Calls[1].NewTurn, tr.Calls[1].CwdChanged = true, changed
-		c := Run(tr, policyFunc(func(*State) {}), DefaultConfig()).Calls[1]
+		tr.Calls[1].NewTurn = true
+		c.change(&tr.Calls[1])
+		got := Run(tr, policyFunc(func(*State) {}), DefaultConfig()).Calls[1]
 		want := int64(2990)
-		if changed {
+		if c.action != "" {
 			want = 0
 		}
-		if c.Read != want {
-			t.Errorf("cwd changed %v: read %d, want %d", changed, c.Read, want)
+		if got.Read != want {
+			t.Errorf("%s: read %d, want %d", c.name, got.Read, want)
 		}
-		if got := slices.Contains(c.Actions, "working directory changed"); got != changed {
-			t.Errorf("cwd changed %v: actions %q", changed, c.Actions)
+		for _, act := range []string{"working directory changed", "Claude Code version changed"} {
+			if slices.Contains(got.Actions, act) != (act == c.action) {
+				t.Errorf("%s: actions %q", c.name, got.Actions)
+			}
 		}
 	}
 }
@@ -213,31 +225,6 @@ func TestPrepareCwdChanged(t *testing.T) {
 	}
 	if want := []bool{false, false, false, true}; !slices.Equal(got, want) {
 		t.Errorf("CwdChanged %v, want %v", got, want)
-	}
-}
-
-// A call on another Claude Code version than the previous one comes from a
-// restarted Claude Code, whose system prompt is the new version's: nothing
-// cached is read. The same version reads the whole previous prompt.
-func TestVersionChangeBreaksCache(t *testing.T) {
-	for _, version := range []string{"2.1.146", "2.1.147"} {
-		tr := build(
-			step{0, "", []Item{user(2000)}},
-			step{1, "", []Item{asst(100), user(100)}},
-		)
-		tr.Calls[1].NewTurn, tr.Calls[1].Version = true, version
-		c := Run(tr, policyFunc(func(*State) {}), DefaultConfig()).Calls[1]
-		changed := version != tr.Calls[0].Version
-		want := int64(2990)
-		if changed {
-			want = 0
-		}
-		if c.Read != want {
-			t.Errorf("version %s: read %d, want %d", version, c.Read, want)
-		}
-		if got := slices.Contains(c.Actions, "Claude Code version changed"); got != changed {
-			t.Errorf("version %s: actions %q", version, c.Actions)
-		}
 	}
 }
 
