@@ -47,6 +47,13 @@ func newCache(ttl time.Duration, entries int, slack time.Duration) *cache {
 	return &cache{ttl: ttl.Milliseconds(), sysTTL: ttl.Milliseconds(), max: entries, slack: max(slack, 0).Milliseconds()}
 }
 
+// warm starts the cache with an entry of model at pos that is live at
+// now: a prefix cached before the conversation began.
+func (c *cache) warm(model string, pos, now int64) {
+	c.model = model
+	c.entries = append(c.entries[:0], entry{pos: pos, expires: now})
+}
+
 // live says whether an entry can be read at now.
 func (c *cache) live(e entry, now int64) bool { return e.expires+c.slack >= now }
 

@@ -65,6 +65,10 @@ type Config struct {
 	// SharedPrefixFrom is the first Claude Code version whose system
 	// prompt prefix other requests keep warm (SharedPrefixFrom).
 	SharedPrefixFrom string
+	// ColdStart starts every run with an empty cache. By default a run
+	// starts with the prefix the session's first call read from the cache
+	// (WarmStart).
+	ColdStart bool
 	// ClockSlack is how much later than its lifetime, by the transcript's
 	// timestamps, a cache entry can still be read (DefaultClockSlack);
 	// negative for none.
@@ -391,7 +395,32 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	if p := tr.SystemPrefix; p > 0 && p < tr.Overhead {
 		e.sys = p
 	}
+	if !cfg.ColdStart {
+		if c := WarmStart(tr.Calls); c != nil {
+			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
+		}
+	}
 	return e
+}
+
+// WarmStart returns the session's first measured call when it read from
+// the cache (usage.cache_read_input_tokens above 0), else nil. What it read
+// was cached before the session began, by the user's other sessions or by
+// the session this one resumes, and every run starts with it: a policy
+// cannot change the first prompt, so each run's first call finds that
+// prefix too, and only later calls are the model's to predict.
+func WarmStart(calls []TraceCall) *TraceCall {
+	for i := range calls {
+		c := &calls[i]
+		if c.Usage.Prompt() == 0 {
+			continue
+		}
+		if c.Usage.CacheRead > 0 {
+			return c
+		}
+		return nil
+	}
+	return nil
 }
 
 // step replays call i: the real compaction under observed, the call's new

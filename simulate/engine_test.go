@@ -419,3 +419,39 @@ func TestMinCacheable(t *testing.T) {
 		t.Errorf("below a 100,000-token minimum: %+v", p)
 	}
 }
+
+// TestWarmStart checks that a run starts with the prefix the session's
+// first call read from the cache, whatever the policy, and with an empty
+// cache under ColdStart or when that call read nothing.
+func TestWarmStart(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		firstRead int64
+		cold      bool
+		want      int64
+	}{
+		{"warm", 1500, false, 1500},
+		{"cold start", 1500, true, 0},
+		{"first call read nothing", 0, false, 0},
+	} {
+		tr := build(step{0, "", []Item{user(2000)}}, step{1, "", []Item{asst(100), user(100)}})
+		u := &tr.Calls[0].Usage
+		u.CacheRead, u.CacheWrite5m = c.firstRead, u.CacheWrite5m-c.firstRead
+		cfg := DefaultConfig()
+		cfg.ColdStart = c.cold
+		res := Run(tr, policyFunc(func(*State) {}), cfg)
+		if got, want := res.Calls[0].Read, c.want; got != want {
+			t.Errorf("%s: first call read %d, want %d", c.name, got, want)
+		}
+		if got, want := res.Calls[0].Write5m, int64(2990)-c.want; got != want {
+			t.Errorf("%s: first call wrote %d, want %d", c.name, got, want)
+		}
+	}
+	// An unmeasured first call (no prompt recorded) is passed over.
+	tr := build(step{0, "", []Item{user(2000)}}, step{1, "", []Item{asst(100), user(100)}})
+	tr.Calls[0].Usage = replay.Usage{}
+	tr.Calls[1].Usage.CacheRead, tr.Calls[1].Usage.CacheWrite5m = 2500, tr.Calls[1].Usage.CacheWrite5m-2500
+	if c := WarmStart(tr.Calls); c != &tr.Calls[1] {
+		t.Errorf("WarmStart = %v, want the second call", c)
+	}
+}

@@ -34,6 +34,6 @@ func Example() {
 	}
 	// Output:
 	// observed         peak  21158  cost $0.2181  Δ $+0.0000
-	// claude-code      peak  21430  cost $0.3906  Δ $+0.1726
-	// keep-last-n:n=3  peak  20551  cost $0.4280  Δ $+0.2099
+	// claude-code      peak  21430  cost $0.2791  Δ $+0.0610
+	// keep-last-n:n=3  peak  20551  cost $0.3164  Δ $+0.0984
 }
