@@ -49,17 +49,25 @@ func usage(s *replay.Session, table *prices.Table) (UsageReport, *callLog) {
 	return usageOf(sessionCalls(s), table), newCallLog(s)
 }
 
-// usageOf totals call records by model and thread.
+// usageOf totals call records by model and thread. Each model is looked
+// up in the price table once and each call priced once.
 func usageOf(calls iter.Seq[call], table *prices.Table) UsageReport {
+	type model struct {
+		row    UsageRow
+		price  prices.Price
+		priced bool
+	}
 	rep := UsageReport{PriceDate: table.Date}
-	byModel := map[string]*UsageRow{}
+	byModel := map[string]*model{}
 	byThread := map[string]*UsageRow{}
-	var threadOrder []string
+	var modelOrder, threadOrder []string
 	for c := range calls {
 		m := byModel[c.model]
 		if m == nil {
-			m = &UsageRow{Name: c.model}
+			m = &model{row: UsageRow{Name: c.model}}
+			m.price, m.priced = table.Lookup(c.model)
 			byModel[c.model] = m
+			modelOrder = append(modelOrder, c.model)
 		}
 		t := byThread[c.thread]
 		if t == nil {
@@ -67,13 +75,16 @@ func usageOf(calls iter.Seq[call], table *prices.Table) UsageReport {
 			byThread[c.thread] = t
 			threadOrder = append(threadOrder, c.thread)
 		}
-		pr, ok := table.Lookup(c.model)
-		for _, row := range []*UsageRow{&rep.Total, m, t} {
-			row.add(c, pr, ok)
+		var cost float64
+		if m.priced {
+			cost = m.price.Cost(c.usage)
+		}
+		for _, row := range []*UsageRow{&rep.Total, &m.row, t} {
+			row.add(c, cost, m.priced)
 		}
 	}
-	for _, m := range byModel {
-		rep.ByModel = append(rep.ByModel, *m)
+	for _, name := range modelOrder {
+		rep.ByModel = append(rep.ByModel, byModel[name].row)
 	}
 	sortRows(rep.ByModel)
 	for _, name := range threadOrder {
@@ -96,7 +107,8 @@ func usageOf(calls iter.Seq[call], table *prices.Table) UsageReport {
 	return rep
 }
 
-func (r *UsageRow) add(c call, pr prices.Price, priced bool) {
+// add counts call c, which cost cost when priced.
+func (r *UsageRow) add(c call, cost float64, priced bool) {
 	r.Calls++
 	r.Input += c.usage.Input
 	r.CacheWrite5m += c.usage.CacheWrite5m
@@ -105,7 +117,7 @@ func (r *UsageRow) add(c call, pr prices.Price, priced bool) {
 	r.Output += c.usage.Output
 	r.OutputLowerBound = r.OutputLowerBound || c.lower
 	if priced {
-		r.Cost += pr.Cost(c.usage)
+		r.Cost += cost
 		return
 	}
 	r.Unpriced++
