@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // DefaultDirs finds the transcript folders as Claude Code and ccusage do:
@@ -142,6 +145,7 @@ func Discover(paths []string) ([]Source, []error) {
 			mains[filepath.Clean(f)] = true
 		}
 	}
+	own.resolve(files)
 	agentsOf := map[string][]string{}
 	attached := map[string]bool{}
 	for _, f := range files {
@@ -238,14 +242,53 @@ func (o owners) of(a string) string {
 		return p
 	}
 	parent := ""
-	dir := filepath.Dir(a)
-	if filepath.Base(dir) == "subagents" {
+	if dir := filepath.Dir(a); filepath.Base(dir) == "subagents" {
 		parent = filepath.Dir(dir) + ".jsonl"
-	} else if sid := firstSessionID(a); sid != "" {
-		parent = filepath.Join(dir, sid+".jsonl")
+	} else {
+		parent = sessionNamed(a, firstSessionID(a))
 	}
 	o[a] = parent
 	return parent
+}
+
+// resolve finds the owners of the agent files among files, reading the
+// first lines of those beside the session files (2.0.x) in parallel: a
+// corpus has hundreds, and reading them one after another held back the
+// first session's load.
+func (o owners) resolve(files []string) {
+	var todo []string
+	for _, f := range files {
+		if f == "-" || !isAgentFile(f) {
+			continue
+		}
+		a := filepath.Clean(f)
+		if _, ok := o[a]; !ok && filepath.Base(filepath.Dir(a)) != "subagents" {
+			todo = append(todo, a)
+		}
+	}
+	ids := make([]string, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
+				ids[i] = firstSessionID(todo[i])
+			}
+		})
+	}
+	wg.Wait()
+	for i, a := range todo {
+		o[a] = sessionNamed(a, ids[i])
+	}
+}
+
+// sessionNamed is the session file beside agent file a with session id
+// sid, or "" when sid is.
+func sessionNamed(a, sid string) string {
+	if sid == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(a), sid+".jsonl")
 }
 
 // agentsOf finds the agent files that the session file p owns (see of)
@@ -282,7 +325,7 @@ func firstSessionID(path string) string {
 		return ""
 	}
 	defer f.Close()
-	r := NewReader(io.LimitReader(f, 4<<20), path)
+	r := NewReader(smallReads{io.LimitReader(f, 4<<20)}, path)
 	defer r.Close()
 	for i := 0; i < 20 && r.Scan(); i++ {
 		if e, ok := r.Result().(*Entry); ok && e.SessionID != "" {
@@ -290,6 +333,14 @@ func firstSessionID(path string) string {
 		}
 	}
 	return ""
+}
+
+// smallReads reads at most 64 KB at a time: firstSessionID needs the first
+// lines of a file, and the Reader's buffer would read the first megabyte.
+type smallReads struct{ r io.Reader }
+
+func (s smallReads) Read(p []byte) (int, error) {
+	return s.r.Read(p[:min(len(p), 64<<10)])
 }
 
 // Options tune loading.
