@@ -140,6 +140,36 @@ func BenchmarkRead(b *testing.B) {
 	}
 }
 
+// BenchmarkReadRealdata reads the genuine transcripts of realdata, held in
+// memory, as Load does (one reused Entry): the parsing alone, on real
+// strings, without the file system.
+func BenchmarkReadRealdata(b *testing.B) {
+	var data []byte
+	for _, src := range realdataSources(b) {
+		for _, p := range append([]string{src.Path}, src.Agents...) {
+			f, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			data = append(data, f...)
+		}
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(data), "realdata")
+		r.ReuseEntry = true
+		n := 0
+		for r.Scan() {
+			n++
+		}
+		r.Close()
+		if n == 0 || r.Err() != nil {
+			b.Fatal(n, r.Err())
+		}
+	}
+}
+
 func BenchmarkLoad(b *testing.B) {
 	if benchData == nil {
 		benchData = benchTranscript(16 << 20)
