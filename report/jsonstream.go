@@ -74,7 +74,8 @@ func reportMembers(r *accounting.Report) []member {
 // first error sticks and is returned by close.
 type objectWriter struct {
 	bw      *bufio.Writer
-	buf     bytes.Buffer
+	buf     bytes.Buffer // the compact encoding
+	ind     []byte       // and the indented one
 	enc     *json.Encoder
 	members int
 	elems   int
@@ -96,11 +97,11 @@ func (o *objectWriter) encode(v any, prefix string) {
 		return
 	}
 	o.buf.Reset()
-	o.enc.SetIndent(prefix, "  ")
 	if o.err = o.enc.Encode(v); o.err != nil {
 		return
 	}
-	_, o.err = o.bw.Write(bytes.TrimSuffix(o.buf.Bytes(), []byte("\n")))
+	o.ind = indentJSON(o.ind[:0], bytes.TrimSuffix(o.buf.Bytes(), []byte("\n")), prefix, "  ")
+	_, o.err = o.bw.Write(o.ind)
 }
 
 func (o *objectWriter) name(name string) {

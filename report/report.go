@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -233,11 +234,17 @@ func writeCSV(w io.Writer, doc *Document, opt Options) error {
 	return cw.Error()
 }
 
+// writeJSON writes v as JSON indented by two spaces, with a final newline.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := indentJSON(make([]byte, 0, 2*buf.Len()), bytes.TrimSuffix(buf.Bytes(), []byte("\n")), "", "  ")
+	_, err := w.Write(append(out, '\n'))
+	return err
 }
 
 // section is a titled group of tables: one session, or the total.
