@@ -99,3 +99,35 @@ func BenchmarkAnalyze(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDedupe is the cross-session deduplication a corpus merge ends
+// with, over a million calls in a thousand logs, one in ten a repeat of an
+// earlier call (a resumed session's history).
+func BenchmarkDedupe(b *testing.B) {
+	var ls callLogs
+	x := uint64(0x9e3779b97f4a7c15)
+	next := func() uint64 { // splitmix64
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		return z ^ z>>31
+	}
+	var keys []callKey
+	for range 1000 {
+		l := &callLog{recs: make([]callRecord, 1000)}
+		for i := range l.recs {
+			k := callKey{next(), next()}
+			if len(keys) > 0 && next()%10 == 0 {
+				k = keys[next()%uint64(len(keys))]
+			}
+			keys = append(keys, k)
+			l.recs[i] = callRecord{key: k, usage: [5]uint32{uint32(next() % 1000)}, flags: keyed}
+		}
+		ls.add(l)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		dedupe(ls)
+	}
+}

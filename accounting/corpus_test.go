@@ -2,6 +2,7 @@ package accounting
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -189,5 +190,34 @@ func TestMergeWideTiesAndRemerge(t *testing.T) {
 	}
 	if again.Usage.Total.Cost != r.Usage.Total.Cost {
 		t.Errorf("merged again: cost %v, want %v", again.Usage.Total.Cost, r.Usage.Total.Cost)
+	}
+}
+
+// TestDedupe checks dedupe on keys built by hand: keys that share their
+// first half (or its upper bits) but not the rest are different calls, a
+// repeat is dropped, and the kept place takes the later record only when
+// it has strictly more tokens; an unkeyed call is never dropped.
+func TestDedupe(t *testing.T) {
+	rec := func(k0, k1 uint64, in uint32) callRecord {
+		return callRecord{key: callKey{k0, k1}, usage: [5]uint32{in}, flags: keyed}
+	}
+	a := &callLog{recs: []callRecord{
+		rec(7<<40|1, 1, 10),   // 0: first of key A
+		rec(7<<40|1, 2, 10),   // 1: same first half, other key B
+		rec(7<<40|2, 1, 10),   // 2: same upper bits, other key C
+		{usage: [5]uint32{5}}, // 3: no key
+	}}
+	b := &callLog{recs: []callRecord{
+		rec(7<<40|1, 1, 30),   // 4: A again, more tokens: kept at 0's place
+		rec(7<<40|1, 2, 10),   // 5: B again, a tie: 1 stays
+		rec(7<<40|1, 1, 20),   // 6: A again, fewer than 4
+		{usage: [5]uint32{5}}, // 7: no key
+	}}
+	var ls callLogs
+	ls.add(a)
+	ls.add(b)
+	k, dropped := dedupe(ls)
+	if want := []int32{4, 1, 2, 3, -1, -1, -1, 7}; !slices.Equal(k.use, want) || dropped != 3 {
+		t.Errorf("use = %v, dropped %d; want %v, 3", k.use, dropped, want)
 	}
 }
