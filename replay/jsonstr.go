@@ -3,6 +3,8 @@ package replay
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -118,4 +120,76 @@ func measureRune(s string) (size, units int, bad bool) {
 // (in its bundled cli.js). chars is a JavaScript string length.
 func Estimate(chars int) int {
 	return (chars + 2) / 4 // Math.round rounds .5 up; chars/4 has remainders 0,1,2,3
+}
+
+// unescape appends to dst the text of body, the inside of a valid JSON
+// string literal, decoded as gjson decodes it (FuzzUnescape holds it to
+// gjson): a \u escape of a UTF-16 surrogate takes the \u escape after it
+// as its pair (U+FFFD when they do not pair), a lone one gives U+FFFD,
+// and bytes that are not UTF-8 are copied as they are. It stops once dst
+// holds max bytes or more (max < 0: never), so that a caller keeping the
+// start of a long text decodes only that. Unlike gjson it decodes into
+// the caller's buffer, not into a copy of the whole literal.
+func unescape(dst []byte, body string, max int) []byte {
+	for i := 0; i < len(body) && (max < 0 || len(dst) < max); {
+		j := strings.IndexByte(body[i:], '\\')
+		if j < 0 {
+			j = len(body) - i
+		}
+		if max >= 0 {
+			j = min(j, max-len(dst))
+		}
+		dst = append(dst, body[i:i+j]...)
+		i += j
+		if i >= len(body) || body[i] != '\\' {
+			continue
+		}
+		if i+1 >= len(body) {
+			return dst
+		}
+		switch c := body[i+1]; c {
+		case 'b':
+			dst, i = append(dst, '\b'), i+2
+		case 'f':
+			dst, i = append(dst, '\f'), i+2
+		case 'n':
+			dst, i = append(dst, '\n'), i+2
+		case 'r':
+			dst, i = append(dst, '\r'), i+2
+		case 't':
+			dst, i = append(dst, '\t'), i+2
+		case 'u':
+			if i+6 > len(body) {
+				return dst
+			}
+			r := hex4(body[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r) && i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+				r = utf16.DecodeRune(r, hex4(body[i+2:i+6]))
+				i += 6
+			}
+			dst = utf8.AppendRune(dst, r)
+		default: // '"', '\\', '/'
+			dst, i = append(dst, c), i+2
+		}
+	}
+	return dst
+}
+
+// hex4 reads four hexadecimal digits.
+func hex4(s string) rune {
+	var r rune
+	for i := range 4 {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }

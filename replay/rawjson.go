@@ -158,7 +158,7 @@ func walkFields(raw string, check bool, sp *spans, fn func(key, val string)) boo
 		}
 		key := raw[i+1 : kEnd-1]
 		if strings.IndexByte(key, '\\') >= 0 {
-			key = gjson.Parse(raw[i:kEnd]).Str
+			key = string(unescape(nil, key, -1))
 		}
 		i = skipWS(raw, kEnd)
 		if i >= len(raw) || raw[i] != ':' {
@@ -297,7 +297,7 @@ func str(raw string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
-	return gjson.Parse(raw).Str
+	return string(unescape(make([]byte, 0, len(s)), s, -1))
 }
 
 func isTrue(raw string) bool { return raw == "true" }

@@ -12,7 +12,6 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/tidwall/gjson"
 )
 
 // SyntaxError is a line the reader could not use, or used with a caveat
@@ -282,7 +281,7 @@ var errNotObject = errors.New("not a JSON object")
 
 // parse turns one line into an Entry. The top level is validated (as
 // encoding/json would) and walked in one pass over the line's own bytes; the
-// walkers of rawjson.go then visit the fields inside, gjson decodes the few
+// walkers of rawjson.go then visit the fields inside, unescape decodes the few
 // escaped strings kept, and anything kept is copied out.
 func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	s := unsafe.String(unsafe.SliceData(line), len(line))
@@ -450,53 +449,21 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 	return utfOK
 }
 
-// maxKeptLiteral bounds the part of a string literal that keptText decodes:
-// an escape takes at most 6 bytes for 1 byte of text, so this many bytes of
-// literal hold more than MaxKeptText bytes of text, with a margin for the
-// escape cut off at the end.
-const maxKeptLiteral = 6*MaxKeptText + 32
-
 // keptText decodes the JSON string literal raw (quotes included) into a
 // copy of at most MaxKeptText bytes, cut at a character boundary. Only the
-// start of a long literal is decoded.
+// start of a long literal is read: what gives the text's first
+// MaxKeptText+utf8.UTFMax bytes, enough to find where to cut it.
 func keptText(raw string) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}
+	const need = MaxKeptText + utf8.UTFMax
 	body := raw[1 : len(raw)-1]
-	cut := len(body) > maxKeptLiteral
-	if cut {
-		body = body[:escapeCut(body, maxKeptLiteral)]
+	if strings.IndexByte(body[:min(len(body), need)], '\\') < 0 {
+		return strings.Clone(cutUTF8(body, MaxKeptText))
 	}
-	t := body
-	if strings.IndexByte(body, '\\') >= 0 {
-		if cut {
-			raw = `"` + body + `"`
-		}
-		t = gjson.Parse(raw).Str
-	}
-	return strings.Clone(cutUTF8(t, MaxKeptText))
-}
-
-// escapeCut returns the largest index <= n of the string literal body s
-// (valid JSON, without its quotes) that does not split an escape sequence.
-func escapeCut(s string, n int) int {
-	i := 0
-	for {
-		j := strings.IndexByte(s[i:n], '\\')
-		if j < 0 {
-			return n
-		}
-		i += j
-		l := 2
-		if i+1 < len(s) && s[i+1] == 'u' {
-			l = 6
-		}
-		if i+l > n {
-			return i
-		}
-		i += l
-	}
+	t := unescape(make([]byte, 0, min(len(body), need)), body, need)
+	return string(cutUTF8(unsafe.String(unsafe.SliceData(t), len(t)), MaxKeptText))
 }
 
 // cutUTF8 returns s cut to at most n bytes, backing off to the start of a

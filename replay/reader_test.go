@@ -626,8 +626,11 @@ func TestReaderKeptTextCut(t *testing.T) {
 		{"surrogate pairs", `"` + strings.Repeat(`\ud83d\ude00`, MaxKeptText) + `"`},
 		{"long text with escapes", `"` + strings.Repeat(`line \"quoted\"\tcafé\n`, 4*MaxKeptText/20) + `"`},
 		{"most escaped text", `"` + strings.Repeat(`\u0001`, MaxKeptText+10) + `"`},
-		{"escape across the decoded part's end", `"` + strings.Repeat("a", maxKeptLiteral-3) + `\u00e9\u00e9"`},
-		{"pair across the decoded part's end", `"` + strings.Repeat("a", maxKeptLiteral-8) + `\ud83d\ude00"`},
+		{"escape across the decoded part's end", `"` + strings.Repeat("a", MaxKeptText+2) + `\u00e9\u00e9"`},
+		{"escape across the cut", `"` + strings.Repeat("a", MaxKeptText-1) + `\u00e9\u00e9"`},
+		{"pair across the cut", `"` + strings.Repeat("a", MaxKeptText-1) + `\ud83d\ude00"`},
+		{"pair across the decoded part's end", `"` + strings.Repeat("a", MaxKeptText+3) + `\ud83d\ude00"`},
+		{"escape right after the plain part checked", `"` + strings.Repeat("a", MaxKeptText+utf8.UTFMax) + `\n"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 var validCases = []string{
@@ -162,6 +164,33 @@ func FuzzValidStringLen(f *testing.F) {
 		}
 		if wn, wu := jsLen(s[:end]); n != wn || utf8OK != wu {
 			t.Errorf("validStringLen(%q) measures %d, %v; jsLen %d, %v", s, n, utf8OK, wn, wu)
+		}
+	})
+}
+
+// FuzzUnescape holds unescape to gjson's decoding of a valid JSON string
+// literal, whole and cut at a number of bytes.
+func FuzzUnescape(f *testing.F) {
+	f.Add(`"plain"`, 3)
+	f.Add(`"a\"b\\c\/d\b\f\n\r\t"`, 5)
+	f.Add(`"\u00e9\u20ac\ud83d\ude00 lone \ud83d tail \ude00 \ud83d\u0041 \u0000"`, 9)
+	f.Add("\"raw \xff\xfe bytes é\"", 7)
+	f.Fuzz(func(t *testing.T, raw string, max int) {
+		if end, ok := validString(raw, 0); len(raw) < 2 || raw[0] != '"' || !ok || end != len(raw) {
+			return // not one string literal alone
+		}
+		want := gjson.Parse(raw).Str
+		body := raw[1 : len(raw)-1]
+		if got := string(unescape(nil, body, -1)); got != want {
+			t.Fatalf("unescape(%q) = %q, gjson %q", body, got, want)
+		}
+		max = max % (len(want) + 8)
+		if max < 0 {
+			max = -max
+		}
+		got := string(unescape(nil, body, max))
+		if !strings.HasPrefix(want, got) || len(got) < min(max, len(want)) {
+			t.Fatalf("unescape(%q, max %d) = %q, not a prefix of %q of at least that many bytes", body, max, got, want)
 		}
 	})
 }
