@@ -108,6 +108,16 @@ func word(s string, i int) uint64 {
 // its size in bytes, its length in UTF-16 code units (2 above U+FFFF), and
 // whether it was an invalid byte, read as U+FFFD as Node reads it.
 func measureRune(s string) (size, units int, bad bool) {
+	// The common characters first, without decoding: two bytes
+	// (U+0080–U+07FF), or three whose first byte allows any continuation
+	// bytes (U+1000–U+CFFF: arrows, dashes, box drawing, CJK). Either is
+	// one code unit.
+	if len(s) >= 3 && s[0] >= 0xE1 && s[0] <= 0xEC && s[1]&0xC0 == 0x80 && s[2]&0xC0 == 0x80 {
+		return 3, 1, false
+	}
+	if len(s) >= 2 && s[0] >= 0xC2 && s[0] <= 0xDF && s[1]&0xC0 == 0x80 {
+		return 2, 1, false
+	}
 	r, size := utf8.DecodeRuneInString(s)
 	units = 1
 	if r > 0xFFFF {
