@@ -419,8 +419,8 @@ func fidelityTable(fs []Fidelity) *Table {
 		Note: "the cache model run over the recorded prompts against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
 			"calls whose prompt differs from the recorded one (must be 0)\n" +
 			"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
-			"n/a: before the first call (an earlier session's)\n" +
-			"system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages",
+			"n/a: before the first call (an earlier session's)",
+		ColumnNotes: []ColumnNote{{"System prefix", "system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages"}},
 		Columns: []string{"Session", "Calls", "Read recorded", "Read simulated", "Read error", "Write recorded", "Write simulated", "Write error",
 			"Prompt mismatches", "Real auto-compaction", "claude-code", "Match", "System prefix"},
 		CSVColumns: []string{"session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",

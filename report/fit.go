@@ -158,6 +158,7 @@ func (t *Table) fit(width int) (footer []string) {
 			continue
 		}
 		dropped = append(dropped, t.Columns[i])
+		t.dropped = append(t.dropped, name)
 		t.drop(i)
 	}
 	if len(dropped) > 0 {

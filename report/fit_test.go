@@ -120,3 +120,32 @@ func TestShortForms(t *testing.T) {
 		t.Errorf("cutCell = %q, want 日本語…", got)
 	}
 }
+
+// TestColumnNotes: a column's line of the note goes with the column. A
+// fitted table that leaves the column out leaves the line out; an unfitted
+// one, Markdown and HTML keep it.
+func TestColumnNotes(t *testing.T) {
+	const line = "extra: what the extra column holds"
+	render := func(markdown bool, width int) string {
+		tb := wideTable()
+		tb.ColumnNotes = []ColumnNote{{"Extra", line}, {"Count", "count: how many"}}
+		var b bytes.Buffer
+		if err := renderText(&b, tb, markdown, width); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		markdown bool
+		width    int
+		want     bool
+	}{{false, 70, false}, {false, 0, true}, {true, 70, true}} {
+		out := render(c.markdown, c.width)
+		if got := strings.Contains(out, line); got != c.want {
+			t.Errorf("markdown %v, width %d: the Extra column's note shown %v, want %v:\n%s", c.markdown, c.width, got, c.want, out)
+		}
+		if !strings.Contains(out, "count: how many") {
+			t.Errorf("markdown %v, width %d: the Count column's note left out:\n%s", c.markdown, c.width, out)
+		}
+	}
+}

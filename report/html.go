@@ -134,7 +134,7 @@ func htmlTables(d *ids, ts []*Table) []htmlTable {
 
 func htmlTableOf(t *Table, id string) htmlTable {
 	right := func(i int) bool { return i < len(t.Right) && t.Right[i] }
-	h := htmlTable{ID: id, Title: t.Title, Note: t.Note, Empty: t.Empty}
+	h := htmlTable{ID: id, Title: t.Title, Note: t.note(), Empty: t.Empty}
 	if h.Empty == "" {
 		h.Empty = "none"
 	}

@@ -40,6 +40,30 @@ type Table struct {
 	// Legend is printed under the table (table and Markdown), e.g. what
 	// its labels mean.
 	Legend string
+	// ColumnNotes are lines of the note about one column each, printed
+	// after Note while their column is shown: a fitted table that leaves
+	// the column out leaves its line out too.
+	ColumnNotes []ColumnNote
+
+	dropped []string // the columns fit left out, by full header
+}
+
+// ColumnNote is a line of a table's note about one of its columns (by its
+// full header).
+type ColumnNote struct{ Column, Text string }
+
+// note returns the table's note with the lines of the columns it shows.
+func (t *Table) note() string {
+	lines := []string{}
+	if t.Note != "" {
+		lines = append(lines, t.Note)
+	}
+	for _, cn := range t.ColumnNotes {
+		if !slices.Contains(t.dropped, cn.Column) {
+			lines = append(lines, cn.Text)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (t *Table) add(pretty, raw []string) {
@@ -90,11 +114,15 @@ func renderText(w io.Writer, t *Table, markdown bool, width int) error {
 	} else {
 		fmt.Fprintf(w, "%s\n", t.Title)
 	}
-	if t.Note != "" {
+	var footer []string
+	if !markdown {
+		footer = t.fit(width) // before the note, which leaves out the notes of columns fit leaves out
+	}
+	if note := t.note(); note != "" {
 		if markdown {
-			fmt.Fprintf(w, "%s\n\n", t.Note)
+			fmt.Fprintf(w, "%s\n\n", note)
 		} else {
-			fmt.Fprintf(w, "%s\n", wrapText(t.Note, width))
+			fmt.Fprintf(w, "%s\n", wrapText(note, width))
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -108,10 +136,6 @@ func renderText(w io.Writer, t *Table, markdown bool, width int) error {
 		}
 		_, err := fmt.Fprintf(w, "  (%s)\n\n", empty)
 		return err
-	}
-	var footer []string
-	if !markdown {
-		footer = t.fit(width)
 	}
 	align := make([]tw.Align, len(t.Columns))
 	for i := range align {
