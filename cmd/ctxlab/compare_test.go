@@ -1,12 +1,16 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/policies"
+	"github.com/tidwall/gjson"
 )
 
 // goldenPolicies are the policies of the compare goldens on all fixtures:
@@ -218,5 +222,42 @@ func TestCompletion(t *testing.T) {
 				t.Errorf("%v: no %q in\n%s", tt.args, w, out)
 			}
 		}
+	}
+}
+
+// TestColdStart: by default a simulated run starts with the prefix the
+// session's first call read from the cache, so claude-code writes that
+// much less over the demo session than with --cold-start (every call of
+// it writes one-hour entries); the read is the transcript's own figure.
+func TestColdStart(t *testing.T) {
+	var firstRead int64 = -1
+	data, err := os.ReadFile(demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if u := gjson.Get(line, "message.usage"); u.Exists() {
+			firstRead = u.Get("cache_read_input_tokens").Int()
+			break
+		}
+	}
+	writes := func(args ...string) int64 {
+		out, errOut, code := ctxlab(t, "", nil, append([]string{"compare", "--format", "csv", "--policy", "claude-code"}, append(args, demo)...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("csv: %v\n%s", err, out)
+		}
+		n, err := strconv.ParseInt(rows[1][slices.Index(rows[0], "cache_write_1h")], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	warm, cold := writes(), writes("--cold-start")
+	if firstRead <= 0 || cold-warm != firstRead {
+		t.Errorf("claude-code writes %d, with --cold-start %d: %d apart, want the first call's read, %d", warm, cold, cold-warm, firstRead)
 	}
 }

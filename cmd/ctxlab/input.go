@@ -396,11 +396,13 @@ func printWarnings(e env, ws []*replay.SyntaxError, max int) {
 type simOptions struct {
 	ttl        time.Duration
 	cacheEdits bool
+	coldStart  bool
 }
 
 func (o *simOptions) addFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.ttl, "ttl", 0, "prompt-cache lifetime for the simulation, e.g. 5m or 1h (default: as the session's own cache writes show)")
 	f.BoolVar(&o.cacheEdits, "cache-edits", false, "model server-side cache edits: clearing tool results keeps the cached prefix")
+	f.BoolVar(&o.coldStart, "cold-start", false, "start every simulated run with an empty prompt cache (default: with what the session's first call read from it)")
 }
 
 func (o *simOptions) validate() error {
@@ -413,6 +415,6 @@ func (o *simOptions) validate() error {
 // config returns the simulation's configuration with the given prices.
 func (o *simOptions) config(prices *prices.Table) simulate.Config {
 	c := simulate.DefaultConfig()
-	c.Prices, c.TTL, c.CacheEdits = prices, o.ttl, o.cacheEdits
+	c.Prices, c.TTL, c.CacheEdits, c.ColdStart = prices, o.ttl, o.cacheEdits, o.coldStart
 	return c
 }
