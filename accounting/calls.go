@@ -301,10 +301,10 @@ func dedupe(ls callLogs) (*keptCalls, int) {
 						table[h] = tag<<32 | uint64(seq+1)
 						break
 					}
-					first := int(uint32(slot)) - 1
 					if slot>>32 != tag {
 						continue
 					}
+					first := int(uint32(slot)) - 1
 					if fl, fi := ls.at(first); fl.recs[fi].key != r.key {
 						continue
 					}

@@ -411,14 +411,12 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 // prefix too, and only later calls are the model's to predict.
 func WarmStart(calls []TraceCall) *TraceCall {
 	for i := range calls {
-		c := &calls[i]
-		if c.Usage.Prompt() == 0 {
-			continue
+		if c := &calls[i]; c.Usage.Prompt() > 0 { // the first measured call
+			if c.Usage.CacheRead > 0 {
+				return c
+			}
+			return nil
 		}
-		if c.Usage.CacheRead > 0 {
-			return c
-		}
-		return nil
 	}
 	return nil
 }

@@ -245,14 +245,8 @@ const (
 // such a read the prefix is the whole context before the first message,
 // which overstates it by what Claude Code adds to that message.
 func SystemPrefixOf(overhead int64, calls []TraceCall) (int64, string) {
-	for _, c := range calls {
-		if c.Usage.Prompt() == 0 {
-			continue
-		}
-		if r := c.Usage.CacheRead; r > 0 && r < overhead {
-			return r, PrefixFromFirstRead
-		}
-		break
+	if c := WarmStart(calls); c != nil && c.Usage.CacheRead < overhead {
+		return c.Usage.CacheRead, PrefixFromFirstRead
 	}
 	return overhead, PrefixFromOverhead
 }

@@ -27,7 +27,7 @@ import (
 // over a live heap of 10–15 MB, so the collector runs less often than by
 // default (GOGC 200) under a soft memory limit that keeps a corpus run well
 // inside 200 MB. A higher GOGC collects less but touches more fresh memory,
-// and its page faults cost more than the collections saved (400: 4% more
+// and its page faults cost more than the collections saved (400: 6% more
 // CPU on the 441 MB corpus; 100: 5% more). GOGC and GOMEMLIMIT override
 // both.
 const (
