@@ -474,11 +474,18 @@ func (e *engine) step(i int, p Policy, obs bool) {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt, which
-// invalidates the whole cached prefix, and so does a new Claude Code
-// version: the call comes from a restarted Claude Code, whose system prompt
-// and tool definitions are the new version's; a thinking budget that changed
-// (before ThinkingKeywordsUntil), the session's second turn (before
-// SecondTurnUntil) and the first turn after a compaction (from
+// invalidates the whole cached prefix. A new Claude Code version comes
+// from a restarted Claude Code, whose system prompt and tool definitions
+// are the new version's: the session's cached messages are lost, but from
+// SharedPrefixFrom on, with Anthropic's cache, the call still reads the
+// system prompt prefix, which the user's other requests on the new version
+// keep warm as they kept the old one's. In the transcripts the project
+// tests against, the two such calls within the cache lifetime read 10,467
+// and 16,701 tokens, where the model had predicted nothing; one through a
+// compatible gateway read 4,992 of a 23,872-token system prompt, so there,
+// and before SharedPrefixFrom, the call reads nothing. A thinking budget
+// that changed (before ThinkingKeywordsUntil), the session's second turn
+// (before SecondTurnUntil) and the first turn after a compaction (from
 // PostCompactTurnFrom) invalidate the cached messages but not the system
 // prompt.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
@@ -487,7 +494,11 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		e.actions = append(e.actions, "working directory changed")
 	}
 	if i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version {
-		e.markEdit(0)
+		if BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
+			e.markEdit(1) // the messages, not the system prompt prefix
+		} else {
+			e.markEdit(0)
+		}
 		e.actions = append(e.actions, "Claude Code version changed")
 	}
 	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&e.tr.Calls[i-1]) && tc.Thinking != e.tr.Calls[i-1].Thinking {

@@ -55,6 +55,12 @@ type Fidelity struct {
 	// had expired or never written was warm, kept so by other requests.
 	UnseenBreaks  int `json:"unseen_breaks"`
 	WarmElsewhere int `json:"warm_elsewhere"`
+	// NewVersionShorter counts the calls that are the first of their model
+	// on a new Claude Code version and whose recorded read fell that much
+	// below the model's: the model reads the previous version's system
+	// prompt prefix, and the new version's warm prefix was shorter. They
+	// are not in UnseenBreaks.
+	NewVersionShorter int `json:"new_version_shorter_prefix"`
 	// Reasons explain each disagreement beyond the tolerances; empty when
 	// there is none.
 	Reasons []string `json:"reasons"`
@@ -86,9 +92,14 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		in := tr.Inferred
 		f.Inferred = &in
 	}
-	var unseenTok, warmTok int64
+	var unseenTok, warmTok, newVerTok int64
+	version := map[string]string{} // each model's previous call's version
 	for i, c := range observed.Calls {
-		u := tr.Calls[i].Usage
+		tc := &tr.Calls[i]
+		u := tc.Usage
+		prev, seen := version[tc.Model]
+		newVersion := seen && prev != "" && tc.Version != "" && tc.Version != prev
+		version[tc.Model] = tc.Version
 		if c.Recorded == 0 {
 			f.Unmeasured++
 		} else if c.Prompt != c.Recorded {
@@ -103,6 +114,9 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		f.SimulatedCacheRead += p.Read
 		f.SimulatedCacheWrite += p.Write
 		switch d := p.Read - u.CacheRead; {
+		case d > tol.Tokens && newVersion:
+			f.NewVersionShorter++
+			newVerTok += d
 		case d > tol.Tokens:
 			f.UnseenBreaks++
 			unseenTok += d
@@ -125,12 +139,12 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		}
 	}
 	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
-	f.explain(tr, unseenTok, warmTok, tol)
+	f.explain(tr, unseenTok, warmTok, newVerTok, tol)
 	return f
 }
 
 // explain gives a reason for each disagreement beyond the tolerances.
-func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok int64, tol FidelityTolerances) {
+func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok int64, tol FidelityTolerances) {
 	add := func(format string, a ...any) { f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...)) }
 	if f.Auxiliary != "" {
 		add("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
@@ -165,6 +179,10 @@ func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok int64, tol FidelityTole
 	explained := false
 	if f.UnseenBreaks > 0 {
 		add("%d calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %d tokens the model reads were written", f.UnseenBreaks, unseenTok)
+		explained = true
+	}
+	if f.NewVersionShorter > 0 {
+		add("%d calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: %d tokens the model reads were written", f.NewVersionShorter, newVerTok)
 		explained = true
 	}
 	if f.WarmElsewhere > 0 {

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +86,34 @@ func TestSummarizeFidelity(t *testing.T) {
 	got.CacheReadErrorPct, got.CacheWriteErrorPct = nil, nil
 	if got != want {
 		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+// The first call of a model on a new Claude Code version that read less
+// than the model (which reads the previous version's system prompt
+// prefix) is counted and explained on its own, not as a break with no
+// cause; the version is compared with the same model's previous call.
+func TestFidelityNewVersionShorter(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
+	tr := &Trace{Calls: []TraceCall{
+		{Model: "opus", Version: "2.1.15", Usage: replay.Usage{CacheWrite5m: 20_000}},
+		{Model: "haiku", Version: "2.1.16", Usage: replay.Usage{CacheWrite5m: 1_000}},
+		{Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
+		{Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
+	}}
+	observed := &Result{Calls: []CallResult{
+		{Call: 1, Prompt: 20_000, Recorded: 20_000, Predicted: &Predicted{Write: 20_000}},
+		{Call: 2, Prompt: 1_000, Recorded: 1_000, Predicted: &Predicted{Write: 1_000}},
+		{Call: 3, Prompt: 22_000, Recorded: 22_000, Predicted: &Predicted{Read: 18_000, Write: 4_000}},
+		// The same shortfall on the new version's second call has no cause.
+		{Call: 4, Prompt: 22_000, Recorded: 22_000, Predicted: &Predicted{Read: 13_000, Write: 9_000}},
+	}}
+	f := NewFidelity(s, tr, observed, &Result{}, DefaultFidelityTolerances())
+	if f.NewVersionShorter != 1 || f.UnseenBreaks != 1 {
+		t.Errorf("new-version calls %d, unseen breaks %d, want 1 and 1", f.NewVersionShorter, f.UnseenBreaks)
+	}
+	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 8000 tokens"
+	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
+		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
 	}
 }

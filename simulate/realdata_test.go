@@ -98,8 +98,8 @@ func abs(x int64) int64 {
 // transcripts: every first auto-compaction at the real call, no compaction
 // where none happened without a reason, every prompt fitted, every
 // disagreement explained, the whole-set cache errors within their bars
-// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±3% on the −1.8% and
-// −1.5% measured when this test was last changed), and at least the
+// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±3% on the −2.1% and
+// −2.1% measured when this test was last changed), and at least the
 // sessions whose writes were within 10% then (9 of 11, 7 of 8).
 func TestFidelityBars(t *testing.T) {
 	for _, c := range []struct {

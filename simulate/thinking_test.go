@@ -143,33 +143,43 @@ func TestFirstTurnAfterCompaction(t *testing.T) {
 	}
 }
 
-// A new system prompt at a turn's start reads nothing cached: a turn
-// written in another working directory (the system prompt names it), or
-// on another Claude Code version (a restarted Claude Code). Otherwise the
-// turn reads the whole previous prompt.
+// A new system prompt at a turn's start: a turn written in another working
+// directory (the system prompt names it) reads nothing cached; one on
+// another Claude Code version (a restarted Claude Code) loses the cached
+// messages but, from 2.0.0 on Anthropic's cache, reads the system prompt
+// prefix that other requests on the new version keep warm. Through a
+// compatible gateway, or before 2.0.0, it reads nothing. Otherwise the turn
+// reads the whole previous prompt.
 func TestSystemPromptChangeBreaksCache(t *testing.T) {
+	const sys = 3000 // above every model's minimum cacheable prompt
 	for _, c := range []struct {
 		name   string
+		model  string
+		from   string
 		change func(*TraceCall)
 		action string
+		want   int64
 	}{
-		{"same", func(*TraceCall) {}, ""},
-		{"cwd", func(tc *TraceCall) { tc.CwdChanged = true }, "working directory changed"},
-		{"version", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed"},
+		{"same", sonnet46, "2.1.146", func(*TraceCall) {}, "", sys + 1990},
+		{"cwd", sonnet46, "2.1.146", func(tc *TraceCall) { tc.CwdChanged = true }, "working directory changed", 0},
+		{"version", sonnet46, "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", sys},
+		{"version 1.0.x", sonnet46, "1.0.88", func(tc *TraceCall) { tc.Version = "1.0.89" }, "Claude Code version changed", 0},
+		{"version, gateway", "deepseek-v4-flash", "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", 0},
 	} {
 		tr := build(
-			step{0, "", []Item{user(2000)}},
-			step{1, "", []Item{asst(100), user(100)}},
+			step{0, c.model, []Item{user(2000)}},
+			step{1, c.model, []Item{asst(100), user(100)}},
 		)
+		tr.Overhead = sys
+		for i := range tr.Calls {
+			tr.Calls[i].Version = c.from
+			tr.Calls[i].Usage.CacheWrite5m += sys - 1000 // build's prompts start at 1,000
+		}
 		tr.Calls[1].NewTurn = true
 		c.change(&tr.Calls[1])
 		got := Run(tr, policyFunc(func(*State) {}), DefaultConfig()).Calls[1]
-		want := int64(2990)
-		if c.action != "" {
-			want = 0
-		}
-		if got.Read != want {
-			t.Errorf("%s: read %d, want %d", c.name, got.Read, want)
+		if got.Read != c.want {
+			t.Errorf("%s: read %d, want %d (actions %q)", c.name, got.Read, c.want, got.Actions)
 		}
 		for _, act := range []string{"working directory changed", "Claude Code version changed"} {
 			if slices.Contains(got.Actions, act) != (act == c.action) {
