@@ -295,6 +295,12 @@ func TestReaderMaxLineBytes(t *testing.T) {
 			want: []want{{1, "entry", "user"}, {2, "error", "skipped"}, {3, "entry", "user"}},
 		},
 		{
+			name: "line longer than the read buffer, under the limit",
+			max:  4 << 20,
+			in:   user + "\n" + long(3<<20) + "\n" + user + "\n",
+			want: []want{{1, "entry", "user"}, {2, "entry", "user"}, {3, "entry", "user"}},
+		},
+		{
 			name: "last line over the limit",
 			max:  1024,
 			in:   user + "\n" + long(5000),
@@ -908,12 +914,15 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, max := range []int{0, 64} {
-			checkRead(t, data, max)
+			checkRead(t, bytes.NewReader(data), data, max)
 		}
+		// A byte per read, the last one with io.EOF: every line and
+		// line end split across reads.
+		checkRead(t, iotest.DataErrReader(iotest.OneByteReader(bytes.NewReader(data))), data, 64)
 	})
 }
 
-func checkRead(t *testing.T, data []byte, max int) {
+func checkRead(t *testing.T, in io.Reader, data []byte, max int) {
 	// The lines, by an independent split.
 	type line struct {
 		text    []byte // without "\n" and one "\r"
@@ -936,7 +945,7 @@ func checkRead(t *testing.T, data []byte, max int) {
 		lines = append(lines, l)
 	}
 
-	r := NewReader(bytes.NewReader(data), "fuzz")
+	r := NewReader(in, "fuzz")
 	r.MaxLineBytes = max
 	recs := readAll(r)
 	if err := r.Err(); err != nil {
