@@ -40,24 +40,6 @@ func (*SyntaxError) record() {}
 // Transcripts' tool outputs make lines of hundreds of KB common.
 const readBufferSize = 1 << 20
 
-// readChunk caps each read from the input. The buffer holds a megabyte,
-// so that most lines are parsed where they were read, but filling it a
-// megabyte at a time left the parse reading lines that the rest of the
-// copy had pushed out of the core's cache (a megabyte of L2 on the
-// machine measured): reads of 256 KB made a run over a generated corpus
-// 0.96× the CPU and 0.91× the wall, 128 KB no better (docs/performance.md).
-const readChunk = 256 << 10
-
-// chunkReader reads at most readChunk bytes at a time.
-type chunkReader struct{ r io.Reader }
-
-func (c *chunkReader) Read(p []byte) (int, error) {
-	if len(p) > readChunk {
-		p = p[:readChunk]
-	}
-	return c.r.Read(p)
-}
-
 // maxPooledLine bounds the line buffer kept for the next Reader, so that
 // one huge line does not hold its memory for the rest of a run.
 const maxPooledLine = 16 << 20
@@ -66,9 +48,8 @@ const maxPooledLine = 16 << 20
 // Reader: a corpus is many files read one after another, and reusing the
 // buffers spares allocating, zeroing and growing them for each.
 type buffers struct {
-	br    *bufio.Reader
-	line  []byte
-	chunk chunkReader // br's input
+	br   *bufio.Reader
+	line []byte
 }
 
 var bufferPool = sync.Pool{New: func() any {
@@ -123,8 +104,7 @@ type Reader struct {
 // NewReader returns a Reader of r; file names the input in messages.
 func NewReader(r io.Reader, file string) *Reader {
 	bufs := bufferPool.Get().(*buffers)
-	bufs.chunk.r = r
-	bufs.br.Reset(&bufs.chunk)
+	bufs.br.Reset(r)
 	return &Reader{
 		file:   file,
 		bufs:   bufs,
@@ -144,7 +124,6 @@ func (r *Reader) Close() {
 		return
 	}
 	r.bufs.br.Reset(nil)
-	r.bufs.chunk.r = nil
 	r.bufs.line = nil
 	if cap(r.buf) <= maxPooledLine {
 		r.bufs.line = r.buf[:0]
