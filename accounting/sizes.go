@@ -1,7 +1,8 @@
 package accounting
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -111,19 +112,27 @@ func SizeThread(th *replay.Thread) *Sizes {
 		sz.Ratio = float64(exactTok) / float64(exactEst)
 	}
 	// Estimated sizes everywhere first; clean segments then get exact ones.
+	// Every message's sizes are a slice of one array.
+	n := 0
 	for m := range th.Messages {
-		w := weights(&th.Messages[m])
-		sz.Blocks[m] = make([]int64, len(w))
-		for b, est := range w {
-			sz.Blocks[m][b] = sz.estimate(est)
+		n += blockCount(&th.Messages[m])
+	}
+	all := make([]int64, n)
+	for m := range th.Messages {
+		msg := &th.Messages[m]
+		k := blockCount(msg)
+		sz.Blocks[m], all = all[:k:k], all[k:]
+		for b := range k {
+			sz.Blocks[m][b] = sz.estimate(blockWeight(msg, b))
 		}
 	}
+	var slots []slot
 	for k, seg := range sz.Segments {
 		if !seg.Clean {
 			continue
 		}
 		d := max(0, th.Calls[seg.Call].Usage.Prompt()-th.Calls[sz.Segments[k-1].Call].Usage.Prompt())
-		sz.Segments[k].Hidden = sz.split(th, seg, sz.Unsent, d)
+		sz.Segments[k].Hidden, slots = sz.split(th, seg, sz.Unsent, d, slots[:0])
 	}
 	// Overhead: the first call with usage's prompt minus the messages
 	// before it.
@@ -146,52 +155,63 @@ func SizeThread(th *replay.Thread) *Sizes {
 
 func (sz *Sizes) estimate(est int64) int64 { return int64(float64(est)*sz.Ratio + 0.5) }
 
-// weights are Claude Code's estimates of a message's blocks.
-func weights(m *replay.Message) []int64 {
+// blockCount is the number of sized blocks of a message: an attachment has
+// one.
+func blockCount(m *replay.Message) int {
 	if m.Role == replay.RoleAttachment {
-		return []int64{int64(replay.Estimate(m.AttachmentChars))}
+		return 1
 	}
-	w := make([]int64, len(m.Blocks))
-	for b := range m.Blocks {
-		w[b] = int64(m.Blocks[b].Est)
+	return len(m.Blocks)
+}
+
+// blockWeight is Claude Code's estimate of block b of a message.
+func blockWeight(m *replay.Message, b int) int64 {
+	if m.Role == replay.RoleAttachment {
+		return int64(replay.Estimate(m.AttachmentChars))
 	}
-	return w
+	return int64(m.Blocks[b].Est)
 }
 
 func segmentEst(th *replay.Thread, seg Segment, skip []bool) int64 {
 	var n int64
 	for m := seg.From; m < seg.To; m++ {
 		if !skip[m] {
-			for _, w := range weights(&th.Messages[m]) {
-				n += w
+			msg := &th.Messages[m]
+			for b := range blockCount(msg) {
+				n += blockWeight(msg, b)
 			}
 		}
 	}
 	return n
 }
 
+// slot is a block of a segment being split: its message, its index, and
+// its weight, then the remainder of its share.
+type slot struct {
+	m, b int
+	rem  int64
+}
+
 // split distributes total tokens over the segment's blocks in proportion to
 // their estimates, by largest remainder so the sizes add up exactly, and
-// returns what no block could carry.
-func (sz *Sizes) split(th *replay.Thread, seg Segment, skip []bool, total int64) (hidden int64) {
-	type slot struct {
-		m, b int
-		rem  int64
-	}
-	var slots []slot
+// returns what no block could carry. slots is room it may reuse, returned
+// for the next call.
+func (sz *Sizes) split(th *replay.Thread, seg Segment, skip []bool, total int64, slots []slot) (hidden int64, _ []slot) {
 	var sum int64
 	for m := seg.From; m < seg.To; m++ {
 		if skip[m] {
 			continue
 		}
 		sz.Exact[m] = true
-		for b, w := range weights(&th.Messages[m]) {
+		msg := &th.Messages[m]
+		for b := range blockCount(msg) {
+			w := blockWeight(msg, b)
 			slots = append(slots, slot{m: m, b: b, rem: w})
 			sum += w
 		}
 	}
 	if sum == 0 {
-		return total
+		return total, slots
 	}
 	var given int64
 	for i := range slots {
@@ -201,9 +221,9 @@ func (sz *Sizes) split(th *replay.Thread, seg Segment, skip []bool, total int64)
 		slots[i].rem = num % sum
 	}
 	// The remainder goes to the largest fractional parts (ties: earlier block).
-	sort.SliceStable(slots, func(a, b int) bool { return slots[a].rem > slots[b].rem })
+	slices.SortStableFunc(slots, func(a, b slot) int { return cmp.Compare(b.rem, a.rem) })
 	for j := int64(0); j < total-given; j++ {
 		sz.Blocks[slots[j].m][slots[j].b]++
 	}
-	return 0
+	return 0, slots
 }
