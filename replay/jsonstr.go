@@ -28,8 +28,8 @@ func jsLen(raw string) (n int, validUTF8 bool) {
 		// Fast path: eight bytes at a time while they are plain ASCII without '\'.
 		for i+8 <= len(s) {
 			v := word(s, i)
-			x := v ^ 0x5C5C5C5C5C5C5C5C // zero byte where v has '\'
-			if m := (v | ((x - 0x0101010101010101) &^ x)) & 0x8080808080808080; m != 0 {
+			x := v ^ (lsb * '\\') // zero byte where v has '\'
+			if m := (v | ((x - lsb) &^ x)) & msb; m != 0 {
 				// Count the plain bytes before the first flagged one (the
 				// lowest flag is exact, see validString).
 				k := bits.TrailingZeros64(m) >> 3
@@ -73,7 +73,7 @@ func rawLen(raw string) int {
 	for i := 0; i < len(raw); {
 		// Eight bytes at a time while they are ASCII, one unit each.
 		for i+8 <= len(raw) {
-			if m := word(raw, i) & 0x8080808080808080; m != 0 {
+			if m := word(raw, i) & msb; m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				n += k
 				i += k

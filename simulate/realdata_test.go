@@ -1,6 +1,8 @@
 package simulate_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
@@ -137,4 +139,46 @@ func TestFidelityBars(t *testing.T) {
 			t.Errorf("%s: writes within 10%% in %d of %d sessions, want at least %d", c.dir, sum.WritesWithin, sum.WritesChecked, c.writesWithin)
 		}
 	}
+}
+
+// TestRealdataNewVersion pins the version-change rule on the one real
+// session that changes version within the cache lifetime on Anthropic's
+// cache. 0ccf1a04's first call read 18,277 tokens (its system prompt
+// prefix, usage.cache_read_input_tokens of its first line); six minutes
+// after its last 2.1.15 call, a haiku call on 2.1.16 restarts the
+// session, and the next opus call read 10,467 and wrote 12,074. The model
+// reads the prefix, 18,277, and writes the rest of the recorded prompt,
+// 9 + 12,074 + 10,467 − 18,277 − 9 = 4,264; the fidelity row counts that
+// call apart, 18,277 − 10,467 = 7,810 tokens read too many.
+func TestRealdataNewVersion(t *testing.T) {
+	for _, s := range realSessions(t) {
+		if s.ID != "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68" {
+			continue
+		}
+		tr := simulate.Prepare(s)
+		obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
+		cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
+		found := false
+		for i, c := range obs.Calls {
+			tc := tr.Calls[i]
+			if tc.Version != "2.1.16" || tc.Usage.CacheRead != 10_467 {
+				continue
+			}
+			found = true
+			if p := c.Predicted; p == nil || p.Read != 18_277 || p.Write != 4_264 {
+				t.Errorf("call %d (%s): predicted %+v, want read 18277, write 4264", c.Call, tc.Model, c.Predicted)
+			}
+			break
+		}
+		if !found {
+			t.Fatal("no 2.1.16 call reading 10,467 tokens")
+		}
+		f := simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
+		want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 7810 tokens"
+		if f.NewVersionShorter != 1 || !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
+			t.Errorf("new-version calls %d, reasons %q", f.NewVersionShorter, f.Reasons)
+		}
+		return
+	}
+	t.Skip("0ccf1a04 not in the real transcripts")
 }
