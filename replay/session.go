@@ -122,7 +122,7 @@ type Thread struct {
 	toolIndex map[string]int
 	// msgIndex finds an assistant message by its call key. A call is opened
 	// by the first line of its message, so the message also gives the call.
-	msgIndex map[string]int
+	msgIndex map[callID]int
 }
 
 // Role of a message.
@@ -201,6 +201,12 @@ func CallKey(messageID, requestID string) string {
 	}
 	return messageID + "\x00" + requestID
 }
+
+// callID is a call's key (CallKey) as the loader's maps hold it: the two
+// ids side by side, so that looking a line up builds no string. Two
+// callIDs are equal when their CallKeys are, unless an id holds a NUL
+// character, which Anthropic's message and request ids never do.
+type callID struct{ msg, req string }
 
 // ToolCall pairs a tool_use with its tool_result.
 type ToolCall struct {
@@ -282,7 +288,7 @@ type Resume struct {
 type builder struct {
 	s         *Session
 	seenUUID  map[string]struct{}
-	callOwner map[string]*Thread // call key → thread holding the counted copy
+	callOwner map[callID]*Thread // call key → thread holding the counted copy
 	versions  map[string]struct{}
 	models    map[string]struct{}
 	sids      map[string]struct{}
@@ -300,7 +306,7 @@ func newBuilder(path string) *builder {
 	return &builder{
 		s:         s,
 		seenUUID:  map[string]struct{}{},
-		callOwner: map[string]*Thread{},
+		callOwner: map[callID]*Thread{},
 		versions:  map[string]struct{}{},
 		models:    map[string]struct{}{},
 		sids:      map[string]struct{}{},
@@ -324,7 +330,7 @@ func (b *builder) reserve(th *Thread, size int64) {
 	}
 	if len(th.Messages) == 0 {
 		th.Messages = make([]Message, 0, lines)
-		th.msgIndex = make(map[string]int, calls)
+		th.msgIndex = make(map[callID]int, calls)
 	}
 	if len(th.Calls) == 0 {
 		th.Calls = make([]Call, 0, calls)
@@ -338,7 +344,7 @@ func (b *builder) reserve(th *Thread, size int64) {
 func newThread(kind ThreadKind, agentID, path string) *Thread {
 	return &Thread{
 		Kind: kind, AgentID: agentID, Path: path,
-		toolIndex: map[string]int{}, msgIndex: map[string]int{},
+		toolIndex: map[string]int{}, msgIndex: map[callID]int{},
 	}
 }
 
@@ -441,10 +447,9 @@ func (b *builder) assistant(e *Entry, th *Thread) {
 	// Sibling lines share message.id and requestId; the same message.id
 	// under another requestId is another request. Lines
 	// without a message.id are each a message of their own.
-	key := ""
+	key := callID{e.MessageID, e.RequestID}
 	mi := -1
 	if e.MessageID != "" {
-		key = CallKey(e.MessageID, e.RequestID)
 		if i, ok := th.msgIndex[key]; ok {
 			mi = i
 		}
@@ -459,6 +464,12 @@ func (b *builder) assistant(e *Entry, th *Thread) {
 	m := &th.Messages[mi]
 	if e.Usage != nil || e.MessageID != "" {
 		m.Call = b.call(e, th, key, mi, m.Call)
+	}
+	if m.Blocks == nil && len(e.Blocks) > 0 {
+		// Claude Code writes each block of a response as a line of its
+		// own, two or three lines a response in the transcripts here:
+		// room for four spares growing the slice line after line.
+		m.Blocks = make([]Block, 0, max(len(e.Blocks), 4))
 	}
 	for _, bl := range e.Blocks {
 		if bl.Kind == BlockToolUse {
@@ -480,8 +491,8 @@ func (b *builder) assistant(e *Entry, th *Thread) {
 // call records the usage of one assistant line of message mi. The first line
 // of a message opens its call (ci < 0); its sibling lines found the message
 // by key, and with it the call ci, and keep the record with the most tokens.
-// key is the line's call key, "" when it has no message.id.
-func (b *builder) call(e *Entry, th *Thread, key string, mi, ci int) int {
+// key is the line's call key; it has no message.id when the line has none.
+func (b *builder) call(e *Entry, th *Thread, key callID, mi, ci int) int {
 	if ci < 0 {
 		ci = len(th.Calls)
 		c := Call{
@@ -490,7 +501,7 @@ func (b *builder) call(e *Entry, th *Thread, key string, mi, ci int) int {
 			Synthetic: e.Model == "<synthetic>", APIError: e.APIError,
 			OutputLowerBound: placeholderOutput(e.Version),
 		}
-		if key != "" {
+		if key.msg != "" {
 			if owner, ok := b.callOwner[key]; ok && owner != th {
 				c.Duplicate = true
 			} else {
