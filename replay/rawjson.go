@@ -120,12 +120,12 @@ func (sp *spans) jsLen(raw string) (int, bool) {
 // eachField calls fn with each key and raw value of the object raw, which
 // must be valid JSON.
 func eachField(raw string, fn func(key, val string)) {
-	walkFields(raw, false, nil, fn)
+	walkFields(raw, false, nil, nil, fn)
 }
 
 // eachField is eachField for a part of the line sp was recorded for.
 func (sp *spans) eachField(raw string, fn func(key, val string)) {
-	walkFields(raw, false, sp, fn)
+	walkFields(raw, false, sp, nil, fn)
 }
 
 // walkFields is eachField that can also validate: with check set it
@@ -133,8 +133,10 @@ func (sp *spans) eachField(raw string, fn func(key, val string)) {
 // is validated and walked in one pass, and it reports whether raw was one
 // valid object. Without check it trusts raw and only finds value ends.
 // With check, sp (if set) records the spans of the values validated;
-// without, it is used to find them.
-func walkFields(raw string, check bool, sp *spans, fn func(key, val string)) bool {
+// without, it is used to find them. With check, the value of a key for
+// which skim (if set) is true is only skimmed (skimValue): its structure is
+// checked, not the content of its strings, and no span is recorded in it.
+func walkFields(raw string, check bool, sp *spans, skim func(key string) bool, fn func(key, val string)) bool {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
@@ -168,7 +170,12 @@ func walkFields(raw string, check bool, sp *spans, fn func(key, val string)) boo
 		var end int
 		if check {
 			var ok bool
-			if end, ok = validValue(raw, i, 1, sp); !ok {
+			if skim != nil && skim(key) {
+				end, ok = skimValue(raw, i, 1)
+			} else {
+				end, ok = validValue(raw, i, 1, sp)
+			}
+			if !ok {
 				return false
 			}
 		} else {

@@ -295,7 +295,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	utfOK := true
 	var unknown []string
 	r.sp.reset(s)
-	valid := walkFields(s, true, &r.sp, func(k, v string) {
+	valid := walkFields(s, true, &r.sp, skimmed, func(k, v string) {
 		switch k {
 		case "type":
 			e.Type = r.str(str(v))
@@ -338,8 +338,13 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 				utfOK = false
 			}
 		case "toolUseResult":
+			// Skimmed: the one string read from it is validated here.
 			if isObject(v) {
-				e.ResultAgentID = r.str(str(r.sp.field(v, "agentId")))
+				if id := r.sp.field(v, "agentId"); isString(id) {
+					if end, ok := validString(id, 0); ok && end == len(id) {
+						e.ResultAgentID = r.str(str(id))
+					}
+				}
 			}
 		case "compactMetadata", "microcompactMetadata":
 			e.Compact = parseCompact(v)
@@ -380,6 +385,19 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		r.stats.Unknown[e.Type+"."+f]++
 	}
 	return e, utfOK, nil
+}
+
+// skimmed reports whether the value of the top-level field k is only
+// skimmed (skimValue) rather than validated: the fields ctxlab reads past
+// (knownFields), and toolUseResult, the structured copy of a tool's result,
+// from which it reads only agentId (validated where it is read). Their
+// structure is checked, not the characters inside their strings, so a line
+// whose only fault is a raw control character or an invalid escape in one
+// of them is read, where a strict JSON parser would reject the whole line;
+// every string ctxlab decodes is validated. toolUseResult is 35–40% of a
+// transcript's bytes.
+func skimmed(k string) bool {
+	return k == "toolUseResult" || knownFields(k) == k
 }
 
 // knownFields returns its argument for the top-level fields that ctxlab

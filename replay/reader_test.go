@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // readAll scans r to the end and returns its records.
@@ -908,6 +910,7 @@ func FuzzRead(f *testing.F) {
 		"",
 		"\n",
 		"\x00\xff\xfe",
+		"{\"type\":\"user\",\"toolUseResult\":{\"stdout\":\"a\x01b\\qc\",\"agentId\":\"a\\u12\"},\"snapshot\":[\"\\x\"]}\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -920,6 +923,49 @@ func FuzzRead(f *testing.F) {
 		// line end split across reads.
 		checkRead(t, iotest.DataErrReader(iotest.OneByteReader(bytes.NewReader(data))), data, 64)
 	})
+}
+
+// TestSkimmedFields: the values the reader does not decode (toolUseResult
+// and the fields it reads past) are checked for structure only, so a fault
+// inside one of their strings leaves the line readable; the same fault in a
+// value it decodes, or a broken structure anywhere, makes the line invalid.
+// agentId, the one string read from toolUseResult, is validated where it
+// is read.
+func TestSkimmedFields(t *testing.T) {
+	msg := `"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}`
+	for _, tt := range []struct {
+		name, line string
+		read       bool
+		agent      string
+	}{
+		{"control character in toolUseResult", `{"type":"user",` + msg + ",\"toolUseResult\":{\"stdout\":\"a\x01b\",\"agentId\":\"ag1\"}}", true, "ag1"},
+		{"invalid escape in toolUseResult", `{"type":"user",` + msg + `,"toolUseResult":{"stdout":"a\qb","agentId":"ag1"}}`, true, "ag1"},
+		{"invalid escape in agentId", `{"type":"user",` + msg + `,"toolUseResult":{"agentId":"a\u12"}}`, true, ""},
+		{"control character in a field read past", "{\"type\":\"user\"," + msg + ",\"snapshot\":{\"x\":\"\x1f\"}}", true, ""},
+		{"control character in message", "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\x01b\"}}", false, ""},
+		{"control character in an unknown field", "{\"type\":\"user\"," + msg + ",\"newField\":\"\x01\"}", false, ""},
+		{"broken number in toolUseResult", `{"type":"user",` + msg + `,"toolUseResult":{"durationSeconds":2[x]00064}}`, false, ""},
+		{"unterminated string in toolUseResult", `{"type":"user",` + msg + `,"toolUseResult":{"stdout":"a\"}}`, false, ""},
+	} {
+		r := NewReader(strings.NewReader(tt.line+"\n"), "t.jsonl")
+		recs := readAll(r)
+		if len(recs) != 1 {
+			t.Fatalf("%s: %d records", tt.name, len(recs))
+		}
+		e, ok := recs[0].(*Entry)
+		if ok != tt.read {
+			t.Fatalf("%s: read %v (%v), want %v", tt.name, ok, recs[0], tt.read)
+		}
+		if !ok {
+			continue
+		}
+		if e.Type != "user" || len(e.Blocks) != 1 || e.Blocks[0].Kind != BlockToolResult || e.Blocks[0].Chars != 2 {
+			t.Errorf("%s: entry %+v", tt.name, e)
+		}
+		if e.ResultAgentID != tt.agent {
+			t.Errorf("%s: ResultAgentID = %q, want %q", tt.name, e.ResultAgentID, tt.agent)
+		}
+	}
 }
 
 func checkRead(t *testing.T, in io.Reader, data []byte, max int) {
@@ -983,10 +1029,13 @@ func checkRead(t *testing.T, in io.Reader, data []byte, max int) {
 			if l.tooLong {
 				t.Fatalf("max %d: line %d is %d bytes but gave an entry", max, num, len(l.text))
 			}
-			if !json.Valid(l.text) {
+			// Read: valid JSON once the strings of the values the
+			// reader only skims are blanked.
+			text := blankSkimmed(l.text)
+			if !json.Valid(text) {
 				t.Fatalf("max %d: line %d %q is not JSON but gave an entry", max, num, l.text)
 			}
-			crossCheck(t, l.text, rr)
+			crossCheck(t, text, rr)
 		case *SyntaxError:
 			got = rr.Line
 			if rr.Warning {
@@ -1016,6 +1065,20 @@ func checkRead(t *testing.T, in io.Reader, data []byte, max int) {
 // reads from the same line: the type, the uuid, and the length of a string
 // message.content. Lines with invalid UTF-8 are skipped (encoding/json
 // replaces the bytes; the reader keeps them).
+// blankSkimmed returns line with the strings of its top-level values that
+// the reader only skims (skimmed) blanked by blankStrings; gjson, not the
+// reader's walk, finds the values.
+func blankSkimmed(line []byte) []byte {
+	out := bytes.Clone(line)
+	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
+		if skimmed(k.String()) && v.Index > 0 {
+			copy(out[v.Index:], blankStrings(v.Raw))
+		}
+		return true
+	})
+	return out
+}
+
 func crossCheck(t *testing.T, line []byte, e *Entry) {
 	if !utf8.Valid(line) {
 		return

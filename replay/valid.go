@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -100,6 +101,94 @@ func validValue(s string, i, depth int, sp *spans) (int, bool) {
 		return validNumber(s, i)
 	}
 	return i, false
+}
+
+// skimValue is validValue for a value nothing decodes: it checks the
+// value's structure as validValue does (brackets, commas, colons, numbers,
+// literals) but reads no string's content, only where it ends (skimString),
+// so a string holding a control character or an invalid escape passes. It
+// accepts exactly the values that are valid JSON once the inside of each
+// string is replaced by plain letters (FuzzSkimValue), and it records no
+// spans. A line's largest values are the structured copies of tool results
+// (toolUseResult) that ctxlab does not decode; skimming finds their end
+// with strings.IndexByte instead of testing every byte of their strings.
+func skimValue(s string, i, depth int) (int, bool) {
+	if i >= len(s) {
+		return i, false
+	}
+	switch c := s[i]; {
+	case c == '"':
+		return skimString(s, i)
+	case c == '{':
+		if depth >= maxDepth {
+			return i, false
+		}
+		i = skipWS(s, i+1)
+		if i < len(s) && s[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			if i >= len(s) || s[i] != '"' {
+				return i, false
+			}
+			var ok bool
+			if i, ok = skimString(s, i); !ok {
+				return i, false
+			}
+			i = skipWS(s, i)
+			if i >= len(s) || s[i] != ':' {
+				return i, false
+			}
+			if i, ok = skimValue(s, skipWS(s, i+1), depth+1); !ok {
+				return i, false
+			}
+			var done bool
+			if i, done, ok = afterElem(s, i, '}'); done || !ok {
+				return i, ok
+			}
+		}
+	case c == '[':
+		if depth >= maxDepth {
+			return i, false
+		}
+		i = skipWS(s, i+1)
+		if i < len(s) && s[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if i, ok = skimValue(s, i, depth+1); !ok {
+				return i, false
+			}
+			var done bool
+			if i, done, ok = afterElem(s, i, ']'); done || !ok {
+				return i, ok
+			}
+		}
+	}
+	return validValue(s, i, depth, nil) // a number or a literal
+}
+
+// skimString returns the index past the string literal at s[i] == '"': past
+// the first quote after it that an even run of backslashes (or none)
+// precedes. It reports false when no quote closes the literal.
+func skimString(s string, i int) (int, bool) {
+	i++
+	for {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return len(s), false
+		}
+		i += j
+		k := i - 1
+		for s[k] == '\\' {
+			k--
+		}
+		i++
+		if (i-2-k)%2 == 0 {
+			return i, true
+		}
+	}
 }
 
 // afterElem reads what follows an object member or array element: a comma

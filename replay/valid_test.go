@@ -50,7 +50,7 @@ func TestValidJSONDepthLimit(t *testing.T) {
 			t.Errorf("%s: validJSON = %v, want %v", tt.name, got, tt.want)
 		}
 		if tt.s[0] == '{' {
-			if got := walkFields(tt.s, true, nil, func(k, v string) {}); got != tt.want {
+			if got := walkFields(tt.s, true, nil, nil, func(k, v string) {}); got != tt.want {
 				t.Errorf("%s: walkFields = %v, want %v", tt.name, got, tt.want)
 			}
 		}
@@ -69,6 +69,51 @@ func FuzzValid(f *testing.F) {
 	})
 }
 
+// blankStrings returns s with the inside of every string literal made of
+// plain letters: each byte becomes 'a', a backslash and the byte after it
+// "aa". It tracks strings by a forward scan of its own, so it is a model of
+// skimValue independent of skimString.
+func blankStrings(s string) string {
+	b := []byte(s)
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case !in:
+			in = b[i] == '"'
+		case b[i] == '\\' && i+1 < len(b):
+			b[i], b[i+1] = 'a', 'a'
+			i++
+		case b[i] == '"':
+			in = false
+		default:
+			b[i] = 'a'
+		}
+	}
+	return string(b)
+}
+
+// FuzzSkimValue checks that skimValue accepts exactly the values that are
+// valid JSON once their strings are blanked, and ends where validValue
+// ends on every valid value.
+func FuzzSkimValue(f *testing.F) {
+	for _, c := range validCases {
+		f.Add(c)
+	}
+	f.Add("{\"a\":[\"\x01\\q\\u12\",{\"b\\\"\":-1.5e3}],\"c\":\"\\\\\"}")
+	f.Add(`{"durationSeconds":2[REDACTED]00064}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		i := skipWS(s, 0)
+		end, ok := skimValue(s, i, 0)
+		got := ok && skipWS(s, end) == len(s)
+		if want := json.Valid([]byte(blankStrings(s))); got != want {
+			t.Fatalf("skimValue(%q) = %v, want %v (encoding/json on %q)", s, got, want, blankStrings(s))
+		}
+		if vend, vok := validValue(s, i, 0, nil); vok && (!ok || vend != end) {
+			t.Fatalf("skimValue(%q) = %d, %v; validValue %d, true", s, end, ok, vend)
+		}
+	})
+}
+
 // FuzzWalkFields checks that the validating walk of a line's top level
 // accepts exactly the valid JSON objects and visits every top-level key.
 func FuzzWalkFields(f *testing.F) {
@@ -78,7 +123,7 @@ func FuzzWalkFields(f *testing.F) {
 	f.Add(`{"type":"user","message":{"content":[{"type":"text","text":"hi"}]},"n":1.5e3,"b":[true,null]}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		var keys []string
-		got := walkFields(s, true, nil, func(k, v string) { keys = append(keys, k) })
+		got := walkFields(s, true, nil, nil, func(k, v string) { keys = append(keys, k) })
 		var obj map[string]json.RawMessage
 		want := json.Valid([]byte(s)) && json.Unmarshal([]byte(s), &obj) == nil && obj != nil
 		if got != want {
@@ -101,7 +146,7 @@ func FuzzSpans(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		var sp spans
 		sp.reset(s)
-		if !walkFields(s, true, &sp, func(k, v string) {}) {
+		if !walkFields(s, true, &sp, nil, func(k, v string) {}) {
 			return
 		}
 		var with, without []string
