@@ -128,71 +128,112 @@ func (sp *spans) eachField(raw string, fn func(key, val string)) {
 	walkFields(raw, false, sp, nil, fn)
 }
 
+// valueFunc lets a validating walk hand a value to its caller: called with
+// the key and the value at s[i] (at depth, as validValue counts it), it
+// either validates the value itself, returning where it ends and whether
+// it is valid (handled true), or leaves it to validValue (handled false).
+// It serves to skim values (skimValue) and to parse a value while it is
+// validated, instead of validating it and then walking it again.
+type valueFunc func(key, s string, i, depth int) (end int, ok, handled bool)
+
 // walkFields is eachField that can also validate: with check set it
-// validates each value as it skips it (validValue), so a line's top level
-// is validated and walked in one pass, and it reports whether raw was one
-// valid object. Without check it trusts raw and only finds value ends.
-// With check, sp (if set) records the spans of the values validated;
-// without, it is used to find them. With check, the value of a key for
-// which skim (if set) is true is only skimmed (skimValue): its structure is
-// checked, not the content of its strings, and no span is recorded in it.
-func walkFields(raw string, check bool, sp *spans, skim func(key string) bool, fn func(key, val string)) bool {
+// validates each value as it skips it (validValue, or value when that
+// handles it), so a line's top level is validated and walked in one pass,
+// and it reports whether raw was one valid object. Without check it trusts
+// raw and only finds value ends. With check, sp (if set) records the spans
+// of the values validValue validates; without, it is used to find them.
+func walkFields(raw string, check bool, sp *spans, value valueFunc, fn func(key, val string)) bool {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
 	}
-	i = skipWS(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return skipWS(raw, i+1) == len(raw) || !check
+	end, ok := walkObject(raw, i, 0, check, sp, value, fn)
+	return ok && (!check || skipWS(raw, end) == len(raw))
+}
+
+// walkObject is walkFields for the object at s[i] == '{', nested depth deep:
+// it returns the index past the object and, with check, whether it is
+// valid, as validValue would (without recording a span for the object).
+func walkObject(s string, i, depth int, check bool, sp *spans, value valueFunc, fn func(key, val string)) (int, bool) {
+	if check && depth >= maxDepth {
+		return i, false
+	}
+	i = skipWS(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return i + 1, true
 	}
 	for {
-		if i >= len(raw) || raw[i] != '"' {
-			return false
+		if i >= len(s) || s[i] != '"' {
+			return i, false
 		}
 		var kEnd int
 		if check {
 			var ok bool
-			if kEnd, ok = validString(raw, i); !ok {
-				return false
+			if kEnd, ok = validString(s, i); !ok {
+				return i, false
 			}
 		} else {
-			kEnd = stringEnd(raw, i)
+			kEnd = stringEnd(s, i)
 		}
-		key := raw[i+1 : kEnd-1]
+		key := s[i+1 : kEnd-1]
 		if strings.IndexByte(key, '\\') >= 0 {
 			key = string(unescape(nil, key, -1))
 		}
-		i = skipWS(raw, kEnd)
-		if i >= len(raw) || raw[i] != ':' {
-			return false
+		i = skipWS(s, kEnd)
+		if i >= len(s) || s[i] != ':' {
+			return i, false
 		}
-		i = skipWS(raw, i+1)
+		i = skipWS(s, i+1)
 		var end int
 		if check {
-			var ok bool
-			if skim != nil && skim(key) {
-				end, ok = skimValue(raw, i, 1)
-			} else {
-				end, ok = validValue(raw, i, 1, sp)
+			var ok, handled bool
+			if value != nil {
+				end, ok, handled = value(key, s, i, depth+1)
+			}
+			if !handled {
+				end, ok = validValue(s, i, depth+1, sp)
 			}
 			if !ok {
-				return false
+				return end, false
 			}
 		} else {
-			end = sp.valueEnd(raw, i)
+			end = sp.valueEnd(s, i)
 		}
-		fn(key, raw[i:end])
-		i = skipWS(raw, end)
-		if i >= len(raw) {
-			return false
+		fn(key, s[i:end])
+		i = skipWS(s, end)
+		if i >= len(s) {
+			return i, false
 		}
-		switch raw[i] {
+		switch s[i] {
 		case ',':
-			i = skipWS(raw, i+1)
+			i = skipWS(s, i+1)
 		case '}':
-			return !check || skipWS(raw, i+1) == len(raw)
+			return i + 1, true
 		default:
-			return false
+			return i, false
+		}
+	}
+}
+
+// walkArray validates the array at s[i] == '[', nested depth deep, as
+// validValue would, handing each element to elem, which validates it and
+// returns where it ends.
+func walkArray(s string, i, depth int, elem func(s string, i, depth int) (int, bool)) (int, bool) {
+	if depth >= maxDepth {
+		return i, false
+	}
+	i = skipWS(s, i+1)
+	if i < len(s) && s[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = elem(s, i, depth+1); !ok {
+			return i, false
+		}
+		var done bool
+		if i, done, ok = afterElem(s, i, ']'); done || !ok {
+			return i, ok
 		}
 	}
 }

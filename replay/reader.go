@@ -295,7 +295,21 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	utfOK := true
 	var unknown []string
 	r.sp.reset(s)
-	valid := walkFields(s, true, &r.sp, skimmed, func(k, v string) {
+	// The message is parsed as it is validated; the values nothing decodes
+	// are skimmed.
+	value := func(k, s string, i, depth int) (int, bool, bool) {
+		switch {
+		case k == "message" && i < len(s) && s[i] == '{':
+			end, ok, u := r.parseMessage(e, s, i, depth)
+			utfOK = utfOK && u
+			return end, ok, true
+		case skimmed(k):
+			end, ok := skimValue(s, i, depth)
+			return end, ok, true
+		}
+		return 0, false, false
+	}
+	valid := walkFields(s, true, &r.sp, value, func(k, v string) {
 		switch k {
 		case "type":
 			e.Type = r.str(str(v))
@@ -334,9 +348,8 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case "requestId":
 			e.RequestID = strings.Clone(str(v))
 		case "message":
-			if !r.parseMessage(e, v) {
-				utfOK = false
-			}
+			// An object was parsed as it was validated (value above);
+			// anything else holds nothing to read.
 		case "toolUseResult":
 			// Skimmed: the one string read from it is validated here.
 			if isObject(v) {
@@ -427,12 +440,26 @@ func knownType(t string) bool {
 	return false
 }
 
-func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
+// parseMessage validates the message object at s[i] == '{' (depth deep,
+// as validValue counts it) and reads it into e as it goes: it returns where
+// the object ends, whether it is valid, and whether the text it measured
+// was valid UTF-8. The blocks of a content array are parsed as each is
+// validated (parseBlock).
+func (r *Reader) parseMessage(e *Entry, s string, i, depth int) (end int, ok, utfOK bool) {
 	utfOK = true
-	if !isObject(m) {
-		return true
+	content := func(k, s string, i, depth int) (int, bool, bool) {
+		if k != "content" || i >= len(s) || s[i] != '[' {
+			return 0, false, false
+		}
+		end, ok := walkArray(s, i, depth, func(s string, i, depth int) (int, bool) {
+			b, end, ok, u := r.parseBlock(s, i, depth)
+			utfOK = utfOK && u
+			e.Blocks = append(e.Blocks, b)
+			return end, ok
+		})
+		return end, ok, true
 	}
-	r.sp.eachField(m, func(k, v string) {
+	end, ok = walkObject(s, i, depth, true, &r.sp, content, func(k, v string) {
 		switch k {
 		case "id":
 			e.MessageID = strings.Clone(str(v))
@@ -447,24 +474,18 @@ func (r *Reader) parseMessage(e *Entry, m string) (utfOK bool) {
 				e.Usage = parseUsage(v)
 			}
 		case "content":
-			switch {
-			case isString(v):
+			// An array was parsed as it was validated (content above).
+			if isString(v) {
 				e.StringContent = true
 				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v)}
 				b.Chars, utfOK = r.sp.jsLen(v)
 				b.Est = Estimate(b.Chars)
 				b.Text = v // raw: parse decodes it for user messages
 				e.Blocks = []Block{b}
-			case isArray(v):
-				r.sp.eachElem(v, func(bv string) {
-					b, ok := r.parseBlock(bv)
-					utfOK = utfOK && ok
-					e.Blocks = append(e.Blocks, b)
-				})
 			}
 		}
 	})
-	return utfOK
+	return end, ok, utfOK
 }
 
 // keptText decodes the JSON string literal raw (quotes included) into a
@@ -498,10 +519,14 @@ func cutUTF8(s string, n int) string {
 	return s[:n] // not UTF-8 here anyway
 }
 
-func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
+// parseBlock validates the content block at s[i] (depth deep) and reads
+// it: it returns the block, where it ends, whether it is valid, and whether
+// its text was valid UTF-8. A block that is not an object is validated as
+// any value and read as a block of an unknown type.
+func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK bool) {
 	utfOK = true
 	var typ, text, content, input string
-	r.sp.eachField(bv, func(k, v string) {
+	field := func(k, v string) {
 		switch k {
 		case "type":
 			typ = str(v)
@@ -518,7 +543,16 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 		case "is_error":
 			b.IsError = isTrue(v)
 		}
-	})
+	}
+	if i < len(s) && s[i] == '{' {
+		end, ok = walkObject(s, i, depth, true, &r.sp, nil, field)
+	} else {
+		end, ok = validValue(s, i, depth, &r.sp)
+	}
+	if !ok {
+		return b, end, false, true
+	}
+	bv := s[i:end]
 	switch typ {
 	case "text", "thinking":
 		b.Kind = BlockText
@@ -581,7 +615,7 @@ func (r *Reader) parseBlock(bv string) (b Block, utfOK bool) {
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(bv)
 	}
-	return b, utfOK
+	return b, end, true, utfOK
 }
 
 func parseInput(in string) *ToolInput {
