@@ -296,12 +296,17 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	var unknown []string
 	r.sp.reset(s)
 	// The message is parsed as it is validated; the values nothing decodes
-	// are skimmed.
+	// are skimmed, toolUseResult's agentId found as it is.
+	var agentID string
 	value := func(k, s string, i, depth int) (int, bool, bool) {
 		switch {
 		case k == "message" && i < len(s) && s[i] == '{':
 			end, ok, u := r.parseMessage(e, s, i, depth)
 			utfOK = utfOK && u
+			return end, ok, true
+		case k == "toolUseResult" && i < len(s) && s[i] == '{':
+			end, ok, id := skimField(s, i, depth, "agentId")
+			agentID = id
 			return end, ok, true
 		case skimmed(k):
 			end, ok := skimValue(s, i, depth)
@@ -351,11 +356,13 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 			// An object was parsed as it was validated (value above);
 			// anything else holds nothing to read.
 		case "toolUseResult":
-			// Skimmed: the one string read from it is validated here.
+			// Skimmed (agentID was found then): the one string read
+			// from it is validated here.
 			if isObject(v) {
-				if id := r.sp.field(v, "agentId"); isString(id) {
-					if end, ok := validString(id, 0); ok && end == len(id) {
-						e.ResultAgentID = r.str(str(id))
+				e.ResultAgentID = ""
+				if isString(agentID) {
+					if end, ok := validString(agentID, 0); ok && end == len(agentID) {
+						e.ResultAgentID = r.str(str(agentID))
 					}
 				}
 			}

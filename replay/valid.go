@@ -120,33 +120,8 @@ func skimValue(s string, i, depth int) (int, bool) {
 	case c == '"':
 		return skimString(s, i)
 	case c == '{':
-		if depth >= maxDepth {
-			return i, false
-		}
-		i = skipWS(s, i+1)
-		if i < len(s) && s[i] == '}' {
-			return i + 1, true
-		}
-		for {
-			if i >= len(s) || s[i] != '"' {
-				return i, false
-			}
-			var ok bool
-			if i, ok = skimString(s, i); !ok {
-				return i, false
-			}
-			i = skipWS(s, i)
-			if i >= len(s) || s[i] != ':' {
-				return i, false
-			}
-			if i, ok = skimValue(s, skipWS(s, i+1), depth+1); !ok {
-				return i, false
-			}
-			var done bool
-			if i, done, ok = afterElem(s, i, '}'); done || !ok {
-				return i, ok
-			}
-		}
+		end, ok, _ := skimField(s, i, depth, "")
+		return end, ok
 	case c == '[':
 		if depth >= maxDepth {
 			return i, false
@@ -167,6 +142,44 @@ func skimValue(s string, i, depth int) (int, bool) {
 		}
 	}
 	return validValue(s, i, depth, nil) // a number or a literal
+}
+
+// skimField is skimValue for the object at s[i] == '{' that also returns
+// the raw value of its first member named key, "" when there is none or key
+// is "". Names are compared as written: an escaped one does not match.
+func skimField(s string, i, depth int, key string) (end int, ok bool, val string) {
+	if depth >= maxDepth {
+		return i, false, ""
+	}
+	i = skipWS(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return i + 1, true, ""
+	}
+	for {
+		if i >= len(s) || s[i] != '"' {
+			return i, false, val
+		}
+		kEnd, ok := skimString(s, i)
+		if !ok {
+			return kEnd, false, val
+		}
+		name := s[i+1 : kEnd-1]
+		i = skipWS(s, kEnd)
+		if i >= len(s) || s[i] != ':' {
+			return i, false, val
+		}
+		v := skipWS(s, i+1)
+		if i, ok = skimValue(s, v, depth+1); !ok {
+			return i, false, val
+		}
+		if val == "" && key != "" && name == key {
+			val = s[v:i]
+		}
+		var done bool
+		if i, done, ok = afterElem(s, i, '}'); done || !ok {
+			return i, ok, val
+		}
+	}
 }
 
 // skimString returns the index past the string literal at s[i] == '"': past
