@@ -123,23 +123,7 @@ func skimValue(s string, i, depth int) (int, bool) {
 		end, ok, _ := skimField(s, i, depth, "")
 		return end, ok
 	case c == '[':
-		if depth >= maxDepth {
-			return i, false
-		}
-		i = skipWS(s, i+1)
-		if i < len(s) && s[i] == ']' {
-			return i + 1, true
-		}
-		for {
-			var ok bool
-			if i, ok = skimValue(s, i, depth+1); !ok {
-				return i, false
-			}
-			var done bool
-			if i, done, ok = afterElem(s, i, ']'); done || !ok {
-				return i, ok
-			}
-		}
+		return walkArray(s, i, depth, skimValue)
 	}
 	return validValue(s, i, depth, nil) // a number or a literal
 }
