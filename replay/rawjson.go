@@ -130,15 +130,17 @@ func (sp *spans) eachField(raw string, fn func(key, val string)) {
 
 // valueFunc lets a validating walk hand a value to its caller: called with
 // the key and the value at s[i] (at depth, as validValue counts it), it
-// either validates the value itself, returning where it ends and whether
-// it is valid (handled true), or leaves it to validValue (handled false).
-// It serves to skim values (skimValue) and to parse a value while it is
-// validated, instead of validating it and then walking it again.
+// either validates and reads the value itself, returning where it ends and
+// whether it is valid (handled true; the walk's fn does not see it), or
+// leaves it to validValue and fn (handled false). It serves to skim values
+// (skimValue) and to parse a value while it is validated, instead of
+// validating it and then walking it again.
 type valueFunc func(key, s string, i, depth int) (end int, ok, handled bool)
 
 // walkFields is eachField that can also validate: with check set it
 // validates each value as it skips it (validValue, or value when that
-// handles it), so a line's top level is validated and walked in one pass,
+// handles it, and then fn is not called), so a line's top level is
+// validated and walked in one pass,
 // and it reports whether raw was one valid object. Without check it trusts
 // raw and only finds value ends. With check, sp (if set) records the spans
 // of the values validValue validates; without, it is used to find them.
@@ -185,8 +187,9 @@ func walkObject(s string, i, depth int, check bool, sp *spans, value valueFunc, 
 		}
 		i = skipWS(s, i+1)
 		var end int
+		handled := false
 		if check {
-			var ok, handled bool
+			var ok bool
 			if value != nil {
 				end, ok, handled = value(key, s, i, depth+1)
 			}
@@ -199,7 +202,9 @@ func walkObject(s string, i, depth int, check bool, sp *spans, value valueFunc, 
 		} else {
 			end = sp.valueEnd(s, i)
 		}
-		fn(key, s[i:end])
+		if !handled {
+			fn(key, s[i:end])
+		}
 		i = skipWS(s, end)
 		if i >= len(s) {
 			return i, false
@@ -272,25 +277,11 @@ func skipWS(s string, i int) int {
 	return i
 }
 
-// stringEnd returns the index just past the string literal starting at i.
+// stringEnd returns the index just past the string literal starting at i
+// (len(s) when nothing closes it; see skimString).
 func stringEnd(s string, i int) int {
-	i++
-	for {
-		j := strings.IndexByte(s[i:], '"')
-		if j < 0 {
-			return len(s)
-		}
-		i += j
-		// An odd run of backslashes before the quote escapes it.
-		k := i - 1
-		for k >= 0 && s[k] == '\\' {
-			k--
-		}
-		i++
-		if (i-2-k)%2 == 0 {
-			return i
-		}
-	}
+	end, _ := skimString(s, i)
+	return end
 }
 
 // valueEnd returns the index just past the value starting at i, looking

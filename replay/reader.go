@@ -296,8 +296,8 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	var unknown []string
 	r.sp.reset(s)
 	// The message is parsed as it is validated; the values nothing decodes
-	// are skimmed, toolUseResult's agentId found as it is.
-	var agentID string
+	// are skimmed, toolUseResult's agentId found as it is. The switch
+	// below sees the rest.
 	value := func(k, s string, i, depth int) (int, bool, bool) {
 		switch {
 		case k == "message" && i < len(s) && s[i] == '{':
@@ -306,7 +306,12 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 			return end, ok, true
 		case k == "toolUseResult" && i < len(s) && s[i] == '{':
 			end, ok, id := skimField(s, i, depth, "agentId")
-			agentID = id
+			e.ResultAgentID = ""
+			if isString(id) { // the one string read from it, validated here
+				if idEnd, idOK := validString(id, 0); idOK && idEnd == len(id) {
+					e.ResultAgentID = r.str(str(id))
+				}
+			}
 			return end, ok, true
 		case skimmed(k):
 			end, ok := skimValue(s, i, depth)
@@ -355,23 +360,11 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case "message":
 			// An object was parsed as it was validated (value above);
 			// anything else holds nothing to read.
-		case "toolUseResult":
-			// Skimmed (agentID was found then): the one string read
-			// from it is validated here.
-			if isObject(v) {
-				e.ResultAgentID = ""
-				if isString(agentID) {
-					if end, ok := validString(agentID, 0); ok && end == len(agentID) {
-						e.ResultAgentID = r.str(str(agentID))
-					}
-				}
-			}
 		case "compactMetadata", "microcompactMetadata":
 			e.Compact = parseCompact(v)
 		case "attachment":
 			e.AttachmentType = r.str(str(r.sp.field(v, "type")))
 			e.AttachmentChars = rawLen(v)
-		case knownFields(k):
 		default:
 			unknown = append(unknown, k)
 		}
@@ -421,8 +414,8 @@ func skimmed(k string) bool {
 }
 
 // knownFields returns its argument for the top-level fields that ctxlab
-// reads past or does not need, so that the switch
-// above can list them in one case; anything else is counted as unknown.
+// reads past or does not need (skimmed); a field neither read nor listed
+// here is counted as unknown.
 func knownFields(k string) string {
 	switch k {
 	case "userType", "gitBranch", "slug", "entrypoint", "promptId",
@@ -481,7 +474,8 @@ func (r *Reader) parseMessage(e *Entry, s string, i, depth int) (end int, ok, ut
 				e.Usage = parseUsage(v)
 			}
 		case "content":
-			// An array was parsed as it was validated (content above).
+			// An array is parsed as it is validated (content above) and
+			// does not come here.
 			if isString(v) {
 				e.StringContent = true
 				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v)}

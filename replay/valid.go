@@ -177,6 +177,8 @@ func skimString(s string, i int) (int, bool) {
 			return len(s), false
 		}
 		i += j
+		// An odd run of backslashes before the quote escapes it; the
+		// opening quote ends the run at the latest.
 		k := i - 1
 		for s[k] == '\\' {
 			k--
