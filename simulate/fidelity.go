@@ -61,6 +61,13 @@ type Fidelity struct {
 	// prompt prefix, and the new version's warm prefix was shorter. They
 	// are not in UnseenBreaks.
 	NewVersionShorter int `json:"new_version_shorter_prefix"`
+	// StoppedClock counts the calls whose recorded read fell that much
+	// below the model's where the transcript's clock does not move: the
+	// response carries the same timestamp as the one before it, or none (a
+	// file whose lines were written at once, as when a session is copied).
+	// An idle gap that let the cache expire cannot be seen there. They are
+	// not in UnseenBreaks.
+	StoppedClock int `json:"stopped_clock_breaks"`
 	// Reasons explain each disagreement beyond the tolerances; empty when
 	// there is none.
 	Reasons []string `json:"reasons"`
@@ -92,7 +99,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		in := tr.Inferred
 		f.Inferred = &in
 	}
-	var unseenTok, warmTok, newVerTok int64
+	var unseenTok, warmTok, newVerTok, stoppedTok int64
 	version := map[string]string{} // each model's previous call's version
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
@@ -100,6 +107,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		prev, seen := version[tc.Model]
 		newVersion := seen && prev != "" && tc.Version != "" && tc.Version != prev
 		version[tc.Model] = tc.Version
+		stopped := i > 0 && (tc.Time == 0 || tc.Time == tr.Calls[i-1].Time)
 		if c.Recorded == 0 {
 			f.Unmeasured++
 		} else if c.Prompt != c.Recorded {
@@ -117,6 +125,9 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		case d > tol.Tokens && newVersion:
 			f.NewVersionShorter++
 			newVerTok += d
+		case d > tol.Tokens && stopped:
+			f.StoppedClock++
+			stoppedTok += d
 		case d > tol.Tokens:
 			f.UnseenBreaks++
 			unseenTok += d
@@ -139,12 +150,12 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		}
 	}
 	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
-	f.explain(tr, unseenTok, warmTok, newVerTok, tol)
+	f.explain(tr, unseenTok, warmTok, newVerTok, stoppedTok, tol)
 	return f
 }
 
 // explain gives a reason for each disagreement beyond the tolerances.
-func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok int64, tol FidelityTolerances) {
+func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok, stoppedTok int64, tol FidelityTolerances) {
 	add := func(format string, a ...any) { f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...)) }
 	if f.Auxiliary != "" {
 		add("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
@@ -179,6 +190,10 @@ func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok int64, tol F
 	explained := false
 	if f.UnseenBreaks > 0 {
 		add("%d calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %d tokens the model reads were written", f.UnseenBreaks, unseenTok)
+		explained = true
+	}
+	if f.StoppedClock > 0 {
+		add("%d calls' recorded cache reads fell back where the transcript's clock stops (a response stamped with the same time as the one before, or with none), so an idle gap that let the cache expire cannot be seen: %d tokens the model reads were written", f.StoppedClock, stoppedTok)
 		explained = true
 	}
 	if f.NewVersionShorter > 0 {

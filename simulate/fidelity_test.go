@@ -17,10 +17,10 @@ func TestNewFidelity(t *testing.T) {
 		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 6},
 	}}}
 	tr := &Trace{Calls: []TraceCall{
-		{Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
-		{Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
-		{Usage: replay.Usage{CacheRead: 10_000}},
-		{},
+		{Time: 1, Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
+		{Time: 2, Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
+		{Time: 3, Usage: replay.Usage{CacheRead: 10_000}},
+		{Time: 4},
 	}}
 	observed := &Result{Calls: []CallResult{
 		{Call: 1, Prompt: 10, Recorded: 10, Predicted: &Predicted{Read: 900, Write: 250}},
@@ -96,10 +96,10 @@ func TestSummarizeFidelity(t *testing.T) {
 func TestFidelityNewVersionShorter(t *testing.T) {
 	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
 	tr := &Trace{Calls: []TraceCall{
-		{Model: "opus", Version: "2.1.15", Usage: replay.Usage{CacheWrite5m: 20_000}},
-		{Model: "haiku", Version: "2.1.16", Usage: replay.Usage{CacheWrite5m: 1_000}},
-		{Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
-		{Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
+		{Time: 1, Model: "opus", Version: "2.1.15", Usage: replay.Usage{CacheWrite5m: 20_000}},
+		{Time: 2, Model: "haiku", Version: "2.1.16", Usage: replay.Usage{CacheWrite5m: 1_000}},
+		{Time: 3, Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
+		{Time: 4, Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
 	}}
 	observed := &Result{Calls: []CallResult{
 		{Call: 1, Prompt: 20_000, Recorded: 20_000, Predicted: &Predicted{Write: 20_000}},
@@ -113,6 +113,37 @@ func TestFidelityNewVersionShorter(t *testing.T) {
 		t.Errorf("new-version calls %d, unseen breaks %d, want 1 and 1", f.NewVersionShorter, f.UnseenBreaks)
 	}
 	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 8000 tokens"
+	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
+		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
+	}
+}
+
+// A shortfall at a response stamped with the same time as the one before
+// (or with no time) is put down to the stopped clock, not to a break with
+// no cause: an idle gap could have expired the cache there unseen.
+func TestFidelityStoppedClock(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
+	tr := &Trace{Calls: []TraceCall{
+		{Time: 1_000, Usage: replay.Usage{CacheWrite5m: 20_000}},
+		{Time: 2_000, Usage: replay.Usage{CacheWrite5m: 22_000}},
+		{Time: 2_000, Usage: replay.Usage{CacheWrite5m: 24_000}},
+		{Time: 0, Usage: replay.Usage{CacheWrite5m: 26_000}},
+		{Time: 3_000, Usage: replay.Usage{CacheWrite5m: 28_000}},
+	}}
+	observed := &Result{Calls: []CallResult{
+		{Call: 1, Prompt: 20_000, Recorded: 20_000, Predicted: &Predicted{Write: 20_000}},
+		{Call: 2, Prompt: 22_000, Recorded: 22_000, Predicted: &Predicted{Read: 20_000, Write: 2_000}},
+		{Call: 3, Prompt: 24_000, Recorded: 24_000, Predicted: &Predicted{Read: 22_000, Write: 2_000}},
+		{Call: 4, Prompt: 26_000, Recorded: 26_000, Predicted: &Predicted{Read: 24_000, Write: 2_000}},
+		{Call: 5, Prompt: 28_000, Recorded: 28_000, Predicted: &Predicted{Read: 26_000, Write: 2_000}},
+	}}
+	f := NewFidelity(s, tr, observed, &Result{}, DefaultFidelityTolerances())
+	// Call 2's clock moved (an unseen break); calls 3 (same time) and 4 (no
+	// time) are the stopped clock's; call 5's clock moved again.
+	if f.StoppedClock != 2 || f.UnseenBreaks != 2 {
+		t.Errorf("stopped-clock calls %d, unseen breaks %d, want 2 and 2", f.StoppedClock, f.UnseenBreaks)
+	}
+	want := "2 calls' recorded cache reads fell back where the transcript's clock stops (a response stamped with the same time as the one before, or with none), so an idle gap that let the cache expire cannot be seen: 46000 tokens"
 	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
 		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
 	}

@@ -182,3 +182,36 @@ func TestRealdataNewVersion(t *testing.T) {
 	}
 	t.Skip("0ccf1a04 not in the real transcripts")
 }
+
+// TestRealdataStoppedClock pins the stopped-clock reason on eb58ac6d, a
+// 1.0.81 file in which 107 of the 151 responses carry one timestamp
+// (2025-08-14T21:44:19.910Z). Its call 42 read nothing from the cache and
+// wrote 97,995 tokens; call 41, stamped with the same time, had read 95,905
+// and written 221, so the model reads 95,905 + 221 = 96,126 there. With no
+// time between the two, an idle gap cannot be told from a break with no
+// cause, and the fidelity row says so.
+func TestRealdataStoppedClock(t *testing.T) {
+	for _, s := range realSessions(t) {
+		if s.ID != "eb58ac6d-1d26-40b0-b0d2-e767a62574a3" {
+			continue
+		}
+		tr := simulate.Prepare(s)
+		obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
+		cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
+		if c41, c42 := tr.Calls[40], tr.Calls[41]; c42.Usage.CacheRead != 0 || c41.Usage.CacheRead != 95_905 || c41.Time != c42.Time {
+			t.Fatalf("calls 41 and 42: %+v at %d, %+v at %d", c41.Usage, c41.Time, c42.Usage, c42.Time)
+		}
+		if p := obs.Calls[41].Predicted; p == nil || p.Read != 96_126 {
+			t.Errorf("call 42 predicted %+v, want a read of 96126", p)
+		}
+		f := simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
+		want := "1 calls' recorded cache reads fell back where the transcript's clock stops"
+		if f.StoppedClock != 1 || f.UnseenBreaks != 0 || !slices.ContainsFunc(f.Reasons, func(r string) bool {
+			return strings.HasPrefix(r, want) && strings.Contains(r, ": 96126 tokens")
+		}) {
+			t.Errorf("stopped-clock calls %d, unseen breaks %d, reasons %q", f.StoppedClock, f.UnseenBreaks, f.Reasons)
+		}
+		return
+	}
+	t.Skip("eb58ac6d not in the real transcripts")
+}
