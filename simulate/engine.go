@@ -59,15 +59,17 @@ type Config struct {
 	// turns the rule off.
 	SecondTurnUntil string
 	// SharedPrefixTTL is how long the prefix up to the end of the system
-	// prompt stays readable after the session's own last use, from
-	// Claude Code SharedPrefixFrom on (DefaultSharedPrefixTTL).
+	// prompt stays readable after the session's own last use when the
+	// session's first call read from the cache (DefaultSharedPrefixTTL;
+	// see keptWarm).
 	SharedPrefixTTL time.Duration
-	// SharedPrefixFrom is the first Claude Code version whose system
-	// prompt prefix other requests keep warm (SharedPrefixFrom).
+	// SharedPrefixFrom is the first Claude Code version whose calls on a
+	// new version still read the system prompt prefix (SharedPrefixFrom).
 	SharedPrefixFrom string
-	// ColdStart starts every run with an empty cache. By default a run
-	// starts with the prefix the session's first call read from the cache
-	// (WarmStart).
+	// ColdStart starts every run with an empty cache and no prefix kept
+	// warm by other requests. By default a run starts with the prefix the
+	// session's first call read from the cache (WarmStart), and that read
+	// keeps the system prompt prefix readable for SharedPrefixTTL.
 	ColdStart bool
 	// ClockSlack is how much later than its lifetime, by the transcript's
 	// timestamps, a cache entry can still be read (DefaultClockSlack);
@@ -246,7 +248,13 @@ type SummaryCall struct {
 }
 
 type engine struct {
-	tr           *Trace
+	tr *Trace
+	// keptWarm is set when the session's first call read from the cache
+	// (WarmStart, unless ColdStart): the user's other requests keep the
+	// system prompt prefix warm, so it outlives the session's own entries
+	// (Config.SharedPrefixTTL). Without that evidence it lives as long as
+	// they do.
+	keptWarm     bool
 	cfg          Config
 	items        []Item
 	tokens       int64
@@ -397,6 +405,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	}
 	if !cfg.ColdStart {
 		if c := WarmStart(tr.Calls); c != nil {
+			e.keptWarm = true
 			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
 		}
 	}
@@ -757,7 +766,7 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 			ttl = max(ttl, e.cfg.GatewayTTL.Milliseconds())
 		}
 		return ttl, ttl
-	case tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0:
+	case e.keptWarm:
 		return ttl, max(ttl, e.cfg.SharedPrefixTTL.Milliseconds())
 	}
 	return ttl, ttl

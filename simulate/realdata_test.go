@@ -100,16 +100,25 @@ func abs(x int64) int64 {
 // transcripts: every first auto-compaction at the real call, no compaction
 // where none happened without a reason, every prompt fitted, every
 // disagreement explained, the whole-set cache errors within their bars
-// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±3% on the −2.1% and
-// −2.1% measured when this test was last changed), and at least the
+// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±5% on the −2.6% and
+// −4.0% measured when this test was last changed), and at least the
 // sessions whose writes were within 10% then (9 of 11, 7 of 8).
+//
+// A whole-set error lets a call written too much cancel one written too
+// little, so the test also guards the error that cannot cancel: the sum
+// over calls of |predicted − recorded| writes, as a share of the recorded
+// writes (14.73% and 8.01% when this test was last changed, from 15.08%
+// and 9.94% before the shared prefix's lifetime followed the first call's
+// read).
 func TestFidelityBars(t *testing.T) {
 	for _, c := range []struct {
 		dir          string
 		autoComp     int
 		writesWithin int
-	}{{testcorpus.Realdata, 4, 9}, {testcorpus.Calibration, 6, 7}} {
+		perCall      float64 // the bound on the per-call write error, %
+	}{{testcorpus.Realdata, 4, 9, 15}, {testcorpus.Calibration, 6, 7, 8.5}} {
 		var rows []simulate.Fidelity
+		var callErr, recorded int64
 		for _, s := range corpusload.Sessions(t, c.dir) {
 			tr := simulate.Prepare(s)
 			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
@@ -119,6 +128,18 @@ func TestFidelityBars(t *testing.T) {
 				t.Errorf("%s %s: %q", c.dir, s.ID, f.Reasons)
 			}
 			rows = append(rows, f)
+			for i, oc := range obs.Calls {
+				if p := oc.Predicted; p != nil {
+					w := tr.Calls[i].Usage.CacheWrite()
+					callErr += max(p.Write-w, w-p.Write)
+					recorded += w
+				}
+			}
+		}
+		perCall := 100 * float64(callErr) / float64(recorded)
+		t.Logf("%s: per-call write error %d of %d recorded (%.2f%%)", c.dir, callErr, recorded, perCall)
+		if perCall > c.perCall {
+			t.Errorf("%s: per-call write error %.2f%% of the recorded writes, want at most %.1f%%", c.dir, perCall, c.perCall)
 		}
 		sum := simulate.SummarizeFidelity(rows, simulate.DefaultFidelityTolerances())
 		t.Logf("%s: %+v read %+.2f%% write %+.2f%%", c.dir, sum, *sum.CacheReadErrorPct, *sum.CacheWriteErrorPct)
@@ -132,8 +153,8 @@ func TestFidelityBars(t *testing.T) {
 		if r := *sum.CacheReadErrorPct; r < -1 || r > 1 {
 			t.Errorf("%s: cache reads %+.2f%%, want within ±1%%", c.dir, r)
 		}
-		if w := *sum.CacheWriteErrorPct; w < -3 || w > 3 {
-			t.Errorf("%s: cache writes %+.2f%%, want within ±3%%", c.dir, w)
+		if w := *sum.CacheWriteErrorPct; w < -5 || w > 5 {
+			t.Errorf("%s: cache writes %+.2f%%, want within ±5%%", c.dir, w)
 		}
 		if sum.WritesWithin < c.writesWithin {
 			t.Errorf("%s: writes within 10%% in %d of %d sessions, want at least %d", c.dir, sum.WritesWithin, sum.WritesChecked, c.writesWithin)

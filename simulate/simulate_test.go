@@ -287,25 +287,28 @@ func TestSummarizerDeterministic(t *testing.T) {
 }
 
 func TestLifetimes(t *testing.T) {
-	const m5, h1, h3 = 300_000, 3_600_000, 10_800_000
-	cfg := Config{SharedPrefixTTL: time.Hour, SharedPrefixFrom: "2.0.0", GatewayTTL: 3 * time.Hour}
+	const m5, h1, h3, h6 = 300_000, 3_600_000, 10_800_000, 21_600_000
+	cfg := Config{SharedPrefixTTL: 6 * time.Hour, SharedPrefixFrom: "2.0.0", GatewayTTL: 3 * time.Hour}
 	tests := []struct {
 		name           string
 		ttl, override  time.Duration
+		warm           bool // the session's first call read from the cache
 		model, version string
 		entries, sys   int64
 	}{
-		{"1.0.x: one lifetime", 5 * time.Minute, 0, "claude-opus-4-1-20250805", "1.0.89", m5, m5},
-		{"2.x: the system prompt lives an hour", 5 * time.Minute, 0, "claude-sonnet-4-5-20250929", "2.0.76", m5, h1},
-		{"no version: one lifetime", 5 * time.Minute, 0, "claude-sonnet-4-5-20250929", "", m5, m5},
-		{"1h writes", time.Hour, 0, "claude-sonnet-4-5-20250929", "2.1.146", h1, h1},
-		{"gateway", 5 * time.Minute, 0, "deepseek-v4-flash", "2.1.120", h3, h3},
-		{"gateway, --ttl", 10 * time.Minute, 10 * time.Minute, "deepseek-v4-flash", "2.1.120", 600_000, 600_000},
+		{"cold start: one lifetime", 5 * time.Minute, 0, false, "claude-sonnet-4-5-20250929", "2.0.76", m5, m5},
+		{"kept warm: the system prompt lives six hours", 5 * time.Minute, 0, true, "claude-sonnet-4-5-20250929", "2.0.76", m5, h6},
+		{"kept warm, 1.0.x too", 5 * time.Minute, 0, true, "claude-opus-4-1-20250805", "1.0.89", m5, h6},
+		{"kept warm, no version", 5 * time.Minute, 0, true, "claude-sonnet-4-5-20250929", "", m5, h6},
+		{"1h writes, cold start", time.Hour, 0, false, "claude-sonnet-4-5-20250929", "2.1.146", h1, h1},
+		{"1h writes, kept warm", time.Hour, 0, true, "claude-sonnet-4-5-20250929", "2.1.146", h1, h6},
+		{"gateway", 5 * time.Minute, 0, true, "deepseek-v4-flash", "2.1.120", h3, h3},
+		{"gateway, --ttl", 10 * time.Minute, 10 * time.Minute, false, "deepseek-v4-flash", "2.1.120", 600_000, 600_000},
 	}
 	for _, tt := range tests {
 		c := cfg
 		c.TTL = tt.override
-		e := &engine{ttl: tt.ttl, cfg: c}
+		e := &engine{ttl: tt.ttl, cfg: c, keptWarm: tt.warm}
 		entries, sys := e.lifetimes(&TraceCall{Model: tt.model, Version: tt.version})
 		if entries != tt.entries || sys != tt.sys {
 			t.Errorf("%s: %d, %d ms; want %d, %d", tt.name, entries, sys, tt.entries, tt.sys)
