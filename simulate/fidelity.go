@@ -62,12 +62,19 @@ type Fidelity struct {
 	// are not in UnseenBreaks.
 	NewVersionShorter int `json:"new_version_shorter_prefix"`
 	// StoppedClock counts the calls whose recorded read fell that much
-	// below the model's where the transcript's clock does not move: the
-	// response carries the same timestamp as the one before it, or none (a
-	// file whose lines were written at once, as when a session is copied).
-	// An idle gap that let the cache expire cannot be seen there. They are
-	// not in UnseenBreaks.
+	// below the model's where the transcript's clock does not tell the
+	// time since the call before: either response has no timestamp, or
+	// one that another response shares (lines written at once, as when a
+	// session is copied or resumed; two real responses never share a
+	// millisecond). An idle gap that let the cache expire cannot be seen
+	// there. They are not in UnseenBreaks.
 	StoppedClock int `json:"stopped_clock_breaks"`
+	// ShorterPrefix counts the calls at which the model reads only the
+	// system prompt prefix it takes (SystemPrefix) and whose recorded read
+	// was above 0 but that much shorter: the real fallback, or the prefix
+	// other requests kept warm, ended earlier than the model's measure of
+	// the system prompt. They are not in UnseenBreaks.
+	ShorterPrefix int `json:"shorter_system_prefix"`
 	// Reasons explain each disagreement beyond the tolerances; empty when
 	// there is none.
 	Reasons []string `json:"reasons"`
@@ -99,7 +106,12 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		in := tr.Inferred
 		f.Inferred = &in
 	}
-	var unseenTok, warmTok, newVerTok, stoppedTok int64
+	var unseenTok, warmTok, newVerTok, stoppedTok, shorterTok int64
+	stamps := make(map[int64]int, len(tr.Calls)) // responses per timestamp
+	for i := range tr.Calls {
+		stamps[tr.Calls[i].Time]++
+	}
+	unclocked := func(t int64) bool { return t == 0 || stamps[t] > 1 }
 	version := map[string]string{} // each model's previous call's version
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
@@ -107,7 +119,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		prev, seen := version[tc.Model]
 		newVersion := seen && prev != "" && tc.Version != "" && tc.Version != prev
 		version[tc.Model] = tc.Version
-		stopped := i > 0 && (tc.Time == 0 || tc.Time == tr.Calls[i-1].Time)
+		stopped := i > 0 && (unclocked(tc.Time) || unclocked(tr.Calls[i-1].Time))
 		if c.Recorded == 0 {
 			f.Unmeasured++
 		} else if c.Prompt != c.Recorded {
@@ -128,6 +140,9 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		case d > tol.Tokens && stopped:
 			f.StoppedClock++
 			stoppedTok += d
+		case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
+			f.ShorterPrefix++
+			shorterTok += d
 		case d > tol.Tokens:
 			f.UnseenBreaks++
 			unseenTok += d
@@ -150,12 +165,12 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		}
 	}
 	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
-	f.explain(tr, unseenTok, warmTok, newVerTok, stoppedTok, tol)
+	f.explain(tr, unseenTok, warmTok, newVerTok, stoppedTok, shorterTok, tol)
 	return f
 }
 
 // explain gives a reason for each disagreement beyond the tolerances.
-func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok, stoppedTok int64, tol FidelityTolerances) {
+func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok, stoppedTok, shorterTok int64, tol FidelityTolerances) {
 	add := func(format string, a ...any) { f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...)) }
 	if f.Auxiliary != "" {
 		add("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
@@ -193,7 +208,11 @@ func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok, stoppedTok 
 		explained = true
 	}
 	if f.StoppedClock > 0 {
-		add("%d calls' recorded cache reads fell back where the transcript's clock stops (a response stamped with the same time as the one before, or with none), so an idle gap that let the cache expire cannot be seen: %d tokens the model reads were written", f.StoppedClock, stoppedTok)
+		add("%d calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: %d tokens the model reads were written", f.StoppedClock, stoppedTok)
+		explained = true
+	}
+	if f.ShorterPrefix > 0 {
+		add("%d calls at which the model reads only the system prompt prefix it takes (%d tokens, the %s) read a shorter one: %d tokens the model reads were written", f.ShorterPrefix, tr.SystemPrefix, tr.SystemPrefixSource, shorterTok)
 		explained = true
 	}
 	if f.NewVersionShorter > 0 {

@@ -118,32 +118,59 @@ func TestFidelityNewVersionShorter(t *testing.T) {
 	}
 }
 
-// A shortfall at a response stamped with the same time as the one before
-// (or with no time) is put down to the stopped clock, not to a break with
-// no cause: an idle gap could have expired the cache there unseen.
+// A shortfall where the clock does not tell the time since the call
+// before (either response has no timestamp, or one another response
+// shares) is put down to the stopped clock, not to a break with no cause:
+// an idle gap could have expired the cache there unseen.
 func TestFidelityStoppedClock(t *testing.T) {
 	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
-	tr := &Trace{Calls: []TraceCall{
-		{Time: 1_000, Usage: replay.Usage{CacheWrite5m: 20_000}},
-		{Time: 2_000, Usage: replay.Usage{CacheWrite5m: 22_000}},
-		{Time: 2_000, Usage: replay.Usage{CacheWrite5m: 24_000}},
-		{Time: 0, Usage: replay.Usage{CacheWrite5m: 26_000}},
-		{Time: 3_000, Usage: replay.Usage{CacheWrite5m: 28_000}},
+	times := []int64{1_000, 2_000, 3_000, 3_000, 0, 5_000, 6_000}
+	tr := &Trace{}
+	observed := &Result{}
+	for i, at := range times {
+		w := int64(20_000 + 2_000*i)
+		tr.Calls = append(tr.Calls, TraceCall{Time: at, Usage: replay.Usage{CacheWrite5m: w}})
+		c := CallResult{Call: i + 1, Prompt: w, Recorded: w, Predicted: &Predicted{Write: w}}
+		if i > 0 {
+			// The model reads the previous prompt; the record read nothing.
+			c.Predicted = &Predicted{Read: w - 2_000, Write: 2_000}
+		}
+		observed.Calls = append(observed.Calls, c)
+	}
+	f := NewFidelity(s, tr, observed, &Result{}, DefaultFidelityTolerances())
+	// Calls 2 and 7 have a clock before them (unseen breaks); 3 and 4 share
+	// a timestamp, 5 has none, and 6 follows the one without. Call n's
+	// shortfall is 18,000 + 2,000(n−1): 22,000 + 24,000 + 26,000 + 28,000
+	// = 100,000 for the four.
+	if f.StoppedClock != 4 || f.UnseenBreaks != 2 {
+		t.Errorf("stopped-clock calls %d, unseen breaks %d, want 4 and 2", f.StoppedClock, f.UnseenBreaks)
+	}
+	want := "4 calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: 100000 tokens"
+	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
+		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
+	}
+}
+
+// A call at which the model reads only its system prompt prefix and the
+// record read a shorter prefix, not nothing, is counted apart; one that
+// read nothing is still a break with no cause.
+func TestFidelityShorterPrefix(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
+	tr := &Trace{SystemPrefix: 10_000, SystemPrefixSource: PrefixFromFirstRead, Calls: []TraceCall{
+		{Time: 1, Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 20_000}},
+		{Time: 2, Usage: replay.Usage{CacheRead: 6_000, CacheWrite5m: 28_000}},
+		{Time: 3, Usage: replay.Usage{CacheWrite5m: 36_000}},
 	}}
 	observed := &Result{Calls: []CallResult{
-		{Call: 1, Prompt: 20_000, Recorded: 20_000, Predicted: &Predicted{Write: 20_000}},
-		{Call: 2, Prompt: 22_000, Recorded: 22_000, Predicted: &Predicted{Read: 20_000, Write: 2_000}},
-		{Call: 3, Prompt: 24_000, Recorded: 24_000, Predicted: &Predicted{Read: 22_000, Write: 2_000}},
-		{Call: 4, Prompt: 26_000, Recorded: 26_000, Predicted: &Predicted{Read: 24_000, Write: 2_000}},
-		{Call: 5, Prompt: 28_000, Recorded: 28_000, Predicted: &Predicted{Read: 26_000, Write: 2_000}},
+		{Call: 1, Prompt: 30_000, Recorded: 30_000, Predicted: &Predicted{Read: 10_000, Write: 20_000}},
+		{Call: 2, Prompt: 34_000, Recorded: 34_000, Predicted: &Predicted{Read: 10_000, Write: 24_000}},
+		{Call: 3, Prompt: 36_000, Recorded: 36_000, Predicted: &Predicted{Read: 10_000, Write: 26_000}},
 	}}
 	f := NewFidelity(s, tr, observed, &Result{}, DefaultFidelityTolerances())
-	// Call 2's clock moved (an unseen break); calls 3 (same time) and 4 (no
-	// time) are the stopped clock's; call 5's clock moved again.
-	if f.StoppedClock != 2 || f.UnseenBreaks != 2 {
-		t.Errorf("stopped-clock calls %d, unseen breaks %d, want 2 and 2", f.StoppedClock, f.UnseenBreaks)
+	if f.ShorterPrefix != 1 || f.UnseenBreaks != 1 {
+		t.Errorf("shorter-prefix calls %d, unseen breaks %d, want 1 and 1", f.ShorterPrefix, f.UnseenBreaks)
 	}
-	want := "2 calls' recorded cache reads fell back where the transcript's clock stops (a response stamped with the same time as the one before, or with none), so an idle gap that let the cache expire cannot be seen: 46000 tokens"
+	want := "1 calls at which the model reads only the system prompt prefix it takes (10000 tokens, the first call's cache read) read a shorter one: 4000 tokens"
 	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
 		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
 	}

@@ -199,6 +199,13 @@ func TestRealdataNewVersion(t *testing.T) {
 		if f.NewVersionShorter != 1 || !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
 			t.Errorf("new-version calls %d, reasons %q", f.NewVersionShorter, f.Reasons)
 		}
+		// Call 3, 95 minutes after call 2, read 13,681 where the model
+		// reads the first call's 18,277: a shorter system prompt prefix,
+		// 18,277 − 13,681 = 4,596 tokens.
+		want = "1 calls at which the model reads only the system prompt prefix it takes (18277 tokens, the first call's cache read) read a shorter one: 4596 tokens"
+		if f.ShorterPrefix != 1 || f.UnseenBreaks != 0 || !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
+			t.Errorf("shorter-prefix calls %d, unseen breaks %d, reasons %q", f.ShorterPrefix, f.UnseenBreaks, f.Reasons)
+		}
 		return
 	}
 	t.Skip("0ccf1a04 not in the real transcripts")
