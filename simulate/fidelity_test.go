@@ -113,9 +113,7 @@ func TestFidelityNewVersionShorter(t *testing.T) {
 		t.Errorf("new-version calls %d, unseen breaks %d, want 1 and 1", f.NewVersionShorter, f.UnseenBreaks)
 	}
 	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 8000 tokens"
-	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
-		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
-	}
+	wantReason(t, f, want)
 }
 
 // A shortfall where the clock does not tell the time since the call
@@ -146,9 +144,7 @@ func TestFidelityStoppedClock(t *testing.T) {
 		t.Errorf("stopped-clock calls %d, unseen breaks %d, want 4 and 2", f.StoppedClock, f.UnseenBreaks)
 	}
 	want := "4 calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: 100000 tokens"
-	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
-		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
-	}
+	wantReason(t, f, want)
 }
 
 // A call at which the model reads only its system prompt prefix and the
@@ -171,6 +167,12 @@ func TestFidelityShorterPrefix(t *testing.T) {
 		t.Errorf("shorter-prefix calls %d, unseen breaks %d, want 1 and 1", f.ShorterPrefix, f.UnseenBreaks)
 	}
 	want := "1 calls at which the model reads only the system prompt prefix it takes (10000 tokens, the first call's cache read) read a shorter one: 4000 tokens"
+	wantReason(t, f, want)
+}
+
+// wantReason fails the test unless one of f's reasons begins with want.
+func wantReason(t *testing.T, f Fidelity, want string) {
+	t.Helper()
 	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
 		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
 	}

@@ -172,43 +172,55 @@ func TestFidelityBars(t *testing.T) {
 // 9 + 12,074 + 10,467 − 18,277 − 9 = 4,264; the fidelity row counts that
 // call apart, 18,277 − 10,467 = 7,810 tokens read too many.
 func TestRealdataNewVersion(t *testing.T) {
-	for _, s := range realSessions(t) {
-		if s.ID != "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68" {
+	tr, obs, f := realFidelity(t, "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68")
+	found := false
+	for i, c := range obs.Calls {
+		tc := tr.Calls[i]
+		if tc.Version != "2.1.16" || tc.Usage.CacheRead != 10_467 {
 			continue
 		}
-		tr := simulate.Prepare(s)
-		obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
-		cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-		found := false
-		for i, c := range obs.Calls {
-			tc := tr.Calls[i]
-			if tc.Version != "2.1.16" || tc.Usage.CacheRead != 10_467 {
-				continue
-			}
-			found = true
-			if p := c.Predicted; p == nil || p.Read != 18_277 || p.Write != 4_264 {
-				t.Errorf("call %d (%s): predicted %+v, want read 18277, write 4264", c.Call, tc.Model, c.Predicted)
-			}
-			break
+		found = true
+		if p := c.Predicted; p == nil || p.Read != 18_277 || p.Write != 4_264 {
+			t.Errorf("call %d (%s): predicted %+v, want read 18277, write 4264", c.Call, tc.Model, c.Predicted)
 		}
-		if !found {
-			t.Fatal("no 2.1.16 call reading 10,467 tokens")
-		}
-		f := simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
-		want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 7810 tokens"
-		if f.NewVersionShorter != 1 || !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
-			t.Errorf("new-version calls %d, reasons %q", f.NewVersionShorter, f.Reasons)
-		}
-		// Call 3, 95 minutes after call 2, read 13,681 where the model
-		// reads the first call's 18,277: a shorter system prompt prefix,
-		// 18,277 − 13,681 = 4,596 tokens.
-		want = "1 calls at which the model reads only the system prompt prefix it takes (18277 tokens, the first call's cache read) read a shorter one: 4596 tokens"
-		if f.ShorterPrefix != 1 || f.UnseenBreaks != 0 || !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
-			t.Errorf("shorter-prefix calls %d, unseen breaks %d, reasons %q", f.ShorterPrefix, f.UnseenBreaks, f.Reasons)
-		}
-		return
+		break
 	}
-	t.Skip("0ccf1a04 not in the real transcripts")
+	if !found {
+		t.Fatal("no 2.1.16 call reading 10,467 tokens")
+	}
+	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 7810 tokens"
+	if f.NewVersionShorter != 1 || !hasReason(f, want) {
+		t.Errorf("new-version calls %d, reasons %q", f.NewVersionShorter, f.Reasons)
+	}
+	// Call 3, 95 minutes after call 2, read 13,681 where the model
+	// reads the first call's 18,277: a shorter system prompt prefix,
+	// 18,277 − 13,681 = 4,596 tokens.
+	want = "1 calls at which the model reads only the system prompt prefix it takes (18277 tokens, the first call's cache read) read a shorter one: 4596 tokens"
+	if f.ShorterPrefix != 1 || f.UnseenBreaks != 0 || !hasReason(f, want) {
+		t.Errorf("shorter-prefix calls %d, unseen breaks %d, reasons %q", f.ShorterPrefix, f.UnseenBreaks, f.Reasons)
+	}
+}
+
+// realFidelity prepares the real session id and runs it under observed and
+// claude-code, as compare --fidelity does; it skips the test when the
+// session is not in the real transcripts.
+func realFidelity(t *testing.T, id string) (*simulate.Trace, *simulate.Result, simulate.Fidelity) {
+	t.Helper()
+	for _, s := range realSessions(t) {
+		if s.ID == id {
+			tr := simulate.Prepare(s)
+			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
+			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
+			return tr, obs, simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
+		}
+	}
+	t.Skipf("%s not in the real transcripts", id)
+	return nil, nil, simulate.Fidelity{}
+}
+
+// hasReason reports whether one of f's reasons begins with want.
+func hasReason(f simulate.Fidelity, want string) bool {
+	return slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) })
 }
 
 // TestRealdataStoppedClock pins the stopped-clock reason on eb58ac6d, a
@@ -219,27 +231,15 @@ func TestRealdataNewVersion(t *testing.T) {
 // time between the two, an idle gap cannot be told from a break with no
 // cause, and the fidelity row says so.
 func TestRealdataStoppedClock(t *testing.T) {
-	for _, s := range realSessions(t) {
-		if s.ID != "eb58ac6d-1d26-40b0-b0d2-e767a62574a3" {
-			continue
-		}
-		tr := simulate.Prepare(s)
-		obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
-		cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-		if c41, c42 := tr.Calls[40], tr.Calls[41]; c42.Usage.CacheRead != 0 || c41.Usage.CacheRead != 95_905 || c41.Time != c42.Time {
-			t.Fatalf("calls 41 and 42: %+v at %d, %+v at %d", c41.Usage, c41.Time, c42.Usage, c42.Time)
-		}
-		if p := obs.Calls[41].Predicted; p == nil || p.Read != 96_126 {
-			t.Errorf("call 42 predicted %+v, want a read of 96126", p)
-		}
-		f := simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
-		want := "1 calls' recorded cache reads fell back where the transcript's clock stops"
-		if f.StoppedClock != 1 || f.UnseenBreaks != 0 || !slices.ContainsFunc(f.Reasons, func(r string) bool {
-			return strings.HasPrefix(r, want) && strings.Contains(r, ": 96126 tokens")
-		}) {
-			t.Errorf("stopped-clock calls %d, unseen breaks %d, reasons %q", f.StoppedClock, f.UnseenBreaks, f.Reasons)
-		}
-		return
+	tr, obs, f := realFidelity(t, "eb58ac6d-1d26-40b0-b0d2-e767a62574a3")
+	if c41, c42 := tr.Calls[40], tr.Calls[41]; c42.Usage.CacheRead != 0 || c41.Usage.CacheRead != 95_905 || c41.Time != c42.Time {
+		t.Fatalf("calls 41 and 42: %+v at %d, %+v at %d", c41.Usage, c41.Time, c42.Usage, c42.Time)
 	}
-	t.Skip("eb58ac6d not in the real transcripts")
+	if p := obs.Calls[41].Predicted; p == nil || p.Read != 96_126 {
+		t.Errorf("call 42 predicted %+v, want a read of 96126", p)
+	}
+	want := "1 calls' recorded cache reads fell back where the transcript's clock stops"
+	if f.StoppedClock != 1 || f.UnseenBreaks != 0 || !hasReason(f, want) || !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.Contains(r, ": 96126 tokens") }) {
+		t.Errorf("stopped-clock calls %d, unseen breaks %d, reasons %q", f.StoppedClock, f.UnseenBreaks, f.Reasons)
+	}
 }
