@@ -389,28 +389,38 @@ func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
 	t := &Table{
 		Name: "fidelity_summary", Title: "Fidelity over all sessions",
 		Note: "first auto-compaction: sessions where claude-code places it at the real call / within one call, of those that auto-compacted; " +
-			"false: sessions that never auto-compacted but compact under claude-code; writes within 10%: of the sessions that recorded writes",
-		Columns: []string{"Sessions", "Calls", "Exact", "Within one", "False compactions", "Prompt mismatches", "Read error", "Write error", "Writes within 10%", "Unexplained"},
+			"false: sessions that never auto-compacted but compact under claude-code; per call: |simulated − recorded| writes summed over calls, " +
+			"% of recorded (errors of opposite sign cannot cancel); writes within 10%: of the sessions that recorded writes",
+		Columns: []string{"Sessions", "Calls", "Exact", "Within one", "False compactions", "Prompt mismatches", "Read error", "Write error", "Per call", "Writes within 10%", "Unexplained"},
 		CSVColumns: []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
-			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained"},
-		Right: []bool{true, true, true, true, true, true, true, true, true, true},
+			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct"},
+		Right: []bool{true, true, true, true, true, true, true, true, true, true, true},
 		Short: map[string]string{"False compactions": "False comp.", "Prompt mismatches": "Mismatches", "Writes within 10%": "Writes ±10%"},
-		Drop:  []string{"Calls", "Sessions", "Prompt mismatches"},
+		Drop:  []string{"Calls", "Sessions", "Prompt mismatches", "Per call"},
 	}
-	re, we, rre, rwe := "", "", "", ""
-	if s.CacheReadErrorPct != nil {
-		re, rre = signedPct(*s.CacheReadErrorPct), strconv.FormatFloat(*s.CacheReadErrorPct, 'f', 2, 64)
-	}
-	if s.CacheWriteErrorPct != nil {
-		we, rwe = signedPct(*s.CacheWriteErrorPct), strconv.FormatFloat(*s.CacheWriteErrorPct, 'f', 2, 64)
-	}
+	re, rre := pctCells(s.CacheReadErrorPct, true)
+	we, rwe := pctCells(s.CacheWriteErrorPct, true)
+	ce, rce := pctCells(s.CallWriteErrorPct, false)
 	t.add(
 		[]string{num(s.Sessions), num(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
-			num(s.FalseCompactions), num(s.PromptMismatches), re, we, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), num(s.Unexplained)},
+			num(s.FalseCompactions), num(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), num(s.Unexplained)},
 		[]string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
-			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained)},
+			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce},
 	)
 	return t
+}
+
+// pctCells gives a percentage's table cell (signed when it is an error
+// that has a sign) and its CSV cell; both empty when there is none.
+func pctCells(p *float64, signed bool) (cell, csv string) {
+	if p == nil {
+		return "", ""
+	}
+	cell = fmt.Sprintf("%.1f%%", *p)
+	if signed {
+		cell = signedPct(*p)
+	}
+	return cell, strconv.FormatFloat(*p, 'f', 2, 64)
 }
 
 func fidelityTable(fs []Fidelity) *Table {
@@ -422,22 +432,18 @@ func fidelityTable(fs []Fidelity) *Table {
 			"n/a: before the first call (an earlier session's)",
 		ColumnNotes: []ColumnNote{{"System prefix", "system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages"}},
 		Columns: []string{"Session", "Calls", "Read recorded", "Read simulated", "Read error", "Write recorded", "Write simulated", "Write error",
-			"Prompt mismatches", "Real auto-compaction", "claude-code", "Match", "System prefix"},
+			"Per call", "Prompt mismatches", "Real auto-compaction", "claude-code", "Match", "System prefix"},
 		CSVColumns: []string{"session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",
 			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
-			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source"},
-		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, false, true},
+			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source", "call_write_error_pct"},
+		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false, true},
 		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC", "System prefix": "Sys prefix"},
-		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "System prefix", "Calls"},
+		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "System prefix", "Per call", "Calls"},
 	}
 	for _, f := range fs {
-		re, we, rre, rwe := "", "", "", ""
-		if f.CacheReadErrorPct != nil {
-			re, rre = signedPct(*f.CacheReadErrorPct), strconv.FormatFloat(*f.CacheReadErrorPct, 'f', 2, 64)
-		}
-		if f.CacheWriteErrorPct != nil {
-			we, rwe = signedPct(*f.CacheWriteErrorPct), strconv.FormatFloat(*f.CacheWriteErrorPct, 'f', 2, 64)
-		}
+		re, rre := pctCells(f.CacheReadErrorPct, true)
+		we, rwe := pctCells(f.CacheWriteErrorPct, true)
+		ce, rce := pctCells(f.CallWriteErrorPct, false)
 		match := ""
 		switch {
 		case f.RealAutoCompaction == 1:
@@ -456,11 +462,11 @@ func fidelityTable(fs []Fidelity) *Table {
 		}
 		t.add(
 			[]string{f.Session, num(f.Calls), num(f.RecordedCacheRead), num(f.SimulatedCacheRead), re,
-				num(f.RecordedCacheWrite), num(f.SimulatedCacheWrite), we, num(f.PromptMismatches),
+				num(f.RecordedCacheWrite), num(f.SimulatedCacheWrite), we, ce, num(f.PromptMismatches),
 				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match, sys},
 			[]string{f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
 				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
-				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, raw(f.SystemPrefix), f.SystemPrefixSource},
+				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, raw(f.SystemPrefix), f.SystemPrefixSource, rce},
 		)
 	}
 	return t

@@ -25,6 +25,12 @@ type Fidelity struct {
 	// nothing was recorded.
 	CacheReadErrorPct  *float64 `json:"cache_read_error_pct,omitempty"`
 	CacheWriteErrorPct *float64 `json:"cache_write_error_pct,omitempty"`
+	// CallWriteError is the sum over calls of |predicted − recorded| cache
+	// writes, the error a call written too much cannot cancel against one
+	// written too little; CallWriteErrorPct is it in percent of the
+	// recorded writes (nil when none were recorded).
+	CallWriteError    int64    `json:"call_write_error"`
+	CallWriteErrorPct *float64 `json:"call_write_error_pct,omitempty"`
 	// PromptMismatches counts observed calls whose prompt differs from the
 	// recorded one; the replay is fitted so that it is 0. Calls whose usage
 	// records no prompt (Unmeasured) have nothing to compare.
@@ -133,6 +139,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		}
 		f.SimulatedCacheRead += p.Read
 		f.SimulatedCacheWrite += p.Write
+		f.CallWriteError += max(p.Write-u.CacheWrite(), u.CacheWrite()-p.Write)
 		switch d := p.Read - u.CacheRead; {
 		case d > tol.Tokens && newVersion:
 			f.NewVersionShorter++
@@ -153,6 +160,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	}
 	f.CacheReadErrorPct = errorPct(f.SimulatedCacheRead, f.RecordedCacheRead)
 	f.CacheWriteErrorPct = errorPct(f.SimulatedCacheWrite, f.RecordedCacheWrite)
+	f.CallWriteErrorPct = sharePct(f.CallWriteError, f.RecordedCacheWrite)
 	if s.Main != nil {
 		for _, c := range s.Main.Compactions {
 			switch {
@@ -258,6 +266,9 @@ type FidelitySummary struct {
 	// Whole-set cache errors, in percent of the recorded.
 	CacheReadErrorPct  *float64 `json:"cache_read_error_pct,omitempty"`
 	CacheWriteErrorPct *float64 `json:"cache_write_error_pct,omitempty"`
+	// CallWriteErrorPct is the sessions' CallWriteError summed, in
+	// percent of their recorded writes.
+	CallWriteErrorPct *float64 `json:"call_write_error_pct,omitempty"`
 	// WritesChecked counts sessions that recorded cache writes;
 	// WritesWithin, those whose predicted writes are within the write
 	// tolerance.
@@ -270,12 +281,13 @@ type FidelitySummary struct {
 // SummarizeFidelity sums fidelity rows.
 func SummarizeFidelity(rows []Fidelity, tol FidelityTolerances) FidelitySummary {
 	var s FidelitySummary
-	var rr, sr, rw, sw int64
+	var rr, sr, rw, sw, cw int64
 	for _, f := range rows {
 		s.Sessions++
 		s.Calls += f.Calls
 		s.PromptMismatches += f.PromptMismatches
 		rr, sr, rw, sw = rr+f.RecordedCacheRead, sr+f.SimulatedCacheRead, rw+f.RecordedCacheWrite, sw+f.SimulatedCacheWrite
+		cw += f.CallWriteError
 		if f.RealAutoCompaction > 1 {
 			s.AutoCompacted++
 			d := f.SimulatedAutoCompaction - f.RealAutoCompaction
@@ -301,14 +313,20 @@ func SummarizeFidelity(rows []Fidelity, tol FidelityTolerances) FidelitySummary 
 	}
 	s.CacheReadErrorPct = errorPct(sr, rr)
 	s.CacheWriteErrorPct = errorPct(sw, rw)
+	s.CallWriteErrorPct = sharePct(cw, rw)
 	return s
 }
 
 func errorPct(sim, rec int64) *float64 {
+	return sharePct(sim-rec, rec)
+}
+
+// sharePct is n in percent of rec, to two decimals; nil when rec is 0.
+func sharePct(n, rec int64) *float64 {
 	if rec == 0 {
 		return nil
 	}
-	p := math.Round(100*float64(sim-rec)/float64(rec)*100) / 100
+	p := math.Round(100*float64(n)/float64(rec)*100) / 100
 	return &p
 }
 

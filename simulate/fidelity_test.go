@@ -33,15 +33,17 @@ func TestNewFidelity(t *testing.T) {
 	cc := &Result{Metrics: Metrics{FirstCompaction: 4}}
 	f := NewFidelity(s, tr, observed, cc, DefaultFidelityTolerances())
 	// Reads 14,900 against 12,000: +24.17%; writes 250 against 200: +25%.
-	if *f.CacheReadErrorPct != 24.17 || *f.CacheWriteErrorPct != 25 {
-		t.Errorf("errors %v %v, want 24.17 25", *f.CacheReadErrorPct, *f.CacheWriteErrorPct)
+	// Call by call, writes are off by |250 − 100| + |0 − 100| + 0 = 250:
+	// 125% of the recorded 200.
+	if *f.CacheReadErrorPct != 24.17 || *f.CacheWriteErrorPct != 25 || *f.CallWriteErrorPct != 125 {
+		t.Errorf("errors %v %v %v, want 24.17 25 125", *f.CacheReadErrorPct, *f.CacheWriteErrorPct, *f.CallWriteErrorPct)
 	}
-	f.CacheReadErrorPct, f.CacheWriteErrorPct = nil, nil
+	f.CacheReadErrorPct, f.CacheWriteErrorPct, f.CallWriteErrorPct = nil, nil, nil
 	reasons := f.Reasons
 	f.Reasons = nil
 	want := Fidelity{
 		Session: "s", Calls: 4,
-		RecordedCacheRead: 12_000, SimulatedCacheRead: 14_900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250,
+		RecordedCacheRead: 12_000, SimulatedCacheRead: 14_900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250, CallWriteError: 250,
 		PromptMismatches: 1, Unmeasured: 1, RealAutoCompaction: 5, SimulatedAutoCompaction: 4, ManualCompactions: 1,
 		UnseenBreaks: 1,
 	}
@@ -71,19 +73,20 @@ func TestNewFidelity(t *testing.T) {
 func TestSummarizeFidelity(t *testing.T) {
 	pct := func(x float64) *float64 { return &x }
 	rows := []Fidelity{
-		{Calls: 10, RealAutoCompaction: 5, SimulatedAutoCompaction: 5, RecordedCacheWrite: 100, SimulatedCacheWrite: 105, CacheWriteErrorPct: pct(5), RecordedCacheRead: 1000, SimulatedCacheRead: 990},
-		{Calls: 20, RealAutoCompaction: 8, SimulatedAutoCompaction: 9, RecordedCacheWrite: 100, SimulatedCacheWrite: 150, CacheWriteErrorPct: pct(50), RecordedCacheRead: 1000, SimulatedCacheRead: 1010},
+		{Calls: 10, RealAutoCompaction: 5, SimulatedAutoCompaction: 5, RecordedCacheWrite: 100, SimulatedCacheWrite: 105, CacheWriteErrorPct: pct(5), CallWriteError: 15, RecordedCacheRead: 1000, SimulatedCacheRead: 990},
+		{Calls: 20, RealAutoCompaction: 8, SimulatedAutoCompaction: 9, RecordedCacheWrite: 100, SimulatedCacheWrite: 150, CacheWriteErrorPct: pct(50), CallWriteError: 60, RecordedCacheRead: 1000, SimulatedCacheRead: 1010},
 		{Calls: 3, SimulatedAutoCompaction: 2, Reasons: []string{"claude-code compacts at call 2 where the session never compacted: not explained"}},
 		{Calls: 1, RealAutoCompaction: 1, SimulatedAutoCompaction: 0}, // compacted before its first call: not counted
 	}
 	got := SummarizeFidelity(rows, DefaultFidelityTolerances())
-	// Writes 255 against 200: +27.5%; reads 2,000 against 2,000: 0.
+	// Writes 255 against 200: +27.5%; reads 2,000 against 2,000: 0; call
+	// by call, 15 + 60 = 75 of 200: 37.5%.
 	want := FidelitySummary{Sessions: 4, Calls: 34, AutoCompacted: 2, Exact: 1, WithinOne: 2, FalseCompactions: 1,
 		WritesChecked: 2, WritesWithin: 1, Unexplained: 1}
-	if *got.CacheWriteErrorPct != 27.5 || *got.CacheReadErrorPct != 0 {
-		t.Errorf("errors %v %v, want 0 27.5", *got.CacheReadErrorPct, *got.CacheWriteErrorPct)
+	if *got.CacheWriteErrorPct != 27.5 || *got.CacheReadErrorPct != 0 || *got.CallWriteErrorPct != 37.5 {
+		t.Errorf("errors %v %v %v, want 0 27.5 37.5", *got.CacheReadErrorPct, *got.CacheWriteErrorPct, *got.CallWriteErrorPct)
 	}
-	got.CacheReadErrorPct, got.CacheWriteErrorPct = nil, nil
+	got.CacheReadErrorPct, got.CacheWriteErrorPct, got.CallWriteErrorPct = nil, nil, nil
 	if got != want {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}

@@ -1,6 +1,7 @@
 package simulate_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -142,6 +143,13 @@ func TestFidelityBars(t *testing.T) {
 			t.Errorf("%s: per-call write error %.2f%% of the recorded writes, want at most %.1f%%", c.dir, perCall, c.perCall)
 		}
 		sum := simulate.SummarizeFidelity(rows, simulate.DefaultFidelityTolerances())
+		got := -1.0
+		if p := sum.CallWriteErrorPct; p != nil {
+			got = *p
+		}
+		if math.Abs(got-perCall) > 0.005 {
+			t.Errorf("%s: the summary's per-call write error is %.2f%%, computed here %.4f%%", c.dir, got, perCall)
+		}
 		t.Logf("%s: %+v read %+.2f%% write %+.2f%%", c.dir, sum, *sum.CacheReadErrorPct, *sum.CacheWriteErrorPct)
 		if sum.AutoCompacted != c.autoComp || sum.Exact != c.autoComp {
 			t.Errorf("%s: first auto-compaction exact in %d of %d, want %d of %d", c.dir, sum.Exact, sum.AutoCompacted, c.autoComp, c.autoComp)
