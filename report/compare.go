@@ -416,7 +416,7 @@ func pctCells(p *float64, signed bool) (cell, csv string) {
 	if p == nil {
 		return "", ""
 	}
-	cell = fmt.Sprintf("%.1f%%", *p)
+	cell = pct(*p)
 	if signed {
 		cell = signedPct(*p)
 	}
