@@ -99,7 +99,35 @@ type Reader struct {
 	stats  Stats
 	intern map[string]string
 	sp     spans // where the current line's values end, see parse
+
+	// The last literal read into each field of litSlot (see lit), and
+	// the last usage object and its value (see usage).
+	last      [numLitSlots]lastLit
+	usageRaw  []byte
+	lastUsage Usage
 }
+
+// litSlot names the fields whose values lit remembers from one line to
+// the next.
+type litSlot int
+
+const (
+	slotType litSlot = iota
+	slotSubtype
+	slotSession
+	slotVersion
+	slotAgent
+	slotCwd
+	slotRole
+	slotModel
+	slotStop
+	slotMessage
+	slotRequest
+	numLitSlots
+)
+
+// lastLit is a string literal's text between its quotes and its value.
+type lastLit struct{ inner, val string }
 
 // NewReader returns a Reader of r; file names the input in messages.
 func NewReader(r io.Reader, file string) *Reader {
@@ -261,6 +289,49 @@ func isBlank(b []byte) bool {
 	return true
 }
 
+// lit is r.str(str(raw)) that remembers the last literal read into slot:
+// the lines of a session repeat most of these values (its id, version,
+// directory, model; a response's id and request id on each line of the
+// response), so a literal written as the last one was is neither decoded
+// nor looked up again. That matters most for a Windows directory, whose
+// every backslash is escaped. Ids are copied, not interned.
+func (r *Reader) lit(slot litSlot, raw string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	inner := raw[1 : len(raw)-1]
+	c := &r.last[slot]
+	if inner == c.inner && c.val != "" {
+		return c.val
+	}
+	var v string
+	if slot >= slotMessage { // unique to a response: not worth interning
+		v = strings.Clone(str(raw))
+	} else {
+		v = r.str(str(raw))
+	}
+	if len(inner) <= 256 {
+		c.val = v
+		c.inner = v
+		if inner != v { // escaped: keep the text as written
+			c.inner = strings.Clone(inner)
+		}
+	}
+	return v
+}
+
+// usage is parseUsage that remembers the last object it read: Claude Code
+// writes each content block of a response on a line of its own, each with
+// the response's usage, so most usage objects repeat the one before.
+func (r *Reader) usage(raw string) *Usage {
+	if raw != unsafe.String(unsafe.SliceData(r.usageRaw), len(r.usageRaw)) || len(r.usageRaw) == 0 {
+		r.lastUsage = *parseUsage(raw)
+		r.usageRaw = append(r.usageRaw[:0], raw...)
+	}
+	u := r.lastUsage
+	return &u
+}
+
 // str returns a copy of s that the entry may keep; frequent values (session
 // ids, versions, models, types) are shared.
 func (r *Reader) str(s string) string {
@@ -322,9 +393,9 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	valid := walkFields(s, true, &r.sp, value, func(k, v string) {
 		switch k {
 		case "type":
-			e.Type = r.str(str(v))
+			e.Type = r.lit(slotType, v)
 		case "subtype":
-			e.Subtype = r.str(str(v))
+			e.Subtype = r.lit(slotSubtype, v)
 		case "uuid":
 			e.UUID = strings.Clone(str(v))
 		case "parentUuid":
@@ -336,13 +407,13 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case "logicalParentUuid":
 			e.LogicalParentUUID = strings.Clone(str(v))
 		case "sessionId":
-			e.SessionID = r.str(str(v))
+			e.SessionID = r.lit(slotSession, v)
 		case "version":
-			e.Version = r.str(str(v))
+			e.Version = r.lit(slotVersion, v)
 		case "agentId":
-			e.AgentID = r.str(str(v))
+			e.AgentID = r.lit(slotAgent, v)
 		case "cwd":
-			e.Cwd = r.str(str(v))
+			e.Cwd = r.lit(slotCwd, v)
 		case "timestamp":
 			e.Time = parseTime(str(v))
 		case "isSidechain":
@@ -356,7 +427,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case "isApiErrorMessage":
 			e.APIError = isTrue(v)
 		case "requestId":
-			e.RequestID = strings.Clone(str(v))
+			e.RequestID = r.lit(slotRequest, v)
 		case "message":
 			// An object was parsed as it was validated (value above);
 			// anything else holds nothing to read.
@@ -462,16 +533,16 @@ func (r *Reader) parseMessage(e *Entry, s string, i, depth int) (end int, ok, ut
 	end, ok = walkObject(s, i, depth, true, &r.sp, content, func(k, v string) {
 		switch k {
 		case "id":
-			e.MessageID = strings.Clone(str(v))
+			e.MessageID = r.lit(slotMessage, v)
 		case "role":
-			e.Role = r.str(str(v))
+			e.Role = r.lit(slotRole, v)
 		case "model":
-			e.Model = r.str(str(v))
+			e.Model = r.lit(slotModel, v)
 		case "stop_reason":
-			e.StopReason = r.str(str(v))
+			e.StopReason = r.lit(slotStop, v)
 		case "usage":
 			if isObject(v) {
-				e.Usage = parseUsage(v)
+				e.Usage = r.usage(v)
 			}
 		case "content":
 			// An array is parsed as it is validated (content above) and

@@ -1205,3 +1205,54 @@ func TestReuseEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderRemembersLast checks the values a Reader carries from one line
+// to the next (lit, usage): a value repeated, changed, escaped, or written
+// with an escape the line before did not use reads as a Reader that keeps
+// nothing would read it, and an entry's Usage is its own.
+func TestReaderRemembersLast(t *testing.T) {
+	line := func(cwd, id, usage string) string {
+		return `{"type":"assistant","cwd":"` + cwd + `","message":{"id":"` + id + `","role":"assistant","content":[{"type":"text","text":"x"}],"usage":` + usage + `}}`
+	}
+	u1 := `{"input_tokens":3,"cache_creation_input_tokens":100,"cache_read_input_tokens":5,"output_tokens":7}`
+	u2 := `{"input_tokens":1,"cache_creation_input_tokens":20,"cache_read_input_tokens":100,"output_tokens":2}`
+	lines := []string{
+		line(`C:\\Users\\a`, "m1", u1),
+		line(`C:\\Users\\a`, "m1", u1),
+		line(`C:\u005cUsers\u005ca`, "m1", u2), // the same directory, written otherwise
+		line(`C:\\Users\\b`, "m\u0032", u2),
+		line(`/home/a`, "m2", u1),
+		line(`/home/a`, "", u1),
+	}
+	want := []struct {
+		cwd, id string
+		u       Usage
+	}{
+		{`C:\Users\a`, "m1", Usage{Input: 3, CacheWrite5m: 100, CacheRead: 5, Output: 7}},
+		{`C:\Users\a`, "m1", Usage{Input: 3, CacheWrite5m: 100, CacheRead: 5, Output: 7}},
+		{`C:\Users\a`, "m1", Usage{Input: 1, CacheWrite5m: 20, CacheRead: 100, Output: 2}},
+		{`C:\Users\b`, "m2", Usage{Input: 1, CacheWrite5m: 20, CacheRead: 100, Output: 2}},
+		{`/home/a`, "m2", Usage{Input: 3, CacheWrite5m: 100, CacheRead: 5, Output: 7}},
+		{`/home/a`, "", Usage{Input: 3, CacheWrite5m: 100, CacheRead: 5, Output: 7}},
+	}
+	var got []*Entry
+	for _, rec := range readAll(NewReader(strings.NewReader(strings.Join(lines, "\n")), "f.jsonl")) {
+		e, ok := rec.(*Entry)
+		if !ok {
+			t.Fatalf("record %+v, want an entry", rec)
+		}
+		got = append(got, e)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		e := got[i]
+		if e.Cwd != w.cwd || e.MessageID != w.id || e.Usage == nil || *e.Usage != w.u {
+			t.Errorf("line %d: cwd %q id %q usage %+v, want %q %q %+v", i+1, e.Cwd, e.MessageID, e.Usage, w.cwd, w.id, w.u)
+		}
+	}
+	if got[0].Usage == got[1].Usage {
+		t.Error("lines 1 and 2 share one *Usage; each entry needs its own")
+	}
+}
