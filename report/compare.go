@@ -388,15 +388,16 @@ func fidelityTables(fs []Fidelity, sum *simulate.FidelitySummary) []*Table {
 func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
 	t := &Table{
 		Name: "fidelity_summary", Title: "Fidelity over all sessions",
-		Note: "first auto-compaction: sessions where claude-code places it at the real call / within one call, of those that auto-compacted; " +
-			"false: sessions that never auto-compacted but compact under claude-code; per call: |simulated − recorded| writes summed over calls, " +
-			"% of recorded (errors of opposite sign cannot cancel); writes within 10%: of the sessions that recorded writes",
-		Columns: []string{"Sessions", "Calls", "Exact", "Within one", "False compactions", "Prompt mismatches", "Read error", "Write error", "Per call", "Writes within 10%", "Unexplained"},
+		Note: "first auto-compaction: sessions where claude-code places it at the real call, or within one call, of those that auto-compacted; " +
+			"false compactions: sessions that never auto-compacted but compact under claude-code; cache errors: simulated − recorded, % of recorded; " +
+			"per-call: |simulated − recorded| writes summed over calls, % of recorded (errors of opposite sign cannot cancel); " +
+			"writes within 10%: of the sessions that recorded writes",
+		Columns: []string{"Sessions", "Calls", "First auto-compaction exact", "First auto-compaction within one call", "False compactions",
+			"Prompt mismatches", "Cache read error", "Cache write error", "Per-call write error", "Writes within 10%", "Unexplained"},
 		CSVColumns: []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
 			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct"},
-		Right: []bool{true, true, true, true, true, true, true, true, true, true, true},
-		Short: map[string]string{"False compactions": "False comp.", "Prompt mismatches": "Mismatches", "Writes within 10%": "Writes ±10%"},
-		Drop:  []string{"Calls", "Sessions", "Prompt mismatches", "Per call"},
+		Right:     []bool{true, true, true, true, true, true, true, true, true, true, true},
+		Transpose: true,
 	}
 	re, rre := pctCells(s.CacheReadErrorPct, true)
 	we, rwe := pctCells(s.CacheWriteErrorPct, true)

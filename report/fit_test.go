@@ -149,3 +149,51 @@ func TestColumnNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestTranspose: a one-row summary marked Transpose is drawn as one
+// Measure/Value row per column in the table and Markdown formats, every
+// figure kept at any width, while its CSV keeps the columns; a table of
+// more rows is drawn as it is.
+func TestTranspose(t *testing.T) {
+	summary := func() *Table {
+		t := &Table{
+			Name: "s", Title: "S", Transpose: true,
+			Columns:    []string{"Sessions", "A long measure name", "Error"},
+			CSVColumns: []string{"sessions", "a_long_measure", "error_pct"},
+			Right:      []bool{true, true, true},
+		}
+		t.add([]string{"25", "10 of 10", "-3.2%"}, []string{"25", "10", "-3.24"})
+		return t
+	}
+	for _, markdown := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := renderText(&b, summary(), markdown, 30); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, want := range []string{"Measure", "Value", "Sessions", "25", "A long measure name", "10 of 10", "Error", "-3.2%"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("markdown %v: missing %q in\n%s", markdown, want, out)
+			}
+		}
+		if rows := strings.Count(out, "| A long measure name |"); rows != 1 {
+			t.Errorf("markdown %v: the measure is on %d rows, want 1:\n%s", markdown, rows, out)
+		}
+	}
+	var b bytes.Buffer
+	if err := writeCSVTable(&b, summary()); err != nil {
+		t.Fatal(err)
+	}
+	if want := "sessions,a_long_measure,error_pct\n25,10,-3.24\n"; b.String() != want {
+		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
+	}
+	two := summary()
+	two.add([]string{"1", "2", "3"}, []string{"1", "2", "3"})
+	b.Reset()
+	if err := renderText(&b, two, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Measure") {
+		t.Errorf("a two-row table was transposed:\n%s", b.String())
+	}
+}

@@ -44,8 +44,26 @@ type Table struct {
 	// after Note while their column is shown: a fitted table that leaves
 	// the column out leaves its line out too.
 	ColumnNotes []ColumnNote
+	// Transpose draws a one-row table (a summary) in the table, Markdown
+	// and HTML formats as one Measure/Value row per column, so that every
+	// figure shows at a terminal's width; CSV and JSON keep its columns.
+	Transpose bool
 
 	dropped []string // the columns fit left out, by full header
+}
+
+// transposed is t's one row as Measure/Value rows (see Transpose).
+func (t *Table) transposed() *Table {
+	out := &Table{
+		Name: t.Name, Title: t.Title, Note: t.Note, Legend: t.Legend, ColumnNotes: t.ColumnNotes,
+		Columns: []string{"Measure", "Value"}, Right: []bool{false, true},
+	}
+	for i, c := range t.Columns {
+		if i < len(t.Rows[0]) {
+			out.addRow([]string{c, t.Rows[0][i]})
+		}
+	}
+	return out
 }
 
 // ColumnNote is a line of a table's note about one of its columns (by its
@@ -113,6 +131,9 @@ func renderText(w io.Writer, t *Table, markdown bool, width int) error {
 		fmt.Fprintf(w, "### %s\n\n", t.Title)
 	} else {
 		fmt.Fprintf(w, "%s\n", t.Title)
+	}
+	if t.Transpose && len(t.Rows) == 1 {
+		t = t.transposed()
 	}
 	var footer []string
 	if !markdown {
