@@ -301,7 +301,7 @@ func (r *Reader) lit(slot litSlot, raw string) string {
 	}
 	inner := raw[1 : len(raw)-1]
 	c := &r.last[slot]
-	if inner == c.inner && c.val != "" {
+	if inner == c.inner { // written as last time, so the same value ("" for "" in a new slot)
 		return c.val
 	}
 	var v string
@@ -324,7 +324,7 @@ func (r *Reader) lit(slot litSlot, raw string) string {
 // writes each content block of a response on a line of its own, each with
 // the response's usage, so most usage objects repeat the one before.
 func (r *Reader) usage(raw string) *Usage {
-	if raw != unsafe.String(unsafe.SliceData(r.usageRaw), len(r.usageRaw)) || len(r.usageRaw) == 0 {
+	if raw != unsafe.String(unsafe.SliceData(r.usageRaw), len(r.usageRaw)) { // raw is an object: never ""
 		r.lastUsage = *parseUsage(raw)
 		r.usageRaw = append(r.usageRaw[:0], raw...)
 	}

@@ -151,7 +151,7 @@ func TestColumnNotes(t *testing.T) {
 }
 
 // TestTranspose: a one-row summary marked Transpose is drawn as one
-// Measure/Value row per column in the table and Markdown formats, every
+// Field/Value row per column in the table and Markdown formats, every
 // figure kept at any width, while its CSV keeps the columns; a table of
 // more rows is drawn as it is.
 func TestTranspose(t *testing.T) {
@@ -171,7 +171,7 @@ func TestTranspose(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, want := range []string{"Measure", "Value", "Sessions", "25", "A long measure name", "10 of 10", "Error", "-3.2%"} {
+		for _, want := range []string{"Field", "Value", "Sessions", "25", "A long measure name", "10 of 10", "Error", "-3.2%"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("markdown %v: missing %q in\n%s", markdown, want, out)
 			}
@@ -193,7 +193,7 @@ func TestTranspose(t *testing.T) {
 	if err := renderText(&b, two, false, 0); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "Measure") {
+	if strings.Contains(b.String(), "| Field") {
 		t.Errorf("a two-row table was transposed:\n%s", b.String())
 	}
 }

@@ -133,9 +133,7 @@ func htmlTables(d *ids, ts []*Table) []htmlTable {
 }
 
 func htmlTableOf(t *Table, id string) htmlTable {
-	if t.Transpose && len(t.Rows) == 1 {
-		t = t.transposed()
-	}
+	t = t.shown()
 	right := func(i int) bool { return i < len(t.Right) && t.Right[i] }
 	h := htmlTable{ID: id, Title: t.Title, Note: t.note(), Empty: t.Empty}
 	if h.Empty == "" {

@@ -45,18 +45,23 @@ type Table struct {
 	// the column out leaves its line out too.
 	ColumnNotes []ColumnNote
 	// Transpose draws a one-row table (a summary) in the table, Markdown
-	// and HTML formats as one Measure/Value row per column, so that every
-	// figure shows at a terminal's width; CSV and JSON keep its columns.
+	// and HTML formats as one Field/Value row per column, like the other
+	// key-value tables, so that every figure shows at a terminal's width;
+	// CSV and JSON keep its columns.
 	Transpose bool
 
 	dropped []string // the columns fit left out, by full header
 }
 
-// transposed is t's one row as Measure/Value rows (see Transpose).
-func (t *Table) transposed() *Table {
+// shown is the table the text and HTML formats draw: t itself, or for a
+// one-row table marked Transpose, its row as Field/Value rows.
+func (t *Table) shown() *Table {
+	if !t.Transpose || len(t.Rows) != 1 {
+		return t
+	}
 	out := &Table{
 		Name: t.Name, Title: t.Title, Note: t.Note, Legend: t.Legend, ColumnNotes: t.ColumnNotes,
-		Columns: []string{"Measure", "Value"}, Right: []bool{false, true},
+		Columns: []string{"Field", "Value"}, Right: []bool{false, true},
 	}
 	for i, c := range t.Columns {
 		if i < len(t.Rows[0]) {
@@ -132,9 +137,7 @@ func renderText(w io.Writer, t *Table, markdown bool, width int) error {
 	} else {
 		fmt.Fprintf(w, "%s\n", t.Title)
 	}
-	if t.Transpose && len(t.Rows) == 1 {
-		t = t.transposed()
-	}
+	t = t.shown()
 	var footer []string
 	if !markdown {
 		footer = t.fit(width) // before the note, which leaves out the notes of columns fit leaves out
