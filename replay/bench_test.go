@@ -237,3 +237,19 @@ func BenchmarkLoadCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDiscover finds the sessions of a generated corpus: the walk,
+// and the first lines of every 2.0.x agent file read to learn its session.
+// It runs before any session is loaded, on one goroutine for the walk:
+//
+//	CTXLAB_BENCH_MB=420 go test -run XXX -bench Discover -benchtime 50x ./replay
+func BenchmarkDiscover(b *testing.B) {
+	dir, _ := testcorpus.Generated(b, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, errs := Discover([]string{dir}); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}

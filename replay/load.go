@@ -320,7 +320,7 @@ func isAgentFile(p string) bool {
 // firstSessionID reads the sessionId of the first lines of a 2.0.x agent
 // file, to find the session it belongs to.
 func firstSessionID(path string) string {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return ""
 	}
@@ -399,7 +399,7 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 		in = opt.Stdin
 		path = "<stdin>"
 	} else {
-		f, err := os.Open(path)
+		f, err := openFile(path)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
