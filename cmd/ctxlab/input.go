@@ -314,6 +314,9 @@ func streamAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.S
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	if e.hugeHeap {
+		growHeap(srcs, jobs)
+	}
 	window := aheadPerWorker * jobs
 	type finished struct {
 		i int

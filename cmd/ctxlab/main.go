@@ -21,6 +21,7 @@ package main
 import (
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 // GC tuning: transcripts are read as a stream of short-lived allocations
@@ -36,20 +37,25 @@ const (
 )
 
 func main() {
-	tuneGC()
+	tuned := tuneGC()
 	os.Exit(run(os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, home: os.UserHomeDir, isTerminal: isTerminal(os.Stderr),
 		termWidth: terminalWidth(os.Stdout),
+		hugeHeap:  tuned && !strings.Contains(os.Getenv("GODEBUG"), "disablethp=1"),
 	}))
 }
 
-// tuneGC applies the GC tuning above unless GOGC or GOMEMLIMIT is set.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(memoryLimit)
+// tuneGC applies the GC tuning above unless GOGC or GOMEMLIMIT is set, and
+// reports whether it did. Either variable also turns off the huge-page
+// heap (heap.go), as GODEBUG=disablethp=1 does.
+func tuneGC() bool {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return false
 	}
+	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(memoryLimit)
+	return true
 }
 
 func isTerminal(f *os.File) bool {
