@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"sync"
 
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -21,7 +22,7 @@ import (
 //
 // So before a large run the heap is grown once by a block the kernel is
 // asked to back with 2 MB pages (madvise MADV_HUGEPAGE), touched once per
-// 2 MB, and handed back to the runtime, which carves the run's objects
+// 2 MB by the workers in parallel, and handed back to the runtime, which carves the run's objects
 // out of it. On that machine: 3,500 faults instead of 13,000, 0.87× the
 // wall time on the generated corpus and 0.94× on copies of the genuine
 // transcripts; the price is a peak 8 to 24 MB higher. Where the kernel has
@@ -51,10 +52,30 @@ func growHeap(srcs []replay.Source, workers int) {
 	}
 	// Never more than half the memory limit, which the collector keeps.
 	n := min(int64(workers)*hugeHeapPerWorker, debug.SetMemoryLimit(-1)/2)
-	if n < hugePage || !adviseHugePages(make([]byte, n)) {
+	if n < hugePage {
 		return
 	}
+	b := make([]byte, n)
+	if !adviseHugePages(b) {
+		return
+	}
+	touch(b, workers)
 	runtime.GC() // the block is garbage now: free it for the run's objects
+}
+
+// touch writes one byte of each huge page of b, so that the kernel maps
+// (and zeroes) each with one fault. The workers share the pages: the
+// kernel zeroes them on as many cores, before the run needs those cores.
+func touch(b []byte, workers int) {
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w * hugePage; i < len(b); i += workers * hugePage {
+				b[i] = 1
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // inputBytes is the size of the files of srcs, counted until it reaches

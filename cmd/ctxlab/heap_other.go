@@ -2,6 +2,6 @@
 
 package main
 
-// adviseHugePages does nothing where transparent huge pages are not a
-// Linux madvise away.
+// adviseHugePages refuses where transparent huge pages are not a Linux
+// madvise away.
 func adviseHugePages([]byte) bool { return false }

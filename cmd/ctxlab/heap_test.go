@@ -62,3 +62,21 @@ func TestGrowHeap(t *testing.T) {
 		t.Errorf("growHeap on %d bytes ran no collection: the heap was not grown", int64(hugeHeapMinInput))
 	}
 }
+
+// TestTouch checks that the workers between them write one byte in every
+// huge page of the block, and no other.
+func TestTouch(t *testing.T) {
+	for _, workers := range []int{1, 2, 3} {
+		b := make([]byte, 5*hugePage+100)
+		touch(b, workers)
+		for i, c := range b {
+			want := byte(0)
+			if i%hugePage == 0 {
+				want = 1
+			}
+			if c != want {
+				t.Fatalf("%d workers: byte %d (huge page %d) = %d, want %d", workers, i, i/hugePage, c, want)
+			}
+		}
+	}
+}
