@@ -26,7 +26,6 @@ func TestAdviseHugePages(t *testing.T) {
 	if !adviseHugePages(b) {
 		t.Fatal("adviseHugePages refused where transparent huge pages are enabled")
 	}
-	touch(b, 3)
 	addr := uintptr(unsafe.Pointer(&b[4<<20]))
 	flags, err := vmFlags(addr)
 	if err != nil {

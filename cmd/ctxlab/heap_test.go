@@ -51,32 +51,14 @@ func TestGrowHeap(t *testing.T) {
 	}
 	small := []replay.Source{{Path: sized(t, "small.jsonl", hugeHeapMinInput-1)}}
 	before := gcs()
-	growHeap(small, 2)
+	growHeap(small)
 	if n := gcs() - before; n != 0 {
 		t.Errorf("growHeap on %d bytes ran %d collections, want none", hugeHeapMinInput-1, n)
 	}
 	large := []replay.Source{{Path: sized(t, "large.jsonl", hugeHeapMinInput)}}
 	before = gcs()
-	growHeap(large, 2)
+	growHeap(large)
 	if n := gcs() - before; n == 0 && hugePagesOffered() {
 		t.Errorf("growHeap on %d bytes ran no collection: the heap was not grown", int64(hugeHeapMinInput))
-	}
-}
-
-// TestTouch checks that the workers between them write one byte in every
-// huge page of the block, and no other.
-func TestTouch(t *testing.T) {
-	for _, workers := range []int{1, 2, 3} {
-		b := make([]byte, 5*hugePage+100)
-		touch(b, workers)
-		for i, c := range b {
-			want := byte(0)
-			if i%hugePage == 0 {
-				want = 1
-			}
-			if c != want {
-				t.Fatalf("%d workers: byte %d (huge page %d) = %d, want %d", workers, i, i/hugePage, c, want)
-			}
-		}
 	}
 }

@@ -315,7 +315,7 @@ func streamAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.S
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	if e.hugeHeap {
-		growHeap(srcs, jobs)
+		growHeap(srcs)
 	}
 	window := aheadPerWorker * jobs
 	type finished struct {
