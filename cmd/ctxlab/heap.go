@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -35,9 +36,9 @@ const (
 	// block back would cost more than the faults it saves.
 	hugeHeapMinInput = 64 << 20
 	// hugeHeapBytes is the block: as far as the memory limit lets the
-	// heap grow, less room for the runtime's own memory. A quarter of the
-	// limit gave the 2.15 and 8.6 GB corpora twice the faults of three
-	// quarters.
+	// heap grow, less room for the runtime's own memory. A 48 MB block
+	// gave the 2.15 and 8.6 GB corpora, whose heap grows to the limit,
+	// twice the faults of this one.
 	hugeHeapBytes = memoryLimit / 4 * 3
 )
 
@@ -45,7 +46,9 @@ const (
 // (see above). It runs a collection, so it is meant for the start of a
 // run.
 func growHeap(srcs []replay.Source) {
-	if inputBytes(srcs, hugeHeapMinInput) < hugeHeapMinInput {
+	// Under "always" the heap has huge pages already; under "never"
+	// nothing gets them.
+	if thpMode() != "madvise" || inputBytes(srcs, hugeHeapMinInput) < hugeHeapMinInput {
 		return
 	}
 	if !adviseHugePages(make([]byte, hugeHeapBytes)) {
@@ -76,4 +79,18 @@ func inputBytes(srcs []replay.Source, limit int64) int64 {
 		}
 	}
 	return n
+}
+
+// selected is the option in brackets in a Linux sysfs setting that lists
+// its options ("always [madvise] never"), or "" when none is.
+func selected(setting string) string {
+	_, rest, ok := strings.Cut(setting, "[")
+	if !ok {
+		return ""
+	}
+	opt, _, ok := strings.Cut(rest, "]")
+	if !ok {
+		return ""
+	}
+	return opt
 }

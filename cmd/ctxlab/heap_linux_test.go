@@ -9,17 +9,10 @@ import (
 	"unsafe"
 )
 
-// hugePagesOffered reports whether the kernel has transparent huge pages
-// to give on request.
-func hugePagesOffered() bool {
-	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	return err == nil && !strings.Contains(string(b), "[never]")
-}
-
 // TestAdviseHugePages checks that the block's mapping carries the kernel's
 // huge-page advice (VmFlags "hg" in /proc/self/smaps) after adviseHugePages.
 func TestAdviseHugePages(t *testing.T) {
-	if !hugePagesOffered() {
+	if m := thpMode(); m == "" || m == "never" {
 		t.Skip("no transparent huge pages on this kernel")
 	}
 	b := make([]byte, 8<<20)

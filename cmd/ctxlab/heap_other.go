@@ -5,3 +5,6 @@ package main
 // adviseHugePages refuses where transparent huge pages are not a Linux
 // madvise away.
 func adviseHugePages([]byte) bool { return false }
+
+// thpMode is "": no Linux transparent huge pages here.
+func thpMode() string { return "" }
