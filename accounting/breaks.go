@@ -133,10 +133,12 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
 					Rewritten: c.Usage.CacheWrite(),
 				}
-				if c.Time > 0 && p.Time > 0 {
-					b.GapSeconds = (c.Time - p.Time) / 1000
+				// The gap on the Clock: a tool's recorded run time can show
+				// more idle time than timestamps that stopped.
+				if c.Clock > 0 && p.Clock > 0 {
+					b.GapSeconds = (c.Clock - p.Clock) / 1000
 				}
-				gap := c.Time - p.Time
+				gap := c.Clock - p.Clock
 				switch {
 				case full:
 					b.Cause, b.Expected = CauseCompaction, true
@@ -146,9 +148,9 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					b.Cause = CauseModelChange
 				case c.SessionID != p.SessionID:
 					b.Cause = CauseResume
-				case prevTTL == "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL1h.Milliseconds():
+				case prevTTL == "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL1h.Milliseconds():
 					b.Cause = CauseTTL1h
-				case prevTTL != "1h" && c.Time > 0 && p.Time > 0 && gap > cfg.TTL5m.Milliseconds():
+				case prevTTL != "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL5m.Milliseconds():
 					b.Cause = CauseTTL5m
 				default:
 					b.Cause = CauseUnexplained

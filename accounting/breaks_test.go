@@ -355,3 +355,26 @@ func TestCacheBreakConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheBreakToolRunTime: where the timestamps stop (a copied session
+// writes its lines with one time), a tool's recorded run time is the gap:
+// a sub-agent that ran 6 minutes (toolUseResult.totalDurationMs) expired
+// the 5-minute prefix, one that ran 4 minutes did not.
+func TestCacheBreakToolRunTime(t *testing.T) {
+	for _, tc := range []struct {
+		ran  int64 // ms
+		want []brk
+	}{
+		{360_000, []brk{{2, CauseTTL5m, false, 100_000, 0, 360}}},
+		{240_000, []brk{{2, CauseUnexplained, false, 100_000, 0, 240}}},
+	} {
+		m := newTr("b")
+		m.call(sonnet45, use{in: 1, w5: 1000, read: 100_000, out: 1}, toolUse("t1", "Task", `{}`))
+		m.put(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{result("t1", "done")}},
+			"toolUseResult": map[string]any{"totalDurationMs": tc.ran}})
+		m.call(sonnet45, use{in: 1, w5: 101_000, out: 1}, text("x"))
+		if got := brks(analyze(t, m, nil).CacheBreaks); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("a tool that ran %d ms: breaks = %+v, want %+v", tc.ran, got, tc.want)
+		}
+	}
+}

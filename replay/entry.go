@@ -155,6 +155,10 @@ type Entry struct {
 	// ResultAgentID is toolUseResult.agentId: the sub-agent a Task/Agent
 	// tool result came from.
 	ResultAgentID string
+	// ResultDurationMs is how long the tool ran, as toolUseResult records
+	// it (durationMs; totalDurationMs for a Task/Agent sub-agent;
+	// durationSeconds for WebSearch), in ms; 0 when it records none.
+	ResultDurationMs int64
 
 	Compact *CompactMeta
 

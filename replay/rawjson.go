@@ -385,3 +385,26 @@ func (sp *spans) field(raw, key string) string {
 		}
 	}
 }
+
+// durationMs reads a tool's recorded run time (toolUseResult) in ms:
+// durationSeconds is in seconds, the other fields in ms. A value that is
+// not a non-negative number, or is beyond a year, gives 0: nothing known.
+func durationMs(name, raw string) int64 {
+	if raw == "" || raw[0] < '0' || raw[0] > '9' {
+		return 0
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil {
+		return 0
+	}
+	if name == "durationSeconds" {
+		f *= 1000
+	}
+	if f > maxDurationMs {
+		return 0
+	}
+	return int64(f)
+}
+
+// maxDurationMs bounds a believable tool run time: a year.
+const maxDurationMs = 366 * 24 * 3600 * 1000

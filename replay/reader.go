@@ -376,7 +376,18 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 			utfOK = utfOK && u
 			return end, ok, true
 		case k == "toolUseResult" && i < len(s) && s[i] == '{':
-			end, ok, id := skimField(s, i, depth, "agentId")
+			var id string
+			e.ResultDurationMs = 0
+			end, ok := skimField(s, i, depth, func(name, v string) {
+				switch name {
+				case "agentId":
+					if id == "" {
+						id = v
+					}
+				case "totalDurationMs", "durationMs", "durationSeconds":
+					e.ResultDurationMs = max(e.ResultDurationMs, durationMs(name, v))
+				}
+			})
 			e.ResultAgentID = ""
 			if isString(id) { // the one string read from it, validated here
 				if idEnd, idOK := validString(id, 0); idOK && idEnd == len(id) {

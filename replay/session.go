@@ -165,7 +165,11 @@ type Call struct {
 	SessionID string
 	Line      int   // first line
 	Time      int64 // first line's timestamp
-	Msg       int   // index in Thread.Messages
+	// Clock is Time moved forward where the tools' recorded run times
+	// prove that more time passed (Thread.setClocks); the cache's idle
+	// gaps are measured on it.
+	Clock int64
+	Msg   int // index in Thread.Messages
 	// Usage is the record with the most tokens among the call's lines.
 	Usage Usage
 	// HasUsage is false for responses written without usage.
@@ -225,6 +229,9 @@ type ToolCall struct {
 	IsError              bool
 	// AgentID is toolUseResult.agentId on the result: the agent it ran.
 	AgentID string
+	// Duration is how long the tool ran, in ms, as its result records it
+	// (Entry.ResultDurationMs); 0 when not recorded.
+	Duration int64
 }
 
 // CompactionKind says which mechanism left a compaction in the transcript.
@@ -543,6 +550,7 @@ func (b *builder) user(e *Entry, th *Thread) {
 		if e.ResultAgentID != "" {
 			t.AgentID = e.ResultAgentID
 		}
+		t.Duration = e.ResultDurationMs
 	}
 	if e.CompactSummary {
 		size := 0
@@ -578,6 +586,7 @@ func (b *builder) finish() *Session {
 	}
 	for _, th := range s.Threads() {
 		th.toolIndex, th.msgIndex = nil, nil
+		th.setClocks()
 	}
 	s.Versions = sortedKeys(b.versions)
 	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
@@ -642,4 +651,52 @@ func CompareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// setClocks sets each call's Clock. A call cannot have been sent before the
+// tools whose results it carries had run: its Clock is at least the issuing
+// call's Clock plus the longest recorded run time (ToolCall.Duration) among
+// them. Where the timestamps are right, they already say so and Clock is
+// Time. Where they stop (a copied or resumed session writes many lines with
+// one timestamp), a sub-agent that ran for minutes is the only evidence of
+// the idle gap that expired the cache. A Clock moved forward stays ahead of
+// the recorded times until they pass it; a call without a timestamp keeps
+// none.
+func (th *Thread) setClocks() {
+	type bound struct {
+		to, from int // the call that sends the result, and the one that asked
+		d        int64
+	}
+	var bounds []bound
+	for i := range th.Tools {
+		t := &th.Tools[i]
+		if !t.HasResult || t.Duration <= 0 || t.Call < 0 {
+			continue
+		}
+		to := sort.Search(len(th.Calls), func(j int) bool { return th.Calls[j].Msg > t.ResultMsg })
+		if to < len(th.Calls) && to > t.Call {
+			bounds = append(bounds, bound{to: to, from: t.Call, d: t.Duration})
+		}
+	}
+	sort.SliceStable(bounds, func(i, j int) bool { return bounds[i].to < bounds[j].to })
+	k := 0
+	for i := range th.Calls {
+		c := &th.Calls[i]
+		c.Clock = c.Time
+		if c.Time == 0 {
+			continue
+		}
+		if i > 0 {
+			if p := &th.Calls[i-1]; p.Clock > p.Time && p.Time > 0 {
+				c.Clock = max(c.Clock, p.Clock)
+			}
+		}
+		for ; k < len(bounds) && bounds[k].to <= i; k++ {
+			if b := bounds[k]; b.to == i {
+				if from := th.Calls[b.from].Clock; from > 0 {
+					c.Clock = max(c.Clock, from+b.d)
+				}
+			}
+		}
+	}
 }

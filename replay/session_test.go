@@ -705,3 +705,57 @@ func FuzzCompareVersions(f *testing.F) {
 		}
 	})
 }
+
+// TestToolRunTimes: a tool's recorded run time (toolUseResult
+// totalDurationMs, durationMs, durationSeconds) is read onto its ToolCall,
+// and a call's Clock is at least the issuing call's Clock plus it. Where
+// the timestamps already show the time passing, Clock is Time.
+func TestToolRunTimes(t *testing.T) {
+	call := func(n int, at, tool string) string {
+		ts := ""
+		if at != "" {
+			ts = `,"timestamp":"2026-01-01T10:` + at + `Z"`
+		}
+		content := `[{"type":"text","text":"ok"}]`
+		if tool != "" {
+			content = `[{"type":"tool_use","id":"` + tool + `","name":"Task","input":{}}]`
+		}
+		id := strconv.Itoa(n)
+		return `{"type":"assistant","uuid":"a` + id + `","requestId":"r` + id + `"` + ts + `,"message":{"id":"m` + id + `","role":"assistant","model":"claude-opus-4-5","content":` + content + `,"usage":{"input_tokens":1,"output_tokens":1}}}` + "\n"
+	}
+	result := func(tool, toolUseResult string) string {
+		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + tool + `","content":"done"}]},"toolUseResult":` + toolUseResult + "}\n"
+	}
+	s := loadString(t, ""+
+		call(1, "00:00.000", "t1")+
+		result("t1", `{"totalDurationMs":400000,"agentId":"x"}`)+
+		call(2, "00:00.000", "t2")+ // the clock stopped: 400 s ahead
+		result("t2", `{"durationSeconds":1.5}`)+
+		call(3, "00:00.000", "t3")+ // 401.5 s ahead
+		result("t3", `{"durationMs":"soon"}`)+
+		call(4, "00:00.000", "t4")+ // still ahead: the clock never goes back
+		result("t4", `{"durationMs":90000}`)+
+		call(5, "20:00.000", "t5")+ // the timestamps have passed it
+		result("t5", `{"durationMs":-5}`)+
+		call(6, "", "")) // no timestamp: none
+	wantDur := []int64{400_000, 1_500, 0, 90_000, 0}
+	for i, tc := range s.Main.Tools {
+		if tc.Duration != wantDur[i] {
+			t.Errorf("tool %s: Duration %d, want %d", tc.ID, tc.Duration, wantDur[i])
+		}
+	}
+	t0 := s.Main.Calls[0].Time
+	wantAhead := []int64{0, 400_000, 401_500, 401_500, 0}
+	for i, want := range wantAhead {
+		c := s.Main.Calls[i]
+		if c.Clock-c.Time != want {
+			t.Errorf("call %d: Clock %d ms ahead of Time, want %d", i+1, c.Clock-c.Time, want)
+		}
+	}
+	if c := s.Main.Calls[4]; c.Time != t0+20*60_000 || c.Clock != c.Time {
+		t.Errorf("call 5: Time %d, Clock %d; want %d both", c.Time, c.Clock, t0+20*60_000)
+	}
+	if c := s.Main.Calls[5]; c.Time != 0 || c.Clock != 0 {
+		t.Errorf("call 6: Time %d, Clock %d; want 0", c.Time, c.Clock)
+	}
+}

@@ -120,48 +120,47 @@ func skimValue(s string, i, depth int) (int, bool) {
 	case c == '"':
 		return skimString(s, i)
 	case c == '{':
-		end, ok, _ := skimField(s, i, depth, "")
-		return end, ok
+		return skimField(s, i, depth, nil)
 	case c == '[':
 		return walkArray(s, i, depth, skimValue)
 	}
 	return validValue(s, i, depth, nil) // a number or a literal
 }
 
-// skimField is skimValue for the object at s[i] == '{' that also returns
-// the raw value of its first member named key, "" when there is none or key
-// is "". Names are compared as written: an escaped one does not match.
-func skimField(s string, i, depth int, key string) (end int, ok bool, val string) {
+// skimField is skimValue for the object at s[i] == '{' that also hands
+// visit (when not nil) the name and raw value of each of its members. Names
+// are as written: an escaped one is not unescaped.
+func skimField(s string, i, depth int, visit func(name, val string)) (end int, ok bool) {
 	if depth >= maxDepth {
-		return i, false, ""
+		return i, false
 	}
 	i = skipWS(s, i+1)
 	if i < len(s) && s[i] == '}' {
-		return i + 1, true, ""
+		return i + 1, true
 	}
 	for {
 		if i >= len(s) || s[i] != '"' {
-			return i, false, val
+			return i, false
 		}
 		kEnd, ok := skimString(s, i)
 		if !ok {
-			return kEnd, false, val
+			return kEnd, false
 		}
 		name := s[i+1 : kEnd-1]
 		i = skipWS(s, kEnd)
 		if i >= len(s) || s[i] != ':' {
-			return i, false, val
+			return i, false
 		}
 		v := skipWS(s, i+1)
 		if i, ok = skimValue(s, v, depth+1); !ok {
-			return i, false, val
+			return i, false
 		}
-		if val == "" && key != "" && name == key {
-			val = s[v:i]
+		if visit != nil {
+			visit(name, s[v:i])
 		}
 		var done bool
 		if i, done, ok = afterElem(s, i, '}'); done || !ok {
-			return i, ok, val
+			return i, ok
 		}
 	}
 }

@@ -113,9 +113,11 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		f.Inferred = &in
 	}
 	var unseenTok, warmTok, newVerTok, stoppedTok, shorterTok int64
+	// The recorded timestamps, not the Clock tool run times moved on.
+	recorded := func(i int) int64 { return tr.Calls[i].Time - tr.Calls[i].Ahead }
 	stamps := make(map[int64]int, len(tr.Calls)) // responses per timestamp
 	for i := range tr.Calls {
-		stamps[tr.Calls[i].Time]++
+		stamps[recorded(i)]++
 	}
 	unclocked := func(t int64) bool { return t == 0 || stamps[t] > 1 }
 	version := map[string]string{} // each model's previous call's version
@@ -125,7 +127,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		prev, seen := version[tc.Model]
 		newVersion := seen && prev != "" && tc.Version != "" && tc.Version != prev
 		version[tc.Model] = tc.Version
-		stopped := i > 0 && (unclocked(tc.Time) || unclocked(tr.Calls[i-1].Time))
+		stopped := i > 0 && (unclocked(recorded(i)) || unclocked(recorded(i-1)))
 		if c.Recorded == 0 {
 			f.Unmeasured++
 		} else if c.Prompt != c.Recorded {

@@ -54,9 +54,12 @@ type Item struct {
 // TraceCall is one recorded main-thread API call and what was appended to
 // the context since the previous one.
 type TraceCall struct {
-	Index   int // index in Thread.Calls
-	Line    int
+	Index int // index in Thread.Calls
+	Line  int
+	// Time is the call's Clock (replay.Call.Clock): its timestamp, moved
+	// forward by Ahead ms where tool run times prove more time passed.
 	Time    int64
+	Ahead   int64
 	Model   string
 	Version string
 	// stamp is replay.Stamp(Time), taken once in Prepare for every
@@ -176,7 +179,7 @@ func Prepare(s *replay.Session) *Trace {
 		}
 		c := &th.Calls[seg.Call]
 		tc := TraceCall{
-			Index: seg.Call, Line: c.Line, Time: c.Time, Model: c.Model, Version: c.Version,
+			Index: seg.Call, Line: c.Line, Time: c.Clock, Ahead: c.Clock - c.Time, Model: c.Model, Version: c.Version,
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
 			stamp: replay.Stamp(c.Time),
 		}
