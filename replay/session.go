@@ -661,7 +661,10 @@ func CompareVersions(a, b string) int {
 // one timestamp), a sub-agent that ran for minutes is the only evidence of
 // the idle gap that expired the cache. A Clock moved forward stays ahead of
 // the recorded times until they pass it; a call without a timestamp keeps
-// none.
+// none. The next later timestamp is not an upper bound: in a stopped
+// stretch the stamps are the times the lines were written, after every
+// response they copy (eb58ac6d's stopped stretch is followed 1 ms later by
+// a line written then, while its sub-agents ran for minutes).
 func (th *Thread) setClocks() {
 	type bound struct {
 		to, from int // the call that sends the result, and the one that asked
