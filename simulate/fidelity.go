@@ -3,6 +3,7 @@ package simulate
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -47,6 +48,11 @@ type Fidelity struct {
 	ManualCompactions int `json:"manual_compactions"`
 	// Inferred is what the recorded prompts proved about the limits.
 	Inferred *Inferred `json:"inferred_limits,omitempty"`
+	// ClockMoved counts the calls whose time the model moved past their
+	// timestamp because tools' recorded run times prove more time passed
+	// (replay.Call.Clock); ClockMovedMs is the largest move, in ms.
+	ClockMoved   int   `json:"clock_moved_calls"`
+	ClockMovedMs int64 `json:"clock_moved_ms"`
 	// SystemPrefix is the cached system prompt prefix the model used
 	// (Trace.SystemPrefix) and SystemPrefixSource how it was found.
 	SystemPrefix       int64  `json:"system_prefix_tokens"`
@@ -124,6 +130,10 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
 		u := tc.Usage
+		if tc.Ahead > 0 {
+			f.ClockMoved++
+			f.ClockMovedMs = max(f.ClockMovedMs, tc.Ahead)
+		}
 		prev, seen := version[tc.Model]
 		newVersion := seen && prev != "" && tc.Version != "" && tc.Version != prev
 		version[tc.Model] = tc.Version
@@ -192,6 +202,9 @@ func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok, stoppedTok,
 			what = "auto-compaction off"
 		}
 		add("limits inferred, %s: %s", what, f.Inferred.Reason)
+	}
+	if f.ClockMoved > 0 {
+		add("clock inferred: at %d calls, where the timestamps stop, tools' recorded run times (toolUseResult) move the model's clock up to %s past the timestamp; idle gaps are measured on it", f.ClockMoved, (time.Duration(f.ClockMovedMs) * time.Millisecond).Round(time.Second))
 	}
 	if f.Unmeasured > 0 {
 		add("%d calls recorded a usage without a prompt (a failed or cut-off response): nothing to fit or compare", f.Unmeasured)

@@ -243,7 +243,7 @@ func hasReason(f simulate.Fidelity, want string) bool {
 // 104,619 ms and three Glob searches' 29. The recorded call read not even
 // the system prompt prefix, so it still counts as a read below the
 // model's where the clock stops (StoppedClock), but the session is within
-// the tolerances and needs no reason. Before the run times were read, the model read 96,126 at call 42
+// the tolerances; its one reason says what the clock was. Before the run times were read, the model read 96,126 at call 42
 // and the session's cache writes were 17.6% under the recorded ones; now
 // they are (359,590 − 338,728) / 338,728 = +6.2% over.
 func TestRealdataToolRunTime(t *testing.T) {
@@ -258,7 +258,13 @@ func TestRealdataToolRunTime(t *testing.T) {
 	if p := obs.Calls[41].Predicted; p == nil || p.Read != 15_576 || p.Write != 82_419 {
 		t.Errorf("call 42 predicted %+v, want a read of 15576 and a write of 82419", p)
 	}
-	if f.SimulatedCacheWrite != 359_590 || f.RecordedCacheWrite != 338_728 || f.StoppedClock != 1 || len(f.Reasons) != 0 {
-		t.Errorf("writes %d simulated, %d recorded; stopped-clock calls %d; reasons %q", f.SimulatedCacheWrite, f.RecordedCacheWrite, f.StoppedClock, f.Reasons)
+	if f.SimulatedCacheWrite != 359_590 || f.RecordedCacheWrite != 338_728 || f.StoppedClock != 1 {
+		t.Errorf("writes %d simulated, %d recorded; stopped-clock calls %d", f.SimulatedCacheWrite, f.RecordedCacheWrite, f.StoppedClock)
+	}
+	// The report says what it inferred: calls 19 to 65 are measured on the
+	// moved clock (47 calls), at most 104,648 + 451,847 = 556,495 ms ahead.
+	want := "clock inferred: at 47 calls, where the timestamps stop, tools' recorded run times (toolUseResult) move the model's clock up to 9m16s past the timestamp"
+	if f.ClockMoved != 47 || f.ClockMovedMs != 556_495 || len(f.Reasons) != 1 || !hasReason(f, want) {
+		t.Errorf("clock moved at %d calls, by up to %d ms; reasons %q", f.ClockMoved, f.ClockMovedMs, f.Reasons)
 	}
 }
