@@ -24,6 +24,13 @@ type cache struct {
 	// old model's entries while they live.
 	parked map[string][]entry
 	sys    int64 // the system prompt's entry, never evicted
+	// base is the shortest prefix of the system prompt a call on the
+	// current model has read (0 before any did; engine.learnBase), and
+	// parkedBase the other models'. Its entry is never evicted, and once
+	// it is shorter than sys it, not sys, is what other requests keep
+	// warm (lifetime).
+	base       int64
+	parkedBase map[string]int64
 	// slack (ms) is added to an entry's lifetime when it is read: the
 	// times the model sees are those of the recorded responses, which
 	// come after the requests that refreshed the entries (ClockSlack).
@@ -33,6 +40,7 @@ type cache struct {
 type entry struct {
 	pos     int64 // prefix length in tokens
 	expires int64 // Unix ms
+	used    int64 // Unix ms, the last read or write
 }
 
 // MaxCacheEntries is the default bound on the entries the model keeps
@@ -51,7 +59,7 @@ func newCache(ttl time.Duration, entries int, slack time.Duration) *cache {
 // now: a prefix cached before the conversation began.
 func (c *cache) warm(model string, pos, now int64) {
 	c.model = model
-	c.entries = append(c.entries[:0], entry{pos: pos, expires: now})
+	c.entries = append(c.entries[:0], entry{pos: pos, expires: now, used: now})
 }
 
 // live says whether an entry can be read at now.
@@ -86,6 +94,12 @@ func (c *cache) switchModel(model string) {
 	}
 	c.entries = append(c.entries[:0], c.parked[model]...)
 	delete(c.parked, model)
+	if c.base > 0 || c.parkedBase[model] > 0 {
+		if c.parkedBase == nil {
+			c.parkedBase = map[string]int64{}
+		}
+		c.parkedBase[c.model], c.base = c.base, c.parkedBase[model]
+	}
 	c.model = model
 }
 
@@ -130,6 +144,7 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	for i := range c.entries {
 		if c.entries[i].pos <= read && c.live(c.entries[i], now) {
 			c.entries[i].expires = now + c.lifetime(c.entries[i].pos)
+			c.entries[i].used = now
 		}
 	}
 	if bp < minCache {
@@ -137,17 +152,36 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	}
 	write = bp - read
 	if write > 0 {
-		c.add(entry{pos: bp, expires: now + c.lifetime(bp)})
+		c.add(entry{pos: bp, expires: now + c.lifetime(bp), used: now})
 	}
 	if sys >= minCache && sys <= bp && sys > 0 {
-		c.add(entry{pos: sys, expires: now + c.lifetime(sys)})
+		c.add(entry{pos: sys, expires: now + c.lifetime(sys), used: now})
+	}
+	if b := c.base; b >= minCache && b < sys && b > 0 {
+		c.add(entry{pos: b, expires: now + c.lifetime(b), used: now})
 	}
 	return read, write, tail
 }
 
+// readBase records that the request just made read pos tokens at now, a
+// shorter prefix of the system prompt than any before on its model: the
+// base prefix ends there, and a prefix was cached there. What other
+// requests keep warm is that prefix, so from now on the system prompt's
+// entry lives only as long as the session's own entries, from its last
+// use.
+func (c *cache) readBase(pos, now int64) {
+	c.base = pos
+	for i := range c.entries {
+		if x := &c.entries[i]; x.pos == c.sys {
+			x.expires = min(x.expires, x.used+c.ttl)
+		}
+	}
+	c.add(entry{pos: pos, expires: now + c.lifetime(pos), used: now})
+}
+
 // lifetime is how long an entry at pos lives from its last use.
 func (c *cache) lifetime(pos int64) int64 {
-	if pos == c.sys {
+	if pos == c.base || pos == c.sys && c.base == 0 {
 		return max(c.ttl, c.sysTTL)
 	}
 	return c.ttl
@@ -170,6 +204,7 @@ func (c *cache) fork(now int64, model string, shared, own int64) (read, write in
 	for i := range c.entries {
 		if c.entries[i].pos <= read && c.live(c.entries[i], now) {
 			c.entries[i].expires = max(c.entries[i].expires, now+c.lifetime(c.entries[i].pos))
+			c.entries[i].used = max(c.entries[i].used, now)
 		}
 	}
 	return read, shared - read + own
@@ -189,7 +224,7 @@ func (c *cache) add(e entry) {
 		// prompt's entry is Claude Code's own breakpoint and stays.
 		j := -1
 		for i, x := range c.entries {
-			if x.pos == c.sys {
+			if x.pos == c.sys || x.pos == c.base {
 				continue
 			}
 			if j < 0 || x.expires < c.entries[j].expires || x.expires == c.entries[j].expires && x.pos < c.entries[j].pos {

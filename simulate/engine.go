@@ -399,14 +399,14 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	}
 	e.items = append(buf[:0], Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
 	e.tokens = tr.Overhead
-	e.sys = tr.Overhead
-	if p := tr.SystemPrefix; p > 0 && p < tr.Overhead {
-		e.sys = p
-	}
+	e.sys = tr.systemEnd()
 	if !cfg.ColdStart {
 		if c := WarmStart(tr.Calls); c != nil {
 			e.keptWarm = true
 			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
+			if tr.SystemPrefixSource == PrefixFromFirstRead {
+				e.cache.base = e.sys // the shortest prefix read so far
+			}
 		}
 	}
 	return e
@@ -478,12 +478,16 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.lastOutput = max(e.lastOutput, tr.estimate(int(tc.OutputEst)))
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
+	if tc.BaseRead {
+		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
+	}
 	e.callsSince++
 }
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt, which
-// invalidates the whole cached prefix. A new Claude Code version comes
+// invalidates the cached prefix past the base prefix (cache.base; all of
+// it when no call has shown one). A new Claude Code version comes
 // from a restarted Claude Code, whose system prompt and tool definitions
 // are the new version's: the session's cached messages are lost, but from
 // SharedPrefixFrom on, with Anthropic's cache, the call still reads the
@@ -499,7 +503,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 // prompt.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
-		e.markEdit(0)
+		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
 	}
 	if i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version {
@@ -695,14 +699,18 @@ func (e *engine) position(j int) int64 {
 	return n
 }
 
+// editAt records an edit of the context at position pos (see markEdit).
+func (e *engine) editAt(pos int64) {
+	if e.edit < 0 || pos < e.edit {
+		e.edit = pos
+	}
+}
+
 // markEdit records an edit of the context at item j, which invalidates
 // every cache entry past its position when the next request, fork or
 // compaction reads the cache (flushEdit).
 func (e *engine) markEdit(j int) {
-	p := e.position(j)
-	if e.edit < 0 || p < e.edit {
-		e.edit = p
-	}
+	e.editAt(e.position(j))
 }
 
 // clear replaces the content of the items at idx that are of the given

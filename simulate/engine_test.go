@@ -455,3 +455,57 @@ func TestWarmStart(t *testing.T) {
 		t.Errorf("WarmStart = %v, want the second call", c)
 	}
 }
+
+// TestBasePrefix checks the base prefix: the shortest prefix of the system
+// prompt a call has read. A session whose first call read 20,000 tokens
+// (its system prompt prefix) and whose third call read only 15,000 reads,
+// two calls later, 15,000 after a change of working directory, and 15,000
+// after an idle gap past the session's own lifetime: from the shorter read on, that is
+// the prefix other requests keep warm. Without the shorter read both fall
+// back to the first call's 20,000; without a warm first call, a new
+// directory reads nothing and an idle gap nothing.
+func TestBasePrefix(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		firstRead int64
+		thirdRead int64
+		cwd, idle int64 // want, after a new directory and after 40 minutes
+		wantBase  bool  // the third call is a base read
+	}{
+		{"shorter read", 20_000, 15_000, 15_000, 15_000, true},
+		{"no shorter read", 20_000, 0, 20_000, 20_000, false},
+		{"cold first call", 0, 15_000, 15_000, 0, true},
+		{"cold, no shorter read", 0, 0, 0, 0, false},
+	} {
+		for _, idle := range []bool{false, true} {
+			tr := build(
+				step{0, "", []Item{user(2000)}},
+				step{1, "", []Item{asst(100), user(100)}},
+				step{2, "", []Item{asst(100), user(100)}},
+				step{3, "", []Item{asst(100), user(100)}},
+				step{4, "", []Item{asst(100), user(100)}},
+			)
+			tr.Overhead = 25_000
+			if idle {
+				tr.Calls[4].Time = at(44)
+			} else {
+				tr.Calls[4].CwdChanged = true
+			}
+			tr.Calls[0].Usage.CacheRead = c.firstRead
+			tr.Calls[2].Usage.CacheRead = c.thirdRead
+			tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+			tr.markBaseReads()
+			if got := tr.Calls[2].BaseRead; got != c.wantBase {
+				t.Errorf("%s: third call BaseRead = %v, want %v", c.name, got, c.wantBase)
+			}
+			res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+			want := c.cwd
+			if idle {
+				want = c.idle
+			}
+			if got := res.Calls[4].Read; got != want {
+				t.Errorf("%s (idle %v): last call read %d, want %d", c.name, idle, got, want)
+			}
+		}
+	}
+}

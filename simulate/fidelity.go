@@ -57,6 +57,14 @@ type Fidelity struct {
 	// (Trace.SystemPrefix) and SystemPrefixSource how it was found.
 	SystemPrefix       int64  `json:"system_prefix_tokens"`
 	SystemPrefixSource string `json:"system_prefix_source,omitempty"`
+	// BasePrefix is the shortest prefix of the system prompt a call read
+	// where that was less than SystemPrefix (TraceCall.BaseRead), and
+	// BasePrefixCall the first call that read it; 0 when none did. From
+	// such a call on, the model reads it after a change of working
+	// directory, and it, not SystemPrefix, is what other requests keep
+	// warm (per model).
+	BasePrefix     int64 `json:"base_prefix_tokens"`
+	BasePrefixCall int   `json:"base_prefix_call"`
 	// Auxiliary is the kind of a side request read without its session;
 	// it is not replayed.
 	Auxiliary string `json:"auxiliary,omitempty"`
@@ -130,6 +138,9 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
 		u := tc.Usage
+		if tc.BaseRead && (f.BasePrefix == 0 || u.CacheRead < f.BasePrefix) {
+			f.BasePrefix, f.BasePrefixCall = u.CacheRead, c.Call
+		}
 		if tc.Ahead > 0 {
 			f.ClockMoved++
 			f.ClockMovedMs = max(f.ClockMovedMs, tc.Ahead)

@@ -101,23 +101,28 @@ func abs(x int64) int64 {
 // transcripts: every first auto-compaction at the real call, no compaction
 // where none happened without a reason, every prompt fitted, every
 // disagreement explained, the whole-set cache errors within their bars
-// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±5% on the −2.6% and
-// −4.0% measured when this test was last changed), and at least the
-// sessions whose writes were within 10% then (9 of 11, 7 of 8).
+// (reads ±2%, guarded at ±1%; writes ±10%, guarded at ±6% on the −1.6% and
+// −5.5% measured when this test was last changed), and at least the
+// sessions whose writes were within 10% then (10 of 11, 6 of 8).
 //
 // A whole-set error lets a call written too much cancel one written too
 // little, so the test also guards the error that cannot cancel: the sum
 // over calls of |predicted − recorded| writes, as a share of the recorded
-// writes (14.73% and 8.01% when this test was last changed, from 15.08%
-// and 9.94% before the shared prefix's lifetime followed the first call's
-// read).
+// writes (10.40% and 7.21% when this test was last changed, from 13.4%
+// and 8.0% before the base prefix, 15.08% and 9.94% before the shared
+// prefix's lifetime followed the first call's read). The base prefix
+// moved the calibration set's writes from −4.0% to −5.5% and one of its
+// sessions out of 10% (f5a50440, −6.6% → −10.7%): four calls in new
+// working directories that the model had written 12,517 tokens too many
+// each had been cancelling calls after a copied stretch that it cannot
+// see expire.
 func TestFidelityBars(t *testing.T) {
 	for _, c := range []struct {
 		dir          string
 		autoComp     int
 		writesWithin int
 		perCall      float64 // the bound on the per-call write error, %
-	}{{testcorpus.Realdata, 4, 10, 14}, {testcorpus.Calibration, 6, 7, 8.5}} {
+	}{{testcorpus.Realdata, 4, 10, 11}, {testcorpus.Calibration, 6, 6, 7.5}} {
 		var rows []simulate.Fidelity
 		var callErr, recorded int64
 		for _, s := range corpusload.Sessions(t, c.dir) {
@@ -161,8 +166,8 @@ func TestFidelityBars(t *testing.T) {
 		if r := *sum.CacheReadErrorPct; r < -1 || r > 1 {
 			t.Errorf("%s: cache reads %+.2f%%, want within ±1%%", c.dir, r)
 		}
-		if w := *sum.CacheWriteErrorPct; w < -5 || w > 5 {
-			t.Errorf("%s: cache writes %+.2f%%, want within ±5%%", c.dir, w)
+		if w := *sum.CacheWriteErrorPct; w < -6 || w > 6 {
+			t.Errorf("%s: cache writes %+.2f%%, want within ±6%%", c.dir, w)
 		}
 		if sum.WritesWithin < c.writesWithin {
 			t.Errorf("%s: writes within 10%% in %d of %d sessions, want at least %d", c.dir, sum.WritesWithin, sum.WritesChecked, c.writesWithin)
@@ -173,12 +178,16 @@ func TestFidelityBars(t *testing.T) {
 // TestRealdataNewVersion pins the version-change rule on the one real
 // session that changes version within the cache lifetime on Anthropic's
 // cache. 0ccf1a04's first call read 18,277 tokens (its system prompt
-// prefix, usage.cache_read_input_tokens of its first line); six minutes
-// after its last 2.1.15 call, a haiku call on 2.1.16 restarts the
-// session, and the next opus call read 10,467 and wrote 12,074. The model
-// reads the prefix, 18,277, and writes the rest of the recorded prompt,
-// 9 + 12,074 + 10,467 − 18,277 − 9 = 4,264; the fidelity row counts that
-// call apart, 18,277 − 10,467 = 7,810 tokens read too many.
+// prefix, usage.cache_read_input_tokens of its first line). Call 3, 95
+// minutes after call 2, read 13,681: a shorter prefix of the system
+// prompt, which from then on is the one the model keeps warm (the base
+// prefix). Six minutes after the last 2.1.15 call, a haiku call on 2.1.16
+// restarts the session, and the next opus call read 10,467 and wrote
+// 12,074. The model reads the base prefix, 13,681, and writes the rest of
+// the recorded prompt, 9 + 12,074 + 10,467 − 13,681 − 9 = 8,860; the
+// fidelity row counts that call apart, 13,681 − 10,467 = 3,214 tokens
+// read too many (7,810 before the base prefix, when the model read
+// 18,277).
 func TestRealdataNewVersion(t *testing.T) {
 	tr, obs, f := realFidelity(t, "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68")
 	found := false
@@ -188,24 +197,70 @@ func TestRealdataNewVersion(t *testing.T) {
 			continue
 		}
 		found = true
-		if p := c.Predicted; p == nil || p.Read != 18_277 || p.Write != 4_264 {
-			t.Errorf("call %d (%s): predicted %+v, want read 18277, write 4264", c.Call, tc.Model, c.Predicted)
+		if p := c.Predicted; p == nil || p.Read != 13_681 || p.Write != 8_860 {
+			t.Errorf("call %d (%s): predicted %+v, want read 13681, write 8860", c.Call, tc.Model, c.Predicted)
 		}
 		break
 	}
 	if !found {
 		t.Fatal("no 2.1.16 call reading 10,467 tokens")
 	}
-	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 7810 tokens"
+	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 3214 tokens"
 	if f.NewVersionShorter != 1 || !hasReason(f, want) {
 		t.Errorf("new-version calls %d, reasons %q", f.NewVersionShorter, f.Reasons)
 	}
-	// Call 3, 95 minutes after call 2, read 13,681 where the model
-	// reads the first call's 18,277: a shorter system prompt prefix,
-	// 18,277 − 13,681 = 4,596 tokens.
+	// Call 3 read 13,681 where the model, which has seen no shorter read
+	// yet, reads the first call's 18,277: 18,277 − 13,681 = 4,596 tokens.
 	want = "1 calls at which the model reads only the system prompt prefix it takes (18277 tokens, the first call's cache read) read a shorter one: 4596 tokens"
 	if f.ShorterPrefix != 1 || f.UnseenBreaks != 0 || !hasReason(f, want) {
 		t.Errorf("shorter-prefix calls %d, unseen breaks %d, reasons %q", f.ShorterPrefix, f.UnseenBreaks, f.Reasons)
+	}
+	// The shortest read is the new version's, at call 7.
+	if f.BasePrefix != 10_467 || f.BasePrefixCall != 7 {
+		t.Errorf("base prefix %d at call %d, want 10467 at call 7", f.BasePrefix, f.BasePrefixCall)
+	}
+}
+
+// TestRealdataWorkingDirectory pins the base prefix on 5f2d5220, a 1.0.89
+// session whose Bash commands move the working directory, which Claude
+// Code names in its system prompt. Its first call read nothing, so the
+// model's system prompt prefix is the first prompt less its messages,
+// 27,923 tokens. Call 33, the first in a new directory, read 12,232: a
+// breakpoint inside the system prompt and tools, the base prefix. The
+// model, which has seen no such read before it, reads nothing there;
+// calls 65, 148 and 174, later turns in new directories, read 12,232
+// again, as the model now predicts, and write exactly what they recorded.
+// Call 188 read 15,904 (a longer prefix than the base survived); the model
+// reads 12,232.
+func TestRealdataWorkingDirectory(t *testing.T) {
+	tr, obs, f := realFidelity(t, "5f2d5220-e018-4795-8fcb-23e42b068058")
+	want := map[int]int64{33: 0, 65: 12_232, 148: 12_232, 174: 12_232, 188: 12_232}
+	seen := 0
+	for i, c := range obs.Calls {
+		tc := tr.Calls[i]
+		if !tc.CwdChanged {
+			continue
+		}
+		w, ok := want[c.Call]
+		if !ok {
+			t.Errorf("call %d: a new working directory the test does not expect", c.Call)
+			continue
+		}
+		seen++
+		p := c.Predicted
+		if p == nil || p.Read != w {
+			t.Errorf("call %d: predicted %+v, want read %d", c.Call, p, w)
+			continue
+		}
+		if w == tc.Usage.CacheRead && p.Write != tc.Usage.CacheWrite() {
+			t.Errorf("call %d: predicted write %d, recorded %d", c.Call, p.Write, tc.Usage.CacheWrite())
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d calls in a new working directory, want %d", seen, len(want))
+	}
+	if f.SystemPrefix != 27_923 || f.BasePrefix != 12_232 || f.BasePrefixCall != 33 {
+		t.Errorf("system prefix %d, base prefix %d at call %d, want 27923, 12232 at call 33", f.SystemPrefix, f.BasePrefix, f.BasePrefixCall)
 	}
 }
 

@@ -98,6 +98,10 @@ type TraceCall struct {
 	// names the working directory in its system prompt, which it builds
 	// at the start of each turn, so the cached prefix breaks there.
 	CwdChanged bool
+	// BaseRead is set when the call's recorded read is shorter than the
+	// system prompt prefix and than every earlier read on its model
+	// (markBaseReads): a shorter prefix of the system prompt was cached.
+	BaseRead bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -226,7 +230,41 @@ func Prepare(s *replay.Session) *Trace {
 	attachSide(tr.Calls, th.SideRequests)
 	tr.Inferred = inferLimits(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+	tr.markBaseReads()
 	return tr
+}
+
+// systemEnd is where the model puts the system prompt's cache breakpoint:
+// at SystemPrefix when that is known, else at the end of the overhead.
+func (tr *Trace) systemEnd() int64 {
+	if p := tr.SystemPrefix; p > 0 && p < tr.Overhead {
+		return p
+	}
+	return tr.Overhead
+}
+
+// markBaseReads sets BaseRead on the calls whose recorded cache read is
+// above zero and shorter than the system prompt prefix (systemEnd) and
+// than every read before it on the same model, the first call's included.
+// Such a read ends at a breakpoint inside the system prompt and tools:
+// the base prefix, which requests in another working directory share
+// and which other requests keep warm (the engine's cache.base). Only
+// models with Anthropic's cache count: a compatible endpoint caches any
+// prefix.
+func (tr *Trace) markBaseReads() {
+	sys := tr.systemEnd()
+	shortest := map[string]int64{}
+	if c := WarmStart(tr.Calls); c != nil && tr.SystemPrefixSource == PrefixFromFirstRead {
+		shortest[c.Model] = c.Usage.CacheRead
+	}
+	for i := range tr.Calls {
+		c := &tr.Calls[i]
+		r, b := c.Usage.CacheRead, shortest[c.Model]
+		if r > 0 && r < sys && (b == 0 || r < b) && BillsCacheWrites(c.Model) {
+			shortest[c.Model] = r
+			c.BaseRead = true
+		}
+	}
 }
 
 // Where Trace.SystemPrefix came from.
