@@ -1,6 +1,9 @@
 package simulate
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // cache models Anthropic's prompt cache for one conversation
 // (Anthropic's "Prompt caching" documentation). A request caches the prefix
@@ -170,12 +173,25 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 // entry lives only as long as the session's own entries, from its last
 // use.
 func (c *cache) readBase(pos, now int64) {
+	old := c.base
 	c.base = pos
 	for i := range c.entries {
-		if x := &c.entries[i]; x.pos == c.sys {
+		if x := &c.entries[i]; x.pos == c.sys || x.pos == old {
 			x.expires = min(x.expires, x.used+c.ttl)
 		}
 	}
+	c.add(entry{pos: pos, expires: now + c.lifetime(pos), used: now})
+}
+
+// readSys records that the request just made read pos tokens at now,
+// more than the base prefix and less than the system prompt's entry: the
+// system prompt's breakpoint is there, and the entry the model had put
+// at the old one is dropped (the session never wrote it).
+func (c *cache) readSys(pos, now int64) {
+	if old := c.sys; old != c.base {
+		c.entries = slices.DeleteFunc(c.entries, func(e entry) bool { return e.pos == old })
+	}
+	c.sys = pos
 	c.add(entry{pos: pos, expires: now + c.lifetime(pos), used: now})
 }
 

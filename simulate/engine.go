@@ -293,6 +293,9 @@ type engine struct {
 	// (Trace.SystemPrefix). No entry lies between it and the end of the
 	// overhead, so a rewrite of the conversation reads only up to it.
 	sys int64
+	// sysOf is where a recorded read showed the system prompt ends, per
+	// model (TraceCall.SysRead); sys where none did.
+	sysOf map[string]int64
 }
 
 // withDefaults returns the config with every zero field set to its
@@ -478,8 +481,15 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.lastOutput = max(e.lastOutput, tr.estimate(int(tc.OutputEst)))
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
-	if tc.BaseRead {
+	switch {
+	case tc.BaseRead:
 		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
+	case tc.SysRead:
+		if e.sysOf == nil {
+			e.sysOf = map[string]int64{}
+		}
+		e.sysOf[tc.Model] = tc.Usage.CacheRead
+		e.cache.readSys(tc.Usage.CacheRead, tc.Time)
 	}
 	e.callsSince++
 }
@@ -785,7 +795,11 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.sys, minCacheable(e.cfg.MinCacheable, tc.Model))
+	sys := e.sys
+	if s, ok := e.sysOf[tc.Model]; ok {
+		sys = s
+	}
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, sys, minCacheable(e.cfg.MinCacheable, tc.Model))
 	stamp := tc.stamp
 	if stamp == "" {
 		stamp = replay.Stamp(tc.Time)

@@ -494,7 +494,7 @@ func TestBasePrefix(t *testing.T) {
 			tr.Calls[0].Usage.CacheRead = c.firstRead
 			tr.Calls[2].Usage.CacheRead = c.thirdRead
 			tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-			tr.markBaseReads()
+			tr.markPrefixReads()
 			if got := tr.Calls[2].BaseRead; got != c.wantBase {
 				t.Errorf("%s: third call BaseRead = %v, want %v", c.name, got, c.wantBase)
 			}
@@ -506,6 +506,48 @@ func TestBasePrefix(t *testing.T) {
 			if got := res.Calls[4].Read; got != want {
 				t.Errorf("%s (idle %v): last call read %d, want %d", c.name, idle, got, want)
 			}
+		}
+	}
+}
+
+// TestSystemPrefixRead checks that a read between the base prefix and the
+// system prompt prefix the model takes moves the system prompt's
+// breakpoint there. A session whose first call read nothing takes the
+// whole 25,000-token overhead as its system prompt prefix; its third call
+// reads 15,000 (the base prefix) and its fourth 20,000, so its fifth, on
+// a new Claude Code version (which keeps only the system prompt prefix),
+// reads 20,000, not 25,000. A read in a new working directory does not
+// move it: such a call reads about the base prefix.
+func TestSystemPrefixRead(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		cwd      bool // the fourth call opens a turn in a new directory
+		sysRead  bool
+		wantRead int64
+	}{
+		{"read above the base", false, true, 20_000},
+		{"read in a new directory", true, false, 25_000},
+	} {
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), user(100)}},
+			step{3, "", []Item{asst(100), user(100)}},
+			step{4, "", []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 25_000
+		tr.Calls[2].Usage.CacheRead = 15_000
+		tr.Calls[3].Usage.CacheRead = 20_000
+		tr.Calls[3].CwdChanged = c.cwd
+		tr.Calls[4].Version = "2.1.147"
+		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+		tr.markPrefixReads()
+		if !tr.Calls[2].BaseRead || tr.Calls[3].SysRead != c.sysRead {
+			t.Errorf("%s: BaseRead %v, SysRead %v, want true, %v", c.name, tr.Calls[2].BaseRead, tr.Calls[3].SysRead, c.sysRead)
+		}
+		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+		if got := res.Calls[4].Read; got != c.wantRead {
+			t.Errorf("%s: call on the new version read %d, want %d", c.name, got, c.wantRead)
 		}
 	}
 }

@@ -65,6 +65,13 @@ type Fidelity struct {
 	// warm (per model).
 	BasePrefix     int64 `json:"base_prefix_tokens"`
 	BasePrefixCall int   `json:"base_prefix_call"`
+	// SystemPrefixRead is where the last call whose read fell between the
+	// base prefix and the system prompt prefix known before it
+	// (TraceCall.SysRead) showed the system prompt ends, and
+	// SystemPrefixReadCall that call; 0 when none did. From that call on
+	// (per model) a rewrite of the conversation falls back there.
+	SystemPrefixRead     int64 `json:"system_prefix_read_tokens"`
+	SystemPrefixReadCall int   `json:"system_prefix_read_call"`
 	// Auxiliary is the kind of a side request read without its session;
 	// it is not replayed.
 	Auxiliary string `json:"auxiliary,omitempty"`
@@ -140,6 +147,9 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		u := tc.Usage
 		if tc.BaseRead && (f.BasePrefix == 0 || u.CacheRead < f.BasePrefix) {
 			f.BasePrefix, f.BasePrefixCall = u.CacheRead, c.Call
+		}
+		if tc.SysRead {
+			f.SystemPrefixRead, f.SystemPrefixReadCall = u.CacheRead, c.Call
 		}
 		if tc.Ahead > 0 {
 			f.ClockMoved++

@@ -100,8 +100,11 @@ type TraceCall struct {
 	CwdChanged bool
 	// BaseRead is set when the call's recorded read is shorter than the
 	// system prompt prefix and than every earlier read on its model
-	// (markBaseReads): a shorter prefix of the system prompt was cached.
-	BaseRead bool
+	// (markPrefixReads): a shorter prefix of the system prompt was cached.
+	// SysRead is set when it is longer than that shortest read and
+	// shorter than the system prompt prefix known before it: the system
+	// prompt's breakpoint is there.
+	BaseRead, SysRead bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -230,7 +233,7 @@ func Prepare(s *replay.Session) *Trace {
 	attachSide(tr.Calls, th.SideRequests)
 	tr.Inferred = inferLimits(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-	tr.markBaseReads()
+	tr.markPrefixReads()
 	return tr
 }
 
@@ -243,26 +246,35 @@ func (tr *Trace) systemEnd() int64 {
 	return tr.Overhead
 }
 
-// markBaseReads sets BaseRead on the calls whose recorded cache read is
-// above zero and shorter than the system prompt prefix (systemEnd) and
-// than every read before it on the same model, the first call's included.
-// Such a read ends at a breakpoint inside the system prompt and tools:
-// the base prefix, which requests in another working directory share
-// and which other requests keep warm (the engine's cache.base). Only
-// models with Anthropic's cache count: a compatible endpoint caches any
-// prefix.
-func (tr *Trace) markBaseReads() {
-	sys := tr.systemEnd()
-	shortest := map[string]int64{}
+// markPrefixReads sets BaseRead and SysRead on the calls whose recorded
+// cache read is above zero and shorter than the system prompt prefix
+// known before them (systemEnd, then each model's SysRead). Such a read
+// ends at a breakpoint inside the tool definitions and system prompt.
+// The shortest on a model, the first call's read included, is the base
+// prefix, which requests in another working directory share and which
+// other requests keep warm (the engine's cache.base); a longer one is
+// where the system prompt ends, to which a rewrite of the conversation
+// falls back. Only models with Anthropic's cache count: a compatible
+// endpoint caches any prefix.
+func (tr *Trace) markPrefixReads() {
+	base, sys := map[string]int64{}, map[string]int64{}
 	if c := WarmStart(tr.Calls); c != nil && tr.SystemPrefixSource == PrefixFromFirstRead {
-		shortest[c.Model] = c.Usage.CacheRead
+		base[c.Model] = c.Usage.CacheRead
 	}
 	for i := range tr.Calls {
 		c := &tr.Calls[i]
-		r, b := c.Usage.CacheRead, shortest[c.Model]
-		if r > 0 && r < sys && (b == 0 || r < b) && BillsCacheWrites(c.Model) {
-			shortest[c.Model] = r
-			c.BaseRead = true
+		r, b, s := c.Usage.CacheRead, base[c.Model], sys[c.Model]
+		if s == 0 {
+			s = tr.systemEnd()
+		}
+		if r <= 0 || r >= s || !BillsCacheWrites(c.Model) {
+			continue
+		}
+		switch {
+		case b == 0 || r < b:
+			base[c.Model], c.BaseRead = r, true
+		case r > b && !c.CwdChanged: // a new directory reads about the base
+			sys[c.Model], c.SysRead = r, true
 		}
 	}
 }
