@@ -188,7 +188,7 @@ func (c *cache) readBase(pos, now int64) {
 // system prompt's breakpoint is there, and the entry the model had put
 // at the old one is dropped (the session never wrote it).
 func (c *cache) readSys(pos, now int64) {
-	if old := c.sys; old != c.base {
+	if old := c.sys; old != c.base && old != pos {
 		c.entries = slices.DeleteFunc(c.entries, func(e entry) bool { return e.pos == old })
 	}
 	c.sys = pos

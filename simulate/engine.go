@@ -481,10 +481,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.lastOutput = max(e.lastOutput, tr.estimate(int(tc.OutputEst)))
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
-	switch {
-	case tc.BaseRead:
+	if tc.BaseRead {
 		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
-	case tc.SysRead:
+	}
+	if tc.SysRead {
 		if e.sysOf == nil {
 			e.sysOf = map[string]int64{}
 		}

@@ -510,30 +510,37 @@ func TestBasePrefix(t *testing.T) {
 	}
 }
 
-// TestSystemPrefixRead checks that a read between the base prefix and the
-// system prompt prefix the model takes moves the system prompt's
-// breakpoint there. A session whose first call read nothing takes the
-// whole 25,000-token overhead as its system prompt prefix; its third call
-// reads 15,000 (the base prefix) and its fourth 20,000, so its fifth, on
-// a new Claude Code version (which keeps only the system prompt prefix),
-// reads 20,000, not 25,000. A read in a new working directory does not
-// move it: such a call reads about the base prefix.
+// TestSystemPrefixRead checks that a read below the system prompt prefix
+// the model takes, within the lifetime of the session's own entries,
+// moves the system prompt's breakpoint there. A session whose first call
+// read nothing takes the whole 25,000-token overhead as its system prompt
+// prefix. Its third call comes after an idle gap and reads 15,000 (the base
+// prefix: what other requests keep warm, not where the session's own
+// system prompt ends); its fourth, a minute later, reads 20,000, so its
+// fifth, on a new Claude Code version (which keeps only the system prompt
+// prefix), reads 20,000, not 25,000. A read in a new working directory
+// does not move it (such a call reads about the base prefix); a read
+// within the lifetime that is also the shortest moves both.
 func TestSystemPrefixRead(t *testing.T) {
 	for _, c := range []struct {
-		name     string
-		cwd      bool // the fourth call opens a turn in a new directory
-		sysRead  bool
-		wantRead int64
+		name        string
+		third       int // minutes after the second call
+		cwd         bool
+		base3, sys3 bool // the third call's BaseRead and SysRead
+		sys4        bool // the fourth call's SysRead
+		wantRead    int64
 	}{
-		{"read above the base", false, true, 20_000},
-		{"read in a new directory", true, false, 25_000},
+		{name: "read above the base", third: 8, base3: true, sys4: true, wantRead: 20_000},
+		{name: "read in a new directory", third: 8, cwd: true, base3: true, wantRead: 25_000},
+		{name: "within the lifetime", third: 1, base3: true, sys3: true, sys4: true, wantRead: 20_000},
 	} {
+		m := 1 + c.third
 		tr := build(
 			step{0, "", []Item{user(2000)}},
 			step{1, "", []Item{asst(100), user(100)}},
-			step{2, "", []Item{asst(100), user(100)}},
-			step{3, "", []Item{asst(100), user(100)}},
-			step{4, "", []Item{asst(100), user(100)}},
+			step{m, "", []Item{asst(100), user(100)}},
+			step{m + 1, "", []Item{asst(100), user(100)}},
+			step{m + 2, "", []Item{asst(100), user(100)}},
 		)
 		tr.Overhead = 25_000
 		tr.Calls[2].Usage.CacheRead = 15_000
@@ -542,8 +549,8 @@ func TestSystemPrefixRead(t *testing.T) {
 		tr.Calls[4].Version = "2.1.147"
 		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 		tr.markPrefixReads()
-		if !tr.Calls[2].BaseRead || tr.Calls[3].SysRead != c.sysRead {
-			t.Errorf("%s: BaseRead %v, SysRead %v, want true, %v", c.name, tr.Calls[2].BaseRead, tr.Calls[3].SysRead, c.sysRead)
+		if got := [3]bool{tr.Calls[2].BaseRead, tr.Calls[2].SysRead, tr.Calls[3].SysRead}; got != [3]bool{c.base3, c.sys3, c.sys4} {
+			t.Errorf("%s: third call BaseRead, SysRead and fourth SysRead %v, want %v", c.name, got, [3]bool{c.base3, c.sys3, c.sys4})
 		}
 		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
 		if got := res.Calls[4].Read; got != c.wantRead {

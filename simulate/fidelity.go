@@ -57,19 +57,19 @@ type Fidelity struct {
 	// (Trace.SystemPrefix) and SystemPrefixSource how it was found.
 	SystemPrefix       int64  `json:"system_prefix_tokens"`
 	SystemPrefixSource string `json:"system_prefix_source,omitempty"`
-	// BasePrefix is the shortest prefix of the system prompt a call read
+	// BasePrefix is the shortest prefix of the system prompt a call on
+	// the session's main model (the one most of its calls used) read
 	// where that was less than SystemPrefix (TraceCall.BaseRead), and
-	// BasePrefixCall the first call that read it; 0 when none did. From
-	// such a call on, the model reads it after a change of working
-	// directory, and it, not SystemPrefix, is what other requests keep
-	// warm (per model).
+	// BasePrefixCall the call that read it; 0 when none did. From that
+	// call on, the model reads it after a change of working directory,
+	// and it, not SystemPrefix, is what other requests keep warm.
 	BasePrefix     int64 `json:"base_prefix_tokens"`
 	BasePrefixCall int   `json:"base_prefix_call"`
-	// SystemPrefixRead is where the last call whose read fell between the
-	// base prefix and the system prompt prefix known before it
-	// (TraceCall.SysRead) showed the system prompt ends, and
-	// SystemPrefixReadCall that call; 0 when none did. From that call on
-	// (per model) a rewrite of the conversation falls back there.
+	// SystemPrefixRead is where the system prompt ends as the last call on
+	// the main model whose fallback within the lifetime of the session's
+	// own entries read less than SystemPrefix showed (TraceCall.SysRead),
+	// and SystemPrefixReadCall that call; 0 when none did. From that call
+	// on a rewrite of the conversation falls back there.
 	SystemPrefixRead     int64 `json:"system_prefix_read_tokens"`
 	SystemPrefixReadCall int   `json:"system_prefix_read_call"`
 	// Auxiliary is the kind of a side request read without its session;
@@ -142,13 +142,14 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	}
 	unclocked := func(t int64) bool { return t == 0 || stamps[t] > 1 }
 	version := map[string]string{} // each model's previous call's version
+	main := tr.mainModel()
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
 		u := tc.Usage
-		if tc.BaseRead && (f.BasePrefix == 0 || u.CacheRead < f.BasePrefix) {
+		if tc.BaseRead && tc.Model == main {
 			f.BasePrefix, f.BasePrefixCall = u.CacheRead, c.Call
 		}
-		if tc.SysRead {
+		if tc.SysRead && tc.Model == main {
 			f.SystemPrefixRead, f.SystemPrefixReadCall = u.CacheRead, c.Call
 		}
 		if tc.Ahead > 0 {

@@ -257,26 +257,45 @@ func (tr *Trace) systemEnd() int64 {
 // falls back. Only models with Anthropic's cache count: a compatible
 // endpoint caches any prefix.
 func (tr *Trace) markPrefixReads() {
+	upper := tr.systemEnd()
 	base, sys := map[string]int64{}, map[string]int64{}
 	if c := WarmStart(tr.Calls); c != nil && tr.SystemPrefixSource == PrefixFromFirstRead {
 		base[c.Model] = c.Usage.CacheRead
 	}
+	last := map[string]int64{} // each model's previous call's time
 	for i := range tr.Calls {
 		c := &tr.Calls[i]
-		r, b, s := c.Usage.CacheRead, base[c.Model], sys[c.Model]
-		if s == 0 {
-			s = tr.systemEnd()
-		}
-		if r <= 0 || r >= s || !BillsCacheWrites(c.Model) {
+		prev := last[c.Model]
+		last[c.Model] = c.Time
+		r, b := c.Usage.CacheRead, base[c.Model]
+		if r <= 0 || r >= upper || !BillsCacheWrites(c.Model) {
 			continue
 		}
-		switch {
-		case b == 0 || r < b:
+		if b == 0 || r < b {
 			base[c.Model], c.BaseRead = r, true
-		case r > b && !c.CwdChanged: // a new directory reads about the base
+		}
+		// Within the lifetime of the session's own entries a fallback
+		// reads the session's own breakpoint; after it, only what other
+		// requests keep warm. A new directory reads about the base.
+		within := prev > 0 && c.Time > prev && c.Time-prev < tr.TTL.Milliseconds()
+		if within && !c.CwdChanged && r != sys[c.Model] {
 			sys[c.Model], c.SysRead = r, true
 		}
 	}
+}
+
+// mainModel returns the model most of the trace's calls used (of those
+// with as many, the one that got there first).
+func (tr *Trace) mainModel() string {
+	n := map[string]int{}
+	main := ""
+	for _, c := range tr.Calls {
+		n[c.Model]++
+		if n[c.Model] > n[main] {
+			main = c.Model
+		}
+	}
+	return main
 }
 
 // Where Trace.SystemPrefix came from.
