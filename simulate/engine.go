@@ -54,6 +54,10 @@ type Config struct {
 	// user turn after a compaction reads only the system prompt
 	// (PostCompactTurnFrom); "99" turns the rule off.
 	PostCompactTurnFrom string
+	// DropThinkingUntil is the first Claude Code version whose user turns
+	// keep the cached conversation after a turn with thinking
+	// (DropThinkingUntil); "0" turns the rule off.
+	DropThinkingUntil string
 	// SecondTurnUntil is the first Claude Code version whose second user
 	// turn does not read only the system prompt (SecondTurnUntil); "0"
 	// turns the rule off.
@@ -287,6 +291,7 @@ type engine struct {
 	// next turn starts.
 	compactedTurn bool
 	secondTurn    bool  // the session's second turn has started
+	thoughtTurn   bool  // a response of the current turn had thinking
 	clearedNow    bool  // content cleared or dropped before this call
 	st            State // the policy's view of the current call (step)
 	// sys is where the system prompt's cache breakpoint falls
@@ -315,6 +320,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.PostCompactTurnFrom == "" {
 		cfg.PostCompactTurnFrom = PostCompactTurnFrom
+	}
+	if cfg.DropThinkingUntil == "" {
+		cfg.DropThinkingUntil = DropThinkingUntil
 	}
 	if cfg.SecondTurnUntil == "" {
 		cfg.SecondTurnUntil = SecondTurnUntil
@@ -535,6 +543,16 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 			e.actions = append(e.actions, "second turn")
 		}
 	}
+	if tc.NewTurn && e.thoughtTurn {
+		if tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.DropThinkingUntil) < 0 && dropsThinking(tc.Model) {
+			e.markEdit(1)
+			e.actions = append(e.actions, "thinking of the previous turn dropped")
+		}
+	}
+	if tc.NewTurn {
+		e.thoughtTurn = false
+	}
+	e.thoughtTurn = e.thoughtTurn || tc.Thought
 	if tc.NewTurn && e.compactedTurn {
 		e.compactedTurn = false
 		if tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.PostCompactTurnFrom) >= 0 {

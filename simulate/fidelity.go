@@ -82,6 +82,12 @@ type Fidelity struct {
 	// had expired or never written was warm, kept so by other requests.
 	UnseenBreaks  int `json:"unseen_breaks"`
 	WarmElsewhere int `json:"warm_elsewhere"`
+	// ShallowerFallbacks counts the calls whose recorded read was that
+	// much above the model's where a rule of the model made the call fall
+	// back (an action on the call, or a prompt that shrank without a
+	// recorded cause): the real request broke less of the cached prefix
+	// than the rule has it. They are not in WarmElsewhere.
+	ShallowerFallbacks int `json:"shallower_fallbacks"`
 	// NewVersionShorter counts the calls that are the first of their model
 	// on a new Claude Code version and whose recorded read fell that much
 	// below the model's: the model reads the previous version's system
@@ -133,7 +139,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		in := tr.Inferred
 		f.Inferred = &in
 	}
-	var unseenTok, warmTok, newVerTok, stoppedTok, shorterTok int64
+	var tok reasonTokens
 	// The recorded timestamps, not the Clock tool run times moved on.
 	recorded := func(i int) int64 { return tr.Calls[i].Time - tr.Calls[i].Ahead }
 	stamps := make(map[int64]int, len(tr.Calls)) // responses per timestamp
@@ -177,19 +183,22 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		switch d := p.Read - u.CacheRead; {
 		case d > tol.Tokens && newVersion:
 			f.NewVersionShorter++
-			newVerTok += d
+			tok.newVersion += d
 		case d > tol.Tokens && stopped:
 			f.StoppedClock++
-			stoppedTok += d
+			tok.stopped += d
 		case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
 			f.ShorterPrefix++
-			shorterTok += d
+			tok.shorter += d
 		case d > tol.Tokens:
 			f.UnseenBreaks++
-			unseenTok += d
+			tok.unseen += d
+		case d < -tol.Tokens && (len(c.Actions) > 0 || tc.Shrink > 0):
+			f.ShallowerFallbacks++
+			tok.shallower -= d
 		case d < -tol.Tokens:
 			f.WarmElsewhere++
-			warmTok -= d
+			tok.warm -= d
 		}
 	}
 	f.CacheReadErrorPct = errorPct(f.SimulatedCacheRead, f.RecordedCacheRead)
@@ -207,12 +216,18 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		}
 	}
 	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
-	f.explain(tr, unseenTok, warmTok, newVerTok, stoppedTok, shorterTok, tol)
+	f.explain(tr, tok, tol)
 	return f
 }
 
+// reasonTokens are the read differences, in tokens, of the calls each
+// reason counts.
+type reasonTokens struct {
+	unseen, warm, shallower, newVersion, stopped, shorter int64
+}
+
 // explain gives a reason for each disagreement beyond the tolerances.
-func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok, stoppedTok, shorterTok int64, tol FidelityTolerances) {
+func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) {
 	add := func(format string, a ...any) { f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...)) }
 	if f.Auxiliary != "" {
 		add("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
@@ -249,23 +264,27 @@ func (f *Fidelity) explain(tr *Trace, unseenTok, warmTok, newVerTok, stoppedTok,
 	}
 	explained := false
 	if f.UnseenBreaks > 0 {
-		add("%d calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %d tokens the model reads were written", f.UnseenBreaks, unseenTok)
+		add("%d calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %d tokens the model reads were written", f.UnseenBreaks, tok.unseen)
 		explained = true
 	}
 	if f.StoppedClock > 0 {
-		add("%d calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: %d tokens the model reads were written", f.StoppedClock, stoppedTok)
+		add("%d calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: %d tokens the model reads were written", f.StoppedClock, tok.stopped)
 		explained = true
 	}
 	if f.ShorterPrefix > 0 {
-		add("%d calls at which the model reads only the system prompt prefix it takes (%d tokens, the %s) read a shorter one: %d tokens the model reads were written", f.ShorterPrefix, tr.SystemPrefix, tr.SystemPrefixSource, shorterTok)
+		add("%d calls at which the model reads only the system prompt prefix it takes (%d tokens, the %s) read a shorter one: %d tokens the model reads were written", f.ShorterPrefix, tr.SystemPrefix, tr.SystemPrefixSource, tok.shorter)
 		explained = true
 	}
 	if f.NewVersionShorter > 0 {
-		add("%d calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: %d tokens the model reads were written", f.NewVersionShorter, newVerTok)
+		add("%d calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: %d tokens the model reads were written", f.NewVersionShorter, tok.newVersion)
 		explained = true
 	}
 	if f.WarmElsewhere > 0 {
-		add("%d calls read prefixes the model had expired or never written, kept warm by other requests (sub-agents, other sessions, the shared system prompt): %d tokens", f.WarmElsewhere, warmTok)
+		add("%d calls read prefixes the model had expired or never written, kept warm by other requests (sub-agents, other sessions, the shared system prompt): %d tokens", f.WarmElsewhere, tok.warm)
+		explained = true
+	}
+	if f.ShallowerFallbacks > 0 {
+		add("%d calls fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): %d tokens the model writes were read", f.ShallowerFallbacks, tok.shallower)
 		explained = true
 	}
 	if !explained {

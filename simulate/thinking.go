@@ -92,3 +92,30 @@ func promptBudget(m *replay.Message) (int64, bool) {
 	}
 	return ThinkingBudget(all), true
 }
+
+// DropThinkingUntil is the first Claude Code version whose user turns keep
+// the cached conversation after a turn with thinking. Anthropic's
+// "Building with extended thinking" says that for models before Claude
+// Opus 4.5 the API drops the thinking blocks of earlier assistant turns
+// once a user message that is not a tool result follows, so the cached
+// prefix breaks at the previous turn's first response. In the transcripts
+// the project tests against, in 2.0.76 (Sonnet 4.5) all 10 user turns that
+// followed a turn with thinking within the cache lifetime, in the same
+// directory and with no other rule applying, fell back (8 to the system
+// prompt, 2 to the previous turn's start); in 2.1.x, 62 of 70 such Sonnet
+// 4.5 turns read the whole previous prompt (Claude Code 2.1 evidently asks
+// the API to keep them). No transcript between shows such a turn, so
+// the change is placed at 2.1.0. Before 2.0 the thinking budget follows
+// the prompt's keywords and ThinkingKeywordsUntil covers a changed one.
+const DropThinkingUntil = "2.1.0"
+
+// dropsThinking says whether the API drops a model's thinking blocks from
+// earlier turns: every Claude model released before Claude Opus 4.5.
+func dropsThinking(model string) bool {
+	for _, p := range []string{"claude-3", "claude-sonnet-4-2", "claude-opus-4-2", "claude-opus-4-1", "claude-sonnet-4-5", "claude-haiku-4-5"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -324,3 +324,53 @@ func TestSecondTurnRewrite(t *testing.T) {
 		}
 	}
 }
+
+// TestThinkingDropped checks the rule for a user turn after a turn with
+// thinking: before DropThinkingUntil, on a model the API drops earlier
+// turns' thinking for (before Claude Opus 4.5), the turn reads only the
+// system prompt prefix; otherwise it reads the whole previous prompt.
+func TestThinkingDropped(t *testing.T) {
+	const sys = 5000 // above every model's minimum cacheable prompt
+	const sonnet45, opus45 = "claude-sonnet-4-5-20250929", "claude-opus-4-5-20251101"
+	off := DefaultConfig()
+	off.DropThinkingUntil = "0"
+	for _, c := range []struct {
+		name    string
+		model   string
+		version string
+		thought bool
+		cfg     Config
+		dropped bool
+	}{
+		{"2.0.76 after thinking", sonnet45, "2.0.76", true, DefaultConfig(), true},
+		{"2.0.76 without thinking", sonnet45, "2.0.76", false, DefaultConfig(), false},
+		{"2.1.41 after thinking", sonnet45, "2.1.41", true, DefaultConfig(), false},
+		{"Opus 4.5 keeps thinking", opus45, "2.0.76", true, DefaultConfig(), false},
+		{"rule off", sonnet45, "2.0.76", true, off, false},
+	} {
+		tr := build(
+			step{0, c.model, []Item{user(2000)}},
+			step{1, c.model, []Item{asst(100), user(100)}},
+			step{2, c.model, []Item{asst(100), result("t1", "", 100)}},
+			step{3, c.model, []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = sys
+		for i := range tr.Calls {
+			tr.Calls[i].Version = c.version
+			tr.Calls[i].Usage.CacheWrite5m += sys - 1000 // build's prompts start at 1,000
+		}
+		tr.Calls[1].NewTurn, tr.Calls[3].NewTurn = true, true
+		tr.Calls[2].Thought = c.thought // the second turn's tool loop
+		calls := Run(tr, policyFunc(func(*State) {}), c.cfg).Calls
+		want := calls[2].Prompt - 10 // the previous call's breakpoint
+		if c.dropped {
+			want = sys
+		}
+		if got := calls[3].Read; got != want {
+			t.Errorf("%s: third turn read %d, want %d (actions %q)", c.name, got, want, calls[3].Actions)
+		}
+		if got := slices.Contains(calls[3].Actions, "thinking of the previous turn dropped"); got != c.dropped {
+			t.Errorf("%s: actions %q", c.name, calls[3].Actions)
+		}
+	}
+}

@@ -105,6 +105,8 @@ type TraceCall struct {
 	// shorter than the system prompt prefix known before it: the system
 	// prompt's breakpoint is there.
 	BaseRead, SysRead bool
+	// Thought is set when the call's response has a thinking block.
+	Thought bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -193,6 +195,11 @@ func Prepare(s *replay.Session) *Trace {
 		if c.OutputLowerBound {
 			for _, b := range th.Messages[c.Msg].Blocks {
 				tc.OutputEst += int64(b.Est)
+			}
+		}
+		if c.Msg >= 0 {
+			for _, b := range th.Messages[c.Msg].Blocks {
+				tc.Thought = tc.Thought || b.Kind == replay.BlockThinking
 			}
 		}
 		for ci := seg.CompFrom; ci < seg.CompTo; ci++ {
