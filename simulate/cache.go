@@ -28,7 +28,7 @@ type cache struct {
 	parked map[string][]entry
 	sys    int64 // the system prompt's entry, never evicted
 	// base is the shortest prefix of the system prompt a call on the
-	// current model has read (0 before any did; engine.learnBase), and
+	// current model has read (0 before any did; TraceCall.BaseRead), and
 	// parkedBase the other models'. Its entry is never evicted, and once
 	// it is shorter than sys it, not sys, is what other requests keep
 	// warm (lifetime).
@@ -183,10 +183,11 @@ func (c *cache) readBase(pos, now int64) {
 	c.add(entry{pos: pos, expires: now + c.lifetime(pos), used: now})
 }
 
-// readSys records that the request just made read pos tokens at now,
-// more than the base prefix and less than the system prompt's entry: the
-// system prompt's breakpoint is there, and the entry the model had put
-// at the old one is dropped (the session never wrote it).
+// readSys records that the request just made, within the lifetime of the
+// session's own entries, read pos tokens at now, less than the system
+// prompt's entry (TraceCall.SysRead): the system prompt's breakpoint is
+// there, and the entry the model had put at the old one is dropped (the
+// session never wrote it).
 func (c *cache) readSys(pos, now int64) {
 	if old := c.sys; old != c.base && old != pos {
 		c.entries = slices.DeleteFunc(c.entries, func(e entry) bool { return e.pos == old })

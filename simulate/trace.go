@@ -99,11 +99,12 @@ type TraceCall struct {
 	// at the start of each turn, so the cached prefix breaks there.
 	CwdChanged bool
 	// BaseRead is set when the call's recorded read is shorter than the
-	// system prompt prefix and than every earlier read on its model
-	// (markPrefixReads): a shorter prefix of the system prompt was cached.
-	// SysRead is set when it is longer than that shortest read and
-	// shorter than the system prompt prefix known before it: the system
-	// prompt's breakpoint is there.
+	// system prompt prefix and than every earlier read on its model: a
+	// shorter prefix of the system prompt was cached (the base prefix).
+	// SysRead is set when it is shorter than the system prompt prefix,
+	// came within the cache lifetime after the previous call on its model
+	// and not in a new working directory: the session's own system prompt
+	// ends there (markPrefixReads).
 	BaseRead, SysRead bool
 	// Thought is set when the call's response has a thinking block.
 	Thought bool
@@ -255,14 +256,17 @@ func (tr *Trace) systemEnd() int64 {
 
 // markPrefixReads sets BaseRead and SysRead on the calls whose recorded
 // cache read is above zero and shorter than the system prompt prefix
-// known before them (systemEnd, then each model's SysRead). Such a read
-// ends at a breakpoint inside the tool definitions and system prompt.
-// The shortest on a model, the first call's read included, is the base
-// prefix, which requests in another working directory share and which
-// other requests keep warm (the engine's cache.base); a longer one is
-// where the system prompt ends, to which a rewrite of the conversation
-// falls back. Only models with Anthropic's cache count: a compatible
-// endpoint caches any prefix.
+// (systemEnd). Such a read ends at a breakpoint inside the tool
+// definitions and system prompt. The shortest on a model, the first
+// call's read included, is the base prefix (BaseRead), which requests in
+// another working directory share and which other requests keep warm
+// (the engine's cache.base). A read at a call that came within the
+// lifetime of the session's own entries (the trace's TTL) after the
+// previous call on its model, and not in a new working directory, is
+// where the session's own system prompt ends (SysRead), to which a
+// rewrite of the conversation falls back; after a longer gap a read shows
+// only what other requests keep warm. Only models with Anthropic's cache
+// count: a compatible endpoint caches any prefix.
 func (tr *Trace) markPrefixReads() {
 	upper := tr.systemEnd()
 	base, sys := map[string]int64{}, map[string]int64{}
