@@ -295,7 +295,7 @@ func TestRealdataWorkingDirectory(t *testing.T) {
 // them exactly. Calls 10 and 83, whose prompts grew, are two of those:
 // before the rule the model read the whole previous prompt there.
 func TestRealdataThinkingDropped(t *testing.T) {
-	tr, obs, _ := realFidelity(t, "c7d2069e-c561-4759-8adf-b0745be78c29")
+	tr, obs, f := realFidelity(t, "c7d2069e-c561-4759-8adf-b0745be78c29")
 	marked, fell, exact := 0, 0, 0
 	for i, c := range obs.Calls {
 		if !slices.Contains(c.Actions, "thinking of the previous turn dropped") {
@@ -315,6 +315,14 @@ func TestRealdataThinkingDropped(t *testing.T) {
 	}
 	if marked != 18 || fell != 18 || exact != 11 {
 		t.Errorf("%d turns marked, %d fell back, %d predicted exactly; want 18, 18, 11", marked, fell, exact)
+	}
+	// Four calls fell back less far than a rule has them, to the system
+	// prompt's 14,477: calls 107 and 159 read the previous turn's start,
+	// 90,328 and 126,498, and calls 198 and 266 (after a compaction)
+	// 17,945 and 18,004. 75,851 + 112,021 + 3,468 + 3,527 = 194,867.
+	want := "4 calls fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): 194867 tokens"
+	if f.ShallowerFallbacks != 4 || f.WarmElsewhere != 0 || !hasReason(f, want) {
+		t.Errorf("shallower fallbacks %d, warm elsewhere %d, reasons %q", f.ShallowerFallbacks, f.WarmElsewhere, f.Reasons)
 	}
 }
 

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ctxlab/ctxlab/replay"
@@ -109,13 +110,12 @@ func promptBudget(m *replay.Message) (int64, bool) {
 // the prompt's keywords and ThinkingKeywordsUntil covers a changed one.
 const DropThinkingUntil = "2.1.0"
 
-// dropsThinking says whether the API drops a model's thinking blocks from
-// earlier turns: every Claude model released before Claude Opus 4.5.
+// DropThinkingModels lists the models whose earlier turns' thinking the
+// API drops (Anthropic's "Building with extended thinking": every Claude
+// model before Claude Opus 4.5), matched anywhere in the model id as
+// LongWindowModels is, so that ids behind a provider prefix match too.
+var DropThinkingModels = []string{"claude-3", "sonnet-4-2", "opus-4-2", "opus-4-1", "sonnet-4-5", "haiku-4-5"}
+
 func dropsThinking(model string) bool {
-	for _, p := range []string{"claude-3", "claude-sonnet-4-2", "claude-opus-4-2", "claude-opus-4-1", "claude-sonnet-4-5", "claude-haiku-4-5"} {
-		if strings.HasPrefix(model, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(DropThinkingModels, func(m string) bool { return strings.Contains(model, m) })
 }
