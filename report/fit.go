@@ -26,8 +26,9 @@ const DefaultWidth = 100
 //     line under the table names them;
 //  4. model ids in text columns lose "claude-" and their date
 //     (claude-haiku-4-5-20251001 → haiku-4-5); then the widest text
-//     column (names, causes, actions) is cut with "…", and a key-value
-//     table's values are wrapped onto more lines.
+//     column (names, causes, actions) is cut with "…", and prose (a
+//     key-value table's values, the reasons a "Why" table gives) is
+//     wrapped onto more lines: a reason cut short says nothing.
 //
 // Widths are display widths as the terminal draws them (East-Asian wide
 // characters and emoji count two), measured as tablewriter measures them.
@@ -77,7 +78,7 @@ const (
 	kindID                      // session ids: first 8 characters
 	kindTime                    // RFC 3339 UTC times: without year and zone
 	kindText                    // names, causes: cut with "…" as a last resort
-	kindWrap                    // a key-value table's values: wrapped
+	kindWrap                    // prose (key-value values, reasons): wrapped
 )
 
 func kindOf(header string) columnKind {
@@ -88,9 +89,9 @@ func kindOf(header string) columnKind {
 		return kindID
 	case "Time":
 		return kindTime
-	case "Value":
+	case "Value", "Reason":
 		return kindWrap
-	case "Name", "Thread", "Model", "Policy", "Limit", "Cause", "Actions", "Reason", "Label", "Project", "Kind":
+	case "Name", "Thread", "Model", "Policy", "Limit", "Cause", "Actions", "Label", "Project", "Kind":
 		return kindText
 	}
 	return kindFixed

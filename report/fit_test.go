@@ -197,3 +197,32 @@ func TestTranspose(t *testing.T) {
 		t.Errorf("a two-row table was transposed:\n%s", b.String())
 	}
 }
+
+// TestFitWrapsReasons: a reason is wrapped to the width, never cut, so
+// every word of it is still there.
+func TestFitWrapsReasons(t *testing.T) {
+	reason := "4 calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): 83,217 tokens the model reads were written"
+	tb := &Table{Name: "why", Title: "Why", Columns: []string{"Session", "Reason"}}
+	tb.addRow([]string{"738a70de-a593-468d-9535-0a1a31be5d45", reason})
+	var b bytes.Buffer
+	if err := renderText(&b, tb, false, 60); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	var words []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if w := twwidth.Width(l); w > 60 {
+			t.Errorf("line %q is %d wide", l, w)
+		}
+		if strings.HasPrefix(l, "|") {
+			cells := strings.Split(l, "|")
+			words = append(words, strings.Fields(cells[2])...)
+		}
+	}
+	if strings.Contains(out, "…") {
+		t.Errorf("the reason was cut:\n%s", out)
+	}
+	if got := strings.Join(words[1:], " "); got != reason {
+		t.Errorf("wrapped reason reads\n%q\nwant\n%q", got, reason)
+	}
+}
