@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -346,15 +347,15 @@ func compareTables(c *Compared, format string) []*Table {
 		if i == 0 {
 			dPeak, dCost, dPct = "—", "—", "—"
 		}
-		out := num(m.Output)
+		out := numtext.Int(m.Output)
 		if m.OutputLowerBound {
 			out = "≥" + out
 		}
-		ctx.addRow([]string{r.Policy, num(m.Calls), num(m.PeakContext), dPeak, num(m.AboveWarning), num(m.Overflows),
-			num(m.Compactions), num(m.Clearings), num(m.TokensFreed), num(m.SummaryTokens),
-			num(m.UsersVerbatim), num(m.UsersSummarised), num(m.LikelyRereads)})
-		cost.addRow([]string{r.Policy, pct(m.CacheHitRatio * 100), num(m.CacheBreaks), num(m.PolicyBreaks),
-			num(m.Input), num(m.CacheWrite5m + m.CacheWrite1h), num(m.CacheRead), out,
+		ctx.addRow([]string{r.Policy, numtext.Int(m.Calls), numtext.Int(m.PeakContext), dPeak, numtext.Int(m.AboveWarning), numtext.Int(m.Overflows),
+			numtext.Int(m.Compactions), numtext.Int(m.Clearings), numtext.Int(m.TokensFreed), numtext.Int(m.SummaryTokens),
+			numtext.Int(m.UsersVerbatim), numtext.Int(m.UsersSummarised), numtext.Int(m.LikelyRereads)})
+		cost.addRow([]string{r.Policy, pct(m.CacheHitRatio * 100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
+			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m + m.CacheWrite1h), numtext.Int(m.CacheRead), out,
 			costText(m.Cost, m.Unpriced, m.Calls), agentsText(m), totalText(m), dCost, dPct})
 	}
 	return []*Table{ctx, cost}
@@ -403,8 +404,8 @@ func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
 	we, rwe := pctCells(s.CacheWriteErrorPct, true)
 	ce, rce := pctCells(s.CallWriteErrorPct, false)
 	t.add(
-		[]string{num(s.Sessions), num(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
-			num(s.FalseCompactions), num(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), num(s.Unexplained)},
+		[]string{numtext.Int(s.Sessions), numtext.Int(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
+			numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained)},
 		[]string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
 			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce},
 	)
@@ -457,14 +458,14 @@ func fidelityTable(fs []Fidelity) *Table {
 		}
 		sys := ""
 		if f.SystemPrefix > 0 {
-			sys = num(f.SystemPrefix)
+			sys = numtext.Int(f.SystemPrefix)
 			if f.SystemPrefixSource == simulate.PrefixFromFirstRead {
 				sys += "*"
 			}
 		}
 		t.add(
-			[]string{f.Session, num(f.Calls), num(f.RecordedCacheRead), num(f.SimulatedCacheRead), re,
-				num(f.RecordedCacheWrite), num(f.SimulatedCacheWrite), we, ce, num(f.PromptMismatches),
+			[]string{f.Session, numtext.Int(f.Calls), numtext.Int(f.RecordedCacheRead), numtext.Int(f.SimulatedCacheRead), re,
+				numtext.Int(f.RecordedCacheWrite), numtext.Int(f.SimulatedCacheWrite), we, ce, numtext.Int(f.PromptMismatches),
 				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match, sys},
 			[]string{f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
 				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
@@ -479,14 +480,14 @@ func callOrBlank(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return num(n)
+	return numtext.Int(n)
 }
 
 func signedNum(n int64) string {
 	if n > 0 {
-		return "+" + num(n)
+		return "+" + numtext.Int(n)
 	}
-	return num(n)
+	return numtext.Int(n)
 }
 
 func signedUSD(x float64) string {
@@ -528,7 +529,7 @@ func compareOverviewTable(doc *CompareDocument) *Table {
 	row := func(id, project string, c *Compared) {
 		r := []string{id, project, ""}
 		if len(c.Runs) > 0 {
-			r[2] = num(c.Runs[0].Metrics.Calls)
+			r[2] = numtext.Int(c.Runs[0].Metrics.Calls)
 		}
 		for i, run := range c.Runs {
 			cell := usd(run.Metrics.TotalCost)
@@ -542,6 +543,6 @@ func compareOverviewTable(doc *CompareDocument) *Table {
 	for _, s := range doc.Sessions {
 		row(s.ID, s.Project, s)
 	}
-	row("total", num(doc.Total.Sessions)+" sessions", doc.Total)
+	row("total", numtext.Int(doc.Total.Sessions)+" sessions", doc.Total)
 	return t
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
@@ -100,7 +101,7 @@ func gateTable(res *budget.Result) *Table {
 			}
 		}
 		t.add(
-			[]string{status, o.Limit, policy, optValue(o.Unit, o.Value), bound(o, false), optSigned(o.Unit, o.Headroom), optValue(o.Unit, o.Baseline), change, num(o.Sessions), strings.Join(top, "\n")},
+			[]string{status, o.Limit, policy, optValue(o.Unit, o.Value), bound(o, false), optSigned(o.Unit, o.Headroom), optValue(o.Unit, o.Baseline), change, numtext.Int(o.Sessions), strings.Join(top, "\n")},
 			[]string{status, o.Limit, o.Policy, optRaw(o.Value), bound(o, true), optRaw(o.Headroom), optRaw(o.Baseline), changeRaw, raw(o.Sessions), strings.Join(topRaw, ";")},
 		)
 	}
@@ -157,7 +158,7 @@ func gateValue(u simulate.Unit, v float64) string {
 	case u == simulate.UnitRatio:
 		return strconv.FormatFloat(v, 'f', 4, 64)
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return num(int64(v))
+		return numtext.Int(int64(v))
 	}
 	return rawFloat(v)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
@@ -252,13 +253,6 @@ func sessionTitle(id, project string) string {
 	return "Session " + id + " (" + project + ")"
 }
 
-func pluralize(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return num(n) + " " + many
-}
-
 // dateText shows an RFC 3339 time as "2026-01-02 15:04" (UTC).
 func dateText(stamp string) string {
 	s := strings.Replace(stamp, "T", " ", 1)
@@ -272,7 +266,7 @@ func cell(text, value string) htmlCell {
 	return htmlCell{Text: text, Value: value, Right: value != ""}
 }
 
-func intCell[T ~int | ~int64](n T) htmlCell { return cell(num(n), raw(n)) }
+func intCell[T ~int | ~int64](n T) htmlCell { return cell(numtext.Int(n), raw(n)) }
 
 // Overview columns shared by replay's and compare's.
 var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Project"},
@@ -303,7 +297,7 @@ func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htm
 func writeHTML(w io.Writer, doc *Document, opt Options) error {
 	opt.Top = 0
 	page := &htmlPage{
-		Title:  "ctxlab replay: " + pluralize(len(doc.Sessions), "session", "sessions"),
+		Title:  "ctxlab replay: " + numtext.Count(len(doc.Sessions), "session", "sessions"),
 		Lines:  []string{"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
 		Errors: doc.Errors,
 	}
@@ -323,9 +317,9 @@ func writeHTML(w io.Writer, doc *Document, opt Options) error {
 		href := ""
 		if multi {
 			href = "#total"
-			page.Links = append(page.Links, htmlLink{"#total", "All " + num(t.Sessions) + " sessions"})
+			page.Links = append(page.Links, htmlLink{"#total", "All " + numtext.Int(t.Sessions) + " sessions"})
 		}
-		ov.Foot = [][]htmlCell{overviewRow(doc.Total, "all "+pluralize(t.Sessions, "session", "sessions"), href, span, t.Start)}
+		ov.Foot = [][]htmlCell{overviewRow(doc.Total, "all "+numtext.Count(t.Sessions, "session", "sessions"), href, span, t.Start)}
 	}
 	ov.Note = "tokens: input + cache writes + cache reads + output; compactions: the events of the compaction timeline; cache hit: read / (input + write + read)"
 	page.Overview = ov
@@ -335,7 +329,7 @@ func writeHTML(w io.Writer, doc *Document, opt Options) error {
 	}
 	return writeHTMLPage(w, page, n, func(i int) (*htmlSection, error) {
 		if i == len(doc.Sessions) {
-			return replaySection("total", "All "+num(doc.Total.Summary.Sessions)+" sessions", doc.Total, nil, nil, opt, func() []plots.File {
+			return replaySection("total", "All "+numtext.Int(doc.Total.Summary.Sessions)+" sessions", doc.Total, nil, nil, opt, func() []plots.File {
 				return plots.TotalFiles(doc.Total, "svg", plots.Options{})
 			})
 		}
@@ -374,7 +368,7 @@ func replaySection(id, title string, rep *accounting.Report, sim *simulate.Resul
 // calls), the total, and the fidelity tables.
 func writeCompareHTML(w io.Writer, doc *CompareDocument, opt Options) error {
 	page := &htmlPage{
-		Title: "ctxlab compare: " + pluralize(len(doc.Sessions), "session", "sessions") + " under " + pluralize(len(doc.Policies), "policy", "policies"),
+		Title: "ctxlab compare: " + numtext.Count(len(doc.Sessions), "session", "sessions") + " under " + numtext.Count(len(doc.Policies), "policy", "policies"),
 		Lines: []string{"policies: " + strings.Join(doc.Policies, ", ") + " (Δ against " + first(doc.Policies) + ")",
 			"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
 		Errors: doc.Errors,
@@ -396,9 +390,9 @@ func writeCompareHTML(w io.Writer, doc *CompareDocument, opt Options) error {
 		href := ""
 		if multi {
 			href = "#total"
-			page.Links = append(page.Links, htmlLink{"#total", "All " + num(doc.Total.Sessions) + " sessions"})
+			page.Links = append(page.Links, htmlLink{"#total", "All " + numtext.Int(doc.Total.Sessions) + " sessions"})
 		}
-		ov.Foot = [][]htmlCell{compareOverviewRow(doc.Total, "all "+pluralize(doc.Total.Sessions, "session", "sessions"), href)}
+		ov.Foot = [][]htmlCell{compareOverviewRow(doc.Total, "all "+numtext.Count(doc.Total.Sessions, "session", "sessions"), href)}
 	}
 	if doc.Fidelity != nil {
 		page.Links = append(page.Links, htmlLink{"#fidelity", "Fidelity"})
@@ -419,7 +413,7 @@ func writeCompareHTML(w io.Writer, doc *CompareDocument, opt Options) error {
 				return plots.SessionFiles(s.ID, runs, nil, "svg", plots.Options{})
 			})
 		case multi && i == len(doc.Sessions):
-			return compareSection("total", "All "+num(doc.Total.Sessions)+" sessions", doc.Total, opt, func([]*simulate.Result) []plots.File {
+			return compareSection("total", "All "+numtext.Int(doc.Total.Sessions)+" sessions", doc.Total, opt, func([]*simulate.Result) []plots.File {
 				ms := make([]simulate.Metrics, len(doc.Total.Runs))
 				for i, r := range doc.Total.Runs {
 					ms[i] = r.Metrics
@@ -490,7 +484,7 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 	}
 	page := &htmlPage{
 		Title:   "ctxlab gate: budget " + res.Budget,
-		Lines:   []string{pluralize(res.Sessions, "session", "sessions") + " measured"},
+		Lines:   []string{numtext.Count(res.Sessions, "session", "sessions") + " measured"},
 		Verdict: v,
 	}
 	if res.Baseline != "" {
@@ -533,7 +527,7 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 		pareto = append(pareto, m)
 	}
 	page := &htmlPage{
-		Title: fmt.Sprintf("ctxlab sweep: %s over %s", pluralize(len(doc.Totals), "point", "points"), pluralize(len(doc.Inputs), "session", "sessions")),
+		Title: fmt.Sprintf("ctxlab sweep: %s over %s", numtext.Count(len(doc.Totals), "point", "points"), numtext.Count(len(doc.Inputs), "session", "sessions")),
 		Lines: []string{"policies: " + strings.Join(doc.Grid.Policies, ", ") + "; objective: " + obj.Name + " (" + direction(obj) + ")",
 			"run by ctxlab " + doc.Ctxlab},
 		Errors: doc.Errors,
@@ -573,7 +567,7 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 
 // writePoliciesHTML lists the policies, one table of parameters each.
 func writePoliciesHTML(w io.Writer, doc *PolicyList) error {
-	page := &htmlPage{Title: "ctxlab policies", Lines: []string{pluralize(len(doc.Policies), "policy", "policies")}}
+	page := &htmlPage{Title: "ctxlab policies", Lines: []string{numtext.Count(len(doc.Policies), "policy", "policies")}}
 	return writeHTMLPage(w, page, len(doc.Policies), func(i int) (*htmlSection, error) {
 		p := doc.Policies[i]
 		t := &Table{Name: "params", Title: "Parameters", Columns: []string{"Parameter", "Default", "Takes", "Meaning"}, Empty: "no parameters"}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 )
 
 // overviewTable is one line per session and the total: the view people
@@ -32,14 +33,14 @@ func overviewTable(doc *Document, loc *time.Location) *Table {
 	}
 	for _, l := range accounting.Overview(reps, loc) {
 		t.add(
-			[]string{l.Date, l.Project, l.ID, num(l.Calls), num(l.Tokens), costText(l.Cost, l.Unpriced, l.Calls), num(l.Compactions), pct(l.HitRatio * 100)},
+			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), numtext.Int(l.Tokens), costText(l.Cost, l.Unpriced, l.Calls), numtext.Int(l.Compactions), pct(l.HitRatio * 100)},
 			[]string{l.Date, l.Project, l.ID, l.Start, raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Unpriced), raw(l.Compactions), ratio(l.HitRatio)},
 		)
 	}
 	tot := doc.Total
 	u := tot.Usage.Total
-	t.Rows = append(t.Rows, []string{"total", "", num(tot.Summary.Sessions) + " sessions", num(u.Calls), num(u.Usage().Total()),
-		costText(u.Cost, u.Unpriced, u.Calls), num(len(tot.Compactions)), pct(tot.Usage.HitRatio * 100)})
+	t.Rows = append(t.Rows, []string{"total", "", numtext.Int(tot.Summary.Sessions) + " sessions", numtext.Int(u.Calls), numtext.Int(u.Usage().Total()),
+		costText(u.Cost, u.Unpriced, u.Calls), numtext.Int(len(tot.Compactions)), pct(tot.Usage.HitRatio * 100)})
 	return t
 }
 
@@ -79,12 +80,12 @@ func groupTable(doc *Document, loc *time.Location) *Table {
 		t.Right = slices.Delete(t.Right, 9, 10)
 	}
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) ([]string, []string) {
-		pretty := []string{name, num(sessions), num(u.Calls), num(u.Input), num(u.CacheWrite5m + u.CacheWrite1h), num(u.CacheRead), num(u.Output),
-			num(u.Usage().Total()), costText(u.Cost, u.Unpriced, u.Calls)}
+		pretty := []string{name, numtext.Int(sessions), numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m + u.CacheWrite1h), numtext.Int(u.CacheRead), numtext.Int(u.Output),
+			numtext.Int(u.Usage().Total()), costText(u.Cost, u.Unpriced, u.Calls)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
 		if !byModel {
-			pretty, rawRow = append(pretty, num(compactions)), append(rawRow, raw(compactions))
+			pretty, rawRow = append(pretty, numtext.Int(compactions)), append(rawRow, raw(compactions))
 		}
 		return append(pretty, pct(hit*100)), append(rawRow, ratio(hit))
 	}

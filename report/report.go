@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -359,10 +360,10 @@ func summaryTable(r *accounting.Report) *Table {
 			kv("session ids", v, v)
 		}
 	} else {
-		kv("sessions", num(s.Sessions), raw(s.Sessions))
+		kv("sessions", numtext.Int(s.Sessions), raw(s.Sessions))
 	}
-	kv("agents", num(s.Agents), raw(s.Agents))
-	kv("api calls", num(s.Calls), raw(s.Calls))
+	kv("agents", numtext.Int(s.Agents), raw(s.Agents))
+	kv("api calls", numtext.Int(s.Calls), raw(s.Calls))
 	if s.Start != "" {
 		kv("span", fmt.Sprintf("%s → %s (%s)", s.Start, s.End, duration(s.Seconds)), s.Start+"/"+s.End)
 	}
@@ -374,18 +375,18 @@ func summaryTable(r *accounting.Report) *Table {
 		cost += " + unpriced calls"
 	}
 	kv("cost", cost, rawUSD(s.Cost))
-	kv("lines", num(s.Lines), raw(s.Lines))
+	kv("lines", numtext.Int(s.Lines), raw(s.Lines))
 	if s.BadLines > 0 {
-		kv("bad lines", num(s.BadLines), raw(s.BadLines))
+		kv("bad lines", numtext.Int(s.BadLines), raw(s.BadLines))
 	}
 	if s.Replayed > 0 {
-		kv("replayed lines", num(s.Replayed), raw(s.Replayed))
+		kv("replayed lines", numtext.Int(s.Replayed), raw(s.Replayed))
 	}
 	if s.Resumes > 0 {
-		kv("resumes", num(s.Resumes), raw(s.Resumes))
+		kv("resumes", numtext.Int(s.Resumes), raw(s.Resumes))
 	}
 	if s.CrossSessionDuplicates > 0 {
-		kv("calls repeated across sessions", num(s.CrossSessionDuplicates), raw(s.CrossSessionDuplicates))
+		kv("calls repeated across sessions", numtext.Int(s.CrossSessionDuplicates), raw(s.CrossSessionDuplicates))
 	}
 	if len(s.Unknown) > 0 {
 		var parts []string
@@ -453,7 +454,7 @@ var usageShort = map[string]string{"Cache write 5m": "Write 5m", "Cache write 1h
 var usageDrop = []string{"Input", "Kind"}
 
 func usageRow(t *Table, name string, u accounting.UsageRow) {
-	out := num(u.Output)
+	out := numtext.Int(u.Output)
 	if u.OutputLowerBound {
 		out = "≥" + out
 	}
@@ -463,7 +464,7 @@ func usageRow(t *Table, name string, u accounting.UsageRow) {
 		rawCost = ""
 	}
 	t.add(
-		[]string{name, num(u.Calls), num(u.Input), num(u.CacheWrite5m), num(u.CacheWrite1h), num(u.CacheRead), out, cost},
+		[]string{name, numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m), numtext.Int(u.CacheWrite1h), numtext.Int(u.CacheRead), out, cost},
 		[]string{name, raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output), rawCost},
 	)
 }
@@ -473,13 +474,13 @@ func tokensTable(r *accounting.Report) *Table {
 		Name: "tokens", Title: "Token accounting",
 		Note: fmt.Sprintf("estimate: %s tokens in all messages as Claude Code counts them (length/4, images 2000), share of that; "+
 			"measured: %s tokens as the API counted them, from usage deltas (%s exact, the rest at the calibrated ratio)",
-			num(r.Tokens.Total), num(r.Tokens.MeasuredTotal), pct(r.Tokens.MeasuredExact*100)),
+			numtext.Int(r.Tokens.Total), numtext.Int(r.Tokens.MeasuredTotal), pct(r.Tokens.MeasuredExact*100)),
 		Columns: []string{"Category", "Name", "Count", "Estimate", "Share", "Measured"},
 		Right:   []bool{false, false, true, true, true, true},
 	}
 	for _, row := range r.Tokens.Rows {
 		t.add(
-			[]string{string(row.Category), row.Name, num(row.Count), num(row.Tokens), pct(row.Percent), num(row.Measured)},
+			[]string{string(row.Category), row.Name, numtext.Int(row.Count), numtext.Int(row.Tokens), pct(row.Percent), numtext.Int(row.Measured)},
 			[]string{string(row.Category), row.Name, raw(row.Count), raw(row.Tokens), strconv.FormatFloat(row.Percent, 'f', 1, 64), raw(row.Measured)},
 		)
 	}
@@ -517,7 +518,7 @@ func duplicatesTable(r *accounting.Report, corpus bool) *Table {
 			rng = fmt.Sprintf("offset %d limit %d", d.Offset, d.Limit)
 		}
 		t.add(
-			prefix(corpus, d.Session, []string{d.Path, rng, num(d.Reads), num(d.Tokens), num(d.Overhead), num(d.Justified), num(d.Forced), num(d.Waste), num(d.WasteTokens)}),
+			prefix(corpus, d.Session, []string{d.Path, rng, numtext.Int(d.Reads), numtext.Int(d.Tokens), numtext.Int(d.Overhead), numtext.Int(d.Justified), numtext.Int(d.Forced), numtext.Int(d.Waste), numtext.Int(d.WasteTokens)}),
 			prefix(corpus, d.Session, []string{d.Path, rng, raw(d.Reads), raw(d.Tokens), raw(d.Overhead), raw(d.Justified), raw(d.Forced), raw(d.Waste), raw(d.WasteTokens)}),
 		)
 	}
@@ -547,7 +548,7 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 			cost, extra, rc, re = "unpriced", "", "", ""
 		}
 		t.add(
-			prefix(corpus, b.Session, []string{b.Thread, num(b.Call), num(b.Line), b.Time, cause, num(b.PrevRead), num(b.Read), duration(b.GapSeconds), num(b.Rewritten), cost, extra}),
+			prefix(corpus, b.Session, []string{b.Thread, numtext.Int(b.Call), numtext.Int(b.Line), b.Time, cause, numtext.Int(b.PrevRead), numtext.Int(b.Read), duration(b.GapSeconds), numtext.Int(b.Rewritten), cost, extra}),
 			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time, b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSeconds), raw(b.Rewritten), rc, re}),
 		)
 	}
@@ -561,7 +562,7 @@ func ttlTable(r *accounting.Report, corpus bool) *Table {
 		Note: "calls whose cache writes switched between the 1 h and 5 min TTL", Drop: []string{"Line"}}
 	for _, c := range r.TTLChanges {
 		t.add(
-			prefix(corpus, c.Session, []string{c.Thread, num(c.Call), num(c.Line), c.Time, c.From, c.To}),
+			prefix(corpus, c.Session, []string{c.Thread, numtext.Int(c.Call), numtext.Int(c.Line), c.Time, c.From, c.To}),
 			prefix(corpus, c.Session, []string{c.Thread, raw(c.Call), raw(c.Line), c.Time, c.From, c.To}),
 		)
 	}
@@ -580,7 +581,7 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 		Short: map[string]string{"After call": "Call", "Last prompt": "Prompt"},
 		Drop:  []string{"Line", "Last prompt", "Summary", "Trigger"}}
 	for _, c := range r.Compactions {
-		before, after, freed := num(c.Before), num(c.After), num(c.Freed)
+		before, after, freed := numtext.Int(c.Before), numtext.Int(c.After), numtext.Int(c.Freed)
 		if c.BeforeSource == "none" {
 			before, freed = "", ""
 		}
@@ -596,7 +597,7 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 			trig = "-"
 		}
 		t.add(
-			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, num(c.AfterCall), num(c.Line), c.Time, num(c.LastPrompt), before, after, freed, num(c.SummaryTokens), spiral}),
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, numtext.Int(c.AfterCall), numtext.Int(c.Line), c.Time, numtext.Int(c.LastPrompt), before, after, freed, numtext.Int(c.SummaryTokens), spiral}),
 			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.AfterCall), raw(c.Line), c.Time, raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
 		)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -26,7 +27,7 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *Table {
 	m := r.Metrics
 	l := r.Limits
 	note := fmt.Sprintf("trace-driven replay of the main thread (sizes from %s); window %s, auto-compact threshold %s, warning %s (first call's model and version)",
-		methodText(r.Method), num(l.Window), num(l.Threshold), num(l.Warning))
+		methodText(r.Method), numtext.Int(l.Window), numtext.Int(l.Threshold), numtext.Int(l.Warning))
 	t := &Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note, Columns: []string{"Field", "Value"}}
 	if rec != nil {
 		t.Columns = []string{"Field", "Recorded", "Simulated", "Δ"}
@@ -45,7 +46,7 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *Table {
 	}
 	text := func(k, v, recV string) { row(k, v, v, recV, recV, "", "") }
 	n := func(k string, v int64, recV int64) {
-		row(k, num(v), raw(v), num(recV), raw(recV), signedNum(v-recV), raw(v-recV))
+		row(k, numtext.Int(v), raw(v), numtext.Int(recV), raw(recV), signedNum(v-recV), raw(v-recV))
 	}
 	money := func(k, pretty string, v float64, recPretty string, recV float64) {
 		row(k, pretty, rawUSD(v), recPretty, rawUSD(recV), signedUSD(v-recV), rawUSD(v-recV))
@@ -63,7 +64,7 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *Table {
 	n("compactions", int64(m.Compactions), int64(o.Compactions))
 	first := func(c int) string {
 		if c > 0 {
-			return "call " + num(c)
+			return "call " + numtext.Int(c)
 		}
 		return "none"
 	}
@@ -83,9 +84,9 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *Table {
 	n("cache read", m.CacheRead, o.CacheRead)
 	out := func(x simulate.Metrics) string {
 		if x.OutputLowerBound {
-			return "≥" + num(x.Output)
+			return "≥" + numtext.Int(x.Output)
 		}
-		return num(x.Output)
+		return numtext.Int(x.Output)
 	}
 	row("output", out(m), raw(m.Output), out(o), raw(o.Output), signedNum(m.Output-o.Output), raw(m.Output-o.Output))
 	money("cost (main thread + summarizer)", costText(m.Cost, m.Unpriced, m.Calls), m.Cost, costText(o.Cost, o.Unpriced, o.Calls), o.Cost)
@@ -149,7 +150,7 @@ func callsTable(r *simulate.Result) *Table {
 			cost, rc = "unpriced", ""
 		}
 		t.add(
-			[]string{num(c.Call), c.Time, c.Model, num(c.Prompt), num(c.Recorded), num(c.Input), num(w), num(c.Read), num(c.Output), string(c.State), strings.Join(c.Actions, "\n"), cost},
+			[]string{numtext.Int(c.Call), c.Time, c.Model, numtext.Int(c.Prompt), numtext.Int(c.Recorded), numtext.Int(c.Input), numtext.Int(w), numtext.Int(c.Read), numtext.Int(c.Output), string(c.State), strings.Join(c.Actions, "\n"), cost},
 			[]string{raw(c.Call), c.Time, c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read), raw(c.Output), string(c.State), strings.Join(c.Actions, "; "), rc},
 		)
 	}
@@ -165,7 +166,7 @@ func summariesTable(r *simulate.Result) *Table {
 	}
 	for _, s := range r.Summaries {
 		t.add(
-			[]string{s.Label, num(s.BeforeCall), num(s.Replaced), num(s.Read), num(s.Write), num(s.Output), usd(s.Cost)},
+			[]string{s.Label, numtext.Int(s.BeforeCall), numtext.Int(s.Replaced), numtext.Int(s.Read), numtext.Int(s.Write), numtext.Int(s.Output), usd(s.Cost)},
 			[]string{s.Label, raw(s.BeforeCall), raw(s.Replaced), raw(s.Read), raw(s.Write), raw(s.Output), rawUSD(s.Cost)},
 		)
 	}

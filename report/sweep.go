@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
@@ -153,7 +154,7 @@ func sweepTotals(doc *SweepDocument, machine bool) *Table {
 		Drop:  []string{"p10", "p90", "Median", "Compactions", "Hit ratio"}}
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
-		row := []string{num(tot.Rank), tot.Policy}
+		row := []string{numtext.Int(tot.Rank), tot.Policy}
 		for _, p := range ps {
 			row = append(row, tot.Values[p])
 		}
@@ -162,7 +163,7 @@ func sweepTotals(doc *SweepDocument, machine bool) *Table {
 			feasible = "no"
 		}
 		row = append(row, gateValue(obj.Unit, obj.Value(m)), gateValue(obj.Unit, tot.P10), gateValue(obj.Unit, tot.Median), gateValue(obj.Unit, tot.P90),
-			usd(m.TotalCost), num(m.PeakContext), num(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
+			usd(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
 		t.addRow(row)
 	}
 	return t

@@ -272,26 +272,6 @@ func csvHeader(cols []string) []string {
 	return out
 }
 
-// num formats an integer with thousands separators.
-func num[T ~int | ~int64](n T) string {
-	s := strconv.FormatInt(int64(n), 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 func raw[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 func usd(x float64) string {

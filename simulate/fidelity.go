@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -234,26 +235,26 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 		return
 	}
 	if f.Inferred != nil {
-		what := fmt.Sprintf("a %d-token window", f.Inferred.Window)
+		what := "a " + numtext.Int(f.Inferred.Window) + "-token window"
 		if f.Inferred.AutoCompactOff {
 			what = "auto-compaction off"
 		}
 		add("limits inferred, %s: %s", what, f.Inferred.Reason)
 	}
 	if f.ClockMoved > 0 {
-		add("clock inferred: at %d calls, where the timestamps stop, tools' recorded run times (toolUseResult) move the model's clock up to %s past the timestamp; idle gaps are measured on it", f.ClockMoved, (time.Duration(f.ClockMovedMs) * time.Millisecond).Round(time.Second))
+		add("clock inferred: at %s, where the timestamps stop, tools' recorded run times (toolUseResult) move the model's clock up to %s past the timestamp; idle gaps are measured on it", numtext.Count(f.ClockMoved, "call", "calls"), (time.Duration(f.ClockMovedMs) * time.Millisecond).Round(time.Second))
 	}
 	if f.Unmeasured > 0 {
-		add("%d calls recorded a usage without a prompt (a failed or cut-off response): nothing to fit or compare", f.Unmeasured)
+		add("%s recorded a usage without a prompt (a failed or cut-off response): nothing to fit or compare", numtext.Count(f.Unmeasured, "call", "calls"))
 	}
 	if f.PromptMismatches > 0 {
-		add("%d prompts differ from the recorded ones: the fit found no item to size (not expected; please report)", f.PromptMismatches)
+		add("%s from the recorded ones: the fit found no item to size (not expected; please report)", numtext.Count(f.PromptMismatches, "prompt differs", "prompts differ"))
 	}
 	switch real, sim := f.RealAutoCompaction, f.SimulatedAutoCompaction; {
 	case real > 1 && sim != real:
 		add("first auto-compaction at call %d, claude-code at call %d: not explained", real, sim)
 	case real == 0 && sim > 0 && f.ManualCompactions > 0:
-		add("the session compacted by hand %d times and never automatically; replayed without those, its context reaches the threshold at call %d", f.ManualCompactions, sim)
+		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0:
 		add("claude-code compacts at call %d where the session never compacted: not explained", sim)
 	}
@@ -264,32 +265,32 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 	}
 	explained := false
 	if f.UnseenBreaks > 0 {
-		add("%d calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %d tokens the model reads were written", f.UnseenBreaks, tok.unseen)
+		add("%s recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %s tokens the model reads were written", numtext.Count(f.UnseenBreaks, "call's", "calls'"), numtext.Int(tok.unseen))
 		explained = true
 	}
 	if f.StoppedClock > 0 {
-		add("%d calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: %d tokens the model reads were written", f.StoppedClock, tok.stopped)
+		add("%s recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: %s tokens the model reads were written", numtext.Count(f.StoppedClock, "call's", "calls'"), numtext.Int(tok.stopped))
 		explained = true
 	}
 	if f.ShorterPrefix > 0 {
-		add("%d calls at which the model reads only the system prompt prefix it takes (%d tokens, the %s) read a shorter one: %d tokens the model reads were written", f.ShorterPrefix, tr.SystemPrefix, tr.SystemPrefixSource, tok.shorter)
+		add("%s at which the model reads only the system prompt prefix it takes (%s tokens, the %s) read a shorter one: %s tokens the model reads were written", numtext.Count(f.ShorterPrefix, "call", "calls"), numtext.Int(tr.SystemPrefix), tr.SystemPrefixSource, numtext.Int(tok.shorter))
 		explained = true
 	}
 	if f.NewVersionShorter > 0 {
-		add("%d calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: %d tokens the model reads were written", f.NewVersionShorter, tok.newVersion)
+		add("%s on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: %s tokens the model reads were written", numtext.Count(f.NewVersionShorter, "call", "calls"), numtext.Int(tok.newVersion))
 		explained = true
 	}
 	if f.WarmElsewhere > 0 {
-		add("%d calls read prefixes the model had expired or never written, kept warm by other requests (sub-agents, other sessions, the shared system prompt): %d tokens", f.WarmElsewhere, tok.warm)
+		add("%s read prefixes the model had expired or never written, kept warm by other requests (sub-agents, other sessions, the shared system prompt): %s tokens", numtext.Count(f.WarmElsewhere, "call", "calls"), numtext.Int(tok.warm))
 		explained = true
 	}
 	if f.ShallowerFallbacks > 0 {
-		add("%d calls fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): %d tokens the model writes were read", f.ShallowerFallbacks, tok.shallower)
+		add("%s fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): %s tokens the model writes were read", numtext.Count(f.ShallowerFallbacks, "call", "calls"), numtext.Int(tok.shallower))
 		explained = true
 	}
 	if !explained {
-		add("cache reads %s, writes %s against the recorded: small differences spread over many calls (each under %d tokens)",
-			pctText(f.CacheReadErrorPct), pctText(f.CacheWriteErrorPct), tol.Tokens)
+		add("cache reads %s, writes %s against the recorded: small differences spread over many calls (each under %s tokens)",
+			pctText(f.CacheReadErrorPct), pctText(f.CacheWriteErrorPct), numtext.Int(tol.Tokens))
 	}
 }
 

@@ -51,10 +51,10 @@ func TestNewFidelity(t *testing.T) {
 		t.Errorf("got %+v\nwant %+v", f, want)
 	}
 	wantReasons := []string{
-		"1 calls recorded a usage without a prompt",
-		"1 prompts differ from the recorded ones",
+		"1 call recorded a usage without a prompt",
+		"1 prompt differs from the recorded ones",
 		"first auto-compaction at call 5, claude-code at call 4: not explained",
-		"1 calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): 3000 tokens",
+		"1 call's recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): 3,000 tokens",
 	}
 	if len(reasons) != len(wantReasons) {
 		t.Fatalf("reasons %q, want %d", reasons, len(wantReasons))
@@ -115,7 +115,7 @@ func TestFidelityNewVersionShorter(t *testing.T) {
 	if f.NewVersionShorter != 1 || f.UnseenBreaks != 1 {
 		t.Errorf("new-version calls %d, unseen breaks %d, want 1 and 1", f.NewVersionShorter, f.UnseenBreaks)
 	}
-	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 8000 tokens"
+	want := "1 call on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 8,000 tokens"
 	wantReason(t, f, want)
 }
 
@@ -146,7 +146,7 @@ func TestFidelityStoppedClock(t *testing.T) {
 	if f.StoppedClock != 4 || f.UnseenBreaks != 2 {
 		t.Errorf("stopped-clock calls %d, unseen breaks %d, want 4 and 2", f.StoppedClock, f.UnseenBreaks)
 	}
-	want := "4 calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: 100000 tokens"
+	want := "4 calls' recorded cache reads fell back where the transcript's clock stops (this response or the one before has no timestamp, or one another response shares), so an idle gap that let the cache expire cannot be seen: 100,000 tokens"
 	wantReason(t, f, want)
 }
 
@@ -169,7 +169,7 @@ func TestFidelityShorterPrefix(t *testing.T) {
 	if f.ShorterPrefix != 1 || f.UnseenBreaks != 1 {
 		t.Errorf("shorter-prefix calls %d, unseen breaks %d, want 1 and 1", f.ShorterPrefix, f.UnseenBreaks)
 	}
-	want := "1 calls at which the model reads only the system prompt prefix it takes (10000 tokens, the first call's cache read) read a shorter one: 4000 tokens"
+	want := "1 call at which the model reads only the system prompt prefix it takes (10,000 tokens, the first call's cache read) read a shorter one: 4,000 tokens"
 	wantReason(t, f, want)
 }
 

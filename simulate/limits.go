@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -216,7 +217,7 @@ func inferLimits(calls []TraceCall) Inferred {
 		l := LimitsFor(LimitParams{}, c.Model, c.Version)
 		if p := c.Usage.Prompt(); p > l.Window && l.Window < LongWindow {
 			return Inferred{Window: LongWindow, Reason: fmt.Sprintf(
-				"call %d's recorded prompt of %d tokens passed the %d-token window", c.Index+1, p, l.Window)}
+				"call %d's recorded prompt of %s tokens passed the %s-token window", c.Index+1, numtext.Int(p), numtext.Int(l.Window))}
 		}
 	}
 	for i := 0; i+1 < len(calls); i++ {
@@ -226,8 +227,8 @@ func inferLimits(calls []TraceCall) Inferred {
 		if next.RealCompact != nil || next.Model != c.Model || total < l.Threshold || c.Usage.Prompt() == 0 {
 			continue
 		}
-		why := fmt.Sprintf("call %d was sent without a compaction after call %d's usage total of %d tokens, at or above the %d-token auto-compact threshold",
-			next.Index+1, c.Index+1, total, l.Threshold)
+		why := fmt.Sprintf("call %d was sent without a compaction after call %d's usage total of %s tokens, at or above the %s-token auto-compact threshold",
+			next.Index+1, c.Index+1, numtext.Int(total), numtext.Int(l.Threshold))
 		if offersLongWindow(c.Model) {
 			return Inferred{Window: LongWindow, Reason: why}
 		}

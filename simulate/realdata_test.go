@@ -209,13 +209,13 @@ func TestRealdataNewVersion(t *testing.T) {
 	if !found {
 		t.Fatal("no 2.1.16 call reading 10,467 tokens")
 	}
-	want := "1 calls on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 3214 tokens"
+	want := "1 call on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: 3,214 tokens"
 	if f.NewVersionShorter != 1 || !hasReason(f, want) {
 		t.Errorf("new-version calls %d, reasons %q", f.NewVersionShorter, f.Reasons)
 	}
 	// Call 3 read 13,681 where the model, which has seen no shorter read
 	// yet, reads the first call's 18,277: 18,277 − 13,681 = 4,596 tokens.
-	want = "1 calls at which the model reads only the system prompt prefix it takes (18277 tokens, the first call's cache read) read a shorter one: 4596 tokens"
+	want = "1 call at which the model reads only the system prompt prefix it takes (18,277 tokens, the first call's cache read) read a shorter one: 4,596 tokens"
 	if f.ShorterPrefix != 1 || f.UnseenBreaks != 0 || !hasReason(f, want) {
 		t.Errorf("shorter-prefix calls %d, unseen breaks %d, reasons %q", f.ShorterPrefix, f.UnseenBreaks, f.Reasons)
 	}
@@ -320,7 +320,7 @@ func TestRealdataThinkingDropped(t *testing.T) {
 	// prompt's 14,477: calls 107 and 159 read the previous turn's start,
 	// 90,328 and 126,498, and calls 198 and 266 (after a compaction)
 	// 17,945 and 18,004. 75,851 + 112,021 + 3,468 + 3,527 = 194,867.
-	want := "4 calls fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): 194867 tokens"
+	want := "4 calls fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): 194,867 tokens"
 	if f.ShallowerFallbacks != 4 || f.WarmElsewhere != 0 || !hasReason(f, want) {
 		t.Errorf("shallower fallbacks %d, warm elsewhere %d, reasons %q", f.ShallowerFallbacks, f.WarmElsewhere, f.Reasons)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
@@ -123,20 +124,13 @@ func runPlot(path string, o *plotOptions, e env) error {
 		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, o)))
 	}
 	if noRuns > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, plural(noRuns, "session", "sessions"))
+		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(noRuns, "session", "sessions"))
 	}
 	if noCalls > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without per-call results: no context, cost or cache plots (write the report with compare --calls)\n", path, plural(noCalls, "session", "sessions"))
+		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without per-call results: no context, cost or cache plots (write the report with compare --calls)\n", path, numtext.Count(noCalls, "session", "sessions"))
 	}
 	if len(p.paths) == 0 && len(p.errs) == 0 {
 		return &exitError{code: exitInput, err: fmt.Errorf("%s: nothing to plot", path)}
 	}
 	return p.finish(e.stdout, "", e)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

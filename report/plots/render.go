@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -86,13 +87,6 @@ func runStyle(policy string, c color.Color, points, runs int) draw.LineStyle {
 	return draw.LineStyle{Color: c, Width: w}
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(float64(n), 0) + " " + many
-}
-
 var (
 	levelStyles = map[string]draw.LineStyle{
 		LevelWindow:    {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8)},
@@ -138,10 +132,10 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		text := l.Policy
 		var notes []string
 		if n := len(l.Compactions); n > 0 {
-			notes = append(notes, plural(n, "compaction", "compactions")+unmarked(n))
+			notes = append(notes, numtext.Count(n, "compaction", "compactions")+unmarked(n))
 		}
 		if n := len(l.Clearings); n > 0 {
-			notes = append(notes, plural(n, "clearing", "clearings")+unmarked(n))
+			notes = append(notes, numtext.Count(n, "clearing", "clearings")+unmarked(n))
 		}
 		if len(notes) > 0 {
 			text += " (" + strings.Join(notes, ", ") + ")"
@@ -165,7 +159,7 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	}
 	for _, lv := range d.Levels {
 		f.Legend = append(f.Legend, LegendEntry{
-			Text:   lv.Name + " " + thousands(float64(lv.Tokens), 0),
+			Text:   lv.Name + " " + numtext.Float(float64(lv.Tokens), 0),
 			Thumbs: []plot.Thumbnailer{&hline{Style: levelStyles[lv.Name]}},
 		})
 	}
@@ -178,7 +172,7 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		}
 		p.Add(cuts)
 		f.Legend = append(f.Legend, LegendEntry{
-			Text:   fmt.Sprintf("%s cut (%.1f h idle)", plural(len(d.Gaps), "idle gap", "idle gaps"), idle),
+			Text:   fmt.Sprintf("%s cut (%.1f h idle)", numtext.Count(len(d.Gaps), "idle gap", "idle gaps"), idle),
 			Thumbs: []plot.Thumbnailer{cuts},
 		})
 	}
@@ -227,7 +221,7 @@ func addMarks(markers *[]plot.Plotter, pts []XY, g draw.GlyphStyle, c color.Colo
 func sessionsTitle(n int) string {
 	switch {
 	case n > 1:
-		return "all " + thousands(float64(n), 0) + " sessions"
+		return "all " + numtext.Float(float64(n), 0) + " sessions"
 	case n == 1:
 		return "1 session"
 	}
@@ -326,7 +320,7 @@ func Cache(run *simulate.Result, opt Options) *Figure {
 		p.Add(br) // under the columns: the faint lines show only above them
 	}
 	p.Add(st)
-	f.Legend = append(f.Legend, LegendEntry{Text: plural(len(d.Breaks), "cache break", "cache breaks"), Thumbs: []plot.Thumbnailer{br}})
+	f.Legend = append(f.Legend, LegendEntry{Text: numtext.Count(len(d.Breaks), "cache break", "cache breaks"), Thumbs: []plot.Thumbnailer{br}})
 	if n == 0 {
 		noCalls(p)
 		f.Legend = nil
@@ -359,9 +353,9 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	for i, l := range d.Lines {
 		ln := &line{XYs: l.Points, Style: runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))}
 		lines = append(lines, ln)
-		text := fmt.Sprintf("%s $%s", l.Policy, thousands(l.Total, 2))
+		text := fmt.Sprintf("%s $%s", l.Policy, numtext.Float(l.Total, 2))
 		if l.Unpriced > 0 {
-			text += " + " + plural(l.Unpriced, "unpriced call", "unpriced calls")
+			text += " + " + numtext.Count(l.Unpriced, "unpriced call", "unpriced calls")
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
 	}
@@ -449,7 +443,7 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 	for _, b := range d.Categories.Bars {
 		cb.Labels = append(cb.Labels, b.Label)
 		cb.Parts = append(cb.Parts, []float64{float64(b.Parts[0])})
-		cb.Notes = append(cb.Notes, thousands(float64(b.Total()), 0)+"  "+pct(b.Total(), d.Total))
+		cb.Notes = append(cb.Notes, numtext.Float(float64(b.Total()), 0)+"  "+pct(b.Total(), d.Total))
 	}
 	addBars(cp, cb, "no messages")
 
@@ -459,7 +453,7 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 	for _, b := range d.Tools.Bars {
 		tb.Labels = append(tb.Labels, b.Label)
 		tb.Parts = append(tb.Parts, []float64{float64(b.Parts[0]), float64(b.Parts[1])})
-		tb.Notes = append(tb.Notes, thousands(float64(b.Total()), 0))
+		tb.Notes = append(tb.Notes, numtext.Float(float64(b.Total()), 0))
 	}
 	addBars(tp, tb, "no tool calls")
 
@@ -476,7 +470,7 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 		Height:  hc + ht + figureExtra,
 	}
 	if d.Total > 0 {
-		f.Title += titleSep + thousands(float64(d.Total), 0) + " tokens"
+		f.Title += titleSep + numtext.Float(float64(d.Total), 0) + " tokens"
 	}
 	return f
 }
@@ -516,15 +510,15 @@ func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
 			hb.Parts = append(hb.Parts, []float64{float64(b.Overhead), float64(b.WasteTokens)})
 			hb.RowColors = append(hb.RowColors, []color.Color{colorOver, colorWaste})
 		}
-		hb.Notes = append(hb.Notes, plural(b.Reads, "read", "reads"))
+		hb.Notes = append(hb.Notes, numtext.Count(b.Reads, "read", "reads"))
 	}
 	hb.LabelWidth = labelWidth(hb.Labels)
 	addBars(p, hb, "no file was read twice")
 	var legend []LegendEntry
 	if len(hb.Labels) > 0 {
 		legend = []LegendEntry{
-			{Text: "re-read overhead (Claude Code's estimate): " + thousands(float64(d.Overhead), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
-			{Text: "wasted (no edit or compaction in between): " + thousands(float64(d.WasteTokens), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
+			{Text: "re-read overhead (Claude Code's estimate): " + numtext.Float(float64(d.Overhead), 0), Thumbs: []plot.Thumbnailer{swatch{colorOver}}},
+			{Text: "wasted (no edit or compaction in between): " + numtext.Float(float64(d.WasteTokens), 0), Thumbs: []plot.Thumbnailer{swatch{colorWaste}}},
 		}
 	}
 	t := title("Duplicate reads", opt.Session, "")
@@ -559,9 +553,9 @@ func deltaNote(p float64) string {
 	case math.Round(p*10) == 0:
 		return "±0.0%"
 	case p > 0:
-		return "+" + thousands(p, 1) + "%"
+		return "+" + numtext.Float(p, 1) + "%"
 	case p < 0:
-		return "−" + thousands(-p, 1) + "%"
+		return "−" + numtext.Float(-p, 1) + "%"
 	}
 	return "±0.0%"
 }
@@ -611,12 +605,12 @@ func policyBars(d PolicyCostData) *hbars {
 	for _, b := range d.Bars {
 		hb.Labels = append(hb.Labels, b.Policy)
 		hb.Parts = append(hb.Parts, []float64{b.Main, b.Summarizer, b.Agents})
-		n := "$" + thousands(b.Total, 2)
+		n := "$" + numtext.Float(b.Total, 2)
 		if b.DeltaPct != nil {
 			n += " (" + deltaNote(*b.DeltaPct) + ")"
 		}
 		if b.Unpriced > 0 {
-			n += " + " + plural(b.Unpriced, "unpriced call", "unpriced calls")
+			n += " + " + numtext.Count(b.Unpriced, "unpriced call", "unpriced calls")
 		}
 		hb.Notes = append(hb.Notes, n)
 	}

@@ -290,21 +290,6 @@ func TestShortenPath(t *testing.T) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	for _, c := range []struct {
-		v    float64
-		dec  int
-		want string
-	}{
-		{0, 0, "0"}, {999, 0, "999"}, {1000, 0, "1,000"}, {167000, 0, "167,000"},
-		{1234567.5, 1, "1,234,567.5"}, {-1234.5, 1, "-1,234.5"}, {-0.0001, 2, "0.00"}, {0.25, 2, "0.25"},
-	} {
-		if got := thousands(c.v, c.dec); got != c.want {
-			t.Errorf("thousands(%v, %d) = %q, want %q", c.v, c.dec, got, c.want)
-		}
-	}
-}
-
 func majors(t Ticks, lo, hi float64) (labels []string, minors int) {
 	for _, k := range t.Ticks(lo, hi) {
 		if k.IsMinor() {

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
@@ -314,7 +315,7 @@ func (h *heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 		if frac > 0.55 {
 			ts.Color = color.White
 		}
-		c.FillText(ts, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, thousands(cell.Value, decimalsFor(cell.Value)))
+		c.FillText(ts, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, numtext.Float(cell.Value, decimalsFor(cell.Value)))
 	}
 }
 

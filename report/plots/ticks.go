@@ -2,9 +2,9 @@ package plots
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"gonum.org/v1/plot"
 )
 
@@ -116,35 +116,9 @@ func max0(n int) int {
 }
 
 func (t Ticks) label(v float64, decimals int) string {
-	s := thousands(v, decimals)
+	s := numtext.Float(v, decimals)
 	if t.Prefix != "" && strings.HasPrefix(s, "-") {
 		return "-" + t.Prefix + s[1:] + t.Suffix
 	}
 	return t.Prefix + s + t.Suffix
-}
-
-// thousands formats v with the given decimals and a comma every three
-// digits: thousands(1234567.5, 1) = "1,234,567.5".
-func thousands(v float64, decimals int) string {
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
-	}
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := b.String() + frac
-	if neg && strings.Trim(out, "0.,") != "" {
-		out = "-" + out
-	}
-	return out
 }

@@ -1,0 +1,66 @@
+// Package numtext writes numbers for people: a comma every three digits
+// (1,234,567), and counts with their noun ("1 call", "2,048 calls"). Every
+// table, note, plot label and reason ctxlab prints formats its numbers
+// here, so they read the same everywhere. Machine formats (CSV, JSON)
+// carry raw numbers and do not use it.
+package numtext
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Int formats n with a comma every three digits: Int(-1234567) is
+// "-1,234,567".
+func Int[T ~int | ~int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
+	if s[0] == '-' {
+		return "-" + group(s[1:])
+	}
+	return group(s)
+}
+
+// Float formats v with the given decimals and a comma every three digits
+// of its integer part: Float(1234567.5, 1) is "1,234,567.5". A value that
+// rounds to zero has no minus sign.
+func Float(v float64, decimals int) string {
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i:]
+	}
+	out := group(intPart) + frac
+	if neg && strings.Trim(out, "0.,") != "" {
+		out = "-" + out
+	}
+	return out
+}
+
+// Count is n with the noun that agrees with it: Count(1, "call", "calls")
+// is "1 call", Count(2048, "call", "calls") is "2,048 calls".
+func Count[T ~int | ~int64](n T, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Int(n) + " " + many
+}
+
+// group puts a comma every three digits of an unsigned decimal.
+func group(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	var b strings.Builder
+	b.Grow(len(digits) + len(digits)/3)
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(digits[i])
+	}
+	return b.String()
+}

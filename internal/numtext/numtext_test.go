@@ -1,0 +1,49 @@
+package numtext
+
+import (
+	"math"
+	"testing"
+)
+
+func TestInt(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {7, "7"}, {999, "999"}, {1000, "1,000"}, {-1000, "-1,000"},
+		{123456, "123,456"}, {1234567, "1,234,567"}, {-987654321, "-987,654,321"},
+		{math.MaxInt64, "9,223,372,036,854,775,807"}, {math.MinInt64, "-9,223,372,036,854,775,808"},
+	} {
+		if got := Int(c.n); got != c.want {
+			t.Errorf("Int(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func TestFloat(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		dec  int
+		want string
+	}{
+		{1234567.5, 1, "1,234,567.5"}, {0.25, 2, "0.25"}, {999.96, 1, "1,000.0"},
+		{-1234.5, 0, "-1,234"}, {-1234.5, 1, "-1,234.5"}, {167000, 0, "167,000"}, {-0.004, 2, "0.00"}, {-0.5, 1, "-0.5"}, {12, 0, "12"},
+	} {
+		if got := Float(c.v, c.dec); got != c.want {
+			t.Errorf("Float(%v, %d) = %q, want %q", c.v, c.dec, got, c.want)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{0, "0 calls"}, {1, "1 call"}, {2, "2 calls"}, {2048, "2,048 calls"},
+	} {
+		if got := Count(c.n, "call", "calls"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
