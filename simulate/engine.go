@@ -234,6 +234,14 @@ type Result struct {
 	// Summaries are the summarizer's calls (simulated compactions).
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
+
+	limits LimitParams // the run's limit parameters, for LimitsAt
+}
+
+// LimitsAt returns the limits the run applied at trace call i (each call's
+// model and version set them).
+func (r *Result) LimitsAt(tr *Trace, i int) Limits {
+	return LimitsFor(tr.Inferred.With(r.limits), tr.Calls[i].Model, tr.Calls[i].Version)
 }
 
 // SummaryCall is a fake summarizer call: a fork that reads the parent's
@@ -373,7 +381,7 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 	}
 	e.finish()
 	if len(tr.Calls) > 0 {
-		e.res.Limits = LimitsFor(tr.Inferred.With(e.cfg.Limits), tr.Calls[0].Model, tr.Calls[0].Version)
+		e.res.Limits = e.res.LimitsAt(tr, 0)
 	}
 	buf := e.items // nothing of the run refers to its context
 	itemBuffers.Put(&buf)
@@ -395,7 +403,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	e := &engine{
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
-		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}},
+		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
 	}
 	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
 	// Room for every item the trace appends, so the context is not
@@ -467,7 +475,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	st := &e.st
 	*st = State{
 		Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
-		Limits: LimitsFor(tr.Inferred.With(e.cfg.Limits), tc.Model, tc.Version), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred,
+		Limits: e.res.LimitsAt(tr, i), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred,
 		CallsSinceCompact: e.callsSince, e: e,
 	}
 	if i > 0 && e.prevTime > 0 && tc.Time > 0 {

@@ -45,6 +45,14 @@ type Fidelity struct {
 	// under claude-code; 0 when none.
 	RealAutoCompaction      int `json:"real_auto_compaction_call"`
 	SimulatedAutoCompaction int `json:"simulated_auto_compaction_call"`
+	// RealAutoCompactionTotal is the recorded usage total (prompt +
+	// output) of the call before the first auto-compaction, where Claude
+	// Code's threshold check starts from, and ClaudeCodeThreshold the
+	// auto-compact threshold claude-code's run applied at that call (0
+	// when auto-compaction is off there). Both 0 when the session never
+	// auto-compacted.
+	RealAutoCompactionTotal int64 `json:"real_auto_compaction_total"`
+	ClaudeCodeThreshold     int64 `json:"claude_code_threshold"`
 	// ManualCompactions counts the session's own /compact runs.
 	ManualCompactions int `json:"manual_compactions"`
 	// Inferred is what the recorded prompts proved about the limits.
@@ -217,6 +225,13 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		}
 	}
 	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
+	if i := f.RealAutoCompaction - 2; i >= 0 && i < len(tr.Calls) {
+		u := tr.Calls[i].Usage
+		f.RealAutoCompactionTotal = u.Prompt() + u.Output
+		if l := claudeCode.LimitsAt(tr, i); !l.AutoCompactOff {
+			f.ClaudeCodeThreshold = l.Threshold
+		}
+	}
 	f.explain(tr, tok, tol)
 	return f
 }
@@ -252,7 +267,16 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 	}
 	switch real, sim := f.RealAutoCompaction, f.SimulatedAutoCompaction; {
 	case real > 1 && sim != real:
-		add("first auto-compaction at call %d, claude-code at call %d: not explained", real, sim)
+		at := "never"
+		if sim > 0 {
+			at = fmt.Sprintf("at call %d", sim)
+		}
+		threshold := "auto-compaction off there"
+		if f.ClaudeCodeThreshold > 0 {
+			threshold = "its threshold there " + numtext.Int(f.ClaudeCodeThreshold)
+		}
+		add("first auto-compaction at call %d, claude-code %s (call %d's recorded usage total %s tokens, %s): not explained",
+			real, at, real-1, numtext.Int(f.RealAutoCompactionTotal), threshold)
 	case real == 0 && sim > 0 && f.ManualCompactions > 0:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0:
@@ -285,7 +309,7 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 		explained = true
 	}
 	if f.ShallowerFallbacks > 0 {
-		add("%s fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): %s tokens the model writes were read", numtext.Count(f.ShallowerFallbacks, "call", "calls"), numtext.Int(tok.shallower))
+		add("%s fell back less far than a rule of the model has it (the recorded reads reached past where the model's read stops): %s tokens the model writes were read", numtext.Count(f.ShallowerFallbacks, "call", "calls"), numtext.Int(tok.shallower))
 		explained = true
 	}
 	if !explained {

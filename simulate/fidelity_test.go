@@ -20,7 +20,10 @@ func TestNewFidelity(t *testing.T) {
 		{Time: 1, Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
 		{Time: 2, Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
 		{Time: 3, Usage: replay.Usage{CacheRead: 10_000}},
-		{Time: 4},
+		// The call before the auto-compaction: its usage total (2,000) and
+		// claude-code's threshold for Sonnet 4.5 on 2.1.30 (200,000 −
+		// 20,000 reserved − 13,000 buffer) go into the reason.
+		{Time: 4, Model: "claude-sonnet-4-5-20250929", Version: "2.1.30", Usage: replay.Usage{Output: 2000}},
 	}}
 	observed := &Result{Calls: []CallResult{
 		{Call: 1, Prompt: 10, Recorded: 10, Predicted: &Predicted{Read: 900, Write: 250}},
@@ -45,6 +48,7 @@ func TestNewFidelity(t *testing.T) {
 		Session: "s", Calls: 4,
 		RecordedCacheRead: 12_000, SimulatedCacheRead: 14_900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250, CallWriteError: 250,
 		PromptMismatches: 1, Unmeasured: 1, RealAutoCompaction: 5, SimulatedAutoCompaction: 4, ManualCompactions: 1,
+		RealAutoCompactionTotal: 2000, ClaudeCodeThreshold: 167_000,
 		UnseenBreaks: 1,
 	}
 	if !reflect.DeepEqual(f, want) {
@@ -53,7 +57,7 @@ func TestNewFidelity(t *testing.T) {
 	wantReasons := []string{
 		"1 call recorded a usage without a prompt",
 		"1 prompt differs from the recorded ones",
-		"first auto-compaction at call 5, claude-code at call 4: not explained",
+		"first auto-compaction at call 5, claude-code at call 4 (call 4's recorded usage total 2,000 tokens, its threshold there 167,000): not explained",
 		"1 call's recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): 3,000 tokens",
 	}
 	if len(reasons) != len(wantReasons) {
@@ -178,5 +182,37 @@ func wantReason(t *testing.T, f Fidelity, want string) {
 	t.Helper()
 	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
 		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
+	}
+}
+
+// TestFidelityCompactionReason: the reason for a missed auto-compaction
+// gives the recorded usage total before it and the threshold claude-code
+// applied there, from the run's own limit parameters.
+func TestFidelityCompactionReason(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{Compactions: []replay.Compaction{
+		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 2},
+	}}}
+	tr := &Trace{Calls: []TraceCall{
+		{Time: 1, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
+		{Time: 2, Model: "claude-opus-4-5-20251101", Version: "2.0.76", Usage: replay.Usage{Input: 10, CacheRead: 150_000, CacheWrite5m: 990, Output: 1_000}},
+		{Time: 3, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
+	}}
+	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 2}, {Call: 3}}}
+	for _, c := range []struct {
+		name      string
+		cc        *Result
+		threshold int64
+		want      string
+	}{
+		// 2.0.76 reserves 32,000 for output: 200,000 − 32,000 − 13,000.
+		{"never", &Result{}, 155_000, "first auto-compaction at call 3, claude-code never (call 2's recorded usage total 152,000 tokens, its threshold there 155,000): not explained"},
+		// A --window of 300,000: 300,000 − 32,000 − 13,000.
+		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, limits: LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 3, claude-code at call 9 (call 2's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
+		{"off", &Result{limits: LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 3, claude-code never (call 2's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
+	} {
+		f := NewFidelity(s, tr, observed, c.cc, DefaultFidelityTolerances())
+		if f.RealAutoCompactionTotal != 152_000 || f.ClaudeCodeThreshold != c.threshold || !slices.Contains(f.Reasons, c.want) {
+			t.Errorf("%s: total %d, threshold %d, reasons %q; want 152000, %d, %q", c.name, f.RealAutoCompactionTotal, f.ClaudeCodeThreshold, f.Reasons, c.threshold, c.want)
+		}
 	}
 }

@@ -320,7 +320,7 @@ func TestRealdataThinkingDropped(t *testing.T) {
 	// prompt's 14,477: calls 107 and 159 read the previous turn's start,
 	// 90,328 and 126,498, and calls 198 and 266 (after a compaction)
 	// 17,945 and 18,004. 75,851 + 112,021 + 3,468 + 3,527 = 194,867.
-	want := "4 calls fell back less far than the model's rule for them has it (their recorded reads reached past where the model's read stops): 194,867 tokens"
+	want := "4 calls fell back less far than a rule of the model has it (the recorded reads reached past where the model's read stops): 194,867 tokens"
 	if f.ShallowerFallbacks != 4 || f.WarmElsewhere != 0 || !hasReason(f, want) {
 		t.Errorf("shallower fallbacks %d, warm elsewhere %d, reasons %q", f.ShallowerFallbacks, f.WarmElsewhere, f.Reasons)
 	}
