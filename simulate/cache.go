@@ -76,6 +76,11 @@ func (c *cache) edit(pos int64) {
 	}
 }
 
+// forget invalidates the current model's entries longer than pos: a
+// change that only its requests make (the model named in the system
+// prompt).
+func (c *cache) forget(pos int64) { c.entries = upTo(c.entries, pos) }
+
 // upTo drops the entries longer than pos.
 func upTo(es []entry, pos int64) []entry {
 	kept := es[:0]

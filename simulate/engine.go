@@ -298,10 +298,13 @@ type engine struct {
 	// compactedTurn is set from the call after a compaction until the
 	// next turn starts.
 	compactedTurn bool
-	secondTurn    bool  // the session's second turn has started
-	thoughtTurn   bool  // a response of the current turn had thinking
-	clearedNow    bool  // content cleared or dropped before this call
-	st            State // the policy's view of the current call (step)
+	secondTurn    bool // the session's second turn has started
+	thoughtTurn   bool // a response of the current turn had thinking
+	// turnModel is the model the current turn began on, the one its
+	// system prompt names.
+	turnModel  string
+	clearedNow bool  // content cleared or dropped before this call
+	st         State // the policy's view of the current call (step)
 	// sys is where the system prompt's cache breakpoint falls
 	// (Trace.SystemPrefix). No entry lies between it and the end of the
 	// overhead, so a rewrite of the conversation reads only up to it.
@@ -527,10 +530,36 @@ func (e *engine) step(i int, p Policy, obs bool) {
 // (before SecondTurnUntil) and the first turn after a compaction (from
 // PostCompactTurnFrom) invalidate the cached messages but not the system
 // prompt.
+//
+// The system prompt also names the model ("You are powered by the model
+// named …", in the environment section, as the working directory is), and
+// Claude Code builds it when a turn begins. When a turn goes on on another
+// model (a fallback, as 1.0.x's "Claude Opus limit reached, now using
+// Sonnet 4"), the new model's entries are written under the old name, and
+// the next turn on it names the new model: its cached prefix breaks where
+// a new working directory breaks it, at the base prefix (at the system
+// prompt's end while no call on the model has shown one). Only that
+// model's entries break: the old model's were written under its own name.
+// In the transcripts the project tests against, the next turn after each
+// of the 4 such switches (all 1.0.89) read the base prefix (11,459,
+// 11,459, 12,517 and 12,232 tokens), after 0.6 to 3.4 minutes; a switch
+// made between turns (/model) leaves the next turn whole (2 of 2 within
+// the cache lifetime).
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
+	}
+	if i == 0 || tc.NewTurn {
+		if i > 0 && tc.Model == e.prevModel && e.turnModel != "" && e.turnModel != tc.Model {
+			pos := e.cache.base
+			if pos == 0 {
+				pos = e.sysFor(tc.Model)
+			}
+			e.cache.forget(pos)
+			e.actions = append(e.actions, "the system prompt names the model the previous turn switched to")
+		}
+		e.turnModel = tc.Model
 	}
 	if i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version {
 		if BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
@@ -791,6 +820,15 @@ func (e *engine) removed(it Item) {
 	}
 }
 
+// sysFor is where the system prompt's cache breakpoint falls on model: a
+// recorded read's showing (sysOf), or the session's.
+func (e *engine) sysFor(model string) int64 {
+	if s, ok := e.sysOf[model]; ok {
+		return s
+	}
+	return e.sys
+}
+
 // flushEdit applies the pending edit to the cache before anything reads
 // it: a request, a fork, a compaction's summarizer.
 func (e *engine) flushEdit() {
@@ -821,11 +859,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
-	sys := e.sys
-	if s, ok := e.sysOf[tc.Model]; ok {
-		sys = s
-	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, sys, minCacheable(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.sysFor(tc.Model), minCacheable(e.cfg.MinCacheable, tc.Model))
 	stamp := tc.stamp
 	if stamp == "" {
 		stamp = replay.Stamp(tc.Time)

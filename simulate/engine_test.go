@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -555,6 +556,55 @@ func TestSystemPrefixRead(t *testing.T) {
 		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
 		if got := res.Calls[4].Read; got != c.wantRead {
 			t.Errorf("%s: call on the new version read %d, want %d", c.name, got, c.wantRead)
+		}
+	}
+}
+
+// TestModelNamedInSystemPrompt: a turn that goes on on another model
+// writes the new model's entries under a system prompt naming the old one,
+// so the next turn on the new model reads only up to where the system
+// prompt changes: the base prefix, or the system prompt's end while the
+// model has shown none. The old model's entries are not touched, and a
+// switch between turns breaks nothing.
+func TestModelNamedInSystemPrompt(t *testing.T) {
+	const opus = "claude-opus-4-1-20250805"
+	for _, c := range []struct {
+		name     string
+		midTurn  bool  // the switch comes on a tool call
+		sonnet   int64 // the read of call 4, the next turn on the new model
+		opusBack int64 // the read of call 5, back on the old model
+		action   bool
+	}{
+		// The system prompt ends at the 25,000-token overhead; the new
+		// turn reads that and writes the rest. Back on the old model, its
+		// own entry at call 2's prompt still reads: 25,000 + 2,000 + 200,
+		// less the 10-token uncached tail.
+		{"mid-turn", true, 25_000, 27_190, true},
+		// Switched at a turn: call 5 reads call 4's whole prompt (25,000 +
+		// 2,000 + 3 × 200 − 10).
+		{"between turns", false, 27_590, 27_190, false},
+	} {
+		tr := build(
+			step{0, opus, []Item{user(2000)}},
+			step{1, opus, []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), user(100)}},
+			step{3, "", []Item{asst(100), user(100)}},
+			step{4, "", []Item{asst(100), user(100)}},
+			step{5, opus, []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 25_000
+		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+		tr.Calls[0].NewTurn, tr.Calls[2].NewTurn, tr.Calls[4].NewTurn, tr.Calls[5].NewTurn = true, !c.midTurn, true, true
+		tr.markPrefixReads()
+		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+		if got := res.Calls[4].Read; got != c.sonnet {
+			t.Errorf("%s: call 5 read %d, want %d", c.name, got, c.sonnet)
+		}
+		if got := res.Calls[5].Read; got != c.opusBack {
+			t.Errorf("%s: call 6 read %d, want %d", c.name, got, c.opusBack)
+		}
+		if got := slices.Contains(res.Calls[4].Actions, "the system prompt names the model the previous turn switched to"); got != c.action {
+			t.Errorf("%s: call 5 actions %q", c.name, res.Calls[4].Actions)
 		}
 	}
 }
