@@ -560,6 +560,46 @@ func TestSystemPrefixRead(t *testing.T) {
 	}
 }
 
+// TestSystemPrefixReadAbove: when the first call read 15,000 tokens that
+// other sessions kept warm (the model's system prompt prefix, and the base
+// prefix), a fallback within the session's own lifetime that reads more,
+// 20,000, and less than the 25,000 before the first message, shows where
+// the session's own system prompt ends: the call on a new Claude Code
+// version reads 20,000, not 15,000. After an idle gap such a read says
+// nothing about the session's own breakpoint.
+func TestSystemPrefixReadAbove(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		third    int // minutes after the second call
+		sysRead  bool
+		wantRead int64
+	}{
+		{"within the lifetime", 1, true, 20_000},
+		{"after an idle gap", 8, false, 15_000},
+	} {
+		m := 1 + c.third
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{m, "", []Item{asst(100), user(100)}},
+			step{m + 1, "", []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 25_000
+		tr.Calls[0].Usage.CacheRead = 15_000
+		tr.Calls[2].Usage.CacheRead = 20_000
+		tr.Calls[3].Version = "2.1.147"
+		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+		tr.markPrefixReads()
+		if tr.SystemPrefix != 15_000 || tr.Calls[2].BaseRead || tr.Calls[2].SysRead != c.sysRead {
+			t.Errorf("%s: system prefix %d, third call BaseRead %v SysRead %v; want 15000, false, %v", c.name, tr.SystemPrefix, tr.Calls[2].BaseRead, tr.Calls[2].SysRead, c.sysRead)
+		}
+		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+		if got := res.Calls[3].Read; got != c.wantRead {
+			t.Errorf("%s: call on the new version read %d, want %d", c.name, got, c.wantRead)
+		}
+	}
+}
+
 // TestModelNamedInSystemPrompt: a turn that goes on on another model
 // writes the new model's entries under a system prompt naming the old one,
 // so the next turn on the new model reads only up to where the system

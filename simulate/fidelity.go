@@ -76,7 +76,8 @@ type Fidelity struct {
 	BasePrefixCall int   `json:"base_prefix_call"`
 	// SystemPrefixRead is where the system prompt ends as the last call on
 	// the main model whose fallback within the lifetime of the session's
-	// own entries read less than SystemPrefix showed (TraceCall.SysRead),
+	// own entries read other than SystemPrefix, and less than the context
+	// before the first message, showed (TraceCall.SysRead),
 	// and SystemPrefixReadCall that call; 0 when none did. From that call
 	// on a rewrite of the conversation falls back there.
 	SystemPrefixRead     int64 `json:"system_prefix_read_tokens"`

@@ -101,7 +101,8 @@ type TraceCall struct {
 	// BaseRead is set when the call's recorded read is shorter than the
 	// system prompt prefix and than every earlier read on its model: a
 	// shorter prefix of the system prompt was cached (the base prefix).
-	// SysRead is set when it is shorter than the system prompt prefix,
+	// SysRead is set when it is shorter than the context before the first
+	// message (and differs from the system prompt prefix the model takes),
 	// came within the cache lifetime after the previous call on its model
 	// and not in a new working directory: the session's own system prompt
 	// ends there (markPrefixReads).
@@ -255,18 +256,22 @@ func (tr *Trace) systemEnd() int64 {
 }
 
 // markPrefixReads sets BaseRead and SysRead on the calls whose recorded
-// cache read is above zero and shorter than the system prompt prefix
-// (systemEnd). Such a read ends at a breakpoint inside the tool
-// definitions and system prompt. The shortest on a model, the first
-// call's read included, is the base prefix (BaseRead), which requests in
-// another working directory share and which other requests keep warm
-// (the engine's cache.base). A read at a call that came within the
-// lifetime of the session's own entries (the trace's TTL) after the
-// previous call on its model, and not in a new working directory, is
-// where the session's own system prompt ends (SysRead), to which a
-// rewrite of the conversation falls back; after a longer gap a read shows
-// only what other requests keep warm. Only models with Anthropic's cache
-// count: a compatible endpoint caches any prefix.
+// cache read is above zero and shorter than the context before the first
+// message (the overhead). Such a read ends at a breakpoint inside the tool
+// definitions and system prompt. The shortest on a model below the system
+// prompt prefix (systemEnd), the first call's read included, is the base
+// prefix (BaseRead), which requests in another working directory share and
+// which other requests keep warm (the engine's cache.base). A read at a
+// call that came within the lifetime of the session's own entries (the
+// trace's TTL) after the previous call on its model, and not in a new
+// working directory, is where the session's own system prompt ends
+// (SysRead), to which a rewrite of the conversation falls back; after a
+// longer gap a read shows only what other requests keep warm. Such a read
+// can be longer than the first call's read, the prefix the model takes
+// when the session began warm: other sessions, in another directory,
+// share less of the system prompt than the session's own requests. Only
+// models with Anthropic's cache count: a compatible endpoint caches any
+// prefix.
 func (tr *Trace) markPrefixReads() {
 	upper := tr.systemEnd()
 	base, sys := map[string]int64{}, map[string]int64{}
@@ -279,10 +284,10 @@ func (tr *Trace) markPrefixReads() {
 		prev := last[c.Model]
 		last[c.Model] = c.Time
 		r, b := c.Usage.CacheRead, base[c.Model]
-		if r <= 0 || r >= upper || !BillsCacheWrites(c.Model) {
+		if r <= 0 || r >= tr.Overhead || !BillsCacheWrites(c.Model) {
 			continue
 		}
-		if b == 0 || r < b {
+		if r < upper && (b == 0 || r < b) {
 			base[c.Model], c.BaseRead = r, true
 		}
 		// Within the lifetime of the session's own entries a fallback
