@@ -31,7 +31,10 @@ type cache struct {
 	// current model has read (0 before any did; TraceCall.BaseRead), and
 	// parkedBase the other models'. Its entry is never evicted, and once
 	// it is shorter than sys it, not sys, is what other requests keep
-	// warm (lifetime).
+	// warm (lifetime). A model that has shown none takes the base of the
+	// model before it (switchModel): the breakpoint sits in the tool
+	// definitions and system prompt before the model is named, so it
+	// falls at the same place whatever the model.
 	base       int64
 	parkedBase map[string]int64
 	// slack (ms) is added to an entry's lifetime when it is read: the
@@ -92,7 +95,9 @@ func upTo(es []entry, pos int64) []entry {
 	return kept
 }
 
-// switchModel parks the current model's entries and takes up model's.
+// switchModel parks the current model's entries and takes up model's,
+// and its base prefix, or the current one's position when it has shown
+// none.
 func (c *cache) switchModel(model string) {
 	if c.model != "" && len(c.entries) > 0 {
 		if c.parked == nil {
@@ -106,7 +111,11 @@ func (c *cache) switchModel(model string) {
 		if c.parkedBase == nil {
 			c.parkedBase = map[string]int64{}
 		}
-		c.parkedBase[c.model], c.base = c.base, c.parkedBase[model]
+		base := c.parkedBase[model]
+		if base == 0 {
+			base = c.base
+		}
+		c.parkedBase[c.model], c.base = c.base, base
 	}
 	c.model = model
 }

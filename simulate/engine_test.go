@@ -603,36 +603,45 @@ func TestSystemPrefixReadAbove(t *testing.T) {
 // TestModelNamedInSystemPrompt: a turn that goes on on another model
 // writes the new model's entries under a system prompt naming the old one,
 // so the next turn on the new model reads only up to where the system
-// prompt changes: the base prefix, or the system prompt's end while the
-// model has shown none. The old model's entries are not touched, and a
-// switch between turns breaks nothing.
+// prompt changes: the base prefix (the old model's, while the new one has
+// shown none), or the system prompt's end while no model has. The old
+// model's entries are not touched, and a switch between turns breaks
+// nothing.
 func TestModelNamedInSystemPrompt(t *testing.T) {
 	const opus = "claude-opus-4-1-20250805"
 	for _, c := range []struct {
 		name     string
 		midTurn  bool  // the switch comes on a tool call
-		sonnet   int64 // the read of call 4, the next turn on the new model
-		opusBack int64 // the read of call 5, back on the old model
+		opusRead int64 // the recorded read of call 2, on the old model
+		sonnet   int64 // the read of call 5, the next turn on the new model
+		opusBack int64 // the read of call 6, back on the old model
 		action   bool
 	}{
 		// The system prompt ends at the 25,000-token overhead; the new
 		// turn reads that and writes the rest. Back on the old model, its
 		// own entry at call 2's prompt still reads: 25,000 + 2,000 + 200,
 		// less the 10-token uncached tail.
-		{"mid-turn", true, 25_000, 27_190, true},
+		{"mid-turn", true, 0, 25_000, 27_190, true},
+		// The old model read a 15,000-token base prefix at call 2: the new
+		// model, which has shown none, writes an entry there too and falls
+		// back to it.
+		{"mid-turn, a base prefix shown", true, 15_000, 15_000, 27_190, true},
 		// Switched at a turn: call 5 reads call 4's whole prompt (25,000 +
 		// 2,000 + 3 × 200 − 10).
-		{"between turns", false, 27_590, 27_190, false},
+		{"between turns", false, 0, 27_590, 27_190, false},
 	} {
+		// Call 2 comes after an idle gap: its read shows the base prefix
+		// only, not where the session's own system prompt ends.
 		tr := build(
 			step{0, opus, []Item{user(2000)}},
-			step{1, opus, []Item{asst(100), user(100)}},
-			step{2, "", []Item{asst(100), user(100)}},
-			step{3, "", []Item{asst(100), user(100)}},
-			step{4, "", []Item{asst(100), user(100)}},
-			step{5, opus, []Item{asst(100), user(100)}},
+			step{10, opus, []Item{asst(100), user(100)}},
+			step{11, "", []Item{asst(100), user(100)}},
+			step{12, "", []Item{asst(100), user(100)}},
+			step{13, "", []Item{asst(100), user(100)}},
+			step{14, opus, []Item{asst(100), user(100)}},
 		)
 		tr.Overhead = 25_000
+		tr.Calls[1].Usage.CacheRead = c.opusRead
 		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 		tr.Calls[0].NewTurn, tr.Calls[2].NewTurn, tr.Calls[4].NewTurn, tr.Calls[5].NewTurn = true, !c.midTurn, true, true
 		tr.markPrefixReads()
