@@ -522,18 +522,28 @@ func TestBasePrefix(t *testing.T) {
 // prefix), reads 20,000, not 25,000. A read in a new working directory
 // does not move it (such a call reads about the base prefix); a read
 // within the lifetime that is also the shortest moves both.
+//
+// When the first call read 15,000 that other sessions kept warm (the
+// model's system prompt prefix, and the base prefix), a third call that
+// reads more, 20,000, and less than the overhead, within the lifetime,
+// shows where the session's own system prompt ends; after an idle gap it
+// says nothing of it.
 func TestSystemPrefixRead(t *testing.T) {
 	for _, c := range []struct {
-		name        string
-		third       int // minutes after the second call
-		cwd         bool
-		base3, sys3 bool // the third call's BaseRead and SysRead
-		sys4        bool // the fourth call's SysRead
-		wantRead    int64
+		name         string
+		third        int   // minutes after the second call
+		first        int64 // the first call's read
+		read3, read4 int64 // the third and fourth calls' reads
+		cwd          bool
+		base3, sys3  bool // the third call's BaseRead and SysRead
+		sys4         bool // the fourth call's SysRead
+		wantRead     int64
 	}{
-		{name: "read above the base", third: 8, base3: true, sys4: true, wantRead: 20_000},
-		{name: "read in a new directory", third: 8, cwd: true, base3: true, wantRead: 25_000},
-		{name: "within the lifetime", third: 1, base3: true, sys3: true, sys4: true, wantRead: 20_000},
+		{name: "read above the base", third: 8, read3: 15_000, read4: 20_000, base3: true, sys4: true, wantRead: 20_000},
+		{name: "read in a new directory", third: 8, read3: 15_000, read4: 20_000, cwd: true, base3: true, wantRead: 25_000},
+		{name: "within the lifetime", third: 1, read3: 15_000, read4: 20_000, base3: true, sys3: true, sys4: true, wantRead: 20_000},
+		{name: "past a warm first read", third: 1, first: 15_000, read3: 20_000, sys3: true, wantRead: 20_000},
+		{name: "past a warm first read, after a gap", third: 8, first: 15_000, read3: 20_000, wantRead: 15_000},
 	} {
 		m := 1 + c.third
 		tr := build(
@@ -544,8 +554,9 @@ func TestSystemPrefixRead(t *testing.T) {
 			step{m + 2, "", []Item{asst(100), user(100)}},
 		)
 		tr.Overhead = 25_000
-		tr.Calls[2].Usage.CacheRead = 15_000
-		tr.Calls[3].Usage.CacheRead = 20_000
+		tr.Calls[0].Usage.CacheRead = c.first
+		tr.Calls[2].Usage.CacheRead = c.read3
+		tr.Calls[3].Usage.CacheRead = c.read4
 		tr.Calls[3].CwdChanged = c.cwd
 		tr.Calls[4].Version = "2.1.147"
 		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
@@ -555,46 +566,6 @@ func TestSystemPrefixRead(t *testing.T) {
 		}
 		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
 		if got := res.Calls[4].Read; got != c.wantRead {
-			t.Errorf("%s: call on the new version read %d, want %d", c.name, got, c.wantRead)
-		}
-	}
-}
-
-// TestSystemPrefixReadAbove: when the first call read 15,000 tokens that
-// other sessions kept warm (the model's system prompt prefix, and the base
-// prefix), a fallback within the session's own lifetime that reads more,
-// 20,000, and less than the 25,000 before the first message, shows where
-// the session's own system prompt ends: the call on a new Claude Code
-// version reads 20,000, not 15,000. After an idle gap such a read says
-// nothing about the session's own breakpoint.
-func TestSystemPrefixReadAbove(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		third    int // minutes after the second call
-		sysRead  bool
-		wantRead int64
-	}{
-		{"within the lifetime", 1, true, 20_000},
-		{"after an idle gap", 8, false, 15_000},
-	} {
-		m := 1 + c.third
-		tr := build(
-			step{0, "", []Item{user(2000)}},
-			step{1, "", []Item{asst(100), user(100)}},
-			step{m, "", []Item{asst(100), user(100)}},
-			step{m + 1, "", []Item{asst(100), user(100)}},
-		)
-		tr.Overhead = 25_000
-		tr.Calls[0].Usage.CacheRead = 15_000
-		tr.Calls[2].Usage.CacheRead = 20_000
-		tr.Calls[3].Version = "2.1.147"
-		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-		tr.markPrefixReads()
-		if tr.SystemPrefix != 15_000 || tr.Calls[2].BaseRead || tr.Calls[2].SysRead != c.sysRead {
-			t.Errorf("%s: system prefix %d, third call BaseRead %v SysRead %v; want 15000, false, %v", c.name, tr.SystemPrefix, tr.Calls[2].BaseRead, tr.Calls[2].SysRead, c.sysRead)
-		}
-		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
-		if got := res.Calls[3].Read; got != c.wantRead {
 			t.Errorf("%s: call on the new version read %d, want %d", c.name, got, c.wantRead)
 		}
 	}
