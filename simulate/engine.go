@@ -542,9 +542,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 // model's entries break: the old model's were written under its own name.
 // In the transcripts the project tests against, the next turn after each
 // of the 4 such switches (all 1.0.89) read the base prefix (11,459,
-// 11,459, 12,517 and 12,232 tokens), after 0.6 to 3.4 minutes; a switch
-// made between turns (/model) leaves the next turn whole (2 of 2 within
-// the cache lifetime).
+// 11,459, 12,517 and 12,232 tokens), after 0.6 to 3.4 minutes. Of the 5
+// turns on a model switched to between turns (/model) that came within
+// the cache lifetime, 4 read the whole previous prompt and the fifth fell
+// back as its changed thinking budget has it.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)

@@ -544,6 +544,8 @@ func TestSystemPrefixRead(t *testing.T) {
 		{name: "within the lifetime", third: 1, read3: 15_000, read4: 20_000, base3: true, sys3: true, sys4: true, wantRead: 20_000},
 		{name: "past a warm first read", third: 1, first: 15_000, read3: 20_000, sys3: true, wantRead: 20_000},
 		{name: "past a warm first read, after a gap", third: 8, first: 15_000, read3: 20_000, wantRead: 15_000},
+		// A fallback to the very prefix the model takes shows nothing new.
+		{name: "at a warm first read", third: 1, first: 15_000, read3: 15_000, wantRead: 15_000},
 	} {
 		m := 1 + c.third
 		tr := build(

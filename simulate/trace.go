@@ -102,7 +102,8 @@ type TraceCall struct {
 	// system prompt prefix and than every earlier read on its model: a
 	// shorter prefix of the system prompt was cached (the base prefix).
 	// SysRead is set when it is shorter than the context before the first
-	// message (and differs from the system prompt prefix the model takes),
+	// message and differs from where the model has the system prompt end
+	// on its model (the system prompt prefix, or the last such read),
 	// came within the cache lifetime after the previous call on its model
 	// and not in a new working directory: the session's own system prompt
 	// ends there (markPrefixReads).
@@ -294,7 +295,11 @@ func (tr *Trace) markPrefixReads() {
 		// reads the session's own breakpoint; after it, only what other
 		// requests keep warm. A new directory reads about the base.
 		within := prev > 0 && c.Time > prev && c.Time-prev < tr.TTL.Milliseconds()
-		if within && !c.CwdChanged && r != sys[c.Model] {
+		cur, ok := sys[c.Model]
+		if !ok {
+			cur = upper // the prefix the model takes until a read shows another
+		}
+		if within && !c.CwdChanged && r != cur {
 			sys[c.Model], c.SysRead = r, true
 		}
 	}
