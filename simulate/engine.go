@@ -262,10 +262,11 @@ type SummaryCall struct {
 type engine struct {
 	tr *Trace
 	// keptWarm is set when the session's first call read from the cache
-	// (WarmStart, unless ColdStart): the user's other requests keep the
-	// system prompt prefix warm, so it outlives the session's own entries
-	// (Config.SharedPrefixTTL). Without that evidence it lives as long as
-	// they do.
+	// (WarmStart, unless ColdStart) and the transcript does not continue a
+	// conversation from its summary (Trace.Continued): the user's other
+	// requests keep the system prompt prefix warm, so it outlives the
+	// session's own entries (Config.SharedPrefixTTL). Without that
+	// evidence it lives as long as they do.
 	keptWarm     bool
 	cfg          Config
 	items        []Item
@@ -406,7 +407,8 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	e := &engine{
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
-		res: &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
+		secondTurn: tr.Continued, // a continued conversation is past it
+		res:        &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
 	}
 	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
 	// Room for every item the trace appends, so the context is not
@@ -424,7 +426,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	e.sys = tr.systemEnd()
 	if !cfg.ColdStart {
 		if c := WarmStart(tr.Calls); c != nil {
-			e.keptWarm = true
+			e.keptWarm = !tr.Continued
 			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
 			if tr.SystemPrefixSource == PrefixFromFirstRead {
 				e.cache.base = e.sys // the shortest prefix read so far

@@ -464,7 +464,10 @@ func TestWarmStart(t *testing.T) {
 // after an idle gap past the session's own lifetime: from the shorter read on, that is
 // the prefix other requests keep warm. Without the shorter read both fall
 // back to the first call's 20,000; without a warm first call, a new
-// directory reads nothing and an idle gap nothing.
+// directory reads nothing and an idle gap nothing. A transcript that
+// continues a conversation from its summary (Trace.Continued) read at its
+// first call what its own compaction had written: no other request keeps
+// that warm, so the idle gap reads nothing.
 func TestBasePrefix(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -472,11 +475,13 @@ func TestBasePrefix(t *testing.T) {
 		thirdRead int64
 		cwd, idle int64 // want, after a new directory and after 40 minutes
 		wantBase  bool  // the third call is a base read
+		continued bool
 	}{
-		{"shorter read", 20_000, 15_000, 15_000, 15_000, true},
-		{"no shorter read", 20_000, 0, 20_000, 20_000, false},
-		{"cold first call", 0, 15_000, 15_000, 0, true},
-		{"cold, no shorter read", 0, 0, 0, 0, false},
+		{"shorter read", 20_000, 15_000, 15_000, 15_000, true, false},
+		{"no shorter read", 20_000, 0, 20_000, 20_000, false, false},
+		{"cold first call", 0, 15_000, 15_000, 0, true, false},
+		{"cold, no shorter read", 0, 0, 0, 0, false, false},
+		{"continued", 20_000, 0, 20_000, 0, false, true},
 	} {
 		for _, idle := range []bool{false, true} {
 			tr := build(
@@ -495,6 +500,7 @@ func TestBasePrefix(t *testing.T) {
 			tr.Calls[0].Usage.CacheRead = c.firstRead
 			tr.Calls[2].Usage.CacheRead = c.thirdRead
 			tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+			tr.Continued = c.continued
 			tr.markPrefixReads()
 			if got := tr.Calls[2].BaseRead; got != c.wantBase {
 				t.Errorf("%s: third call BaseRead = %v, want %v", c.name, got, c.wantBase)

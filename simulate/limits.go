@@ -65,6 +65,10 @@ const EstimateFrom = "2.1.0"
 // own entries had expired (same version, directory and model) read such a
 // prefix in those sessions (29 of 29, after gaps of 5 to 99 minutes, 1.0.x
 // and 2.x alike), and nothing in the others (8 of 8, 9 to 513 minutes).
+// A transcript that continues a conversation from its summary (Continues)
+// is not such evidence: its first call read what its own compaction had
+// just written, and in the one here (1.0.81) the call after a 7.5-minute
+// sub-agent run read nothing.
 // DefaultSharedPrefixTTL, six hours, covers the longest gap after which
 // such a prefix was read (4¾ hours, on a new version); past that the
 // transcripts say nothing.

@@ -64,11 +64,13 @@ const PostCompactTurnFrom = "2.1.126"
 // no longer rewrites the conversation from its first message. In the
 // transcripts the project tests against, the session's second turn came
 // within the cache lifetime, on the same model, version and working
-// directory, in 17 sessions: before 2.1, 4 of 5 read only the system
-// prompt there (1.0.70, 1.0.89, 2.0.60, 2.0.76; a 1.0.81 file without
-// timestamps did not), although the prompt grew and nothing the transcript
-// shows changed; from 2.1.11 on, 1 of 12 did. No transcript between 2.0.76
-// and 2.1.11 shows a second turn, so the change is placed at 2.1.0.
+// directory, in 16 sessions: before 2.1, 4 of 4 read only the system
+// prompt there (1.0.70, 1.0.89, 2.0.60, 2.0.76), although the prompt grew
+// and nothing the transcript shows changed; from 2.1.11 on, 1 of 12 did.
+// No transcript between 2.0.76 and 2.1.11 shows a second turn, so the
+// change is placed at 2.1.0. A transcript that continues a conversation
+// from its summary has no second turn of its own (Continues): in a 1.0.81
+// one the turn after the summary's read the whole previous prompt.
 const SecondTurnUntil = "2.1.0"
 
 // promptBudget returns the thinking budget a user message sets, and false

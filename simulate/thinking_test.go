@@ -291,14 +291,18 @@ func TestSystemPrefixOf(t *testing.T) {
 
 // Before SecondTurnUntil the session's second turn reads only the system
 // prompt; its third turn, and any turn from 2.1.0 on, reads the whole
-// previous prompt.
+// previous prompt. So does the second turn of a transcript that continues
+// a conversation from its summary (Continues): the conversation is past
+// its second turn.
 func TestSecondTurnRewrite(t *testing.T) {
 	for _, c := range []struct {
 		version      string
+		continued    bool
 		turn2, turn3 int64
 	}{
-		{"2.0.76", 1100, 3490},
-		{"2.1.0", 3290, 3490},
+		{"2.0.76", false, 1100, 3490},
+		{"2.1.0", false, 3290, 3490},
+		{"2.0.76", true, 3290, 3490},
 	} {
 		tr := build(
 			step{0, "", []Item{user(2000)}},
@@ -312,12 +316,18 @@ func TestSecondTurnRewrite(t *testing.T) {
 			tr.Calls[i].NewTurn = i != 1 // call 1 is a tool call of the first turn
 			tr.Calls[i].Usage.CacheWrite5m += 100
 		}
+		if c.continued {
+			tr.Calls[0].RealCompact = &replay.Compaction{Kind: replay.CompactSummaryOnly}
+		}
+		if tr.Continued = Continues(tr.Calls); tr.Continued != c.continued {
+			t.Errorf("%s: Continues = %v", c.version, tr.Continued)
+		}
 		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
 		if got := res.Calls[2].Read; got != c.turn2 {
-			t.Errorf("%s: second turn read %d, want %d", c.version, got, c.turn2)
+			t.Errorf("%s (continued %v): second turn read %d, want %d", c.version, c.continued, got, c.turn2)
 		}
 		if got := res.Calls[3].Read; got != c.turn3 {
-			t.Errorf("%s: third turn read %d, want %d", c.version, got, c.turn3)
+			t.Errorf("%s (continued %v): third turn read %d, want %d", c.version, c.continued, got, c.turn3)
 		}
 		if got := slices.Contains(res.Calls[2].Actions, "second turn"); got != (c.turn2 == 1100) {
 			t.Errorf("%s: actions %q", c.version, res.Calls[2].Actions)
