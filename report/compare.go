@@ -439,7 +439,7 @@ func fidelityTable(fs []Fidelity) *Table {
 			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
 			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source", "call_write_error_pct",
 			"clock_moved_calls", "clock_moved_ms", "base_prefix_tokens", "base_prefix_call", "system_prefix_read_tokens", "system_prefix_read_call",
-			"real_auto_compaction_total", "claude_code_threshold"},
+			"real_auto_compaction_total", "claude_code_threshold", "system_prefix_kept_warm", "continued"},
 		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false, true},
 		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC", "System prefix": "Sys prefix"},
 		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "System prefix", "Per call", "Calls"},
@@ -472,7 +472,7 @@ func fidelityTable(fs []Fidelity) *Table {
 				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
 				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, raw(f.SystemPrefix), f.SystemPrefixSource, rce,
 				raw(f.ClockMoved), raw(f.ClockMovedMs), raw(f.BasePrefix), raw(f.BasePrefixCall), raw(f.SystemPrefixRead), raw(f.SystemPrefixReadCall),
-				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold)},
+				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued)},
 		)
 	}
 	return t

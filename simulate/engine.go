@@ -235,7 +235,8 @@ type Result struct {
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
 
-	limits LimitParams // the run's limit parameters, for LimitsAt
+	limits   LimitParams // the run's limit parameters, for LimitsAt
+	keptWarm bool        // the engine's keptWarm, for KeptWarm
 }
 
 // LimitsAt returns the limits the run applied at trace call i (each call's
@@ -243,6 +244,11 @@ type Result struct {
 func (r *Result) LimitsAt(tr *Trace, i int) Limits {
 	return LimitsFor(tr.Inferred.With(r.limits), tr.Calls[i].Model, tr.Calls[i].Version)
 }
+
+// KeptWarm reports whether the run kept the system prompt prefix warm
+// past the session's own entries (Config.SharedPrefixTTL): the session's
+// first call read it from a cache the user's other requests keep warm.
+func (r *Result) KeptWarm() bool { return r.keptWarm }
 
 // SummaryCall is a fake summarizer call: a fork that reads the parent's
 // cached prefix and pays for its prompt and its output.
@@ -427,6 +433,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	if !cfg.ColdStart {
 		if c := WarmStart(tr.Calls); c != nil {
 			e.keptWarm = !tr.Continued
+			e.res.keptWarm = e.keptWarm
 			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
 			if tr.SystemPrefixSource == PrefixFromFirstRead {
 				e.cache.base = e.sys // the shortest prefix read so far

@@ -66,6 +66,12 @@ type Fidelity struct {
 	// (Trace.SystemPrefix) and SystemPrefixSource how it was found.
 	SystemPrefix       int64  `json:"system_prefix_tokens"`
 	SystemPrefixSource string `json:"system_prefix_source,omitempty"`
+	// KeptWarm is set when the model kept the system prompt prefix warm
+	// past the session's own entries (Result.KeptWarm), and Continued when
+	// the transcript continues a conversation from its summary
+	// (Trace.Continued), whose first call's read is no evidence of that.
+	KeptWarm  bool `json:"system_prefix_kept_warm"`
+	Continued bool `json:"continued"`
 	// BasePrefix is the shortest prefix of the system prompt a call on
 	// the session's main model (the one most of its calls used) read
 	// where that was less than SystemPrefix (TraceCall.BaseRead), and
@@ -144,6 +150,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	f := Fidelity{Session: s.ID, Calls: len(observed.Calls), Auxiliary: string(tr.Auxiliary), Reasons: []string{}}
 	if tr.Auxiliary == "" && len(tr.Calls) > 0 {
 		f.SystemPrefix, f.SystemPrefixSource = tr.SystemPrefix, tr.SystemPrefixSource
+		f.KeptWarm, f.Continued = observed.KeptWarm(), tr.Continued
 	}
 	if tr.Inferred != (Inferred{}) {
 		in := tr.Inferred

@@ -413,8 +413,13 @@ func TestRealdataToolRunTime(t *testing.T) {
 	if c41.Ahead != 104_648 || c42.Time != c41.Time+451_847 {
 		t.Errorf("clocks: call 41 %d ms ahead, call 42 %d ms after it; want 104648 and 451847", c41.Ahead, c42.Time-c41.Time)
 	}
-	if !tr.Continued {
-		t.Error("the transcript begins with a summary, but Continued is false")
+	if !tr.Continued || !f.Continued || f.KeptWarm || obs.KeptWarm() {
+		t.Errorf("the transcript begins with a summary: Continued %v (report %v), kept warm %v (report %v)", tr.Continued, f.Continued, obs.KeptWarm(), f.KeptWarm)
+	}
+	// c7d2069e's first call read 17,311 tokens with no summary before it:
+	// the user's other requests kept that prefix warm.
+	if _, _, g := realFidelity(t, "c7d2069e-c561-4759-8adf-b0745be78c29"); !g.KeptWarm || g.Continued {
+		t.Errorf("c7d2069e: kept warm %v, continued %v; want true, false", g.KeptWarm, g.Continued)
 	}
 	if p := obs.Calls[41].Predicted; p == nil || p.Read != 0 || p.Write != 97_995 {
 		t.Errorf("call 42 predicted %+v, want a read of 0 and a write of 97995", p)
