@@ -246,8 +246,10 @@ func (r *Result) LimitsAt(tr *Trace, i int) Limits {
 }
 
 // KeptWarm reports whether the run kept the system prompt prefix warm
-// past the session's own entries (Config.SharedPrefixTTL): the session's
-// first call read it from a cache the user's other requests keep warm.
+// past the session's own entries (Config.SharedPrefixTTL) at any call: the
+// session's first call read it from a cache the user's other requests keep
+// warm, and the call was on a model whose cache Anthropic bills (a
+// compatible endpoint's lifetime is its own, Config.GatewayTTL).
 func (r *Result) KeptWarm() bool { return r.keptWarm }
 
 // SummaryCall is a fake summarizer call: a fork that reads the parent's
@@ -433,7 +435,6 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	if !cfg.ColdStart {
 		if c := WarmStart(tr.Calls); c != nil {
 			e.keptWarm = !tr.Continued
-			e.res.keptWarm = e.keptWarm
 			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
 			if tr.SystemPrefixSource == PrefixFromFirstRead {
 				e.cache.base = e.sys // the shortest prefix read so far
@@ -849,7 +850,8 @@ func (e *engine) flushEdit() {
 }
 
 // lifetimes returns the cache lifetime of a call's entries and of its
-// system prompt's entry, in ms.
+// system prompt's entry, in ms. A call whose system prompt entry outlives
+// its own entries marks the run as having kept it warm (Result.KeptWarm).
 func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 	ttl = e.ttl.Milliseconds()
 	switch {
@@ -859,6 +861,7 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 		}
 		return ttl, ttl
 	case e.keptWarm:
+		e.res.keptWarm = true
 		return ttl, max(ttl, e.cfg.SharedPrefixTTL.Milliseconds())
 	}
 	return ttl, ttl

@@ -308,10 +308,14 @@ func TestLifetimes(t *testing.T) {
 	for _, tt := range tests {
 		c := cfg
 		c.TTL = tt.override
-		e := &engine{ttl: tt.ttl, cfg: c, keptWarm: tt.warm}
+		e := &engine{ttl: tt.ttl, cfg: c, keptWarm: tt.warm, res: &Result{}}
 		entries, sys := e.lifetimes(&TraceCall{Model: tt.model, Version: tt.version})
 		if entries != tt.entries || sys != tt.sys {
 			t.Errorf("%s: %d, %d ms; want %d, %d", tt.name, entries, sys, tt.entries, tt.sys)
+		}
+		// The run says it kept the prefix warm only where it did.
+		if got, want := e.res.KeptWarm(), sys > entries; got != want {
+			t.Errorf("%s: KeptWarm %v, want %v", tt.name, got, want)
 		}
 	}
 }
