@@ -80,8 +80,11 @@ type Config struct {
 	// negative for none.
 	ClockSlack time.Duration
 	// GatewayTTL is the cache lifetime of models reached through an
-	// Anthropic-compatible endpoint (DefaultGatewayTTL).
-	GatewayTTL time.Duration
+	// Anthropic-compatible endpoint (DefaultGatewayTTL), and
+	// GatewayCacheUnit the unit in which they cache a prompt
+	// (DefaultGatewayCacheUnit).
+	GatewayTTL       time.Duration
+	GatewayCacheUnit int64
 	// CacheEntries bounds the cache entries the model keeps
 	// (MaxCacheEntries).
 	CacheEntries int
@@ -367,6 +370,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.GatewayTTL <= 0 {
 		cfg.GatewayTTL = DefaultGatewayTTL
+	}
+	if cfg.GatewayCacheUnit <= 0 {
+		cfg.GatewayCacheUnit = DefaultGatewayCacheUnit
 	}
 	if cfg.RestoreFiles == 0 {
 		cfg.RestoreFiles = DefaultRestoreFiles
@@ -872,7 +878,14 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tc.Usage.Input, e.sysFor(tc.Model), minCacheable(e.cfg.MinCacheable, tc.Model))
+	tail := tc.Usage.Input // after Claude Code's last breakpoint
+	if !BillsCacheWrites(tc.Model) {
+		tail = prompt % e.cfg.GatewayCacheUnit // the whole prompt, in units
+		if !e.tr.MissOnlyInput {
+			tail = tc.Usage.CacheRead + tc.Usage.Input%e.cfg.GatewayCacheUnit
+		}
+	}
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, e.sysFor(tc.Model), minCacheable(e.cfg.MinCacheable, tc.Model))
 	stamp := tc.stamp
 	if stamp == "" {
 		stamp = replay.Stamp(tc.Time)

@@ -96,6 +96,19 @@ const DefaultClockSlack = 20 * time.Second
 // days".
 const DefaultGatewayTTL = 3 * time.Hour
 
+// DefaultGatewayCacheUnit is the unit in which a model reached through an
+// Anthropic-compatible endpoint caches a request's prompt. Such an
+// endpoint caches every request's whole prompt, with no breakpoint, and
+// its usage reports as input what it did not read, or for some endpoints
+// the whole prompt (Trace.MissOnlyInput): never the uncached tail after a
+// breakpoint that Anthropic's usage reports.
+// DeepSeek's "Context Caching" guide stores prefixes in units of 64
+// tokens. In the DeepSeek transcripts here, of the calls that did not
+// fall back, 213 read exactly the previous prompt rounded down to 64
+// tokens and 193 one unit less; deepseek-v4 calls often read past it,
+// into the previous response, which the model does not cache.
+const DefaultGatewayCacheUnit = 64
+
 // LimitParams are the overridable inputs of Limits. Zero fields take the
 // defaults above.
 type LimitParams struct {

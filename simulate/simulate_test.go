@@ -320,6 +320,49 @@ func TestLifetimes(t *testing.T) {
 	}
 }
 
+// TestGatewayCachesWholePrompt checks the cache of a model reached
+// through a compatible endpoint: each request's whole prompt is cached, in
+// 64-token units, so the next call reads the previous prompt rounded down
+// (3,000 → 2,944; 3,200 → 3,200). An endpoint whose usage reports as input
+// only what it did not read (MissOnly: a call's input is below its read)
+// has the prompt input + read; one whose input counts the whole prompt has
+// input + read count the read twice, and its real prompt is the input.
+// Either way the model reads what the endpoint did. Before, the model
+// took the recorded input as the uncached tail after a breakpoint, as in
+// Anthropic's usage, and each call read only what the one before had read.
+func TestGatewayCachesWholePrompt(t *testing.T) {
+	const ds = "deepseek-v4-flash"
+	for _, c := range []struct {
+		name     string
+		missOnly bool
+		adds     []int64 // tokens each call adds to the prompt
+		usage    []replay.Usage
+	}{
+		{"input is the miss", true, []int64{2000, 200, 230},
+			[]replay.Usage{{Input: 3000}, {Input: 256, CacheRead: 2944}, {Input: 230, CacheRead: 3200}}},
+		{"input is the whole prompt", false, []int64{2000, 3144, 486},
+			[]replay.Usage{{Input: 3000}, {Input: 3200, CacheRead: 2944}, {Input: 3430, CacheRead: 3200}}},
+	} {
+		tr := build(
+			step{0, ds, []Item{user(c.adds[0])}},
+			step{1, ds, []Item{user(c.adds[1])}},
+			step{2, ds, []Item{user(c.adds[2])}},
+		)
+		for i := range tr.Calls {
+			tr.Calls[i].Usage = c.usage[i]
+		}
+		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput != c.missOnly {
+			t.Errorf("%s: MissOnly = %v", c.name, tr.MissOnlyInput)
+		}
+		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+		for i, want := range []int64{0, 2944, 3200} {
+			if got := res.Calls[i].Read; got != want || res.Calls[i].Prompt != c.usage[i].Prompt() {
+				t.Errorf("%s: call %d read %d of %d, want %d of %d", c.name, i+1, got, res.Calls[i].Prompt, want, c.usage[i].Prompt())
+			}
+		}
+	}
+}
+
 // TestZeroConfigIsDefault: the zero Config means every default.
 func TestZeroConfigIsDefault(t *testing.T) {
 	if got, want := (Config{}).withDefaults(), DefaultConfig(); !reflect.DeepEqual(got, want) {

@@ -133,6 +133,10 @@ type Trace struct {
 	// its second turn, and what its first call read from the cache its own
 	// compaction had just written (Continues).
 	Continued bool
+	// MissOnlyInput is set when a call to a model reached through a
+	// compatible endpoint recorded less input than cache read: that
+	// endpoint reports as input only what it did not read (MissOnly).
+	MissOnlyInput bool
 	// Ratio is tokens per unit of Claude Code's estimate, calibrated on the
 	// session's clean segments (accounting.Sizes).
 	Ratio float64
@@ -249,6 +253,7 @@ func Prepare(s *replay.Session) *Trace {
 	tr.Inferred = inferLimits(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 	tr.Continued = Continues(tr.Calls)
+	tr.MissOnlyInput = MissOnly(tr.Calls)
 	tr.markPrefixReads()
 	return tr
 }
@@ -366,6 +371,18 @@ func SystemPrefixOf(overhead int64, calls []TraceCall) (int64, string) {
 //     nothing, where the model had kept the first call's 15,576 tokens.
 func Continues(calls []TraceCall) bool {
 	return len(calls) > 0 && calls[0].RealCompact != nil
+}
+
+// MissOnly reports whether a call to a model reached through a compatible
+// endpoint recorded less input than cache read, which proves the
+// endpoint reports as input only what it did not read.
+func MissOnly(calls []TraceCall) bool {
+	for i := range calls {
+		if u := calls[i].Usage; !BillsCacheWrites(calls[i].Model) && u.Input < u.CacheRead {
+			return true
+		}
+	}
+	return false
 }
 
 // attachSide gives each side request to the first call after it.
