@@ -3,6 +3,7 @@ package simulate
 import (
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -233,7 +234,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		}
 	}
 	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
-	if i := f.RealAutoCompaction - 2; i >= 0 && i < len(tr.Calls) {
+	if i := tr.lastCallBefore(f.RealAutoCompaction); i >= 0 && f.RealAutoCompaction > 1 {
 		u := tr.Calls[i].Usage
 		f.RealAutoCompactionTotal = u.Prompt() + u.Output
 		if l := claudeCode.LimitsAt(tr, i); !l.AutoCompactOff {
@@ -283,8 +284,12 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 		if f.ClaudeCodeThreshold > 0 {
 			threshold = "its threshold there " + numtext.Int(f.ClaudeCodeThreshold)
 		}
+		before := real - 1
+		if i := tr.lastCallBefore(real); i >= 0 {
+			before = tr.Calls[i].Index + 1
+		}
 		add("first auto-compaction at call %d, claude-code %s (call %d's recorded usage total %s tokens, %s): not explained",
-			real, at, real-1, numtext.Int(f.RealAutoCompactionTotal), threshold)
+			real, at, before, numtext.Int(f.RealAutoCompactionTotal), threshold)
 	case real == 0 && sim > 0 && f.ManualCompactions > 0:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0:
@@ -424,4 +429,12 @@ func pctText(p *float64) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%+.1f%%", *p)
+}
+
+// lastCallBefore returns the index in tr.Calls of the last call numbered
+// (Index + 1, the numbering of the thread's calls) below call, or -1. The
+// trace leaves out calls that sent nothing (synthetic responses), so a
+// call's number is not its position.
+func (tr *Trace) lastCallBefore(call int) int {
+	return sort.Search(len(tr.Calls), func(i int) bool { return tr.Calls[i].Index+1 >= call }) - 1
 }

@@ -17,13 +17,13 @@ func TestNewFidelity(t *testing.T) {
 		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 6},
 	}}}
 	tr := &Trace{Calls: []TraceCall{
-		{Time: 1, Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
-		{Time: 2, Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
-		{Time: 3, Usage: replay.Usage{CacheRead: 10_000}},
+		{Index: 0, Time: 1, Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
+		{Index: 1, Time: 2, Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
+		{Index: 2, Time: 3, Usage: replay.Usage{CacheRead: 10_000}},
 		// The call before the auto-compaction: its usage total (2,000) and
 		// claude-code's threshold for Sonnet 4.5 on 2.1.30 (200,000 −
 		// 20,000 reserved − 13,000 buffer) go into the reason.
-		{Time: 4, Model: "claude-sonnet-4-5-20250929", Version: "2.1.30", Usage: replay.Usage{Output: 2000}},
+		{Index: 3, Time: 4, Model: "claude-sonnet-4-5-20250929", Version: "2.1.30", Usage: replay.Usage{Output: 2000}},
 	}}
 	observed := &Result{Calls: []CallResult{
 		{Call: 1, Prompt: 10, Recorded: 10, Predicted: &Predicted{Read: 900, Write: 250}},
@@ -190,14 +190,17 @@ func wantReason(t *testing.T, f Fidelity, want string) {
 // applied there, from the run's own limit parameters.
 func TestFidelityCompactionReason(t *testing.T) {
 	s := &replay.Session{ID: "s", Main: &replay.Thread{Compactions: []replay.Compaction{
-		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 2},
+		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 3},
 	}}}
+	// The thread's call 2 sent nothing (a synthetic response), so the
+	// trace leaves it out: the call before the compaction is call 3, the
+	// trace's second.
 	tr := &Trace{Calls: []TraceCall{
-		{Time: 1, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
-		{Time: 2, Model: "claude-opus-4-5-20251101", Version: "2.0.76", Usage: replay.Usage{Input: 10, CacheRead: 150_000, CacheWrite5m: 990, Output: 1_000}},
-		{Time: 3, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
+		{Index: 0, Time: 1, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
+		{Index: 2, Time: 2, Model: "claude-opus-4-5-20251101", Version: "2.0.76", Usage: replay.Usage{Input: 10, CacheRead: 150_000, CacheWrite5m: 990, Output: 1_000}},
+		{Index: 3, Time: 3, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
 	}}
-	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 2}, {Call: 3}}}
+	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 3}, {Call: 4}}}
 	for _, c := range []struct {
 		name      string
 		cc        *Result
@@ -205,10 +208,10 @@ func TestFidelityCompactionReason(t *testing.T) {
 		want      string
 	}{
 		// 2.0.76 reserves 32,000 for output: 200,000 − 32,000 − 13,000.
-		{"never", &Result{}, 155_000, "first auto-compaction at call 3, claude-code never (call 2's recorded usage total 152,000 tokens, its threshold there 155,000): not explained"},
+		{"never", &Result{}, 155_000, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, its threshold there 155,000): not explained"},
 		// A --window of 300,000: 300,000 − 32,000 − 13,000.
-		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, limits: LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 3, claude-code at call 9 (call 2's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
-		{"off", &Result{limits: LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 3, claude-code never (call 2's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
+		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, limits: LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 4, claude-code at call 9 (call 3's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
+		{"off", &Result{limits: LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
 	} {
 		f := NewFidelity(s, tr, observed, c.cc, DefaultFidelityTolerances())
 		if f.RealAutoCompactionTotal != 152_000 || f.ClaudeCodeThreshold != c.threshold || !slices.Contains(f.Reasons, c.want) {

@@ -90,6 +90,19 @@ func TestRealdataFirstAutoCompaction(t *testing.T) {
 	}
 }
 
+// TestRealdataCompactionTotal pins the usage total before c7d2069e's
+// auto-compaction at call 198: call 197's prompt 154,835 + output 713 =
+// 155,548, past claude-code's 155,000. Its call 142 sent nothing (a
+// synthetic response), so call 197 is the trace's 196th call; the report
+// once took the trace's 197th, the compacted call 198 (27,570).
+func TestRealdataCompactionTotal(t *testing.T) {
+	_, _, f := realFidelity(t, "c7d2069e-c561-4759-8adf-b0745be78c29")
+	if f.RealAutoCompaction != 198 || f.RealAutoCompactionTotal != 155_548 || f.ClaudeCodeThreshold != 155_000 {
+		t.Errorf("auto-compaction at call %d after a usage total of %d, threshold %d; want 198, 155548, 155000",
+			f.RealAutoCompaction, f.RealAutoCompactionTotal, f.ClaudeCodeThreshold)
+	}
+}
+
 func abs(x int64) int64 {
 	if x < 0 {
 		return -x
