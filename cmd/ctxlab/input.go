@@ -410,24 +410,34 @@ type simOptions struct {
 	ttl        time.Duration
 	cacheEdits bool
 	coldStart  bool
+	params     []string // --sim-param lists
+	set        simulate.Config
 }
 
 func (o *simOptions) addFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.ttl, "ttl", 0, "prompt-cache lifetime for the simulation, e.g. 5m or 1h (default: as the session's own cache writes show)")
 	f.BoolVar(&o.cacheEdits, "cache-edits", false, "model server-side cache edits: clearing tool results keeps the cached prefix")
 	f.BoolVar(&o.coldStart, "cold-start", false, "start every simulated run with an empty prompt cache and no prefix kept warm by other requests (default: with what the session's first call read from it)")
+	f.StringArrayVar(&o.params, "sim-param", nil, "override simulation parameters, name=value[,name=value…] (repeatable; docs/simulation.md lists them, e.g. second-turn-until=0)")
 }
 
 func (o *simOptions) validate() error {
 	if o.ttl < 0 {
 		return usageError("--ttl %v: must be positive", o.ttl)
 	}
+	o.set = simulate.DefaultConfig()
+	for _, list := range o.params {
+		if err := o.set.Set(list); err != nil {
+			return usageError("--sim-param: %v", err)
+		}
+	}
 	return nil
 }
 
-// config returns the simulation's configuration with the given prices.
+// config returns the simulation's configuration with the given prices:
+// the defaults, with --sim-param's values (validate has parsed them).
 func (o *simOptions) config(prices *prices.Table) simulate.Config {
-	c := simulate.DefaultConfig()
+	c := o.set // zero fields are defaults
 	c.Prices, c.TTL, c.CacheEdits, c.ColdStart = prices, o.ttl, o.cacheEdits, o.coldStart
 	return c
 }
