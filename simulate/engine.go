@@ -879,13 +879,15 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
 	tail := tc.Usage.Input // after Claude Code's last breakpoint
+	sys := e.sysFor(tc.Model)
 	if !BillsCacheWrites(tc.Model) {
 		tail = prompt % e.cfg.GatewayCacheUnit // the whole prompt, in units
 		if !e.tr.MissOnlyInput {
 			tail = tc.Usage.CacheRead + tc.Usage.Input%e.cfg.GatewayCacheUnit
 		}
+		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, e.sysFor(tc.Model), minCacheable(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, minCacheable(e.cfg.MinCacheable, tc.Model))
 	stamp := tc.stamp
 	if stamp == "" {
 		stamp = replay.Stamp(tc.Time)

@@ -363,6 +363,47 @@ func TestGatewayCachesWholePrompt(t *testing.T) {
 	}
 }
 
+// TestGatewayHasNoBreakpoint: after a compaction rewrites the messages, a
+// Claude call reads the system prompt prefix, cached at Claude Code's
+// breakpoint, and a call through a compatible endpoint reads nothing: the
+// endpoint caches whole prompts, and none of those is a prefix of the new
+// one. In a DeepSeek transcript here the calls after each of 4 manual
+// compactions read nothing, where the model had read 22,875.
+func TestGatewayHasNoBreakpoint(t *testing.T) {
+	compactThird := policyFunc(func(s *State) {
+		if s.Call == 2 {
+			s.Compact(Compaction{From: 1, To: len(s.Items), Label: "test"})
+		}
+	})
+	for _, c := range []struct {
+		model string
+		want  int64
+	}{{sonnet46, 5000}, {"deepseek-v4-flash", 0}} {
+		tr := build(
+			step{0, c.model, []Item{user(2000)}},
+			step{1, c.model, []Item{asst(100), user(100)}},
+			step{2, c.model, []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 5000
+		for i := range tr.Calls {
+			p := tr.Calls[i].Usage.Prompt() + 4000
+			tr.Calls[i].Usage = replay.Usage{Input: 10, CacheWrite5m: p - 10}
+			if !BillsCacheWrites(c.model) && i > 0 {
+				tr.Calls[i].Usage = replay.Usage{Input: 200, CacheRead: p - 200} // input below the read: the miss only
+			} else if !BillsCacheWrites(c.model) {
+				tr.Calls[i].Usage = replay.Usage{Input: p}
+			}
+		}
+		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput == BillsCacheWrites(c.model) {
+			t.Fatalf("%s: MissOnly %v", c.model, tr.MissOnlyInput)
+		}
+		res := Run(tr, compactThird, DefaultConfig())
+		if got := res.Calls[2].Read; got != c.want || !res.Calls[2].Compacted {
+			t.Errorf("%s: the call after the compaction read %d (compacted %v), want %d", c.model, got, res.Calls[2].Compacted, c.want)
+		}
+	}
+}
+
 // TestZeroConfigIsDefault: the zero Config means every default.
 func TestZeroConfigIsDefault(t *testing.T) {
 	if got, want := (Config{}).withDefaults(), DefaultConfig(); !reflect.DeepEqual(got, want) {
