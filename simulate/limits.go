@@ -93,8 +93,11 @@ const DefaultClockSlack = 20 * time.Second
 // DefaultGatewayTTL is the cache lifetime assumed for models reached
 // through an Anthropic-compatible endpoint. DeepSeek's "Context Caching"
 // guide says unused cache entries are cleared "within a few hours to a few
-// days".
-const DefaultGatewayTTL = 3 * time.Hour
+// days". In the DeepSeek transcripts here, calls after gaps of 1.7, 2.6
+// and 11.0 hours read the whole previous prompt, and calls after 17.7,
+// 18.8 and 49.6 hours read none of it; twelve hours covers the longest
+// gap after which the prompt was still read.
+const DefaultGatewayTTL = 12 * time.Hour
 
 // DefaultGatewayCacheUnit is the unit in which a model reached through an
 // Anthropic-compatible endpoint caches a request's prompt. Such an
