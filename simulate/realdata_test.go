@@ -114,7 +114,7 @@ func abs(x int64) int64 {
 // transcripts: every first auto-compaction at the real call, no compaction
 // where none happened without a reason, every prompt fitted, every
 // disagreement explained, the whole-set cache errors within their bars
-// (reads ±2%, guarded at ±0.5% on the −0.01% and +0.03% measured when this
+// (reads ±2%, guarded at ±0.5% on the −0.10% and +0.17% measured when this
 // test was last changed, −0.8% and −0.3% before a compatible endpoint's
 // cache held each whole prompt; writes ±10%, guarded at ±6% on the +2.4%
 // and −5.3% measured then), and at least the
