@@ -89,11 +89,10 @@ func count[T int | int64](name, field, doc string, least T, f func(*Config) *T) 
 // zero units time.Duration.String adds ("6h", not "6h0m0s").
 func formatDuration(d time.Duration) string {
 	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
+	for _, zeros := range []string{"m0s", "h0m"} { // 6h0m0s → 6h0m → 6h
+		if strings.HasSuffix(s, zeros) {
+			s = s[:len(s)-2]
+		}
 	}
 	return s
 }

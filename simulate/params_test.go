@@ -78,8 +78,10 @@ func TestParams(t *testing.T) {
 	if err := c.Set("second-turn-until=0,nosuch=1"); err == nil || !strings.Contains(err.Error(), `unknown simulation parameter "nosuch"`) || !reflect.DeepEqual(c, def) {
 		t.Errorf("unknown name: %v", err)
 	}
-	if got := (Param{get: func(Config) string { return formatDuration(6 * time.Hour) }}).Default(); got != "6h" {
-		t.Errorf("6h formats as %q", got)
+	for d, want := range map[time.Duration]string{6 * time.Hour: "6h", 90 * time.Minute: "1h30m", 5 * time.Minute: "5m", 20 * time.Second: "20s", 90 * time.Second: "1m30s", 0: "0s"} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("%v formats as %q, want %q", d, got, want)
+		}
 	}
 }
 
