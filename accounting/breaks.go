@@ -127,6 +127,10 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				continue
 			}
 			p := &th.Calls[prev]
+			restarted := false // a resumed conversation's new process, since p
+			for k := prev + 1; k <= i; k++ {
+				restarted = restarted || th.Calls[k].Restart
+			}
 			if cfg.IsBreak(p.Usage.CacheRead, c.Usage.CacheRead) {
 				b := CacheBreak{
 					Thread: name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), Model: c.Model,
@@ -146,7 +150,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					b.Cause, b.Expected = CauseMicrocompaction, true
 				case c.Model != p.Model:
 					b.Cause = CauseModelChange
-				case c.SessionID != p.SessionID:
+				case c.SessionID != p.SessionID || restarted:
 					b.Cause = CauseResume
 				case prevTTL == "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL1h.Milliseconds():
 					b.Cause = CauseTTL1h

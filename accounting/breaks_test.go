@@ -120,6 +120,13 @@ func TestCacheBreakCauses(t *testing.T) {
 			[]brk{{2, CauseModelChange, false, 100_000, 0, 60}}},
 		{"resume", []step{{read: 100_000}, {gap: minute, sid: "b2", read: 10_000}},
 			[]brk{{2, CauseResume, false, 100_000, 10_000, 60}}},
+		// Responses copied at once when a conversation was resumed (one
+		// timestamp); the next call, stamped later, is the new process's.
+		{"resumed after a copied stretch", []step{{read: 90_000}, {read: 100_000}, {gap: 4 * minute, read: 0, w5: 100_000}},
+			[]brk{{3, CauseResume, false, 100_000, 0, 240}}},
+		// Two calls four minutes apart, each with its own time: no resume.
+		{"no copied stretch", []step{{read: 90_000}, {gap: minute, read: 100_000}, {gap: 4 * minute, read: 0, w5: 100_000}},
+			[]brk{{3, CauseUnexplained, false, 100_000, 0, 240}}},
 		// 5-minute writes: a gap over 5 minutes expires them.
 		{"ttl 5m", []step{{read: 100_000, w5: 1000}, {gap: 5*minute + sec, read: 10_000, w5: 90_000}},
 			[]brk{{2, CauseTTL5m, false, 100_000, 10_000, 301}}},

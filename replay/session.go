@@ -183,6 +183,9 @@ type Call struct {
 	// Duplicate marks a call whose (message.id, requestId) was already
 	// counted in an earlier thread of the session; it adds no usage.
 	Duplicate bool
+	// Restart marks the first call of a new Claude Code process after a
+	// resumed conversation's copied lines (Thread.markRestarts).
+	Restart bool
 }
 
 // Sent reports whether a call went to the API: a <synthetic> or API-error
@@ -587,6 +590,7 @@ func (b *builder) finish() *Session {
 	for _, th := range s.Threads() {
 		th.toolIndex, th.msgIndex = nil, nil
 		th.setClocks()
+		th.markRestarts()
 	}
 	s.Versions = sortedKeys(b.versions)
 	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
@@ -651,6 +655,26 @@ func CompareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// markRestarts marks the calls that begin a new Claude Code process after
+// a resumed conversation's copied lines. Claude Code 1.0.x resumed a
+// conversation by writing its history into the new transcript at once:
+// those responses share one timestamp, the time of the copy (two real
+// responses never share a millisecond). The first call stamped later than
+// such a stretch, with a timestamp of its own, is the resumed process's,
+// and, as a call on a new version, it has lost the cached messages: the
+// system prompt it sends is the new process's (its git status, Claude
+// Code's "snapshot in time" taken when a conversation starts, is new).
+func (th *Thread) markRestarts() {
+	stamps := make(map[int64]int, len(th.Calls))
+	for i := range th.Calls {
+		stamps[th.Calls[i].Time]++
+	}
+	for i := 1; i < len(th.Calls); i++ {
+		c, p := &th.Calls[i], &th.Calls[i-1]
+		c.Restart = p.Time > 0 && stamps[p.Time] > 1 && c.Time > p.Time && stamps[c.Time] == 1
+	}
 }
 
 // setClocks sets each call's Clock. A call cannot have been sent before the

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -757,5 +758,39 @@ func TestToolRunTimes(t *testing.T) {
 	}
 	if c := s.Main.Calls[5]; c.Time != 0 || c.Clock != 0 {
 		t.Errorf("call 6: Time %d, Clock %d; want 0", c.Time, c.Clock)
+	}
+}
+
+// TestMarkRestarts: the first call stamped later than a stretch of calls
+// that share one timestamp (a resumed conversation's copied history)
+// begins a new process; nothing else does.
+func TestMarkRestarts(t *testing.T) {
+	const t0 = 1_700_000_000_000
+	for _, c := range []struct {
+		name  string
+		times []int64
+		want  []int // the calls marked, from 0
+	}{
+		{"copied, then new", []int64{t0, t0, t0, t0 + 245_000, t0 + 250_000}, []int{3}},
+		{"copied to the end", []int64{t0, t0, t0}, nil},
+		{"each its own time", []int64{t0, t0 + 1, t0 + 2}, nil},
+		{"a stretch of two", []int64{t0, t0 + 5, t0 + 5, t0 + 9}, []int{3}},
+		{"no timestamps", []int64{0, 0, 5}, nil},
+		{"a later shared stamp", []int64{t0, t0 + 9, t0 + 9}, nil},
+	} {
+		th := &Thread{}
+		for _, tm := range c.times {
+			th.Calls = append(th.Calls, Call{Time: tm})
+		}
+		th.markRestarts()
+		var got []int
+		for i := range th.Calls {
+			if th.Calls[i].Restart {
+				got = append(got, i)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: restarts at %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -578,13 +578,20 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		}
 		e.turnModel = tc.Model
 	}
-	if i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version {
+	newVersion := i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version
+	if newVersion || i > 0 && tc.Restarted {
+		// A new process: its system prompt is its own (a new version's, or
+		// a resumed conversation's new git status snapshot).
 		if BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
 			e.markEdit(1) // the messages, not the system prompt prefix
 		} else {
 			e.markEdit(0)
 		}
-		e.actions = append(e.actions, "Claude Code version changed")
+		if newVersion {
+			e.actions = append(e.actions, "Claude Code version changed")
+		} else {
+			e.actions = append(e.actions, "Claude Code restarted (a resumed conversation)")
+		}
 	}
 	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&e.tr.Calls[i-1]) && tc.Thinking != e.tr.Calls[i-1].Thinking {
 		e.markEdit(1)

@@ -148,10 +148,12 @@ func TestFirstTurnAfterCompaction(t *testing.T) {
 // another Claude Code version (a restarted Claude Code) loses the cached
 // messages but, from 2.0.0 on Anthropic's cache, reads the system prompt
 // prefix that other requests on the new version keep warm. Through a
-// compatible gateway, or before 2.0.0, it reads nothing. Otherwise the turn
-// reads the whole previous prompt.
+// compatible gateway, or before 2.0.0, it reads nothing. So does the first
+// call of a resumed conversation's new process (TraceCall.Restarted).
+// Otherwise the turn reads the whole previous prompt.
 func TestSystemPromptChangeBreaksCache(t *testing.T) {
 	const sys = 3000 // above every model's minimum cacheable prompt
+	const restarted = "Claude Code restarted (a resumed conversation)"
 	for _, c := range []struct {
 		name   string
 		model  string
@@ -165,6 +167,8 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 		{"version", sonnet46, "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", sys},
 		{"version 1.0.x", sonnet46, "1.0.88", func(tc *TraceCall) { tc.Version = "1.0.89" }, "Claude Code version changed", 0},
 		{"version, gateway", "deepseek-v4-flash", "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", 0},
+		{"restart", sonnet46, "2.1.146", func(tc *TraceCall) { tc.Restarted = true }, restarted, sys},
+		{"restart 1.0.x", sonnet46, "1.0.89", func(tc *TraceCall) { tc.Restarted = true }, restarted, 0},
 	} {
 		tr := build(
 			step{0, c.model, []Item{user(2000)}},
@@ -181,7 +185,7 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 		if got.Read != c.want {
 			t.Errorf("%s: read %d, want %d (actions %q)", c.name, got.Read, c.want, got.Actions)
 		}
-		for _, act := range []string{"working directory changed", "Claude Code version changed"} {
+		for _, act := range []string{"working directory changed", "Claude Code version changed", restarted} {
 			if slices.Contains(got.Actions, act) != (act == c.action) {
 				t.Errorf("%s: actions %q", c.name, got.Actions)
 			}

@@ -98,6 +98,10 @@ type TraceCall struct {
 	// names the working directory in its system prompt, which it builds
 	// at the start of each turn, so the cached prefix breaks there.
 	CwdChanged bool
+	// Restarted is set on the first call sent by a new Claude Code process
+	// after a resumed conversation's copied lines (replay.Call.Restart, on
+	// this call or a call between it and the previous one).
+	Restarted bool
 	// BaseRead is set when the call's recorded read is shorter than the
 	// system prompt prefix and than every earlier read on its model: a
 	// shorter prefix of the system prompt was cached (the base prefix).
@@ -194,15 +198,21 @@ func Prepare(s *replay.Session) *Trace {
 	}
 	var thinking int64 // the current turn's budget
 	var cwd string     // and working directory
+	prevCall := -1     // the previous trace call's index in th.Calls
 	for _, seg := range sz.Segments {
 		if tr.Auxiliary != "" {
 			break
 		}
 		c := &th.Calls[seg.Call]
+		restarted := false
+		for k := prevCall + 1; k <= seg.Call; k++ {
+			restarted = restarted || th.Calls[k].Restart
+		}
+		prevCall = seg.Call
 		tc := TraceCall{
 			Index: seg.Call, Line: c.Line, Time: c.Clock, Ahead: c.Clock - c.Time, Model: c.Model, Version: c.Version,
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
-			stamp: replay.Stamp(c.Time),
+			stamp: replay.Stamp(c.Time), Restarted: restarted,
 		}
 		if c.OutputLowerBound {
 			for _, b := range th.Messages[c.Msg].Blocks {
