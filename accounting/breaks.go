@@ -14,9 +14,11 @@ const (
 	CauseMicrocompaction = "microcompaction"
 	CauseModelChange     = "model_change"
 	CauseResume          = "resume"
+	CauseVersionChange   = "version_change"
+	CauseCwdChange       = "cwd_change"
 	CauseTTL5m           = "ttl_5m"
 	CauseTTL1h           = "ttl_1h"
-	CauseUnexplained     = "unexplained" // no local cause: likely server side (Claude Code's own detector says so when neither the prompt nor the gap explains a drop)
+	CauseUnexplained     = "unexplained" // no cause the transcript shows: a change it does not record, or the server side
 )
 
 // CacheBreak is a call whose cache read fell sharply below the previous
@@ -127,10 +129,9 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				continue
 			}
 			p := &th.Calls[prev]
-			restarted := false // a resumed conversation's new process, since p
-			for k := prev + 1; k <= i; k++ {
-				restarted = restarted || th.Calls[k].Restart
-			}
+			// Marks on this call, or on calls not counted since p.
+			restarted := th.Between(prev, i, func(c *replay.Call) bool { return c.Restart })
+			cwdChanged := th.Between(prev, i, func(c *replay.Call) bool { return c.CwdChanged })
 			if cfg.IsBreak(p.Usage.CacheRead, c.Usage.CacheRead) {
 				b := CacheBreak{
 					Thread: name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), Model: c.Model,
@@ -152,6 +153,10 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					b.Cause = CauseModelChange
 				case c.SessionID != p.SessionID || restarted:
 					b.Cause = CauseResume
+				case c.Version != p.Version && c.Version != "" && p.Version != "":
+					b.Cause = CauseVersionChange
+				case cwdChanged:
+					b.Cause = CauseCwdChange
 				case prevTTL == "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL1h.Milliseconds():
 					b.Cause = CauseTTL1h
 				case prevTTL != "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL5m.Milliseconds():

@@ -8,12 +8,14 @@ import (
 
 // step is one API call of a cache-break scenario.
 type step struct {
-	gap    time.Duration // since the previous call
-	model  string        // sonnet 4.5 when empty
-	sid    string        // a new sessionId from this call on (a resume)
-	read   int64
-	w5, w1 int64
-	before string // a compaction just before the call: "compact", "summary" or "micro"
+	gap     time.Duration // since the previous call
+	model   string        // sonnet 4.5 when empty
+	sid     string        // a new sessionId from this call on (a resume)
+	read    int64
+	w5, w1  int64
+	before  string // a compaction just before the call: "compact", "summary" or "micro"
+	version string // the Claude Code version from this call on
+	cwd     string // a prompt typed in this working directory just before the call
 }
 
 // scenario writes the steps as a main thread: one line per call, so call n
@@ -32,6 +34,12 @@ func scenario(steps []step) *tr {
 		}
 		if s.sid != "" {
 			m.sid = s.sid
+		}
+		if s.version != "" {
+			m.version = s.version
+		}
+		if s.cwd != "" {
+			m.put(map[string]any{"type": "user", "cwd": s.cwd, "message": map[string]any{"role": "user", "content": "go on"}})
 		}
 		model := s.model
 		if model == "" {
@@ -124,6 +132,16 @@ func TestCacheBreakCauses(t *testing.T) {
 		// timestamp); the next call, stamped later, is the new process's.
 		{"resumed after a copied stretch", []step{{read: 90_000}, {read: 100_000}, {gap: 4 * minute, read: 0, w5: 100_000}},
 			[]brk{{3, CauseResume, false, 100_000, 0, 240}}},
+		// A call on another Claude Code version: a restarted process.
+		{"version change", []step{{read: 100_000}, {gap: minute, version: "2.1.101", read: 10_000}},
+			[]brk{{2, CauseVersionChange, false, 100_000, 10_000, 60}}},
+		// A turn typed in another working directory, which the system
+		// prompt names; one typed in the same directory breaks nothing
+		// that the transcript shows.
+		{"cwd change", []step{{cwd: "/a", read: 100_000}, {gap: minute, cwd: "/b", read: 10_000}},
+			[]brk{{2, CauseCwdChange, false, 100_000, 10_000, 60}}},
+		{"same cwd", []step{{cwd: "/a", read: 100_000}, {gap: minute, cwd: "/a", read: 10_000}},
+			[]brk{{2, CauseUnexplained, false, 100_000, 10_000, 60}}},
 		// Two calls four minutes apart, each with its own time: no resume.
 		{"no copied stretch", []step{{read: 90_000}, {gap: minute, read: 100_000}, {gap: 4 * minute, read: 0, w5: 100_000}},
 			[]brk{{3, CauseUnexplained, false, 100_000, 0, 240}}},

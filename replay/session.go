@@ -186,6 +186,9 @@ type Call struct {
 	// Restart marks the first call of a new Claude Code process after a
 	// resumed conversation's copied lines (Thread.markRestarts).
 	Restart bool
+	// CwdChanged marks the first call of a turn begun in another working
+	// directory than the last sent call's (Thread.markCwdChanges).
+	CwdChanged bool
 }
 
 // Sent reports whether a call went to the API: a <synthetic> or API-error
@@ -591,6 +594,7 @@ func (b *builder) finish() *Session {
 		th.toolIndex, th.msgIndex = nil, nil
 		th.setClocks()
 		th.markRestarts()
+		th.markCwdChanges()
 	}
 	s.Versions = sortedKeys(b.versions)
 	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
@@ -655,6 +659,66 @@ func CompareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// Typed reports whether m is a prompt the user typed, which begins a turn:
+// a user message with text that is not a tool result, a meta line, a
+// compaction summary or the marker of an interruption.
+func (m *Message) Typed() bool {
+	if m.Role != RoleUser || m.Meta || m.CompactSummary {
+		return false
+	}
+	text := false
+	for _, b := range m.Blocks {
+		switch b.Kind {
+		case BlockToolResult:
+			return false
+		case BlockText:
+			if !text && strings.HasPrefix(b.Text, "[Request interrupted") {
+				return false
+			}
+			text = true
+		}
+	}
+	return text
+}
+
+// markCwdChanges marks the first call of each turn whose prompt was typed
+// in another working directory (the cwd of its line) than the turn of the
+// last call sent. Claude Code names the working directory in the system
+// prompt it builds when a turn begins, so the cached prefix breaks there.
+// A directory changed within a turn (by a tool) does not count.
+func (th *Thread) markCwdChanges() {
+	cwd, sent := "", "" // the latest typed prompt's, and the last sent call's
+	m := 0
+	for i := range th.Calls {
+		c := &th.Calls[i]
+		typed := false
+		for ; m < c.Msg; m++ {
+			if msg := &th.Messages[m]; msg.Typed() {
+				typed = true
+				if msg.Cwd != "" {
+					cwd = msg.Cwd
+				}
+			}
+		}
+		c.CwdChanged = typed && sent != "" && cwd != sent
+		if c.Sent() && cwd != "" {
+			sent = cwd
+		}
+	}
+}
+
+// Between reports whether pred holds for a call after call from, up to
+// and including call to: for a call that follows from, whether something
+// marked on the calls not sent or not counted in between applies to it.
+func (th *Thread) Between(from, to int, pred func(*Call) bool) bool {
+	for k := max(from+1, 0); k <= to && k < len(th.Calls); k++ {
+		if pred(&th.Calls[k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // markRestarts marks the calls that begin a new Claude Code process after

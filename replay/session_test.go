@@ -794,3 +794,27 @@ func TestMarkRestarts(t *testing.T) {
 		}
 	}
 }
+
+// TestTyped: only a prompt the user typed begins a turn.
+func TestTyped(t *testing.T) {
+	text := func(s string) Block { return Block{Kind: BlockText, Text: s} }
+	for _, c := range []struct {
+		name string
+		m    Message
+		want bool
+	}{
+		{"typed", Message{Role: RoleUser, Blocks: []Block{text("fix it")}}, true},
+		{"typed with an image", Message{Role: RoleUser, Blocks: []Block{text("this"), {Kind: BlockImage}}}, true},
+		{"tool result", Message{Role: RoleUser, Blocks: []Block{{Kind: BlockToolResult}}}, false},
+		{"tool result and text", Message{Role: RoleUser, Blocks: []Block{{Kind: BlockToolResult}, text("note")}}, false},
+		{"meta", Message{Role: RoleUser, Meta: true, Blocks: []Block{text("Caveat")}}, false},
+		{"compaction summary", Message{Role: RoleUser, CompactSummary: true, Blocks: []Block{text("This session is being continued")}}, false},
+		{"interruption", Message{Role: RoleUser, Blocks: []Block{text("[Request interrupted by user]")}}, false},
+		{"no text", Message{Role: RoleUser}, false},
+		{"assistant", Message{Role: RoleAssistant, Blocks: []Block{text("done")}}, false},
+	} {
+		if got := c.m.Typed(); got != c.want {
+			t.Errorf("%s: Typed() = %v", c.name, got)
+		}
+	}
+}

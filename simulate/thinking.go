@@ -74,26 +74,18 @@ const PostCompactTurnFrom = "2.1.126"
 const SecondTurnUntil = "2.1.0"
 
 // promptBudget returns the thinking budget a user message sets, and false
-// when it sets none: it is not a prompt the user typed (a tool result, a
-// meta line, a compaction summary, the marker of an interruption).
+// when it sets none: it is not a prompt the user typed (replay.Message.Typed).
 func promptBudget(m *replay.Message) (int64, bool) {
-	if m.Role != replay.RoleUser || m.Meta || m.CompactSummary {
+	if !m.Typed() {
 		return 0, false
 	}
 	var text []string
 	for _, b := range m.Blocks {
-		switch b.Kind {
-		case replay.BlockToolResult:
-			return 0, false
-		case replay.BlockText:
+		if b.Kind == replay.BlockText {
 			text = append(text, b.Text)
 		}
 	}
-	all := strings.Join(text, "\n")
-	if len(text) == 0 || strings.HasPrefix(all, "[Request interrupted") {
-		return 0, false
-	}
-	return ThinkingBudget(all), true
+	return ThinkingBudget(strings.Join(text, "\n")), true
 }
 
 // DropThinkingUntil is the first Claude Code version whose user turns keep

@@ -94,9 +94,10 @@ type TraceCall struct {
 	// starts a turn.
 	NewTurn bool
 	// CwdChanged is set on a turn's first call when the working directory
-	// recorded on its prompt differs from the previous turn's. Claude Code
-	// names the working directory in its system prompt, which it builds
-	// at the start of each turn, so the cached prefix breaks there.
+	// recorded on its prompt differs from the previous turn's
+	// (replay.Call.CwdChanged). Claude Code names the working directory in
+	// its system prompt, which it builds at the start of each turn, so the
+	// cached prefix breaks there.
 	CwdChanged bool
 	// Restarted is set on the first call sent by a new Claude Code process
 	// after a resumed conversation's copied lines (replay.Call.Restart, on
@@ -197,22 +198,19 @@ func Prepare(s *replay.Session) *Trace {
 		}
 	}
 	var thinking int64 // the current turn's budget
-	var cwd string     // and working directory
 	prevCall := -1     // the previous trace call's index in th.Calls
 	for _, seg := range sz.Segments {
 		if tr.Auxiliary != "" {
 			break
 		}
 		c := &th.Calls[seg.Call]
-		restarted := false
-		for k := prevCall + 1; k <= seg.Call; k++ {
-			restarted = restarted || th.Calls[k].Restart
-		}
+		restarted := th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.Restart })
+		cwdChanged := th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.CwdChanged })
 		prevCall = seg.Call
 		tc := TraceCall{
 			Index: seg.Call, Line: c.Line, Time: c.Clock, Ahead: c.Clock - c.Time, Model: c.Model, Version: c.Version,
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
-			stamp: replay.Stamp(c.Time), Restarted: restarted,
+			stamp: replay.Stamp(c.Time), Restarted: restarted, CwdChanged: cwdChanged,
 		}
 		if c.OutputLowerBound {
 			for _, b := range th.Messages[c.Msg].Blocks {
@@ -241,10 +239,6 @@ func Prepare(s *replay.Session) *Trace {
 			}
 			if b, ok := promptBudget(&th.Messages[m]); ok {
 				thinking, tc.NewTurn = b, true
-				if d := th.Messages[m].Cwd; d != "" {
-					tc.CwdChanged = cwd != "" && d != cwd
-					cwd = d
-				}
 			}
 			n := len(tc.Items)
 			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, afterBoundary)
