@@ -363,8 +363,8 @@ func SystemPrefixOf(overhead int64, calls []TraceCall) (int64, string) {
 // first call comes after one (TraceCall.RealCompact). Claude Code 1.0.x
 // wrote a conversation it compacted on into a new transcript that begins
 // with the summary, and a resumed one copies it from there (2.x keeps
-// compacting within the transcript). Such a
-// conversation began earlier, in the session it continues:
+// compacting within the transcript). Such a conversation began earlier,
+// in the session it continues:
 //   - its second turn is long past. In the 1.0.89 transcripts here the turn
 //     after a summary read the whole previous prompt (2 of 2), and so did
 //     the first turn after the summary that begins a 1.0.81 transcript,
