@@ -129,10 +129,10 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				continue
 			}
 			p := &th.Calls[prev]
-			// Marks on this call, or on calls not counted since p.
-			restarted := th.Between(prev, i, func(c *replay.Call) bool { return c.Restart })
-			cwdChanged := th.Between(prev, i, func(c *replay.Call) bool { return c.CwdChanged })
 			if cfg.IsBreak(p.Usage.CacheRead, c.Usage.CacheRead) {
+				// Marks on this call, or on calls not counted since p.
+				restarted := th.Between(prev, i, func(c *replay.Call) bool { return c.Restart })
+				cwdChanged := th.Between(prev, i, func(c *replay.Call) bool { return c.CwdChanged })
 				b := CacheBreak{
 					Thread: name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), Model: c.Model,
 					PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
