@@ -1,6 +1,7 @@
 package accounting
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,15 @@ const (
 	CauseCwdChange       = "cwd_change"
 	CauseTTL5m           = "ttl_5m"
 	CauseTTL1h           = "ttl_1h"
+	// The turn rules (TurnRules), in the order Turns checks them: where
+	// Claude Code or the API rewrites the cached conversation as a turn
+	// begins, which no line of the transcript records. They explain a
+	// fallback within the cache lifetime, so they come after the TTLs.
+	CauseModelNamed      = "model_named"
+	CauseThinkingBudget  = "thinking_budget"
+	CauseSecondTurn      = "second_turn"
+	CauseThinkingDropped = "thinking_dropped"
+	CausePostCompaction  = "post_compaction_turn"
 	CauseUnexplained     = "unexplained" // no cause the transcript shows: a change it does not record, or the server side
 )
 
@@ -93,10 +103,37 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 		prev := -1
 		ttl := "" // TTL of the thread's latest cache write
 		ci := 0   // next compaction to consider
+		turns := NewTurns(cfg.TurnRules, Continues(th))
+		var rw Rewrite // turn rules since the previous call checked
+		var budget int64
+		m, tci := 0, 0 // next message and compaction the turn rules look at
 		for i := range th.Calls {
 			c := &th.Calls[i]
 			if !c.Counted() {
 				continue
+			}
+			// The turn rules follow every counted call: the prompts typed
+			// since the previous one, the response's thinking, and the
+			// compactions before it.
+			tc := TurnCall{Model: c.Model, Version: c.Version}
+			if c.Msg >= 0 {
+				for ; m < c.Msg; m++ {
+					if th.Messages[m].Typed() {
+						tc.NewTurn, budget = true, 0
+						if turns.Keywords(c.Version) { // only then does the budget count
+							budget, _ = PromptBudget(&th.Messages[m])
+						}
+					}
+				}
+				m = max(m, c.Msg+1)
+				tc.Thought = hasThinking(&th.Messages[c.Msg])
+			}
+			tc.Budget = budget
+			rw |= turns.Next(tc)
+			for ; tci < len(th.Compactions) && th.Compactions[tci].CallsBefore <= i; tci++ {
+				if th.Compactions[tci].Kind != replay.CompactMicro {
+					turns.Compacted()
+				}
 			}
 			// prevTTL is the TTL the cached prefix was written with, before
 			// this call's own write: it decides whether a gap expired it.
@@ -125,7 +162,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				ci++
 			}
 			if prev < 0 {
-				prev = i
+				prev, rw = i, 0
 				continue
 			}
 			p := &th.Calls[prev]
@@ -161,6 +198,10 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					b.Cause = CauseTTL1h
 				case prevTTL != "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL5m.Milliseconds():
 					b.Cause = CauseTTL5m
+				case rw != 0:
+					// After the TTLs: a turn rule explains a fallback
+					// within the cache lifetime.
+					b.Cause = rw.Cause()
 				default:
 					b.Cause = CauseUnexplained
 				}
@@ -175,12 +216,17 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				}
 				breaks = append(breaks, b)
 			}
-			prev = i
+			prev, rw = i, 0
 		}
 	}
 	// Most expensive first; the sort is stable, so equal costs stay in order.
 	sort.SliceStable(breaks, func(i, j int) bool { return breaks[i].Cost > breaks[j].Cost })
 	return breaks, changes
+}
+
+// hasThinking reports whether a response has a thinking block.
+func hasThinking(m *replay.Message) bool {
+	return slices.ContainsFunc(m.Blocks, func(b replay.Block) bool { return b.Kind == replay.BlockThinking })
 }
 
 // writeTTL names the TTL a call wrote its cache with: "1h", "5m", or ""

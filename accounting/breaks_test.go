@@ -16,6 +16,8 @@ type step struct {
 	before  string // a compaction just before the call: "compact", "summary" or "micro"
 	version string // the Claude Code version from this call on
 	cwd     string // a prompt typed in this working directory just before the call
+	prompt  string // a prompt typed just before the call
+	think   bool   // the call's response has thinking
 }
 
 // scenario writes the steps as a main thread: one line per call, so call n
@@ -41,11 +43,18 @@ func scenario(steps []step) *tr {
 		if s.cwd != "" {
 			m.put(map[string]any{"type": "user", "cwd": s.cwd, "message": map[string]any{"role": "user", "content": "go on"}})
 		}
+		if s.prompt != "" {
+			m.user(s.prompt)
+		}
 		model := s.model
 		if model == "" {
 			model = sonnet45
 		}
-		m.call(model, use{in: 1, w5: s.w5, w1: s.w1, read: s.read, out: 1}, text("x"))
+		blocks := []any{text("x")}
+		if s.think {
+			blocks = append([]any{thinking("t")}, blocks...)
+		}
+		m.call(model, use{in: 1, w5: s.w5, w1: s.w1, read: s.read, out: 1}, blocks...)
 	}
 	return m
 }
@@ -145,6 +154,25 @@ func TestCacheBreakCauses(t *testing.T) {
 		// Two calls four minutes apart, each with its own time: no resume.
 		{"no copied stretch", []step{{read: 90_000}, {gap: minute, read: 100_000}, {gap: 4 * minute, read: 0, w5: 100_000}},
 			[]brk{{3, CauseUnexplained, false, 100_000, 0, 240}}},
+		// The turn rules, on Claude Code 2.0.76 (2.1.100 for the
+		// compaction): each explains a fallback within the cache lifetime.
+		{"thinking dropped", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000, think: true}, {gap: minute, prompt: "c", read: 10_000}},
+			[]brk{{3, CauseThinkingDropped, false, 100_000, 10_000, 60}}},
+		{"second turn", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, read: 100_000}, {gap: minute, prompt: "b", read: 10_000}},
+			[]brk{{3, CauseSecondTurn, false, 100_000, 10_000, 60}}},
+		{"third turn", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "c", read: 10_000}},
+			[]brk{{3, CauseUnexplained, false, 100_000, 10_000, 60}}},
+		{"thinking budget", []step{{version: "1.0.89", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "ultrathink", read: 10_000}},
+			[]brk{{3, CauseThinkingBudget, false, 100_000, 10_000, 60}}},
+		// Opus 4.1 switched to Sonnet 4 within the turn; the next turn on
+		// Sonnet 4 names it.
+		{"model named", []step{{version: "1.0.89", model: opus41, prompt: "a", read: 50_000}, {gap: minute, prompt: "b", model: opus41, read: 60_000}, {gap: minute, model: sonnet4, read: 0}, {gap: minute, model: sonnet4, read: 100_000}, {gap: minute, prompt: "c", model: sonnet4, read: 10_000}},
+			[]brk{{3, CauseModelChange, false, 60_000, 0, 60}, {5, CauseModelNamed, false, 100_000, 10_000, 60}}},
+		{"first turn after a compaction", []step{{version: "2.1.146", prompt: "a", read: 150_000}, {gap: minute, before: "compact", read: 20_000}, {gap: minute, read: 40_000}, {gap: minute, prompt: "b", read: 10_000}},
+			[]brk{{2, CauseCompaction, true, 150_000, 20_000, 60}, {4, CausePostCompaction, false, 40_000, 10_000, 60}}},
+		// A gap past the TTL explains the break before a turn rule.
+		{"thinking dropped, 6 minutes", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000, think: true}, {gap: 6 * minute, prompt: "c", read: 10_000}},
+			[]brk{{3, CauseTTL5m, false, 100_000, 10_000, 360}}},
 		// 5-minute writes: a gap over 5 minutes expires them.
 		{"ttl 5m", []step{{read: 100_000, w5: 1000}, {gap: 5*minute + sec, read: 10_000, w5: 90_000}},
 			[]brk{{2, CauseTTL5m, false, 100_000, 10_000, 301}}},

@@ -1,6 +1,7 @@
 package accounting
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
@@ -66,5 +67,39 @@ func TestRealdata(t *testing.T) {
 	} else if len(r.Compactions) != 1 || r.Compactions[0].Before != 155_548 || r.Compactions[0].Trigger != "auto" ||
 		r.Compactions[0].AfterSource != "next_prompt" {
 		t.Errorf("c7d2069e compactions = %+v", r.Compactions)
+	}
+}
+
+// TestRealdataBreakCauses pins the causes the cache-break report gives
+// over the genuine transcripts. Before the turn rules named them, 20 of
+// realdata's breaks and 14 of calibration's were unexplained; the simulator
+// had already named a rule at 23 of those 34 calls.
+func TestRealdataBreakCauses(t *testing.T) {
+	for _, c := range []struct {
+		corpus string
+		want   map[string]int
+	}{
+		{testcorpus.Realdata, map[string]int{
+			CauseCompaction: 10, CauseCwdChange: 8, CauseModelChange: 3, CauseVersionChange: 3,
+			CauseTTL1h: 5, CauseTTL5m: 28,
+			CauseModelNamed: 1, CausePostCompaction: 1, CauseSecondTurn: 2, CauseThinkingBudget: 3, CauseThinkingDropped: 8,
+			CauseUnexplained: 5,
+		}},
+		{testcorpus.Calibration, map[string]int{
+			CauseCompaction: 6, CauseCwdChange: 5, CauseModelChange: 4, CauseResume: 1, CauseVersionChange: 1,
+			CauseTTL1h: 5, CauseTTL5m: 4,
+			CauseModelNamed: 3, CausePostCompaction: 1, CauseThinkingBudget: 4,
+			CauseUnexplained: 6,
+		}},
+	} {
+		got := map[string]int{}
+		for _, s := range corpusload.Sessions(t, c.corpus) {
+			for _, b := range Analyze(s, DefaultConfig()).CacheBreaks {
+				got[b.Cause]++
+			}
+		}
+		if !maps.Equal(got, c.want) {
+			t.Errorf("%s: causes %v, want %v", c.corpus, got, c.want)
+		}
 	}
 }

@@ -15,6 +15,9 @@ type Config struct {
 	// BreakRule detects cache breaks (BreakMinFraction, BreakMinTokens), as
 	// Claude Code's own cache-break detection does.
 	BreakRule
+	// TurnRules name the rules by which Claude Code, or the API, rewrites
+	// the cached conversation when a user turn begins, as break causes.
+	TurnRules
 	// TTL5m and TTL1h are the prompt-cache lifetimes (Anthropic's "Prompt
 	// caching" documentation).
 	TTL5m time.Duration
@@ -41,6 +44,7 @@ func (cfg Config) withDefaults() Config {
 	if cfg.BreakRule == (BreakRule{}) {
 		cfg.BreakRule = DefaultBreakRule()
 	}
+	cfg.TurnRules = cfg.TurnRules.WithDefaults()
 	if cfg.TTL5m <= 0 {
 		cfg.TTL5m = DefaultTTL5m
 	}

@@ -42,26 +42,12 @@ type Config struct {
 	// EstimateFrom is the first Claude Code version whose threshold count
 	// adds an estimate of what followed the last response (EstimateFrom).
 	EstimateFrom string
-	// ThinkingKeywordsUntil is the first Claude Code version whose
-	// thinking budget does not follow the prompt's keywords
-	// (ThinkingKeywordsUntil). Before it, a turn whose budget differs from
-	// the previous call's invalidates the cached messages: changing the
-	// thinking parameters does, while the system prompt and tools stay
-	// cached (Anthropic's "Building with extended thinking", on prompt
-	// caching). "0" turns the rule off.
-	ThinkingKeywordsUntil string
-	// PostCompactTurnFrom is the first Claude Code version whose first
-	// user turn after a compaction reads only the system prompt
-	// (PostCompactTurnFrom); "99" turns the rule off.
-	PostCompactTurnFrom string
-	// DropThinkingUntil is the first Claude Code version whose user turns
-	// keep the cached conversation after a turn with thinking
-	// (DropThinkingUntil); "0" turns the rule off.
-	DropThinkingUntil string
-	// SecondTurnUntil is the first Claude Code version whose second user
-	// turn does not read only the system prompt (SecondTurnUntil); "0"
-	// turns the rule off.
-	SecondTurnUntil string
+	// TurnRules are the versions from or until which Claude Code, or the
+	// API, rewrites the cached conversation when a user turn begins
+	// (accounting.TurnRules: a changed keyword thinking budget, the
+	// session's second turn, thinking dropped, the first turn after a
+	// compaction).
+	accounting.TurnRules
 	// SharedPrefixTTL is how long the prefix up to the end of the system
 	// prompt stays readable after the session's own last use when the
 	// session's first call read from the cache (DefaultSharedPrefixTTL;
@@ -307,14 +293,8 @@ type engine struct {
 	lastOutput   int64  // and output
 	model        string
 	compacted    bool // a compaction happened before this call
-	// compactedTurn is set from the call after a compaction until the
-	// next turn starts.
-	compactedTurn bool
-	secondTurn    bool // the session's second turn has started
-	thoughtTurn   bool // a response of the current turn had thinking
-	// turnModel is the model the current turn began on, the one its
-	// system prompt names.
-	turnModel  string
+	// turns follows the trace's turns for the turn rules.
+	turns      accounting.Turns
 	clearedNow bool  // content cleared or dropped before this call
 	st         State // the policy's view of the current call (step)
 	// sys is where the system prompt's cache breakpoint falls
@@ -341,18 +321,7 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MinCacheable == nil {
 		cfg.MinCacheable = DefaultMinCacheable()
 	}
-	if cfg.PostCompactTurnFrom == "" {
-		cfg.PostCompactTurnFrom = PostCompactTurnFrom
-	}
-	if cfg.DropThinkingUntil == "" {
-		cfg.DropThinkingUntil = DropThinkingUntil
-	}
-	if cfg.SecondTurnUntil == "" {
-		cfg.SecondTurnUntil = SecondTurnUntil
-	}
-	if cfg.ThinkingKeywordsUntil == "" {
-		cfg.ThinkingKeywordsUntil = ThinkingKeywordsUntil
-	}
+	cfg.TurnRules = cfg.TurnRules.WithDefaults()
 	if cfg.EstimateFrom == "" {
 		cfg.EstimateFrom = EstimateFrom
 	}
@@ -421,8 +390,8 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	e := &engine{
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
-		secondTurn: tr.Continued, // a continued conversation is past it
-		res:        &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
+		turns: accounting.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
+		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
 	}
 	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
 	// Room for every item the trace appends, so the context is not
@@ -509,7 +478,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.request(tc, st.Limits, obs)
 	if e.compacted {
-		e.compactedTurn = true
+		e.turns.Compacted()
 	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
 	if tc.OutputLowerBound {
@@ -567,16 +536,14 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
 	}
-	if i == 0 || tc.NewTurn {
-		if i > 0 && tc.Model == e.prevModel && e.turnModel != "" && e.turnModel != tc.Model {
-			pos := e.cache.base
-			if pos == 0 {
-				pos = e.sysFor(tc.Model)
-			}
-			e.cache.forget(pos)
-			e.actions = append(e.actions, "the system prompt names the model the previous turn switched to")
+	rw := e.turns.Next(accounting.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
+	if rw&accounting.RewriteModelNamed != 0 {
+		pos := e.cache.base
+		if pos == 0 {
+			pos = e.sysFor(tc.Model)
 		}
-		e.turnModel = tc.Model
+		e.cache.forget(pos)
+		e.actions = append(e.actions, "the system prompt names the model the previous turn switched to")
 	}
 	newVersion := i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version
 	if newVersion || i > 0 && tc.Restarted {
@@ -593,40 +560,25 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 			e.actions = append(e.actions, "Claude Code restarted (a resumed conversation)")
 		}
 	}
-	if i > 0 && e.keywordThinking(tc) && e.keywordThinking(&e.tr.Calls[i-1]) && tc.Thinking != e.tr.Calls[i-1].Thinking {
-		e.markEdit(1)
-		e.actions = append(e.actions, "thinking budget changed")
-	}
-	if i > 0 && tc.NewTurn && !e.secondTurn {
-		e.secondTurn = true
-		if tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.SecondTurnUntil) < 0 {
+	// The other rules rewrite the cached messages, not the system prompt.
+	for _, r := range messageRewrites {
+		if rw&r.rw != 0 {
 			e.markEdit(1)
-			e.actions = append(e.actions, "second turn")
-		}
-	}
-	if tc.NewTurn && e.thoughtTurn {
-		if tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.DropThinkingUntil) < 0 && dropsThinking(tc.Model) {
-			e.markEdit(1)
-			e.actions = append(e.actions, "thinking of the previous turn dropped")
-		}
-	}
-	if tc.NewTurn {
-		e.thoughtTurn = false
-	}
-	e.thoughtTurn = e.thoughtTurn || tc.Thought
-	if tc.NewTurn && e.compactedTurn {
-		e.compactedTurn = false
-		if tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.PostCompactTurnFrom) >= 0 {
-			e.markEdit(1)
-			e.actions = append(e.actions, "first turn after a compaction")
+			e.actions = append(e.actions, r.action)
 		}
 	}
 }
 
-// keywordThinking says whether the call's thinking budget follows its
-// prompt's keywords.
-func (e *engine) keywordThinking(tc *TraceCall) bool {
-	return tc.Version != "" && replay.CompareVersions(tc.Version, e.cfg.ThinkingKeywordsUntil) < 0
+// messageRewrites are the turn rules that rewrite the cached messages,
+// with the action each writes in a call's row.
+var messageRewrites = []struct {
+	rw     accounting.Rewrite
+	action string
+}{
+	{accounting.RewriteThinkingBudget, "thinking budget changed"},
+	{accounting.RewriteSecondTurn, "second turn"},
+	{accounting.RewriteThinkingDropped, "thinking of the previous turn dropped"},
+	{accounting.RewritePostCompact, "first turn after a compaction"},
 }
 
 // sideRequests replays the side requests sent since the previous call:

@@ -8,56 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/replay"
 )
-
-func TestThinkingBudget(t *testing.T) {
-	for text, want := range map[string]int64{
-		"fix the parser":                      0,
-		"I was thinking about the parser":     0, // "thinking" is not "think"
-		"rethink this":                        0,
-		"think about the parser":              ThinkBasic, // "think about it" is the middle phrase, not "think about"
-		"think about it":                      ThinkMiddle,
-		"think":                               ThinkBasic,
-		"Please THINK before you edit":        ThinkBasic,
-		"think hard about the cache":          ThinkMiddle,
-		"megathink: why is it slow":           ThinkMiddle,
-		"think deeply, then answer":           ThinkMiddle,
-		"think harder":                        ThinkHighest,
-		"fix the modules ultrathink":          ThinkHighest,
-		"think hard, no, think harder":        ThinkHighest, // the strongest phrase wins
-		"Ultrathink analyze self learning":    ThinkHighest,
-		"think very hard about the threshold": ThinkHighest,
-	} {
-		if got := ThinkingBudget(text); got != want {
-			t.Errorf("ThinkingBudget(%q) = %d, want %d", text, got, want)
-		}
-	}
-}
-
-func TestPromptBudget(t *testing.T) {
-	text := func(s string) replay.Block { return replay.Block{Kind: replay.BlockText, Text: s} }
-	for _, c := range []struct {
-		name string
-		m    replay.Message
-		want int64
-		ok   bool
-	}{
-		{"typed", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("ultrathink: why")}}, ThinkHighest, true},
-		{"typed without keyword", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("git push")}}, 0, true},
-		{"meta", replay.Message{Role: replay.RoleUser, Meta: true, Blocks: []replay.Block{text("ultrathink")}}, 0, false},
-		{"summary", replay.Message{Role: replay.RoleUser, CompactSummary: true, Blocks: []replay.Block{text("think")}}, 0, false},
-		{"tool result", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{{Kind: replay.BlockToolResult}, text("think")}}, 0, false},
-		{"interrupted", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("[Request interrupted by user]")}}, 0, false},
-		{"assistant", replay.Message{Role: replay.RoleAssistant, Blocks: []replay.Block{text("think")}}, 0, false},
-		{"image only", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{{Kind: replay.BlockImage}}}, 0, false},
-	} {
-		got, ok := promptBudget(&c.m)
-		if got != c.want || ok != c.ok {
-			t.Errorf("%s: %d, %v; want %d, %v", c.name, got, ok, c.want, c.ok)
-		}
-	}
-}
 
 // A turn whose thinking budget differs from the previous call's reads
 // none of the cached messages before 2.0 (here nothing at all: the 1,000
@@ -84,10 +37,10 @@ func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
 		cfg     Config
 		read    int64
 	}{
-		{"1.0.89, budget changed", "1.0.89", ThinkHighest, DefaultConfig(), 0},
+		{"1.0.89, budget changed", "1.0.89", accounting.ThinkHighest, DefaultConfig(), 0},
 		{"1.0.89, same budget", "1.0.89", 0, DefaultConfig(), 2990},
-		{"2.1.146, budget changed", "2.1.146", ThinkHighest, DefaultConfig(), 2990},
-		{"1.0.89, rule off", "1.0.89", ThinkHighest, off, 2990},
+		{"2.1.146, budget changed", "2.1.146", accounting.ThinkHighest, DefaultConfig(), 2990},
+		{"1.0.89, rule off", "1.0.89", accounting.ThinkHighest, off, 2990},
 	} {
 		got := run(c.version, c.second, c.cfg)
 		if got.Read != c.read {
@@ -320,12 +273,7 @@ func TestSecondTurnRewrite(t *testing.T) {
 			tr.Calls[i].NewTurn = i != 1 // call 1 is a tool call of the first turn
 			tr.Calls[i].Usage.CacheWrite5m += 100
 		}
-		if c.continued {
-			tr.Calls[0].RealCompact = &replay.Compaction{Kind: replay.CompactSummaryOnly}
-		}
-		if tr.Continued = Continues(tr.Calls); tr.Continued != c.continued {
-			t.Errorf("%s: Continues = %v", c.version, tr.Continued)
-		}
+		tr.Continued = c.continued
 		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
 		if got := res.Calls[2].Read; got != c.turn2 {
 			t.Errorf("%s (continued %v): second turn read %d, want %d", c.version, c.continued, got, c.turn2)

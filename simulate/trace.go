@@ -87,8 +87,8 @@ type TraceCall struct {
 	// previous call (replay.SideRequest).
 	Side []replay.SideRequest
 	// Thinking is the thinking budget the keywords of the turn's prompt
-	// ask for (ThinkingBudget), which applies before
-	// ThinkingKeywordsUntil.
+	// ask for (accounting.ThinkingBudget), which applies before
+	// accounting.ThinkingKeywordsUntil.
 	Thinking int64
 	// NewTurn is set when a prompt the user typed precedes the call: it
 	// starts a turn.
@@ -136,7 +136,7 @@ type Trace struct {
 	// Continued is set when the transcript begins with a compaction
 	// summary: its conversation began in an earlier session, so it is past
 	// its second turn, and what its first call read from the cache its own
-	// compaction had just written (Continues).
+	// compaction had just written (accounting.Continues).
 	Continued bool
 	// MissOnlyInput is set when a call to a model reached through a
 	// compatible endpoint recorded less input than cache read: that
@@ -237,7 +237,7 @@ func Prepare(s *replay.Session) *Trace {
 			if tc.RealCompact != nil && m == tc.RealCompact.Msg {
 				afterBoundary = true
 			}
-			if b, ok := promptBudget(&th.Messages[m]); ok {
+			if b, ok := accounting.PromptBudget(&th.Messages[m]); ok {
 				thinking, tc.NewTurn = b, true
 			}
 			n := len(tc.Items)
@@ -256,7 +256,7 @@ func Prepare(s *replay.Session) *Trace {
 	attachSide(tr.Calls, th.SideRequests)
 	tr.Inferred = inferLimits(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-	tr.Continued = Continues(tr.Calls)
+	tr.Continued = accounting.Continues(th)
 	tr.MissOnlyInput = MissOnly(tr.Calls)
 	tr.markPrefixReads()
 	return tr
@@ -357,24 +357,6 @@ func SystemPrefixOf(overhead int64, calls []TraceCall) (int64, string) {
 		return c.Usage.CacheRead, PrefixFromFirstRead
 	}
 	return overhead, PrefixFromOverhead
-}
-
-// Continues reports whether calls begin with a compaction summary: the
-// first call comes after one (TraceCall.RealCompact). Claude Code 1.0.x
-// wrote a conversation it compacted on into a new transcript that begins
-// with the summary, and a resumed one copies it from there (2.x keeps
-// compacting within the transcript). Such a conversation began earlier,
-// in the session it continues:
-//   - its second turn is long past. In the 1.0.89 transcripts here the turn
-//     after a summary read the whole previous prompt (2 of 2), and so did
-//     the first turn after the summary that begins a 1.0.81 transcript,
-//     where the second-turn rule had it read only the system prompt;
-//   - its first call read a prefix its own compaction had just written, not
-//     one the user's other requests keep warm. In that 1.0.81 transcript
-//     the first call after a sub-agent had run for 7.5 minutes read
-//     nothing, where the model had kept the first call's 15,576 tokens.
-func Continues(calls []TraceCall) bool {
-	return len(calls) > 0 && calls[0].RealCompact != nil
 }
 
 // MissOnly reports whether a call to a model reached through a compatible

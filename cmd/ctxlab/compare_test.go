@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/tidwall/gjson"
 )
@@ -262,5 +263,28 @@ func TestColdStart(t *testing.T) {
 	warm, cold := writes(), writes("--cold-start")
 	if firstRead <= 0 || cold-warm != firstRead {
 		t.Errorf("claude-code writes %d, with --cold-start %d: %d apart, want the first call's read, %d", warm, cold, cold-warm, firstRead)
+	}
+}
+
+// --sim-param moves the turn rules for the cache-break report too: with
+// drop-thinking-until=0 the breaks realdata puts down to dropped thinking
+// have no cause.
+func TestSimParamMovesBreakCauses(t *testing.T) {
+	dir := testcorpus.Dir(t, testcorpus.Realdata)
+	causes := func(args ...string) map[string]int64 {
+		out, errOut, code := ctxlab(t, "", nil, append([]string{"replay", "--format", "json"}, append(args, dir)...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		n := map[string]int64{}
+		for _, b := range gjson.Get(out, "total.cache_breaks").Array() {
+			n[b.Get("cause").String()]++
+		}
+		return n
+	}
+	on, off := causes(), causes("--sim-param", "drop-thinking-until=0")
+	if on["thinking_dropped"] != 8 || off["thinking_dropped"] != 0 || off["unexplained"]-on["unexplained"] != 8 {
+		t.Errorf("thinking_dropped %d, unexplained %d; with drop-thinking-until=0: %d, %d; want 8, then 0 and 8 more unexplained",
+			on["thinking_dropped"], on["unexplained"], off["thinking_dropped"], off["unexplained"])
 	}
 }

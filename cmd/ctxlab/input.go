@@ -201,7 +201,9 @@ func prepare(o *inputOptions, sim *simOptions, plot *plotOptions, e env) (*setup
 	if err != nil {
 		return nil, err
 	}
-	return &setup{cfg: cfg, simCfg: sim.config(cfg.Prices), in: in, names: names}, nil
+	simCfg := sim.config(cfg.Prices)
+	cfg.TurnRules = simCfg.TurnRules // the break report names the rules the simulation applies
+	return &setup{cfg: cfg, simCfg: simCfg, in: in, names: names}, nil
 }
 
 // inputs are the sessions a command's paths stand for, found before any

@@ -1,0 +1,373 @@
+package accounting
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// The rules on this page say where Claude Code, or the API, rewrites the
+// cached conversation when a user turn begins. The cache-break report
+// names them as a break's cause, and the simulator's cache model breaks
+// the cached prefix where they apply; both follow a thread with Turns.
+
+// Thinking budgets by keyword. Claude Code before 2.0 set each request's
+// extended-thinking budget from words in the user's prompt; Anthropic's
+// "Claude Code: Best practices for agentic coding" names the escalating
+// phrases ("think" < "think hard" < "think harder" < "ultrathink"), and
+// Claude Code 1.0.x's bundled cli.js maps them to these budgets.
+const (
+	ThinkBasic   = 4_000
+	ThinkMiddle  = 10_000
+	ThinkHighest = 31_999
+)
+
+// ThinkingKeywordsUntil is the first Claude Code version whose thinking
+// budget no longer follows the prompt's keywords (2.x records its thinking
+// setting as thinkingMetadata on user lines instead, and in 2.x
+// transcripts a keyword does not break the cache: 7 of 9 such turns read
+// the whole previous prompt). Before it, a turn whose budget differs from
+// the previous call's invalidates the cached messages: changing the
+// thinking parameters does, while the system prompt and tools stay cached
+// (Anthropic's "Building with extended thinking", on prompt caching).
+const ThinkingKeywordsUntil = "2.0.0"
+
+// The phrases after "think" that raise its budget, matched as whole words.
+var (
+	thinkHighest = []string{"harder", "intensely", "longer", "really hard", "super hard", "very hard"}
+	thinkMiddle  = []string{"about it", "a lot", "deeply", "hard", "more"}
+)
+
+// ThinkingBudget is the thinking budget Claude Code 1.0.x asked for when a
+// prompt had text: the budget of the strongest phrase in it, 0 for none.
+// Phrases are whole words in any case: "think", "think hard" (or
+// "megathink"), "think harder" (or "ultrathink") and their variants.
+func ThinkingBudget(text string) int64 {
+	if !hasThink(text) {
+		return 0 // every phrase holds "think": spare most prompts the copy
+	}
+	t := strings.ToLower(text)
+	var budget int64
+	for i := 0; ; i += len("think") {
+		j := strings.Index(t[i:], "think")
+		if j < 0 {
+			return budget
+		}
+		i += j
+		end := i + len("think")
+		if !wordEnd(t, end) {
+			continue // "thinking", "thinks"
+		}
+		switch {
+		case strings.HasSuffix(t[:i], "ultra") && wordEnd(t, i-len("ultra")-1):
+			return ThinkHighest
+		case strings.HasSuffix(t[:i], "mega") && wordEnd(t, i-len("mega")-1):
+			budget = max(budget, ThinkMiddle)
+		case !wordEnd(t, i-1):
+			// "rethink"
+		case followedBy(t[end:], thinkHighest):
+			return ThinkHighest
+		case followedBy(t[end:], thinkMiddle):
+			budget = max(budget, ThinkMiddle)
+		default:
+			budget = max(budget, ThinkBasic)
+		}
+	}
+}
+
+// wordEnd reports whether t has no word character at i: i is outside t,
+// or t[i] is not an ASCII letter, digit or underscore (a regexp's \b).
+func wordEnd(t string, i int) bool {
+	if i < 0 || i >= len(t) {
+		return true
+	}
+	c := t[i]
+	return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_')
+}
+
+// followedBy reports whether rest is a space and one of the phrases, as
+// whole words.
+func followedBy(rest string, phrases []string) bool {
+	if !strings.HasPrefix(rest, " ") {
+		return false
+	}
+	rest = rest[1:]
+	for _, p := range phrases {
+		if strings.HasPrefix(rest, p) && wordEnd(rest, len(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasThink reports whether s holds "think" in any case.
+func hasThink(s string) bool {
+	for i := 0; i+len("think") <= len(s); i++ {
+		// |0x20 lowers an ASCII letter (and maps no other byte to one).
+		if s[i]|0x20 == 't' && s[i+1]|0x20 == 'h' && s[i+2]|0x20 == 'i' && s[i+3]|0x20 == 'n' && s[i+4]|0x20 == 'k' {
+			return true
+		}
+	}
+	return false
+}
+
+// PromptBudget returns the thinking budget a user message sets, and false
+// when it sets none: it is not a prompt the user typed (replay.Message.Typed),
+// so it starts no turn.
+func PromptBudget(m *replay.Message) (int64, bool) {
+	if !m.Typed() {
+		return 0, false
+	}
+	var text []string
+	for _, b := range m.Blocks {
+		if b.Kind == replay.BlockText && hasThink(b.Text) {
+			text = append(text, b.Text)
+		}
+	}
+	if len(text) == 0 {
+		return 0, true
+	}
+	return ThinkingBudget(strings.Join(text, "\n")), true
+}
+
+// PostCompactTurnFrom is the first Claude Code version whose first user
+// turn after a compaction rewrites the conversation after the system
+// prompt. In 2.1.126–2.1.146 transcripts, 4 of 4 auto-compactions followed
+// by a user turn within the cache lifetime read only the system prompt at
+// that turn (the prompt grew; nothing the transcript shows changed); in
+// 2.1.41 the one such turn read the whole previous prompt. No transcript
+// between shows a compaction, so the change is placed at the first version
+// that shows it.
+const PostCompactTurnFrom = "2.1.126"
+
+// SecondTurnUntil is the first Claude Code version whose second user turn
+// no longer rewrites the conversation from its first message. In the
+// transcripts the project tests against, the session's second turn came
+// within the cache lifetime, on the same model, version and working
+// directory, in 16 sessions: before 2.1, 4 of 4 read only the system
+// prompt there (1.0.70, 1.0.89, 2.0.60, 2.0.76), although the prompt grew
+// and nothing the transcript shows changed; from 2.1.11 on, 1 of 12 did.
+// No transcript between 2.0.76 and 2.1.11 shows a second turn, so the
+// change is placed at 2.1.0. A transcript that continues a conversation
+// from its summary has no second turn of its own: in a 1.0.81 one the turn
+// after the summary's read the whole previous prompt.
+const SecondTurnUntil = "2.1.0"
+
+// DropThinkingUntil is the first Claude Code version whose user turns keep
+// the cached conversation after a turn with thinking. Anthropic's
+// "Building with extended thinking" says that for models before Claude
+// Opus 4.5 the API drops the thinking blocks of earlier assistant turns
+// once a user message that is not a tool result follows, so the cached
+// prefix breaks at the previous turn's first response. In the transcripts
+// the project tests against, in 2.0.76 (Sonnet 4.5) all 10 user turns that
+// followed a turn with thinking within the cache lifetime, in the same
+// directory and with no other rule applying, fell back (8 to the system
+// prompt, 2 to the previous turn's start); in 2.1.x, 62 of 70 such Sonnet
+// 4.5 turns read the whole previous prompt (Claude Code 2.1 evidently asks
+// the API to keep them). No transcript between shows such a turn, so
+// the change is placed at 2.1.0. Before 2.0 the thinking budget follows
+// the prompt's keywords and ThinkingKeywordsUntil covers a changed one.
+const DropThinkingUntil = "2.1.0"
+
+// DropThinkingModels lists the models whose earlier turns' thinking the
+// API drops (Anthropic's "Building with extended thinking": every Claude
+// model before Claude Opus 4.5), matched anywhere in the model id, so
+// that ids behind a provider prefix match too.
+var DropThinkingModels = []string{"claude-3", "sonnet-4-2", "opus-4-2", "opus-4-1", "sonnet-4-5", "haiku-4-5"}
+
+// DropsThinking reports whether the API drops the thinking of model's
+// earlier turns (DropThinkingModels).
+func DropsThinking(model string) bool {
+	return slices.ContainsFunc(DropThinkingModels, func(m string) bool { return strings.Contains(model, m) })
+}
+
+// TurnRules are the versions the turn rules apply from or until. The zero
+// value of a field means its default; "0" is before every version and
+// "99" after, so "0" turns an Until rule off and "99" a From rule.
+type TurnRules struct {
+	// ThinkingKeywordsUntil: before it, a turn whose keyword thinking
+	// budget differs from the previous call's rewrites the conversation
+	// (ThinkingKeywordsUntil).
+	ThinkingKeywordsUntil string
+	// PostCompactTurnFrom: from it, the first user turn after a
+	// compaction does (PostCompactTurnFrom).
+	PostCompactTurnFrom string
+	// DropThinkingUntil: before it, a user turn after a turn with thinking
+	// does, on the models of DropsThinking (DropThinkingUntil).
+	DropThinkingUntil string
+	// SecondTurnUntil: before it, the session's second user turn does
+	// (SecondTurnUntil).
+	SecondTurnUntil string
+}
+
+// WithDefaults returns r with every empty field set to its default.
+func (r TurnRules) WithDefaults() TurnRules {
+	if r.ThinkingKeywordsUntil == "" {
+		r.ThinkingKeywordsUntil = ThinkingKeywordsUntil
+	}
+	if r.PostCompactTurnFrom == "" {
+		r.PostCompactTurnFrom = PostCompactTurnFrom
+	}
+	if r.DropThinkingUntil == "" {
+		r.DropThinkingUntil = DropThinkingUntil
+	}
+	if r.SecondTurnUntil == "" {
+		r.SecondTurnUntil = SecondTurnUntil
+	}
+	return r
+}
+
+// Rewrite is a set of turn rules that applied at a call.
+type Rewrite uint8
+
+// The turn rules, in the order Turns.Next checks them.
+const (
+	// RewriteModelNamed: the system prompt names the model ("You are
+	// powered by the model named …"), and Claude Code builds it when a
+	// turn begins. When a turn went on on another model (a fallback, as
+	// 1.0.x's "Claude Opus limit reached, now using Sonnet 4"), the next
+	// turn on it names the new model, which its entries written during the
+	// switched turn did not.
+	RewriteModelNamed Rewrite = 1 << iota
+	// RewriteThinkingBudget: the keyword thinking budget changed.
+	RewriteThinkingBudget
+	// RewriteSecondTurn: the session's second user turn.
+	RewriteSecondTurn
+	// RewriteThinkingDropped: the API dropped the previous turn's
+	// thinking.
+	RewriteThinkingDropped
+	// RewritePostCompact: the first user turn after a compaction.
+	RewritePostCompact
+)
+
+// Cause names the first rule of the set as a cache-break cause.
+func (rw Rewrite) Cause() string {
+	switch {
+	case rw&RewriteModelNamed != 0:
+		return CauseModelNamed
+	case rw&RewriteThinkingBudget != 0:
+		return CauseThinkingBudget
+	case rw&RewriteSecondTurn != 0:
+		return CauseSecondTurn
+	case rw&RewriteThinkingDropped != 0:
+		return CauseThinkingDropped
+	case rw&RewritePostCompact != 0:
+		return CausePostCompaction
+	}
+	return ""
+}
+
+// TurnCall is what the turn rules need of a call.
+type TurnCall struct {
+	Model, Version string
+	// NewTurn is set when a prompt the user typed precedes the call, and
+	// Budget is then that prompt's keyword thinking budget (PromptBudget);
+	// otherwise Budget is the current turn's.
+	NewTurn bool
+	Budget  int64
+	// Thought is set when the call's response has a thinking block.
+	Thought bool
+}
+
+// Turns follows a thread's calls, in order, and says which turn rules
+// apply at each.
+type Turns struct {
+	rules     TurnRules
+	started   bool   // a call has been seen
+	second    bool   // the second turn has begun, or the thread is past it
+	thought   bool   // a response of the current turn had thinking
+	compacted bool   // a compaction came since the current turn began
+	turnModel string // the model the current turn began on
+	prev      TurnCall
+}
+
+// NewTurns starts following a thread. continued is set when the thread
+// continues a conversation from its summary (it is past its second turn).
+func NewTurns(r TurnRules, continued bool) Turns {
+	return Turns{rules: r.WithDefaults(), second: continued}
+}
+
+// Next returns the rules that apply at the thread's next call.
+func (t *Turns) Next(c TurnCall) Rewrite {
+	var rw Rewrite
+	first := !t.started
+	t.started = true
+	if first || c.NewTurn {
+		if !first && c.Model == t.prev.Model && t.turnModel != "" && t.turnModel != c.Model {
+			rw |= RewriteModelNamed
+		}
+		t.turnModel = c.Model
+	}
+	if !first && t.Keywords(c.Version) && t.Keywords(t.prev.Version) && c.Budget != t.prev.Budget {
+		rw |= RewriteThinkingBudget
+	}
+	if !first && c.NewTurn && !t.second {
+		t.second = true
+		if before(c.Version, t.rules.SecondTurnUntil) {
+			rw |= RewriteSecondTurn
+		}
+	}
+	if c.NewTurn && t.thought && before(c.Version, t.rules.DropThinkingUntil) && DropsThinking(c.Model) {
+		rw |= RewriteThinkingDropped
+	}
+	if c.NewTurn {
+		t.thought = false
+	}
+	t.thought = t.thought || c.Thought
+	if c.NewTurn && t.compacted {
+		t.compacted = false
+		if c.Version != "" && replay.CompareVersions(c.Version, t.rules.PostCompactTurnFrom) >= 0 {
+			rw |= RewritePostCompact
+		}
+	}
+	t.prev = c
+	return rw
+}
+
+// Continues reports whether a thread begins with a compaction summary: a
+// full compaction comes before its first sent call. Claude Code 1.0.x
+// wrote a conversation it compacted on into a new transcript that begins
+// with the summary, and a resumed one copies it from there (2.x keeps
+// compacting within the transcript). Such a conversation began earlier,
+// in the session it continues:
+//   - its second turn is long past. In the 1.0.89 transcripts the project
+//     tests against, the turn after a summary read the whole previous
+//     prompt (2 of 2), and so did the first turn after the summary that
+//     begins a 1.0.81 transcript, where the second-turn rule had it read
+//     only the system prompt;
+//   - its first call read a prefix its own compaction had just written, not
+//     one the user's other requests keep warm. In that 1.0.81 transcript
+//     the first call after a sub-agent had run for 7.5 minutes read
+//     nothing, where the simulator had kept the first call's 15,576 tokens.
+func Continues(th *replay.Thread) bool {
+	first := slices.IndexFunc(th.Calls, func(c replay.Call) bool { return c.Sent() })
+	if first < 0 {
+		return false
+	}
+	for _, comp := range th.Compactions {
+		if comp.Msg > th.Calls[first].Msg {
+			break
+		}
+		if comp.Kind != replay.CompactMicro {
+			return true
+		}
+	}
+	return false
+}
+
+// Keywords reports whether a call on version sets its thinking budget
+// from its prompt's keywords (before ThinkingKeywordsUntil): only then does
+// TurnCall.Budget count.
+func (t *Turns) Keywords(version string) bool {
+	return before(version, t.rules.ThinkingKeywordsUntil)
+}
+
+// Compacted records a compaction before the call Next just returned for
+// (its first user turn after is RewritePostCompact's).
+func (t *Turns) Compacted() { t.compacted = true }
+
+// before reports whether version is known and earlier than until.
+func before(version, until string) bool {
+	return version != "" && replay.CompareVersions(version, until) < 0
+}
