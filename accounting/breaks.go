@@ -28,7 +28,10 @@ const (
 	CauseSecondTurn      = "second_turn"
 	CauseThinkingDropped = "thinking_dropped"
 	CausePostCompaction  = "post_compaction_turn"
-	CauseUnexplained     = "unexplained" // no cause the transcript shows: a change it does not record, or the server side
+	// The prompt is smaller than the previous call's: Claude Code removed
+	// or rewrote part of the conversation and recorded nothing of it.
+	CausePromptShrank = "prompt_shrank"
+	CauseUnexplained  = "unexplained" // no cause the transcript shows: a change it does not record, or the server side
 )
 
 // CacheBreak is a call whose cache read fell sharply below the previous
@@ -202,6 +205,12 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					// After the TTLs: a turn rule explains a fallback
 					// within the cache lifetime.
 					b.Cause = rw.Cause()
+				case BillsCacheWrites(c.Model) && c.Usage.Prompt() > 0 && c.Usage.Prompt() < p.Usage.Prompt():
+					// A call only appends to the conversation: a smaller
+					// prompt lost part of it, which no line records.
+					// (Some compatible endpoints count a read in the input
+					// too, so that their prompt falls with the read.)
+					b.Cause = CausePromptShrank
 				default:
 					b.Cause = CauseUnexplained
 				}
@@ -228,6 +237,13 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 func hasThinking(m *replay.Message) bool {
 	return slices.ContainsFunc(m.Blocks, func(b replay.Block) bool { return b.Kind == replay.BlockThinking })
 }
+
+// BillsCacheWrites reports whether a model's calls bill cache writes:
+// Anthropic's Claude models do. Other models reached through an
+// Anthropic-compatible endpoint (deepseek-*, for one) cache prefixes
+// automatically and report no cache_creation_input_tokens at all: their
+// transcripts show reads but never a write.
+func BillsCacheWrites(model string) bool { return strings.Contains(model, "claude") }
 
 // writeTTL names the TTL a call wrote its cache with: "1h", "5m", or ""
 // when it wrote nothing or both.

@@ -18,12 +18,16 @@ type step struct {
 	cwd     string // a prompt typed in this working directory just before the call
 	prompt  string // a prompt typed just before the call
 	think   bool   // the call's response has thinking
+	shrink  bool   // the prompt may be smaller than the previous call's
 }
 
 // scenario writes the steps as a main thread: one line per call, so call n
-// is line n (plus the compaction lines).
+// is line n (plus the compaction lines). Unless a step shrinks it, a prompt
+// is at least the previous one: uncached input makes up what the read and
+// writes leave out, as the prompt only grows.
 func scenario(steps []step) *tr {
 	m := newTr("b")
+	var prompt int64
 	for _, s := range steps {
 		m.after(s.gap)
 		switch s.before {
@@ -54,7 +58,12 @@ func scenario(steps []step) *tr {
 		if s.think {
 			blocks = append([]any{thinking("t")}, blocks...)
 		}
-		m.call(model, use{in: 1, w5: s.w5, w1: s.w1, read: s.read, out: 1}, blocks...)
+		u := use{in: 1, w5: s.w5, w1: s.w1, read: s.read, out: 1}
+		if p := u.in + u.w5 + u.w1 + u.read; p < prompt && !s.shrink && s.before == "" {
+			u.in += prompt - p
+		}
+		prompt = u.in + u.w5 + u.w1 + u.read
+		m.call(model, u, blocks...)
 	}
 	return m
 }
@@ -170,6 +179,16 @@ func TestCacheBreakCauses(t *testing.T) {
 			[]brk{{3, CauseModelChange, false, 60_000, 0, 60}, {5, CauseModelNamed, false, 100_000, 10_000, 60}}},
 		{"first turn after a compaction", []step{{version: "2.1.146", prompt: "a", read: 150_000}, {gap: minute, before: "compact", read: 20_000}, {gap: minute, read: 40_000}, {gap: minute, prompt: "b", read: 10_000}},
 			[]brk{{2, CauseCompaction, true, 150_000, 20_000, 60}, {4, CausePostCompaction, false, 40_000, 10_000, 60}}},
+		// A prompt smaller than the previous one lost part of the
+		// conversation; a turn rule names why first.
+		{"prompt shrank", []step{{read: 100_000}, {gap: minute, read: 10_000, w5: 50_000, shrink: true}},
+			[]brk{{2, CausePromptShrank, false, 100_000, 10_000, 60}}},
+		{"prompt shrank, thinking dropped", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000, think: true}, {gap: minute, prompt: "c", read: 10_000, shrink: true}},
+			[]brk{{3, CauseThinkingDropped, false, 100_000, 10_000, 60}}},
+		// A compatible endpoint may count the read in the input too: its
+		// prompt falls with a break.
+		{"prompt shrank, deepseek", []step{{model: deepseek, read: 100_000}, {gap: minute, model: deepseek, read: 10_000, shrink: true}},
+			[]brk{{2, CauseUnexplained, false, 100_000, 10_000, 60}}},
 		// A gap past the TTL explains the break before a turn rule.
 		{"thinking dropped, 6 minutes", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000, think: true}, {gap: 6 * minute, prompt: "c", read: 10_000}},
 			[]brk{{3, CauseTTL5m, false, 100_000, 10_000, 360}}},
@@ -283,10 +302,10 @@ func TestCacheBreakCost(t *testing.T) {
 		// 20,000 µ$: 380,000 µ$ extra.
 		{3, CauseModelChange, 40_000, 0.4, 0.38, true},
 		// 50,000×3.75 = 187,500 µ$; minus 50,000×0.3 = 15,000 µ$ → 172,500 µ$.
-		{2, CauseUnexplained, 50_000, 0.1875, 0.1725, true},
+		{2, CausePromptShrank, 50_000, 0.1875, 0.1725, true}, // 100,001 → 60,001 tokens
 		// 1,000×6.25 + 2,000×10 = 6,250+20,000 = 26,250 µ$; minus 3,000×0.5 =
 		// 1,500 µ$ → 24,750 µ$.
-		{7, CauseUnexplained, 3000, 0.02625, 0.02475, true},
+		{7, CausePromptShrank, 3000, 0.02625, 0.02475, true}, // 30,001 → 3,001
 		{5, CauseModelChange, 0, 0, 0, false},
 	}
 	if len(got) != len(want) {

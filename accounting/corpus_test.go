@@ -112,7 +112,7 @@ func TestMerge(t *testing.T) {
 	}
 	// Both breaks rewrite nothing (cost 0) and keep their order.
 	if got := brks(r.CacheBreaks); !reflect.DeepEqual(got, []brk{
-		{3, CauseUnexplained, false, 50_000, 10_000, 0},
+		{3, CausePromptShrank, false, 50_000, 10_000, 0}, // 51,001 → 10,001 tokens
 		{4, CauseCompaction, true, 10_000, 5000, 0},
 	}) || r.CacheBreaks[0].Session != "sa" || r.CacheBreaks[1].Session != "sa" {
 		t.Errorf("CacheBreaks = %+v", r.CacheBreaks)

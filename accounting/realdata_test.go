@@ -71,9 +71,12 @@ func TestRealdata(t *testing.T) {
 }
 
 // TestRealdataBreakCauses pins the causes the cache-break report gives
-// over the genuine transcripts. Before the turn rules named them, 20 of
-// realdata's breaks and 14 of calibration's were unexplained; the simulator
-// had already named a rule at 23 of those 34 calls.
+// over the genuine transcripts. Before the turn rules and prompt_shrank
+// named them, 20 of realdata's breaks and 14 of calibration's were
+// unexplained; the simulator had already named a turn rule at 23 of those
+// 34 calls, and its cache model broke at all 5 of the smaller prompts (at
+// one reading 29,623 tokens where the real read showed the system prompt
+// ending at 18,116).
 func TestRealdataBreakCauses(t *testing.T) {
 	for _, c := range []struct {
 		corpus string
@@ -83,13 +86,13 @@ func TestRealdataBreakCauses(t *testing.T) {
 			CauseCompaction: 10, CauseCwdChange: 8, CauseModelChange: 3, CauseVersionChange: 3,
 			CauseTTL1h: 5, CauseTTL5m: 28,
 			CauseModelNamed: 1, CausePostCompaction: 1, CauseSecondTurn: 2, CauseThinkingBudget: 3, CauseThinkingDropped: 8,
-			CauseUnexplained: 5,
+			CausePromptShrank: 1, CauseUnexplained: 4,
 		}},
 		{testcorpus.Calibration, map[string]int{
 			CauseCompaction: 6, CauseCwdChange: 5, CauseModelChange: 4, CauseResume: 1, CauseVersionChange: 1,
 			CauseTTL1h: 5, CauseTTL5m: 4,
 			CauseModelNamed: 3, CausePostCompaction: 1, CauseThinkingBudget: 4,
-			CauseUnexplained: 6,
+			CausePromptShrank: 4, CauseUnexplained: 2,
 		}},
 	} {
 		got := map[string]int{}

@@ -549,7 +549,7 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if newVersion || i > 0 && tc.Restarted {
 		// A new process: its system prompt is its own (a new version's, or
 		// a resumed conversation's new git status snapshot).
-		if BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
+		if accounting.BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
 			e.markEdit(1) // the messages, not the system prompt prefix
 		} else {
 			e.markEdit(0)
@@ -820,7 +820,7 @@ func (e *engine) flushEdit() {
 func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 	ttl = e.ttl.Milliseconds()
 	switch {
-	case !BillsCacheWrites(tc.Model):
+	case !accounting.BillsCacheWrites(tc.Model):
 		if e.cfg.TTL <= 0 {
 			ttl = max(ttl, e.cfg.GatewayTTL.Milliseconds())
 		}
@@ -839,7 +839,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
 	tail := tc.Usage.Input // after Claude Code's last breakpoint
 	sys := e.sysFor(tc.Model)
-	if !BillsCacheWrites(tc.Model) {
+	if !accounting.BillsCacheWrites(tc.Model) {
 		tail = prompt % e.cfg.GatewayCacheUnit // the whole prompt, in units
 		if !e.tr.MissOnlyInput {
 			tail = tc.Usage.CacheRead + tc.Usage.Input%e.cfg.GatewayCacheUnit
@@ -856,7 +856,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
-	if !BillsCacheWrites(tc.Model) {
+	if !accounting.BillsCacheWrites(tc.Model) {
 		// A compatible endpoint's cache is automatic: what is not read
 		// is billed as input, and nothing is billed as a write.
 		r.Input, write = r.Input+write, 0

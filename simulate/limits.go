@@ -191,13 +191,6 @@ func minCacheable(table []MinPrefix, model string) int64 {
 	return DefaultMinCacheableTokens
 }
 
-// BillsCacheWrites reports whether a model's calls bill cache writes:
-// Anthropic's Claude models do. Other models reached through an
-// Anthropic-compatible endpoint (deepseek-*, for one) cache prefixes
-// automatically and report no cache_creation_input_tokens at all: their
-// transcripts show reads but never a write.
-func BillsCacheWrites(model string) bool { return strings.Contains(model, "claude") }
-
 // LongWindowModels lists the models offered with a 1M-token context window
 // (Anthropic's "Context windows" documentation: Claude Sonnet 4, 4.5 and
 // 4.6, and Claude Opus 4.6). The transcript's message.model does not say

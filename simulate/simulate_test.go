@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -388,13 +389,13 @@ func TestGatewayHasNoBreakpoint(t *testing.T) {
 		for i := range tr.Calls {
 			p := tr.Calls[i].Usage.Prompt() + 4000
 			tr.Calls[i].Usage = replay.Usage{Input: 10, CacheWrite5m: p - 10}
-			if !BillsCacheWrites(c.model) && i > 0 {
+			if !accounting.BillsCacheWrites(c.model) && i > 0 {
 				tr.Calls[i].Usage = replay.Usage{Input: 200, CacheRead: p - 200} // input below the read: the miss only
-			} else if !BillsCacheWrites(c.model) {
+			} else if !accounting.BillsCacheWrites(c.model) {
 				tr.Calls[i].Usage = replay.Usage{Input: p}
 			}
 		}
-		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput == BillsCacheWrites(c.model) {
+		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput == accounting.BillsCacheWrites(c.model) {
 			t.Fatalf("%s: MissOnly %v", c.model, tr.MissOnlyInput)
 		}
 		res := Run(tr, compactThird, DefaultConfig())

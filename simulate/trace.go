@@ -300,7 +300,7 @@ func (tr *Trace) markPrefixReads() {
 		prev := last[c.Model]
 		last[c.Model] = c.Time
 		r, b := c.Usage.CacheRead, base[c.Model]
-		if r <= 0 || r >= tr.Overhead || !BillsCacheWrites(c.Model) {
+		if r <= 0 || r >= tr.Overhead || !accounting.BillsCacheWrites(c.Model) {
 			continue
 		}
 		if r < upper && (b == 0 || r < b) {
@@ -364,7 +364,7 @@ func SystemPrefixOf(overhead int64, calls []TraceCall) (int64, string) {
 // endpoint reports as input only what it did not read.
 func MissOnly(calls []TraceCall) bool {
 	for i := range calls {
-		if u := calls[i].Usage; !BillsCacheWrites(calls[i].Model) && u.Input < u.CacheRead {
+		if u := calls[i].Usage; !accounting.BillsCacheWrites(calls[i].Model) && u.Input < u.CacheRead {
 			return true
 		}
 	}

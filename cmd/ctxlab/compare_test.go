@@ -268,7 +268,7 @@ func TestColdStart(t *testing.T) {
 
 // --sim-param moves the turn rules for the cache-break report too: with
 // drop-thinking-until=0 the breaks realdata puts down to dropped thinking
-// have no cause.
+// get the next cause that applies.
 func TestSimParamMovesBreakCauses(t *testing.T) {
 	dir := testcorpus.Dir(t, testcorpus.Realdata)
 	causes := func(args ...string) map[string]int64 {
@@ -283,8 +283,11 @@ func TestSimParamMovesBreakCauses(t *testing.T) {
 		return n
 	}
 	on, off := causes(), causes("--sim-param", "drop-thinking-until=0")
-	if on["thinking_dropped"] != 8 || off["thinking_dropped"] != 0 || off["unexplained"]-on["unexplained"] != 8 {
-		t.Errorf("thinking_dropped %d, unexplained %d; with drop-thinking-until=0: %d, %d; want 8, then 0 and 8 more unexplained",
-			on["thinking_dropped"], on["unexplained"], off["thinking_dropped"], off["unexplained"])
+	// Without the rule, 6 of the 8 are prompts the dropped thinking left
+	// smaller.
+	if on["thinking_dropped"] != 8 || off["thinking_dropped"] != 0 ||
+		off["prompt_shrank"]-on["prompt_shrank"] != 6 || off["unexplained"]-on["unexplained"] != 2 {
+		t.Errorf("thinking_dropped, prompt_shrank, unexplained: %d, %d, %d; with drop-thinking-until=0: %d, %d, %d; want 8 fewer thinking_dropped, 6 more prompt_shrank, 2 more unexplained",
+			on["thinking_dropped"], on["prompt_shrank"], on["unexplained"], off["thinking_dropped"], off["prompt_shrank"], off["unexplained"])
 	}
 }
