@@ -535,7 +535,7 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 		Columns: cols, Right: right,
 		Short:  map[string]string{"Prev read": "Prev", "Rewritten": "Rewrote"},
 		Drop:   []string{"Line", "Prev read", "Rewritten", "Cost"},
-		Legend: "cache rebuild: the cached prompt was lost (expired, or changed) and re-written at the write price; extra: what that cost beyond reading it from the cache",
+		Legend: "cache rebuild: the cached prompt was lost (expired, or changed) and re-written at the write price; cause: the first that applies (docs/reports.md says when each does); extra: what that cost beyond reading it from the cache",
 	}
 	for _, b := range r.CacheBreaks {
 		cause := b.Cause
