@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// FuzzCommands runs replay and compare (every policy, with the fidelity
+// report) on any transcript read from standard input: they never panic,
+// exit 0, or 1 when nothing in the input is usable, and print the same
+// output twice. The seeds are the start of each fixture and transcripts
+// that reach the rules a session rarely does: a summary before the first
+// call, thinking turns on 1.0.x and 2.0.x, a model switched within a turn,
+// a micro-compaction, a compatible endpoint and a synthetic response.
+//
+// Each new input covers new code, and by default the fuzzer spends a
+// minute minimising each; -fuzzminimizetime keeps it fuzzing:
+//
+//	go test -run XXX -fuzz FuzzCommands -fuzztime 10m -fuzzminimizetime 5x ./cmd/ctxlab
+func FuzzCommands(f *testing.F) {
+	files, err := filepath.Glob(filepath.Join(fixtures, "*", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("fixtures: %v %v", files, err)
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(data), "\n")
+		f.Add(strings.Join(lines[:min(len(lines), 40)], ""))
+	}
+	user := func(v, text string) string {
+		return `{"type":"user","version":"` + v + `","cwd":"/w","sessionId":"s","timestamp":"2025-08-06T16:45:18.724Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	call := func(v, id, model, ts string, read, write int, blocks string) string {
+		return `{"type":"assistant","version":"` + v + `","cwd":"/w","sessionId":"s","requestId":"r` + id + `","timestamp":"` + ts + `","message":{"id":"m` + id + `","role":"assistant","model":"` + model +
+			`","content":[` + blocks + `],"usage":{"input_tokens":3,"cache_read_input_tokens":` + strconv.Itoa(read) + `,"cache_creation_input_tokens":` + strconv.Itoa(write) + `,"output_tokens":9}}}` + "\n"
+	}
+	const think = `{"type":"thinking","thinking":"t","signature":"s"},{"type":"text","text":"x"}`
+	const text = `{"type":"text","text":"x"}`
+	f.Add(`{"type":"user","isCompactSummary":true,"parentUuid":null,"message":{"role":"user","content":"summary"}}` + "\n" +
+		user("1.0.81", "go on") + call("1.0.81", "1", "claude-sonnet-4-20250514", "2025-08-06T16:46:00Z", 15000, 2000, text) +
+		user("1.0.81", "think harder") + call("1.0.81", "2", "claude-sonnet-4-20250514", "2025-08-06T16:47:00Z", 0, 18000, think))
+	f.Add(user("2.0.76", "a") + call("2.0.76", "1", "claude-sonnet-4-5-20250929", "2025-08-06T16:46:00Z", 0, 20000, think) +
+		user("2.0.76", "b") + call("2.0.76", "2", "claude-sonnet-4-5-20250929", "2025-08-06T16:47:00Z", 14000, 7000, think) +
+		user("2.0.76", "c") + call("2.0.76", "3", "claude-sonnet-4-5-20250929", "2025-08-06T16:48:00Z", 14000, 8000, text))
+	f.Add(user("1.0.89", "a") + call("1.0.89", "1", "claude-opus-4-1-20250805", "2025-08-06T16:46:00Z", 11000, 16000, text) +
+		`{"type":"system","content":"Claude Opus limit reached, now using Sonnet 4","timestamp":"2025-08-06T16:46:01Z"}` + "\n" +
+		call("1.0.89", "2", "claude-sonnet-4-20250514", "2025-08-06T16:46:30Z", 0, 27000, text) +
+		user("1.0.89", "b") + call("1.0.89", "3", "claude-sonnet-4-20250514", "2025-08-06T16:47:00Z", 11000, 17000, text))
+	f.Add(user("2.1.41", "a") + call("2.1.41", "1", "claude-sonnet-4-5-20250929", "2025-08-06T16:46:00Z", 0, 30000, think) +
+		`{"type":"system","subtype":"microcompact_boundary","content":"Context microcompacted","microcompactMetadata":{"trigger":"auto","preTokens":30000,"tokensSaved":2000}}` + "\n" +
+		user("2.1.41", "b") + call("2.1.41", "2", "claude-sonnet-4-5-20250929", "2025-08-06T16:47:00Z", 18000, 10000, think))
+	f.Add(user("2.1.120", "a") + call("2.1.120", "1", "deepseek-v4-flash", "2025-08-06T16:46:00Z", 0, 0, text) +
+		call("2.1.120", "2", "<synthetic>", "2025-08-06T16:46:01Z", 0, 0, text) +
+		user("2.1.120", "b") + call("2.1.120", "3", "deepseek-v4-flash", "2025-08-06T16:47:00Z", 23872, 0, text))
+	compare := []string{"compare", "--fidelity", "--calls", "--format", "json", "--policy", allPolicies(), "-"}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, args := range [][]string{{"replay", "--format", "json", "-"}, compare} {
+			out, errOut, code := ctxlab(t, in, nil, args...)
+			if code != 0 && code != exitInput {
+				t.Fatalf("%s: exit %d: %s", args[0], code, errOut)
+			}
+			if again, _, _ := ctxlab(t, in, nil, args...); again != out {
+				t.Fatalf("%s: two runs differ", args[0])
+			}
+		}
+	})
+}
