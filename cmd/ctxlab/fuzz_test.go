@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// FuzzCommands runs replay and compare (every policy, with the fidelity
-// report) on any transcript read from standard input: they never panic,
-// exit 0, or 1 when nothing in the input is usable, and print the same
-// output twice. The seeds are the start of each fixture and transcripts
+// FuzzCommands runs replay, compare (every policy, with the fidelity
+// report), sweep and gate on any transcript read from standard input:
+// they never panic, exit 0, or 1 when nothing in the input is usable (or,
+// for gate, a limit is broken), and print the same output twice. The seeds are the start of each fixture and transcripts
 // that reach the rules a session rarely does: a summary before the first
 // call, thinking turns on 1.0.x and 2.0.x, a model switched within a turn,
 // a micro-compaction, a compatible endpoint and a synthetic response.
@@ -58,9 +58,14 @@ func FuzzCommands(f *testing.F) {
 	f.Add(user("2.1.120", "a") + call("2.1.120", "1", "deepseek-v4-flash", "2025-08-06T16:46:00Z", 0, 0, text) +
 		call("2.1.120", "2", "<synthetic>", "2025-08-06T16:46:01Z", 0, 0, text) +
 		user("2.1.120", "b") + call("2.1.120", "3", "deepseek-v4-flash", "2025-08-06T16:47:00Z", 23872, 0, text))
-	compare := []string{"compare", "--fidelity", "--calls", "--format", "json", "--policy", allPolicies(), "-"}
+	commands := [][]string{
+		{"replay", "--format", "json", "-"},
+		{"compare", "--fidelity", "--calls", "--format", "json", "--policy", allPolicies(), "-"},
+		{"sweep", "--policy", "claude-code", "--vary", "pct=60..90:10", "--format", "json", "-"},
+		{"gate", "--budget", "../../docs/examples/budget.json", "--format", "json", "-"}, // exit 1: a limit broken
+	}
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, args := range [][]string{{"replay", "--format", "json", "-"}, compare} {
+		for _, args := range commands {
 			out, errOut, code := ctxlab(t, in, nil, args...)
 			if code != 0 && code != exitInput {
 				t.Fatalf("%s: exit %d: %s", args[0], code, errOut)
