@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,9 +11,10 @@ import (
 )
 
 // FuzzCommands runs replay, compare (every policy, with the fidelity
-// report), sweep and gate on any transcript read from standard input:
-// they never panic, exit 0, or 1 when nothing in the input is usable (or,
-// for gate, a limit is broken), and print the same output twice. The seeds are the start of each fixture and transcripts
+// report), sweep, gate and export on any transcript read from standard
+// input: they never panic, exit 0, or 1 when nothing in the input is
+// usable (or, for gate, a limit is broken), and print (or, for export,
+// write) the same output twice. The seeds are the start of each fixture and transcripts
 // that reach the rules a session rarely does: a summary before the first
 // call, thinking turns on 1.0.x and 2.0.x, a model switched within a turn,
 // a micro-compaction, a compatible endpoint and a synthetic response.
@@ -65,6 +68,18 @@ func FuzzCommands(f *testing.F) {
 		{"gate", "--budget", "../../docs/examples/budget.json", "--format", "json", "-"}, // exit 1: a limit broken
 	}
 	f.Fuzz(func(t *testing.T, in string) {
+		// export writes Parquet files: two runs, two folders, the same bytes.
+		var files [2]map[string]string
+		for i := range files {
+			dir := t.TempDir()
+			if _, errOut, code := ctxlab(t, in, nil, "export", "--out", dir, "--policy", "claude-code", "-"); code != 0 && code != exitInput {
+				t.Fatalf("export: exit %d: %s", code, errOut)
+			}
+			files[i] = readDir(t, dir)
+		}
+		if !maps.Equal(files[0], files[1]) {
+			t.Fatal("export: two runs wrote different files")
+		}
 		for _, args := range commands {
 			out, errOut, code := ctxlab(t, in, nil, args...)
 			if code != 0 && code != exitInput {
@@ -75,4 +90,21 @@ func FuzzCommands(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readDir returns the files under dir by their path in it.
+func readDir(t *testing.T, dir string) map[string]string {
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		files[strings.TrimPrefix(path, dir)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
