@@ -59,6 +59,65 @@ type CacheBreak struct {
 	Priced    bool    `json:"priced"`
 }
 
+// Causes lists the cache-break causes in the order a break is given the
+// first that applies.
+var Causes = []string{
+	CauseCompaction, CauseMicrocompaction, CauseModelChange, CauseResume, CauseVersionChange, CauseCwdChange,
+	CauseTTL5m, CauseTTL1h, CauseModelNamed, CauseThinkingBudget, CauseSecondTurn, CauseThinkingDropped,
+	CausePostCompaction, CausePromptShrank, CauseUnexplained,
+}
+
+// ExpectedCause reports whether Claude Code expects a break of that cause
+// (CacheBreak.Expected): a compaction resets its baseline.
+func ExpectedCause(cause string) bool {
+	return cause == CauseCompaction || cause == CauseMicrocompaction
+}
+
+// BreakCause totals the cache breaks of one cause.
+type BreakCause struct {
+	Cause     string `json:"cause"`
+	Breaks    int    `json:"breaks"`
+	Rewritten int64  `json:"rewritten"`
+	// Cost and ExtraCost sum the priced breaks' (CacheBreak.Cost,
+	// ExtraCost); Unpriced counts the breaks on models without a price.
+	Cost      float64 `json:"cost_usd"`
+	ExtraCost float64 `json:"extra_cost_usd"`
+	Unpriced  int     `json:"unpriced"`
+}
+
+// breakCauses totals breaks by cause: the costliest (ExtraCost) first,
+// then in the order of Causes.
+func breakCauses(breaks []CacheBreak) []BreakCause {
+	out := []BreakCause{}
+	at := map[string]int{}
+	for _, b := range breaks {
+		i, ok := at[b.Cause]
+		if !ok {
+			i = len(out)
+			at[b.Cause] = i
+			out = append(out, BreakCause{Cause: b.Cause})
+		}
+		c := &out[i]
+		c.Breaks++
+		c.Rewritten += b.Rewritten
+		if !b.Priced {
+			c.Unpriced++
+		}
+		c.Cost += b.Cost
+		c.ExtraCost += b.ExtraCost
+	}
+	for i := range out {
+		out[i].Cost, out[i].ExtraCost = prices.RoundUSD(out[i].Cost), prices.RoundUSD(out[i].ExtraCost)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ExtraCost != out[j].ExtraCost {
+			return out[i].ExtraCost > out[j].ExtraCost
+		}
+		return slices.Index(Causes, out[i].Cause) < slices.Index(Causes, out[j].Cause)
+	})
+	return out
+}
+
 // TTLChange is a switch of a thread's cache writes between 1 h and 5 min,
 // which users rarely notice: the two are priced apart (a 1-hour write costs 2×
 // input, a 5-minute one 1.25×, Anthropic's prompt-caching pricing).
@@ -186,9 +245,9 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				gap := c.Clock - p.Clock
 				switch {
 				case full:
-					b.Cause, b.Expected = CauseCompaction, true
+					b.Cause = CauseCompaction
 				case micro:
-					b.Cause, b.Expected = CauseMicrocompaction, true
+					b.Cause = CauseMicrocompaction
 				case c.Model != p.Model:
 					b.Cause = CauseModelChange
 				case c.SessionID != p.SessionID || restarted:
@@ -214,6 +273,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				default:
 					b.Cause = CauseUnexplained
 				}
+				b.Expected = ExpectedCause(b.Cause)
 				if pr, ok := cfg.Prices.Lookup(c.Model); ok {
 					// The whole request's prompt decides the long-context
 					// rate, not the write alone.

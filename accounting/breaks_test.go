@@ -450,3 +450,33 @@ func TestCacheBreakToolRunTime(t *testing.T) {
 		}
 	}
 }
+
+// breakCauses totals by cause, the most extra cost first, ties in the
+// order of Causes; costs are the breaks' summed, unpriced breaks counted.
+func TestBreakCauses(t *testing.T) {
+	bs := []CacheBreak{
+		{Cause: CauseTTL5m, Rewritten: 100, Cost: 0.25, ExtraCost: 0.2, Priced: true},
+		{Cause: CauseCompaction, Rewritten: 10, Cost: 0.5, ExtraCost: 0.45, Priced: true},
+		{Cause: CauseTTL5m, Rewritten: 200, Cost: 0.125, ExtraCost: 0.1, Priced: true},
+		{Cause: CauseTTL5m, Rewritten: 50},
+		{Cause: CauseUnexplained, Rewritten: 7},
+		{Cause: CauseResume, Rewritten: 8},
+	}
+	want := []BreakCause{
+		{CauseCompaction, 1, 10, 0.5, 0.45, 0},
+		{CauseTTL5m, 3, 350, 0.375, 0.3, 1}, // 0.2 + 0.1
+		{CauseResume, 1, 8, 0, 0, 1},        // resume comes before unexplained in Causes
+		{CauseUnexplained, 1, 7, 0, 0, 1},
+	}
+	if got := breakCauses(bs); !reflect.DeepEqual(got, want) {
+		t.Errorf("breakCauses = %+v, want %+v", got, want)
+	}
+	if got := breakCauses(nil); got == nil || len(got) != 0 {
+		t.Errorf("breakCauses(nil) = %#v, want an empty list", got)
+	}
+	for _, c := range Causes {
+		if ExpectedCause(c) != (c == CauseCompaction || c == CauseMicrocompaction) {
+			t.Errorf("ExpectedCause(%q) = %v", c, ExpectedCause(c))
+		}
+	}
+}

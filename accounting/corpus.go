@@ -192,6 +192,7 @@ func (m *merger) finish(table *prices.Table) *Report {
 	finishTokens(&out.Tokens)
 	SortDuplicates(out.Duplicates)
 	sort.SliceStable(out.CacheBreaks, func(i, j int) bool { return out.CacheBreaks[i].Cost > out.CacheBreaks[j].Cost })
+	out.BreakCauses = breakCauses(out.CacheBreaks)
 	return out
 }
 

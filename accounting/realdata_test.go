@@ -2,6 +2,7 @@ package accounting
 
 import (
 	"maps"
+	"slices"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
@@ -95,14 +96,27 @@ func TestRealdataBreakCauses(t *testing.T) {
 			CausePromptShrank: 4, CauseUnexplained: 2,
 		}},
 	} {
-		got := map[string]int{}
+		got, totals := map[string]int{}, map[string]int{}
+		var reports []*Report
 		for _, s := range corpusload.Sessions(t, c.corpus) {
-			for _, b := range Analyze(s, DefaultConfig()).CacheBreaks {
+			r := Analyze(s, DefaultConfig())
+			reports = append(reports, r)
+			for _, b := range r.CacheBreaks {
 				got[b.Cause]++
+				if !slices.Contains(Causes, b.Cause) {
+					t.Errorf("%s: cause %q not in Causes", s.ID, b.Cause)
+				}
 			}
 		}
 		if !maps.Equal(got, c.want) {
 			t.Errorf("%s: causes %v, want %v", c.corpus, got, c.want)
+		}
+		// The total's by-cause rows count the same breaks.
+		for _, row := range Merge(reports, nil).BreakCauses {
+			totals[row.Cause] = row.Breaks
+		}
+		if !maps.Equal(totals, c.want) {
+			t.Errorf("%s: total's cache_break_causes %v, want %v", c.corpus, totals, c.want)
 		}
 	}
 }

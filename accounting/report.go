@@ -67,11 +67,13 @@ const (
 
 // Report is what happened in one session (or, from Merge, in a corpus).
 type Report struct {
-	Summary     Summary           `json:"summary"`
-	Tokens      Tokens            `json:"tokens"`
-	Usage       UsageReport       `json:"usage"`
-	Duplicates  []DuplicateRead   `json:"duplicate_reads"`
-	CacheBreaks []CacheBreak      `json:"cache_breaks"`
+	Summary     Summary         `json:"summary"`
+	Tokens      Tokens          `json:"tokens"`
+	Usage       UsageReport     `json:"usage"`
+	Duplicates  []DuplicateRead `json:"duplicate_reads"`
+	CacheBreaks []CacheBreak    `json:"cache_breaks"`
+	// BreakCauses totals CacheBreaks by cause.
+	BreakCauses []BreakCause      `json:"cache_break_causes"`
 	TTLChanges  []TTLChange       `json:"ttl_changes"`
 	Compactions []CompactionEvent `json:"compactions"`
 	Spirals     []Spiral          `json:"spirals"`
@@ -125,6 +127,7 @@ func Analyze(s *replay.Session, cfg Config) *Report {
 	r.Tokens = tokens(s)
 	r.Duplicates = duplicateReads(s)
 	r.CacheBreaks, r.TTLChanges = cacheBreaks(s, cfg)
+	r.BreakCauses = breakCauses(r.CacheBreaks)
 	r.Compactions, r.Spirals = compactions(s, cfg)
 	for _, w := range s.Warnings {
 		r.Warnings = append(r.Warnings, w.Error())

@@ -62,6 +62,7 @@ func reportMembers(r *accounting.Report) []member {
 		{name: "usage", value: r.Usage},
 		list("duplicate_reads", r.Duplicates, len(r.Duplicates), func(i int) any { return r.Duplicates[i] }),
 		list("cache_breaks", r.CacheBreaks, len(r.CacheBreaks), func(i int) any { return r.CacheBreaks[i] }),
+		{name: "cache_break_causes", value: r.BreakCauses},
 		list("ttl_changes", r.TTLChanges, len(r.TTLChanges), func(i int) any { return r.TTLChanges[i] }),
 		list("compactions", r.Compactions, len(r.Compactions), func(i int) any { return r.Compactions[i] }),
 		list("spirals", r.Spirals, len(r.Spirals), func(i int) any { return r.Spirals[i] }),

@@ -162,7 +162,7 @@ func scopeTables(sc scope, opt Options) []*Table {
 // CSVTables lists the tables replay's CSV can write, one per stream; a
 // report section's name stands for its first table.
 var CSVTables = []string{"sessions", "summary", "usage_by_model", "usage_by_thread", "tokens", "duplicate_reads",
-	"cache_breaks", "ttl_changes", "compactions", "simulation", "simulated_calls", "summarizer_calls", "groups"}
+	"cache_break_causes", "cache_breaks", "ttl_changes", "compactions", "simulation", "simulated_calls", "summarizer_calls", "groups"}
 
 var sectionTable = map[string]string{
 	"usage": "usage_by_model", "duplicates": "duplicate_reads", "breaks": "cache_breaks",
@@ -331,7 +331,7 @@ func tables(r *accounting.Report, opt Options) []*Table {
 		out = append(out, cut(duplicatesTable(r, corpus), opt.Top))
 	}
 	if want(opt, "breaks") {
-		out = append(out, cut(breaksTable(r, corpus), opt.Top), ttlTable(r, corpus))
+		out = append(out, causesTable(r), cut(breaksTable(r, corpus), opt.Top), ttlTable(r, corpus))
 	}
 	if want(opt, "compactions") {
 		out = append(out, compactionsTable(r, corpus))
@@ -550,6 +550,29 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 		t.add(
 			prefix(corpus, b.Session, []string{b.Thread, numtext.Int(b.Call), numtext.Int(b.Line), b.Time, cause, numtext.Int(b.PrevRead), numtext.Int(b.Read), duration(b.GapSeconds), numtext.Int(b.Rewritten), cost, extra}),
 			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time, b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSeconds), raw(b.Rewritten), rc, re}),
+		)
+	}
+	return t
+}
+
+// causesTable totals the cache rebuilds by cause, the costliest first.
+func causesTable(r *accounting.Report) *Table {
+	t := &Table{
+		Name: "cache_break_causes", Title: "Cache rebuilds by cause",
+		Note:    "every cache rebuild by its cause, the most extra cost first: where the cache's money went",
+		Columns: []string{"Cause", "Rebuilds", "Rewritten", "Cost", "Extra", "Unpriced"},
+		Right:   []bool{false, true, true, true, true, true},
+		Short:   map[string]string{"Rewritten": "Rewrote"},
+		Drop:    []string{"Unpriced", "Cost"},
+	}
+	for _, c := range r.BreakCauses {
+		cause := c.Cause
+		if accounting.ExpectedCause(c.Cause) {
+			cause += " (expected)"
+		}
+		t.add(
+			[]string{cause, numtext.Int(c.Breaks), numtext.Int(c.Rewritten), usd(c.Cost), usd(c.ExtraCost), numtext.Int(c.Unpriced)},
+			[]string{c.Cause, raw(c.Breaks), raw(c.Rewritten), rawUSD(c.Cost), rawUSD(c.ExtraCost), raw(c.Unpriced)},
 		)
 	}
 	return t
