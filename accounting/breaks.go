@@ -164,11 +164,13 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 		name := ThreadName(th)
 		prev := -1
 		ttl := "" // TTL of the thread's latest cache write
-		ci := 0   // next compaction to consider
 		turns := NewTurns(cfg.TurnRules, Continues(th))
-		var rw Rewrite // turn rules since the previous call checked
+		// Since the previous call checked: the turn rules that applied,
+		// and whether a compaction (full, micro) came.
+		var rw Rewrite
+		var full, micro bool
 		var budget int64
-		m, tci := 0, 0 // next message and compaction the turn rules look at
+		m, ci := 0, 0 // next message and compaction to look at
 		for i := range th.Calls {
 			c := &th.Calls[i]
 			if !c.Counted() {
@@ -188,12 +190,15 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 					}
 				}
 				m = max(m, c.Msg+1)
-				tc.Thought = hasThinking(&th.Messages[c.Msg])
+				tc.Thought = th.Messages[c.Msg].HasThinking()
 			}
 			tc.Budget = budget
 			rw |= turns.Next(tc)
-			for ; tci < len(th.Compactions) && th.Compactions[tci].CallsBefore <= i; tci++ {
-				if th.Compactions[tci].Kind != replay.CompactMicro {
+			for ; ci < len(th.Compactions) && th.Compactions[ci].CallsBefore <= i; ci++ {
+				if th.Compactions[ci].Kind == replay.CompactMicro {
+					micro = true
+				} else {
+					full = true
 					turns.Compacted()
 				}
 			}
@@ -211,20 +216,8 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 			if BreakExcluded(c.Model) {
 				continue
 			}
-			// Compactions between the previous counted call and this one.
-			var full, micro bool
-			for ci < len(th.Compactions) && th.Compactions[ci].CallsBefore <= i {
-				if prev >= 0 && th.Compactions[ci].CallsBefore > prev {
-					if th.Compactions[ci].Kind == replay.CompactMicro {
-						micro = true
-					} else {
-						full = true
-					}
-				}
-				ci++
-			}
 			if prev < 0 {
-				prev, rw = i, 0
+				prev, rw, full, micro = i, 0, false, false
 				continue
 			}
 			p := &th.Calls[prev]
@@ -285,17 +278,12 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				}
 				breaks = append(breaks, b)
 			}
-			prev, rw = i, 0
+			prev, rw, full, micro = i, 0, false, false
 		}
 	}
 	// Most expensive first; the sort is stable, so equal costs stay in order.
 	sort.SliceStable(breaks, func(i, j int) bool { return breaks[i].Cost > breaks[j].Cost })
 	return breaks, changes
-}
-
-// hasThinking reports whether a response has a thinking block.
-func hasThinking(m *replay.Message) bool {
-	return slices.ContainsFunc(m.Blocks, func(b replay.Block) bool { return b.Kind == replay.BlockThinking })
 }
 
 // BillsCacheWrites reports whether a model's calls bill cache writes:

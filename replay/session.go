@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -659,6 +660,11 @@ func CompareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// HasThinking reports whether m, a response, has a thinking block.
+func (m *Message) HasThinking() bool {
+	return slices.ContainsFunc(m.Blocks, func(b Block) bool { return b.Kind == BlockThinking })
 }
 
 // Typed reports whether m is a prompt the user typed, which begins a turn:

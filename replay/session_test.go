@@ -818,3 +818,19 @@ func TestTyped(t *testing.T) {
 		}
 	}
 }
+
+func TestHasThinking(t *testing.T) {
+	for _, c := range []struct {
+		blocks []Block
+		want   bool
+	}{
+		{nil, false},
+		{[]Block{{Kind: BlockText}, {Kind: BlockToolUse}}, false},
+		{[]Block{{Kind: BlockText}, {Kind: BlockThinking}}, true},
+	} {
+		m := Message{Role: RoleAssistant, Blocks: c.blocks}
+		if got := m.HasThinking(); got != c.want {
+			t.Errorf("%v: HasThinking = %v, want %v", c.blocks, got, c.want)
+		}
+	}
+}

@@ -218,9 +218,7 @@ func Prepare(s *replay.Session) *Trace {
 			}
 		}
 		if c.Msg >= 0 {
-			for _, b := range th.Messages[c.Msg].Blocks {
-				tc.Thought = tc.Thought || b.Kind == replay.BlockThinking
-			}
+			tc.Thought = th.Messages[c.Msg].HasThinking()
 		}
 		for ci := seg.CompFrom; ci < seg.CompTo; ci++ {
 			if comp := &th.Compactions[ci]; comp.Kind == replay.CompactMicro {
