@@ -167,7 +167,7 @@ func blockCount(m *replay.Message) int {
 // blockWeight is Claude Code's estimate of block b of a message.
 func blockWeight(m *replay.Message, b int) int64 {
 	if m.Role == replay.RoleAttachment {
-		return int64(replay.Estimate(m.AttachmentChars))
+		return int64(m.AttachmentEst)
 	}
 	return int64(m.Blocks[b].Est)
 }

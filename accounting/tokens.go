@@ -94,7 +94,7 @@ func tokens(s *replay.Session) Tokens {
 		}
 		for mi, m := range th.Messages {
 			if m.Role == replay.RoleAttachment {
-				add(CategoryAttachment, m.AttachmentType, replay.Estimate(m.AttachmentChars), sz.Blocks[mi][0], sz.Exact[mi])
+				add(CategoryAttachment, m.AttachmentType, m.AttachmentEst, sz.Blocks[mi][0], sz.Exact[mi])
 				continue
 			}
 			for bi, b := range m.Blocks {

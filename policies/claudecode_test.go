@@ -183,11 +183,11 @@ func TestClaudeCodeAuto(t *testing.T) {
 		// buffer=175000: threshold 180,000 − 175,000 = 5,000 (as
 		// TestThreshold's restore case). Call 3 (5,650): 3,650 → 1,200 +
 		// ⌊3,650 × 8 / 1,000⌋ = 1,229, plus f3, f2, f1.go restored (3,000):
-		// 6,229. Call 4: 7,279 ≥ 5,000 again: 5,279 → 1,242, plus f4.go
-		// (1,000): 4,242.
+		// 6,229. Call 4: 7,279 ≥ 5,000 again: 5,279 → 1,242, plus f4.go and
+		// the three files restored before (4,000): 7,242.
 		expect{
-			prompts: []int64{2500, 3550, 4600, 6229, 4242},
-			actions: map[int][]string{3: {"compact (auto): 3650 → 4229"}, 4: {"compact (auto): 5279 → 2242"}},
+			prompts: []int64{2500, 3550, 4600, 6229, 7242},
+			actions: map[int][]string{3: {"compact (auto): 3650 → 4229"}, 4: {"compact (auto): 5279 → 5242"}},
 		}.check(t, run(t, "claude-code:buffer=175000", reads(1000, 1000, 1000, 1000)))
 	})
 	t.Run("auto=false", func(t *testing.T) {

@@ -78,8 +78,15 @@ func session(turns ...turn) *simulate.Trace {
 		id -= len(tn.tools)
 		for _, tl := range tn.tools {
 			id++
-			add(simulate.Item{Kind: simulate.KindToolResult, Tokens: tl.result, Msg: after, Tool: tl.name,
-				ToolID: fmt.Sprintf("t%d", id), Path: tl.path})
+			it := simulate.Item{Kind: simulate.KindToolResult, Tokens: tl.result, Msg: after, Tool: tl.name,
+				ToolID: fmt.Sprintf("t%d", id), Path: tl.path}
+			if tl.path != "" {
+				// The whole file is the result (a Read) or the tool's
+				// input (a Write).
+				it.File = simulate.FileSize{Est: int(max(tl.result, tl.use)), RawEst: int(max(tl.result, tl.use))}
+				it.Wrote = tl.name != "Read"
+			}
+			add(it)
 		}
 		if tn.user > 0 {
 			add(simulate.Item{Kind: simulate.KindUser, Tokens: tn.user, Msg: after, Text: fmt.Sprintf("user %d", k)})

@@ -65,6 +65,20 @@ type ToolInput struct {
 	Command  string // Bash command, cut to at most 200 bytes at a character boundary
 	Pattern  string // Grep/Glob pattern
 	URL      string // WebFetch url
+	// The text a Write writes (content) and an Edit replaces and puts in
+	// its place (old_string, new_string): JavaScript lengths of their JSON
+	// text, and ContentLines the lines of the written text.
+	ContentChars, ContentLines int
+	OldChars, NewChars         int
+}
+
+// FileFacts is what a file tool's toolUseResult records of the whole file:
+// its text before an Edit or Write (originalFile; absent from some
+// versions' Edit results), and the lines a Read returned of how many
+// (file.numLines, file.totalLines). Lengths are of the JSON text.
+type FileFacts struct {
+	OriginalChars, OriginalLines int
+	ReadLines, TotalLines        int
 }
 
 // Usage is one API response's usage record.
@@ -159,11 +173,16 @@ type Entry struct {
 	// it (durationMs; totalDurationMs for a Task/Agent sub-agent;
 	// durationSeconds for WebSearch), in ms; 0 when it records none.
 	ResultDurationMs int64
+	// ResultFile is what toolUseResult records of a file tool's file.
+	ResultFile FileFacts
 
 	Compact *CompactMeta
 
 	AttachmentType  string
 	AttachmentChars int // JavaScript length of the attachment's JSON
+	// AttachmentEst is Claude Code's estimate of what the attachment sends
+	// the model (attachmentEst).
+	AttachmentEst int
 }
 
 // Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,

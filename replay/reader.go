@@ -378,6 +378,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case k == "toolUseResult" && i < len(s) && s[i] == '{':
 			var id string
 			e.ResultDurationMs = 0
+			e.ResultFile = FileFacts{}
 			end, ok := skimField(s, i, depth, func(name, v string) {
 				switch name {
 				case "agentId":
@@ -386,6 +387,15 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 					}
 				case "totalDurationMs", "durationMs", "durationSeconds":
 					e.ResultDurationMs = max(e.ResultDurationMs, durationMs(name, v))
+				case "originalFile":
+					if isString(v) {
+						e.ResultFile.OriginalChars, e.ResultFile.OriginalLines = textSize(v)
+					}
+				case "file":
+					if isObject(v) {
+						e.ResultFile.ReadLines = int(integer(lastField(v, "numLines")))
+						e.ResultFile.TotalLines = int(integer(lastField(v, "totalLines")))
+					}
 				}
 			})
 			e.ResultAgentID = ""
@@ -447,6 +457,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case "attachment":
 			e.AttachmentType = r.str(str(r.sp.field(v, "type")))
 			e.AttachmentChars = rawLen(v)
+			e.AttachmentEst = attachmentEst(e.AttachmentType, v, e.AttachmentChars, &r.sp)
 		default:
 			unknown = append(unknown, k)
 		}
@@ -720,9 +731,93 @@ func parseInput(in string) *ToolInput {
 			t.Pattern = strings.Clone(str(v))
 		case "url":
 			t.URL = strings.Clone(str(v))
+		case "content":
+			if isString(v) {
+				t.ContentChars, t.ContentLines = textSize(v)
+			}
+		case "old_string":
+			t.OldChars = rawLen(v) - 2
+		case "new_string":
+			t.NewChars = rawLen(v) - 2
 		}
 	})
 	return t
+}
+
+// attachmentEst is Claude Code's estimate of what an attachment sends the
+// model, the measure of its own threshold check: nothing for the kinds it
+// shows only in its interface (a tool hook's output, a command's
+// permissions), TokensPerImage for each image, length/4 for the rest of
+// its JSON.
+func attachmentEst(typ, raw string, chars int, sp *spans) int {
+	switch typ {
+	case "command_permissions":
+		return 0
+	case "hook_success", "hook_non_blocking_error":
+		// Only a prompt's and a session start's hooks add context.
+		if ev := str(sp.field(raw, "hookEvent")); ev != "UserPromptSubmit" && ev != "SessionStart" {
+			return 0
+		}
+	}
+	images, data := 0, 0
+	for i := 0; ; {
+		k := strings.Index(raw[i:], `"base64"`)
+		if k < 0 {
+			break
+		}
+		i += k + len(`"base64"`)
+		d := strings.Index(raw[i:min(len(raw), i+256)], `"data":`)
+		if d < 0 {
+			continue
+		}
+		start := skipWS(raw, i+d+len(`"data":`))
+		if start >= len(raw) || raw[start] != '"' {
+			continue
+		}
+		end, ok := skimString(raw, start)
+		if !ok {
+			break
+		}
+		images++
+		data += end - start
+		i = end
+	}
+	return Estimate(max(0, chars-data)) + images*TokensPerImage
+}
+
+// textSize returns the JavaScript length of a raw JSON string literal's
+// text (escapes counted as written, as Claude Code's estimate counts the
+// JSON) and its lines.
+func textSize(raw string) (chars, lines int) {
+	if len(raw) < 2 {
+		return 0, 0
+	}
+	return rawLen(raw) - 2, strings.Count(raw, `\n`) + 1
+}
+
+// lastField returns the raw number or literal of key in the object raw,
+// looked for from its end: the Read result's line counts follow the file's
+// text, which a search from the start would scan again. A key inside a
+// string is escaped (\"key\") and is not taken. "" when absent.
+func lastField(raw, key string) string {
+	for end := len(raw); ; {
+		k := strings.LastIndex(raw[:end], key)
+		if k < 1 {
+			return ""
+		}
+		if raw[k-1] == '"' && (k < 2 || raw[k-2] != '\\') && k+len(key) < len(raw) && raw[k+len(key)] == '"' {
+			i := skipWS(raw, k+len(key)+1)
+			if i < len(raw) && raw[i] == ':' {
+				i = skipWS(raw, i+1)
+				j := i
+				for j < len(raw) && raw[j] != ',' && raw[j] != '}' && raw[j] != ' ' && raw[j] != '\n' {
+					j++
+				}
+				return raw[i:j]
+			}
+		}
+		end = k
+	}
 }
 
 func parseUsage(v string) *Usage {

@@ -150,8 +150,11 @@ type Message struct {
 	StringContent  bool
 	Blocks         []Block
 	AttachmentType string
-	// AttachmentChars is the JavaScript length of the attachment's JSON.
-	AttachmentChars int
+	// AttachmentChars is the JavaScript length of the attachment's JSON,
+	// and AttachmentEst Claude Code's estimate of what it sends the model:
+	// nothing for the kinds only its interface shows, TokensPerImage per
+	// image.
+	AttachmentChars, AttachmentEst int
 	// Cwd is the working directory recorded on a user message's line.
 	Cwd string
 }
@@ -239,6 +242,9 @@ type ToolCall struct {
 	// Duration is how long the tool ran, in ms, as its result records it
 	// (Entry.ResultDurationMs); 0 when not recorded.
 	Duration int64
+	// File is what the result records of a file tool's file
+	// (Entry.ResultFile).
+	File FileFacts
 }
 
 // CompactionKind says which mechanism left a compaction in the transcript.
@@ -399,7 +405,7 @@ func (b *builder) add(e *Entry, th *Thread) {
 	case "attachment":
 		th.Messages = append(th.Messages, Message{
 			Role: RoleAttachment, Line: e.Line, Time: e.Time, SessionID: e.SessionID, Call: -1,
-			AttachmentType: e.AttachmentType, AttachmentChars: e.AttachmentChars,
+			AttachmentType: e.AttachmentType, AttachmentChars: e.AttachmentChars, AttachmentEst: e.AttachmentEst,
 		})
 	case "system":
 		switch e.Subtype {
@@ -558,6 +564,7 @@ func (b *builder) user(e *Entry, th *Thread) {
 			t.AgentID = e.ResultAgentID
 		}
 		t.Duration = e.ResultDurationMs
+		t.File = e.ResultFile
 	}
 	if e.CompactSummary {
 		size := 0

@@ -392,22 +392,28 @@ func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
 		Note: "first auto-compaction: sessions where claude-code places it at the real call, or within one call, of those that auto-compacted; " +
 			"false compactions: sessions that never auto-compacted but compact under claude-code; cache errors: simulated − recorded, % of recorded; " +
 			"per-call: |simulated − recorded| writes summed over calls, % of recorded (errors of opposite sign cannot cancel); " +
-			"writes within 10%: of the sessions that recorded writes",
+			"writes within 10%: of the sessions that recorded writes; " +
+			"prompt after the first auto-compaction: sessions where claude-code's is within 10% of the recorded, of those where both compacted, and the median |error|",
 		Columns: []string{"Sessions", "Calls", "First auto-compaction exact", "First auto-compaction within one call", "False compactions",
-			"Prompt mismatches", "Cache read error", "Cache write error", "Per-call write error", "Writes within 10%", "Unexplained"},
+			"Prompt mismatches", "Cache read error", "Cache write error", "Per-call write error", "Writes within 10%", "Unexplained",
+			"Prompt after compaction within 10%", "Prompt after compaction median error"},
 		CSVColumns: []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
-			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct"},
-		Right:     []bool{true, true, true, true, true, true, true, true, true, true, true},
+			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct",
+			"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct"},
+		Right:     []bool{true, true, true, true, true, true, true, true, true, true, true, true, true},
 		Transpose: true,
 	}
 	re, rre := pctCells(s.CacheReadErrorPct, true)
 	we, rwe := pctCells(s.CacheWriteErrorPct, true)
 	ce, rce := pctCells(s.CallWriteErrorPct, false)
+	pe, rpe := pctCells(s.PostCompactionMedianErrorPct, false)
 	t.add(
 		[]string{numtext.Int(s.Sessions), numtext.Int(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
-			numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained)},
+			numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained),
+			fmt.Sprintf("%d of %d", s.PostCompactionWithin, s.PostCompactionChecked), pe},
 		[]string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
-			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce},
+			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
+			raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe},
 	)
 	return t
 }
@@ -431,16 +437,17 @@ func fidelityTable(fs []Fidelity) *Table {
 		Note: "the cache model run over the recorded prompts against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
 			"calls whose prompt differs from the recorded one (must be 0)\n" +
 			"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
-			"n/a: before the first call (an earlier session's)",
+			"n/a: before the first call (an earlier session's); after AC: claude-code's prompt after its first auto-compaction against the recorded one after the real one (error, % of recorded)",
 		ColumnNotes: []ColumnNote{{"System prefix", "system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages"}},
 		Columns: []string{"Session", "Calls", "Read recorded", "Read simulated", "Read error", "Write recorded", "Write simulated", "Write error",
-			"Per call", "Prompt mismatches", "Real auto-compaction", "claude-code", "Match", "System prefix"},
+			"Per call", "Prompt mismatches", "Real auto-compaction", "claude-code", "Match", "After AC", "System prefix"},
 		CSVColumns: []string{"session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",
 			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
 			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source", "call_write_error_pct",
 			"clock_moved_calls", "clock_moved_ms", "base_prefix_tokens", "base_prefix_call", "system_prefix_read_tokens", "system_prefix_read_call",
-			"real_auto_compaction_total", "claude_code_threshold", "system_prefix_kept_warm", "continued"},
-		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false, true},
+			"real_auto_compaction_total", "claude_code_threshold", "system_prefix_kept_warm", "continued",
+			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct"},
+		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false, true, true},
 		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC", "System prefix": "Sys prefix"},
 		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "System prefix", "Per call", "Calls"},
 	}
@@ -448,6 +455,7 @@ func fidelityTable(fs []Fidelity) *Table {
 		re, rre := pctCells(f.CacheReadErrorPct, true)
 		we, rwe := pctCells(f.CacheWriteErrorPct, true)
 		ce, rce := pctCells(f.CallWriteErrorPct, false)
+		pe, rpe := pctCells(f.PostCompactionErrorPct, true)
 		match := ""
 		switch {
 		case f.RealAutoCompaction == 1:
@@ -467,12 +475,13 @@ func fidelityTable(fs []Fidelity) *Table {
 		t.add(
 			[]string{f.Session, numtext.Int(f.Calls), numtext.Int(f.RecordedCacheRead), numtext.Int(f.SimulatedCacheRead), re,
 				numtext.Int(f.RecordedCacheWrite), numtext.Int(f.SimulatedCacheWrite), we, ce, numtext.Int(f.PromptMismatches),
-				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match, sys},
+				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match, pe, sys},
 			[]string{f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
 				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
 				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, raw(f.SystemPrefix), f.SystemPrefixSource, rce,
 				raw(f.ClockMoved), raw(f.ClockMovedMs), raw(f.BasePrefix), raw(f.BasePrefixCall), raw(f.SystemPrefixRead), raw(f.SystemPrefixReadCall),
-				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued)},
+				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued),
+				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe},
 		)
 	}
 	return t

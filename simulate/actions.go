@@ -77,8 +77,10 @@ func (s *State) Drop(idx []int, reason string) int64 {
 type Compaction struct {
 	From, To int
 	// Restore re-attaches recent files and the todo list after the summary,
-	// as Claude Code does after a full compaction.
+	// as Claude Code does after a full compaction; Version is the Claude
+	// Code version whose rules pick them ("": the call's).
 	Restore bool
+	Version string
 	// Label names the compaction in the call's actions ("auto", "manual",
 	// "session-memory", …).
 	Label string
@@ -124,7 +126,11 @@ func (s *State) Compact(c Compaction) int64 {
 	}
 	var restored []Item
 	if c.Restore {
-		restored = e.restore(replaced, e.items[c.To:])
+		version := c.Version
+		if version == "" {
+			version = e.tr.Calls[e.call].Version
+		}
+		restored = e.restore(replaced, e.items[c.To:], version)
 		for _, r := range restored {
 			delete(e.cleared, r.Path)
 		}
@@ -171,42 +177,6 @@ func (s *State) Compact(c Compaction) int64 {
 	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
 	e.sync(s)
 	return freed
-}
-
-// restore picks what Claude Code re-attaches after a compaction: the most
-// recently read files not already in the kept messages, each cut to
-// RestoreFileTokens, while they fit in RestoreTotalTokens; and the latest
-// todo list.
-func (e *engine) restore(replaced, kept []Item) []Item {
-	inKept := map[string]bool{}
-	for _, it := range kept {
-		if it.Path != "" {
-			inKept[it.Path] = true
-		}
-	}
-	var out []Item
-	seen := map[string]bool{}
-	var total int64
-	for j := len(replaced) - 1; j >= 0 && len(out) < e.cfg.RestoreFiles; j-- {
-		it := replaced[j]
-		if it.Kind != KindToolResult || it.Tool != "Read" || it.Path == "" || seen[it.Path] || inKept[it.Path] || it.Cleared || it.IsError {
-			continue
-		}
-		seen[it.Path] = true
-		t := min(it.Tokens, e.cfg.RestoreFileTokens)
-		if total+t > e.cfg.RestoreTotalTokens {
-			continue
-		}
-		total += t
-		out = append(out, Item{Kind: KindRestored, Tokens: t, Msg: -1, Path: it.Path, Tool: "Read", Exact: true})
-	}
-	for j := len(replaced) - 1; j >= 0; j-- {
-		if replaced[j].Kind == KindToolUse && replaced[j].Tool == "TodoWrite" {
-			out = append(out, Item{Kind: KindRestored, Tokens: replaced[j].Tokens, Msg: -1, Tool: "TodoWrite", Exact: true})
-			break
-		}
-	}
-	return out
 }
 
 // Fork prices a side request that shares the conversation's prefix and

@@ -42,6 +42,10 @@ type Config struct {
 	// EstimateFrom is the first Claude Code version whose threshold count
 	// adds an estimate of what followed the last response (EstimateFrom).
 	EstimateFrom string
+	// EstimateResponseFrom is the first version whose count also
+	// estimates the last response's blocks after its first
+	// (EstimateResponseFrom).
+	EstimateResponseFrom string
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
 	// (accounting.TurnRules: a changed keyword thinking budget, the
@@ -88,6 +92,9 @@ type Config struct {
 	RestoreFiles       int
 	RestoreFileTokens  int64
 	RestoreTotalTokens int64
+	// RestoreWrittenFrom is the first Claude Code version whose
+	// restoration counts the files a tool wrote (DefaultRestoreWrittenFrom).
+	RestoreWrittenFrom string
 }
 
 // DefaultConfig returns the defaults, every field set.
@@ -99,6 +106,7 @@ const (
 	DefaultRestoreFiles       = 5
 	DefaultRestoreFileTokens  = 5000
 	DefaultRestoreTotalTokens = 50_000
+	DefaultRestoreWrittenFrom = "2.0.0"
 )
 
 // Placeholder is what a cleared tool result becomes in Claude Code's
@@ -325,6 +333,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.EstimateFrom == "" {
 		cfg.EstimateFrom = EstimateFrom
 	}
+	if cfg.EstimateResponseFrom == "" {
+		cfg.EstimateResponseFrom = EstimateResponseFrom
+	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
 	}
@@ -351,6 +362,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.RestoreTotalTokens == 0 {
 		cfg.RestoreTotalTokens = DefaultRestoreTotalTokens
+	}
+	if cfg.RestoreWrittenFrom == "" {
+		cfg.RestoreWrittenFrom = DefaultRestoreWrittenFrom
 	}
 	return cfg
 }
@@ -447,13 +461,16 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if obs {
 		e.applyReal(tc)
 	}
-	appendedEst := e.appendItems(tc, obs)
+	estAfter, estResponse := e.appendItems(tc, obs)
 	if tc.Shrink > 0 && !obs {
 		e.shrink(tc.Shrink, e.appendedFrom, true)
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
 	if tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.EstimateFrom) >= 0 {
-		e.trigger += appendedEst
+		e.trigger += estAfter
+	}
+	if tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.EstimateResponseFrom) >= 0 {
+		e.trigger += estResponse
 	}
 	if i == 0 {
 		e.trigger = e.tokens
@@ -594,11 +611,13 @@ func (e *engine) sideRequests(tc *TraceCall) {
 }
 
 // appendItems adds the call's new items to the context and returns Claude
-// Code's estimate of them: what follows the first block of the last
-// response (its later blocks too, though the usage counts them as output).
-// Under observed, items a real compaction summarised away are dropped, and
-// compaction artifacts are kept only there.
-func (e *engine) appendItems(tc *TraceCall, obs bool) (est int64) {
+// Code's estimate of them, in two parts: what followed the last response
+// (tool results, user text, attachments), and the last response's blocks
+// after its first (Claude Code's count walks back to a response's first
+// block from EstimateResponseFrom, though the usage counts them as
+// output). Under observed, items a real compaction summarised away are
+// dropped, and compaction artifacts are kept only there.
+func (e *engine) appendItems(tc *TraceCall, obs bool) (after, response int64) {
 	e.appendedFrom = len(e.items)
 	firstOfPrev := true
 	for _, it := range tc.Items {
@@ -615,14 +634,17 @@ func (e *engine) appendItems(tc *TraceCall, obs bool) (est int64) {
 		}
 		e.items = append(e.items, it)
 		e.tokens += it.Tokens
-		if it.Msg != e.prevMsg || !firstOfPrev {
-			est += int64(it.Est)
+		switch {
+		case it.Msg != e.prevMsg:
+			after += int64(it.Est)
+		case !firstOfPrev:
+			response += int64(it.Est)
 		}
 		if it.Msg == e.prevMsg {
 			firstOfPrev = false
 		}
 	}
-	return est
+	return after, response
 }
 
 // sync copies the engine's context into the policy's view.

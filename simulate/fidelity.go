@@ -54,6 +54,15 @@ type Fidelity struct {
 	// auto-compacted.
 	RealAutoCompactionTotal int64 `json:"real_auto_compaction_total"`
 	ClaudeCodeThreshold     int64 `json:"claude_code_threshold"`
+	// RealPostCompactionPrompt is the recorded prompt of the first call
+	// after the first real auto-compaction, and
+	// SimulatedPostCompactionPrompt claude-code's prompt at the first call
+	// after its own first auto-compaction: what each compaction left.
+	// PostCompactionErrorPct is (simulated − real) / real × 100; nil unless
+	// both compacted.
+	RealPostCompactionPrompt      int64    `json:"real_post_compaction_prompt"`
+	SimulatedPostCompactionPrompt int64    `json:"simulated_post_compaction_prompt"`
+	PostCompactionErrorPct        *float64 `json:"post_compaction_error_pct,omitempty"`
 	// ManualCompactions counts the session's own /compact runs.
 	ManualCompactions int `json:"manual_compactions"`
 	// Inferred is what the recorded prompts proved about the limits.
@@ -135,14 +144,18 @@ type Fidelity struct {
 type FidelityTolerances struct {
 	ReadPct, WritePct float64 // cache read and write error, ± percent
 	Tokens            int64   // a per-call read difference that counts
+	// PostCompactionPct bounds the error of the prompt after the first
+	// auto-compaction, ± percent.
+	PostCompactionPct float64
 }
 
 // DefaultFidelityTolerances are the bounds the fidelity issue sets for a
 // whole set of sessions: reads within ±2%, writes within ±10%; a call's
 // read counts as different when it is 2,000 tokens off (the size Claude
-// Code's own cache-break detector ignores).
+// Code's own cache-break detector ignores); the prompt after the first
+// auto-compaction within ±10%.
 func DefaultFidelityTolerances() FidelityTolerances {
-	return FidelityTolerances{ReadPct: 2, WritePct: 10, Tokens: 2000}
+	return FidelityTolerances{ReadPct: 2, WritePct: 10, Tokens: 2000, PostCompactionPct: 10}
 }
 
 // NewFidelity compares the observed run (and the claude-code run) of a
@@ -241,8 +254,31 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 			f.ClaudeCodeThreshold = l.Threshold
 		}
 	}
+	f.postCompaction(tr, claudeCode)
 	f.explain(tr, tok, tol)
 	return f
+}
+
+// postCompaction fills the prompts of the first call after the first real
+// and the first simulated auto-compaction, and their error.
+func (f *Fidelity) postCompaction(tr *Trace, claudeCode *Result) {
+	if f.RealAutoCompaction > 1 {
+		for i := tr.lastCallBefore(f.RealAutoCompaction) + 1; i < len(tr.Calls); i++ {
+			if p := tr.Calls[i].Usage.Prompt(); p > 0 {
+				f.RealPostCompactionPrompt = p
+				break
+			}
+		}
+	}
+	for _, c := range claudeCode.Calls {
+		if c.Compacted && c.Call == f.SimulatedAutoCompaction {
+			f.SimulatedPostCompactionPrompt = c.Prompt
+			break
+		}
+	}
+	if f.RealPostCompactionPrompt > 0 && f.SimulatedPostCompactionPrompt > 0 {
+		f.PostCompactionErrorPct = errorPct(f.SimulatedPostCompactionPrompt, f.RealPostCompactionPrompt)
+	}
 }
 
 // reasonTokens are the read differences, in tokens, of the calls each
@@ -370,12 +406,20 @@ type FidelitySummary struct {
 	WritesWithin  int `json:"writes_within"`
 	// Unexplained counts sessions with a disagreement without a reason.
 	Unexplained int `json:"unexplained"`
+	// PostCompactionChecked counts the sessions with a
+	// PostCompactionErrorPct; PostCompactionWithin, those within
+	// ±PostCompactionPct; PostCompactionMedianErrorPct is the median of the
+	// absolute errors (nil when none).
+	PostCompactionChecked        int      `json:"post_compaction_checked"`
+	PostCompactionWithin         int      `json:"post_compaction_within"`
+	PostCompactionMedianErrorPct *float64 `json:"post_compaction_median_error_pct,omitempty"`
 }
 
 // SummarizeFidelity sums fidelity rows.
 func SummarizeFidelity(rows []Fidelity, tol FidelityTolerances) FidelitySummary {
 	var s FidelitySummary
 	var rr, sr, rw, sw, cw int64
+	var post []float64
 	for _, f := range rows {
 		s.Sessions++
 		s.Calls += f.Calls
@@ -404,6 +448,22 @@ func SummarizeFidelity(rows []Fidelity, tol FidelityTolerances) FidelitySummary 
 		if !f.Explained() {
 			s.Unexplained++
 		}
+		if p := f.PostCompactionErrorPct; p != nil {
+			post = append(post, math.Abs(*p))
+			if math.Abs(*p) <= tol.PostCompactionPct {
+				s.PostCompactionWithin++
+			}
+		}
+	}
+	s.PostCompactionChecked = len(post)
+	if len(post) > 0 {
+		sort.Float64s(post)
+		m := post[len(post)/2]
+		if len(post)%2 == 0 {
+			m = (post[len(post)/2-1] + m) / 2
+		}
+		m = math.Round(m*100) / 100
+		s.PostCompactionMedianErrorPct = &m
 	}
 	s.CacheReadErrorPct = errorPct(sr, rr)
 	s.CacheWriteErrorPct = errorPct(sw, rw)

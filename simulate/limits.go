@@ -54,6 +54,19 @@ const (
 // 2.1.0.
 const EstimateFrom = "2.1.0"
 
+// EstimateResponseFrom is the first Claude Code version whose count also
+// adds the estimate of the last response's blocks after its first: Claude
+// Code writes each block of a response as a message of its own, all with
+// the response's usage, and from this version its count walks back to the
+// response's first block, so the tool results between the blocks count.
+// compactMetadata.preTokens is the usage total plus the estimate of what
+// followed the response's last block in 2.1.19 transcripts (exactly, at
+// both compactions) and in 2.1.41's, and plus the response's later blocks
+// too in 2.1.118–2.1.146's (exactly, at eight). No transcript between has
+// a compaction; Claude Code 2.1.88's published source walks back, so the
+// change is placed there.
+const EstimateResponseFrom = "2.1.88"
+
 // The system prompt prefix kept warm by other requests. Every request of
 // the same Claude Code setup (other sessions, other turns) begins with the
 // same tool definitions and system prompt, and Claude Code sets a cache

@@ -100,6 +100,8 @@ func formatDuration(d time.Duration) string {
 var params = []Param{
 	version("estimate-from", "EstimateFrom", "first version whose auto-compaction check adds an estimate of what followed the last response",
 		func(c *Config) *string { return &c.EstimateFrom }),
+	version("estimate-response-from", "EstimateResponseFrom", "first version whose auto-compaction check also estimates the last response's blocks after its first",
+		func(c *Config) *string { return &c.EstimateResponseFrom }),
 	version("thinking-keywords-until", "ThinkingKeywordsUntil", "first version whose thinking budget no longer follows the prompt's keywords; before it a changed budget breaks the cached messages",
 		func(c *Config) *string { return &c.ThinkingKeywordsUntil }),
 	version("drop-thinking-until", "DropThinkingUntil", "first version whose turns keep the cached conversation after a turn with thinking (on models before Claude Opus 4.5)",
@@ -140,6 +142,8 @@ var params = []Param{
 		func(c *Config) *int64 { return &c.RestoreFileTokens }),
 	count("restore-total-tokens", "RestoreTotalTokens", "tokens of all re-attached files at most (0: none)", int64(0),
 		func(c *Config) *int64 { return &c.RestoreTotalTokens }),
+	version("restore-written-from", "RestoreWrittenFrom", "first version whose restoration after a compaction counts the files a tool wrote, before those only read",
+		func(c *Config) *string { return &c.RestoreWrittenFrom }),
 }
 
 // Set overrides parameters by name from a comma-separated list of

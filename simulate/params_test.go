@@ -18,6 +18,8 @@ func TestParams(t *testing.T) {
 		want any // the field's value after Set
 	}{
 		"estimate-from":           {"2.0.0", "2.0.0"},
+		"estimate-response-from":  {"2.1.50", "2.1.50"},
+		"restore-written-from":    {"99", "99"},
 		"thinking-keywords-until": {"0", "0"},
 		"drop-thinking-until":     {"99", "99"},
 		"second-turn-until":       {"2.1", "2.1"},

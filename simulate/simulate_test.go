@@ -126,12 +126,12 @@ func tinyTrace() *Trace {
 				Usage: replay.Usage{Input: 10, CacheWrite5m: 3050, CacheRead: 1490, Output: 50},
 				Items: []Item{
 					{Kind: KindToolUse, Tokens: 50, Est: 50, Msg: 0, Tool: "Read", ToolID: "t1", Path: "a.go", Exact: true},
-					{Kind: KindToolResult, Tokens: 3000, Est: 3000, Msg: 1, Tool: "Read", ToolID: "t1", Path: "a.go", Exact: true}}},
+					{Kind: KindToolResult, Tokens: 3000, Est: 3000, Msg: 1, Tool: "Read", ToolID: "t1", Path: "a.go", Exact: true, File: FileSize{Est: 3000, RawEst: 2800}}}},
 			{Index: 2, Time: at(2), Model: "claude-sonnet-4-5-20250929", Version: "2.1.146", Clean: true,
 				Usage: replay.Usage{Input: 10, CacheWrite5m: 2050, CacheRead: 4540, Output: 50},
 				Items: []Item{
 					{Kind: KindToolUse, Tokens: 50, Est: 50, Msg: 1, Tool: "Read", ToolID: "t2", Path: "b.go", Exact: true},
-					{Kind: KindToolResult, Tokens: 2000, Est: 2000, Msg: 2, Tool: "Read", ToolID: "t2", Path: "b.go", Exact: true}}},
+					{Kind: KindToolResult, Tokens: 2000, Est: 2000, Msg: 2, Tool: "Read", ToolID: "t2", Path: "b.go", Exact: true, File: FileSize{Est: 2000, RawEst: 1900}}}},
 		},
 	}
 	return tr

@@ -49,6 +49,12 @@ type Item struct {
 	Artifact bool
 	// Exact is set when Tokens came from usage deltas rather than an estimate.
 	Exact bool
+	// File is, on a file tool's result (and a file re-attached after a
+	// compaction), the size of the whole file as a compaction would
+	// re-attach it (fileSizes.after), and Wrote is set when the tool wrote
+	// the file.
+	File  FileSize
+	Wrote bool
 }
 
 // TraceCall is one recorded main-thread API call and what was appended to
@@ -198,7 +204,8 @@ func Prepare(s *replay.Session) *Trace {
 		}
 	}
 	var thinking int64 // the current turn's budget
-	prevCall := -1     // the previous trace call's index in th.Calls
+	files := fileSizes{}
+	prevCall := -1 // the previous trace call's index in th.Calls
 	for _, seg := range sz.Segments {
 		if tr.Auxiliary != "" {
 			break
@@ -239,7 +246,7 @@ func Prepare(s *replay.Session) *Trace {
 				thinking, tc.NewTurn = b, true
 			}
 			n := len(tc.Items)
-			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, afterBoundary)
+			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, files, afterBoundary)
 			for b := range tc.Items[n:] {
 				tc.Items[n+b].Tokens = sz.Blocks[m][b]
 				tc.Items[n+b].Exact = sz.Exact[m]
@@ -384,9 +391,9 @@ func attachSide(calls []TraceCall, side []replay.SideRequest) {
 }
 
 // appendItems turns one message into context items.
-func appendItems(items []Item, m *replay.Message, mi int, tools map[string]replay.ToolCall, afterBoundary bool) []Item {
+func appendItems(items []Item, m *replay.Message, mi int, tools map[string]replay.ToolCall, files fileSizes, afterBoundary bool) []Item {
 	if m.Role == replay.RoleAttachment {
-		return append(items, Item{Kind: KindAttachment, Est: replay.Estimate(m.AttachmentChars), Msg: mi, Artifact: afterBoundary})
+		return append(items, Item{Kind: KindAttachment, Est: m.AttachmentEst, Msg: mi, Artifact: afterBoundary})
 	}
 	for _, b := range m.Blocks {
 		it := Item{Est: b.Est, Msg: mi}
@@ -409,6 +416,9 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 			it.Kind, it.ToolID, it.IsError = KindToolResult, b.ToolID, b.IsError
 			if t, ok := tools[b.ToolID]; ok {
 				it.Tool, it.Path = t.Name, t.Input.FilePath
+				if it.Path != "" && !b.IsError {
+					it.File, it.Wrote = files.after(&t)
+				}
 			}
 		default:
 			it.Kind = KindImage

@@ -16,7 +16,8 @@ const (
 	Realdata = "realdata"
 	// Calibration holds the transcripts the simulator's fidelity is
 	// checked on.
-	Calibration = "calibration"
+	Calibration  = "calibration"
+	Calibration2 = "calibration2"
 )
 
 // Dir returns the directory of the named corpus, or skips the test when it

@@ -277,7 +277,7 @@ func Build(index int, s *replay.Session, rep *accounting.Report, runs []*simulat
 				row.Call = int32(m.Call + 1)
 			}
 			if m.Role == replay.RoleAttachment {
-				row.Tokens = int64(replay.Estimate(m.AttachmentChars))
+				row.Tokens = int64(m.AttachmentEst)
 			}
 			for _, b := range m.Blocks {
 				row.Tokens += int64(b.Est)
