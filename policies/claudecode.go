@@ -128,6 +128,10 @@ type claudeCode struct {
 	restore bool
 }
 
+// ReplaysManual: claude-code models Claude Code, whose user's /compact
+// the run replays (simulate.ManualReplayer).
+func (p *claudeCode) ReplaysManual() bool { return true }
+
 func (p *claudeCode) Before(s *simulate.State) {
 	version := p.version
 	if version == "" {
@@ -189,7 +193,10 @@ func (m microCompaction) run(s *simulate.State, version string, limits simulate.
 
 // sizeMicro is Claude Code's microCompactToolResults (bundled cli.js, 2.1.x): keep the last keep
 // compactable results, clear the oldest while the rest exceed the target,
-// and only if that frees at least min_savings.
+// and only if that frees at least min_savings. Claude Code measures the
+// results by its estimate (length/4): a 2.1.19 microcompact_boundary's
+// preTokens (59,492) is the results' estimate, and its tokensSaved
+// (21,761) left 37,731, under the 40,000 target.
 func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 	ids := compactable(s)
 	if len(ids) <= keep {
@@ -197,7 +204,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 	}
 	var total int64
 	for _, j := range ids {
-		total += s.Items[j].Tokens
+		total += int64(s.Items[j].Est)
 	}
 	var clear []int
 	var savings int64
@@ -206,7 +213,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 			break
 		}
 		clear = append(clear, j)
-		savings += s.Items[j].Tokens
+		savings += int64(s.Items[j].Est)
 	}
 	if savings >= m.minSavings {
 		s.Clear(clear, "micro")

@@ -3,6 +3,8 @@ package policies
 import (
 	"testing"
 	"time"
+
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
 // The size variant of micro-compaction. The session (reads of 1,000) runs
@@ -66,6 +68,21 @@ func TestClaudeCodeSizeMicro(t *testing.T) {
 		})
 	}
 
+	t.Run("measured by the estimate", func(t *testing.T) {
+		// The results are 1,000 tokens but 500 by Claude Code's estimate
+		// (a session whose text is two tokens a character in four): at call
+		// 6 the 6 results total 3,000 ≤ 4,500, so nothing is cleared, where
+		// counting tokens (6,000) would clear two as in the first case.
+		tr := reads(1000, 1000, 1000, 1000, 1000, 1000)
+		for i := range tr.Calls {
+			for j := range tr.Calls[i].Items {
+				if it := &tr.Calls[i].Items[j]; it.Kind == simulate.KindToolResult {
+					it.Est = int(it.Tokens / 2)
+				}
+			}
+		}
+		expect{prompts: []int64{2500, 3550, 4600, 5650, 6700, 7750, 8800}}.check(t, run(t, base+",target=4500,min_savings=1000", tr))
+	})
 	t.Run("only compactable tools", func(t *testing.T) {
 		// Call 1 is a 3,000-token MCP result, then 1,000-token reads:
 		// 2,500, 5,550, 6,600, 7,650, 8,700, 9,750, 10,800. Call 5 (9,750

@@ -67,6 +67,9 @@ func (p *sessionMemory) notes(covered int64) int64 {
 	return max(1, min(p.max, p.sections*p.section, covered*p.rate/1000))
 }
 
+// ReplaysManual: claude-code-sm models Claude Code too.
+func (p *sessionMemory) ReplaysManual() bool { return true }
+
 func (p *sessionMemory) Before(s *simulate.State) {
 	noTools := true
 	for _, it := range appended(s) {

@@ -195,6 +195,16 @@ func (c *composite) Name() string {
 	return strings.Join(n, "+")
 }
 
+// ReplaysManual reports whether any part models Claude Code.
+func (c *composite) ReplaysManual() bool {
+	for _, p := range c.parts {
+		if r, ok := p.(simulate.ManualReplayer); ok && r.ReplaysManual() {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *composite) Before(s *simulate.State) {
 	for _, p := range c.parts {
 		p.Before(s)

@@ -1256,3 +1256,56 @@ func TestReaderRemembersLast(t *testing.T) {
 		t.Error("lines 1 and 2 share one *Usage; each entry needs its own")
 	}
 }
+
+// A file tool's result and input record the whole file's size; an
+// attachment is estimated as what Claude Code sends the model.
+func TestReaderFileFactsAndAttachments(t *testing.T) {
+	read := func(line string) *Entry {
+		t.Helper()
+		recs := readAll(NewReader(strings.NewReader(line+"\n"), "t.jsonl"))
+		e, ok := recs[0].(*Entry)
+		if !ok {
+			t.Fatalf("%s: %v", line, recs[0])
+		}
+		return e
+	}
+	msg := `"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}`
+	// Read: the line counts follow the file's text; a text that holds
+	// "numLines" in a string is not taken for the field.
+	e := read(`{"type":"user",` + msg + `,"toolUseResult":{"type":"text","file":{"filePath":"a","content":"x\"numLines\":9 \"totalLines\":9","numLines":30, "startLine":1,"totalLines":120}}}`)
+	if e.ResultFile != (FileFacts{ReadLines: 30, TotalLines: 120}) {
+		t.Errorf("Read result: %+v", e.ResultFile)
+	}
+	// Edit: originalFile's length (JSON text, quotes left out) and lines.
+	e = read(`{"type":"user",` + msg + `,"toolUseResult":{"filePath":"a","oldString":"b","originalFile":"l1\nl2\nl3"}}`)
+	if e.ResultFile != (FileFacts{OriginalChars: 10, OriginalLines: 3}) {
+		t.Errorf("Edit result: %+v", e.ResultFile)
+	}
+	// Write and Edit inputs.
+	e = read(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"a","content":"ab\ncd"}},{"type":"tool_use","id":"t2","name":"Edit","input":{"file_path":"a","old_string":"abc","new_string":"abcdef"}}]}}`)
+	if in := e.Blocks[0].Input; in.ContentChars != 6 || in.ContentLines != 2 {
+		t.Errorf("Write input: %+v", in)
+	}
+	if in := e.Blocks[1].Input; in.OldChars != 3 || in.NewChars != 6 {
+		t.Errorf("Edit input: %+v", in)
+	}
+	for _, tt := range []struct {
+		name, att string
+		want      int
+	}{
+		// 41 characters of JSON: 10.
+		{"text", `{"type":"todo_reminder","content":"abcd"}`, 10},
+		// A tool hook's output is shown, not sent; a prompt's hook adds context.
+		{"PostToolUse hook", `{"type":"hook_success","hookEvent":"PostToolUse","content":"` + strings.Repeat("x", 400) + `"}`, 0},
+		{"UserPromptSubmit hook", `{"type":"hook_success","hookEvent":"UserPromptSubmit","content":"abcdefgh"}`, 19}, // 75/4
+		{"permissions", `{"type":"command_permissions","allowedTools":["Bash"]}`, 0},
+		// An image is 2,000 whatever its data: 113 characters without the
+		// data's 402 (quoted) are 28, plus 2,000.
+		{"image", `{"type":"queued_command","prompt":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + strings.Repeat("A", 400) + `"}}]}`, 2028},
+	} {
+		e := read(`{"type":"attachment","attachment":` + tt.att + `}`)
+		if e.AttachmentEst != tt.want {
+			t.Errorf("%s: AttachmentEst %d (of %d characters), want %d", tt.name, e.AttachmentEst, e.AttachmentChars, tt.want)
+		}
+	}
+}

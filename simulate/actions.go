@@ -174,6 +174,12 @@ func (s *State) Compact(c Compaction) int64 {
 	e.compactions++
 	e.callsSince = 0
 	e.compacted = true
+	switch {
+	case c.Label == "manual":
+		e.res.manual++
+	case e.res.firstAuto == 0:
+		e.res.firstAuto = e.tr.Calls[e.call].Index + 1
+	}
 	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
 	e.sync(s)
 	return freed

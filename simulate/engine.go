@@ -22,6 +22,22 @@ type Policy interface {
 	Before(s *State)
 }
 
+// ManualReplayer is implemented by the policies that model Claude Code
+// itself. A /compact the user ran is the user's input, not a policy's
+// decision: under Config.ManualCompactions "claude-code" (the default)
+// the runs of these policies compact where the user did, so that the
+// recorded run reproduces.
+type ManualReplayer interface {
+	ReplaysManual() bool
+}
+
+// Which runs replay the session's manual compactions (Config.ManualCompactions).
+const (
+	ManualClaudeCode = "claude-code" // the policies that model Claude Code (ManualReplayer)
+	ManualAll        = "all"
+	ManualNone       = "none"
+)
+
 // Observer is implemented by the policy that replays what really happened:
 // the engine then keeps the session's own compaction artifacts, applies its
 // real compactions, and fits each prompt to the recorded one.
@@ -42,6 +58,9 @@ type Config struct {
 	// EstimateFrom is the first Claude Code version whose threshold count
 	// adds an estimate of what followed the last response (EstimateFrom).
 	EstimateFrom string
+	// ManualCompactions says which runs compact where the user ran
+	// /compact (ManualClaudeCode, ManualAll, ManualNone).
+	ManualCompactions string
 	// EstimateResponseFrom is the first version whose count also
 	// estimates the last response's blocks after its first
 	// (EstimateResponseFrom).
@@ -232,9 +251,16 @@ type Result struct {
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
 
-	limits   LimitParams // the run's limit parameters, for LimitsAt
-	keptWarm bool        // the engine's keptWarm, for KeptWarm
+	limits    LimitParams // the run's limit parameters, for LimitsAt
+	keptWarm  bool        // the engine's keptWarm, for KeptWarm
+	firstAuto int         // for FirstAutoCompaction
+	manual    int         // the user's /compact runs the run replayed
 }
+
+// FirstAutoCompaction is the 1-based number of the first call that came
+// after a compaction the policy decided (not a /compact the run replayed);
+// 0 when none.
+func (r *Result) FirstAutoCompaction() int { return r.firstAuto }
 
 // LimitsAt returns the limits the run applied at trace call i (each call's
 // model and version set them).
@@ -332,6 +358,9 @@ func (cfg Config) withDefaults() Config {
 	cfg.TurnRules = cfg.TurnRules.WithDefaults()
 	if cfg.EstimateFrom == "" {
 		cfg.EstimateFrom = EstimateFrom
+	}
+	if cfg.ManualCompactions == "" {
+		cfg.ManualCompactions = ManualClaudeCode
 	}
 	if cfg.EstimateResponseFrom == "" {
 		cfg.EstimateResponseFrom = EstimateResponseFrom
@@ -489,6 +518,9 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	e.sideRequests(tc)
 	e.turnRewrites(i, tc)
 	e.sync(st)
+	if !obs && e.replaysManual(p) && tc.RealCompact != nil && tc.RealCompact.Kind == replay.CompactFull && tc.RealCompact.Trigger == "manual" {
+		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
+	}
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
 		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil) // a call without usage has nothing to fit
@@ -513,6 +545,19 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.cache.readSys(tc.Usage.CacheRead, tc.Time)
 	}
 	e.callsSince++
+}
+
+// replaysManual reports whether the run compacts where the user ran
+// /compact (Config.ManualCompactions).
+func (e *engine) replaysManual(p Policy) bool {
+	switch e.cfg.ManualCompactions {
+	case ManualAll:
+		return true
+	case ManualNone:
+		return false
+	}
+	r, ok := p.(ManualReplayer)
+	return ok && r.ReplaysManual()
 }
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a

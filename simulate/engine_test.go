@@ -3,6 +3,7 @@ package simulate
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -633,6 +634,59 @@ func TestModelNamedInSystemPrompt(t *testing.T) {
 		}
 		if got := slices.Contains(res.Calls[4].Actions, "the system prompt names the model the previous turn switched to"); got != c.action {
 			t.Errorf("%s: call 5 actions %q", c.name, res.Calls[4].Actions)
+		}
+	}
+}
+
+// replayer is a policy that models Claude Code: it replays the user's
+// /compact.
+type replayer struct{ policyFunc }
+
+func (replayer) ReplaysManual() bool { return true }
+
+// A /compact the user ran is replayed by the policies that model Claude
+// Code (and by every policy, or none, as Config.ManualCompactions says);
+// it is not the policy's first compaction.
+func TestManualCompactionReplayed(t *testing.T) {
+	manual := func() *Trace {
+		tr := tinyTrace()
+		tr.Calls[2].RealCompact = &replay.Compaction{Kind: replay.CompactFull, Trigger: "manual"}
+		return tr
+	}
+	auto := policyFunc(func(s *State) {
+		if s.Call == 2 && !s.e.compacted {
+			s.Compact(Compaction{From: 1, To: len(s.Items), Label: "auto"})
+		}
+	})
+	tests := []struct {
+		name     string
+		p        Policy
+		mode     string
+		replayed bool
+	}{
+		{"Claude Code's, by default", replayer{auto}, "", true},
+		{"another policy, by default", auto, "", false},
+		{"another policy, all", auto, ManualAll, true},
+		{"Claude Code's, none", replayer{auto}, ManualNone, false},
+	}
+	for _, tt := range tests {
+		cfg := DefaultConfig()
+		if tt.mode != "" {
+			cfg.ManualCompactions = tt.mode
+		}
+		res := Run(manual(), tt.p, cfg)
+		acts := res.Calls[2].Actions
+		if got := len(acts) > 0 && strings.HasPrefix(acts[0], "compact (manual)"); got != tt.replayed {
+			t.Errorf("%s: actions %q, replayed %v, want %v", tt.name, acts, got, tt.replayed)
+		}
+		// The policy's own compaction follows only when nothing was
+		// replayed; it is the first the policy decided.
+		wantAuto := 3
+		if tt.replayed {
+			wantAuto = 0
+		}
+		if res.FirstAutoCompaction() != wantAuto || res.Metrics.FirstCompaction != 3 {
+			t.Errorf("%s: first auto %d, first %d; want %d, 3", tt.name, res.FirstAutoCompaction(), res.Metrics.FirstCompaction, wantAuto)
 		}
 	}
 }

@@ -43,7 +43,7 @@ type Fidelity struct {
 	// auto-compacted (a full compaction whose trigger is auto or, as in
 	// 1.0.x summaries, unrecorded): its calls before it + 1; 0 when it never
 	// did. SimulatedAutoCompaction is the first call after a compaction
-	// under claude-code; 0 when none.
+	// claude-code decided (not a /compact it replayed); 0 when none.
 	RealAutoCompaction      int `json:"real_auto_compaction_call"`
 	SimulatedAutoCompaction int `json:"simulated_auto_compaction_call"`
 	// RealAutoCompactionTotal is the recorded usage total (prompt +
@@ -63,8 +63,11 @@ type Fidelity struct {
 	RealPostCompactionPrompt      int64    `json:"real_post_compaction_prompt"`
 	SimulatedPostCompactionPrompt int64    `json:"simulated_post_compaction_prompt"`
 	PostCompactionErrorPct        *float64 `json:"post_compaction_error_pct,omitempty"`
-	// ManualCompactions counts the session's own /compact runs.
+	// ManualCompactions counts the session's own /compact runs, and
+	// ManualReplayed those claude-code's run replayed
+	// (Config.ManualCompactions).
 	ManualCompactions int `json:"manual_compactions"`
+	ManualReplayed    int `json:"manual_replayed"`
 	// Inferred is what the recorded prompts proved about the limits.
 	Inferred *Inferred `json:"inferred_limits,omitempty"`
 	// ClockMoved counts the calls whose time the model moved past their
@@ -246,7 +249,8 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 			}
 		}
 	}
-	f.SimulatedAutoCompaction = claudeCode.Metrics.FirstCompaction
+	f.SimulatedAutoCompaction = claudeCode.FirstAutoCompaction()
+	f.ManualReplayed = claudeCode.manual
 	if i := tr.lastCallBefore(f.RealAutoCompaction); i >= 0 && f.RealAutoCompaction > 1 {
 		u := tr.Calls[i].Usage
 		f.RealAutoCompactionTotal = u.Prompt() + u.Output
@@ -326,7 +330,7 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 		}
 		add("first auto-compaction at call %d, claude-code %s (call %d's recorded usage total %s tokens, %s): not explained",
 			real, at, before, numtext.Int(f.RealAutoCompactionTotal), threshold)
-	case real == 0 && sim > 0 && f.ManualCompactions > 0:
+	case real == 0 && sim > 0 && f.ManualCompactions > f.ManualReplayed:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0:
 		add("claude-code compacts at call %d where the session never compacted: not explained", sim)

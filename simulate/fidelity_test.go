@@ -33,7 +33,7 @@ func TestNewFidelity(t *testing.T) {
 		// A usage without a prompt: nothing to compare.
 		{Call: 4, Prompt: 20, Recorded: 0},
 	}}
-	cc := &Result{Metrics: Metrics{FirstCompaction: 4}}
+	cc := &Result{Metrics: Metrics{FirstCompaction: 4}, firstAuto: 4}
 	f := NewFidelity(s, tr, observed, cc, DefaultFidelityTolerances())
 	// Reads 14,900 against 12,000: +24.17%; writes 250 against 200: +25%.
 	// Call by call, writes are off by |250 − 100| + |0 − 100| + 0 = 250:
@@ -210,7 +210,7 @@ func TestFidelityCompactionReason(t *testing.T) {
 		// 2.0.76 reserves 32,000 for output: 200,000 − 32,000 − 13,000.
 		{"never", &Result{}, 155_000, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, its threshold there 155,000): not explained"},
 		// A --window of 300,000: 300,000 − 32,000 − 13,000.
-		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, limits: LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 4, claude-code at call 9 (call 3's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
+		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, firstAuto: 9, limits: LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 4, claude-code at call 9 (call 3's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
 		{"off", &Result{limits: LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
 	} {
 		f := NewFidelity(s, tr, observed, c.cc, DefaultFidelityTolerances())

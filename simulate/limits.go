@@ -27,7 +27,11 @@ type Limits struct {
 // Windows and thresholds, each from its source.
 const (
 	// DefaultWindow is the context window of Claude models; "[1m]"
-	// variants have LongWindow (Anthropic's "Context windows" documentation).
+	// variants have LongWindow (Anthropic's "Context windows"
+	// documentation). "[1m]" is the only mark Claude Code reads from a
+	// model's name: a gateway's "claude-opus-4.6-1m" (Claude Code 2.1.63)
+	// auto-compacted at 168K like a 200K window. A longer window otherwise
+	// shows in the recorded prompts (Inferred).
 	DefaultWindow = 200_000
 	LongWindow    = 1_000_000
 	// Reserved output: 32K up to 2.1.19, 20K from 2.1.22 on (measured from
@@ -142,7 +146,7 @@ func LimitsFor(p LimitParams, model, version string) Limits {
 	l := Limits{Window: p.Window, Reserved: p.Reserved}
 	if l.Window == 0 {
 		l.Window = DefaultWindow
-		if strings.Contains(model, "[1m]") || strings.HasSuffix(model, "-1m") {
+		if strings.Contains(model, "[1m]") {
 			l.Window = LongWindow
 		}
 	}

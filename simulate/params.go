@@ -142,6 +142,18 @@ var params = []Param{
 		func(c *Config) *int64 { return &c.RestoreFileTokens }),
 	count("restore-total-tokens", "RestoreTotalTokens", "tokens of all re-attached files at most (0: none)", int64(0),
 		func(c *Config) *int64 { return &c.RestoreTotalTokens }),
+	{
+		Name: "manual-compactions", Field: "ManualCompactions", Takes: "claude-code, all or none",
+		Doc: "which runs compact where the user ran /compact: the policies that model Claude Code, every policy, or none",
+		set: func(c *Config, v string) bool {
+			if v != ManualClaudeCode && v != ManualAll && v != ManualNone {
+				return false
+			}
+			c.ManualCompactions = v
+			return true
+		},
+		get: func(c Config) string { return c.ManualCompactions },
+	},
 	version("restore-written-from", "RestoreWrittenFrom", "first version whose restoration after a compaction counts the files a tool wrote, before those only read",
 		func(c *Config) *string { return &c.RestoreWrittenFrom }),
 }

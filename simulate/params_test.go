@@ -20,6 +20,7 @@ func TestParams(t *testing.T) {
 		"estimate-from":           {"2.0.0", "2.0.0"},
 		"estimate-response-from":  {"2.1.50", "2.1.50"},
 		"restore-written-from":    {"99", "99"},
+		"manual-compactions":      {"all", "all"},
 		"thinking-keywords-until": {"0", "0"},
 		"drop-thinking-until":     {"99", "99"},
 		"second-turn-until":       {"2.1", "2.1"},
@@ -36,7 +37,7 @@ func TestParams(t *testing.T) {
 	}
 	bad := map[string]string{
 		"estimate-from": "2.1.x", "shared-prefix-ttl": "0", "clock-slack": "-1s", "gateway-ttl": "soon",
-		"gateway-cache-unit": "0", "cache-entries": "0", "restore-files": "-1", "restore-file-tokens": "1.5",
+		"gateway-cache-unit": "0", "manual-compactions": "some", "cache-entries": "0", "restore-files": "-1", "restore-file-tokens": "1.5",
 	}
 	if len(Params()) != len(set) {
 		t.Errorf("%d parameters, %d in the test", len(Params()), len(set))

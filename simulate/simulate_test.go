@@ -31,6 +31,9 @@ func TestLimitsFor(t *testing.T) {
 		// [1m]: 1M − 20K = 980K; 967K; 947K; 997K.
 		{"1m", LimitParams{}, "claude-sonnet-4-5[1m]", "2.1.146",
 			Limits{Window: 1_000_000, Reserved: 20_000, Available: 980_000, Threshold: 967_000, Warning: 947_000, Blocking: 997_000}},
+		// A gateway's "-1m" is not Claude Code's mark: 200K.
+		{"-1m", LimitParams{}, "claude-opus-4.6-1m", "2.1.63",
+			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
 		// pct 50: floor(180K × 0.5) = 90K < 167K; warning 70K.
 		{"pct lowers", LimitParams{Pct: 50}, "claude-opus-4-6", "2.1.146",
 			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 90_000, Warning: 70_000, Blocking: 197_000}},
