@@ -492,7 +492,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	estAfter, estResponse := e.appendItems(tc, obs)
 	if tc.Shrink > 0 && !obs {
-		e.shrink(tc.Shrink, e.appendedFrom, true)
+		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
 	if tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.EstimateFrom) >= 0 {
@@ -523,7 +523,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
-		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil) // a call without usage has nothing to fit
+		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil, e.restarted(i, tc)) // a call without usage has nothing to fit
 	}
 	e.request(tc, st.Limits, obs)
 	if e.compacted {
@@ -545,6 +545,18 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.cache.readSys(tc.Usage.CacheRead, tc.Time)
 	}
 	e.callsSince++
+}
+
+// restarted reports whether call i is the first of a new Claude Code
+// process: a new version, or a resumed conversation's (TraceCall.Restarted).
+func (e *engine) restarted(i int, tc *TraceCall) bool {
+	return i > 0 && (tc.Restarted || e.newVersion(i, tc))
+}
+
+// newVersion reports whether call i is on another Claude Code version
+// than the call before.
+func (e *engine) newVersion(i int, tc *TraceCall) bool {
+	return i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version
 }
 
 // replaysManual reports whether the run compacts where the user ran
@@ -607,8 +619,8 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		e.cache.forget(pos)
 		e.actions = append(e.actions, "the system prompt names the model the previous turn switched to")
 	}
-	newVersion := i > 0 && tc.Version != "" && e.tr.Calls[i-1].Version != "" && tc.Version != e.tr.Calls[i-1].Version
-	if newVersion || i > 0 && tc.Restarted {
+	if e.restarted(i, tc) {
+		newVersion := e.newVersion(i, tc)
 		// A new process: its system prompt is its own (a new version's, or
 		// a resumed conversation's new git status snapshot).
 		if accounting.BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
@@ -746,7 +758,7 @@ func (e *engine) applyReal(tc *TraceCall) {
 // fit makes the context match the recorded prompt (observed runs): the
 // difference goes to this call's estimated items, or, when the context
 // shrank without a known cause, is taken from its end.
-func (e *engine) fit(target int64, unexplained bool) {
+func (e *engine) fit(target int64, unexplained, restart bool) {
 	diff := target - e.tokens
 	if diff == 0 {
 		return
@@ -766,7 +778,7 @@ func (e *engine) fit(target int64, unexplained bool) {
 		e.tokens = target
 		return
 	}
-	e.shrink(-diff, len(e.items), unexplained)
+	e.shrink(-diff, len(e.items), unexplained, restart)
 }
 
 // shrink takes n tokens from the items before index end, newest first: the
@@ -776,9 +788,18 @@ func (e *engine) fit(target int64, unexplained bool) {
 // such calls in the real transcripts the tests read), so the cache model
 // is told of an edit at the first message, unless the loss is explained
 // (a real micro-compaction before the call, which marks its own edits).
-func (e *engine) shrink(n int64, end int, unexplained bool) {
+//
+// The context before the first message past the system prompt's
+// breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
+// compaction re-attached without a line in the transcript) gives too: a
+// new process builds it anew, so at a restart it gives first, and
+// otherwise when the messages have nothing left to give.
+func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 	if n > 0 && unexplained {
 		e.markEdit(1)
+	}
+	if restart {
+		n = e.shrinkOverhead(n)
 	}
 	for j := end - 1; j >= 1 && n > 0; j-- {
 		take := min(e.items[j].Tokens, n)
@@ -789,6 +810,20 @@ func (e *engine) shrink(n int64, end int, unexplained bool) {
 		e.tokens -= take
 		n -= take
 	}
+	e.shrinkOverhead(n)
+}
+
+// shrinkOverhead takes up to n tokens from the overhead's part past the
+// system prompt's breakpoint and returns what it could not take.
+func (e *engine) shrinkOverhead(n int64) int64 {
+	take := min(n, e.items[0].Tokens-e.sys)
+	if take <= 0 {
+		return n
+	}
+	e.editAt(e.sys)
+	e.items[0].Tokens -= take
+	e.tokens -= take
+	return n - take
 }
 
 // position returns the tokens before item j.

@@ -690,3 +690,49 @@ func TestManualCompactionReplayed(t *testing.T) {
 		}
 	}
 }
+
+// A recorded prompt below what the messages can give up fits by the
+// context before the first message, past the system prompt's breakpoint;
+// at a restart that part gives first (a new process builds it anew).
+func TestFitShrinksOverhead(t *testing.T) {
+	tests := []struct {
+		name     string
+		restart  bool
+		recorded int64
+		want     []int64 // overhead, then the items of calls 1 and 2
+	}{
+		// Call 2's context is 1,000 + 500 + 50 + 3,000 + 50 + 2,000 =
+		// 6,600. Recorded 3,100: the messages give 3,500, newest first
+		// (2,000, 50, 1,450 of the 3,000), the overhead nothing.
+		{"messages first", false, 3100, []int64{1000, 500, 50, 1550, 0, 0}},
+		// Recorded 600: the messages give all 5,600 they have, the overhead
+		// the 400 it has past the breakpoint at 600.
+		{"then the overhead", false, 600, []int64{600, 0, 0, 0, 0, 0}},
+		// At a restart the overhead gives its 400 first, then the messages.
+		{"restart", true, 3100, []int64{600, 500, 50, 1950, 0, 0}},
+	}
+	for _, tt := range tests {
+		tr := tinyTrace()
+		tr.SystemPrefix = 600
+		tr.Calls[2].Restarted = tt.restart
+		tr.Calls[2].Usage = replay.Usage{Input: 10, CacheWrite5m: tt.recorded - 10, Output: 50}
+		var got []int64
+		p := observer{policyFunc(func(s *State) {
+			if s.Call == 2 {
+				s.e.fit(tt.recorded, true, tt.restart)
+				for _, it := range s.Items {
+					got = append(got, it.Tokens)
+				}
+			}
+		})}
+		res := Run(tr, p, DefaultConfig())
+		if !reflect.DeepEqual(got, tt.want) || res.Calls[2].Prompt != tt.recorded {
+			t.Errorf("%s: items %v, prompt %d; want %v, %d", tt.name, got, res.Calls[2].Prompt, tt.want, tt.recorded)
+		}
+	}
+}
+
+// observer runs a function under the observed run's rules.
+type observer struct{ policyFunc }
+
+func (observer) Observed() bool { return true }
