@@ -4,31 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
-)
-
-// compactableTools are the tools whose results Claude Code's
-// micro-compaction clears (COMPACTABLE_TOOLS in its bundled cli.js, 2.1.7).
-var compactableTools = map[string]bool{
-	"Read": true, "Bash": true, "Grep": true, "Glob": true,
-	"WebSearch": true, "WebFetch": true, "Edit": true, "Write": true,
-}
-
-// Micro-compaction by version. The size-based variant is the one in
-// Claude Code 2.1.7's bundled cli.js, and the one microcompact_boundary seen in real
-// transcripts is 2.1.19's; no 1.0/2.0 transcript and none from 2.1.22 on
-// has one, and replaying real sessions of those versions with
-// micro-compaction on moves their first auto-compaction away from the real
-// one. So the default is size-based from MicroFrom up to MicroUntil and off
-// elsewhere. The transcripts only place the end between 2.1.19 and 2.1.22,
-// so it is taken where they show the output reservation change
-// (simulate.ReservedNewFrom): one version boundary, not two that could
-// drift apart. The later variant the community reports (keep 5, when idle
-// longer than the cache TTL) is micro=time.
-const (
-	MicroFrom  = "2.1.0"
-	MicroUntil = simulate.ReservedNewFrom // exclusive
 )
 
 // microMode is claude-code's micro parameter: the variant of
@@ -42,17 +18,17 @@ const (
 	microOff       microMode = "off"
 )
 
-// The size variant's defaults, which claude-code-sm's micro-compaction
-// uses too.
+// The size variant's defaults (simulate's), which claude-code-sm's
+// micro-compaction uses too.
 const (
-	microMinSavings = 20_000 // skip a clearing that would free less
-	microTarget     = 40_000 // clear until the remaining results fit in this
+	microMinSavings = simulate.MicroMinSavings // skip a clearing that would free less
+	microTarget     = simulate.MicroTarget     // clear until the remaining results fit in this
 )
 
 // The tool results micro-compaction keeps when the keep parameter is 0, by
 // variant.
 const (
-	microKeepSize = 3
+	microKeepSize = simulate.MicroKeep
 	microKeepTime = 5
 )
 
@@ -162,7 +138,7 @@ func (m microCompaction) run(s *simulate.State, version string, limits simulate.
 	mode, keep := m.mode, m.keep
 	if mode == microByVersion {
 		mode = microOff
-		if version != "" && replay.CompareVersions(version, MicroFrom) >= 0 && replay.CompareVersions(version, MicroUntil) < 0 {
+		if simulate.MicroByDefault(version, s.Micro) {
 			mode = microSize
 		}
 	}
@@ -225,7 +201,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 func compactable(s *simulate.State) []int {
 	var out []int
 	for j, it := range s.Items {
-		if it.Kind == simulate.KindToolResult && !it.Cleared && compactableTools[it.Tool] {
+		if it.Kind == simulate.KindToolResult && !it.Cleared && simulate.CompactableTools[it.Tool] {
 			out = append(out, j)
 		}
 	}

@@ -155,8 +155,10 @@ type State struct {
 	// (or since the start).
 	CallsSinceCompact int
 	// Inferred is what the session's recorded calls prove about its limits
-	// (Trace.Inferred); LimitsFor applies it.
+	// (Trace.Inferred); LimitsFor applies it. Micro is what they show of
+	// Claude Code's micro-compaction (Trace.Micro).
 	Inferred Inferred
+	Micro    MicroEvidence
 
 	e *engine
 }
@@ -509,7 +511,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	st := &e.st
 	*st = State{
 		Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
-		Limits: e.res.LimitsAt(tr, i), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred,
+		Limits: e.res.LimitsAt(tr, i), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred, Micro: tr.Micro,
 		CallsSinceCompact: e.callsSince, e: e,
 	}
 	if i > 0 && e.prevTime > 0 && tc.Time > 0 {

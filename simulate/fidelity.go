@@ -70,6 +70,12 @@ type Fidelity struct {
 	ManualReplayed    int `json:"manual_replayed"`
 	// Inferred is what the recorded prompts proved about the limits.
 	Inferred *Inferred `json:"inferred_limits,omitempty"`
+	// MicroCompaction is the micro-compaction claude-code applies by
+	// default to the session's main version ("size" or "off"), and
+	// MicroCompactionReason what decided it: the version, or the recorded
+	// prompts (Trace.Micro).
+	MicroCompaction       string `json:"micro_compaction,omitempty"`
+	MicroCompactionReason string `json:"micro_compaction_reason,omitempty"`
 	// ClockMoved counts the calls whose time the model moved past their
 	// timestamp because tools' recorded run times prove more time passed
 	// (replay.Call.Clock); ClockMovedMs is the largest move, in ms.
@@ -173,6 +179,9 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 		in := tr.Inferred
 		f.Inferred = &in
 	}
+	if tr.Auxiliary == "" && len(tr.Calls) > 0 {
+		f.MicroCompaction, f.MicroCompactionReason = microDecision(tr)
+	}
 	var tok reasonTokens
 	// The recorded timestamps, not the Clock tool run times moved on.
 	recorded := func(i int) int64 { return tr.Calls[i].Time - tr.Calls[i].Ahead }
@@ -263,6 +272,21 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	return f
 }
 
+// microDecision says which micro-compaction claude-code applies by default
+// to a trace's main version, and why.
+func microDecision(tr *Trace) (mode, why string) {
+	v := tr.mainVersion()
+	switch {
+	case v == "":
+		return "off", "the transcript records no Claude Code version"
+	case tr.Micro.Off:
+		return "off", "the recorded prompts show it off: " + tr.Micro.Reason
+	case MicroByDefault(v, tr.Micro):
+		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, MicroFrom, MicroUntil)
+	}
+	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, MicroFrom, MicroUntil)
+}
+
 // postCompaction fills the prompts of the first call after the first real
 // and the first simulated auto-compaction, and their error.
 func (f *Fidelity) postCompaction(tr *Trace, claudeCode *Result) {
@@ -304,6 +328,9 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 			what = "auto-compaction off"
 		}
 		add("limits inferred, %s: %s", what, f.Inferred.Reason)
+	}
+	if v := tr.mainVersion(); tr.Micro.Off && MicroByDefault(v, MicroEvidence{}) {
+		add("micro-compaction inferred off (Claude Code %s micro-compacts by size unless an experiment flag turns it off): %s", v, tr.Micro.Reason)
 	}
 	if f.ClockMoved > 0 {
 		add("clock inferred: at %s, where the timestamps stop, tools' recorded run times (toolUseResult) move the model's clock up to %s past the timestamp; idle gaps are measured on it", numtext.Count(f.ClockMoved, "call", "calls"), (time.Duration(f.ClockMovedMs) * time.Millisecond).Round(time.Second))

@@ -49,7 +49,8 @@ func TestNewFidelity(t *testing.T) {
 		RecordedCacheRead: 12_000, SimulatedCacheRead: 14_900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250, CallWriteError: 250,
 		PromptMismatches: 1, Unmeasured: 1, RealAutoCompaction: 5, SimulatedAutoCompaction: 4, ManualCompactions: 1,
 		RealAutoCompactionTotal: 2000, ClaudeCodeThreshold: 167_000,
-		UnseenBreaks: 1,
+		UnseenBreaks:    1,
+		MicroCompaction: "off", MicroCompactionReason: "the transcript records no Claude Code version",
 	}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("got %+v\nwant %+v", f, want)

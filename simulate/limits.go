@@ -278,3 +278,127 @@ func (in Inferred) With(p LimitParams) LimitParams {
 	}
 	return p
 }
+
+// Claude Code's size-based micro-compaction (microCompactToolResults in
+// its bundled cli.js, 2.1.x): past the warning level it clears the oldest
+// results of the compactable tools, keeping the last MicroKeep, while the
+// rest exceed MicroTarget, when that frees at least MicroMinSavings, all
+// by its estimate (length/4).
+const (
+	MicroKeep       = 3
+	MicroTarget     = 40_000
+	MicroMinSavings = 20_000
+)
+
+// Micro-compaction by version. The size-based variant is the one in
+// Claude Code 2.1.7's bundled cli.js, and the one microcompact_boundary
+// seen in real transcripts is 2.1.19's; no 1.0/2.0 transcript and none
+// from 2.1.22 on has one, and replaying real sessions of those versions
+// with micro-compaction on moves their first auto-compaction away from the
+// real one. So it is on by default from MicroFrom up to MicroUntil, where
+// the transcripts show the output reservation change (ReservedNewFrom):
+// they place the end only between 2.1.19 and 2.1.22. The later variant
+// the community reports (keep 5, when idle longer than the cache TTL) is
+// claude-code's micro=time.
+const (
+	MicroFrom  = "2.1.0"
+	MicroUntil = ReservedNewFrom // exclusive
+)
+
+// MicroByDefault reports whether Claude Code of a version micro-compacts
+// by size in a session whose recorded prompts show ev: by version, unless
+// they show it off (an experiment flag decides, whatever the version).
+func MicroByDefault(version string, ev MicroEvidence) bool {
+	return version != "" && !ev.Off && replay.CompareVersions(version, MicroFrom) >= 0 && replay.CompareVersions(version, MicroUntil) < 0
+}
+
+// CompactableTools are the tools whose results micro-compaction clears
+// (COMPACTABLE_TOOLS in Claude Code's bundled cli.js, 2.1.7).
+var CompactableTools = map[string]bool{
+	"Read": true, "Bash": true, "Grep": true, "Glob": true,
+	"WebSearch": true, "WebFetch": true, "Edit": true, "Write": true,
+}
+
+// MicroEvidence is what a session's recorded prompts show of Claude Code's
+// micro-compaction, which a remotely set experiment flag turns on or off
+// whatever the version: Off when a call's recorded context would have
+// been micro-compacted by the size rule before it and was not.
+type MicroEvidence struct {
+	Off    bool   `json:"off,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// inferMicro looks in the recorded calls for a call before which the size
+// rule would have cleared results and the context kept them: Claude
+// Code's count (the usage total of the call before, and the estimate of
+// what was appended since, a lower bound of its count) was past the
+// warning level, and clearing the oldest compactable results down to
+// MicroTarget would have freed MicroMinSavings, and no micro-compaction
+// came before the call. The results are followed as the recording has
+// them: a full compaction leaves none, a micro-compaction clears its own.
+func inferMicro(calls []TraceCall) MicroEvidence {
+	type result struct {
+		id  string
+		est int64
+	}
+	var results []result
+	for i := range calls {
+		c := &calls[i]
+		if c.RealCompact != nil {
+			results = results[:0]
+		}
+		if m := c.RealMicro; m != nil {
+			cleared := map[string]bool{}
+			for _, id := range m.CompactedToolIDs {
+				cleared[id] = true
+			}
+			kept := results[:0]
+			for _, r := range results {
+				if !cleared[r.id] {
+					kept = append(kept, r)
+				}
+			}
+			results = kept
+		}
+		var appended int64
+		for _, it := range c.Items {
+			if it.Artifact || it.Msg < 0 {
+				continue
+			}
+			if c.RealCompact != nil && it.Msg < c.RealCompact.Msg {
+				continue
+			}
+			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
+				appended += int64(it.Est)
+			}
+			if it.Kind == KindToolResult && CompactableTools[it.Tool] {
+				results = append(results, result{it.ToolID, int64(it.Est)})
+			}
+		}
+		if i == 0 || c.RealMicro != nil || c.RealCompact != nil || len(results) <= MicroKeep {
+			continue
+		}
+		p := &calls[i-1]
+		count := p.Usage.Prompt() + p.Usage.Output + appended
+		l := LimitsFor(LimitParams{}, p.Model, p.Version)
+		if p.Usage.Prompt() == 0 || count < l.Warning {
+			continue
+		}
+		var total, saved int64
+		for _, r := range results {
+			total += r.est
+		}
+		for _, r := range results[:len(results)-MicroKeep] {
+			if total-saved <= MicroTarget {
+				break
+			}
+			saved += r.est
+		}
+		if saved >= MicroMinSavings {
+			return MicroEvidence{Off: true, Reason: fmt.Sprintf(
+				"call %d was sent with its tool results whole although Claude Code's count (at least %s tokens) was past the %s-token warning level and micro-compaction would have cleared %s tokens of them (by Claude Code's estimate)",
+				c.Index+1, numtext.Int(count), numtext.Int(l.Warning), numtext.Int(saved))}
+		}
+	}
+	return MicroEvidence{}
+}

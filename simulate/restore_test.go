@@ -99,3 +99,50 @@ func TestRestore(t *testing.T) {
 		t.Errorf("1.0.89 restored %v, want %v", paths, want)
 	}
 }
+
+// The recorded prompts show micro-compaction off when a call kept results
+// the size rule would have cleared; a micro-compaction before that call,
+// or a count under the warning level, shows nothing.
+func TestInferMicro(t *testing.T) {
+	// Call 1 appends ten 7,000-token Read results (by the estimate); the
+	// size rule keeps 3 and clears down to 40,000: 70,000 − 40,000 =
+	// 30,000 ≥ 20,000. Claude Code's count before call 1 is call 0's usage
+	// total and the estimate appended.
+	trace := func(prev int64, micro bool) []TraceCall {
+		var items []Item
+		for k := range 10 {
+			id := string(rune('a' + k))
+			items = append(items, Item{Kind: KindToolUse, Tool: "Read", ToolID: id, Est: 10, Msg: 1},
+				Item{Kind: KindToolResult, Tool: "Read", ToolID: id, Est: 7000, Msg: 2})
+		}
+		calls := []TraceCall{
+			{Index: 0, Model: "claude-sonnet-4-5", Version: "2.1.19", Usage: replay.Usage{CacheRead: prev}},
+			{Index: 1, Model: "claude-sonnet-4-5", Version: "2.1.19", Usage: replay.Usage{CacheRead: prev + 70_000}, Items: items},
+		}
+		if micro {
+			calls[1].RealMicro = &replay.Compaction{Kind: replay.CompactMicro}
+		}
+		return calls
+	}
+	// 2.1.19: warning 135,000. 65,000 + 70,000 reaches it; 64,999 + 70,000
+	// does not.
+	if ev := inferMicro(trace(65_000, false)); !ev.Off || ev.Reason == "" {
+		t.Errorf("past the warning level, kept: %+v, want off", ev)
+	}
+	if ev := inferMicro(trace(64_999, false)); ev.Off {
+		t.Errorf("under the warning level: %+v, want nothing", ev)
+	}
+	if ev := inferMicro(trace(65_000, true)); ev.Off {
+		t.Errorf("micro-compacted: %+v, want nothing", ev)
+	}
+	// The decision: by version, unless shown off.
+	tr := &Trace{Calls: trace(65_000, false)}
+	tr.Micro = inferMicro(tr.Calls)
+	if mode, why := microDecision(tr); mode != "off" || why != "the recorded prompts show it off: "+tr.Micro.Reason {
+		t.Errorf("decision %q %q", mode, why)
+	}
+	tr.Micro = MicroEvidence{}
+	if mode, _ := microDecision(tr); mode != "size" {
+		t.Errorf("2.1.19 without evidence: %q, want size", mode)
+	}
+}

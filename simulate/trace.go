@@ -164,8 +164,10 @@ type Trace struct {
 	// (replay.Session.Auxiliary): the trace then has no calls to replay.
 	Auxiliary replay.ThreadKind
 	// Inferred is what the recorded calls prove about the limits Claude
-	// Code applied (a larger window, auto-compaction off).
+	// Code applied (a larger window, auto-compaction off), and Micro what
+	// they show of its micro-compaction.
 	Inferred Inferred
+	Micro    MicroEvidence
 	// AgentCalls are the calls of the session's other threads, which the
 	// simulation does not change: their observed cost is added to every run.
 	AgentCalls []replay.Call
@@ -260,6 +262,7 @@ func Prepare(s *replay.Session) *Trace {
 	}
 	attachSide(tr.Calls, th.SideRequests)
 	tr.Inferred = inferLimits(tr.Calls)
+	tr.Micro = inferMicro(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 	tr.Continued = accounting.Continues(th)
 	tr.MissOnlyInput = MissOnly(tr.Calls)
@@ -334,6 +337,20 @@ func (tr *Trace) mainModel() string {
 		n[c.Model]++
 		if n[c.Model] > n[main] {
 			main = c.Model
+		}
+	}
+	return main
+}
+
+// mainVersion returns the Claude Code version most of the trace's calls
+// recorded (of those with as many, the first).
+func (tr *Trace) mainVersion() string {
+	n := map[string]int{}
+	main := ""
+	for _, c := range tr.Calls {
+		n[c.Version]++
+		if n[c.Version] > n[main] {
+			main = c.Version
 		}
 	}
 	return main
