@@ -179,6 +179,7 @@ func (s *State) Compact(c Compaction) int64 {
 		e.res.manual++
 	case e.res.firstAuto == 0:
 		e.res.firstAuto = e.tr.Calls[e.call].Index + 1
+		e.res.firstSummary, e.res.firstRestored = sum.Tokens, added-sum.Tokens
 	}
 	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
 	e.sync(s)

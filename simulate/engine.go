@@ -257,6 +257,9 @@ type Result struct {
 	keptWarm  bool        // the engine's keptWarm, for KeptWarm
 	firstAuto int         // for FirstAutoCompaction
 	manual    int         // the user's /compact runs the run replayed
+	// The summary and the re-attached context the first compaction the
+	// policy decided left, in tokens.
+	firstSummary, firstRestored int64
 }
 
 // FirstAutoCompaction is the 1-based number of the first call that came

@@ -267,8 +267,8 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 			f.ClaudeCodeThreshold = l.Threshold
 		}
 	}
-	f.postCompaction(tr, claudeCode)
-	f.explain(tr, tok, tol)
+	parts := f.postCompaction(tr, claudeCode)
+	f.explain(tr, tok, tol, parts)
 	return f
 }
 
@@ -288,16 +288,32 @@ func microDecision(tr *Trace) (mode, why string) {
 }
 
 // postCompaction fills the prompts of the first call after the first real
-// and the first simulated auto-compaction, and their error.
-func (f *Fidelity) postCompaction(tr *Trace, claudeCode *Result) {
+// and the first simulated auto-compaction, and their error; and in parts,
+// for the reason, what each compaction left: the summary and what came back
+// with it (the attachments the transcript records after the compaction;
+// claude-code's re-attached files and todos).
+func (f *Fidelity) postCompaction(tr *Trace, claudeCode *Result) postParts {
+	var parts postParts
 	if f.RealAutoCompaction > 1 {
 		for i := tr.lastCallBefore(f.RealAutoCompaction) + 1; i < len(tr.Calls); i++ {
-			if p := tr.Calls[i].Usage.Prompt(); p > 0 {
+			c := &tr.Calls[i]
+			for _, it := range c.Items {
+				// Sized by the estimate at the session's ratio: the fit puts
+				// what the transcript does not show on the last of them.
+				switch {
+				case it.Kind == KindSummary:
+					parts.realSummary += tr.estimate(it.Est)
+				case it.Artifact:
+					parts.realAttached += tr.estimate(it.Est)
+				}
+			}
+			if p := c.Usage.Prompt(); p > 0 {
 				f.RealPostCompactionPrompt = p
 				break
 			}
 		}
 	}
+	parts.simSummary, parts.simRestored = claudeCode.firstSummary, claudeCode.firstRestored
 	for _, c := range claudeCode.Calls {
 		if c.Compacted && c.Call == f.SimulatedAutoCompaction {
 			f.SimulatedPostCompactionPrompt = c.Prompt
@@ -307,6 +323,14 @@ func (f *Fidelity) postCompaction(tr *Trace, claudeCode *Result) {
 	if f.RealPostCompactionPrompt > 0 && f.SimulatedPostCompactionPrompt > 0 {
 		f.PostCompactionErrorPct = errorPct(f.SimulatedPostCompactionPrompt, f.RealPostCompactionPrompt)
 	}
+	return parts
+}
+
+// postParts are the prompts after the first compactions in parts, in
+// tokens: the summary and what came back with it, recorded and simulated.
+type postParts struct {
+	realSummary, realAttached int64
+	simSummary, simRestored   int64
 }
 
 // reasonTokens are the read differences, in tokens, of the calls each
@@ -316,7 +340,7 @@ type reasonTokens struct {
 }
 
 // explain gives a reason for each disagreement beyond the tolerances.
-func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) {
+func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, parts postParts) {
 	add := func(format string, a ...any) { f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...)) }
 	if f.Auxiliary != "" {
 		add("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
@@ -360,7 +384,23 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances) 
 	case real == 0 && sim > 0 && f.ManualCompactions > f.ManualReplayed:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0:
-		add("claude-code compacts at call %d where the session never compacted: not explained", sim)
+		why := ""
+		if i := tr.lastCallBefore(sim); i >= 0 {
+			u := tr.Calls[i].Usage
+			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there)",
+				tr.Calls[i].Index+1, numtext.Int(u.Prompt()+u.Output))
+		}
+		add("claude-code compacts at call %d where the session never compacted%s: not explained", sim, why)
+	}
+	if p := f.PostCompactionErrorPct; p != nil && math.Abs(*p) > tol.PostCompactionPct {
+		real, sim := f.RealPostCompactionPrompt, f.SimulatedPostCompactionPrompt
+		attached := "re-attached " + numtext.Int(parts.realAttached)
+		if parts.realAttached == 0 {
+			attached = "re-attached not recorded (Claude Code wrote no line for what it re-attached)"
+		}
+		add("prompt after the first auto-compaction %s against the recorded: recorded %s (summary %s, %s, the rest %s: system prompt, tools and what Claude Code puts before the first message), claude-code %s (summary %s, re-attached %s, the rest %s)",
+			pctText(p), numtext.Int(real), numtext.Int(parts.realSummary), attached, numtext.Int(real-parts.realSummary-parts.realAttached),
+			numtext.Int(sim), numtext.Int(parts.simSummary), numtext.Int(parts.simRestored), numtext.Int(sim-parts.simSummary-parts.simRestored))
 	}
 	readOff := f.CacheReadErrorPct != nil && math.Abs(*f.CacheReadErrorPct) > tol.ReadPct
 	writeOff := f.CacheWriteErrorPct != nil && math.Abs(*f.CacheWriteErrorPct) > tol.WritePct

@@ -220,3 +220,54 @@ func TestFidelityCompactionReason(t *testing.T) {
 		}
 	}
 }
+
+// The prompt after the first auto-compaction: the first recorded prompt
+// after the real one, claude-code's after its own, their error, and when
+// it is over 10% a reason that splits both into the summary, what came
+// back and the rest.
+func TestPostCompaction(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{Compactions: []replay.Compaction{
+		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 1, Msg: 5},
+	}}}
+	// Ratio 2: the summary (est 1,000) and an attachment after the
+	// boundary (est 2,500) are 2,000 and 5,000 tokens.
+	tr := &Trace{Ratio: 2, Calls: []TraceCall{
+		{Index: 0, Time: 1, Usage: replay.Usage{CacheRead: 150_000}},
+		{Index: 1, Time: 2, Usage: replay.Usage{CacheRead: 20_000, CacheWrite5m: 10_000},
+			Items: []Item{{Kind: KindSummary, Est: 1000, Tokens: 2600, Artifact: true, Msg: 5}, {Kind: KindAttachment, Est: 2500, Tokens: 6000, Artifact: true, Msg: 6}}},
+	}}
+	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 2}}}
+	for _, c := range []struct {
+		name   string
+		prompt int64 // claude-code's after its compaction
+		errPct float64
+		reason string
+	}{
+		// 27,000 against 30,000: −10%, within the tolerance.
+		{"within", 27_000, -10, ""},
+		// 26,000: −13.33%. claude-code's summary 2,400 and restored 3,600
+		// leave 20,000; the recorded 30,000 less 2,000 and 5,000, 23,000.
+		{"off", 26_000, -13.33, "prompt after the first auto-compaction -13.3% against the recorded: recorded 30,000 (summary 2,000, re-attached 5,000, the rest 23,000: system prompt, tools and what Claude Code puts before the first message), claude-code 26,000 (summary 2,400, re-attached 3,600, the rest 20,000)"},
+	} {
+		cc := &Result{firstAuto: 2, firstSummary: 2400, firstRestored: 3600, Calls: []CallResult{{Call: 1}, {Call: 2, Compacted: true, Prompt: c.prompt}}}
+		f := NewFidelity(s, tr, observed, cc, DefaultFidelityTolerances())
+		if f.RealPostCompactionPrompt != 30_000 || f.SimulatedPostCompactionPrompt != c.prompt || f.PostCompactionErrorPct == nil || *f.PostCompactionErrorPct != c.errPct {
+			t.Errorf("%s: real %d, simulated %d, error %v; want 30000, %d, %v", c.name, f.RealPostCompactionPrompt, f.SimulatedPostCompactionPrompt, f.PostCompactionErrorPct, c.prompt, c.errPct)
+		}
+		got := ""
+		for _, r := range f.Reasons {
+			if strings.HasPrefix(r, "prompt after") {
+				got = r
+			}
+		}
+		if got != c.reason {
+			t.Errorf("%s: reason %q, want %q", c.name, got, c.reason)
+		}
+	}
+	// The summary: sessions with both, those within 10%, the median |error|.
+	e := func(v float64) *float64 { return &v }
+	sum := SummarizeFidelity([]Fidelity{{PostCompactionErrorPct: e(-10)}, {PostCompactionErrorPct: e(12)}, {PostCompactionErrorPct: e(3)}, {PostCompactionErrorPct: e(-40)}, {}}, DefaultFidelityTolerances())
+	if sum.PostCompactionChecked != 4 || sum.PostCompactionWithin != 2 || *sum.PostCompactionMedianErrorPct != 11 {
+		t.Errorf("summary: %d checked, %d within, median %v; want 4, 2, 11", sum.PostCompactionChecked, sum.PostCompactionWithin, *sum.PostCompactionMedianErrorPct)
+	}
+}

@@ -149,10 +149,21 @@ func abs(x int64) int64 {
 func TestFidelityBars(t *testing.T) {
 	for _, c := range []struct {
 		dir          string
-		autoComp     int
+		autoComp     int // sessions that auto-compacted after their first call
+		exact        int // of those, claude-code's first auto-compaction at the real call
 		writesWithin int
 		perCall      float64 // the bound on the per-call write error, %
-	}{{testcorpus.Realdata, 4, 9, 6}, {testcorpus.Calibration, 6, 7, 5}} {
+		postWithin   int     // prompts after the first compaction within 10%
+		postMedian   float64 // the bound on their median |error|, %
+		unexplained  int     // disagreements the model cannot account for
+	}{
+		{testcorpus.Realdata, 4, 4, 9, 6, 2, 8, 0},
+		{testcorpus.Calibration, 6, 6, 7, 5, 6, 4.5, 0},
+		// 48244adb: claude-code frees more than Claude Code's micro-compaction
+		// did and reaches the threshold later; d80e8a73: the one compaction
+		// where none happened (docs/simulation.md).
+		{testcorpus.Calibration2, 3, 2, 2, 22.5, 2, 7, 2},
+	} {
 		var rows []simulate.Fidelity
 		var callErr, recorded int64
 		for _, s := range corpusload.Sessions(t, c.dir) {
@@ -160,7 +171,7 @@ func TestFidelityBars(t *testing.T) {
 			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
 			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
 			f := simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
-			if !f.Explained() {
+			if !f.Explained() && c.unexplained == 0 {
 				t.Errorf("%s %s: %q", c.dir, s.ID, f.Reasons)
 			}
 			rows = append(rows, f)
@@ -186,11 +197,11 @@ func TestFidelityBars(t *testing.T) {
 			t.Errorf("%s: the summary's per-call write error is %.2f%%, computed here %.4f%%", c.dir, got, perCall)
 		}
 		t.Logf("%s: %+v read %+.2f%% write %+.2f%%", c.dir, sum, *sum.CacheReadErrorPct, *sum.CacheWriteErrorPct)
-		if sum.AutoCompacted != c.autoComp || sum.Exact != c.autoComp {
-			t.Errorf("%s: first auto-compaction exact in %d of %d, want %d of %d", c.dir, sum.Exact, sum.AutoCompacted, c.autoComp, c.autoComp)
+		if sum.AutoCompacted != c.autoComp || sum.Exact != c.exact {
+			t.Errorf("%s: first auto-compaction exact in %d of %d, want %d of %d", c.dir, sum.Exact, sum.AutoCompacted, c.exact, c.autoComp)
 		}
-		if sum.PromptMismatches != 0 || sum.Unexplained != 0 || sum.FalseCompactions > 1 {
-			t.Errorf("%s: %d prompt mismatches, %d unexplained, %d false compactions", c.dir, sum.PromptMismatches, sum.Unexplained, sum.FalseCompactions)
+		if sum.PromptMismatches != 0 || sum.Unexplained != c.unexplained || sum.FalseCompactions > 1 {
+			t.Errorf("%s: %d prompt mismatches, %d unexplained (want %d), %d false compactions", c.dir, sum.PromptMismatches, sum.Unexplained, c.unexplained, sum.FalseCompactions)
 		}
 		// The bar is ±2%; these files do better, and ±0.5% guards that.
 		if r := *sum.CacheReadErrorPct; r < -0.5 || r > 0.5 {
@@ -201,6 +212,13 @@ func TestFidelityBars(t *testing.T) {
 		}
 		if sum.WritesWithin < c.writesWithin {
 			t.Errorf("%s: writes within 10%% in %d of %d sessions, want at least %d", c.dir, sum.WritesWithin, sum.WritesChecked, c.writesWithin)
+		}
+		// Every session that auto-compacted after its first call is one
+		// claude-code compacts in too.
+		if sum.PostCompactionChecked != c.autoComp || sum.PostCompactionWithin < c.postWithin ||
+			sum.PostCompactionMedianErrorPct == nil || *sum.PostCompactionMedianErrorPct > c.postMedian {
+			t.Errorf("%s: prompt after the first compaction within 10%% in %d of %d (want at least %d of %d), median |error| %v (want at most %.1f%%)",
+				c.dir, sum.PostCompactionWithin, sum.PostCompactionChecked, c.postWithin, c.autoComp, sum.PostCompactionMedianErrorPct, c.postMedian)
 		}
 	}
 }

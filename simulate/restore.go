@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -77,7 +78,9 @@ func (fs fileSizes) after(t *replay.ToolCall) (FileSize, bool) {
 // replaced items and kept the rest, for a Claude Code version: of the files
 // the context touched (the replaced and kept items, and what an earlier
 // compaction re-attached), the RestoreFiles newest, leaving out files a
-// Read in the kept messages already shows. From RestoreWrittenFrom the
+// Read in the kept messages already shows and CLAUDE.md files, which the
+// context holds anyway (Claude Code tests that the path ends in
+// "/CLAUDE.md", so a Windows path's file comes back). From RestoreWrittenFrom the
 // files a tool wrote count, before the files only read; earlier versions
 // re-attach files read. Each is re-attached whole when its text is at most
 // RestoreFileTokens, while the re-attached files fit in RestoreTotalTokens
@@ -96,7 +99,7 @@ func (e *engine) restore(replaced, kept []Item, version string) []Item {
 		if it.Path == "" || it.IsError || it.Kind != KindToolResult && it.Kind != KindRestored {
 			return
 		}
-		if it.File == (FileSize{}) || it.Wrote && !written {
+		if it.File == (FileSize{}) || it.Wrote && !written || strings.HasSuffix(it.Path, "/CLAUDE.md") {
 			return
 		}
 		f := files[it.Path]

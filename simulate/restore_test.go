@@ -65,8 +65,9 @@ func TestRestore(t *testing.T) {
 		file("r1", 1000, false),
 		file("big", 6000, true), // over 5,000: its place is taken, nothing comes back
 		file("w2", 3000, true),
-		file("r2", 4000, false),  // written files first: sixth, not picked
-		file("kept", 500, false), // read again in the kept messages
+		file("r2", 4000, false),         // written files first: sixth, not picked
+		file("kept", 500, false),        // read again in the kept messages
+		file("/p/CLAUDE.md", 100, true), // in the context anyway
 		{Kind: KindRestored, Tool: "Read", Path: "old", Tokens: 2000, Est: 1000, File: FileSize{Est: 1000, RawEst: 1000}},
 		{Kind: KindToolUse, Tool: "TodoWrite", Tokens: 70},
 		{Kind: KindToolResult, Tool: "Read", Path: "failed", IsError: true, File: FileSize{Est: 10, RawEst: 10}},
