@@ -73,9 +73,9 @@ type ToolInput struct {
 }
 
 // FileFacts is what a file tool's toolUseResult records of the whole file:
-// its text before an Edit or Write (originalFile; absent from some
-// versions' Edit results), and the lines a Read returned of how many
-// (file.numLines, file.totalLines). Lengths are of the JSON text.
+// its text before an Edit or Write (originalFile, left out by later
+// versions' Edit results: the length of its JSON text, and lines), and the lines
+// a Read returned of how many (file.numLines, file.totalLines).
 type FileFacts struct {
 	OriginalChars, OriginalLines int
 	ReadLines, TotalLines        int

@@ -735,10 +735,10 @@ func parseInput(in string) *ToolInput {
 			if isString(v) {
 				t.ContentChars, t.ContentLines = textSize(v)
 			}
-		case "old_string":
-			t.OldChars = rawLen(v) - 2
+		case "old_string": // only their difference counts: bytes will do
+			t.OldChars = len(v) - 2
 		case "new_string":
-			t.NewChars = rawLen(v) - 2
+			t.NewChars = len(v) - 2
 		}
 	})
 	return t
@@ -796,10 +796,15 @@ func textSize(raw string) (chars, lines int) {
 }
 
 // lastField returns the raw number or literal of key in the object raw,
-// looked for from its end: the Read result's line counts follow the file's
-// text, which a search from the start would scan again. A key inside a
-// string is escaped (\"key\") and is not taken. "" when absent.
+// looked for in its last bytes: the Read result's line counts follow the
+// file's text, which a search from the start would scan again (and an
+// image's result, which has none, is all base64). A key inside a string
+// is escaped (\"key\") and is not taken. "" when absent.
 func lastField(raw, key string) string {
+	const tail = 256
+	if len(raw) > tail {
+		raw = raw[len(raw)-tail:]
+	}
 	for end := len(raw); ; {
 		k := strings.LastIndex(raw[:end], key)
 		if k < 1 {

@@ -1276,7 +1276,8 @@ func TestReaderFileFactsAndAttachments(t *testing.T) {
 	if e.ResultFile != (FileFacts{ReadLines: 30, TotalLines: 120}) {
 		t.Errorf("Read result: %+v", e.ResultFile)
 	}
-	// Edit: originalFile's length (JSON text, quotes left out) and lines.
+	// Edit: originalFile's length (of its JSON text, quotes left out)
+	// and lines.
 	e = read(`{"type":"user",` + msg + `,"toolUseResult":{"filePath":"a","oldString":"b","originalFile":"l1\nl2\nl3"}}`)
 	if e.ResultFile != (FileFacts{OriginalChars: 10, OriginalLines: 3}) {
 		t.Errorf("Edit result: %+v", e.ResultFile)

@@ -39,8 +39,8 @@ func (t fileText) size() FileSize {
 // and whether the tool wrote it: the text a Read returned, scaled to the
 // whole file when it returned part of it; a Write's text; an Edit's file
 // before the edit (originalFile) with the replaced text swapped, or the
-// last text known when the result does not record the file. Zero when
-// nothing tells.
+// last text known when the result does not record the file (Claude Code
+// edits only a file the session has read). Zero when nothing tells.
 func (fs fileSizes) after(t *replay.ToolCall) (FileSize, bool) {
 	path, f := t.Input.FilePath, t.File
 	var text fileText
