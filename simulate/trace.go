@@ -328,29 +328,21 @@ func (tr *Trace) markPrefixReads() {
 	}
 }
 
-// mainModel returns the model most of the trace's calls used (of those
-// with as many, the one that got there first).
-func (tr *Trace) mainModel() string {
-	n := map[string]int{}
-	main := ""
-	for _, c := range tr.Calls {
-		n[c.Model]++
-		if n[c.Model] > n[main] {
-			main = c.Model
-		}
-	}
-	return main
-}
+// mainModel returns the model most of the trace's calls used, and
+// mainVersion the Claude Code version most of them recorded.
+func (tr *Trace) mainModel() string   { return tr.most(func(c *TraceCall) string { return c.Model }) }
+func (tr *Trace) mainVersion() string { return tr.most(func(c *TraceCall) string { return c.Version }) }
 
-// mainVersion returns the Claude Code version most of the trace's calls
-// recorded (of those with as many, the first).
-func (tr *Trace) mainVersion() string {
+// most returns the value of key most of the trace's calls have (of those
+// with as many, the one that got there first).
+func (tr *Trace) most(key func(*TraceCall) string) string {
 	n := map[string]int{}
 	main := ""
-	for _, c := range tr.Calls {
-		n[c.Version]++
-		if n[c.Version] > n[main] {
-			main = c.Version
+	for i := range tr.Calls {
+		k := key(&tr.Calls[i])
+		n[k]++
+		if n[k] > n[main] {
+			main = k
 		}
 	}
 	return main
