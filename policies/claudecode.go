@@ -118,7 +118,7 @@ func (p *claudeCode) Before(s *simulate.State) {
 	limits := s.LimitsFor(params, version)
 	p.micro.run(s, version, limits)
 	if p.auto && !limits.AutoCompactOff && s.Trigger >= limits.Threshold {
-		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Label: "auto"})
+		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Version: p.version, Label: "auto"})
 	}
 }
 
@@ -175,24 +175,12 @@ func (m microCompaction) run(s *simulate.State, version string, limits simulate.
 // (21,761) left 37,731, under the 40,000 target.
 func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 	ids := compactable(s)
-	if len(ids) <= keep {
-		return
+	ests := make([]int64, len(ids))
+	for k, j := range ids {
+		ests[k] = int64(s.Items[j].Est)
 	}
-	var total int64
-	for _, j := range ids {
-		total += int64(s.Items[j].Est)
-	}
-	var clear []int
-	var savings int64
-	for _, j := range ids[:len(ids)-keep] {
-		if total-savings <= m.target {
-			break
-		}
-		clear = append(clear, j)
-		savings += int64(s.Items[j].Est)
-	}
-	if savings >= m.minSavings {
-		s.Clear(clear, "micro")
+	if n, freed := simulate.MicroClears(ests, keep, m.target); n > 0 && freed >= m.minSavings {
+		s.Clear(ids[:n], "micro")
 	}
 }
 

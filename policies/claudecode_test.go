@@ -253,3 +253,30 @@ func TestClaudeCodeSMMicro(t *testing.T) {
 		actions: map[int][]string{5: {"micro: cleared 2 results, freed 59984"}},
 	}.check(t, run(t, "claude-code-sm:init=1000000", tr))
 }
+
+// The version picks what a compaction re-attaches: from 2.0 the file the
+// session wrote comes back first; before, only the file it read.
+func TestClaudeCodeRestoreByVersion(t *testing.T) {
+	// 500-token prompt; a Read of a.go (1,000); a Write of b.go (its text
+	// 2,000 in the call, a 50-token result); then 100 of user text. The
+	// context before call 3 is 2,000 + 500 + 50 + 1,000 + 2,000 + 50 +
+	// 100 = 5,700; 200,000 − 20,000 − 175,000 puts the threshold at 5,000,
+	// which call 2 (3,550) does not reach.
+	tr := session(turn{user: 500}, turn{tools: []tool{read("a.go", 1000)}},
+		turn{tools: []tool{{"Write", "b.go", 2000, 50}}, user: 100})
+	for _, c := range []struct {
+		version string
+		want    string
+	}{
+		// 3,700 replaced → 1,200 + ⌊3,700 × 8 / 1,000⌋ = 1,229, then b.go
+		// (2,000) and a.go (1,000): 4,229.
+		{"2.1.146", "compact (auto): 3700 → 4229"},
+		// Before 2.0: a.go only: 2,229.
+		{"1.0.89", "compact (auto): 3700 → 2229"},
+	} {
+		res := run(t, "claude-code:buffer=175000,reserve=20000,version="+c.version, tr)
+		if acts := res.Calls[2].Actions; len(acts) == 0 || acts[len(acts)-1] != c.want {
+			t.Errorf("version %s: call 3's actions %q, want %q last", c.version, acts, c.want)
+		}
+	}
+}

@@ -290,6 +290,27 @@ const (
 	MicroMinSavings = 20_000
 )
 
+// MicroClears applies the size rule to the estimates of the compactable
+// results, oldest first: all but the last keep may go, oldest first, while
+// the rest exceed target. It returns how many go and what that frees.
+func MicroClears(ests []int64, keep int, target int64) (n int, freed int64) {
+	if len(ests) <= keep {
+		return 0, 0
+	}
+	var total int64
+	for _, e := range ests {
+		total += e
+	}
+	for _, e := range ests[:len(ests)-keep] {
+		if total-freed <= target {
+			break
+		}
+		n++
+		freed += e
+	}
+	return n, freed
+}
+
 // Micro-compaction by version. The size-based variant is the one in
 // Claude Code 2.1.7's bundled cli.js, and the one microcompact_boundary
 // seen in real transcripts is 2.1.19's; no 1.0/2.0 transcript and none
@@ -375,7 +396,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 				results = append(results, result{it.ToolID, int64(it.Est)})
 			}
 		}
-		if i == 0 || c.RealMicro != nil || c.RealCompact != nil || len(results) <= MicroKeep {
+		if i == 0 || c.RealMicro != nil || c.RealCompact != nil {
 			continue
 		}
 		p := &calls[i-1]
@@ -384,17 +405,11 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 		if p.Usage.Prompt() == 0 || count < l.Warning {
 			continue
 		}
-		var total, saved int64
-		for _, r := range results {
-			total += r.est
+		ests := make([]int64, len(results))
+		for k, r := range results {
+			ests[k] = r.est
 		}
-		for _, r := range results[:len(results)-MicroKeep] {
-			if total-saved <= MicroTarget {
-				break
-			}
-			saved += r.est
-		}
-		if saved >= MicroMinSavings {
+		if _, saved := MicroClears(ests, MicroKeep, MicroTarget); saved >= MicroMinSavings {
 			return MicroEvidence{Off: true, Reason: fmt.Sprintf(
 				"call %d was sent with its tool results whole although Claude Code's count (at least %s tokens) was past the %s-token warning level and micro-compaction would have cleared %s tokens of them (by Claude Code's estimate)",
 				c.Index+1, numtext.Int(count), numtext.Int(l.Warning), numtext.Int(saved))}

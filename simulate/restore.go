@@ -1,8 +1,6 @@
 package simulate
 
 import (
-	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -137,11 +135,6 @@ func (e *engine) restore(replaced, kept []Item, version string) []Item {
 		return fa.last > fb.last
 	})
 	cand = cand[:min(len(cand), max(0, e.cfg.RestoreFiles))]
-	if debugRestore {
-		for _, f := range cand {
-			fmt.Fprintf(os.Stderr, "CAND %s write=%d est=%d raw=%d\n", f.path, f.write, f.size.Est, f.size.RawEst)
-		}
-	}
 	var out []Item
 	var total int64
 	for _, f := range cand {
@@ -161,5 +154,3 @@ func (e *engine) restore(replaced, kept []Item, version string) []Item {
 	}
 	return out
 }
-
-var debugRestore = os.Getenv("CTXLAB_DEBUG_RESTORE") != ""

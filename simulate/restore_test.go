@@ -127,8 +127,11 @@ func TestInferMicro(t *testing.T) {
 	}
 	// 2.1.19: warning 135,000. 65,000 + 70,000 reaches it; 64,999 + 70,000
 	// does not.
-	if ev := inferMicro(trace(65_000, false)); !ev.Off || ev.Reason == "" {
-		t.Errorf("past the warning level, kept: %+v, want off", ev)
+	// The oldest go while the rest exceed 40,000: 70,000, 63,000, 56,000,
+	// 49,000, 42,000: five, 35,000.
+	want := "call 2 was sent with its tool results whole although Claude Code's count (at least 135,000 tokens) was past the 135,000-token warning level and micro-compaction would have cleared 35,000 tokens of them (by Claude Code's estimate)"
+	if ev := inferMicro(trace(65_000, false)); !ev.Off || ev.Reason != want {
+		t.Errorf("past the warning level, kept: %+v, want off: %q", ev, want)
 	}
 	if ev := inferMicro(trace(64_999, false)); ev.Off {
 		t.Errorf("under the warning level: %+v, want nothing", ev)
