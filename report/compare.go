@@ -366,7 +366,7 @@ func compareTables(c *Compared, format string) []*Table {
 func fidelityTables(fs []Fidelity, sum *simulate.FidelitySummary) []*Table {
 	reasons := &Table{
 		Name: "fidelity_reasons", Title: "Why the replay differs",
-		Note:       "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened), with its cause",
+		Note:       "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened, a prompt after the first auto-compaction more than 10% off), with its cause",
 		Columns:    []string{"Session", "Reason"},
 		CSVColumns: []string{"session", "reason"},
 		Right:      []bool{false, false},
