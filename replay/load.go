@@ -51,6 +51,9 @@ type Source struct {
 	// Path is the main transcript, or "-" for standard input.
 	Path   string
 	Agents []string // sorted
+	// ContinuedIn is the session whose file continues this one after an
+	// auto-compaction past this file's last call (MarkContinued sets it).
+	ContinuedIn string
 }
 
 // ID is the session id a Source stands for: its file name without .jsonl.
@@ -335,6 +338,58 @@ func firstSessionID(path string) string {
 	return ""
 }
 
+// MarkContinued sets ContinuedIn on each source that another source
+// continues. Claude Code 1.0.x starts a new file after an auto-compaction:
+// the new file's first message is the summary (isCompactSummary), still
+// carrying the compacted session's sessionId. The files' first lines are
+// read in parallel.
+func MarkContinued(srcs []Source) {
+	of := make([]string, len(srcs)) // the session each source continues
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(srcs); i = int(next.Add(1) - 1) {
+				if p := srcs[i].Path; p != "-" && !isAgentFile(p) {
+					of[i] = continues(p)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	index := make(map[string]int, len(srcs))
+	for i, s := range srcs {
+		index[s.ID()] = i
+	}
+	for i, prev := range of {
+		if j, ok := index[prev]; ok && prev != srcs[i].ID() && srcs[j].ContinuedIn == "" {
+			srcs[j].ContinuedIn = srcs[i].ID()
+		}
+	}
+}
+
+// continues returns the sessionId of a file's first line that carries one
+// when that line is a compaction summary: the session the file continues.
+// Title lines (type summary) come before it, one per earlier conversation.
+func continues(path string) string {
+	f, err := openFile(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	r := NewReader(smallReads{io.LimitReader(f, 4<<20)}, path)
+	defer r.Close()
+	for i := 0; i < 1000 && r.Scan(); i++ {
+		if e, ok := r.Result().(*Entry); ok && e.SessionID != "" {
+			if e.CompactSummary {
+				return e.SessionID
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 // smallReads reads at most 64 KB at a time: firstSessionID needs the first
 // lines of a file, and the Reader's buffer would read the first megabyte.
 type smallReads struct{ r io.Reader }
@@ -360,6 +415,7 @@ func Load(src Source, opt Options) (*Session, error) {
 	s := b.s
 	s.ID = src.ID()
 	s.Project = src.Project()
+	s.ContinuedIn = src.ContinuedIn
 	// An agent file loaded on its own (its session file is gone) is its own
 	// main thread: its lines all carry isSidechain, which would otherwise send
 	// them to inline sidechain threads and leave Main empty.

@@ -404,3 +404,39 @@ func TestSourceID(t *testing.T) {
 		}
 	}
 }
+
+// A 1.0.x file that starts with a compaction summary carrying another
+// session's id continues that session; a resumed file (its first line an
+// ordinary message of the old session) does not mark it, nor does a
+// summary naming a session not in the input.
+func TestMarkContinued(t *testing.T) {
+	summary := func(sid string) string {
+		return `{"type":"user","uuid":"c-` + sid + `","sessionId":"` + sid + `","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued"}}` + "\n"
+	}
+	dir := writeTree(t, map[string]string{
+		"p/A.jsonl": sessionLine("A", "a1"),
+		// title lines first, as Claude Code writes them
+		"p/B.jsonl": `{"type":"summary","summary":"t","leafUuid":"x"}` + "\n" + summary("A") + sessionLine("B", "b1"),
+		"p/C.jsonl": sessionLine("C", "c1"),
+		"p/D.jsonl": sessionLine("C", "d0") + sessionLine("D", "d1"), // resumed from C
+		"p/E.jsonl": summary("Z") + sessionLine("E", "e1"),           // Z not in the input
+		"p/F.jsonl": summary("F") + sessionLine("F", "f1"),           // its own summary
+	})
+	srcs, errs := Discover([]string{dir})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	MarkContinued(srcs)
+	got := map[string]string{}
+	for _, s := range srcs {
+		got[s.ID()] = s.ContinuedIn
+	}
+	want := map[string]string{"A": "B", "B": "", "C": "", "D": "", "E": "", "F": ""}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ContinuedIn %v, want %v", got, want)
+	}
+	s, err := Load(srcs[0], Options{})
+	if err != nil || s.ContinuedIn != "B" {
+		t.Errorf("Load: ContinuedIn %q, %v; want B", s.ContinuedIn, err)
+	}
+}

@@ -19,6 +19,9 @@ type Session struct {
 	// SessionIDs lists the sessionId values in order of first appearance;
 	// more than one means the file was resumed or continued.
 	SessionIDs []string
+	// ContinuedIn is the session whose file continues this one after an
+	// auto-compaction past its last call (Source.ContinuedIn), or "".
+	ContinuedIn string
 	Versions   []string // CLI versions, in version order ("2.1.9" before "2.1.41")
 	Models     []string // models of the calls, sorted
 

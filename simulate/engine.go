@@ -257,6 +257,7 @@ type Result struct {
 	keptWarm  bool        // the engine's keptWarm, for KeptWarm
 	firstAuto int         // for FirstAutoCompaction
 	manual    int         // the user's /compact runs the run replayed
+	endCount  int64       // for EndCount
 	// The summary and the re-attached context the first compaction the
 	// policy decided left, in tokens.
 	firstSummary, firstRestored int64
@@ -266,6 +267,11 @@ type Result struct {
 // after a compaction the policy decided (not a /compact the run replayed);
 // 0 when none.
 func (r *Result) FirstAutoCompaction() int { return r.firstAuto }
+
+// EndCount is what the run's context counts after its last call: the last
+// prompt and its output, which Claude Code tests against its threshold
+// before the next call.
+func (r *Result) EndCount() int64 { return r.endCount }
 
 // LimitsAt returns the limits the run applied at trace call i (each call's
 // model and version set them).
@@ -415,6 +421,7 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 		e.step(i, p, obs)
 	}
 	e.finish()
+	e.res.endCount = e.lastPrompt + e.lastOutput
 	if len(tr.Calls) > 0 {
 		e.res.Limits = e.res.LimitsAt(tr, 0)
 	}

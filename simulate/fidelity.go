@@ -42,8 +42,12 @@ type Fidelity struct {
 	// RealAutoCompaction is the call before which the session first
 	// auto-compacted (a full compaction whose trigger is auto or, as in
 	// 1.0.x summaries, unrecorded): its calls before it + 1; 0 when it never
-	// did. SimulatedAutoCompaction is the first call after a compaction
-	// claude-code decided (not a /compact it replayed); 0 when none.
+	// did. A summary the file starts with is the previous file's
+	// compaction, not counted; a compaction after the last call (the
+	// conversation went on in another file, replay.Session.ContinuedIn) is
+	// the last call + 1. SimulatedAutoCompaction is the first call after a
+	// compaction claude-code decided (not a /compact it replayed), the last
+	// call + 1 when it compacts after the last call; 0 when none.
 	RealAutoCompaction      int `json:"real_auto_compaction_call"`
 	SimulatedAutoCompaction int `json:"simulated_auto_compaction_call"`
 	// RealAutoCompactionTotal is the recorded usage total (prompt +
@@ -146,6 +150,8 @@ type Fidelity struct {
 	// Reasons explain each disagreement beyond the tolerances; empty when
 	// there is none.
 	Reasons []string `json:"reasons"`
+
+	afterLast int // the number a compaction after the last call takes
 }
 
 // FidelityTolerances are the bounds within which the replay is said to
@@ -248,17 +254,32 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	f.CacheWriteErrorPct = errorPct(f.SimulatedCacheWrite, f.RecordedCacheWrite)
 	f.CallWriteErrorPct = sharePct(f.CallWriteError, f.RecordedCacheWrite)
 	if s.Main != nil {
+		f.afterLast = len(s.Main.Calls) + 1
 		for _, c := range s.Main.Compactions {
 			switch {
 			case c.Kind == replay.CompactMicro:
 			case c.Trigger == "manual":
 				f.ManualCompactions++
+			case c.CallsBefore == 0:
+				// Before the file's first call: the summary a continued
+				// file starts with, the previous file's compaction.
 			case f.RealAutoCompaction == 0:
 				f.RealAutoCompaction = c.CallsBefore + 1
 			}
 		}
 	}
+	if f.RealAutoCompaction == 0 && s.ContinuedIn != "" {
+		f.RealAutoCompaction = f.afterLast
+	}
 	f.SimulatedAutoCompaction = claudeCode.FirstAutoCompaction()
+	if n := len(tr.Calls); f.SimulatedAutoCompaction == 0 && n > 0 && s.ContinuedIn != "" {
+		// The conversation went on in another file, so a query came after
+		// the last call: claude-code compacts before it when its count
+		// after the last call reaches the threshold.
+		if l := claudeCode.LimitsAt(tr, n-1); !l.AutoCompactOff && l.Threshold > 0 && claudeCode.EndCount() >= l.Threshold {
+			f.SimulatedAutoCompaction = f.afterLast
+		}
+	}
 	f.ManualReplayed = claudeCode.manual
 	if i := tr.lastCallBefore(f.RealAutoCompaction); i >= 0 && f.RealAutoCompaction > 1 {
 		u := tr.Calls[i].Usage
@@ -369,7 +390,7 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, 
 	case real > 1 && sim != real:
 		at := "never"
 		if sim > 0 {
-			at = fmt.Sprintf("at call %d", sim)
+			at = f.callText(sim)
 		}
 		threshold := "auto-compaction off there"
 		if f.ClaudeCodeThreshold > 0 {
@@ -379,8 +400,8 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, 
 		if i := tr.lastCallBefore(real); i >= 0 {
 			before = tr.Calls[i].Index + 1
 		}
-		add("first auto-compaction at call %d, claude-code %s (call %d's recorded usage total %s tokens, %s): not explained",
-			real, at, before, numtext.Int(f.RealAutoCompactionTotal), threshold)
+		add("first auto-compaction %s, claude-code %s (call %d's recorded usage total %s tokens, %s): not explained",
+			f.callText(real), at, before, numtext.Int(f.RealAutoCompactionTotal), threshold)
 	case real == 0 && sim > 0 && f.ManualCompactions > f.ManualReplayed:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0:
@@ -553,6 +574,14 @@ func sharePct(n, rec int64) *float64 {
 	}
 	p := math.Round(100*float64(n)/float64(rec)*100) / 100
 	return &p
+}
+
+// callText says where a compaction came: before a call, or after the last.
+func (f *Fidelity) callText(call int) string {
+	if call == f.afterLast {
+		return "after the last call"
+	}
+	return fmt.Sprintf("at call %d", call)
 }
 
 func pctText(p *float64) string {

@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -51,6 +53,7 @@ func TestNewFidelity(t *testing.T) {
 		RealAutoCompactionTotal: 2000, ClaudeCodeThreshold: 167_000,
 		UnseenBreaks:    1,
 		MicroCompaction: "off", MicroCompactionReason: "the transcript records no Claude Code version",
+		afterLast: 1, // the thread records no call
 	}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("got %+v\nwant %+v", f, want)
@@ -269,5 +272,79 @@ func TestPostCompaction(t *testing.T) {
 	sum := SummarizeFidelity([]Fidelity{{PostCompactionErrorPct: e(-10)}, {PostCompactionErrorPct: e(12)}, {PostCompactionErrorPct: e(3)}, {PostCompactionErrorPct: e(-40)}, {}}, DefaultFidelityTolerances())
 	if sum.PostCompactionChecked != 4 || sum.PostCompactionWithin != 2 || *sum.PostCompactionMedianErrorPct != 11 {
 		t.Errorf("summary: %d checked, %d within, median %v; want 4, 2, 11", sum.PostCompactionChecked, sum.PostCompactionWithin, *sum.PostCompactionMedianErrorPct)
+	}
+}
+
+// A file that starts from a summary (a continued 1.0.x conversation) is
+// measured from its own first compaction; a compaction after the last call
+// shows only when another file goes on with the conversation, and then on
+// both sides: the real one, and claude-code's when its count after the
+// last call reaches its threshold.
+func TestFidelityContinued(t *testing.T) {
+	calls := make([]replay.Call, 3)
+	// Opus 4.5 on 2.0.76: 200,000 − 32,000 − 13,000 = 155,000.
+	tr := &Trace{Calls: []TraceCall{
+		{Index: 0, Time: 1, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
+		{Index: 1, Time: 2, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
+		{Index: 2, Time: 3, Model: "claude-opus-4-5-20251101", Version: "2.0.76", Usage: replay.Usage{CacheRead: 150_000, Output: 6_000}},
+	}}
+	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 2}, {Call: 3}}}
+	for _, c := range []struct {
+		name        string
+		comps       []replay.Compaction
+		continuedIn string
+		endCount    int64
+		real, sim   int
+		reason      string
+	}{
+		{"starts from a summary", []replay.Compaction{{Kind: replay.CompactSummaryOnly}, {Kind: replay.CompactSummaryOnly, CallsBefore: 2}}, "", 0, 3, 0, "first auto-compaction at call 3, claude-code never"},
+		{"ends over the threshold", nil, "", 156_000, 0, 0, ""},
+		{"continued, claude-code too", nil, "next", 156_000, 4, 4, ""},
+		{"continued, claude-code below", nil, "next", 154_999, 4, 0, "first auto-compaction after the last call, claude-code never (call 3's recorded usage total 156,000 tokens, its threshold there 155,000)"},
+	} {
+		s := &replay.Session{ID: "s", ContinuedIn: c.continuedIn, Main: &replay.Thread{Calls: calls, Compactions: c.comps}}
+		f := NewFidelity(s, tr, observed, &Result{endCount: c.endCount}, DefaultFidelityTolerances())
+		got := ""
+		for _, r := range f.Reasons {
+			if strings.HasPrefix(r, "first auto-compaction") {
+				got = r
+			}
+		}
+		if f.RealAutoCompaction != c.real || f.SimulatedAutoCompaction != c.sim || !strings.HasPrefix(got, c.reason) || (c.reason == "") != (got == "") {
+			t.Errorf("%s: real %d, simulated %d, reason %q; want %d, %d, %q", c.name, f.RealAutoCompaction, f.SimulatedAutoCompaction, got, c.real, c.sim, c.reason)
+		}
+	}
+}
+
+// A file that starts from a summary starts every run from it: a policy's
+// first prompt holds it as the recorded one does.
+func TestContinuedFileStartsFromSummary(t *testing.T) {
+	summary := strings.Repeat("s", 8000) // estimate 2,000
+	lines := []string{
+		`{"type":"summary","summary":"title","leafUuid":"x"}`,
+		`{"type":"user","uuid":"u1","sessionId":"prev","version":"1.0.80","isCompactSummary":true,"message":{"role":"user","content":"` + summary + `"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","version":"1.0.80","timestamp":"2025-08-14T12:00:00Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-1-20250805","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":4,"cache_creation_input_tokens":17996,"output_tokens":10}}}`,
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, _ := replay.Discover([]string{path})
+	s, err := replay.Load(srcs[0], replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := Prepare(s)
+	var sum *Item
+	for i := range tr.Calls[0].Items {
+		if it := &tr.Calls[0].Items[i]; it.Kind == KindSummary {
+			sum = it
+		}
+	}
+	if sum == nil || sum.Artifact || sum.Tokens == 0 {
+		t.Fatalf("the first call's summary item %+v, want one that is not an artifact", sum)
+	}
+	if r := Run(tr, nothing{}, DefaultConfig()); r.Calls[0].Prompt != 18_000 {
+		t.Errorf("first prompt %d, want the recorded 18,000", r.Calls[0].Prompt)
 	}
 }

@@ -254,6 +254,13 @@ func Prepare(s *replay.Session) *Trace {
 				tc.Items[n+b].Exact = sz.Exact[m]
 			}
 		}
+		if c := tc.RealCompact; c != nil && c.CallsBefore == 0 {
+			// A file that starts with a summary (a continued conversation)
+			// starts every run from it: no policy could have done otherwise.
+			for j := range tc.Items {
+				tc.Items[j].Artifact = false
+			}
+		}
 		if seg.Hidden > 0 {
 			tc.Items = append(tc.Items, Item{Kind: KindHidden, Tokens: seg.Hidden, Msg: -1, Exact: true})
 		}

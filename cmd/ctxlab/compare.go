@@ -120,6 +120,9 @@ func runCompare(o *compareOptions, e env) error {
 	if err != nil {
 		return err
 	}
+	if o.fidelity {
+		replay.MarkContinued(su.in.srcs) // a compaction after a file's last call
+	}
 	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) compared {
 		return compareSession(s, o, names, su.simCfg, su.names[i])
 	})
