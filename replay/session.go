@@ -22,8 +22,8 @@ type Session struct {
 	// ContinuedIn is the session whose file continues this one after an
 	// auto-compaction past its last call (Source.ContinuedIn), or "".
 	ContinuedIn string
-	Versions   []string // CLI versions, in version order ("2.1.9" before "2.1.41")
-	Models     []string // models of the calls, sorted
+	Versions    []string // CLI versions, in version order ("2.1.9" before "2.1.41")
+	Models      []string // models of the calls, sorted
 
 	Main   *Thread
 	Agents []*Thread // in file order: inline sidechains, then agent files sorted by path
