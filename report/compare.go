@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/ctxlab/ctxlab/report/table"
 	"io"
 	"math"
 	"strconv"
@@ -180,7 +181,7 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 		add(s.ID, "session "+s.ID, s)
 	default:
 		if len(doc.Sessions) > 1 && len(doc.Policies) > 0 {
-			secs = append(secs, section{tables: []*Table{compareOverviewTable(doc)}})
+			secs = append(secs, section{tables: []*table.Table{compareOverviewTable(doc)}})
 		}
 		if opt.PerSession {
 			for _, s := range doc.Sessions {
@@ -194,7 +195,7 @@ func WriteCompare(w io.Writer, doc *CompareDocument, opt Options) error {
 		if len(doc.Sessions) == 1 {
 			name = doc.Sessions[0].ID
 		}
-		secs = append(secs, section{name: name, title: "fidelity", tables: fidelityTables(doc.Fidelity, doc.FidelitySummary)})
+		secs = append(secs, section{name: name, title: "fidelity", tables: fidelityTables(doc.Fidelity, doc.FidelitySummary, false)})
 	}
 	return render(w, opt.Format, opt.Width, secs)
 }
@@ -215,12 +216,12 @@ func writeCompareCSV(w io.Writer, doc *CompareDocument, opt Options) error {
 	}
 	cw := csv.NewWriter(w)
 	header := true
-	write := func(scope string, ts []*Table) error {
+	write := func(scope string, ts []*table.Table) error {
 		for _, t := range ts {
 			if t.Name != name {
 				continue
 			}
-			if err := csvTable(cw, scope, t, header); err != nil {
+			if err := t.WriteCSVRows(cw, scope, header); err != nil {
 				return err
 			}
 			header = false
@@ -254,7 +255,7 @@ func writeCompareCSV(w io.Writer, doc *CompareDocument, opt Options) error {
 		if doc.Fidelity == nil {
 			return fmt.Errorf("CSV table %s needs --fidelity", name)
 		}
-		err = write("", fidelityTables(doc.Fidelity, doc.FidelitySummary))
+		err = write("", fidelityTables(doc.Fidelity, doc.FidelitySummary, true))
 	default:
 		return fmt.Errorf("no CSV table %q (want one of %s)", name, strings.Join(CompareCSVTables, ", "))
 	}
@@ -262,17 +263,17 @@ func writeCompareCSV(w io.Writer, doc *CompareDocument, opt Options) error {
 		return err
 	}
 	if header { // no rows and no header yet: write the header alone
-		var ts []*Table
+		var ts []*table.Table
 		switch name {
 		case "compare":
 			ts = compareTables(doc.Total, "csv")
 		case "fidelity", "fidelity_reasons", "fidelity_summary":
-			ts = fidelityTables(nil, doc.FidelitySummary)
+			ts = fidelityTables(nil, doc.FidelitySummary, true)
 		}
 		for _, t := range ts {
 			if t.Name == name {
-				t.Rows, t.Raw = nil, nil
-				if err := csvTable(cw, "", t, true); err != nil {
+				t.Rows = nil
+				if err := t.WriteCSVRows(cw, "", true); err != nil {
 					return err
 				}
 			}
@@ -284,7 +285,7 @@ func writeCompareCSV(w io.Writer, doc *CompareDocument, opt Options) error {
 
 // compareTables gives one table per scope in CSV, and two narrower ones,
 // context and cost, in text and Markdown.
-func compareTables(c *Compared, format string) []*Table {
+func compareTables(c *Compared, format string) []*table.Table {
 	var notes []string
 	if c.Sessions > 1 {
 		notes = append(notes, "totals: sums over the sessions, peak: the largest session's; ")
@@ -294,49 +295,69 @@ func compareTables(c *Compared, format string) []*Table {
 	}
 	note := strings.Join(notes, "")
 	if format == "csv" {
-		t := &Table{Name: "compare", Title: "Policies", CSVColumns: []string{
+		t := &table.Table{Name: "compare", Title: "Policies", Columns: csvColumns(
 			"policy", "calls", "peak_context", "peak_context_delta", "calls_above_warning", "overflows",
 			"compactions", "clearings", "tokens_freed", "summary_tokens", "cache_hit_ratio", "cache_breaks",
 			"policy_breaks", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "cost",
 			"summarizer_cost", "agents_cost", "total_cost", "total_cost_delta", "total_cost_delta_pct",
 			"users_verbatim", "users_summarised", "likely_rereads", "unpriced_calls",
-		}}
+		)}
 		for _, r := range c.Runs {
 			m, d := r.Metrics, r.Delta
 			dp := ""
 			if d.TotalCostPct != nil {
 				dp = strconv.FormatFloat(*d.TotalCostPct, 'f', 2, 64)
 			}
-			row := []string{
+			t.AddRow(
 				r.Policy, raw(m.Calls), raw(m.PeakContext), raw(d.PeakContext), raw(m.AboveWarning), raw(m.Overflows),
 				raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
 				strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks),
 				raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output), rawUSD(m.Cost),
 				rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,
 				raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads), raw(m.Unpriced),
-			}
-			t.addRow(row)
+			)
 		}
-		return []*Table{t}
+		return []*table.Table{t}
 	}
-	ctx := &Table{
+	ctx := &table.Table{
 		Name: "compare_context", Title: "Context under each policy",
 		Note: note + "Δ: against the first policy; ≥warning: calls at or above the warning level; freed, summary: tokens; " +
 			"users: user messages verbatim / only summarised; re-reads: likely (docs/compare.md)",
-		Columns: []string{"Policy", "Calls", "Peak", "Δ peak", "≥warning", "Overflows", "Compactions", "Clearings", "Freed", "Summary", "Users verbatim", "Users summarised", "Re-reads"},
-		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
-		Short: map[string]string{"Overflows": "Overfl.", "Compactions": "Compact.", "Clearings": "Clear.",
-			"Users verbatim": "Users kept", "Users summarised": "Users summ."},
-		Drop: []string{"Calls", "Summary", "Freed", "≥warning", "Users summarised"},
+		Columns: []table.Column{
+			{Name: "Policy", Kind: table.Text},
+			{Name: "Calls", Right: true, Drop: 1},
+			{Name: "Peak", Right: true},
+			{Name: "Δ peak", Right: true},
+			{Name: "≥warning", Right: true, Drop: 4},
+			{Name: "Overflows", Right: true, Short: "Overfl."},
+			{Name: "Compactions", Right: true, Short: "Compact."},
+			{Name: "Clearings", Right: true, Short: "Clear."},
+			{Name: "Freed", Right: true, Drop: 3},
+			{Name: "Summary", Right: true, Drop: 2},
+			{Name: "Users verbatim", Right: true, Short: "Users kept"},
+			{Name: "Users summarised", Right: true, Short: "Users summ.", Drop: 5},
+			{Name: "Re-reads", Right: true},
+		},
 	}
-	cost := &Table{
+	cost := &table.Table{
 		Name: "compare_cost", Title: "Cache and cost under each policy",
 		Note: note + "rebuilds: calls that re-wrote a lost cached prompt; by policy: those right after the run edited the context; " +
 			"cost: main thread + summarizer; agents: sub-agents as observed; total: both",
-		Columns: []string{"Policy", "Hit ratio", "Rebuilds", "By policy", "Input", "Cache write", "Cache read", "Output", "Cost", "Agents", "Total", "Δ total", "Δ %"},
-		Right:   []bool{false, true, true, true, true, true, true, true, true, true, true, true, true},
-		Short:   map[string]string{"Hit ratio": "Hit", "Cache write": "Write", "Cache read": "Read"},
-		Drop:    []string{"Input", "Output", "Cost", "Agents", "By policy", "Δ %"},
+		Columns: []table.Column{
+			{Name: "Policy", Kind: table.Text},
+			{Name: "Hit ratio", Right: true, Short: "Hit"},
+			{Name: "Rebuilds", Right: true},
+			{Name: "By policy", Right: true, Drop: 5},
+			{Name: "Input", Right: true, Drop: 1},
+			{Name: "Cache write", Right: true, Short: "Write"},
+			{Name: "Cache read", Right: true, Short: "Read"},
+			{Name: "Output", Right: true, Drop: 2},
+			{Name: "Cost", Right: true, Drop: 3},
+			{Name: "Agents", Right: true, Drop: 4},
+			{Name: "Total", Right: true},
+			{Name: "Δ total", Right: true},
+			{Name: "Δ %", Right: true, Drop: 6},
+		},
 	}
 	for i, r := range c.Runs {
 		m, d := r.Metrics, r.Delta
@@ -351,71 +372,86 @@ func compareTables(c *Compared, format string) []*Table {
 		if m.OutputLowerBound {
 			out = "≥" + out
 		}
-		ctx.addRow([]string{r.Policy, numtext.Int(m.Calls), numtext.Int(m.PeakContext), dPeak, numtext.Int(m.AboveWarning), numtext.Int(m.Overflows),
+		ctx.AddRow(r.Policy, numtext.Int(m.Calls), numtext.Int(m.PeakContext), dPeak, numtext.Int(m.AboveWarning), numtext.Int(m.Overflows),
 			numtext.Int(m.Compactions), numtext.Int(m.Clearings), numtext.Int(m.TokensFreed), numtext.Int(m.SummaryTokens),
-			numtext.Int(m.UsersVerbatim), numtext.Int(m.UsersSummarised), numtext.Int(m.LikelyRereads)})
-		cost.addRow([]string{r.Policy, pct(m.CacheHitRatio * 100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
-			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m + m.CacheWrite1h), numtext.Int(m.CacheRead), out,
-			costText(m.Cost, m.Unpriced, m.Calls), agentsText(m), totalText(m), dCost, dPct})
+			numtext.Int(m.UsersVerbatim), numtext.Int(m.UsersSummarised), numtext.Int(m.LikelyRereads))
+		cost.AddRow(r.Policy, pct(m.CacheHitRatio*100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
+			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m+m.CacheWrite1h), numtext.Int(m.CacheRead), out,
+			costText(m.Cost, m.Unpriced, m.Calls), agentsText(m), totalText(m), dCost, dPct)
 	}
-	return []*Table{ctx, cost}
+	return []*table.Table{ctx, cost}
 }
 
 // fidelityTables are the per-session table, the reasons for each
-// disagreement, and the summary.
-func fidelityTables(fs []Fidelity, sum *simulate.FidelitySummary) []*Table {
-	reasons := &Table{
+// disagreement, and the summary; machine: with every CSV column.
+func fidelityTables(fs []Fidelity, sum *simulate.FidelitySummary, machine bool) []*table.Table {
+	reasons := &table.Table{
 		Name: "fidelity_reasons", Title: "Why the replay differs",
-		Note:       "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened, a prompt after the first auto-compaction more than 10% off), with its cause",
-		Columns:    []string{"Session", "Reason"},
-		CSVColumns: []string{"session", "reason"},
-		Right:      []bool{false, false},
+		Note:    "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened, a prompt after the first auto-compaction more than 10% off), with its cause",
+		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Reason", Kind: table.Prose}},
 	}
 	for _, f := range fs {
 		for _, r := range f.Reasons {
-			reasons.add([]string{f.Session, r}, []string{f.Session, r})
+			reasons.AddRow(f.Session, r)
 		}
 	}
-	ts := []*Table{fidelityTable(fs)}
+	ts := []*table.Table{fidelityTable(fs, machine)}
 	if len(reasons.Rows) > 0 {
 		ts = append(ts, reasons)
 	}
 	if sum != nil {
-		ts = append(ts, fidelitySummaryTable(sum))
+		ts = append(ts, fidelitySummaryTable(sum, machine))
 	}
 	return ts
 }
 
-func fidelitySummaryTable(s *simulate.FidelitySummary) *Table {
-	t := &Table{
-		Name: "fidelity_summary", Title: "Fidelity over all sessions",
-		Note: "first auto-compaction: sessions where claude-code places it at the real call, or within one call, of those that auto-compacted; " +
-			"false compactions: sessions that never auto-compacted but compact under claude-code; cache errors: simulated − recorded, % of recorded; " +
-			"per-call: |simulated − recorded| writes summed over calls, % of recorded (errors of opposite sign cannot cancel); " +
-			"writes within 10%: of the sessions that recorded writes; " +
-			"prompt after the first auto-compaction: sessions where claude-code's is within 10% of the recorded, of those where both compacted, and the median |error|",
-		Columns: []string{"Sessions", "Calls", "First auto-compaction exact", "First auto-compaction within one call", "False compactions",
-			"Prompt mismatches", "Cache read error", "Cache write error", "Per-call write error", "Writes within 10%", "Unexplained",
-			"Prompt after compaction within 10%", "Prompt after compaction median error"},
-		CSVColumns: []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
+func fidelitySummaryTable(s *simulate.FidelitySummary, machine bool) *table.Table {
+	t := &table.Table{Name: "fidelity_summary", Title: "Fidelity over all sessions"}
+	_, rre := pctCells(s.CacheReadErrorPct, true)
+	_, rwe := pctCells(s.CacheWriteErrorPct, true)
+	_, rce := pctCells(s.CallWriteErrorPct, false)
+	_, rpe := pctCells(s.PostCompactionMedianErrorPct, false)
+	if machine {
+		t.Columns = csvColumns("sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
 			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct",
-			"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct"},
-		Right:     []bool{true, true, true, true, true, true, true, true, true, true, true, true, true},
-		Transpose: true,
+			"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct")
+		t.AddRow(raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
+			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
+			raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe)
+		return t
 	}
-	re, rre := pctCells(s.CacheReadErrorPct, true)
-	we, rwe := pctCells(s.CacheWriteErrorPct, true)
-	ce, rce := pctCells(s.CallWriteErrorPct, false)
-	pe, rpe := pctCells(s.PostCompactionMedianErrorPct, false)
-	t.add(
+	t.Note = "first auto-compaction: sessions where claude-code places it at the real call, or within one call, of those that auto-compacted; " +
+		"false compactions: sessions that never auto-compacted but compact under claude-code; cache errors: simulated − recorded, % of recorded; " +
+		"per-call: |simulated − recorded| writes summed over calls, % of recorded (errors of opposite sign cannot cancel); " +
+		"writes within 10%: of the sessions that recorded writes; " +
+		"prompt after the first auto-compaction: sessions where claude-code's is within 10% of the recorded, of those where both compacted, and the median |error|"
+	t.Transpose = true
+	for _, name := range []string{"Sessions", "Calls", "First auto-compaction exact", "First auto-compaction within one call", "False compactions",
+		"Prompt mismatches", "Cache read error", "Cache write error", "Per-call write error", "Writes within 10%", "Unexplained",
+		"Prompt after compaction within 10%", "Prompt after compaction median error"} {
+		t.Columns = append(t.Columns, table.Column{Name: name, Right: true})
+	}
+	re, _ := pctCells(s.CacheReadErrorPct, true)
+	we, _ := pctCells(s.CacheWriteErrorPct, true)
+	ce, _ := pctCells(s.CallWriteErrorPct, false)
+	pe, _ := pctCells(s.PostCompactionMedianErrorPct, false)
+	t.Add(
 		[]string{numtext.Int(s.Sessions), numtext.Int(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
 			numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained),
 			fmt.Sprintf("%d of %d", s.PostCompactionWithin, s.PostCompactionChecked), pe},
-		[]string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
-			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
-			raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe},
+		[]string{raw(s.Sessions), raw(s.Calls), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
+			rre, rwe, rce, raw(s.WritesWithin), raw(s.Unexplained), raw(s.PostCompactionWithin), rpe},
 	)
 	return t
+}
+
+// csvColumns are the columns of a table written only as CSV.
+func csvColumns(names ...string) []table.Column {
+	cols := make([]table.Column, len(names))
+	for i, n := range names {
+		cols[i] = table.Column{Name: n, CSV: n}
+	}
+	return cols
 }
 
 // pctCells gives a percentage's table cell (signed when it is an error
@@ -431,40 +467,58 @@ func pctCells(p *float64, signed bool) (cell, csv string) {
 	return cell, strconv.FormatFloat(*p, 'f', 2, 64)
 }
 
-func fidelityTable(fs []Fidelity) *Table {
-	t := &Table{
-		Name: "fidelity", Title: "Fidelity of the replay",
-		Note: "the cache model run over the recorded prompts against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
-			"calls whose prompt differs from the recorded one (must be 0)\n" +
-			"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
-			"n/a: before the first call (an earlier session's); after AC: claude-code's prompt after its first auto-compaction against the recorded one after the real one (error, % of recorded)",
-		ColumnNotes: []ColumnNote{{"System prefix", "system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages"}},
-		Columns: []string{"Session", "Calls", "Read recorded", "Read simulated", "Read error", "Write recorded", "Write simulated", "Write error",
-			"Per call", "Prompt mismatches", "Real auto-compaction", "claude-code", "Match", "After AC", "System prefix"},
-		CSVColumns: []string{"session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",
+// fidelityTable is a row per session: as people read it, or with every
+// CSV column (machine).
+func fidelityTable(fs []Fidelity, machine bool) *table.Table {
+	t := &table.Table{Name: "fidelity", Title: "Fidelity of the replay"}
+	if machine {
+		t.Columns = csvColumns("session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",
 			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
 			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source", "call_write_error_pct",
 			"clock_moved_calls", "clock_moved_ms", "base_prefix_tokens", "base_prefix_call", "system_prefix_read_tokens", "system_prefix_read_call",
 			"real_auto_compaction_total", "claude_code_threshold", "system_prefix_kept_warm", "continued",
-			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct"},
-		Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false, true, true},
-		Short: map[string]string{"Prompt mismatches": "Mismatches", "Real auto-compaction": "Real AC", "claude-code": "claude-code AC", "System prefix": "Sys prefix"},
-		Drop:  []string{"Read recorded", "Write recorded", "Read simulated", "Write simulated", "System prefix", "Per call", "Calls"},
+			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct")
+		for _, f := range fs {
+			_, rre := pctCells(f.CacheReadErrorPct, true)
+			_, rwe := pctCells(f.CacheWriteErrorPct, true)
+			_, rce := pctCells(f.CallWriteErrorPct, false)
+			_, rpe := pctCells(f.PostCompactionErrorPct, true)
+			t.AddRow(f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
+				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
+				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), fidelityMatch(f), raw(f.SystemPrefix), f.SystemPrefixSource, rce,
+				raw(f.ClockMoved), raw(f.ClockMovedMs), raw(f.BasePrefix), raw(f.BasePrefixCall), raw(f.SystemPrefixRead), raw(f.SystemPrefixReadCall),
+				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued),
+				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe)
+		}
+		return t
+	}
+	t.Note = "the cache model run over the recorded prompts against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
+		"calls whose prompt differs from the recorded one (must be 0)\n" +
+		"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
+		"n/a: before the first call (an earlier session's); after AC: claude-code's prompt after its first auto-compaction against the recorded one after the real one (error, % of recorded)"
+	t.Columns = []table.Column{
+		{Name: "Session", Kind: table.ID},
+		{Name: "Calls", Right: true, Drop: 7},
+		{Name: "Read recorded", Right: true, Drop: 1},
+		{Name: "Read simulated", Right: true, Drop: 3},
+		{Name: "Read error", Right: true},
+		{Name: "Write recorded", Right: true, Drop: 2},
+		{Name: "Write simulated", Right: true, Drop: 4},
+		{Name: "Write error", Right: true},
+		{Name: "Per call", Right: true, Drop: 6},
+		{Name: "Prompt mismatches", Right: true, Short: "Mismatches"},
+		{Name: "Real auto-compaction", Right: true, Short: "Real AC"},
+		{Name: "claude-code", Right: true, Short: "claude-code AC"},
+		{Name: "Match"},
+		{Name: "After AC", Right: true},
+		{Name: "System prefix", Right: true, Short: "Sys prefix", Drop: 5,
+			Note: "system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages"},
 	}
 	for _, f := range fs {
 		re, rre := pctCells(f.CacheReadErrorPct, true)
 		we, rwe := pctCells(f.CacheWriteErrorPct, true)
 		ce, rce := pctCells(f.CallWriteErrorPct, false)
 		pe, rpe := pctCells(f.PostCompactionErrorPct, true)
-		match := ""
-		switch {
-		case f.RealAutoCompaction == 1:
-			match = "n/a"
-		case f.RealAutoCompaction > 1 && f.SimulatedAutoCompaction == f.RealAutoCompaction:
-			match = "yes"
-		case f.RealAutoCompaction > 1:
-			match = "no"
-		}
 		sys := ""
 		if f.SystemPrefix > 0 {
 			sys = numtext.Int(f.SystemPrefix)
@@ -472,19 +526,31 @@ func fidelityTable(fs []Fidelity) *Table {
 				sys += "*"
 			}
 		}
-		t.add(
+		match := fidelityMatch(f)
+		t.Add(
 			[]string{f.Session, numtext.Int(f.Calls), numtext.Int(f.RecordedCacheRead), numtext.Int(f.SimulatedCacheRead), re,
 				numtext.Int(f.RecordedCacheWrite), numtext.Int(f.SimulatedCacheWrite), we, ce, numtext.Int(f.PromptMismatches),
 				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match, pe, sys},
 			[]string{f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
-				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
-				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, raw(f.SystemPrefix), f.SystemPrefixSource, rce,
-				raw(f.ClockMoved), raw(f.ClockMovedMs), raw(f.BasePrefix), raw(f.BasePrefixCall), raw(f.SystemPrefixRead), raw(f.SystemPrefixReadCall),
-				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued),
-				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe},
+				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, rce, raw(f.PromptMismatches),
+				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, rpe, raw(f.SystemPrefix)},
 		)
 	}
 	return t
+}
+
+// fidelityMatch says whether claude-code's first auto-compaction is the
+// real one: yes, no, n/a (before the first call), or blank (none).
+func fidelityMatch(f Fidelity) string {
+	switch {
+	case f.RealAutoCompaction == 1:
+		return "n/a"
+	case f.RealAutoCompaction > 1 && f.SimulatedAutoCompaction == f.RealAutoCompaction:
+		return "yes"
+	case f.RealAutoCompaction > 1:
+		return "no"
+	}
+	return ""
 }
 
 func callOrBlank(n int) string {
@@ -524,18 +590,15 @@ func signedPct(x float64) string {
 // compareOverviewTable is one line per session and the total: each
 // policy's total cost (main thread, summarizer and sub-agents), the others
 // with their difference from the first policy's.
-func compareOverviewTable(doc *CompareDocument) *Table {
-	t := &Table{
+func compareOverviewTable(doc *CompareDocument) *table.Table {
+	t := &table.Table{
 		Name: "compare_sessions", Title: "Sessions under each policy",
 		Note: "cost: each run's total (main thread + summarizer + sub-agents as observed); in brackets: against " +
 			doc.Policies[0] + "; the total row sums the sessions",
-		Columns: []string{"Session", "Project", "Calls"},
-		Right:   []bool{false, false, true},
-		Drop:    []string{"Project", "Calls"},
+		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Project", Kind: table.Text, Drop: 1}, {Name: "Calls", Right: true, Drop: 2}},
 	}
 	for _, p := range doc.Policies {
-		t.Columns = append(t.Columns, p)
-		t.Right = append(t.Right, true)
+		t.Columns = append(t.Columns, table.Column{Name: p, Right: true})
 	}
 	row := func(id, project string, c *Compared) {
 		r := []string{id, project, ""}
@@ -549,7 +612,7 @@ func compareOverviewTable(doc *CompareDocument) *Table {
 			}
 			r = append(r, cell)
 		}
-		t.addRow(r)
+		t.AddRow(r...)
 	}
 	for _, s := range doc.Sessions {
 		row(s.ID, s.Project, s)

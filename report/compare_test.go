@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/ctxlab/ctxlab/report/table"
 	"slices"
 	"testing"
 
@@ -28,18 +29,27 @@ func TestDeltas(t *testing.T) {
 
 // TestFidelityMatch: the Match column for each kind of session.
 func TestFidelityMatch(t *testing.T) {
-	tab := fidelityTable([]Fidelity{
+	fs := []Fidelity{
 		{Session: "none"}, // never auto-compacted
 		{Session: "earlier", RealAutoCompaction: 1},                           // before its first call
 		{Session: "same", RealAutoCompaction: 5, SimulatedAutoCompaction: 5},  // claude-code agrees
 		{Session: "other", RealAutoCompaction: 5, SimulatedAutoCompaction: 7}, // it does not
 		{Session: "never", RealAutoCompaction: 5, SimulatedAutoCompaction: 0}, // claude-code never compacts
-	})
+	}
 	want := []string{"", "n/a", "yes", "no", "no"}
-	col := slices.Index(tab.Columns, "Match")
-	for i, row := range tab.Rows {
-		if got := row[col]; got != want[i] {
-			t.Errorf("%s: match %q, want %q", row[0], got, want[i])
+	for i, f := range fs {
+		if got := fidelityMatch(f); got != want[i] {
+			t.Errorf("%s: match %q, want %q", f.Session, got, want[i])
+		}
+	}
+	// Both forms of the table show it.
+	for _, machine := range []bool{false, true} {
+		tab := fidelityTable(fs, machine)
+		col := slices.IndexFunc(tab.Columns, func(c table.Column) bool { return c.CSVName() == "match" })
+		for i, row := range tab.Rows {
+			if got := row[col].Raw; got != want[i] {
+				t.Errorf("machine %v, %s: match %q, want %q", machine, row[0].Text, got, want[i])
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/ctxlab/ctxlab/report/table"
 	"io"
 	"math"
 	"sort"
@@ -33,13 +34,10 @@ func WriteGate(w io.Writer, res *budget.Result, base *budget.Result, format stri
 		return writeGateHTML(w, res, base)
 	}
 	t := gateTable(res)
-	if res.Baseline == "" {
-		t.drop(6, 7) // baseline, change
-	}
 	if format == "csv" {
-		return writeCSVTable(w, t) // the limits; their reasons are JSON's and the text's
+		return table.WriteCSV(w, t) // the limits; their reasons are JSON's and the text's
 	}
-	secs := []section{{name: "gate", tables: []*Table{t, gateReasons(res)}}}
+	secs := []section{{name: "gate", tables: []*table.Table{t, gateReasons(res)}}}
 	if err := render(w, format, width, secs); err != nil {
 		return err
 	}
@@ -65,18 +63,26 @@ func order(res *budget.Result) []int {
 	return idx
 }
 
-func gateTable(res *budget.Result) *Table {
+func gateTable(res *budget.Result) *table.Table {
 	verdict := "every limit holds"
 	if !res.Pass {
 		verdict = fmt.Sprintf("%d of %d limits broken", res.Failed, len(res.Limits))
 	}
-	t := &Table{
+	t := &table.Table{
 		Name: "gate", Title: "Budget " + res.Budget,
-		Note:       fmt.Sprintf("%s, over %d sessions; headroom: distance to the nearest bound (negative: broken); top: the sessions that weigh most", verdict, res.Sessions),
-		Columns:    []string{"Status", "Limit", "Policy", "Value", "Bound", "Headroom", "Baseline", "Change", "Sessions", "Top sessions"},
-		CSVColumns: []string{"status", "limit", "policy", "value", "bound", "headroom", "baseline", "change", "sessions", "top_sessions"},
-		Right:      []bool{false, false, false, true, false, true, true, true, true, false},
-		Drop:       []string{"Sessions", "Top sessions", "Headroom", "Baseline"},
+		Note: fmt.Sprintf("%s, over %d sessions; headroom: distance to the nearest bound (negative: broken); top: the sessions that weigh most", verdict, res.Sessions),
+		Columns: []table.Column{
+			{Name: "Status"},
+			{Name: "Limit", Kind: table.Text},
+			{Name: "Policy", Kind: table.Text},
+			{Name: "Value", Right: true},
+			{Name: "Bound"},
+			{Name: "Headroom", Right: true, Drop: 3},
+			{Name: "Baseline", Right: true, Drop: 4},
+			{Name: "Change", Right: true},
+			{Name: "Sessions", Right: true, Drop: 1},
+			{Name: "Top sessions", Drop: 2},
+		},
 	}
 	for _, i := range order(res) {
 		o := &res.Limits[i]
@@ -100,19 +106,23 @@ func gateTable(res *budget.Result) *Table {
 				change += " (" + signedPct(*o.ChangePct) + ")"
 			}
 		}
-		t.add(
+		t.Add(
 			[]string{status, o.Limit, policy, optValue(o.Unit, o.Value), bound(o, false), optSigned(o.Unit, o.Headroom), optValue(o.Unit, o.Baseline), change, numtext.Int(o.Sessions), strings.Join(top, "\n")},
 			[]string{status, o.Limit, o.Policy, optRaw(o.Value), bound(o, true), optRaw(o.Headroom), optRaw(o.Baseline), changeRaw, raw(o.Sessions), strings.Join(topRaw, ";")},
 		)
 	}
+	if res.Baseline == "" {
+		t.RemoveColumn(7) // change
+		t.RemoveColumn(6) // baseline
+	}
 	return t
 }
 
-func gateReasons(res *budget.Result) *Table {
-	t := &Table{Name: "gate_reasons", Title: "Why", Columns: []string{"Limit", "Reason"}, Empty: "every limit holds"}
+func gateReasons(res *budget.Result) *table.Table {
+	t := &table.Table{Name: "gate_reasons", Title: "Why", Columns: []table.Column{{Name: "Limit", Kind: table.Text}, {Name: "Reason", Kind: table.Prose}}, Empty: "every limit holds"}
 	for _, i := range order(res) {
 		for _, r := range res.Limits[i].Reasons {
-			t.addRow([]string{res.Limits[i].Limit, r})
+			t.AddRow(res.Limits[i].Limit, r)
 		}
 	}
 	return t

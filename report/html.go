@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"github.com/ctxlab/ctxlab/report/table"
 	"html/template"
 	"io"
 	"regexp"
@@ -125,7 +126,7 @@ func (d *ids) next(name string) string {
 }
 
 // htmlTables converts tables for HTML, each with its anchor.
-func htmlTables(d *ids, ts []*Table) []htmlTable {
+func htmlTables(d *ids, ts []*table.Table) []htmlTable {
 	out := make([]htmlTable, len(ts))
 	for i, t := range ts {
 		out[i] = htmlTableOf(t, d.next(t.Name))
@@ -133,75 +134,24 @@ func htmlTables(d *ids, ts []*Table) []htmlTable {
 	return out
 }
 
-func htmlTableOf(t *Table, id string) htmlTable {
-	t = t.shown()
-	right := func(i int) bool { return i < len(t.Right) && t.Right[i] }
-	h := htmlTable{ID: id, Title: t.Title, Note: t.note(), Empty: t.Empty}
+func htmlTableOf(t *table.Table, id string) htmlTable {
+	t = t.Shown()
+	h := htmlTable{ID: id, Title: t.Title, Note: t.NoteText(), Empty: t.Empty}
 	if h.Empty == "" {
 		h.Empty = "none"
 	}
-	for i, c := range t.Columns {
-		h.Columns = append(h.Columns, htmlColumn{Name: c, Right: right(i)})
+	for _, c := range t.Columns {
+		h.Columns = append(h.Columns, htmlColumn{Name: c.Name, Right: c.Right})
 	}
-	for i, r := range t.Rows {
+	for _, r := range t.Rows {
 		row := make([]htmlCell, len(r))
-		for j, text := range r {
-			row[j] = htmlCell{Text: text, Right: right(j)}
-			if i < len(t.Raw) && j < len(t.Raw[i]) && isNumber(t.Raw[i][j]) {
-				row[j].Value = t.Raw[i][j]
-			} else {
-				row[j].Value = printedNumber(text)
-			}
+		for j, c := range r {
+			row[j] = htmlCell{Text: c.Text, Value: c.Number(), Right: j < len(t.Columns) && t.Columns[j].Right}
 		}
 		h.Rows = append(h.Rows, row)
 	}
-	if t.Right == nil {
-		// A table that does not say (sweep's rows): a column of numbers
-		// is aligned right.
-		for j := range h.Columns {
-			numeric := len(h.Rows) > 0
-			for _, row := range h.Rows {
-				if j < len(row) && row[j].Text != "" && row[j].Value == "" {
-					numeric = false
-				}
-			}
-			h.Columns[j].Right = numeric
-			for _, row := range h.Rows {
-				if j < len(row) {
-					row[j].Right = numeric
-				}
-			}
-		}
-	}
 	h.Fold = len(h.Rows) > foldRows
 	return h
-}
-
-func isNumber(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
-}
-
-// printedNumber is the number a printed cell shows ("1,234", "$0.12",
-// "+5.0%", "≥300", "-$1.20"), "" when it shows none.
-func printedNumber(s string) string {
-	t := strings.TrimPrefix(s, "≥")
-	neg := false
-	switch {
-	case strings.HasPrefix(t, "+"):
-		t = t[1:]
-	case strings.HasPrefix(t, "-"):
-		neg, t = true, t[1:]
-	}
-	t = strings.TrimSuffix(strings.TrimPrefix(t, "$"), "%")
-	t = strings.ReplaceAll(t, ",", "")
-	if t == "" || strings.ContainsAny(t, "eE+-") || !isNumber(t) {
-		return ""
-	}
-	if neg {
-		return "-" + t
-	}
-	return t
 }
 
 // svgRoot matches the XML prologue before the <svg> element and the
@@ -422,7 +372,7 @@ func writeCompareHTML(w io.Writer, doc *CompareDocument, opt Options) error {
 			})
 		}
 		d := &ids{prefix: "fidelity"}
-		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, fidelityTables(doc.Fidelity, doc.FidelitySummary))}, nil
+		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, fidelityTables(doc.Fidelity, doc.FidelitySummary, false))}, nil
 	})
 }
 
@@ -475,9 +425,6 @@ func compareSection(id, title string, c *Compared, opt Options, files func([]*si
 // (broken first) and why, and the diff against the baseline.
 func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 	t := gateTable(res)
-	if res.Baseline == "" {
-		t.drop(6, 7) // baseline, change
-	}
 	v := &htmlVerdict{Pass: res.Pass, Text: "every limit holds"}
 	if !res.Pass {
 		v.Text = fmt.Sprintf("%d of %d limits broken", res.Failed, len(res.Limits))
@@ -491,7 +438,7 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 		page.Lines = append(page.Lines, "against a baseline: an earlier evaluation of budget "+res.Baseline)
 	}
 	d := &ids{prefix: "gate"}
-	sec := &htmlSection{ID: "limits", Title: "Limits", Tables: htmlTables(d, []*Table{t, gateReasons(res)})}
+	sec := &htmlSection{ID: "limits", Title: "Limits", Tables: htmlTables(d, []*table.Table{t, gateReasons(res)})}
 	if base != nil {
 		for _, l := range strings.SplitAfter(GateDiff(base, res), "\n") {
 			if l == "" {
@@ -537,15 +484,18 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 	if len(doc.Constraints) > 0 {
 		page.Lines = append(page.Lines, "constraints: "+strings.Join(doc.Constraints, " and "))
 	}
-	ts := []*Table{sweepTotals(doc, false)}
+	ts := []*table.Table{sweepTotals(doc)}
 	if len(doc.Pareto) == 2 {
 		ts = append(ts, paretoTable(doc))
 	}
-	inputs := &Table{Name: "inputs", Title: "Inputs", Note: "each session file read, with the SHA-256 of its files (the transcript, then its agents)",
-		Columns: []string{"Path", "SHA-256"}}
+	inputs := &table.Table{Name: "inputs", Title: "Inputs", Note: "each session file read, with the SHA-256 of its files (the transcript, then its agents)",
+		Columns: []table.Column{{Name: "Path", Kind: table.Path}, {Name: "SHA-256"}}}
 	for _, in := range doc.Inputs {
-		inputs.addRow([]string{in.Path, in.SHA256})
+		inputs.AddRow(in.Path, in.SHA256)
 	}
+	inputs.AlignNumbers()
+	rows := sweepRows(doc)
+	rows.AlignNumbers()
 	sections := []func() (*htmlSection, error){
 		func() (*htmlSection, error) {
 			return &htmlSection{ID: "points", Title: "Points, best first", Tables: htmlTables(&ids{prefix: "points"}, ts)}, nil
@@ -556,10 +506,10 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 			return &htmlSection{ID: "charts", Title: "Charts", Charts: charts}, err
 		},
 		func() (*htmlSection, error) {
-			return &htmlSection{ID: "inputs", Title: "Inputs", Tables: htmlTables(&ids{prefix: "inputs"}, []*Table{inputs})}, nil
+			return &htmlSection{ID: "inputs", Title: "Inputs", Tables: htmlTables(&ids{prefix: "inputs"}, []*table.Table{inputs})}, nil
 		},
 		func() (*htmlSection, error) {
-			return &htmlSection{ID: "rows", Title: "Every point and session", Tables: htmlTables(&ids{prefix: "rows"}, []*Table{sweepRows(doc)})}, nil
+			return &htmlSection{ID: "rows", Title: "Every point and session", Tables: htmlTables(&ids{prefix: "rows"}, []*table.Table{rows})}, nil
 		},
 	}
 	return writeHTMLPage(w, page, len(sections), func(i int) (*htmlSection, error) { return sections[i]() })
@@ -570,11 +520,13 @@ func writePoliciesHTML(w io.Writer, doc *PolicyList) error {
 	page := &htmlPage{Title: "ctxlab policies", Lines: []string{numtext.Count(len(doc.Policies), "policy", "policies")}}
 	return writeHTMLPage(w, page, len(doc.Policies), func(i int) (*htmlSection, error) {
 		p := doc.Policies[i]
-		t := &Table{Name: "params", Title: "Parameters", Columns: []string{"Parameter", "Default", "Takes", "Meaning"}, Empty: "no parameters"}
+		t := &table.Table{Name: "params", Title: "Parameters", Empty: "no parameters",
+			Columns: []table.Column{{Name: "Parameter"}, {Name: "Default"}, {Name: "Takes"}, {Name: "Meaning"}}}
 		for _, a := range p.Params {
-			t.addRow([]string{a.Name, a.Default, a.Range, a.Doc})
+			t.AddRow(a.Name, a.Default, a.Range, a.Doc)
 		}
+		t.AlignNumbers()
 		id := "policy-" + strconv.Itoa(i+1)
-		return &htmlSection{ID: id, Title: p.Name, Lines: []string{p.Doc, "source: " + p.Source}, Tables: htmlTables(&ids{prefix: id}, []*Table{t})}, nil
+		return &htmlSection{ID: id, Title: p.Name, Lines: []string{p.Doc, "source: " + p.Source}, Tables: htmlTables(&ids{prefix: id}, []*table.Table{t})}, nil
 	})
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/ctxlab/ctxlab/report/table"
 	"io"
 	"strings"
 )
@@ -61,27 +62,27 @@ func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
 	if opt.Format == "csv" {
 		// One row per policy and parameter (one with empty parameter
 		// columns for a policy without any).
-		t := &Table{Name: "policies", Columns: []string{"Policy", "Source", "Doc", "Parameter", "Default", "Takes", "Meaning"}}
+		t := &table.Table{Name: "policies", Columns: csvColumns("policy", "source", "doc", "parameter", "default", "takes", "meaning")}
 		for _, p := range doc.Policies {
 			if len(p.Params) == 0 {
-				t.addRow([]string{p.Name, p.Source, p.Doc, "", "", "", ""})
+				t.AddRow(p.Name, p.Source, p.Doc, "", "", "", "")
 			}
 			for _, a := range p.Params {
-				t.addRow([]string{p.Name, p.Source, p.Doc, a.Name, a.Default, a.Range, a.Doc})
+				t.AddRow(p.Name, p.Source, p.Doc, a.Name, a.Default, a.Range, a.Doc)
 			}
 		}
-		return writeCSVTable(w, t)
+		return table.WriteCSV(w, t)
 	}
 	text := opt.Format != "markdown"
-	var tables []*Table
+	var tables []*table.Table
 	for _, p := range doc.Policies {
 		note := p.Doc + "\n\nsource: " + p.Source
 		if text {
 			note = wrap(p.Doc, docWidth) + "\nsource: " + p.Source
 		}
-		t := &Table{
+		t := &table.Table{
 			Name: "policies", Title: p.Name, Note: note,
-			Columns: []string{"Parameter", "Default", "Meaning"}, Empty: "no parameters",
+			Columns: []table.Column{{Name: "Parameter"}, {Name: "Default"}, {Name: "Meaning"}}, Empty: "no parameters",
 		}
 		for _, a := range p.Params {
 			def, meaning := a.Default, a.Doc
@@ -94,7 +95,7 @@ func WritePolicies(w io.Writer, doc *PolicyList, opt Options) error {
 			if text {
 				meaning = wrap(meaning, paramWidth)
 			}
-			t.addRow([]string{a.Name, def, meaning})
+			t.AddRow(a.Name, def, meaning)
 		}
 		tables = append(tables, t)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -138,11 +139,11 @@ func Write(w io.Writer, doc *Document, opt Options) error {
 		return writeCSV(w, doc, opt)
 	}
 	if doc.By != "" {
-		return render(w, opt.Format, opt.Width, []section{{tables: []*Table{groupTable(doc, opt.Location)}}})
+		return render(w, opt.Format, opt.Width, []section{{tables: []*table.Table{groupTable(doc, opt.Location, false)}}})
 	}
 	var secs []section
 	if len(doc.Sessions) > 1 {
-		secs = append(secs, section{tables: []*Table{overviewTable(doc, opt.Location)}})
+		secs = append(secs, section{tables: []*table.Table{overviewTable(doc, opt.Location, false)}})
 	}
 	for _, sc := range scopes(doc, opt) {
 		secs = append(secs, section{name: sc.name, title: sc.title, tables: scopeTables(sc, opt)})
@@ -151,7 +152,7 @@ func Write(w io.Writer, doc *Document, opt Options) error {
 }
 
 // scopeTables are the selected tables of one session or the total.
-func scopeTables(sc scope, opt Options) []*Table {
+func scopeTables(sc scope, opt Options) []*table.Table {
 	ts := tables(sc.rep, opt)
 	if sc.sim != nil && want(opt, "simulation") {
 		ts = append(ts, simulationTables(sc.sim, sc.rec, opt.Calls)...)
@@ -199,14 +200,14 @@ func writeCSV(w io.Writer, doc *Document, opt Options) error {
 	cw := csv.NewWriter(w)
 	switch name {
 	case "sessions":
-		if err := csvTable(cw, "", overviewTable(doc, opt.Location), true); err != nil {
+		if err := overviewTable(doc, opt.Location, true).WriteCSVRows(cw, "", true); err != nil {
 			return err
 		}
 	case "groups":
 		if doc.By == "" {
 			return fmt.Errorf("CSV table groups needs --by")
 		}
-		if err := csvTable(cw, "", groupTable(doc, opt.Location), true); err != nil {
+		if err := groupTable(doc, opt.Location, true).WriteCSVRows(cw, "", true); err != nil {
 			return err
 		}
 	default:
@@ -221,7 +222,7 @@ func writeCSV(w io.Writer, doc *Document, opt Options) error {
 				if t.Name != name {
 					continue
 				}
-				if err := csvTable(cw, sc.name, t, header); err != nil {
+				if err := t.WriteCSVRows(cw, sc.name, header); err != nil {
 					return err
 				}
 				header = false
@@ -251,7 +252,7 @@ func writeJSON(w io.Writer, v any) error {
 // section is a titled group of tables: one session, or the total.
 type section struct {
 	name, title string // name is the CSV scope
-	tables      []*Table
+	tables      []*table.Table
 }
 
 // render writes sections as text tables, Markdown or CSV (compare, gate,
@@ -270,7 +271,13 @@ func render(w io.Writer, format string, width int, secs []section) error {
 				fmt.Fprintf(w, "== %s ==\n\n", sec.title)
 			}
 			for _, t := range sec.tables {
-				if err := renderText(w, t, md, width); err != nil {
+				var err error
+				if md {
+					err = table.WriteMarkdown(w, t)
+				} else {
+					err = table.WriteText(w, t, width)
+				}
+				if err != nil {
 					return err
 				}
 			}
@@ -315,8 +322,8 @@ func want(opt Options, section string) bool {
 }
 
 // tables builds the selected reports of r.
-func tables(r *accounting.Report, opt Options) []*Table {
-	var out []*Table
+func tables(r *accounting.Report, opt Options) []*table.Table {
+	var out []*table.Table
 	corpus := r.Summary.Sessions > 1
 	if want(opt, "summary") {
 		out = append(out, summaryTable(r))
@@ -325,13 +332,13 @@ func tables(r *accounting.Report, opt Options) []*Table {
 		out = append(out, usageTables(r, corpus)...)
 	}
 	if want(opt, "tokens") {
-		out = append(out, cut(tokensTable(r), opt.Top))
+		out = append(out, tokensTable(r).Cut(opt.Top))
 	}
 	if want(opt, "duplicates") {
-		out = append(out, cut(duplicatesTable(r, corpus), opt.Top))
+		out = append(out, duplicatesTable(r, corpus).Cut(opt.Top))
 	}
 	if want(opt, "breaks") {
-		out = append(out, causesTable(r), cut(breaksTable(r, corpus), opt.Top), ttlTable(r, corpus))
+		out = append(out, causesTable(r), breaksTable(r, corpus).Cut(opt.Top), ttlTable(r, corpus))
 	}
 	if want(opt, "compactions") {
 		out = append(out, compactionsTable(r, corpus))
@@ -339,22 +346,14 @@ func tables(r *accounting.Report, opt Options) []*Table {
 	return out
 }
 
-func cut(t *Table, top int) *Table {
-	if top > 0 && len(t.Rows) > top {
-		t.More = len(t.Rows) - top
-		t.Rows, t.Raw = t.Rows[:top], t.Raw[:top]
-	}
-	return t
-}
-
-func summaryTable(r *accounting.Report) *Table {
+func summaryTable(r *accounting.Report) *table.Table {
 	s := r.Summary
-	t := &Table{Name: "summary", Title: "Summary", Columns: []string{"Field", "Value"}}
-	kv := func(k, pretty, raw string) { t.add([]string{k, pretty}, []string{k, raw}) }
+	t := &table.Table{Name: "summary", Title: "Summary", Columns: []table.Column{{Name: "Field"}, {Name: "Value", Kind: table.Prose}}}
+	kv := func(k, pretty, raw string) { t.Add([]string{k, pretty}, []string{k, raw}) }
 	if s.Sessions == 1 {
 		kv("session", s.ID, s.ID)
 		kv("project", s.Project, s.Project)
-		kv("path", s.Path, s.Path)
+		t.Rows = append(t.Rows, []table.Cell{table.Same("path"), {Text: s.Path, Raw: s.Path, Path: true}})
 		if len(s.SessionIDs) > 1 {
 			v := strings.Join(s.SessionIDs, " ")
 			kv("session ids", v, v)
@@ -410,50 +409,48 @@ func duration(sec int64) string {
 	return fmt.Sprintf("%dm %ds", m, sec%60)
 }
 
-func usageTables(r *accounting.Report, corpus bool) []*Table {
+func usageTables(r *accounting.Report, corpus bool) []*table.Table {
 	u := r.Usage
 	note := fmt.Sprintf("cache hit ratio %s (read / (input + write + read)); prices of %s",
 		pct(u.HitRatio*100), u.PriceDate)
 	if u.Total.OutputLowerBound {
 		note += "; ≥: output counts are lower bounds (Claude Code 2.1.9–2.1.41 placeholders)"
 	}
-	cols := []string{"Name", "Calls", "Input", "Cache write 5m", "Cache write 1h", "Cache read", "Output", "Cost"}
-	right := []bool{false, true, true, true, true, true, true, true}
-	byModel := &Table{Name: "usage_by_model", Title: "Usage by model", Note: note, Columns: cols, Right: right, Short: usageShort, Drop: usageDrop}
+	byModel := &table.Table{Name: "usage_by_model", Title: "Usage by model", Note: note,
+		Columns: append([]table.Column{{Name: "Name", Kind: table.Text}}, usageColumns...)}
 	for _, row := range u.ByModel {
-		usageRow(byModel, row.Name, row)
+		usageRow(byModel, nil, row.Name, row)
 	}
-	usageRow(byModel, "total", u.Total)
-	threadTitle, threadName := "Usage by thread", "usage_by_thread"
+	usageRow(byModel, nil, "total", u.Total)
 	if corpus {
-		threadTitle = "Usage by thread kind"
-	}
-	threadCols := append([]string{"Thread", "Kind"}, cols[1:]...)
-	threadRight := append([]bool{false}, right...)
-	if corpus {
-		threadCols, threadRight = append([]string{"Kind"}, cols[1:]...), right
-	}
-	byThread := &Table{Name: threadName, Title: threadTitle, Columns: threadCols, Right: threadRight, Short: usageShort, Drop: usageDrop}
-	for _, row := range u.ByThread {
-		if corpus {
-			usageRow(byThread, row.Name, row)
-			continue
+		byThread := &table.Table{Name: "usage_by_thread", Title: "Usage by thread kind",
+			Columns: append([]table.Column{{Name: "Kind", Kind: table.Text, Drop: 2}}, usageColumns...)}
+		for _, row := range u.ByThread {
+			usageRow(byThread, nil, row.Name, row)
 		}
-		usageRow(byThread, row.Name, row)
-		last := len(byThread.Rows) - 1
-		byThread.Rows[last] = append([]string{row.Name, row.Kind}, byThread.Rows[last][1:]...)
-		byThread.Raw[last] = append([]string{row.Name, row.Kind}, byThread.Raw[last][1:]...)
+		return []*table.Table{byModel, byThread}
 	}
-	return []*Table{byModel, byThread}
+	byThread := &table.Table{Name: "usage_by_thread", Title: "Usage by thread",
+		Columns: append([]table.Column{{Name: "Thread", Kind: table.Text}, {Name: "Kind", Kind: table.Text, Drop: 2}}, usageColumns...)}
+	for _, row := range u.ByThread {
+		usageRow(byThread, []string{row.Name}, row.Kind, row)
+	}
+	return []*table.Table{byModel, byThread}
 }
 
-// usageShort are the usage tables' short headers.
-var usageShort = map[string]string{"Cache write 5m": "Write 5m", "Cache write 1h": "Write 1h", "Cache read": "Read"}
+// usageColumns are the usage tables' columns after their names.
+var usageColumns = []table.Column{
+	{Name: "Calls", Right: true},
+	{Name: "Input", Right: true, Drop: 1},
+	{Name: "Cache write 5m", Right: true, Short: "Write 5m"},
+	{Name: "Cache write 1h", Right: true, Short: "Write 1h"},
+	{Name: "Cache read", Right: true, Short: "Read"},
+	{Name: "Output", Right: true},
+	{Name: "Cost", Right: true},
+}
 
-// usageDrop is the order the usage tables' columns go in to fit a width.
-var usageDrop = []string{"Input", "Kind"}
-
-func usageRow(t *Table, name string, u accounting.UsageRow) {
+// usageRow adds a usage row: the cells lead, then name, then the figures.
+func usageRow(t *table.Table, lead []string, name string, u accounting.UsageRow) {
 	out := numtext.Int(u.Output)
 	if u.OutputLowerBound {
 		out = "≥" + out
@@ -463,23 +460,23 @@ func usageRow(t *Table, name string, u accounting.UsageRow) {
 	if u.Unpriced == u.Calls && u.Calls > 0 {
 		rawCost = ""
 	}
-	t.add(
-		[]string{name, numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m), numtext.Int(u.CacheWrite1h), numtext.Int(u.CacheRead), out, cost},
-		[]string{name, raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output), rawCost},
+	t.Add(
+		append(lead[:len(lead):len(lead)], name, numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m), numtext.Int(u.CacheWrite1h), numtext.Int(u.CacheRead), out, cost),
+		append(lead[:len(lead):len(lead)], name, raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output), rawCost),
 	)
 }
 
-func tokensTable(r *accounting.Report) *Table {
-	t := &Table{
+func tokensTable(r *accounting.Report) *table.Table {
+	t := &table.Table{
 		Name: "tokens", Title: "Token accounting",
 		Note: fmt.Sprintf("estimate: %s tokens in all messages as Claude Code counts them (length/4, images 2000), share of that; "+
 			"measured: %s tokens as the API counted them, from usage deltas (%s exact, the rest at the calibrated ratio)",
 			numtext.Int(r.Tokens.Total), numtext.Int(r.Tokens.MeasuredTotal), pct(r.Tokens.MeasuredExact*100)),
-		Columns: []string{"Category", "Name", "Count", "Estimate", "Share", "Measured"},
-		Right:   []bool{false, false, true, true, true, true},
+		Columns: []table.Column{{Name: "Category"}, {Name: "Name", Kind: table.Text},
+			{Name: "Count", Right: true}, {Name: "Estimate", Right: true}, {Name: "Share", Right: true}, {Name: "Measured", Right: true}},
 	}
 	for _, row := range r.Tokens.Rows {
-		t.add(
+		t.Add(
 			[]string{string(row.Category), row.Name, numtext.Int(row.Count), numtext.Int(row.Tokens), pct(row.Percent), numtext.Int(row.Measured)},
 			[]string{string(row.Category), row.Name, raw(row.Count), raw(row.Tokens), strconv.FormatFloat(row.Percent, 'f', 1, 64), raw(row.Measured)},
 		)
@@ -487,11 +484,13 @@ func tokensTable(r *accounting.Report) *Table {
 	return t
 }
 
-func withSession(corpus bool, cols []string, right []bool) ([]string, []bool) {
+// withSession leads a list table's columns with the session's, in a
+// report of several sessions.
+func withSession(corpus bool, cols []table.Column) []table.Column {
 	if !corpus {
-		return cols, right
+		return cols
 	}
-	return append([]string{"Session"}, cols...), append([]bool{false}, right...)
+	return append([]table.Column{{Name: "Session", Kind: table.ID}}, cols...)
 }
 
 func prefix(corpus bool, session string, row []string) []string {
@@ -501,23 +500,28 @@ func prefix(corpus bool, session string, row []string) []string {
 	return append([]string{session}, row...)
 }
 
-func duplicatesTable(r *accounting.Report, corpus bool) *Table {
-	cols, right := withSession(corpus,
-		[]string{"File", "Range", "Reads", "Tokens", "Overhead", "Justified", "Forced", "Waste", "Waste tokens"},
-		[]bool{false, false, true, true, true, true, true, true, true})
-	t := &Table{
+func duplicatesTable(r *accounting.Report, corpus bool) *table.Table {
+	t := &table.Table{
 		Name: "duplicate_reads", Title: "Duplicate reads",
-		Note:    "overhead = floor(tokens/reads)×(reads−1) as Claude Code computes it; re-reads after an edit are justified, after a compaction forced, otherwise waste",
-		Columns: cols, Right: right,
-		Short: map[string]string{"Justified": "Just.", "Waste tokens": "Waste tok"},
-		Drop:  []string{"Overhead", "Justified", "Forced", "Tokens"},
+		Note: "overhead = floor(tokens/reads)×(reads−1) as Claude Code computes it; re-reads after an edit are justified, after a compaction forced, otherwise waste",
+		Columns: withSession(corpus, []table.Column{
+			{Name: "File", Kind: table.Path},
+			{Name: "Range"},
+			{Name: "Reads", Right: true},
+			{Name: "Tokens", Right: true, Drop: 4},
+			{Name: "Overhead", Right: true, Drop: 1},
+			{Name: "Justified", Right: true, Short: "Just.", Drop: 2},
+			{Name: "Forced", Right: true, Drop: 3},
+			{Name: "Waste", Right: true},
+			{Name: "Waste tokens", Right: true, Short: "Waste tok"},
+		}),
 	}
 	for _, d := range r.Duplicates {
 		rng := ""
 		if d.Offset != 0 || d.Limit != 0 {
 			rng = fmt.Sprintf("offset %d limit %d", d.Offset, d.Limit)
 		}
-		t.add(
+		t.Add(
 			prefix(corpus, d.Session, []string{d.Path, rng, numtext.Int(d.Reads), numtext.Int(d.Tokens), numtext.Int(d.Overhead), numtext.Int(d.Justified), numtext.Int(d.Forced), numtext.Int(d.Waste), numtext.Int(d.WasteTokens)}),
 			prefix(corpus, d.Session, []string{d.Path, rng, raw(d.Reads), raw(d.Tokens), raw(d.Overhead), raw(d.Justified), raw(d.Forced), raw(d.Waste), raw(d.WasteTokens)}),
 		)
@@ -525,16 +529,23 @@ func duplicatesTable(r *accounting.Report, corpus bool) *Table {
 	return t
 }
 
-func breaksTable(r *accounting.Report, corpus bool) *Table {
-	cols, right := withSession(corpus,
-		[]string{"Thread", "Call", "Line", "Time", "Cause", "Prev read", "Read", "Gap", "Rewritten", "Cost", "Extra"},
-		[]bool{false, true, true, false, false, true, true, true, true, true, true})
-	t := &Table{
+func breaksTable(r *accounting.Report, corpus bool) *table.Table {
+	t := &table.Table{
 		Name: "cache_breaks", Title: "Cache rebuilds",
-		Note:    "calls whose cache read fell >5% and >2,000 tokens below the previous call of the same thread (Claude Code's \"cache break\" rule); Haiku excluded",
-		Columns: cols, Right: right,
-		Short:  map[string]string{"Prev read": "Prev", "Rewritten": "Rewrote"},
-		Drop:   []string{"Line", "Prev read", "Rewritten", "Cost"},
+		Note: "calls whose cache read fell >5% and >2,000 tokens below the previous call of the same thread (Claude Code's \"cache break\" rule); Haiku excluded",
+		Columns: withSession(corpus, []table.Column{
+			{Name: "Thread", Kind: table.Text},
+			{Name: "Call", Right: true},
+			{Name: "Line", Right: true, Drop: 1},
+			{Name: "Time", Kind: table.Time},
+			{Name: "Cause", Kind: table.Text},
+			{Name: "Prev read", Right: true, Short: "Prev", Drop: 2},
+			{Name: "Read", Right: true},
+			{Name: "Gap", Right: true},
+			{Name: "Rewritten", Right: true, Short: "Rewrote", Drop: 3},
+			{Name: "Cost", Right: true, Drop: 4},
+			{Name: "Extra", Right: true},
+		}),
 		Legend: "cache rebuild: the cached prompt was lost (expired, or changed) and re-written at the write price; cause: the first that applies (docs/reports.md says when each does); extra: what that cost beyond reading it from the cache",
 	}
 	for _, b := range r.CacheBreaks {
@@ -547,7 +558,7 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 		if !b.Priced {
 			cost, extra, rc, re = "unpriced", "", "", ""
 		}
-		t.add(
+		t.Add(
 			prefix(corpus, b.Session, []string{b.Thread, numtext.Int(b.Call), numtext.Int(b.Line), b.Time, cause, numtext.Int(b.PrevRead), numtext.Int(b.Read), duration(b.GapSeconds), numtext.Int(b.Rewritten), cost, extra}),
 			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time, b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSeconds), raw(b.Rewritten), rc, re}),
 		)
@@ -556,21 +567,25 @@ func breaksTable(r *accounting.Report, corpus bool) *Table {
 }
 
 // causesTable totals the cache rebuilds by cause, the costliest first.
-func causesTable(r *accounting.Report) *Table {
-	t := &Table{
+func causesTable(r *accounting.Report) *table.Table {
+	t := &table.Table{
 		Name: "cache_break_causes", Title: "Cache rebuilds by cause",
-		Note:    "every cache rebuild by its cause, the most extra cost first: where the cache's money went",
-		Columns: []string{"Cause", "Rebuilds", "Rewritten", "Cost", "Extra", "Unpriced"},
-		Right:   []bool{false, true, true, true, true, true},
-		Short:   map[string]string{"Rewritten": "Rewrote"},
-		Drop:    []string{"Unpriced", "Cost"},
+		Note: "every cache rebuild by its cause, the most extra cost first: where the cache's money went",
+		Columns: []table.Column{
+			{Name: "Cause", Kind: table.Text},
+			{Name: "Rebuilds", Right: true},
+			{Name: "Rewritten", Right: true, Short: "Rewrote"},
+			{Name: "Cost", Right: true, Drop: 2},
+			{Name: "Extra", Right: true},
+			{Name: "Unpriced", Right: true, Drop: 1},
+		},
 	}
 	for _, c := range r.BreakCauses {
 		cause := c.Cause
 		if accounting.ExpectedCause(c.Cause) {
 			cause += " (expected)"
 		}
-		t.add(
+		t.Add(
 			[]string{cause, numtext.Int(c.Breaks), numtext.Int(c.Rewritten), usd(c.Cost), usd(c.ExtraCost), numtext.Int(c.Unpriced)},
 			[]string{c.Cause, raw(c.Breaks), raw(c.Rewritten), rawUSD(c.Cost), rawUSD(c.ExtraCost), raw(c.Unpriced)},
 		)
@@ -578,13 +593,15 @@ func causesTable(r *accounting.Report) *Table {
 	return t
 }
 
-func ttlTable(r *accounting.Report, corpus bool) *Table {
-	cols, right := withSession(corpus, []string{"Thread", "Call", "Line", "Time", "From", "To"},
-		[]bool{false, true, true, false, false, false})
-	t := &Table{Name: "ttl_changes", Title: "Cache TTL changes", Columns: cols, Right: right,
-		Note: "calls whose cache writes switched between the 1 h and 5 min TTL", Drop: []string{"Line"}}
+func ttlTable(r *accounting.Report, corpus bool) *table.Table {
+	t := &table.Table{Name: "ttl_changes", Title: "Cache TTL changes",
+		Note: "calls whose cache writes switched between the 1 h and 5 min TTL",
+		Columns: withSession(corpus, []table.Column{
+			{Name: "Thread", Kind: table.Text}, {Name: "Call", Right: true}, {Name: "Line", Right: true, Drop: 1},
+			{Name: "Time", Kind: table.Time}, {Name: "From"}, {Name: "To"},
+		})}
 	for _, c := range r.TTLChanges {
-		t.add(
+		t.Add(
 			prefix(corpus, c.Session, []string{c.Thread, numtext.Int(c.Call), numtext.Int(c.Line), c.Time, c.From, c.To}),
 			prefix(corpus, c.Session, []string{c.Thread, raw(c.Call), raw(c.Line), c.Time, c.From, c.To}),
 		)
@@ -592,17 +609,26 @@ func ttlTable(r *accounting.Report, corpus bool) *Table {
 	return t
 }
 
-func compactionsTable(r *accounting.Report, corpus bool) *Table {
-	cols, right := withSession(corpus,
-		[]string{"Thread", "Kind", "Trigger", "After call", "Line", "Time", "Last prompt", "Before", "After", "Freed", "Summary", "Spiral"},
-		[]bool{false, false, false, true, true, false, true, true, true, true, true, false})
+func compactionsTable(r *accounting.Report, corpus bool) *table.Table {
 	note := "before: compactMetadata.preTokens, else the last prompt; after: postTokens, else the next call's prompt"
 	if n := len(r.Spirals); n > 0 {
 		note += fmt.Sprintf("\nWARNING: %d compaction spiral(s): compactions repeating within a few calls", n)
 	}
-	t := &Table{Name: "compactions", Title: "Compaction timeline", Note: note, Columns: cols, Right: right,
-		Short: map[string]string{"After call": "Call", "Last prompt": "Prompt"},
-		Drop:  []string{"Line", "Last prompt", "Summary", "Trigger"}}
+	t := &table.Table{Name: "compactions", Title: "Compaction timeline", Note: note,
+		Columns: withSession(corpus, []table.Column{
+			{Name: "Thread", Kind: table.Text},
+			{Name: "Kind", Kind: table.Text},
+			{Name: "Trigger", Drop: 4},
+			{Name: "After call", Right: true, Short: "Call"},
+			{Name: "Line", Right: true, Drop: 1},
+			{Name: "Time", Kind: table.Time},
+			{Name: "Last prompt", Right: true, Short: "Prompt", Drop: 2},
+			{Name: "Before", Right: true},
+			{Name: "After", Right: true},
+			{Name: "Freed", Right: true},
+			{Name: "Summary", Right: true, Drop: 3},
+			{Name: "Spiral"},
+		})}
 	for _, c := range r.Compactions {
 		before, after, freed := numtext.Int(c.Before), numtext.Int(c.After), numtext.Int(c.Freed)
 		if c.BeforeSource == "none" {
@@ -619,7 +645,7 @@ func compactionsTable(r *accounting.Report, corpus bool) *Table {
 		if trig == "" {
 			trig = "-"
 		}
-		t.add(
+		t.Add(
 			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, numtext.Int(c.AfterCall), numtext.Int(c.Line), c.Time, numtext.Int(c.LastPrompt), before, after, freed, numtext.Int(c.SummaryTokens), spiral}),
 			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.AfterCall), raw(c.Line), c.Time, raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
 		)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/ctxlab/ctxlab/report/table"
 	"strconv"
 	"strings"
 
@@ -13,8 +14,8 @@ import (
 // simulationTables renders one session's simulated run: its metrics next
 // to the recorded run's (rec, nil: alone) and, with calls, every simulated
 // API call and summarizer call.
-func simulationTables(r *simulate.Result, rec *simulate.Metrics, calls bool) []*Table {
-	out := []*Table{metricsTable(r, rec)}
+func simulationTables(r *simulate.Result, rec *simulate.Metrics, calls bool) []*table.Table {
+	out := []*table.Table{metricsTable(r, rec)}
 	if calls {
 		out = append(out, callsTable(r), summariesTable(r))
 	}
@@ -23,15 +24,15 @@ func simulationTables(r *simulate.Result, rec *simulate.Metrics, calls bool) []*
 
 // metricsTable is the run's metrics, one per row with plain names: with
 // the recorded run, side by side with it and their difference.
-func metricsTable(r *simulate.Result, rec *simulate.Metrics) *Table {
+func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	m := r.Metrics
 	l := r.Limits
 	note := fmt.Sprintf("trace-driven replay of the main thread (sizes from %s); window %s, auto-compact threshold %s, warning %s (first call's model and version)",
 		methodText(r.Method), numtext.Int(l.Window), numtext.Int(l.Threshold), numtext.Int(l.Warning))
-	t := &Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note, Columns: []string{"Field", "Value"}}
+	t := &table.Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note,
+		Columns: []table.Column{{Name: "Field"}, {Name: "Value", Kind: table.Prose}}}
 	if rec != nil {
-		t.Columns = []string{"Field", "Recorded", "Simulated", "Δ"}
-		t.Right = []bool{false, true, true, true}
+		t.Columns = []table.Column{{Name: "Field"}, {Name: "Recorded", Right: true}, {Name: "Simulated", Right: true}, {Name: "Δ", Right: true}}
 		t.Legend = "recorded: the session as it happened (policy observed); Δ: simulated − recorded; " +
 			"cache rebuild: a call that re-wrote a cached prompt the cache had lost"
 	}
@@ -39,10 +40,10 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *Table {
 	// with the recorded run its values and the difference.
 	row := func(k, pretty, raw, recPretty, recRaw, delta, rawDelta string) {
 		if rec == nil {
-			t.add([]string{k, pretty}, []string{k, raw})
+			t.Add([]string{k, pretty}, []string{k, raw})
 			return
 		}
-		t.add([]string{k, recPretty, pretty, delta}, []string{k, recRaw, raw, rawDelta})
+		t.Add([]string{k, recPretty, pretty, delta}, []string{k, recRaw, raw, rawDelta})
 	}
 	text := func(k, v, recV string) { row(k, v, v, recV, recV, "", "") }
 	n := func(k string, v int64, recV int64) {
@@ -120,28 +121,36 @@ func costText(cost float64, unpriced, calls int) string {
 // runCallsTables are compare's per-call tables of one run: replay's, with
 // the policy in a first column (so that CSV rows of every run share one
 // header) and in the titles.
-func runCallsTables(r *simulate.Result) []*Table {
-	out := []*Table{callsTable(r), summariesTable(r)}
+func runCallsTables(r *simulate.Result) []*table.Table {
+	out := []*table.Table{callsTable(r), summariesTable(r)}
 	for _, t := range out {
 		t.Title += ": " + r.Policy
-		t.Columns = append([]string{"Policy"}, t.Columns...)
-		t.Right = append([]bool{false}, t.Right...)
+		t.Columns = append([]table.Column{{Name: "Policy", Kind: table.Text}}, t.Columns...)
 		for i := range t.Rows {
-			t.Rows[i] = append([]string{r.Policy}, t.Rows[i]...)
-			t.Raw[i] = append([]string{r.Policy}, t.Raw[i]...)
+			t.Rows[i] = append([]table.Cell{table.Same(r.Policy)}, t.Rows[i]...)
 		}
 	}
 	return out
 }
 
-func callsTable(r *simulate.Result) *Table {
-	t := &Table{
+func callsTable(r *simulate.Result) *table.Table {
+	t := &table.Table{
 		Name: "simulated_calls", Title: "Simulated calls",
-		Note:    "prompt = input + cache write + cache read as simulated; recorded: the transcript's prompt; state against the thresholds: ok, warning, compact, blocking, overflow",
-		Columns: []string{"Call", "Time", "Model", "Prompt", "Recorded", "Input", "Cache write", "Cache read", "Output", "State", "Actions", "Cost"},
-		Right:   []bool{true, false, false, true, true, true, true, true, true, false, false, true},
-		Short:   map[string]string{"Cache write": "Write", "Cache read": "Read", "Recorded": "Rec."},
-		Drop:    []string{"Input", "Time", "Recorded"},
+		Note: "prompt = input + cache write + cache read as simulated; recorded: the transcript's prompt; state against the thresholds: ok, warning, compact, blocking, overflow",
+		Columns: []table.Column{
+			{Name: "Call", Right: true},
+			{Name: "Time", Kind: table.Time, Drop: 2},
+			{Name: "Model", Kind: table.Text},
+			{Name: "Prompt", Right: true},
+			{Name: "Recorded", Right: true, Short: "Rec.", Drop: 3},
+			{Name: "Input", Right: true, Drop: 1},
+			{Name: "Cache write", Right: true, Short: "Write"},
+			{Name: "Cache read", Right: true, Short: "Read"},
+			{Name: "Output", Right: true},
+			{Name: "State"},
+			{Name: "Actions", Kind: table.Text},
+			{Name: "Cost", Right: true},
+		},
 	}
 	for _, c := range r.Calls {
 		w := c.Write5m + c.Write1h
@@ -149,7 +158,7 @@ func callsTable(r *simulate.Result) *Table {
 		if !c.Priced {
 			cost, rc = "unpriced", ""
 		}
-		t.add(
+		t.Add(
 			[]string{numtext.Int(c.Call), c.Time, c.Model, numtext.Int(c.Prompt), numtext.Int(c.Recorded), numtext.Int(c.Input), numtext.Int(w), numtext.Int(c.Read), numtext.Int(c.Output), string(c.State), strings.Join(c.Actions, "\n"), cost},
 			[]string{raw(c.Call), c.Time, c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read), raw(c.Output), string(c.State), strings.Join(c.Actions, "; "), rc},
 		)
@@ -157,15 +166,15 @@ func callsTable(r *simulate.Result) *Table {
 	return t
 }
 
-func summariesTable(r *simulate.Result) *Table {
-	t := &Table{
+func summariesTable(r *simulate.Result) *table.Table {
+	t := &table.Table{
 		Name: "summarizer_calls", Title: "Summarizer calls",
-		Note:    "the fake summarizer's forks: they read the conversation's cached prefix and write the rest plus their prompt",
-		Columns: []string{"Label", "Before call", "Replaced", "Cache read", "Cache write", "Output", "Cost"},
-		Right:   []bool{false, true, true, true, true, true, true},
+		Note: "the fake summarizer's forks: they read the conversation's cached prefix and write the rest plus their prompt",
+		Columns: []table.Column{{Name: "Label", Kind: table.Text}, {Name: "Before call", Right: true}, {Name: "Replaced", Right: true},
+			{Name: "Cache read", Right: true}, {Name: "Cache write", Right: true}, {Name: "Output", Right: true}, {Name: "Cost", Right: true}},
 	}
 	for _, s := range r.Summaries {
-		t.add(
+		t.Add(
 			[]string{s.Label, numtext.Int(s.BeforeCall), numtext.Int(s.Replaced), numtext.Int(s.Read), numtext.Int(s.Write), numtext.Int(s.Output), usd(s.Cost)},
 			[]string{s.Label, raw(s.BeforeCall), raw(s.Replaced), raw(s.Read), raw(s.Write), raw(s.Output), rawUSD(s.Cost)},
 		)

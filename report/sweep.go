@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/ctxlab/ctxlab/report/table"
 	"io"
 	"maps"
 	"slices"
@@ -73,9 +74,9 @@ func WriteSweep(w io.Writer, doc *SweepDocument, format string, width int) error
 	case "html":
 		return writeSweepHTML(w, doc)
 	case "csv":
-		return writeCSVTable(w, sweepRows(doc))
+		return table.WriteCSV(w, sweepRows(doc))
 	}
-	secs := []section{{name: "sweep", tables: []*Table{sweepTotals(doc, false)}}}
+	secs := []section{{name: "sweep", tables: []*table.Table{sweepTotals(doc)}}}
 	if len(doc.Pareto) == 2 {
 		secs[0].tables = append(secs[0].tables, paretoTable(doc))
 	}
@@ -90,14 +91,14 @@ func params(doc *SweepDocument) []string {
 	return out
 }
 
-func sweepRows(doc *SweepDocument) *Table {
+func sweepRows(doc *SweepDocument) *table.Table {
 	metrics := simulate.MetricList()
 	cols := append([]string{"policy"}, params(doc)...)
 	cols = append(cols, "session", "project")
 	for _, m := range metrics {
 		cols = append(cols, m.Name)
 	}
-	t := &Table{Name: "sweep_rows", Title: "Every point and session", Columns: cols, CSVColumns: cols}
+	t := &table.Table{Name: "sweep_rows", Title: "Every point and session", Columns: csvColumns(cols...)}
 	for _, r := range doc.Rows {
 		row := []string{r.Policy}
 		for _, p := range params(doc) {
@@ -107,51 +108,36 @@ func sweepRows(doc *SweepDocument) *Table {
 		for _, m := range metrics {
 			row = append(row, rawFloat(m.Value(&r.Metrics)))
 		}
-		t.addRow(row)
+		t.AddRow(row...)
 	}
 	return t
 }
 
-// sweepTotals is one row per point, best first; machine: every metric as
-// in the rows (CSV), else a readable selection.
-func sweepTotals(doc *SweepDocument, machine bool) *Table {
+// sweepTotals is one row per point, best first: a readable selection of
+// the metrics.
+func sweepTotals(doc *SweepDocument) *table.Table {
 	obj, _ := simulate.LookupMetric(doc.Objective)
 	ps := params(doc)
-	if machine {
-		cols := append([]string{"rank", "policy"}, ps...)
-		cols = append(cols, "sessions", "feasible", "pareto", "objective_p10", "objective_median", "objective_p90")
-		for _, m := range simulate.MetricList() {
-			cols = append(cols, m.Name)
-		}
-		t := &Table{Name: "sweep_totals", Title: "Totals", Columns: cols, CSVColumns: cols}
-		for _, tot := range doc.Totals {
-			row := []string{raw(tot.Rank), tot.Policy}
-			for _, p := range ps {
-				row = append(row, tot.Values[p])
-			}
-			row = append(row, raw(tot.Sessions), strconv.FormatBool(tot.Feasible), strconv.FormatBool(tot.Pareto),
-				rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90))
-			for _, m := range simulate.MetricList() {
-				row = append(row, rawFloat(m.Value(&tot.Metrics)))
-			}
-			t.addRow(row)
-		}
-		return t
-	}
 	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s); p10, median, p90: the objective across the sessions", len(doc.Totals), len(doc.Inputs), obj.Name, direction(obj))
 	if len(doc.Constraints) > 0 {
 		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
 	}
 	note += "\n" + defaultsNote(doc)
-	cols := append([]string{"Rank", "Policy"}, ps...)
-	cols = append(cols, obj.Name, "p10", "Median", "p90", "Total cost", "Peak", "Compactions", "Hit ratio", "Feasible")
-	right := make([]bool, len(cols))
-	for i := 2 + len(ps); i < len(cols)-1; i++ {
-		right[i] = true
+	cols := []table.Column{{Name: "Rank"}, {Name: "Policy", Kind: table.Text}}
+	for _, p := range ps {
+		cols = append(cols, table.Column{Name: p})
 	}
-	t := &Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols, Right: right,
-		Short: map[string]string{"Compactions": "Compact.", "Total cost": "Cost", "Hit ratio": "Hit"},
-		Drop:  []string{"p10", "p90", "Median", "Compactions", "Hit ratio"}}
+	cols = append(cols,
+		table.Column{Name: obj.Name, Right: true},
+		table.Column{Name: "p10", Right: true, Drop: 1},
+		table.Column{Name: "Median", Right: true, Drop: 3},
+		table.Column{Name: "p90", Right: true, Drop: 2},
+		table.Column{Name: "Total cost", Right: true, Short: "Cost"},
+		table.Column{Name: "Peak", Right: true},
+		table.Column{Name: "Compactions", Right: true, Short: "Compact.", Drop: 4},
+		table.Column{Name: "Hit ratio", Right: true, Short: "Hit", Drop: 5},
+		table.Column{Name: "Feasible"})
+	t := &table.Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols}
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
 		row := []string{numtext.Int(tot.Rank), tot.Policy}
@@ -164,7 +150,7 @@ func sweepTotals(doc *SweepDocument, machine bool) *Table {
 		}
 		row = append(row, gateValue(obj.Unit, obj.Value(m)), gateValue(obj.Unit, tot.P10), gateValue(obj.Unit, tot.Median), gateValue(obj.Unit, tot.P90),
 			usd(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
-		t.addRow(row)
+		t.AddRow(row...)
 	}
 	return t
 }
@@ -197,16 +183,16 @@ func defaultsNote(doc *SweepDocument) string {
 	return "other parameters (defaults, or as the spec sets them): " + strings.Join(parts, "; ")
 }
 
-func paretoTable(doc *SweepDocument) *Table {
+func paretoTable(doc *SweepDocument) *table.Table {
 	a, _ := simulate.LookupMetric(doc.Pareto[0])
 	b, _ := simulate.LookupMetric(doc.Pareto[1])
-	t := &Table{
+	t := &table.Table{
 		Name: "pareto", Title: "Pareto front: " + a.Name + " against " + b.Name,
 		Note:    fmt.Sprintf("the points no other point beats on both (%s %s, %s %s), by %s", a.Name, direction(a), b.Name, direction(b), a.Name),
-		Columns: []string{"Policy", a.Name, b.Name}, Right: []bool{false, true, true},
+		Columns: []table.Column{{Name: "Policy", Kind: table.Text}, {Name: a.Name, Right: true}, {Name: b.Name, Right: true}},
 	}
 	for _, tot := range sweep.Front(doc.Totals, a) {
-		t.add([]string{tot.Policy, gateValue(a.Unit, a.Value(&tot.Metrics)), gateValue(b.Unit, b.Value(&tot.Metrics))},
+		t.Add([]string{tot.Policy, gateValue(a.Unit, a.Value(&tot.Metrics)), gateValue(b.Unit, b.Value(&tot.Metrics))},
 			[]string{tot.Policy, rawFloat(a.Value(&tot.Metrics)), rawFloat(b.Value(&tot.Metrics))})
 	}
 	return t

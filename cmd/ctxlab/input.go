@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ctxlab/ctxlab/report/table"
 	"os"
 	"runtime"
 	"slices"
@@ -88,7 +89,7 @@ func (o *inputOptions) validate(e env) error {
 
 // textWidth is the width text tables are fitted to: --width, else all of
 // it under --wide, else COLUMNS, else the terminal's width when standard
-// output is one, else report.DefaultWidth.
+// output is one, else table.DefaultWidth.
 type textWidth struct {
 	width int
 	wide  bool
@@ -128,7 +129,7 @@ func (o *textWidth) columns(e env) int {
 	if e.termWidth > 0 {
 		return max(e.termWidth, minWidth)
 	}
-	return report.DefaultWidth
+	return table.DefaultWidth
 }
 
 // addFormatFlag defines --format, the same for every command: one of

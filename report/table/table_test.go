@@ -1,0 +1,489 @@
+package table
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+)
+
+func wideTable() *Table {
+	t := &Table{
+		Name: "t", Title: "T", Note: strings.Repeat("word ", 30),
+		Columns: []Column{
+			{Name: "Session", Kind: ID}, {Name: "File", Kind: Path}, {Name: "Name", Kind: Text}, {Name: "Time", Kind: Time},
+			{Name: "Count", Right: true, Short: "N"}, {Name: "Extra", Right: true, Drop: 1},
+		},
+	}
+	t.AddRow("d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7", "/home/dev/日本語/プロジェクト/main.go", "名前🎉 long name that goes on", "2026-05-19T09:04:56Z", "1,234", "$0.10")
+	t.AddRow("3f2a9c10-7d4e-4b6a-8c21-5e9f0a1b2c3d", "/home/dev/short.go", "plain", "2026-05-19T10:00:00Z", "5", "$1.00")
+	return t
+}
+
+// render draws t as text (width) or Markdown.
+func render(b *bytes.Buffer, t *Table, markdown bool, width int) error {
+	if markdown {
+		return WriteMarkdown(b, t)
+	}
+	return WriteText(b, t, width)
+}
+
+// TestFitWidth: a fitted table's every line is at most the width, and the
+// rows of the box are all as wide as its border, East-Asian characters
+// and emoji counting two columns.
+func TestFitWidth(t *testing.T) {
+	// Below 69 this table has nothing left to shorten: it overflows, still
+	// aligned.
+	for _, width := range []int{50, 69, 70, 80, 100} {
+		var b bytes.Buffer
+		if err := render(&b, wideTable(), false, width); err != nil {
+			t.Fatal(err)
+		}
+		border := -1
+		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+			w := twwidth.Width(l)
+			if w > width && width >= 69 {
+				t.Errorf("width %d: line %q is %d wide", width, l, w)
+			}
+			if strings.HasPrefix(l, "+") && border < 0 {
+				border = w
+			}
+			if (strings.HasPrefix(l, "|") || strings.HasPrefix(l, "+")) && w != border {
+				t.Errorf("width %d: line %q is %d wide, the border %d", width, l, w, border)
+			}
+		}
+	}
+}
+
+// TestFitSteps: each step as docs/cli.md lists it, at a width that needs
+// them all.
+func TestFitSteps(t *testing.T) {
+	var b bytes.Buffer
+	if err := render(&b, wideTable(), false, 70); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"[1] main.go", // the path's cell
+		"[1] /home/dev/日本語/プロジェクト/main.go", // and the footer
+		"| d3e4f5a6 |",   // short session id
+		"05-19 09:04:56", // short time
+		"|     N |",      // short header
+		"left out to fit 70 columns: Extra (--wide shows every column)",
+		"…", // the name cut
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "| /home/dev/short.go |") {
+		t.Errorf("a short path left its cell:\n%s", out)
+	}
+	// No limit: every column, every path in its cell.
+	b.Reset()
+	if err := render(&b, wideTable(), false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "| /home/dev/日本語/プロジェクト/main.go |") || !strings.Contains(out, "Extra") {
+		t.Errorf("width 0 changed the table:\n%s", out)
+	}
+}
+
+// TestFitMarkdownUntouched: Markdown keeps every column whatever the width.
+func TestFitMarkdownUntouched(t *testing.T) {
+	var b bytes.Buffer
+	if err := render(&b, wideTable(), true, 40); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Extra") || !strings.Contains(b.String(), "d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7") {
+		t.Errorf("markdown was fitted:\n%s", b.String())
+	}
+}
+
+func TestShortForms(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-05-19T09:04:56Z":                 "05-19 09:04:56",
+		"2026-05-19":                           "2026-05-19",
+		"d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7": "d3e4f5a6",
+		"main":                                 "main",
+	} {
+		got := shortTime(in)
+		if got == in {
+			got = ShortID(in)
+		}
+		if got != want {
+			t.Errorf("%q → %q, want %q", in, got, want)
+		}
+	}
+	if got := ShortModel("claude-haiku-4-5-20251001\nclaude-opus-4-6[1m]\ngpt-5\nclaude-code:pct=80\nclaude-3-opus-20240229"); got != "haiku-4-5\nopus-4-6[1m]\ngpt-5\nclaude-code:pct=80\n3-opus" {
+		t.Errorf("shortModel = %q", got)
+	}
+	for in, want := range map[string]string{`C:\\Users\\me\\P4P优化\\记录表.md`: "记录表.md", "/home/dev/x.go": "x.go", "x.go": "x.go", "/a/b/": "b"} {
+		if got := baseName(in); got != want {
+			t.Errorf("baseName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := cutCell("日本語テキスト", 7); got != "日本語…" {
+		t.Errorf("cutCell = %q, want 日本語…", got)
+	}
+}
+
+// TestColumnNotes: a column's line of the note goes with the column. A
+// fitted table that leaves the column out leaves the line out; an unfitted
+// one, Markdown and HTML keep it.
+func TestColumnNotes(t *testing.T) {
+	const line = "extra: what the extra column holds"
+	render := func(markdown bool, width int) string {
+		tb := wideTable()
+		tb.Columns[5].Note, tb.Columns[4].Note = line, "count: how many"
+		var b bytes.Buffer
+		if err := render(&b, tb, markdown, width); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		markdown bool
+		width    int
+		want     bool
+	}{{false, 70, false}, {false, 0, true}, {true, 70, true}} {
+		out := render(c.markdown, c.width)
+		if got := strings.Contains(out, line); got != c.want {
+			t.Errorf("markdown %v, width %d: the Extra column's note shown %v, want %v:\n%s", c.markdown, c.width, got, c.want, out)
+		}
+		if !strings.Contains(out, "count: how many") {
+			t.Errorf("markdown %v, width %d: the Count column's note left out:\n%s", c.markdown, c.width, out)
+		}
+	}
+}
+
+// TestTranspose: a one-row summary marked Transpose is drawn as one
+// Field/Value row per column in the table and Markdown formats, every
+// figure kept at any width, while its CSV keeps the columns; a table of
+// more rows is drawn as it is.
+func TestTranspose(t *testing.T) {
+	summary := func() *Table {
+		t := &Table{
+			Name: "s", Title: "S", Transpose: true,
+			Columns: []Column{{Name: "Sessions", Right: true}, {Name: "A long measure name", Right: true, CSV: "a_long_measure"}, {Name: "Error", Right: true, CSV: "error_pct"}},
+		}
+		t.Add([]string{"25", "10 of 10", "-3.2%"}, []string{"25", "10", "-3.24"})
+		return t
+	}
+	for _, markdown := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := render(&b, summary(), markdown, 30); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, want := range []string{"Field", "Value", "Sessions", "25", "A long measure name", "10 of 10", "Error", "-3.2%"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("markdown %v: missing %q in\n%s", markdown, want, out)
+			}
+		}
+		if rows := strings.Count(out, "| A long measure name |"); rows != 1 {
+			t.Errorf("markdown %v: the measure is on %d rows, want 1:\n%s", markdown, rows, out)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteCSV(&b, summary()); err != nil {
+		t.Fatal(err)
+	}
+	if want := "sessions,a_long_measure,error_pct\n25,10,-3.24\n"; b.String() != want {
+		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
+	}
+	two := summary()
+	two.Add([]string{"1", "2", "3"}, []string{"1", "2", "3"})
+	b.Reset()
+	if err := render(&b, two, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "| Field") {
+		t.Errorf("a two-row table was transposed:\n%s", b.String())
+	}
+}
+
+// TestFitWrapsReasons: a reason is wrapped to the width, never cut, so
+// every word of it is still there.
+func TestFitWrapsReasons(t *testing.T) {
+	reason := "4 calls' recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): 83,217 tokens the model reads were written"
+	tb := &Table{Name: "why", Title: "Why", Columns: []Column{{Name: "Session", Kind: ID}, {Name: "Reason", Kind: Prose}}}
+	tb.AddRow("738a70de-a593-468d-9535-0a1a31be5d45", reason)
+	var b bytes.Buffer
+	if err := render(&b, tb, false, 60); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	var words []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if w := twwidth.Width(l); w > 60 {
+			t.Errorf("line %q is %d wide", l, w)
+		}
+		if strings.HasPrefix(l, "|") {
+			cells := strings.Split(l, "|")
+			words = append(words, strings.Fields(cells[2])...)
+		}
+	}
+	if strings.Contains(out, "…") {
+		t.Errorf("the reason was cut:\n%s", out)
+	}
+	if got := strings.Join(words[1:], " "); got != reason {
+		t.Errorf("wrapped reason reads\n%q\nwant\n%q", got, reason)
+	}
+}
+
+func TestCellNumber(t *testing.T) {
+	for in, want := range map[string]string{
+		"1,234": "1234", "$0.12": "0.12", "$0.0010": "0.0010", "+5.0%": "5.0", "-$1.20": "-1.20", "≥300": "300",
+		"-3": "-3", "+902": "902", "0.8424": "0.8424",
+		"—": "", "": "", "unpriced": "", "$0.30 + 2 unpriced": "", "1e5": "", "call 3": "", "2m 52s": "", "3 of 4": "",
+	} {
+		if got := (Cell{Text: in}).Number(); got != want {
+			t.Errorf("Number(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := (Cell{Text: "$0.30", Raw: "0.298592"}).Number(); got != "0.298592" {
+		t.Errorf("a raw number: %q, want it", got)
+	}
+}
+
+// TestFitLeavesInputAlone: fitting draws a copy; the caller's table, which
+// another format may draw next, keeps its cells and columns.
+func TestFitLeavesInputAlone(t *testing.T) {
+	tb := wideTable()
+	var b bytes.Buffer
+	if err := WriteText(&b, tb, 60); err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Columns) != 6 || tb.Columns[4].Name != "Count" || tb.Rows[0][0].Text != "d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7" || tb.Rows[0][1].Text != "/home/dev/日本語/プロジェクト/main.go" {
+		t.Errorf("the table changed: %+v", tb)
+	}
+}
+
+// TestDropOrder: columns go in their Drop order, lowest first, and only
+// while the table is too wide; a column without a Drop stays.
+func TestDropOrder(t *testing.T) {
+	tb := &Table{Name: "d", Title: "D", Columns: []Column{
+		{Name: "Key"}, {Name: "Second", Drop: 2}, {Name: "First", Drop: 1}, {Name: "Kept"},
+	}}
+	tb.AddRow("k", strings.Repeat("2", 10), strings.Repeat("1", 10), strings.Repeat("x", 10))
+	for _, c := range []struct {
+		width int
+		left  string
+	}{{100, ""}, {40, "First"}, {30, "First, Second"}, {10, "First, Second"}} {
+		var b bytes.Buffer
+		if err := WriteText(&b, tb, c.width); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		out := strings.Join(strings.Fields(b.String()), " ") // the line is wrapped to the width
+		if _, s, ok := strings.Cut(out, "left out to fit "); ok {
+			got = s[strings.Index(s, ": ")+2 : strings.Index(s, " (--wide")]
+		}
+		if got != c.left {
+			t.Errorf("width %d: left out %q, want %q\n%s", c.width, got, c.left, b.String())
+		}
+	}
+}
+
+// TestRemoveColumn and AlignNumbers: a column goes from the header and
+// every row; a column of numbers (by raw value or print) aligns right.
+func TestRemoveColumnAlignNumbers(t *testing.T) {
+	tb := &Table{Columns: []Column{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}}
+	tb.Add([]string{"x", "1,000", "$1", ""}, []string{"x", "", "1", ""})
+	tb.AddRow("y", "2", "n/a", "")
+	tb.RemoveColumn(0)
+	if len(tb.Columns) != 3 || tb.Columns[0].Name != "b" || len(tb.Rows[0]) != 3 || tb.Rows[1][0].Text != "2" {
+		t.Fatalf("after RemoveColumn: %+v", tb)
+	}
+	tb.AlignNumbers()
+	if !tb.Columns[0].Right || tb.Columns[1].Right || !tb.Columns[2].Right {
+		t.Errorf("alignment %+v, want right, left, right (a column of blanks counts as numbers)", tb.Columns)
+	}
+	empty := &Table{Columns: []Column{{Name: "a"}}}
+	empty.AlignNumbers()
+	if empty.Columns[0].Right {
+		t.Error("a table without rows aligned a column right")
+	}
+}
+
+// TestCutAndCSV: Cut keeps the first rows and counts the rest, which the
+// text says; CSV writes raw values under the CSV header, a scope first.
+func TestCutAndCSV(t *testing.T) {
+	tb := &Table{Name: "c", Title: "C", Columns: []Column{{Name: "Waste tokens"}, {Name: "Cost", CSV: "cost_usd"}}}
+	tb.Add([]string{"1,000", "$1.00"}, []string{"1000", "1.000000"})
+	tb.Add([]string{"2,000", "$2.00"}, []string{"2000", "2.000000"})
+	tb.Cut(1)
+	tb.Cut(0)
+	if len(tb.Rows) != 1 || tb.More != 1 {
+		t.Fatalf("Cut(1): %d rows, more %d", len(tb.Rows), tb.More)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, tb, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "… 1 more (raise --top)") {
+		t.Errorf("no count of the rows cut:\n%s", b.String())
+	}
+	b.Reset()
+	cw := csv.NewWriter(&b)
+	if err := tb.WriteCSVRows(cw, "total", true); err != nil {
+		t.Fatal(err)
+	}
+	cw.Flush()
+	if want := "scope,waste_tokens,cost_usd\ntotal,1000,1.000000\n"; b.String() != want {
+		t.Errorf("CSV %q, want %q", b.String(), want)
+	}
+}
+
+// TestEmpty: a table without rows prints what stands for it.
+func TestEmpty(t *testing.T) {
+	for _, c := range []struct {
+		empty, text, md string
+	}{{"", "  (none)", "_none_"}, {"no calls", "  (no calls)", "_no calls_"}} {
+		tb := &Table{Title: "E", Empty: c.empty, Columns: []Column{{Name: "a"}}}
+		var b bytes.Buffer
+		if err := WriteText(&b, tb, 80); err != nil || !strings.Contains(b.String(), c.text) {
+			t.Errorf("text %q, %v; want %q", b.String(), err, c.text)
+		}
+		b.Reset()
+		if err := WriteMarkdown(&b, tb); err != nil || !strings.Contains(b.String(), c.md) {
+			t.Errorf("markdown %q, %v; want %q", b.String(), err, c.md)
+		}
+	}
+}
+
+// draw is WriteText's output.
+func draw(t *testing.T, tb *Table, width int) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteText(&b, tb, width); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestFitBoundaries: a table exactly as wide as the width is drawn as it
+// is; one column narrower, fitting starts; each step stops as soon as the
+// table fits.
+func TestFitBoundaries(t *testing.T) {
+	mk := func() *Table {
+		tb := &Table{Title: "B", Columns: []Column{
+			{Name: "Session", Kind: ID}, {Name: "Count", Right: true, Short: "N"}, {Name: "Extra", Drop: 1},
+		}}
+		tb.AddRow("d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7", "12345", "xxxxxxxxxx")
+		return tb
+	}
+	full := mk().width() // 36 + 5 + 10 + 10
+	if out := draw(t, mk(), full); !strings.Contains(out, "d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7") || !strings.Contains(out, "Count") {
+		t.Errorf("at its own width %d the table changed:\n%s", full, out)
+	}
+	// One narrower: the id and header shorten, which is enough: nothing
+	// is left out.
+	out := draw(t, mk(), full-1)
+	if strings.Contains(out, "d3e4f5a6-b7c8") || strings.Contains(out, "Count") || strings.Contains(out, "left out") || !strings.Contains(out, "xxxxxxxxxx") {
+		t.Errorf("at %d: want short id and header, every column:\n%s", full-1, out)
+	}
+	// The abbreviated table is 8 + 5 + 10 wide plus borders: at that width
+	// nothing goes, one less and Extra does.
+	short := 8 + 5 + 10 + boxOverhead(3)
+	if out := draw(t, mk(), short); strings.Contains(out, "left out") {
+		t.Errorf("at %d a column went:\n%s", short, out)
+	}
+	if out := draw(t, mk(), short-1); !strings.Contains(out, "left out to fit") {
+		t.Errorf("at %d no column went:\n%s", short-1, out)
+	}
+}
+
+// TestPathBoundary: a path of minPathWidth columns stays in its cell; one
+// longer goes to the footer. A Path cell in another column goes too.
+func TestPathBoundary(t *testing.T) {
+	stay := "/" + strings.Repeat("a", minPathWidth-1)
+	move := "/" + strings.Repeat("b", minPathWidth)
+	tb := &Table{Title: "P", Columns: []Column{{Name: "File", Kind: Path}, {Name: "Field"}, {Name: "Value", Kind: Prose}}}
+	tb.AddRow(stay, "w", strings.Repeat("z ", 40))
+	tb.AddRow(move, "path", "")
+	tb.Rows[1][2] = Cell{Text: "/" + strings.Repeat("c", 30), Path: true}
+	out := draw(t, tb, 60)
+	if !strings.Contains(out, "| "+stay+" ") || !strings.Contains(out, "[1] "+move) || !strings.Contains(out, "[2] /"+strings.Repeat("c", 30)) {
+		t.Errorf("paths:\n%s", out)
+	}
+}
+
+// TestCutWidest: the widest text column is cut first, to what the width
+// leaves, never below its header or 8; a column of fixed text is not.
+func TestCutWidest(t *testing.T) {
+	tb := &Table{Title: "C", Columns: []Column{{Name: "Name", Kind: Text}, {Name: "Cause", Kind: Text}, {Name: "Fixed"}}}
+	tb.AddRow(strings.Repeat("n", 30), strings.Repeat("c", 20), strings.Repeat("f", 12))
+	out := draw(t, tb, 60) // 30 + 20 + 12 + 10 = 72: Name loses 12
+	if !strings.Contains(out, "| "+strings.Repeat("n", 17)+"… |") || !strings.Contains(out, strings.Repeat("c", 20)) || !strings.Contains(out, strings.Repeat("f", 12)) {
+		t.Errorf("cut:\n%s", out)
+	}
+	out = draw(t, tb, 20) // every text column down to 8, the fixed one kept
+	if !strings.Contains(out, "| nnnnnnn… | ccccccc… | "+strings.Repeat("f", 12)+" |") {
+		t.Errorf("floor:\n%s", out)
+	}
+}
+
+func TestShortFormBoundaries(t *testing.T) {
+	for in, want := range map[string]string{
+		"a-b-c-d-": "a-b-c-d-", "a-b-c-d-e": "a-b-c-d-", "abc-def-ghi-jkl": "abc-def-ghi-jkl", "ab-cd-ef-gh-ij": "ab-cd-ef",
+	} {
+		if got := ShortID(in); got != want {
+			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"claude-x-20251001": "claude-x-20251001", "claude-9-20251001": "9", "claude-0x": "0x", "claude-:x": "claude-:x",
+		"claude-opus-4-2025100": "opus-4-2025100", "claude-opus-4-2025100a": "opus-4-2025100a", "claude-opus-4x20251001": "opus-4x20251001",
+		"claude-": "claude-",
+	} {
+		if got := ShortModel(in); got != want {
+			t.Errorf("ShortModel(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := baseName("/a"); got != "a" {
+		t.Errorf(`baseName("/a") = %q`, got)
+	}
+	if got := cutCell("abcdefgh\nabcdefghi", 8); got != "abcdefgh\nabcdefg…" {
+		t.Errorf("cutCell = %q", got)
+	}
+	if got := Wrap("abcd efgh\nabcd efghi", 9); got != "abcd efgh\nabcd\nefghi" {
+		t.Errorf("Wrap = %q", got)
+	}
+	if got := Wrap("abcd efgh", 0); got != "abcd efgh" {
+		t.Errorf("Wrap at 0 = %q", got)
+	}
+}
+
+// TestNotesAndLegend: the note joins the table's and its columns' lines
+// without an empty first line; the legend follows the table in both text
+// formats; Cut at exactly the rows keeps them all.
+func TestNotesAndLegend(t *testing.T) {
+	tb := &Table{Title: "N", Legend: "the legend", Columns: []Column{{Name: "a", Note: "a: first"}, {Name: "b", Note: "b: second"}}}
+	tb.AddRow("1", "2")
+	if got := tb.NoteText(); got != "a: first\nb: second" {
+		t.Errorf("NoteText = %q", got)
+	}
+	tb.Note = "n"
+	if got := tb.NoteText(); got != "n\na: first\nb: second" {
+		t.Errorf("NoteText = %q", got)
+	}
+	if tb.Cut(1); tb.More != 0 || len(tb.Rows) != 1 {
+		t.Errorf("Cut at the row count: more %d", tb.More)
+	}
+	if out := draw(t, tb, 0); !strings.HasSuffix(out, "the legend\n\n") {
+		t.Errorf("text:\n%q", out)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, tb); err != nil || !strings.HasSuffix(b.String(), "\nthe legend\n\n") || !strings.HasPrefix(b.String(), "### N\n\nn\na: first\nb: second\n\n") {
+		t.Errorf("markdown:\n%q", b.String())
+	}
+	one := &Table{Title: "T", Transpose: true, Columns: []Column{{Name: "x"}, {Name: "y"}}}
+	one.AddRow("1")
+	if s := one.Shown(); len(s.Rows) != 1 || s.Rows[0][0].Text != "x" {
+		t.Errorf("a short row transposed: %+v", s.Rows)
+	}
+}
