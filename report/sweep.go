@@ -62,6 +62,42 @@ type SweepRow struct {
 	Metrics simulate.Metrics  `json:"metrics"`
 }
 
+// NewSweepDocument assembles a study run by ctxlab version ctxlab: the
+// grid, its choices, the inputs read and each session's row at each point
+// (rows of one point from several inputs, in input order), summarised into
+// totals.
+func NewSweepDocument(ctxlab string, grid SweepGrid, obj simulate.Metric, cons []sweep.Constraint, pareto []simulate.Metric,
+	inputs []SweepInput, rows []sweep.Row, errs []string) *SweepDocument {
+	doc := &SweepDocument{
+		Schema: SchemaSweep, Version: SchemaVersion, Ctxlab: ctxlab, Grid: grid, Objective: obj.Name,
+		Constraints: []string{}, Inputs: inputs, Rows: []SweepRow{}, Errors: errs,
+	}
+	if doc.Errors == nil {
+		doc.Errors = []string{}
+	}
+	if doc.Inputs == nil {
+		doc.Inputs = []SweepInput{}
+	}
+	for _, c := range cons {
+		doc.Constraints = append(doc.Constraints, c.String())
+	}
+	for _, m := range pareto {
+		doc.Pareto = append(doc.Pareto, m.Name)
+	}
+	// Rows in point order, then input order: each study reads alike.
+	byPoint := make([][]sweep.Row, len(grid.Points))
+	for _, r := range rows {
+		byPoint[r.Point] = append(byPoint[r.Point], r)
+	}
+	for pi, p := range grid.Points {
+		for _, r := range byPoint[pi] {
+			doc.Rows = append(doc.Rows, SweepRow{Policy: p.Spec, Values: p.Values, Session: r.Session, Project: r.Project, Metrics: r.Metrics})
+		}
+	}
+	doc.Totals = sweep.Summarize(grid.Points, rows, obj, cons, pareto)
+	return doc
+}
+
 // WriteSweep renders a study. JSON is the whole document; CSV the tidy
 // rows alone (one per point and session: policy, each swept parameter,
 // session, project, every metric; the totals are JSON's and the text

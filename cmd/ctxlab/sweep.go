@@ -158,36 +158,14 @@ func runSweep(o *sweepOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	doc := &report.SweepDocument{
-		Schema: report.SchemaSweep, Version: report.SchemaVersion, Ctxlab: version(),
-		Grid:      report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points},
-		Objective: obj.Name, Constraints: []string{}, Errors: l.errs, Rows: []report.SweepRow{}, Inputs: []report.SweepInput{},
-	}
-	if doc.Errors == nil {
-		doc.Errors = []string{}
-	}
-	for _, c := range cons {
-		doc.Constraints = append(doc.Constraints, c.String())
-	}
-	for _, m := range pareto {
-		doc.Pareto = append(doc.Pareto, m.Name)
-	}
 	var rows []sweep.Row
+	var inputs []report.SweepInput
 	for _, v := range l.values {
 		rows = append(rows, v.rows...)
-		doc.Inputs = append(doc.Inputs, v.input)
+		inputs = append(inputs, v.input)
 	}
-	// Rows in point order, then input order: each study reads alike.
-	byPoint := make([][]sweep.Row, len(points))
-	for _, r := range rows {
-		byPoint[r.Point] = append(byPoint[r.Point], r)
-	}
-	for pi, p := range points {
-		for _, r := range byPoint[pi] {
-			doc.Rows = append(doc.Rows, report.SweepRow{Policy: p.Spec, Values: p.Values, Session: r.Session, Project: r.Project, Metrics: r.Metrics})
-		}
-	}
-	doc.Totals = sweep.Summarize(points, rows, obj, cons, pareto)
+	grid := report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points}
+	doc := report.NewSweepDocument(version(), grid, obj, cons, pareto, inputs, rows, l.errs)
 	err = l.finish(&o.inputOptions, report.WriteSweep(e.stdout, doc, o.format, o.columns(e)))
 	if !o.plot.on() {
 		return err

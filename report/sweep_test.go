@@ -1,0 +1,44 @@
+package report
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/sweep"
+)
+
+// NewSweepDocument orders the rows by point, then as the inputs came,
+// names the study's choices, and never leaves a list null.
+func TestNewSweepDocument(t *testing.T) {
+	points := []sweep.Point{{Spec: "keep-last-n:n=2", Values: map[string]string{"n": "2"}}, {Spec: "keep-last-n:n=4", Values: map[string]string{"n": "4"}}}
+	obj, _ := simulate.LookupMetric("total_cost_usd")
+	peak, _ := simulate.LookupMetric("peak_context")
+	con, err := sweep.ParseConstraint("peak_context<=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []sweep.Row{
+		{Point: 1, Session: "a", Metrics: simulate.Metrics{TotalCost: 4}},
+		{Point: 0, Session: "a", Metrics: simulate.Metrics{TotalCost: 1}},
+		{Point: 1, Session: "b", Metrics: simulate.Metrics{TotalCost: 5}},
+		{Point: 0, Session: "b", Metrics: simulate.Metrics{TotalCost: 2}},
+	}
+	doc := NewSweepDocument("v1", SweepGrid{Points: points}, obj, []sweep.Constraint{con}, []simulate.Metric{obj, peak}, nil, rows, nil)
+	var got []string
+	for _, r := range doc.Rows {
+		got = append(got, r.Policy+"/"+r.Session)
+	}
+	if want := []string{"keep-last-n:n=2/a", "keep-last-n:n=2/b", "keep-last-n:n=4/a", "keep-last-n:n=4/b"}; !slices.Equal(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+	if doc.Schema != SchemaSweep || doc.Ctxlab != "v1" || doc.Objective != "total_cost_usd" || doc.Rows[2].Values["n"] != "4" {
+		t.Errorf("document %+v", doc)
+	}
+	if !slices.Equal(doc.Constraints, []string{con.String()}) || !slices.Equal(doc.Pareto, []string{"total_cost_usd", "peak_context"}) {
+		t.Errorf("constraints %q, pareto %q", doc.Constraints, doc.Pareto)
+	}
+	if doc.Errors == nil || doc.Inputs == nil || len(doc.Totals) != 2 || doc.Totals[0].Policy != "keep-last-n:n=2" {
+		t.Errorf("errors %v, inputs %v, totals %+v", doc.Errors, doc.Inputs, doc.Totals)
+	}
+}
