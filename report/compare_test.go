@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/ctxlab/ctxlab/report/table"
-	"slices"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate"
@@ -24,32 +22,5 @@ func TestDeltas(t *testing.T) {
 	setDeltas(free)
 	if free[1].Delta.TotalCostPct != nil || free[1].Delta.TotalCost != 1 {
 		t.Errorf("delta against a free baseline %+v: want no percentage", free[1].Delta)
-	}
-}
-
-// TestFidelityMatch: the Match column for each kind of session.
-func TestFidelityMatch(t *testing.T) {
-	fs := []Fidelity{
-		{Session: "none"}, // never auto-compacted
-		{Session: "earlier", RealAutoCompaction: 1},                           // before its first call
-		{Session: "same", RealAutoCompaction: 5, SimulatedAutoCompaction: 5},  // claude-code agrees
-		{Session: "other", RealAutoCompaction: 5, SimulatedAutoCompaction: 7}, // it does not
-		{Session: "never", RealAutoCompaction: 5, SimulatedAutoCompaction: 0}, // claude-code never compacts
-	}
-	want := []string{"", "n/a", "yes", "no", "no"}
-	for i, f := range fs {
-		if got := fidelityMatch(f); got != want[i] {
-			t.Errorf("%s: match %q, want %q", f.Session, got, want[i])
-		}
-	}
-	// Both forms of the table show it.
-	for _, machine := range []bool{false, true} {
-		tab := fidelityTable(fs, machine)
-		col := slices.IndexFunc(tab.Columns, func(c table.Column) bool { return c.CSVName() == "match" })
-		for i, row := range tab.Rows {
-			if got := row[col].Raw; got != want[i] {
-				t.Errorf("machine %v, %s: match %q, want %q", machine, row[0].Text, got, want[i])
-			}
-		}
 	}
 }

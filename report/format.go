@@ -1,19 +1,21 @@
 package report
 
-import (
-	"fmt"
-	"strconv"
+// Format is an output format. Each command writes some of them (its
+// Formats list); every command writes table, markdown, csv and json.
+type Format string
+
+const (
+	Table    Format = "table" // text tables for a terminal, fitted to its width
+	Markdown Format = "markdown"
+	CSV      Format = "csv"  // one table per stream, raw values
+	JSON     Format = "json" // the versioned document (docs/json-schema.md)
+	HTML     Format = "html" // one self-contained page
+	JUnit    Format = "junit"
 )
 
-func raw[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
-
-func usd(x float64) string {
-	if x != 0 && x < 0.01 && x > -0.01 {
-		return fmt.Sprintf("$%.4f", x)
-	}
-	return fmt.Sprintf("$%.2f", x)
-}
-
-func rawUSD(x float64) string { return strconv.FormatFloat(x, 'f', 6, 64) }
-
-func pct(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + "%" }
+// Formats lists the formats of replay, compare, sweep and policies;
+// GateFormats gate's.
+var (
+	Formats     = []Format{Table, JSON, CSV, Markdown, HTML}
+	GateFormats = []Format{Table, JSON, CSV, Markdown, JUnit, HTML}
+)

@@ -62,7 +62,7 @@ func TestJSONWrittenBySessionIsTheDocument(t *testing.T) {
 		"nil-session": {Schema: report.SchemaReplay, Total: reps[0]},
 	} {
 		var got bytes.Buffer
-		if err := report.Write(&got, doc, report.Options{Format: "json"}); err != nil {
+		if err := report.WriteJSON(&got, doc); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if want := wholeJSON(t, doc); !bytes.Equal(got.Bytes(), want) {
@@ -80,7 +80,7 @@ func TestJSONWrittenBySessionIsTheDocument(t *testing.T) {
 		}(),
 	} {
 		var got bytes.Buffer
-		if err := report.WriteCompare(&got, doc, report.Options{Format: "json"}); err != nil {
+		if err := report.WriteJSON(&got, doc); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if want := wholeJSON(t, doc); !bytes.Equal(got.Bytes(), want) {
@@ -104,7 +104,7 @@ func TestReplayJSONIsWrite(t *testing.T) {
 		}
 		doc := report.NewDocument(reps[:n], cfg.Prices, errs)
 		var want, got bytes.Buffer
-		if err := report.Write(&want, doc, report.Options{Format: "json"}); err != nil {
+		if err := report.WriteJSON(&want, doc); err != nil {
 			t.Fatal(err)
 		}
 		j := report.NewReplayJSON(&got, cfg.Prices)

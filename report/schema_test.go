@@ -298,7 +298,7 @@ func replayJSON(t *testing.T, path, policy string) ([]byte, int) {
 		doc.Sessions[i].Simulation = sims[i]
 	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, doc, report.Options{Format: "json"}); err != nil {
+	if err := report.WriteJSON(&buf, doc); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	return buf.Bytes(), len(sessions)
@@ -323,8 +323,8 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 	}
 	doc := report.NewCompareDocument(specs, runs, fid, prices.Default(), nil)
 	var buf bytes.Buffer
-	if err := report.WriteCompare(&buf, doc, report.Options{Format: "json"}); err != nil {
-		t.Fatalf("WriteCompare: %v", err)
+	if err := report.WriteJSON(&buf, doc); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
 	}
 	return buf.Bytes()
 }
@@ -341,8 +341,8 @@ func policiesJSON(t *testing.T) []byte {
 		list = append(list, p)
 	}
 	var buf bytes.Buffer
-	if err := report.WritePolicies(&buf, report.NewPolicyList(list), report.Options{Format: "json"}); err != nil {
-		t.Fatalf("WritePolicies: %v", err)
+	if err := report.WriteJSON(&buf, report.NewPolicyList(list)); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
 	}
 	return buf.Bytes()
 }

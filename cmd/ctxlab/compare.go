@@ -12,6 +12,8 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/plots"
+	"github.com/ctxlab/ctxlab/report/render"
+	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -60,7 +62,7 @@ whole input, into DIR (see docs/plots.md).`,
 	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
-	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(report.CompareCSVTables, ", ")+" (default compare)")
+	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.CompareCSVTables, ", ")+" (default compare)")
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")
 	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(true))
@@ -75,8 +77,8 @@ func (o *compareOptions) checkSection() error {
 		return nil
 	case o.format != "csv":
 		return usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
-	case !slices.Contains(report.CompareCSVTables, o.section):
-		return usageError("--section %q: want one of %s", o.section, strings.Join(report.CompareCSVTables, ", "))
+	case !slices.Contains(view.CompareCSVTables, o.section):
+		return usageError("--section %q: want one of %s", o.section, strings.Join(view.CompareCSVTables, ", "))
 	case strings.HasSuffix(o.section, "_calls") && !o.calls:
 		return usageError("--section %s needs --calls", o.section)
 	case strings.HasPrefix(o.section, "fidelity") && !o.fidelity:
@@ -145,7 +147,7 @@ func runCompare(o *compareOptions, e env) error {
 	doc.UnpricedModels = accounting.SortedCounts(unpriced)
 	doc.CostPartial = len(unpriced) > 0
 	warnUnpriced(e, doc.UnpricedModels)
-	err = report.WriteCompare(e.stdout, doc, report.Options{Format: o.format, PerSession: o.detail || o.sessions, Calls: o.calls, Width: o.columns(e), Sections: []string{o.section}})
+	err = render.Write(e.stdout, doc, report.Options{Format: report.Format(o.format), PerSession: o.detail || o.sessions, Calls: o.calls, Width: o.columns(e), Sections: []string{o.section}})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)
 	}

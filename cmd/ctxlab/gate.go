@@ -12,6 +12,8 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
+	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
@@ -24,7 +26,7 @@ type gateOptions struct {
 }
 
 func newGateCmd(e env) *cobra.Command {
-	o := &gateOptions{inputOptions: inputOptions{formats: report.GateFormats}}
+	o := &gateOptions{inputOptions: inputOptions{formats: formatNames(report.GateFormats)}}
 	cmd := &cobra.Command{
 		Use:   "gate --budget FILE [paths…]",
 		Short: "Check token and cost budgets over sessions: exit 1 when a limit is broken",
@@ -109,7 +111,7 @@ func runGate(o *gateOptions, e env) error {
 		samples = append(samples, v.smp)
 	}
 	res := budget.Evaluate(file, o.budget, samples, base)
-	werr := report.WriteGate(e.stdout, res, base, o.format, o.columns(e))
+	werr := render.Write(e.stdout, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: report.Format(o.format), Width: o.columns(e)})
 	if e.getenv("GITHUB_ACTIONS") == "true" {
 		werr = firstErr(werr, github(e, res, base))
 	}
@@ -166,7 +168,7 @@ func readBaseline(path string, file *budget.File) (*budget.Result, error) {
 // where GitHub Actions reads workflow commands, and appends the Markdown
 // report to the job summary.
 func github(e env, res, base *budget.Result) error {
-	for _, a := range report.GitHubAnnotations(res) {
+	for _, a := range view.GitHubAnnotations(res) {
 		fmt.Fprintln(e.stdout, a)
 	}
 	path := e.getenv("GITHUB_STEP_SUMMARY")
@@ -174,7 +176,7 @@ func github(e env, res, base *budget.Result) error {
 		return nil
 	}
 	var md strings.Builder
-	if err := report.WriteGate(&md, res, base, "markdown", 0); err != nil {
+	if err := render.Write(&md, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: report.Markdown}); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)

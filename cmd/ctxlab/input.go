@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/ctxlab/ctxlab/report/table"
 	"os"
 	"runtime"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ctxlab/ctxlab/report/table"
 
 	"github.com/spf13/pflag"
 
@@ -42,7 +43,7 @@ type inputOptions struct {
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	if o.formats == nil {
-		o.formats = report.Formats
+		o.formats = formatNames(report.Formats)
 	}
 	addFormatFlag(f, &o.format, o.formats)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
@@ -130,6 +131,15 @@ func (o *textWidth) columns(e env) int {
 		return max(e.termWidth, minWidth)
 	}
 	return table.DefaultWidth
+}
+
+// formatNames are the names of report formats, as --format takes them.
+func formatNames(fs []report.Format) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(f)
+	}
+	return out
 }
 
 // addFormatFlag defines --format, the same for every command: one of

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
 )
 
 func newPoliciesCmd(e env) *cobra.Command {
@@ -24,7 +25,7 @@ applies a then b before each call.`,
 			return policies.Names(), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := firstErr(checkFormat(format, report.Formats), width.validate()); err != nil {
+			if err := firstErr(checkFormat(format, formatNames(report.Formats)), width.validate()); err != nil {
 				return err
 			}
 			var entries []policies.Entry
@@ -48,13 +49,13 @@ applies a then b before each call.`,
 				}
 				list = append(list, info)
 			}
-			if err := report.WritePolicies(e.stdout, report.NewPolicyList(list), report.Options{Format: format, Width: width.columns(e)}); err != nil {
+			if err := render.Write(e.stdout, report.NewPolicyList(list), report.Options{Format: report.Format(format), Width: width.columns(e)}); err != nil {
 				return &exitError{code: exitInput, err: fmt.Errorf("writing report: %w", err)}
 			}
 			return nil
 		},
 	}
-	addFormatFlag(cmd.Flags(), &format, report.Formats)
+	addFormatFlag(cmd.Flags(), &format, formatNames(report.Formats))
 	width.addFlags(cmd.Flags())
 	return cmd
 }

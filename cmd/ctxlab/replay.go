@@ -12,6 +12,8 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/plots"
+	"github.com/ctxlab/ctxlab/report/render"
+	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -63,7 +65,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	o.sim.addFlags(f)
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
 	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+
-		" (default all); with --format csv, the one table to write: "+strings.Join(report.CSVTables, ", ")+" (default sessions, or groups with --by)")
+		" (default all); with --format csv, the one table to write: "+strings.Join(view.CSVTables, ", ")+" (default sessions, or groups with --by)")
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
 	f.BoolVar(&o.calls, "calls", false, "with --policy, print every simulated call")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, of the whole input) into this directory")
@@ -96,10 +98,10 @@ func (o *replayOptions) validate(e env) error {
 	}
 	if o.format == "csv" {
 		if len(o.sections) > 1 {
-			return usageError("--section %s: CSV holds one table; give one of %s", strings.Join(o.sections, ","), strings.Join(report.CSVTables, ", "))
+			return usageError("--section %s: CSV holds one table; give one of %s", strings.Join(o.sections, ","), strings.Join(view.CSVTables, ", "))
 		}
-		if _, ok := report.CSVTable(o.sections, o.by != ""); !ok {
-			return usageError("--section %q: want one of %s", o.sections[0], strings.Join(report.CSVTables, ", "))
+		if _, ok := view.CSVTable(o.sections, o.by != ""); !ok {
+			return usageError("--section %q: want one of %s", o.sections[0], strings.Join(view.CSVTables, ", "))
 		}
 	} else {
 		for _, s := range o.sections {
@@ -194,8 +196,8 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if o.format == "csv" && !cmd.Flags().Changed("top") {
 		top = 0 // a CSV stream is every row unless asked
 	}
-	err = report.Write(e.stdout, doc, report.Options{
-		Format: o.format, Top: top, Sections: o.sections, PerSession: o.detail, Calls: o.calls || o.format == "csv",
+	err = render.Write(e.stdout, doc, report.Options{
+		Format: report.Format(o.format), Top: top, Sections: o.sections, PerSession: o.detail, Calls: o.calls || o.format == "csv",
 		Width: o.columns(e), Location: o.loc,
 	})
 	if !o.plot.on() {

@@ -13,6 +13,7 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/plots"
+	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
@@ -166,7 +167,7 @@ func runSweep(o *sweepOptions, e env) error {
 	}
 	grid := report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points}
 	doc := report.NewSweepDocument(version(), grid, obj, cons, pareto, inputs, rows, l.errs)
-	err = l.finish(&o.inputOptions, report.WriteSweep(e.stdout, doc, o.format, o.columns(e)))
+	err = l.finish(&o.inputOptions, render.Write(e.stdout, doc, report.Options{Format: report.Format(o.format), Width: o.columns(e)}))
 	if !o.plot.on() {
 		return err
 	}

@@ -64,3 +64,15 @@ func group(digits string) string {
 	}
 	return b.String()
 }
+
+// USD formats dollars with two decimals, four below a cent: USD(1.5) is
+// "$1.50", USD(0.0042) is "$0.0042".
+func USD(x float64) string {
+	if x != 0 && x < 0.01 && x > -0.01 {
+		return "$" + strconv.FormatFloat(x, 'f', 4, 64)
+	}
+	return "$" + strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// Pct formats a percentage with one decimal: Pct(12.345) is "12.3%".
+func Pct(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + "%" }

@@ -1,10 +1,11 @@
-package report
+package view
 
 import (
 	"fmt"
-	"github.com/ctxlab/ctxlab/report/table"
 	"strconv"
 	"strings"
+
+	"github.com/ctxlab/ctxlab/report/table"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -73,7 +74,7 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	n("tool-result clearings", int64(m.Clearings), int64(o.Clearings))
 	n("tokens freed", m.TokensFreed, o.TokensFreed)
 	n("summary tokens", m.SummaryTokens, o.SummaryTokens)
-	hit := func(x float64) string { return pct(x * 100) }
+	hit := func(x float64) string { return numtext.Pct(x * 100) }
 	row("cache hit ratio", hit(m.CacheHitRatio), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64),
 		hit(o.CacheHitRatio), strconv.FormatFloat(o.CacheHitRatio, 'f', 4, 64),
 		strings.TrimSuffix(signedPct((m.CacheHitRatio-o.CacheHitRatio)*100), "%")+" pt", strconv.FormatFloat(m.CacheHitRatio-o.CacheHitRatio, 'f', 4, 64))
@@ -90,10 +91,10 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 		return numtext.Int(x.Output)
 	}
 	row("output", out(m), raw(m.Output), out(o), raw(o.Output), signedNum(m.Output-o.Output), raw(m.Output-o.Output))
-	money("cost (main thread + summarizer)", costText(m.Cost, m.Unpriced, m.Calls), m.Cost, costText(o.Cost, o.Unpriced, o.Calls), o.Cost)
-	money("summarizer cost", usd(m.SummarizerCost), m.SummarizerCost, usd(o.SummarizerCost), o.SummarizerCost)
+	money("cost (main thread + summarizer)", CostText(m.Cost, m.Unpriced, m.Calls), m.Cost, CostText(o.Cost, o.Unpriced, o.Calls), o.Cost)
+	money("summarizer cost", numtext.USD(m.SummarizerCost), m.SummarizerCost, numtext.USD(o.SummarizerCost), o.SummarizerCost)
 	money("agents cost (observed)", agentsText(m), m.AgentsCost, agentsText(o), o.AgentsCost)
-	money("total cost", totalText(m), m.TotalCost, totalText(o), o.TotalCost)
+	money("total cost", TotalText(m), m.TotalCost, TotalText(o), o.TotalCost)
 	n("user messages kept verbatim", int64(m.UsersVerbatim), int64(o.UsersVerbatim))
 	n("user messages only summarised", int64(m.UsersSummarised), int64(o.UsersSummarised))
 	n("likely re-reads", int64(m.LikelyRereads), int64(o.LikelyRereads))
@@ -107,21 +108,21 @@ func methodText(method accounting.Method) string {
 	return "usage deltas"
 }
 
-// costText prints a cost, flagging calls whose model has no price.
-func costText(cost float64, unpriced, calls int) string {
+// CostText prints a cost, flagging calls whose model has no price.
+func CostText(cost float64, unpriced, calls int) string {
 	switch {
 	case unpriced > 0 && unpriced == calls:
 		return "unpriced"
 	case unpriced > 0:
-		return fmt.Sprintf("%s + %d unpriced", usd(cost), unpriced)
+		return fmt.Sprintf("%s + %d unpriced", numtext.USD(cost), unpriced)
 	}
-	return usd(cost)
+	return numtext.USD(cost)
 }
 
-// runCallsTables are compare's per-call tables of one run: replay's, with
+// RunCallsTables are compare's per-call tables of one run: replay's, with
 // the policy in a first column (so that CSV rows of every run share one
 // header) and in the titles.
-func runCallsTables(r *simulate.Result) []*table.Table {
+func RunCallsTables(r *simulate.Result) []*table.Table {
 	out := []*table.Table{callsTable(r), summariesTable(r)}
 	for _, t := range out {
 		t.Title += ": " + r.Policy
@@ -154,7 +155,7 @@ func callsTable(r *simulate.Result) *table.Table {
 	}
 	for _, c := range r.Calls {
 		w := c.Write5m + c.Write1h
-		cost, rc := usd(c.Cost), rawUSD(c.Cost)
+		cost, rc := numtext.USD(c.Cost), rawUSD(c.Cost)
 		if !c.Priced {
 			cost, rc = "unpriced", ""
 		}
@@ -175,7 +176,7 @@ func summariesTable(r *simulate.Result) *table.Table {
 	}
 	for _, s := range r.Summaries {
 		t.Add(
-			[]string{s.Label, numtext.Int(s.BeforeCall), numtext.Int(s.Replaced), numtext.Int(s.Read), numtext.Int(s.Write), numtext.Int(s.Output), usd(s.Cost)},
+			[]string{s.Label, numtext.Int(s.BeforeCall), numtext.Int(s.Replaced), numtext.Int(s.Read), numtext.Int(s.Write), numtext.Int(s.Output), numtext.USD(s.Cost)},
 			[]string{s.Label, raw(s.BeforeCall), raw(s.Replaced), raw(s.Read), raw(s.Write), raw(s.Output), rawUSD(s.Cost)},
 		)
 	}
@@ -186,20 +187,20 @@ func summariesTable(r *simulate.Result) *table.Table {
 // out for want of a price.
 func agentsText(m simulate.Metrics) string {
 	if m.AgentsUnpriced > 0 {
-		return fmt.Sprintf("%s + %d unpriced", usd(m.AgentsCost), m.AgentsUnpriced)
+		return fmt.Sprintf("%s + %d unpriced", numtext.USD(m.AgentsCost), m.AgentsUnpriced)
 	}
-	return usd(m.AgentsCost)
+	return numtext.USD(m.AgentsCost)
 }
 
-// totalText is the run's total cost, naming the unpriced calls of the main
+// TotalText is the run's total cost, naming the unpriced calls of the main
 // thread and the sub-agents it leaves out.
-func totalText(m simulate.Metrics) string {
+func TotalText(m simulate.Metrics) string {
 	n := m.Unpriced + m.AgentsUnpriced
 	switch {
 	case n > 0 && m.TotalCost == 0:
 		return "unpriced"
 	case n > 0:
-		return fmt.Sprintf("%s + %d unpriced", usd(m.TotalCost), n)
+		return fmt.Sprintf("%s + %d unpriced", numtext.USD(m.TotalCost), n)
 	}
-	return usd(m.TotalCost)
+	return numtext.USD(m.TotalCost)
 }

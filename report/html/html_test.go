@@ -1,4 +1,4 @@
-package report_test
+package html_test
 
 import (
 	"bytes"
@@ -10,7 +10,10 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/htmlcheck"
+	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -91,7 +94,7 @@ func sumTokens(usage map[string]any) string {
 func TestHTMLReplay(t *testing.T) {
 	doc := replayDocument(t, corpusFixtures)
 	page, js := writeBoth(t, func(w *bytes.Buffer, format string) error {
-		return report.Write(w, doc, report.Options{Format: format})
+		return render.Write(w, doc, report.Options{Format: report.Format(format)})
 	})
 	checkPage(t, page)
 	body, foot, err := htmlcheck.Table(page, "overview-sessions")
@@ -157,7 +160,7 @@ func TestHTMLReplay(t *testing.T) {
 func TestHTMLReplaySections(t *testing.T) {
 	doc := replayDocument(t, demoFixture)
 	var b bytes.Buffer
-	if err := report.Write(&b, doc, report.Options{Format: "html", Sections: []string{"summary"}}); err != nil {
+	if err := render.Write(&b, doc, report.Options{Format: report.HTML, Sections: []string{"summary"}}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -181,7 +184,7 @@ func TestHTMLEscapes(t *testing.T) {
 		s.Duplicates[i].Path = evil
 	}
 	var b bytes.Buffer
-	if err := report.Write(&b, doc, report.Options{Format: "html"}); err != nil {
+	if err := render.Write(&b, doc, report.Options{Format: report.HTML}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -215,7 +218,7 @@ func TestHTMLCompare(t *testing.T) {
 	}
 	doc := report.NewCompareDocument(specs, runs, fid, prices.Default(), nil)
 	page, js := writeBoth(t, func(w *bytes.Buffer, format string) error {
-		return report.WriteCompare(w, doc, report.Options{Format: format})
+		return render.Write(w, doc, report.Options{Format: report.Format(format)})
 	})
 	checkPage(t, page)
 	body, foot, err := htmlcheck.Table(page, "overview-sessions")
@@ -257,3 +260,35 @@ func TestHTMLCompare(t *testing.T) {
 		t.Error("no fidelity section linked")
 	}
 }
+
+// loadSessions reads every session of path.
+func loadSessions(t *testing.T, path string) []*replay.Session {
+	t.Helper()
+	srcs, errs := replay.Discover([]string{path})
+	if len(errs) > 0 || len(srcs) == 0 {
+		t.Fatalf("Discover(%s): %d sources, errors %v", path, len(srcs), errs)
+	}
+	var out []*replay.Session
+	for _, src := range srcs {
+		s, err := replay.Load(src, replay.Options{})
+		if err != nil {
+			t.Fatalf("Load(%s): %v", src.Path, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func parsePolicy(t *testing.T, spec string) simulate.Policy {
+	t.Helper()
+	p, err := policies.Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const (
+	demoFixture    = "../../fixtures/testdata/projects/-home-dev-demo/d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7.jsonl"
+	corpusFixtures = "../../fixtures/testdata/projects"
+)

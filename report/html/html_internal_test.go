@@ -1,9 +1,10 @@
-package report
+package html
 
 import (
-	"github.com/ctxlab/ctxlab/report/table"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/report/table"
 
 	"github.com/ctxlab/ctxlab/report/plots"
 )

@@ -1,10 +1,12 @@
-package report
+package view
 
 import (
 	"fmt"
-	"github.com/ctxlab/ctxlab/report/table"
 	"strconv"
 	"time"
+
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/table"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -12,7 +14,7 @@ import (
 
 // overviewTable is one line per session and the total: the view people
 // open first; machine: the sessions alone, with every CSV column.
-func overviewTable(doc *Document, loc *time.Location, machine bool) *table.Table {
+func overviewTable(doc *report.Document, loc *time.Location, machine bool) *table.Table {
 	reps := make([]*accounting.Report, len(doc.Sessions))
 	for i, s := range doc.Sessions {
 		reps[i] = s.Report
@@ -44,20 +46,20 @@ func overviewTable(doc *Document, loc *time.Location, machine bool) *table.Table
 	}
 	for _, l := range lines {
 		t.Add(
-			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), numtext.Int(l.Tokens), costText(l.Cost, l.Unpriced, l.Calls), numtext.Int(l.Compactions), pct(l.HitRatio * 100)},
+			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), numtext.Int(l.Tokens), CostText(l.Cost, l.Unpriced, l.Calls), numtext.Int(l.Compactions), numtext.Pct(l.HitRatio * 100)},
 			[]string{l.Date, l.Project, l.ID, raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Compactions), ratio(l.HitRatio)},
 		)
 	}
 	tot := doc.Total
 	u := tot.Usage.Total
 	t.AddRow("total", "", numtext.Int(tot.Summary.Sessions)+" sessions", numtext.Int(u.Calls), numtext.Int(u.Usage().Total()),
-		costText(u.Cost, u.Unpriced, u.Calls), numtext.Int(len(tot.Compactions)), pct(tot.Usage.HitRatio*100))
+		CostText(u.Cost, u.Unpriced, u.Calls), numtext.Int(len(tot.Compactions)), numtext.Pct(tot.Usage.HitRatio*100))
 	return t
 }
 
 // groupTable is the grouped view (--by): one row per period, project or
 // model, and the total; machine: the groups alone, with every CSV column.
-func groupTable(doc *Document, loc *time.Location, machine bool) *table.Table {
+func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.Table {
 	by := accounting.GroupBy(doc.By)
 	byModel := by == accounting.ByModel // compactions are not a model's
 	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
@@ -116,13 +118,13 @@ func groupTable(doc *Document, loc *time.Location, machine bool) *table.Table {
 	}
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) {
 		text := []string{name, numtext.Int(sessions), numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m + u.CacheWrite1h), numtext.Int(u.CacheRead), numtext.Int(u.Output),
-			numtext.Int(u.Usage().Total()), costText(u.Cost, u.Unpriced, u.Calls)}
+			numtext.Int(u.Usage().Total()), CostText(u.Cost, u.Unpriced, u.Calls)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m + u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls)}
 		if !byModel {
 			text, rawRow = append(text, numtext.Int(compactions)), append(rawRow, raw(compactions))
 		}
-		t.Add(append(text, pct(hit*100)), append(rawRow, ratio(hit)))
+		t.Add(append(text, numtext.Pct(hit*100)), append(rawRow, ratio(hit)))
 	}
 	for _, g := range doc.Groups {
 		row(g.Key, g.Sessions, g.Usage, g.HitRatio, g.Compactions)

@@ -1,15 +1,23 @@
-package report
+// Package html writes a document as one self-contained HTML page: its
+// styles, its sorting script and its charts (inline SVG from report/plots)
+// are all inside, so that nothing is fetched when it is opened. It draws
+// the same tables as the text formats (report/view); html/template escapes
+// every text taken from the transcripts.
+package html
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"github.com/ctxlab/ctxlab/report/table"
 	"html/template"
 	"io"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/table"
+	"github.com/ctxlab/ctxlab/report/view"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -18,11 +26,22 @@ import (
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
 
-// The HTML report is one self-contained document: its styles, its sorting
-// script and its charts (inline SVG from report/plots) are all inside, so
-// that nothing is fetched when it is opened. It is built from the same
-// documents as the JSON output and the same tables as the text formats;
-// html/template escapes every text taken from the transcripts.
+// Write writes a document's page.
+func Write(w io.Writer, d report.Doc, opt report.Options) error {
+	switch d := d.(type) {
+	case *report.Document:
+		return writeHTML(w, d, opt)
+	case *report.CompareDocument:
+		return writeCompareHTML(w, d, opt)
+	case *report.GateDocument:
+		return writeGateHTML(w, d.Result, d.Baseline)
+	case *report.SweepDocument:
+		return writeSweepHTML(w, d)
+	case *report.PolicyList:
+		return writePoliciesHTML(w, d)
+	}
+	return fmt.Errorf("html: unknown document %T", d)
+}
 
 //go:embed html.tmpl
 var htmlSource string
@@ -216,7 +235,9 @@ func cell(text, value string) htmlCell {
 	return htmlCell{Text: text, Value: value, Right: value != ""}
 }
 
-func intCell[T ~int | ~int64](n T) htmlCell { return cell(numtext.Int(n), raw(n)) }
+func intCell[T ~int | ~int64](n T) htmlCell {
+	return cell(numtext.Int(n), strconv.FormatInt(int64(n), 10))
+}
 
 // Overview columns shared by replay's and compare's.
 var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Project"},
@@ -230,21 +251,21 @@ var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Pr
 func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htmlCell {
 	u := r.Usage.Total
 	tokens := u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead + u.Output
-	cost := cell(costText(r.Summary.Cost, u.Unpriced, u.Calls), rawFloat(r.Summary.Cost))
+	cost := cell(view.CostText(r.Summary.Cost, u.Unpriced, u.Calls), strconv.FormatFloat(r.Summary.Cost, 'f', -1, 64))
 	if u.Unpriced > 0 && u.Unpriced == u.Calls {
 		cost.Value = ""
 	}
 	return []htmlCell{
 		{Text: name, Href: href}, {Text: date, Value: dateValue}, {Text: r.Summary.Project},
 		intCell(r.Summary.Calls), intCell(tokens), cost, intCell(len(r.Compactions)),
-		cell(pct(r.Usage.HitRatio*100), rawFloat(r.Usage.HitRatio)),
+		cell(numtext.Pct(r.Usage.HitRatio*100), strconv.FormatFloat(r.Usage.HitRatio, 'f', -1, 64)),
 	}
 }
 
 // writeHTML writes replay's report: the overview, then each session's
 // detail (the sections of opt.Sections, never cut by Top, and the charts
 // of its run and accounting), then with several sessions the total.
-func writeHTML(w io.Writer, doc *Document, opt Options) error {
+func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 	opt.Top = 0
 	page := &htmlPage{
 		Title:  "ctxlab replay: " + numtext.Count(len(doc.Sessions), "session", "sessions"),
@@ -286,11 +307,11 @@ func writeHTML(w io.Writer, doc *Document, opt Options) error {
 		s := doc.Sessions[i]
 		return replaySection(sessionAnchor(i), sessionTitle(s.Summary.ID, s.Summary.Project), s.Report, s.Simulation, s.Recorded, opt, func() []plots.File {
 			var runs []*simulate.Result
-			if s.Simulation != nil && want(opt, "simulation") {
+			if s.Simulation != nil && opt.Wants("simulation") {
 				runs = []*simulate.Result{s.Simulation}
 			}
 			rep := s.Report
-			if !want(opt, "tokens") && !want(opt, "duplicates") {
+			if !opt.Wants("tokens") && !opt.Wants("duplicates") {
 				rep = nil
 			}
 			return plots.SessionFiles(s.Summary.ID, runs, rep, "svg", plots.Options{})
@@ -298,15 +319,12 @@ func writeHTML(w io.Writer, doc *Document, opt Options) error {
 	})
 }
 
-func replaySection(id, title string, rep *accounting.Report, sim *simulate.Result, rec *simulate.Metrics, opt Options, files func() []plots.File) (*htmlSection, error) {
-	ts := tables(rep, opt)
-	if sim != nil && want(opt, "simulation") {
-		ts = append(ts, simulationTables(sim, rec, opt.Calls)...)
-	}
+func replaySection(id, title string, rep *accounting.Report, sim *simulate.Result, rec *simulate.Metrics, opt report.Options, files func() []plots.File) (*htmlSection, error) {
+	ts := view.SessionTables(rep, sim, rec, opt)
 	d := &ids{prefix: id}
 	sec := &htmlSection{ID: id, Title: title, Tables: htmlTables(d, ts)}
 	var err error
-	if want(opt, "tokens") || want(opt, "duplicates") || (sim != nil && want(opt, "simulation")) {
+	if opt.Wants("tokens") || opt.Wants("duplicates") || (sim != nil && opt.Wants("simulation")) {
 		sec.Charts, err = htmlCharts(id, files())
 	}
 	return sec, err
@@ -316,7 +334,7 @@ func replaySection(id, title string, rep *accounting.Report, sim *simulate.Resul
 // calls, tokens, cost, compactions and cache hit ratio under each policy),
 // then each session's runs with their charts (when the runs carry their
 // calls), the total, and the fidelity tables.
-func writeCompareHTML(w io.Writer, doc *CompareDocument, opt Options) error {
+func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Options) error {
 	page := &htmlPage{
 		Title: "ctxlab compare: " + numtext.Count(len(doc.Sessions), "session", "sessions") + " under " + numtext.Count(len(doc.Policies), "policy", "policies"),
 		Lines: []string{"policies: " + strings.Join(doc.Policies, ", ") + " (Δ against " + first(doc.Policies) + ")",
@@ -372,7 +390,7 @@ func writeCompareHTML(w io.Writer, doc *CompareDocument, opt Options) error {
 			})
 		}
 		d := &ids{prefix: "fidelity"}
-		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, fidelityTables(doc.Fidelity, doc.FidelitySummary, false))}, nil
+		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, view.FidelityTables(doc.Fidelity, doc.FidelitySummary, false))}, nil
 	})
 }
 
@@ -383,31 +401,31 @@ func first(s []string) string {
 	return s[0]
 }
 
-func compareOverviewRow(c *Compared, name, href string) []htmlCell {
+func compareOverviewRow(c *report.Compared, name, href string) []htmlCell {
 	row := []htmlCell{{Text: name, Href: href}, {Text: c.Project}}
 	for _, r := range c.Runs {
 		m := r.Metrics
 		tokens := m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead + m.Output
-		cost := cell(totalText(m), rawFloat(m.TotalCost))
+		cost := cell(view.TotalText(m), strconv.FormatFloat(m.TotalCost, 'f', -1, 64))
 		if m.Unpriced+m.AgentsUnpriced > 0 && m.TotalCost == 0 {
 			cost.Value = ""
 		}
 		row = append(row, intCell(m.Calls), intCell(tokens), cost, intCell(m.Compactions),
-			cell(pct(m.CacheHitRatio*100), rawFloat(m.CacheHitRatio)))
+			cell(numtext.Pct(m.CacheHitRatio*100), strconv.FormatFloat(m.CacheHitRatio, 'f', -1, 64)))
 	}
 	return row
 }
 
 // compareSection is one session's (or the total's) runs; its charts are
 // drawn from the runs' calls, which compare keeps for an HTML report.
-func compareSection(id, title string, c *Compared, opt Options, files func([]*simulate.Result) []plots.File) (*htmlSection, error) {
-	ts := compareTables(c, "html")
+func compareSection(id, title string, c *report.Compared, opt report.Options, files func([]*simulate.Result) []plots.File) (*htmlSection, error) {
+	ts := view.CompareTables(c, false)
 	var runs []*simulate.Result
 	for i := range c.Runs {
 		if r := c.Runs[i].Result(c); r != nil {
 			runs = append(runs, r)
 			if opt.Calls {
-				ts = append(ts, runCallsTables(r)...)
+				ts = append(ts, view.RunCallsTables(r)...)
 			}
 		}
 	}
@@ -424,7 +442,7 @@ func compareSection(id, title string, c *Compared, opt Options, files func([]*si
 // writeGateHTML writes a budget's evaluation: the verdict, the limits
 // (broken first) and why, and the diff against the baseline.
 func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
-	t := gateTable(res)
+	t := view.GateTable(res)
 	v := &htmlVerdict{Pass: res.Pass, Text: "every limit holds"}
 	if !res.Pass {
 		v.Text = fmt.Sprintf("%d of %d limits broken", res.Failed, len(res.Limits))
@@ -438,9 +456,9 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 		page.Lines = append(page.Lines, "against a baseline: an earlier evaluation of budget "+res.Baseline)
 	}
 	d := &ids{prefix: "gate"}
-	sec := &htmlSection{ID: "limits", Title: "Limits", Tables: htmlTables(d, []*table.Table{t, gateReasons(res)})}
+	sec := &htmlSection{ID: "limits", Title: "Limits", Tables: htmlTables(d, []*table.Table{t, view.GateReasons(res)})}
 	if base != nil {
-		for _, l := range strings.SplitAfter(GateDiff(base, res), "\n") {
+		for _, l := range strings.SplitAfter(view.GateDiff(base, res), "\n") {
 			if l == "" {
 				continue
 			}
@@ -460,7 +478,7 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 // writeSweepHTML writes a study: the points best first (and the Pareto
 // front), the charts of the objective against each parameter, the inputs
 // and every point and session.
-func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
+func writeSweepHTML(w io.Writer, doc *report.SweepDocument) error {
 	obj, err := simulate.LookupMetric(doc.Objective)
 	if err != nil {
 		return err
@@ -475,7 +493,7 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 	}
 	page := &htmlPage{
 		Title: fmt.Sprintf("ctxlab sweep: %s over %s", numtext.Count(len(doc.Totals), "point", "points"), numtext.Count(len(doc.Inputs), "session", "sessions")),
-		Lines: []string{"policies: " + strings.Join(doc.Grid.Policies, ", ") + "; objective: " + obj.Name + " (" + direction(obj) + ")",
+		Lines: []string{"policies: " + strings.Join(doc.Grid.Policies, ", ") + "; objective: " + obj.Name + " (" + view.Direction(obj) + ")",
 			"run by ctxlab " + doc.Ctxlab},
 		Errors: doc.Errors,
 		Links: []htmlLink{{"#points", "Points, best first"}, {"#charts", "Charts"}, {"#inputs", "Inputs"},
@@ -484,9 +502,9 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 	if len(doc.Constraints) > 0 {
 		page.Lines = append(page.Lines, "constraints: "+strings.Join(doc.Constraints, " and "))
 	}
-	ts := []*table.Table{sweepTotals(doc)}
+	ts := []*table.Table{view.SweepTotals(doc)}
 	if len(doc.Pareto) == 2 {
-		ts = append(ts, paretoTable(doc))
+		ts = append(ts, view.ParetoTable(doc))
 	}
 	inputs := &table.Table{Name: "inputs", Title: "Inputs", Note: "each session file read, with the SHA-256 of its files (the transcript, then its agents)",
 		Columns: []table.Column{{Name: "Path", Kind: table.Path}, {Name: "SHA-256"}}}
@@ -494,14 +512,14 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 		inputs.AddRow(in.Path, in.SHA256)
 	}
 	inputs.AlignNumbers()
-	rows := sweepRows(doc)
+	rows := view.SweepRows(doc)
 	rows.AlignNumbers()
 	sections := []func() (*htmlSection, error){
 		func() (*htmlSection, error) {
 			return &htmlSection{ID: "points", Title: "Points, best first", Tables: htmlTables(&ids{prefix: "points"}, ts)}, nil
 		},
 		func() (*htmlSection, error) {
-			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, params(doc), obj, pareto, len(doc.Inputs), "svg", plots.Options{})
+			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, doc.Params(), obj, pareto, len(doc.Inputs), "svg", plots.Options{})
 			charts, err := htmlCharts("charts", files)
 			return &htmlSection{ID: "charts", Title: "Charts", Charts: charts}, err
 		},
@@ -516,7 +534,7 @@ func writeSweepHTML(w io.Writer, doc *SweepDocument) error {
 }
 
 // writePoliciesHTML lists the policies, one table of parameters each.
-func writePoliciesHTML(w io.Writer, doc *PolicyList) error {
+func writePoliciesHTML(w io.Writer, doc *report.PolicyList) error {
 	page := &htmlPage{Title: "ctxlab policies", Lines: []string{numtext.Count(len(doc.Policies), "policy", "policies")}}
 	return writeHTMLPage(w, page, len(doc.Policies), func(i int) (*htmlSection, error) {
 		p := doc.Policies[i]

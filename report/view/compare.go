@@ -1,0 +1,479 @@
+package view
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/table"
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// writeCompare draws a comparison in opt.Format (Top and report.Sections do
+// not apply); with opt.Calls, the text formats add each run's calls when
+// the runs carry them.
+func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) error {
+	if opt.Format == report.CSV {
+		return writeCompareCSV(w, doc, opt)
+	}
+	var secs []section
+	add := func(name, title string, c *report.Compared) {
+		ts := CompareTables(c, false)
+		for i := range c.Runs {
+			if r := c.Runs[i].Result(c); r != nil && opt.Calls {
+				ts = append(ts, RunCallsTables(r)...)
+			}
+		}
+		secs = append(secs, section{name: name, title: title, tables: ts})
+	}
+	switch {
+	case len(doc.Sessions) == 1:
+		s := doc.Sessions[0]
+		add(s.ID, "session "+s.ID, s)
+	default:
+		if len(doc.Sessions) > 1 && len(doc.Policies) > 0 {
+			secs = append(secs, section{tables: []*table.Table{compareOverviewTable(doc)}})
+		}
+		if opt.PerSession {
+			for _, s := range doc.Sessions {
+				add(s.ID, "session "+s.ID, s)
+			}
+		}
+		add("total", fmt.Sprintf("all %d sessions", doc.Total.Sessions), doc.Total)
+	}
+	if doc.Fidelity != nil {
+		name := "total"
+		if len(doc.Sessions) == 1 {
+			name = doc.Sessions[0].ID
+		}
+		secs = append(secs, section{name: name, title: "fidelity", tables: FidelityTables(doc.Fidelity, doc.FidelitySummary, false)})
+	}
+	return render(w, opt.Format, opt.Width, secs)
+}
+
+// CompareCSVTables lists the tables compare's CSV can write, one per
+// stream (opt.Sections[0] picks it); the first is the default.
+var CompareCSVTables = []string{"compare", "simulated_calls", "summarizer_calls", "fidelity", "fidelity_reasons", "fidelity_summary"}
+
+// writeCompareCSV writes one table, so that a spreadsheet or a database
+// reads the stream as it is: compare (a row per scope and policy; the
+// scope is a session id or "total"), a run table (a row per session,
+// policy and call; needs the runs' calls) or a fidelity table (needs
+// --fidelity).
+func writeCompareCSV(w io.Writer, doc *report.CompareDocument, opt report.Options) error {
+	name := CompareCSVTables[0]
+	if len(opt.Sections) > 0 && opt.Sections[0] != "" {
+		name = opt.Sections[0]
+	}
+	cw := csv.NewWriter(w)
+	header := true
+	write := func(scope string, ts []*table.Table) error {
+		for _, t := range ts {
+			if t.Name != name {
+				continue
+			}
+			if err := t.WriteCSVRows(cw, scope, header); err != nil {
+				return err
+			}
+			header = false
+		}
+		return nil
+	}
+	var err error
+	switch name {
+	case "compare":
+		for _, s := range doc.Sessions {
+			if err = write(s.ID, CompareTables(s, true)); err != nil {
+				return err
+			}
+		}
+		if len(doc.Sessions) != 1 {
+			err = write("total", CompareTables(doc.Total, true))
+		}
+	case "simulated_calls", "summarizer_calls":
+		for _, s := range doc.Sessions {
+			for i := range s.Runs {
+				r := s.Runs[i].Result(s)
+				if r == nil {
+					return fmt.Errorf("CSV table %s needs the runs' calls (--calls)", name)
+				}
+				if err = write(s.ID, RunCallsTables(r)); err != nil {
+					return err
+				}
+			}
+		}
+	case "fidelity", "fidelity_reasons", "fidelity_summary":
+		if doc.Fidelity == nil {
+			return fmt.Errorf("CSV table %s needs --fidelity", name)
+		}
+		err = write("", FidelityTables(doc.Fidelity, doc.FidelitySummary, true))
+	default:
+		return fmt.Errorf("no CSV table %q (want one of %s)", name, strings.Join(CompareCSVTables, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	if header { // no rows and no header yet: write the header alone
+		var ts []*table.Table
+		switch name {
+		case "compare":
+			ts = CompareTables(doc.Total, true)
+		case "fidelity", "fidelity_reasons", "fidelity_summary":
+			ts = FidelityTables(nil, doc.FidelitySummary, true)
+		}
+		for _, t := range ts {
+			if t.Name == name {
+				t.Rows = nil
+				if err := t.WriteCSVRows(cw, "", true); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// CompareTables gives one table per scope in CSV, and two narrower ones,
+// context and cost, in text and Markdown.
+func CompareTables(c *report.Compared, machine bool) []*table.Table {
+	var notes []string
+	if c.Sessions > 1 {
+		notes = append(notes, "totals: sums over the sessions, peak: the largest session's; ")
+	}
+	if c.Method == accounting.MethodEstimate {
+		notes = append(notes, "sizes are Claude Code's estimates (the session has no usage); ")
+	}
+	note := strings.Join(notes, "")
+	if machine {
+		t := &table.Table{Name: "compare", Title: "Policies", Columns: csvColumns(
+			"policy", "calls", "peak_context", "peak_context_delta", "calls_above_warning", "overflows",
+			"compactions", "clearings", "tokens_freed", "summary_tokens", "cache_hit_ratio", "cache_breaks",
+			"policy_breaks", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "cost",
+			"summarizer_cost", "agents_cost", "total_cost", "total_cost_delta", "total_cost_delta_pct",
+			"users_verbatim", "users_summarised", "likely_rereads", "unpriced_calls",
+		)}
+		for _, r := range c.Runs {
+			m, d := r.Metrics, r.Delta
+			dp := ""
+			if d.TotalCostPct != nil {
+				dp = strconv.FormatFloat(*d.TotalCostPct, 'f', 2, 64)
+			}
+			t.AddRow(
+				r.Policy, raw(m.Calls), raw(m.PeakContext), raw(d.PeakContext), raw(m.AboveWarning), raw(m.Overflows),
+				raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
+				strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks),
+				raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output), rawUSD(m.Cost),
+				rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,
+				raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads), raw(m.Unpriced),
+			)
+		}
+		return []*table.Table{t}
+	}
+	ctx := &table.Table{
+		Name: "compare_context", Title: "Context under each policy",
+		Note: note + "Δ: against the first policy; ≥warning: calls at or above the warning level; freed, summary: tokens; " +
+			"users: user messages verbatim / only summarised; re-reads: likely (docs/compare.md)",
+		Columns: []table.Column{
+			{Name: "Policy", Kind: table.Text},
+			{Name: "Calls", Right: true, Drop: 1},
+			{Name: "Peak", Right: true},
+			{Name: "Δ peak", Right: true},
+			{Name: "≥warning", Right: true, Drop: 4},
+			{Name: "Overflows", Right: true, Short: "Overfl."},
+			{Name: "Compactions", Right: true, Short: "Compact."},
+			{Name: "Clearings", Right: true, Short: "Clear."},
+			{Name: "Freed", Right: true, Drop: 3},
+			{Name: "Summary", Right: true, Drop: 2},
+			{Name: "Users verbatim", Right: true, Short: "Users kept"},
+			{Name: "Users summarised", Right: true, Short: "Users summ.", Drop: 5},
+			{Name: "Re-reads", Right: true},
+		},
+	}
+	cost := &table.Table{
+		Name: "compare_cost", Title: "Cache and cost under each policy",
+		Note: note + "rebuilds: calls that re-wrote a lost cached prompt; by policy: those right after the run edited the context; " +
+			"cost: main thread + summarizer; agents: sub-agents as observed; total: both",
+		Columns: []table.Column{
+			{Name: "Policy", Kind: table.Text},
+			{Name: "Hit ratio", Right: true, Short: "Hit"},
+			{Name: "Rebuilds", Right: true},
+			{Name: "By policy", Right: true, Drop: 5},
+			{Name: "Input", Right: true, Drop: 1},
+			{Name: "Cache write", Right: true, Short: "Write"},
+			{Name: "Cache read", Right: true, Short: "Read"},
+			{Name: "Output", Right: true, Drop: 2},
+			{Name: "Cost", Right: true, Drop: 3},
+			{Name: "Agents", Right: true, Drop: 4},
+			{Name: "Total", Right: true},
+			{Name: "Δ total", Right: true},
+			{Name: "Δ %", Right: true, Drop: 6},
+		},
+	}
+	for i, r := range c.Runs {
+		m, d := r.Metrics, r.Delta
+		dPeak, dCost, dPct := signedNum(d.PeakContext), signedUSD(d.TotalCost), ""
+		if d.TotalCostPct != nil {
+			dPct = signedPct(*d.TotalCostPct)
+		}
+		if i == 0 {
+			dPeak, dCost, dPct = "—", "—", "—"
+		}
+		out := numtext.Int(m.Output)
+		if m.OutputLowerBound {
+			out = "≥" + out
+		}
+		ctx.AddRow(r.Policy, numtext.Int(m.Calls), numtext.Int(m.PeakContext), dPeak, numtext.Int(m.AboveWarning), numtext.Int(m.Overflows),
+			numtext.Int(m.Compactions), numtext.Int(m.Clearings), numtext.Int(m.TokensFreed), numtext.Int(m.SummaryTokens),
+			numtext.Int(m.UsersVerbatim), numtext.Int(m.UsersSummarised), numtext.Int(m.LikelyRereads))
+		cost.AddRow(r.Policy, numtext.Pct(m.CacheHitRatio*100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
+			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m+m.CacheWrite1h), numtext.Int(m.CacheRead), out,
+			CostText(m.Cost, m.Unpriced, m.Calls), agentsText(m), TotalText(m), dCost, dPct)
+	}
+	return []*table.Table{ctx, cost}
+}
+
+// FidelityTables are the per-session table, the reasons for each
+// disagreement, and the summary; machine: with every CSV column.
+func FidelityTables(fs []report.Fidelity, sum *simulate.FidelitySummary, machine bool) []*table.Table {
+	reasons := &table.Table{
+		Name: "fidelity_reasons", Title: "Why the replay differs",
+		Note:    "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened, a prompt after the first auto-compaction more than 10% off), with its cause",
+		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Reason", Kind: table.Prose}},
+	}
+	for _, f := range fs {
+		for _, r := range f.Reasons {
+			reasons.AddRow(f.Session, r)
+		}
+	}
+	ts := []*table.Table{fidelityTable(fs, machine)}
+	if len(reasons.Rows) > 0 {
+		ts = append(ts, reasons)
+	}
+	if sum != nil {
+		ts = append(ts, fidelitySummaryTable(sum, machine))
+	}
+	return ts
+}
+
+func fidelitySummaryTable(s *simulate.FidelitySummary, machine bool) *table.Table {
+	t := &table.Table{Name: "fidelity_summary", Title: "Fidelity over all sessions"}
+	_, rre := pctCells(s.CacheReadErrorPct, true)
+	_, rwe := pctCells(s.CacheWriteErrorPct, true)
+	_, rce := pctCells(s.CallWriteErrorPct, false)
+	_, rpe := pctCells(s.PostCompactionMedianErrorPct, false)
+	if machine {
+		t.Columns = csvColumns("sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
+			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct",
+			"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct")
+		t.AddRow(raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
+			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
+			raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe)
+		return t
+	}
+	t.Note = "first auto-compaction: sessions where claude-code places it at the real call, or within one call, of those that auto-compacted; " +
+		"false compactions: sessions that never auto-compacted but compact under claude-code; cache errors: simulated − recorded, % of recorded; " +
+		"per-call: |simulated − recorded| writes summed over calls, % of recorded (errors of opposite sign cannot cancel); " +
+		"writes within 10%: of the sessions that recorded writes; " +
+		"prompt after the first auto-compaction: sessions where claude-code's is within 10% of the recorded, of those where both compacted, and the median |error|"
+	t.Transpose = true
+	for _, name := range []string{"Sessions", "Calls", "First auto-compaction exact", "First auto-compaction within one call", "False compactions",
+		"Prompt mismatches", "Cache read error", "Cache write error", "Per-call write error", "Writes within 10%", "Unexplained",
+		"Prompt after compaction within 10%", "Prompt after compaction median error"} {
+		t.Columns = append(t.Columns, table.Column{Name: name, Right: true})
+	}
+	re, _ := pctCells(s.CacheReadErrorPct, true)
+	we, _ := pctCells(s.CacheWriteErrorPct, true)
+	ce, _ := pctCells(s.CallWriteErrorPct, false)
+	pe, _ := pctCells(s.PostCompactionMedianErrorPct, false)
+	t.Add(
+		[]string{numtext.Int(s.Sessions), numtext.Int(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
+			numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained),
+			fmt.Sprintf("%d of %d", s.PostCompactionWithin, s.PostCompactionChecked), pe},
+		[]string{raw(s.Sessions), raw(s.Calls), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
+			rre, rwe, rce, raw(s.WritesWithin), raw(s.Unexplained), raw(s.PostCompactionWithin), rpe},
+	)
+	return t
+}
+
+// csvColumns are the columns of a table written only as CSV.
+func csvColumns(names ...string) []table.Column {
+	cols := make([]table.Column, len(names))
+	for i, n := range names {
+		cols[i] = table.Column{Name: n, CSV: n}
+	}
+	return cols
+}
+
+// pctCells gives a percentage's table cell (signed when it is an error
+// that has a sign) and its CSV cell; both empty when there is none.
+func pctCells(p *float64, signed bool) (cell, csv string) {
+	if p == nil {
+		return "", ""
+	}
+	cell = numtext.Pct(*p)
+	if signed {
+		cell = signedPct(*p)
+	}
+	return cell, strconv.FormatFloat(*p, 'f', 2, 64)
+}
+
+// fidelityTable is a row per session: as people read it, or with every
+// CSV column (machine).
+func fidelityTable(fs []report.Fidelity, machine bool) *table.Table {
+	t := &table.Table{Name: "fidelity", Title: "Fidelity of the replay"}
+	if machine {
+		t.Columns = csvColumns("session", "calls", "cache_read_recorded", "cache_read_simulated", "cache_read_error_pct",
+			"cache_write_recorded", "cache_write_simulated", "cache_write_error_pct", "prompt_mismatches",
+			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source", "call_write_error_pct",
+			"clock_moved_calls", "clock_moved_ms", "base_prefix_tokens", "base_prefix_call", "system_prefix_read_tokens", "system_prefix_read_call",
+			"real_auto_compaction_total", "claude_code_threshold", "system_prefix_kept_warm", "continued",
+			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct")
+		for _, f := range fs {
+			_, rre := pctCells(f.CacheReadErrorPct, true)
+			_, rwe := pctCells(f.CacheWriteErrorPct, true)
+			_, rce := pctCells(f.CallWriteErrorPct, false)
+			_, rpe := pctCells(f.PostCompactionErrorPct, true)
+			t.AddRow(f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
+				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, raw(f.PromptMismatches),
+				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), fidelityMatch(f), raw(f.SystemPrefix), f.SystemPrefixSource, rce,
+				raw(f.ClockMoved), raw(f.ClockMovedMs), raw(f.BasePrefix), raw(f.BasePrefixCall), raw(f.SystemPrefixRead), raw(f.SystemPrefixReadCall),
+				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued),
+				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe)
+		}
+		return t
+	}
+	t.Note = "the cache model run over the recorded prompts against the transcript: main-thread cache reads and writes (error: simulated − recorded, % of recorded), " +
+		"calls whose prompt differs from the recorded one (must be 0)\n" +
+		"first auto-compaction: the call it came before, in the transcript and under claude-code; " +
+		"n/a: before the first call (an earlier session's); after AC: claude-code's prompt after its first auto-compaction against the recorded one after the real one (error, % of recorded)"
+	t.Columns = []table.Column{
+		{Name: "Session", Kind: table.ID},
+		{Name: "Calls", Right: true, Drop: 7},
+		{Name: "Read recorded", Right: true, Drop: 1},
+		{Name: "Read simulated", Right: true, Drop: 3},
+		{Name: "Read error", Right: true},
+		{Name: "Write recorded", Right: true, Drop: 2},
+		{Name: "Write simulated", Right: true, Drop: 4},
+		{Name: "Write error", Right: true},
+		{Name: "Per call", Right: true, Drop: 6},
+		{Name: "Prompt mismatches", Right: true, Short: "Mismatches"},
+		{Name: "Real auto-compaction", Right: true, Short: "Real AC"},
+		{Name: "claude-code", Right: true, Short: "claude-code AC"},
+		{Name: "Match"},
+		{Name: "After AC", Right: true},
+		{Name: "System prefix", Right: true, Short: "Sys prefix", Drop: 5,
+			Note: "system prefix: the cached tools and system prompt the model falls back to; *: the first call's cache read, otherwise the first prompt less its messages"},
+	}
+	for _, f := range fs {
+		re, rre := pctCells(f.CacheReadErrorPct, true)
+		we, rwe := pctCells(f.CacheWriteErrorPct, true)
+		ce, rce := pctCells(f.CallWriteErrorPct, false)
+		pe, rpe := pctCells(f.PostCompactionErrorPct, true)
+		sys := ""
+		if f.SystemPrefix > 0 {
+			sys = numtext.Int(f.SystemPrefix)
+			if f.SystemPrefixSource == simulate.PrefixFromFirstRead {
+				sys += "*"
+			}
+		}
+		match := fidelityMatch(f)
+		t.Add(
+			[]string{f.Session, numtext.Int(f.Calls), numtext.Int(f.RecordedCacheRead), numtext.Int(f.SimulatedCacheRead), re,
+				numtext.Int(f.RecordedCacheWrite), numtext.Int(f.SimulatedCacheWrite), we, ce, numtext.Int(f.PromptMismatches),
+				callOrBlank(f.RealAutoCompaction), callOrBlank(f.SimulatedAutoCompaction), match, pe, sys},
+			[]string{f.Session, raw(f.Calls), raw(f.RecordedCacheRead), raw(f.SimulatedCacheRead), rre,
+				raw(f.RecordedCacheWrite), raw(f.SimulatedCacheWrite), rwe, rce, raw(f.PromptMismatches),
+				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), match, rpe, raw(f.SystemPrefix)},
+		)
+	}
+	return t
+}
+
+// fidelityMatch says whether claude-code's first auto-compaction is the
+// real one: yes, no, n/a (before the first call), or blank (none).
+func fidelityMatch(f report.Fidelity) string {
+	switch {
+	case f.RealAutoCompaction == 1:
+		return "n/a"
+	case f.RealAutoCompaction > 1 && f.SimulatedAutoCompaction == f.RealAutoCompaction:
+		return "yes"
+	case f.RealAutoCompaction > 1:
+		return "no"
+	}
+	return ""
+}
+
+func callOrBlank(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return numtext.Int(n)
+}
+
+func signedNum(n int64) string {
+	if n > 0 {
+		return "+" + numtext.Int(n)
+	}
+	return numtext.Int(n)
+}
+
+func signedUSD(x float64) string {
+	switch {
+	case x > 0:
+		return "+" + numtext.USD(x)
+	case x < 0:
+		return "-" + numtext.USD(-x)
+	}
+	return numtext.USD(0)
+}
+
+func signedPct(x float64) string {
+	if math.Round(x*10) == 0 {
+		return numtext.Pct(0)
+	}
+	if x > 0 {
+		return "+" + numtext.Pct(x)
+	}
+	return numtext.Pct(x)
+}
+
+// compareOverviewTable is one line per session and the total: each
+// policy's total cost (main thread, summarizer and sub-agents), the others
+// with their difference from the first policy's.
+func compareOverviewTable(doc *report.CompareDocument) *table.Table {
+	t := &table.Table{
+		Name: "compare_sessions", Title: "Sessions under each policy",
+		Note: "cost: each run's total (main thread + summarizer + sub-agents as observed); in brackets: against " +
+			doc.Policies[0] + "; the total row sums the sessions",
+		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Project", Kind: table.Text, Drop: 1}, {Name: "Calls", Right: true, Drop: 2}},
+	}
+	for _, p := range doc.Policies {
+		t.Columns = append(t.Columns, table.Column{Name: p, Right: true})
+	}
+	row := func(id, project string, c *report.Compared) {
+		r := []string{id, project, ""}
+		if len(c.Runs) > 0 {
+			r[2] = numtext.Int(c.Runs[0].Metrics.Calls)
+		}
+		for i, run := range c.Runs {
+			cell := numtext.USD(run.Metrics.TotalCost)
+			if i > 0 && run.Delta.TotalCostPct != nil {
+				cell += " (" + signedPct(*run.Delta.TotalCostPct) + ")"
+			}
+			r = append(r, cell)
+		}
+		t.AddRow(r...)
+	}
+	for _, s := range doc.Sessions {
+		row(s.ID, s.Project, s)
+	}
+	row("total", numtext.Int(doc.Total.Sessions)+" sessions", doc.Total)
+	return t
+}
