@@ -180,14 +180,24 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	if tr.Auxiliary == "" && len(tr.Calls) > 0 {
 		f.SystemPrefix, f.SystemPrefixSource = tr.SystemPrefix, tr.SystemPrefixSource
 		f.KeptWarm, f.Continued = observed.KeptWarm(), tr.Continued
+		f.MicroCompaction, f.MicroCompactionReason = microDecision(tr)
 	}
 	if tr.Inferred != (Inferred{}) {
 		in := tr.Inferred
 		f.Inferred = &in
 	}
-	if tr.Auxiliary == "" && len(tr.Calls) > 0 {
-		f.MicroCompaction, f.MicroCompactionReason = microDecision(tr)
-	}
+	tok := f.compareCalls(tr, observed, tol)
+	f.compactions(s, tr, claudeCode)
+	parts := f.postCompaction(tr, claudeCode)
+	f.explain(tr, tok, tol, parts)
+	return f
+}
+
+// compareCalls sets the cache figures of the observed run's calls against
+// the recorded ones, and sorts each read that differs by more than
+// tol.Tokens under the cause that applies first; it returns the tokens
+// each cause accounts for.
+func (f *Fidelity) compareCalls(tr *Trace, observed *Result, tol FidelityTolerances) reasonTokens {
 	var tok reasonTokens
 	// The recorded timestamps, not the Clock tool run times moved on.
 	recorded := func(i int) int64 { return tr.Calls[i].Time - tr.Calls[i].Ahead }
@@ -201,16 +211,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
 		u := tc.Usage
-		if tc.BaseRead && tc.Model == main {
-			f.BasePrefix, f.BasePrefixCall = u.CacheRead, c.Call
-		}
-		if tc.SysRead && tc.Model == main {
-			f.SystemPrefixRead, f.SystemPrefixReadCall = u.CacheRead, c.Call
-		}
-		if tc.Ahead > 0 {
-			f.ClockMoved++
-			f.ClockMovedMs = max(f.ClockMovedMs, tc.Ahead)
-		}
+		f.prefixFacts(tc, c.Call, main)
 		prev, seen := version[tc.Model]
 		newVersion := seen && prev != "" && tc.Version != "" && tc.Version != prev
 		version[tc.Model] = tc.Version
@@ -253,6 +254,28 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 	f.CacheReadErrorPct = errorPct(f.SimulatedCacheRead, f.RecordedCacheRead)
 	f.CacheWriteErrorPct = errorPct(f.SimulatedCacheWrite, f.RecordedCacheWrite)
 	f.CallWriteErrorPct = sharePct(f.CallWriteError, f.RecordedCacheWrite)
+	return tok
+}
+
+// prefixFacts notes what a call of the session's main model showed of the
+// cached prefixes, and the clock moved past its timestamp.
+func (f *Fidelity) prefixFacts(tc *TraceCall, call int, main string) {
+	u := tc.Usage
+	if tc.BaseRead && tc.Model == main {
+		f.BasePrefix, f.BasePrefixCall = u.CacheRead, call
+	}
+	if tc.SysRead && tc.Model == main {
+		f.SystemPrefixRead, f.SystemPrefixReadCall = u.CacheRead, call
+	}
+	if tc.Ahead > 0 {
+		f.ClockMoved++
+		f.ClockMovedMs = max(f.ClockMovedMs, tc.Ahead)
+	}
+}
+
+// compactions sets where the session first auto-compacted, where
+// claude-code did, and the count and threshold at the real one.
+func (f *Fidelity) compactions(s *replay.Session, tr *Trace, claudeCode *Result) {
 	if s.Main != nil {
 		f.afterLast = len(s.Main.Calls) + 1
 		for _, c := range s.Main.Compactions {
@@ -288,9 +311,6 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 			f.ClaudeCodeThreshold = l.Threshold
 		}
 	}
-	parts := f.postCompaction(tr, claudeCode)
-	f.explain(tr, tok, tol, parts)
-	return f
 }
 
 // microDecision says which micro-compaction claude-code applies by default
@@ -362,11 +382,30 @@ type reasonTokens struct {
 
 // explain gives a reason for each disagreement beyond the tolerances.
 func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, parts postParts) {
-	add := func(format string, a ...any) { f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...)) }
 	if f.Auxiliary != "" {
-		add("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
+		f.reason("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
 		return
 	}
+	f.explainInferred(tr)
+	f.explainCompaction(tr)
+	if p := f.PostCompactionErrorPct; p != nil && math.Abs(*p) > tol.PostCompactionPct {
+		f.explainPostCompaction(parts)
+	}
+	readOff := f.CacheReadErrorPct != nil && math.Abs(*f.CacheReadErrorPct) > tol.ReadPct
+	writeOff := f.CacheWriteErrorPct != nil && math.Abs(*f.CacheWriteErrorPct) > tol.WritePct
+	if readOff || writeOff {
+		f.explainCache(tr, tok, tol)
+	}
+}
+
+func (f *Fidelity) reason(format string, a ...any) {
+	f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...))
+}
+
+// explainInferred names what the model inferred rather than read, and the
+// calls it could not measure.
+func (f *Fidelity) explainInferred(tr *Trace) {
+	add := f.reason
 	if f.Inferred != nil {
 		what := "a " + numtext.Int(f.Inferred.Window) + "-token window"
 		if f.Inferred.AutoCompactOff {
@@ -386,6 +425,12 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, 
 	if f.PromptMismatches > 0 {
 		add("%s from the recorded ones: the fit found no item to size (not expected; please report)", numtext.Count(f.PromptMismatches, "prompt differs", "prompts differ"))
 	}
+}
+
+// explainCompaction says why claude-code's first auto-compaction is not
+// the real one.
+func (f *Fidelity) explainCompaction(tr *Trace) {
+	add := f.reason
 	switch real, sim := f.RealAutoCompaction, f.SimulatedAutoCompaction; {
 	case real > 1 && sim != real:
 		at := "never"
@@ -413,21 +458,25 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, 
 		}
 		add("claude-code compacts at call %d where the session never compacted%s: not explained", sim, why)
 	}
-	if p := f.PostCompactionErrorPct; p != nil && math.Abs(*p) > tol.PostCompactionPct {
-		real, sim := f.RealPostCompactionPrompt, f.SimulatedPostCompactionPrompt
-		attached := "re-attached " + numtext.Int(parts.realAttached)
-		if parts.realAttached == 0 {
-			attached = "re-attached not recorded (Claude Code wrote no line for what it re-attached)"
-		}
-		add("prompt after the first auto-compaction %s against the recorded: recorded %s (summary %s, %s, the rest %s: system prompt, tools and what Claude Code puts before the first message), claude-code %s (summary %s, re-attached %s, the rest %s)",
-			pctText(p), numtext.Int(real), numtext.Int(parts.realSummary), attached, numtext.Int(real-parts.realSummary-parts.realAttached),
-			numtext.Int(sim), numtext.Int(parts.simSummary), numtext.Int(parts.simRestored), numtext.Int(sim-parts.simSummary-parts.simRestored))
+}
+
+// explainPostCompaction splits both prompts after the first compaction
+// into the summary, what came back with it, and the rest.
+func (f *Fidelity) explainPostCompaction(parts postParts) {
+	real, sim := f.RealPostCompactionPrompt, f.SimulatedPostCompactionPrompt
+	attached := "re-attached " + numtext.Int(parts.realAttached)
+	if parts.realAttached == 0 {
+		attached = "re-attached not recorded (Claude Code wrote no line for what it re-attached)"
 	}
-	readOff := f.CacheReadErrorPct != nil && math.Abs(*f.CacheReadErrorPct) > tol.ReadPct
-	writeOff := f.CacheWriteErrorPct != nil && math.Abs(*f.CacheWriteErrorPct) > tol.WritePct
-	if !readOff && !writeOff {
-		return
-	}
+	f.reason("prompt after the first auto-compaction %s against the recorded: recorded %s (summary %s, %s, the rest %s: system prompt, tools and what Claude Code puts before the first message), claude-code %s (summary %s, re-attached %s, the rest %s)",
+		pctText(f.PostCompactionErrorPct), numtext.Int(real), numtext.Int(parts.realSummary), attached, numtext.Int(real-parts.realSummary-parts.realAttached),
+		numtext.Int(sim), numtext.Int(parts.simSummary), numtext.Int(parts.simRestored), numtext.Int(sim-parts.simSummary-parts.simRestored))
+}
+
+// explainCache gives the causes of the cache reads and writes that
+// differ, or says that the differences are small and many.
+func (f *Fidelity) explainCache(tr *Trace, tok reasonTokens, tol FidelityTolerances) {
+	add := f.reason
 	explained := false
 	if f.UnseenBreaks > 0 {
 		add("%s recorded cache reads fell back where the transcript shows no cause (Claude Code changed an earlier part of the prompt): %s tokens the model reads were written", numtext.Count(f.UnseenBreaks, "call's", "calls'"), numtext.Int(tok.unseen))
