@@ -179,16 +179,14 @@ func compareTotalFiles(policies []string, total *report.Compared, o *plotOptions
 // drawn here, on the worker, under the file name plotName.
 func compareSession(s *replay.Session, o *compareOptions, names []string, cfg simulate.Config, plotName string) compared {
 	tr := simulate.Prepare(s)
-	ps, _ := policies.ParseList(o.policies) // validated in runCompare
-	results := make([]*simulate.Result, len(ps))
+	results, _ := policies.RunList(tr, o.policies, cfg) // validated in runCompare
 	var observed, claudeCode *simulate.Result
-	for i, p := range ps {
-		results[i] = simulate.Run(tr, p, cfg)
+	for i, r := range results {
 		switch names[i] {
 		case observedPolicy:
-			observed = results[i]
+			observed = r
 		case claudeCodePolicy:
-			claudeCode = results[i]
+			claudeCode = r
 		}
 	}
 	// The HTML report draws each session's runs: it needs their calls.
@@ -200,12 +198,10 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 		return out
 	}
 	if observed == nil {
-		p, _ := policies.Parse(observedPolicy)
-		observed = simulate.Run(tr, p, cfg)
+		observed, _ = policies.Run(tr, observedPolicy, cfg)
 	}
 	if claudeCode == nil {
-		p, _ := policies.Parse(claudeCodePolicy)
-		claudeCode = simulate.Run(tr, p, cfg)
+		claudeCode, _ = policies.Run(tr, claudeCodePolicy, cfg)
 	}
 	out.fid = simulate.NewFidelity(s, tr, observed, claudeCode, simulate.DefaultFidelityTolerances())
 	return out

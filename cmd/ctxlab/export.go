@@ -107,11 +107,7 @@ func exportSession(i int, s *replay.Session, o *exportOptions, su *setup) *expor
 	rep := accounting.Analyze(s, su.cfg)
 	var runs []*simulate.Result
 	if o.policies != "" {
-		tr := simulate.Prepare(s)
-		ps, _ := policies.ParseList(o.policies) // validated in runExport
-		for _, p := range ps {
-			runs = append(runs, simulate.Run(tr, p, su.simCfg))
-		}
+		runs, _ = policies.RunList(simulate.Prepare(s), o.policies, su.simCfg) // validated in runExport
 	}
 	return export.Build(i, s, rep, runs, su.cfg.Prices)
 }

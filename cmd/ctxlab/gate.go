@@ -92,11 +92,11 @@ func runGate(o *gateOptions, e env) error {
 	}
 	l, err := load(&o.inputOptions, e, su.in, func(_ int, s *replay.Session) measured {
 		smp, err := budget.NewSample(s, accounting.Analyze(s, su.cfg), file, func(tr *simulate.Trace, spec string) (simulate.Metrics, error) {
-			p, err := policies.Parse(spec) // a fresh policy per run: policies keep state
+			r, err := policies.Run(tr, spec, su.simCfg)
 			if err != nil {
 				return simulate.Metrics{}, err
 			}
-			return simulate.Run(tr, p, su.simCfg).Metrics, nil
+			return r.Metrics, nil
 		})
 		return measured{smp, err}
 	})

@@ -153,16 +153,12 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	work := func(i int, s *replay.Session) replayed {
 		r := replayed{rep: accounting.Analyze(s, su.cfg)}
 		if o.policy != "" {
-			// A fresh policy per session: a policy may keep state across
-			// the calls of a run.
-			p, _ := policies.Parse(o.policy) // validated above
 			tr := simulate.Prepare(s)
-			r.sim = simulate.Run(tr, p, su.simCfg)
-			if p.Name() != observedPolicy {
+			r.sim, _ = policies.Run(tr, o.policy, su.simCfg) // validated above
+			if r.sim.Policy != observedPolicy {
 				// The recorded run, for the side-by-side table.
-				obs, _ := policies.Parse(observedPolicy)
-				rec := simulate.Run(tr, obs, su.simCfg).Metrics
-				r.rec = &rec
+				obs, _ := policies.Run(tr, observedPolicy, su.simCfg)
+				r.rec = &obs.Metrics
 			}
 		}
 		if o.plot.on() {

@@ -151,8 +151,8 @@ func runSweep(o *sweepOptions, e env) error {
 		tr := simulate.Prepare(s)
 		out := swept{input: report.SweepInput{Path: su.in.srcs[i].Path, SHA256: hashSource(su.in.srcs[i])}}
 		for pi, p := range points {
-			pol, _ := policies.Parse(p.Spec) // checked by Grid; fresh per run
-			out.rows = append(out.rows, sweep.Row{Point: pi, Session: s.ID, Project: s.Project, Metrics: simulate.Run(tr, pol, su.simCfg).Metrics})
+			r, _ := policies.Run(tr, p.Spec, su.simCfg) // checked by Grid
+			out.rows = append(out.rows, sweep.Row{Point: pi, Session: s.ID, Project: s.Project, Metrics: r.Metrics})
 		}
 		return out
 	})
