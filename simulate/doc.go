@@ -1,7 +1,6 @@
-// Package simulate replays a recorded session's main thread under a
-// context-management policy and reports what each API call would have
-// cost: the context size, what the prompt cache read and wrote, the
-// threshold state, and what the policy did.
+// Package simulate replays a session's main thread under a context policy
+// and reports what each API call would have cost: the context size, what
+// the prompt cache read and wrote, the threshold state, the policy's acts.
 //
 //	tr := simulate.Prepare(session)            // once per session: exact segment sizes
 //	res := simulate.Run(tr, policy, simulate.DefaultConfig())
@@ -12,6 +11,6 @@
 // prompt growth between two calls is the size of what was appended, split
 // among its blocks by Claude Code's estimate) and estimated with a
 // per-session calibrated ratio elsewhere. The prompt cache is modelled as
-// prefixes with a TTL (cache.go). Policies act through State's methods;
-// package policies implements them. See docs/simulation.md.
+// prefixes with a TTL (cache.go); policies (package policies) act through
+// State's methods. See docs/simulation.md.
 package simulate

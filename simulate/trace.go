@@ -286,23 +286,16 @@ func (tr *Trace) systemEnd() int64 {
 	return tr.Overhead
 }
 
-// markPrefixReads sets BaseRead and SysRead on the calls whose recorded
-// cache read is above zero and shorter than the context before the first
-// message (the overhead). Such a read ends at a breakpoint inside the tool
-// definitions and system prompt. The shortest on a model below the system
-// prompt prefix (systemEnd), the first call's read included, is the base
-// prefix (BaseRead), which requests in another working directory share and
-// which other requests keep warm (the engine's cache.base). A read at a
-// call that came within the lifetime of the session's own entries (the
-// trace's TTL) after the previous call on its model, and not in a new
-// working directory, is where the session's own system prompt ends
-// (SysRead), to which a rewrite of the conversation falls back; after a
-// longer gap a read shows only what other requests keep warm. Such a read
-// can be longer than the first call's read, the prefix the model takes
-// when the session began warm: other sessions, in another directory,
-// share less of the system prompt than the session's own requests. Only
-// models with Anthropic's cache count: a compatible endpoint caches any
-// prefix.
+// markPrefixReads marks the calls whose recorded cache read is above zero
+// and ends inside the tools and system prompt (shorter than the overhead).
+// The shortest on a model below the system prompt's end, the first call's
+// read included, is the base prefix (BaseRead), which requests in other
+// working directories share and keep warm. A read within the lifetime of
+// the session's own entries after the previous call on its model, in the
+// same directory, shows where the session's own system prompt ends
+// (SysRead), where a rewrite of the conversation falls back to. Only models
+// with Anthropic's cache count: a compatible endpoint caches any prefix.
+// docs/simulation.md has the evidence.
 func (tr *Trace) markPrefixReads() {
 	upper := tr.systemEnd()
 	base, sys := map[string]int64{}, map[string]int64{}

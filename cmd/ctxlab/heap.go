@@ -8,36 +8,22 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-// Huge pages for the heap of a large run.
-//
-// A corpus run grows the Go heap to 25–50 MB in its first tenth of a
-// second (to the memory limit on larger corpora), and the kernel maps
-// each 4 KB page of it on first touch: about 13,000 page faults for the
-// 441 MB generated corpus. The Go runtime maps its heap without asking for
-// transparent huge pages (sysMapOS in runtime/mem_linux.go), so where
-// Linux gives them only on request ("madvise" in
-// /sys/kernel/mm/transparent_hugepage/enabled) the heap gets none. On the
-// 2-core virtual machine of docs/performance.md a 4 KB fault costs about
-// 13 µs; removing most of them saved a sixth of a run's CPU.
-//
-// So before a large run the heap is grown once by a block of three
-// quarters of the memory limit, which the kernel is asked to back with
-// 2 MB pages (madvise MADV_HUGEPAGE), and the block is handed back to the
-// runtime untouched. The run's objects are carved out of it, and each
-// 2 MB of it they touch is mapped by one fault; what they never touch is
-// never backed, so the peak grows only by the unused rest of the 2 MB
-// pages they touch (1 to 15 MB in the runs measured). Under the modes
-// "always" (the heap has huge pages already) and "never" nothing is done.
-// Setting GOGC, GOMEMLIMIT or GODEBUG=disablethp=1 turns it off (main.go).
+// Huge pages for the heap of a large run. The Go runtime maps its heap
+// without asking for transparent huge pages, so where Linux gives them only
+// on request ("madvise" in /sys/kernel/mm/transparent_hugepage/enabled) a
+// corpus run takes a page fault per 4 KB of heap. Before a large run the
+// heap is grown once by a block the kernel is asked to back with 2 MB pages
+// (madvise MADV_HUGEPAGE), handed back to the runtime untouched; the run's
+// objects are carved out of it. Under "always" and "never" nothing is done;
+// GOGC, GOMEMLIMIT or GODEBUG=disablethp=1 turn it off (main.go). The
+// measurements are in docs/performance.md ("Ninth round").
 const (
 	// hugeHeapMinInput is the input below which the heap is left alone:
 	// a small run's heap stays small, and the collection that hands the
 	// block back would cost more than the faults it saves.
 	hugeHeapMinInput = 64 << 20
 	// hugeHeapBytes is the block: as far as the memory limit lets the
-	// heap grow, less room for the runtime's own memory. A 48 MB block
-	// gave the 2.15 and 8.6 GB corpora, whose heap grows to the limit,
-	// twice the faults of this one.
+	// heap grow, less room for the runtime's own memory.
 	hugeHeapBytes = memoryLimit / 4 * 3
 )
 

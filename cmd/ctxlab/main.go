@@ -8,14 +8,11 @@
 //	ctxlab compare [paths…]    sessions replayed under several policies
 //	ctxlab gate --budget F     budgets checked over sessions, for CI
 //	ctxlab sweep --vary K=V    a grid of policy parameters over sessions
-//	ctxlab export --out DIR    the rows behind the reports as Parquet or
-//	                           NDJSON tables, by project and date
+//	ctxlab export --out DIR    the reports' rows as Parquet or NDJSON tables
 //	ctxlab policies            the policies and their parameters
 //
-// Exit codes: 0 success; 1 input errors (nothing readable, or any warning
-// under --strict) and, for gate, a broken limit; 2 usage errors (bad flags
-// or arguments, a malformed budget, an export into a folder that is
-// not one).
+// Exit codes (docs/cli.md): 0 success; 1 input errors and, for gate, a
+// broken limit; 2 usage errors.
 package main
 
 import (
