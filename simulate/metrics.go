@@ -115,7 +115,7 @@ type Delta struct {
 
 // NewDelta returns m's difference from base.
 func NewDelta(base, m Metrics) Delta {
-	d := Delta{TotalCost: round(m.TotalCost-base.TotalCost, 1e6), PeakContext: m.PeakContext - base.PeakContext}
+	d := Delta{TotalCost: prices.RoundUSD(m.TotalCost - base.TotalCost), PeakContext: m.PeakContext - base.PeakContext}
 	if base.TotalCost != 0 {
 		p := round(100*(m.TotalCost-base.TotalCost)/base.TotalCost, 1e2)
 		d.TotalCostPct = &p
