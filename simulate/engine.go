@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -67,10 +68,10 @@ type Config struct {
 	EstimateResponseFrom string
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
-	// (accounting.TurnRules: a changed keyword thinking budget, the
+	// (claudecode.TurnRules: a changed keyword thinking budget, the
 	// session's second turn, thinking dropped, the first turn after a
 	// compaction).
-	accounting.TurnRules
+	claudecode.TurnRules
 	// SharedPrefixTTL is how long the prefix up to the end of the system
 	// prompt stays readable after the session's own last use when the
 	// session's first call read from the cache (DefaultSharedPrefixTTL;
@@ -339,7 +340,7 @@ type engine struct {
 	model        string
 	compacted    bool // a compaction happened before this call
 	// turns follows the trace's turns for the turn rules.
-	turns      accounting.Turns
+	turns      claudecode.Turns
 	clearedNow bool  // content cleared or dropped before this call
 	st         State // the policy's view of the current call (step)
 	// sys is where the system prompt's cache breakpoint falls
@@ -445,7 +446,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	e := &engine{
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
-		turns: accounting.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
+		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
 	}
 	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
@@ -622,8 +623,8 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
 	}
-	rw := e.turns.Next(accounting.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
-	if rw&accounting.RewriteModelNamed != 0 {
+	rw := e.turns.Next(claudecode.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
+	if rw&claudecode.RewriteModelNamed != 0 {
 		pos := e.cache.base
 		if pos == 0 {
 			pos = e.sysFor(tc.Model)
@@ -635,7 +636,7 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		newVersion := e.newVersion(i, tc)
 		// A new process: its system prompt is its own (a new version's, or
 		// a resumed conversation's new git status snapshot).
-		if accounting.BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
+		if claudecode.BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
 			e.markEdit(1) // the messages, not the system prompt prefix
 		} else {
 			e.markEdit(0)
@@ -658,13 +659,13 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 // messageRewrites are the turn rules that rewrite the cached messages,
 // with the action each writes in a call's row.
 var messageRewrites = []struct {
-	rw     accounting.Rewrite
+	rw     claudecode.Rewrite
 	action string
 }{
-	{accounting.RewriteThinkingBudget, "thinking budget changed"},
-	{accounting.RewriteSecondTurn, "second turn"},
-	{accounting.RewriteThinkingDropped, "thinking of the previous turn dropped"},
-	{accounting.RewritePostCompact, "first turn after a compaction"},
+	{claudecode.RewriteThinkingBudget, "thinking budget changed"},
+	{claudecode.RewriteSecondTurn, "second turn"},
+	{claudecode.RewriteThinkingDropped, "thinking of the previous turn dropped"},
+	{claudecode.RewritePostCompact, "first turn after a compaction"},
 }
 
 // sideRequests replays the side requests sent since the previous call:
@@ -934,7 +935,7 @@ func (e *engine) flushEdit() {
 func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 	ttl = e.ttl.Milliseconds()
 	switch {
-	case !accounting.BillsCacheWrites(tc.Model):
+	case !claudecode.BillsCacheWrites(tc.Model):
 		if e.cfg.TTL <= 0 {
 			ttl = max(ttl, e.cfg.GatewayTTL.Milliseconds())
 		}
@@ -953,7 +954,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
 	tail := tc.Usage.Input // after Claude Code's last breakpoint
 	sys := e.sysFor(tc.Model)
-	if !accounting.BillsCacheWrites(tc.Model) {
+	if !claudecode.BillsCacheWrites(tc.Model) {
 		tail = prompt % e.cfg.GatewayCacheUnit // the whole prompt, in units
 		if !e.tr.MissOnlyInput {
 			tail = tc.Usage.CacheRead + tc.Usage.Input%e.cfg.GatewayCacheUnit
@@ -970,7 +971,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
-	if !accounting.BillsCacheWrites(tc.Model) {
+	if !claudecode.BillsCacheWrites(tc.Model) {
 		// A compatible endpoint's cache is automatic: what is not read
 		// is billed as input, and nothing is billed as a write.
 		r.Input, write = r.Input+write, 0

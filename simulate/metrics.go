@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -161,7 +162,7 @@ func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
 
 // CacheBreaks returns the indexes in calls of the cache breaks under rule
 // r: calls whose cache read fell below the previous call's as r says, the
-// calls of models Claude Code's detector skips (accounting.BreakExcluded)
+// calls of models Claude Code's detector skips (claudecode.BreakExcluded)
 // left out on both sides. Metrics.CacheBreaks counts them, under the run's
 // Config.Breaks.
 func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
@@ -169,7 +170,7 @@ func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
 	var prevRead int64 = -1
 	for i := range calls {
 		c := &calls[i]
-		if accounting.BreakExcluded(c.Model) {
+		if claudecode.BreakExcluded(c.Model) {
 			continue
 		}
 		if prevRead >= 0 && r.IsBreak(prevRead, c.Read) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -392,13 +392,13 @@ func TestGatewayHasNoBreakpoint(t *testing.T) {
 		for i := range tr.Calls {
 			p := tr.Calls[i].Usage.Prompt() + 4000
 			tr.Calls[i].Usage = replay.Usage{Input: 10, CacheWrite5m: p - 10}
-			if !accounting.BillsCacheWrites(c.model) && i > 0 {
+			if !claudecode.BillsCacheWrites(c.model) && i > 0 {
 				tr.Calls[i].Usage = replay.Usage{Input: 200, CacheRead: p - 200} // input below the read: the miss only
-			} else if !accounting.BillsCacheWrites(c.model) {
+			} else if !claudecode.BillsCacheWrites(c.model) {
 				tr.Calls[i].Usage = replay.Usage{Input: p}
 			}
 		}
-		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput == accounting.BillsCacheWrites(c.model) {
+		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput == claudecode.BillsCacheWrites(c.model) {
 			t.Fatalf("%s: MissOnly %v", c.model, tr.MissOnlyInput)
 		}
 		res := Run(tr, compactThird, DefaultConfig())
