@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
@@ -56,7 +57,7 @@ type Run struct {
 	Metrics simulate.Metrics `json:"metrics"`
 	Delta   simulate.Delta   `json:"delta"`
 
-	Limits    *simulate.Limits       `json:"limits,omitempty"`
+	Limits    *claudecode.Limits     `json:"limits,omitempty"`
 	Calls     []simulate.CallResult  `json:"calls,omitempty"`
 	Summaries []simulate.SummaryCall `json:"summaries,omitempty"`
 }

@@ -50,7 +50,7 @@ type Observer interface {
 // Config holds the simulation's parameters; the zero value of a field
 // means its default.
 type Config struct {
-	Limits LimitParams
+	Limits claudecode.LimitParams
 	// TTL overrides the cache lifetime the session's writes show.
 	TTL time.Duration
 	// CacheEdits models server-side cache edits (context management):
@@ -99,8 +99,8 @@ type Config struct {
 	// (MaxCacheEntries).
 	CacheEntries int
 	// MinCacheable is the minimum cacheable prefix by model
-	// (DefaultMinCacheable).
-	MinCacheable []MinPrefix
+	// (claudecode.DefaultMinCacheable).
+	MinCacheable []claudecode.MinPrefix
 	// Breaks is the cache-break rule of Metrics.CacheBreaks (Claude Code's,
 	// accounting.DefaultBreakRule); the zero value means the default.
 	Breaks     accounting.BreakRule
@@ -141,7 +141,7 @@ type State struct {
 	GapMs   int64 // since the previous call; 0 for the first
 	Model   string
 	Version string
-	Limits  Limits
+	Limits  claudecode.Limits
 	Items   []Item
 	// Tokens is the context's exact size now.
 	Tokens int64
@@ -177,8 +177,8 @@ func (s *State) Appended() int { return s.e.appendedFrom }
 // LimitsFor returns Claude Code's limits for this call under a policy's
 // parameters and a Claude Code version, with what the session's recorded
 // calls prove applied (Inferred.With).
-func (s *State) LimitsFor(p LimitParams, version string) Limits {
-	return LimitsFor(s.Inferred.With(p), s.Model, version)
+func (s *State) LimitsFor(p claudecode.LimitParams, version string) claudecode.Limits {
+	return claudecode.LimitsFor(s.Inferred.With(p), s.Model, version)
 }
 
 // PlaceholderTokens is the size of a cleared tool result or input: Claude
@@ -248,17 +248,17 @@ type Result struct {
 	Policy  string            `json:"policy"`
 	Session string            `json:"session"`
 	Method  accounting.Method `json:"method"`
-	Limits  Limits            `json:"limits"`
+	Limits  claudecode.Limits `json:"limits"`
 	Calls   []CallResult      `json:"calls"`
 	// Summaries are the summarizer's calls (simulated compactions).
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
 
-	limits    LimitParams // the run's limit parameters, for LimitsAt
-	keptWarm  bool        // the engine's keptWarm, for KeptWarm
-	firstAuto int         // for FirstAutoCompaction
-	manual    int         // the user's /compact runs the run replayed
-	endCount  int64       // for EndCount
+	limits    claudecode.LimitParams // the run's limit parameters, for LimitsAt
+	keptWarm  bool                   // the engine's keptWarm, for KeptWarm
+	firstAuto int                    // for FirstAutoCompaction
+	manual    int                    // the user's /compact runs the run replayed
+	endCount  int64                  // for EndCount
 	// The summary and the re-attached context the first compaction the
 	// policy decided left, in tokens.
 	firstSummary, firstRestored int64
@@ -276,8 +276,8 @@ func (r *Result) EndCount() int64 { return r.endCount }
 
 // LimitsAt returns the limits the run applied at trace call i (each call's
 // model and version set them).
-func (r *Result) LimitsAt(tr *Trace, i int) Limits {
-	return LimitsFor(tr.Inferred.With(r.limits), tr.Calls[i].Model, tr.Calls[i].Version)
+func (r *Result) LimitsAt(tr *Trace, i int) claudecode.Limits {
+	return claudecode.LimitsFor(tr.Inferred.With(r.limits), tr.Calls[i].Model, tr.Calls[i].Version)
 }
 
 // KeptWarm reports whether the run kept the system prompt prefix warm
@@ -365,17 +365,17 @@ func (cfg Config) withDefaults() Config {
 		cfg.Breaks = accounting.DefaultBreakRule()
 	}
 	if cfg.MinCacheable == nil {
-		cfg.MinCacheable = DefaultMinCacheable()
+		cfg.MinCacheable = claudecode.DefaultMinCacheable()
 	}
 	cfg.TurnRules = cfg.TurnRules.WithDefaults()
 	if cfg.EstimateFrom == "" {
-		cfg.EstimateFrom = EstimateFrom
+		cfg.EstimateFrom = claudecode.EstimateFrom
 	}
 	if cfg.ManualCompactions == "" {
 		cfg.ManualCompactions = ManualClaudeCode
 	}
 	if cfg.EstimateResponseFrom == "" {
-		cfg.EstimateResponseFrom = EstimateResponseFrom
+		cfg.EstimateResponseFrom = claudecode.EstimateResponseFrom
 	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
@@ -384,7 +384,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
 	}
 	if cfg.SharedPrefixFrom == "" {
-		cfg.SharedPrefixFrom = SharedPrefixFrom
+		cfg.SharedPrefixFrom = claudecode.SharedPrefixFrom
 	}
 	if cfg.ClockSlack == 0 {
 		cfg.ClockSlack = DefaultClockSlack
@@ -948,7 +948,7 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 }
 
 // request prices the call through the cache model and records it.
-func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
+func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
@@ -961,7 +961,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, minCacheable(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheable(e.cfg.MinCacheable, tc.Model))
 	stamp := tc.stamp
 	if stamp == "" {
 		stamp = replay.Stamp(tc.Time)
