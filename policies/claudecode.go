@@ -19,17 +19,17 @@ const (
 	microOff       microMode = "off"
 )
 
-// The size variant's defaults (simulate's), which claude-code-sm's
+// The size variant's defaults (Claude Code's), which claude-code-sm's
 // micro-compaction uses too.
 const (
-	microMinSavings = simulate.MicroMinSavings // skip a clearing that would free less
-	microTarget     = simulate.MicroTarget     // clear until the remaining results fit in this
+	microMinSavings = claudecode.MicroMinSavings // skip a clearing that would free less
+	microTarget     = claudecode.MicroTarget     // clear until the remaining results fit in this
 )
 
 // The tool results micro-compaction keeps when the keep parameter is 0, by
 // variant.
 const (
-	microKeepSize = simulate.MicroKeep
+	microKeepSize = claudecode.MicroKeep
 	microKeepTime = 5
 )
 
@@ -180,7 +180,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 	for k, j := range ids {
 		ests[k] = int64(s.Items[j].Est)
 	}
-	if n, freed := simulate.MicroClears(ests, keep, m.target); n > 0 && freed >= m.minSavings {
+	if n, freed := claudecode.MicroClears(ests, keep, m.target); n > 0 && freed >= m.minSavings {
 		s.Clear(ids[:n], "micro")
 	}
 }
@@ -190,7 +190,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 func compactable(s *simulate.State) []int {
 	var out []int
 	for j, it := range s.Items {
-		if it.Kind == simulate.KindToolResult && !it.Cleared && simulate.CompactableTools[it.Tool] {
+		if it.Kind == simulate.KindToolResult && !it.Cleared && claudecode.CompactableTools[it.Tool] {
 			out = append(out, j)
 		}
 	}

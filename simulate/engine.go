@@ -108,30 +108,18 @@ type Config struct {
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
 	// files, RestoreFileTokens each, RestoreTotalTokens in all
-	// (DefaultRestoreFiles, …); a negative value restores none.
+	// (claudecode.RestoreFiles, …); a negative value restores none.
 	RestoreFiles       int
 	RestoreFileTokens  int64
 	RestoreTotalTokens int64
 	// RestoreWrittenFrom is the first Claude Code version whose
-	// restoration counts the files a tool wrote (DefaultRestoreWrittenFrom).
+	// restoration counts the files a tool wrote
+	// (claudecode.RestoreWrittenFrom).
 	RestoreWrittenFrom string
 }
 
 // DefaultConfig returns the defaults, every field set.
 func DefaultConfig() Config { return Config{}.withDefaults() }
-
-// Restoration after a full compaction: Claude Code re-attaches the 5 most
-// recently read files, each up to 5,000 tokens, while they fit in 50,000.
-const (
-	DefaultRestoreFiles       = 5
-	DefaultRestoreFileTokens  = 5000
-	DefaultRestoreTotalTokens = 50_000
-	DefaultRestoreWrittenFrom = "2.0.0"
-)
-
-// Placeholder is what a cleared tool result becomes in Claude Code's
-// micro-compaction.
-const Placeholder = "[Old tool result content cleared]"
 
 // State is the context before one API call, as a policy sees it, and the
 // means to change it. Items must not be modified directly.
@@ -182,7 +170,7 @@ func (s *State) LimitsFor(p claudecode.LimitParams, version string) claudecode.L
 }
 
 // PlaceholderTokens is the size of a cleared tool result or input: Claude
-// Code's estimate of Placeholder at the session's calibrated ratio.
+// Code's estimate of claudecode.Placeholder at the session's calibrated ratio.
 func (s *State) PlaceholderTokens() int64 { return s.e.placeholder }
 
 // CallResult is one simulated API call.
@@ -396,16 +384,16 @@ func (cfg Config) withDefaults() Config {
 		cfg.GatewayCacheUnit = DefaultGatewayCacheUnit
 	}
 	if cfg.RestoreFiles == 0 {
-		cfg.RestoreFiles = DefaultRestoreFiles
+		cfg.RestoreFiles = claudecode.RestoreFiles
 	}
 	if cfg.RestoreFileTokens == 0 {
-		cfg.RestoreFileTokens = DefaultRestoreFileTokens
+		cfg.RestoreFileTokens = claudecode.RestoreFileTokens
 	}
 	if cfg.RestoreTotalTokens == 0 {
-		cfg.RestoreTotalTokens = DefaultRestoreTotalTokens
+		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens
 	}
 	if cfg.RestoreWrittenFrom == "" {
-		cfg.RestoreWrittenFrom = DefaultRestoreWrittenFrom
+		cfg.RestoreWrittenFrom = claudecode.RestoreWrittenFrom
 	}
 	return cfg
 }
@@ -449,7 +437,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
 	}
-	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
+	e.placeholder = int64(float64(replay.Estimate(len(claudecode.Placeholder)))*tr.Ratio + 0.5)
 	// Room for every item the trace appends, so the context is not
 	// regrown call after call (a compaction replaces it with a smaller one).
 	n := 1

@@ -407,7 +407,7 @@ func TestCacheBreaksRule(t *testing.T) {
 // default one.
 func TestMinCacheableConfig(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.MinCacheable = []claudecode.MinPrefix{{"sonnet", 100_000}}
+	cfg.MinCacheable = []claudecode.MinPrefix{{Match: "sonnet", Tokens: 100_000}}
 	res := Run(tinyTrace(), nothing{}, cfg)
 	// The observed run reports the recorded usage; the model's own figures
 	// are its prediction.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
-	"github.com/ctxlab/ctxlab/replay"
 )
 
 // DefaultSharedPrefixTTL is how long the system prompt prefix stays
@@ -96,65 +95,11 @@ func (in Inferred) With(p claudecode.LimitParams) claudecode.LimitParams {
 	return p
 }
 
-// Claude Code's size-based micro-compaction (microCompactToolResults in
-// its bundled cli.js, 2.1.x): past the warning level it clears the oldest
-// results of the compactable tools, keeping the last MicroKeep, while the
-// rest exceed MicroTarget, when that frees at least MicroMinSavings, all
-// by its estimate (length/4).
-const (
-	MicroKeep       = 3
-	MicroTarget     = 40_000
-	MicroMinSavings = 20_000
-)
-
-// MicroClears applies the size rule to the estimates of the compactable
-// results, oldest first: all but the last keep may go, oldest first, while
-// the rest exceed target. It returns how many go and what that frees.
-func MicroClears(ests []int64, keep int, target int64) (n int, freed int64) {
-	if len(ests) <= keep {
-		return 0, 0
-	}
-	var total int64
-	for _, e := range ests {
-		total += e
-	}
-	for _, e := range ests[:len(ests)-keep] {
-		if total-freed <= target {
-			break
-		}
-		n++
-		freed += e
-	}
-	return n, freed
-}
-
-// Micro-compaction by version. The size-based variant is the one in
-// Claude Code 2.1.7's bundled cli.js, and the one microcompact_boundary
-// seen in real transcripts is 2.1.19's; no 1.0/2.0 transcript and none
-// from 2.1.22 on has one, and replaying real sessions of those versions
-// with micro-compaction on moves their first auto-compaction away from the
-// real one. So it is on by default from MicroFrom up to MicroUntil, where
-// the transcripts show the output reservation change (claudecode.ReservedNewFrom):
-// they place the end only between 2.1.19 and 2.1.22. The later variant
-// the community reports (keep 5, when idle longer than the cache TTL) is
-// claude-code's micro=time.
-const (
-	MicroFrom  = "2.1.0"
-	MicroUntil = claudecode.ReservedNewFrom // exclusive
-)
-
 // MicroByDefault reports whether Claude Code of a version micro-compacts
 // by size in a session whose recorded prompts show ev: by version, unless
 // they show it off (an experiment flag decides, whatever the version).
 func MicroByDefault(version string, ev MicroEvidence) bool {
-	return version != "" && !ev.Off && replay.CompareVersions(version, MicroFrom) >= 0 && replay.CompareVersions(version, MicroUntil) < 0
-}
-
-// CompactableTools are the tools whose results micro-compaction clears
-// (COMPACTABLE_TOOLS in Claude Code's bundled cli.js, 2.1.7).
-var CompactableTools = map[string]bool{
-	"Read": true, "Bash": true, "Grep": true, "Glob": true,
-	"WebSearch": true, "WebFetch": true, "Edit": true, "Write": true,
+	return !ev.Off && claudecode.MicroBySize(version)
 }
 
 // MicroEvidence is what a session's recorded prompts show of Claude Code's
@@ -171,7 +116,7 @@ type MicroEvidence struct {
 // Code's count (the usage total of the call before, and the estimate of
 // what was appended since, a lower bound of its count) was past the
 // warning level, and clearing the oldest compactable results down to
-// MicroTarget would have freed MicroMinSavings, and no micro-compaction
+// claudecode.MicroTarget would have freed claudecode.MicroMinSavings, and no micro-compaction
 // came before the call. The results are followed as the recording has
 // them: a full compaction leaves none, a micro-compaction clears its own.
 func inferMicro(calls []TraceCall) MicroEvidence {
@@ -209,7 +154,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
 				appended += int64(it.Est)
 			}
-			if it.Kind == KindToolResult && CompactableTools[it.Tool] {
+			if it.Kind == KindToolResult && claudecode.CompactableTools[it.Tool] {
 				results = append(results, result{it.ToolID, int64(it.Est)})
 			}
 		}
@@ -226,7 +171,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 		for k, r := range results {
 			ests[k] = r.est
 		}
-		if _, saved := MicroClears(ests, MicroKeep, MicroTarget); saved >= MicroMinSavings {
+		if _, saved := claudecode.MicroClears(ests, claudecode.MicroKeep, claudecode.MicroTarget); saved >= claudecode.MicroMinSavings {
 			return MicroEvidence{Off: true, Reason: fmt.Sprintf(
 				"call %d was sent with its tool results whole although Claude Code's count (at least %s tokens) was past the %s-token warning level and micro-compaction would have cleared %s tokens of them (by Claude Code's estimate)",
 				c.Index+1, numtext.Int(count), numtext.Int(l.Warning), numtext.Int(saved))}

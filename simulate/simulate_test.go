@@ -380,7 +380,7 @@ func TestZeroConfigIsDefault(t *testing.T) {
 		t.Errorf("Run with Config{} differs from DefaultConfig():\n%+v\n%+v", a, b)
 	}
 	// A negative restoration bound restores nothing; zero is the default.
-	if c := (Config{RestoreFiles: -1}).withDefaults(); c.RestoreFiles != -1 || c.RestoreFileTokens != DefaultRestoreFileTokens {
+	if c := (Config{RestoreFiles: -1}).withDefaults(); c.RestoreFiles != -1 || c.RestoreFileTokens != claudecode.RestoreFileTokens {
 		t.Errorf("RestoreFiles -1: %+v", c)
 	}
 }
