@@ -574,38 +574,16 @@ func (e *engine) replaysManual(p Policy) bool {
 }
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
-// turn. A new working directory changes the system prompt, which
-// invalidates the cached prefix past the base prefix (cache.base; all of
-// it when no call has shown one). A new Claude Code version comes
-// from a restarted Claude Code, whose system prompt and tool definitions
-// are the new version's: the session's cached messages are lost, but from
-// SharedPrefixFrom on, with Anthropic's cache, the call still reads the
-// system prompt prefix, which the user's other requests on the new version
-// keep warm as they kept the old one's. In the transcripts the project
-// tests against, the two such calls within the cache lifetime read 10,467
-// and 16,701 tokens, where the model had predicted nothing; one through a
-// compatible gateway read 4,992 of a 23,872-token system prompt, so there,
-// and before SharedPrefixFrom, the call reads nothing. A thinking budget
-// that changed (before ThinkingKeywordsUntil), the session's second turn
-// (before SecondTurnUntil) and the first turn after a compaction (from
-// PostCompactTurnFrom) invalidate the cached messages but not the system
-// prompt.
-//
-// The system prompt also names the model ("You are powered by the model
-// named …", in the environment section, as the working directory is), and
-// Claude Code builds it when a turn begins. When a turn goes on on another
-// model (a fallback, as 1.0.x's "Claude Opus limit reached, now using
-// Sonnet 4"), the new model's entries are written under the old name, and
-// the next turn on it names the new model: its cached prefix breaks where
-// a new working directory breaks it, at the base prefix (at the system
-// prompt's end while no call on the model has shown one). Only that
-// model's entries break: the old model's were written under its own name.
-// In the transcripts the project tests against, the next turn after each
-// of the 4 such switches (all 1.0.89) read the base prefix (11,459,
-// 11,459, 12,517 and 12,232 tokens), after 0.6 to 3.4 minutes. Of the 5
-// turns on a model switched to between turns (/model) that came within
-// the cache lifetime, 4 read the whole previous prompt and the fifth fell
-// back as its changed thinking budget has it.
+// turn. A new working directory changes the system prompt past the base
+// prefix (cache.base). A restarted Claude Code (a new version, or a resumed
+// conversation) loses the cached messages; from SharedPrefixFrom, on
+// Anthropic's cache, it still reads the system prompt prefix that the
+// user's other requests keep warm. The turn rules (claudecode.Turns)
+// rewrite the cached messages, except the model named in the system
+// prompt: a turn on the model the previous turn fell back to breaks that
+// model's entries at the base prefix, or at the system prompt's end while
+// no call has shown one. docs/simulation.md ("The prompt cache") gives the
+// transcripts behind each rule.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)
@@ -785,10 +763,10 @@ func (e *engine) fit(target int64, unexplained, restart bool) {
 // shrink takes n tokens from the items before index end, newest first: the
 // context lost them somewhere the transcript does not show (Claude Code
 // rewrote or dropped part of an earlier message). The recorded cache read
-// of such a call almost always falls back to the system prompt (28 of 30
-// such calls in the real transcripts the tests read), so the cache model
-// is told of an edit at the first message, unless the loss is explained
-// (a real micro-compaction before the call, which marks its own edits).
+// of such a call almost always falls back to the system prompt
+// (docs/simulation.md, "The prompt cache"), so the cache model is told of
+// an edit at the first message, unless the loss is explained (a real
+// micro-compaction before the call, which marks its own edits).
 //
 // The context before the first message past the system prompt's
 // breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
