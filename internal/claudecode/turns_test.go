@@ -209,3 +209,24 @@ func TestThinkingBudgetRegexps(t *testing.T) {
 		}
 	}
 }
+
+// TestWordEnd pins each range of word characters at its ends and one
+// byte past them.
+func TestWordEnd(t *testing.T) {
+	for c, word := range map[byte]bool{
+		'@': false, 'A': true, 'Z': true, '[': false,
+		'`': false, 'a': true, 'z': true, '{': false,
+		'/': false, '0': true, '9': true, ':': false,
+		'_': true, ' ': false, 0xc3: false,
+	} {
+		if got := wordEnd(string(c), 0); got == word {
+			t.Errorf("wordEnd(%q) = %v, want %v", c, got, !word)
+		}
+		if got := ThinkingBudget("think" + string(c)); (got == 0) != word {
+			t.Errorf("ThinkingBudget(%q) = %d", "think"+string(c), got)
+		}
+	}
+	if !wordEnd("ab", -1) || !wordEnd("ab", 2) || wordEnd("ab", 1) || wordEnd("ab", 0) {
+		t.Error("wordEnd outside the text")
+	}
+}
