@@ -115,10 +115,11 @@ type MicroEvidence struct {
 // rule would have cleared results and the context kept them: Claude
 // Code's count (the usage total of the call before, and the estimate of
 // what was appended since, a lower bound of its count) was past the
-// warning level, and clearing the oldest compactable results down to
-// claudecode.MicroTarget would have freed claudecode.MicroMinSavings, and no micro-compaction
-// came before the call. The results are followed as the recording has
-// them: a full compaction leaves none, a micro-compaction clears its own.
+// warning level, clearing the oldest compactable results down to
+// claudecode.MicroTarget would have freed claudecode.MicroMinSavings, and
+// no micro-compaction came before the call. The results are followed as
+// the recording has them: a full compaction leaves none, a
+// micro-compaction clears its own.
 func inferMicro(calls []TraceCall) MicroEvidence {
 	type result struct {
 		id  string
