@@ -57,14 +57,15 @@ type Config struct {
 	// clearing tool results does not break the cached prefix.
 	CacheEdits bool
 	// EstimateFrom is the first Claude Code version whose threshold count
-	// adds an estimate of what followed the last response (EstimateFrom).
+	// adds an estimate of what followed the last response
+	// (claudecode.EstimateFrom).
 	EstimateFrom string
 	// ManualCompactions says which runs compact where the user ran
 	// /compact (ManualClaudeCode, ManualAll, ManualNone).
 	ManualCompactions string
 	// EstimateResponseFrom is the first version whose count also
 	// estimates the last response's blocks after its first
-	// (EstimateResponseFrom).
+	// (claudecode.EstimateResponseFrom).
 	EstimateResponseFrom string
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
@@ -78,7 +79,8 @@ type Config struct {
 	// see keptWarm).
 	SharedPrefixTTL time.Duration
 	// SharedPrefixFrom is the first Claude Code version whose calls on a
-	// new version still read the system prompt prefix (SharedPrefixFrom).
+	// new version still read the system prompt prefix
+	// (claudecode.SharedPrefixFrom).
 	SharedPrefixFrom string
 	// ColdStart starts every run with an empty cache and no prefix kept
 	// warm by other requests. By default a run starts with the prefix the

@@ -249,7 +249,7 @@ func TestSystemPrefixOf(t *testing.T) {
 // Before SecondTurnUntil the session's second turn reads only the system
 // prompt; its third turn, and any turn from 2.1.0 on, reads the whole
 // previous prompt. So does the second turn of a transcript that continues
-// a conversation from its summary (Continues): the conversation is past
+// a conversation from its summary (claudecode.Continues): the conversation is past
 // its second turn.
 func TestSecondTurnRewrite(t *testing.T) {
 	for _, c := range []struct {
