@@ -20,10 +20,10 @@ const (
 	CauseTTL5m           = "ttl_5m"
 	CauseTTL1h           = "ttl_1h"
 	// The turn rules (claudecode.TurnRules), in the order claudecode.Turns
-	// checks them: where
-	// Claude Code or the API rewrites the cached conversation as a turn
-	// begins, which no line of the transcript records. They explain a
-	// fallback within the cache lifetime, so they come after the TTLs.
+	// checks them: where Claude Code or the API rewrites the cached
+	// conversation as a turn begins, which no line of the transcript
+	// records. They explain a fallback within the cache lifetime, so they
+	// come after the TTLs.
 	CauseModelNamed      = "model_named"
 	CauseThinkingBudget  = "thinking_budget"
 	CauseSecondTurn      = "second_turn"
@@ -143,8 +143,8 @@ type BreakRule struct {
 	BreakMinTokens   int64
 }
 
-// DefaultBreakRule returns Claude Code's thresholds (claudecode.BreakMinFraction,
-// BreakMinTokens).
+// DefaultBreakRule returns Claude Code's thresholds
+// (claudecode.BreakMinFraction, claudecode.BreakMinTokens).
 func DefaultBreakRule() BreakRule {
 	return BreakRule{BreakMinFraction: claudecode.BreakMinFraction, BreakMinTokens: claudecode.BreakMinTokens}
 }
