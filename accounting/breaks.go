@@ -3,9 +3,9 @@ package accounting
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -19,10 +19,11 @@ const (
 	CauseCwdChange       = "cwd_change"
 	CauseTTL5m           = "ttl_5m"
 	CauseTTL1h           = "ttl_1h"
-	// The turn rules (TurnRules), in the order Turns checks them: where
-	// Claude Code or the API rewrites the cached conversation as a turn
-	// begins, which no line of the transcript records. They explain a
-	// fallback within the cache lifetime, so they come after the TTLs.
+	// The turn rules (claudecode.TurnRules), in the order claudecode.Turns
+	// checks them: where Claude Code or the API rewrites the cached
+	// conversation as a turn begins, which no line of the transcript
+	// records. They explain a fallback within the cache lifetime, so they
+	// come after the TTLs.
 	CauseModelNamed      = "model_named"
 	CauseThinkingBudget  = "thinking_budget"
 	CauseSecondTurn      = "second_turn"
@@ -131,19 +132,22 @@ type TTLChange struct {
 	To      string `json:"to"`
 }
 
-// BreakRule is Claude Code's cache-break rule (its prompt-cache break
-// detector, as in Claude Code 2.1.x): a call breaks the cache when its cache read
-// fell by more than BreakMinFraction of the previous call's read AND by more
-// than BreakMinTokens. The previous call is the thread's previous call whose
-// model the detector does not skip (BreakExcluded). accounting.Config and
-// simulate.Config each carry one; DefaultBreakRule has Claude Code's values.
+// BreakRule is a cache-break rule: a call breaks the cache when its cache
+// read fell by more than BreakMinFraction of the previous call's read AND
+// by more than BreakMinTokens. The previous call is the thread's previous
+// call whose model Claude Code's detector does not skip
+// (claudecode.BreakExcluded). accounting.Config and simulate.Config each
+// carry one; DefaultBreakRule is Claude Code's own.
 type BreakRule struct {
 	BreakMinFraction float64
 	BreakMinTokens   int64
 }
 
-// DefaultBreakRule returns Claude Code's thresholds: 5% and 2,000 tokens.
-func DefaultBreakRule() BreakRule { return BreakRule{BreakMinFraction: 0.05, BreakMinTokens: 2000} }
+// DefaultBreakRule returns Claude Code's thresholds
+// (claudecode.BreakMinFraction, claudecode.BreakMinTokens).
+func DefaultBreakRule() BreakRule {
+	return BreakRule{BreakMinFraction: claudecode.BreakMinFraction, BreakMinTokens: claudecode.BreakMinTokens}
+}
 
 // IsBreak reports whether a call that read read tokens from the cache
 // broke it, the previous call having read prevRead.
@@ -152,11 +156,6 @@ func (r BreakRule) IsBreak(prevRead, read int64) bool {
 	return float64(drop) > r.BreakMinFraction*float64(prevRead) && drop > r.BreakMinTokens
 }
 
-// BreakExcluded reports the models whose calls Claude Code's break detector
-// skips: they neither break nor count as the previous call (Haiku, whose
-// caching behaves differently).
-func BreakExcluded(model string) bool { return strings.Contains(model, "haiku") }
-
 func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 	breaks := []CacheBreak{}
 	changes := []TTLChange{}
@@ -164,10 +163,10 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 		name := ThreadName(th)
 		prev := -1
 		ttl := "" // TTL of the thread's latest cache write
-		turns := NewTurns(cfg.TurnRules, Continues(th))
+		turns := claudecode.NewTurns(cfg.TurnRules, claudecode.Continues(th))
 		// Since the previous call checked: the turn rules that applied,
 		// and whether a compaction (full, micro) came.
-		var rw Rewrite
+		var rw claudecode.Rewrite
 		var full, micro bool
 		var budget int64
 		m, ci := 0, 0 // next message and compaction to look at
@@ -179,13 +178,13 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 			// The turn rules follow every counted call: the prompts typed
 			// since the previous one, the response's thinking, and the
 			// compactions before it.
-			tc := TurnCall{Model: c.Model, Version: c.Version}
+			tc := claudecode.TurnCall{Model: c.Model, Version: c.Version}
 			if c.Msg >= 0 {
 				for ; m < c.Msg; m++ {
 					if th.Messages[m].Typed() {
 						tc.NewTurn, budget = true, 0
 						if turns.Keywords(c.Version) { // only then does the budget count
-							budget, _ = PromptBudget(&th.Messages[m])
+							budget, _ = claudecode.PromptBudget(&th.Messages[m])
 						}
 					}
 				}
@@ -213,7 +212,7 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				}
 				ttl = w
 			}
-			if BreakExcluded(c.Model) {
+			if claudecode.BreakExcluded(c.Model) {
 				continue
 			}
 			if prev < 0 {
@@ -256,8 +255,8 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 				case rw != 0:
 					// After the TTLs: a turn rule explains a fallback
 					// within the cache lifetime.
-					b.Cause = rw.Cause()
-				case BillsCacheWrites(c.Model) && c.Usage.Prompt() > 0 && c.Usage.Prompt() < p.Usage.Prompt():
+					b.Cause = rewriteCause(rw)
+				case claudecode.BillsCacheWrites(c.Model) && c.Usage.Prompt() > 0 && c.Usage.Prompt() < p.Usage.Prompt():
 					// A call only appends to the conversation: a smaller
 					// prompt lost part of it, which no line records.
 					// (Some compatible endpoints count a read in the input
@@ -286,12 +285,22 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 	return breaks, changes
 }
 
-// BillsCacheWrites reports whether a model's calls bill cache writes:
-// Anthropic's Claude models do. Other models reached through an
-// Anthropic-compatible endpoint (deepseek-*, for one) cache prefixes
-// automatically and report no cache_creation_input_tokens at all: their
-// transcripts show reads but never a write.
-func BillsCacheWrites(model string) bool { return strings.Contains(model, "claude") }
+// rewriteCause names the first turn rule of a set as a cache-break cause.
+func rewriteCause(rw claudecode.Rewrite) string {
+	switch {
+	case rw&claudecode.RewriteModelNamed != 0:
+		return CauseModelNamed
+	case rw&claudecode.RewriteThinkingBudget != 0:
+		return CauseThinkingBudget
+	case rw&claudecode.RewriteSecondTurn != 0:
+		return CauseSecondTurn
+	case rw&claudecode.RewriteThinkingDropped != 0:
+		return CauseThinkingDropped
+	case rw&claudecode.RewritePostCompact != 0:
+		return CausePostCompaction
+	}
+	return ""
+}
 
 // writeTTL names the TTL a call wrote its cache with: "1h", "5m", or ""
 // when it wrote nothing or both.

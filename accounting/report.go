@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -17,7 +18,7 @@ type Config struct {
 	BreakRule
 	// TurnRules name the rules by which Claude Code, or the API, rewrites
 	// the cached conversation when a user turn begins, as break causes.
-	TurnRules
+	claudecode.TurnRules
 	// TTL5m and TTL1h are the prompt-cache lifetimes (Anthropic's "Prompt
 	// caching" documentation).
 	TTL5m time.Duration

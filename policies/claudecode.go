@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -18,17 +19,17 @@ const (
 	microOff       microMode = "off"
 )
 
-// The size variant's defaults (simulate's), which claude-code-sm's
+// The size variant's defaults (Claude Code's), which claude-code-sm's
 // micro-compaction uses too.
 const (
-	microMinSavings = simulate.MicroMinSavings // skip a clearing that would free less
-	microTarget     = simulate.MicroTarget     // clear until the remaining results fit in this
+	microMinSavings = claudecode.MicroMinSavings // skip a clearing that would free less
+	microTarget     = claudecode.MicroTarget     // clear until the remaining results fit in this
 )
 
 // The tool results micro-compaction keeps when the keep parameter is 0, by
 // variant.
 const (
-	microKeepSize = simulate.MicroKeep
+	microKeepSize = claudecode.MicroKeep
 	microKeepTime = 5
 )
 
@@ -44,7 +45,7 @@ var claudeCodeDef = policyDef{
 			versionText(&p.version, "version", "", "Claude Code version to model; empty: each call's recorded version"),
 			reserveParam(&p.limits.Reserved),
 			whole(&p.limits.Window, "window", 0, 0, "context window; 0: 200000, 1000000 for [1m] models"),
-			whole(&p.limits.Buffer, "buffer", simulate.AutoCompactBuffer, 1, "auto-compact buffer below the available window"),
+			whole(&p.limits.Buffer, "buffer", claudecode.AutoCompactBuffer, 1, "auto-compact buffer below the available window"),
 			pctParam(&p.limits.Pct),
 			boolean(&p.auto, "auto", true, "auto-compaction enabled"),
 			microParam(&p.micro.mode, "micro-compaction: size (2.1.7's), time (idle longer than the TTL, keep 5), off; "+
@@ -68,16 +69,16 @@ func reserveParam(dst *int64) param {
 // checkRoom checks that a window set by hand leaves room for the largest
 // output reservation and the buffer below it, as a threshold above zero
 // needs.
-func checkRoom(l simulate.LimitParams) error {
+func checkRoom(l claudecode.LimitParams) error {
 	if l.Window == 0 {
 		return nil
 	}
 	reserve, buffer := l.Reserved, l.Buffer
 	if reserve == 0 {
-		reserve = max(simulate.ReservedOld, simulate.ReservedNew)
+		reserve = max(claudecode.ReservedOld, claudecode.ReservedNew)
 	}
 	if buffer == 0 {
-		buffer = simulate.AutoCompactBuffer
+		buffer = claudecode.AutoCompactBuffer
 	}
 	if l.Window <= reserve+buffer {
 		return fmt.Errorf("window=%d leaves no room for a threshold: want 0 (the model's) or more than reserve + buffer (%d + %d)", l.Window, reserve, buffer)
@@ -98,7 +99,7 @@ func microParam(dst *microMode, doc string) param {
 type claudeCode struct {
 	named
 	version string
-	limits  simulate.LimitParams
+	limits  claudecode.LimitParams
 	auto    bool
 	micro   microCompaction
 	restore bool
@@ -134,7 +135,7 @@ type microCompaction struct {
 
 // run clears old tool results before a call of version, whose thresholds
 // are limits, as the variant of micro-compaction m.mode picks does.
-func (m microCompaction) run(s *simulate.State, version string, limits simulate.Limits) {
+func (m microCompaction) run(s *simulate.State, version string, limits claudecode.Limits) {
 	mode, keep := m.mode, m.keep
 	if mode == microByVersion {
 		mode = microOff
@@ -179,7 +180,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 	for k, j := range ids {
 		ests[k] = int64(s.Items[j].Est)
 	}
-	if n, freed := simulate.MicroClears(ests, keep, m.target); n > 0 && freed >= m.minSavings {
+	if n, freed := claudecode.MicroClears(ests, keep, m.target); n > 0 && freed >= m.minSavings {
 		s.Clear(ids[:n], "micro")
 	}
 }
@@ -189,7 +190,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 func compactable(s *simulate.State) []int {
 	var out []int
 	for j, it := range s.Items {
-		if it.Kind == simulate.KindToolResult && !it.Cleared && simulate.CompactableTools[it.Tool] {
+		if it.Kind == simulate.KindToolResult && !it.Cleared && claudecode.CompactableTools[it.Tool] {
 			out = append(out, j)
 		}
 	}

@@ -1,6 +1,9 @@
 package policies
 
-import "github.com/ctxlab/ctxlab/simulate"
+import (
+	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 var claudeCodeSMDef = policyDef{
 	name: "claude-code-sm",
@@ -46,7 +49,7 @@ var claudeCodeSMDef = policyDef{
 type sessionMemory struct {
 	named
 	// The parameters.
-	limits                       simulate.LimitParams
+	limits                       claudecode.LimitParams
 	init, update, tools          int64
 	max, section, sections, rate int64
 	prompt                       int64

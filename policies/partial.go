@@ -1,6 +1,9 @@
 package policies
 
-import "github.com/ctxlab/ctxlab/simulate"
+import (
+	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 var partialDef = policyDef{
 	name: "partial",
@@ -29,7 +32,7 @@ type partial struct {
 func (p *partial) Before(s *simulate.State) {
 	// The session's inferred window applies; its auto-compaction setting
 	// does not: this policy compacts by itself.
-	limits := s.LimitsFor(simulate.LimitParams{Pct: p.pct}, s.Version)
+	limits := s.LimitsFor(claudecode.LimitParams{Pct: p.pct}, s.Version)
 	if s.Trigger < limits.Threshold {
 		return
 	}

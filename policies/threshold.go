@@ -28,7 +28,7 @@ type threshold struct {
 func (p *threshold) Before(s *simulate.State) {
 	w := p.window
 	if w == 0 {
-		w = s.Limits.Window // simulate.LimitsFor: by model, unless the run overrides it
+		w = s.Limits.Window // claudecode.LimitsFor: by model, unless the run overrides it
 	}
 	if s.Tokens >= int64(float64(w)*p.pct/100) {
 		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Label: "threshold"})

@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -48,7 +49,7 @@ type Run struct {
 	Metrics simulate.Metrics `json:"metrics"`
 	Delta   simulate.Delta   `json:"delta"`
 
-	Limits    *simulate.Limits       `json:"limits,omitempty"`
+	Limits    *claudecode.Limits     `json:"limits,omitempty"`
 	Calls     []simulate.CallResult  `json:"calls,omitempty"`
 	Summaries []simulate.SummaryCall `json:"summaries,omitempty"`
 }

@@ -3,7 +3,7 @@ package simulate
 import "fmt"
 
 // Clear replaces the content of the tool results at the given item indexes
-// with Placeholder (the tool_use stays). It returns the tokens freed.
+// with claudecode.Placeholder (the tool_use stays). It returns the tokens freed.
 // Clearing breaks the cached prefix from the first cleared result on,
 // unless Config.CacheEdits is set.
 func (s *State) Clear(idx []int, reason string) int64 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -49,35 +50,37 @@ type Observer interface {
 // Config holds the simulation's parameters; the zero value of a field
 // means its default.
 type Config struct {
-	Limits LimitParams
+	Limits claudecode.LimitParams
 	// TTL overrides the cache lifetime the session's writes show.
 	TTL time.Duration
 	// CacheEdits models server-side cache edits (context management):
 	// clearing tool results does not break the cached prefix.
 	CacheEdits bool
 	// EstimateFrom is the first Claude Code version whose threshold count
-	// adds an estimate of what followed the last response (EstimateFrom).
+	// adds an estimate of what followed the last response
+	// (claudecode.EstimateFrom).
 	EstimateFrom string
 	// ManualCompactions says which runs compact where the user ran
 	// /compact (ManualClaudeCode, ManualAll, ManualNone).
 	ManualCompactions string
 	// EstimateResponseFrom is the first version whose count also
 	// estimates the last response's blocks after its first
-	// (EstimateResponseFrom).
+	// (claudecode.EstimateResponseFrom).
 	EstimateResponseFrom string
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
-	// (accounting.TurnRules: a changed keyword thinking budget, the
+	// (claudecode.TurnRules: a changed keyword thinking budget, the
 	// session's second turn, thinking dropped, the first turn after a
 	// compaction).
-	accounting.TurnRules
+	claudecode.TurnRules
 	// SharedPrefixTTL is how long the prefix up to the end of the system
 	// prompt stays readable after the session's own last use when the
 	// session's first call read from the cache (DefaultSharedPrefixTTL;
 	// see keptWarm).
 	SharedPrefixTTL time.Duration
 	// SharedPrefixFrom is the first Claude Code version whose calls on a
-	// new version still read the system prompt prefix (SharedPrefixFrom).
+	// new version still read the system prompt prefix
+	// (claudecode.SharedPrefixFrom).
 	SharedPrefixFrom string
 	// ColdStart starts every run with an empty cache and no prefix kept
 	// warm by other requests. By default a run starts with the prefix the
@@ -98,8 +101,8 @@ type Config struct {
 	// (MaxCacheEntries).
 	CacheEntries int
 	// MinCacheable is the minimum cacheable prefix by model
-	// (DefaultMinCacheable).
-	MinCacheable []MinPrefix
+	// (claudecode.DefaultMinCacheable).
+	MinCacheable []claudecode.MinPrefix
 	// Breaks is the cache-break rule of Metrics.CacheBreaks (Claude Code's,
 	// accounting.DefaultBreakRule); the zero value means the default.
 	Breaks     accounting.BreakRule
@@ -107,30 +110,18 @@ type Config struct {
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
 	// files, RestoreFileTokens each, RestoreTotalTokens in all
-	// (DefaultRestoreFiles, …); a negative value restores none.
+	// (claudecode.RestoreFiles, …); a negative value restores none.
 	RestoreFiles       int
 	RestoreFileTokens  int64
 	RestoreTotalTokens int64
 	// RestoreWrittenFrom is the first Claude Code version whose
-	// restoration counts the files a tool wrote (DefaultRestoreWrittenFrom).
+	// restoration counts the files a tool wrote
+	// (claudecode.RestoreWrittenFrom).
 	RestoreWrittenFrom string
 }
 
 // DefaultConfig returns the defaults, every field set.
 func DefaultConfig() Config { return Config{}.withDefaults() }
-
-// Restoration after a full compaction: Claude Code re-attaches the 5 most
-// recently read files, each up to 5,000 tokens, while they fit in 50,000.
-const (
-	DefaultRestoreFiles       = 5
-	DefaultRestoreFileTokens  = 5000
-	DefaultRestoreTotalTokens = 50_000
-	DefaultRestoreWrittenFrom = "2.0.0"
-)
-
-// Placeholder is what a cleared tool result becomes in Claude Code's
-// micro-compaction.
-const Placeholder = "[Old tool result content cleared]"
 
 // State is the context before one API call, as a policy sees it, and the
 // means to change it. Items must not be modified directly.
@@ -140,7 +131,7 @@ type State struct {
 	GapMs   int64 // since the previous call; 0 for the first
 	Model   string
 	Version string
-	Limits  Limits
+	Limits  claudecode.Limits
 	Items   []Item
 	// Tokens is the context's exact size now.
 	Tokens int64
@@ -176,12 +167,12 @@ func (s *State) Appended() int { return s.e.appendedFrom }
 // LimitsFor returns Claude Code's limits for this call under a policy's
 // parameters and a Claude Code version, with what the session's recorded
 // calls prove applied (Inferred.With).
-func (s *State) LimitsFor(p LimitParams, version string) Limits {
-	return LimitsFor(s.Inferred.With(p), s.Model, version)
+func (s *State) LimitsFor(p claudecode.LimitParams, version string) claudecode.Limits {
+	return claudecode.LimitsFor(s.Inferred.With(p), s.Model, version)
 }
 
 // PlaceholderTokens is the size of a cleared tool result or input: Claude
-// Code's estimate of Placeholder at the session's calibrated ratio.
+// Code's estimate of claudecode.Placeholder at the session's calibrated ratio.
 func (s *State) PlaceholderTokens() int64 { return s.e.placeholder }
 
 // CallResult is one simulated API call.
@@ -247,17 +238,17 @@ type Result struct {
 	Policy  string            `json:"policy"`
 	Session string            `json:"session"`
 	Method  accounting.Method `json:"method"`
-	Limits  Limits            `json:"limits"`
+	Limits  claudecode.Limits `json:"limits"`
 	Calls   []CallResult      `json:"calls"`
 	// Summaries are the summarizer's calls (simulated compactions).
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
 
-	limits    LimitParams // the run's limit parameters, for LimitsAt
-	keptWarm  bool        // the engine's keptWarm, for KeptWarm
-	firstAuto int         // for FirstAutoCompaction
-	manual    int         // the user's /compact runs the run replayed
-	endCount  int64       // for EndCount
+	limits    claudecode.LimitParams // the run's limit parameters, for LimitsAt
+	keptWarm  bool                   // the engine's keptWarm, for KeptWarm
+	firstAuto int                    // for FirstAutoCompaction
+	manual    int                    // the user's /compact runs the run replayed
+	endCount  int64                  // for EndCount
 	// The summary and the re-attached context the first compaction the
 	// policy decided left, in tokens.
 	firstSummary, firstRestored int64
@@ -275,8 +266,8 @@ func (r *Result) EndCount() int64 { return r.endCount }
 
 // LimitsAt returns the limits the run applied at trace call i (each call's
 // model and version set them).
-func (r *Result) LimitsAt(tr *Trace, i int) Limits {
-	return LimitsFor(tr.Inferred.With(r.limits), tr.Calls[i].Model, tr.Calls[i].Version)
+func (r *Result) LimitsAt(tr *Trace, i int) claudecode.Limits {
+	return claudecode.LimitsFor(tr.Inferred.With(r.limits), tr.Calls[i].Model, tr.Calls[i].Version)
 }
 
 // KeptWarm reports whether the run kept the system prompt prefix warm
@@ -339,7 +330,7 @@ type engine struct {
 	model        string
 	compacted    bool // a compaction happened before this call
 	// turns follows the trace's turns for the turn rules.
-	turns      accounting.Turns
+	turns      claudecode.Turns
 	clearedNow bool  // content cleared or dropped before this call
 	st         State // the policy's view of the current call (step)
 	// sys is where the system prompt's cache breakpoint falls
@@ -364,17 +355,17 @@ func (cfg Config) withDefaults() Config {
 		cfg.Breaks = accounting.DefaultBreakRule()
 	}
 	if cfg.MinCacheable == nil {
-		cfg.MinCacheable = DefaultMinCacheable()
+		cfg.MinCacheable = claudecode.DefaultMinCacheable()
 	}
 	cfg.TurnRules = cfg.TurnRules.WithDefaults()
 	if cfg.EstimateFrom == "" {
-		cfg.EstimateFrom = EstimateFrom
+		cfg.EstimateFrom = claudecode.EstimateFrom
 	}
 	if cfg.ManualCompactions == "" {
 		cfg.ManualCompactions = ManualClaudeCode
 	}
 	if cfg.EstimateResponseFrom == "" {
-		cfg.EstimateResponseFrom = EstimateResponseFrom
+		cfg.EstimateResponseFrom = claudecode.EstimateResponseFrom
 	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
@@ -383,7 +374,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
 	}
 	if cfg.SharedPrefixFrom == "" {
-		cfg.SharedPrefixFrom = SharedPrefixFrom
+		cfg.SharedPrefixFrom = claudecode.SharedPrefixFrom
 	}
 	if cfg.ClockSlack == 0 {
 		cfg.ClockSlack = DefaultClockSlack
@@ -395,16 +386,16 @@ func (cfg Config) withDefaults() Config {
 		cfg.GatewayCacheUnit = DefaultGatewayCacheUnit
 	}
 	if cfg.RestoreFiles == 0 {
-		cfg.RestoreFiles = DefaultRestoreFiles
+		cfg.RestoreFiles = claudecode.RestoreFiles
 	}
 	if cfg.RestoreFileTokens == 0 {
-		cfg.RestoreFileTokens = DefaultRestoreFileTokens
+		cfg.RestoreFileTokens = claudecode.RestoreFileTokens
 	}
 	if cfg.RestoreTotalTokens == 0 {
-		cfg.RestoreTotalTokens = DefaultRestoreTotalTokens
+		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens
 	}
 	if cfg.RestoreWrittenFrom == "" {
-		cfg.RestoreWrittenFrom = DefaultRestoreWrittenFrom
+		cfg.RestoreWrittenFrom = claudecode.RestoreWrittenFrom
 	}
 	return cfg
 }
@@ -445,10 +436,10 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	e := &engine{
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
-		turns: accounting.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
+		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
 	}
-	e.placeholder = int64(float64(replay.Estimate(len(Placeholder)))*tr.Ratio + 0.5)
+	e.placeholder = int64(float64(replay.Estimate(len(claudecode.Placeholder)))*tr.Ratio + 0.5)
 	// Room for every item the trace appends, so the context is not
 	// regrown call after call (a compaction replaces it with a smaller one).
 	n := 1
@@ -585,45 +576,23 @@ func (e *engine) replaysManual(p Policy) bool {
 }
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
-// turn. A new working directory changes the system prompt, which
-// invalidates the cached prefix past the base prefix (cache.base; all of
-// it when no call has shown one). A new Claude Code version comes
-// from a restarted Claude Code, whose system prompt and tool definitions
-// are the new version's: the session's cached messages are lost, but from
-// SharedPrefixFrom on, with Anthropic's cache, the call still reads the
-// system prompt prefix, which the user's other requests on the new version
-// keep warm as they kept the old one's. In the transcripts the project
-// tests against, the two such calls within the cache lifetime read 10,467
-// and 16,701 tokens, where the model had predicted nothing; one through a
-// compatible gateway read 4,992 of a 23,872-token system prompt, so there,
-// and before SharedPrefixFrom, the call reads nothing. A thinking budget
-// that changed (before ThinkingKeywordsUntil), the session's second turn
-// (before SecondTurnUntil) and the first turn after a compaction (from
-// PostCompactTurnFrom) invalidate the cached messages but not the system
-// prompt.
-//
-// The system prompt also names the model ("You are powered by the model
-// named …", in the environment section, as the working directory is), and
-// Claude Code builds it when a turn begins. When a turn goes on on another
-// model (a fallback, as 1.0.x's "Claude Opus limit reached, now using
-// Sonnet 4"), the new model's entries are written under the old name, and
-// the next turn on it names the new model: its cached prefix breaks where
-// a new working directory breaks it, at the base prefix (at the system
-// prompt's end while no call on the model has shown one). Only that
-// model's entries break: the old model's were written under its own name.
-// In the transcripts the project tests against, the next turn after each
-// of the 4 such switches (all 1.0.89) read the base prefix (11,459,
-// 11,459, 12,517 and 12,232 tokens), after 0.6 to 3.4 minutes. Of the 5
-// turns on a model switched to between turns (/model) that came within
-// the cache lifetime, 4 read the whole previous prompt and the fifth fell
-// back as its changed thinking budget has it.
+// turn. A new working directory changes the system prompt past the base
+// prefix (cache.base). A restarted Claude Code (a new version, or a resumed
+// conversation) loses the cached messages; from SharedPrefixFrom, on
+// Anthropic's cache, it still reads the system prompt prefix that the
+// user's other requests keep warm. The turn rules (claudecode.Turns)
+// rewrite the cached messages, except the model named in the system
+// prompt: a turn on the model the previous turn fell back to breaks that
+// model's entries at the base prefix, or at the system prompt's end while
+// no call has shown one. docs/simulation.md ("The prompt cache") gives the
+// transcripts behind each rule.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
 	}
-	rw := e.turns.Next(accounting.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
-	if rw&accounting.RewriteModelNamed != 0 {
+	rw := e.turns.Next(claudecode.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
+	if rw&claudecode.RewriteModelNamed != 0 {
 		pos := e.cache.base
 		if pos == 0 {
 			pos = e.sysFor(tc.Model)
@@ -635,7 +604,7 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		newVersion := e.newVersion(i, tc)
 		// A new process: its system prompt is its own (a new version's, or
 		// a resumed conversation's new git status snapshot).
-		if accounting.BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
+		if claudecode.BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
 			e.markEdit(1) // the messages, not the system prompt prefix
 		} else {
 			e.markEdit(0)
@@ -658,13 +627,13 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 // messageRewrites are the turn rules that rewrite the cached messages,
 // with the action each writes in a call's row.
 var messageRewrites = []struct {
-	rw     accounting.Rewrite
+	rw     claudecode.Rewrite
 	action string
 }{
-	{accounting.RewriteThinkingBudget, "thinking budget changed"},
-	{accounting.RewriteSecondTurn, "second turn"},
-	{accounting.RewriteThinkingDropped, "thinking of the previous turn dropped"},
-	{accounting.RewritePostCompact, "first turn after a compaction"},
+	{claudecode.RewriteThinkingBudget, "thinking budget changed"},
+	{claudecode.RewriteSecondTurn, "second turn"},
+	{claudecode.RewriteThinkingDropped, "thinking of the previous turn dropped"},
+	{claudecode.RewritePostCompact, "first turn after a compaction"},
 }
 
 // sideRequests replays the side requests sent since the previous call:
@@ -796,10 +765,10 @@ func (e *engine) fit(target int64, unexplained, restart bool) {
 // shrink takes n tokens from the items before index end, newest first: the
 // context lost them somewhere the transcript does not show (Claude Code
 // rewrote or dropped part of an earlier message). The recorded cache read
-// of such a call almost always falls back to the system prompt (28 of 30
-// such calls in the real transcripts the tests read), so the cache model
-// is told of an edit at the first message, unless the loss is explained
-// (a real micro-compaction before the call, which marks its own edits).
+// of such a call almost always falls back to the system prompt
+// (docs/simulation.md, "The prompt cache"), so the cache model is told of
+// an edit at the first message, unless the loss is explained (a real
+// micro-compaction before the call, which marks its own edits).
 //
 // The context before the first message past the system prompt's
 // breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
@@ -934,7 +903,7 @@ func (e *engine) flushEdit() {
 func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 	ttl = e.ttl.Milliseconds()
 	switch {
-	case !accounting.BillsCacheWrites(tc.Model):
+	case !claudecode.BillsCacheWrites(tc.Model):
 		if e.cfg.TTL <= 0 {
 			ttl = max(ttl, e.cfg.GatewayTTL.Milliseconds())
 		}
@@ -947,20 +916,20 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 }
 
 // request prices the call through the cache model and records it.
-func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
+func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
 	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
 	tail := tc.Usage.Input // after Claude Code's last breakpoint
 	sys := e.sysFor(tc.Model)
-	if !accounting.BillsCacheWrites(tc.Model) {
+	if !claudecode.BillsCacheWrites(tc.Model) {
 		tail = prompt % e.cfg.GatewayCacheUnit // the whole prompt, in units
 		if !e.tr.MissOnlyInput {
 			tail = tc.Usage.CacheRead + tc.Usage.Input%e.cfg.GatewayCacheUnit
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, minCacheable(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheable(e.cfg.MinCacheable, tc.Model))
 	stamp := tc.stamp
 	if stamp == "" {
 		stamp = replay.Stamp(tc.Time)
@@ -970,7 +939,7 @@ func (e *engine) request(tc *TraceCall, l Limits, observed bool) {
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
-	if !accounting.BillsCacheWrites(tc.Model) {
+	if !claudecode.BillsCacheWrites(tc.Model) {
 		// A compatible endpoint's cache is automatic: what is not read
 		// is billed as input, and nothing is billed as a write.
 		r.Input, write = r.Input+write, 0

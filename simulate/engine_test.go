@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -402,18 +403,11 @@ func TestCacheBreaksRule(t *testing.T) {
 	}
 }
 
-func TestMinCacheable(t *testing.T) {
-	for model, want := range map[string]int64{
-		"claude-opus-4-6": 4096, "claude-opus-4-5-20251101": 4096, "claude-haiku-4-5-20251001": 4096,
-		"claude-3-5-haiku-20241022": 2048, "claude-sonnet-4-5-20250929": 1024, "claude-opus-4-1-20250805": 1024,
-	} {
-		if got := MinCacheable(model); got != want {
-			t.Errorf("%s: %d, want %d", model, got, want)
-		}
-	}
-	// A table in the Config replaces the default one.
+// TestMinCacheableConfig checks that a table in the Config replaces the
+// default one.
+func TestMinCacheableConfig(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.MinCacheable = []MinPrefix{{"sonnet", 100_000}}
+	cfg.MinCacheable = []claudecode.MinPrefix{{Match: "sonnet", Tokens: 100_000}}
 	res := Run(tinyTrace(), nothing{}, cfg)
 	// The observed run reports the recorded usage; the model's own figures
 	// are its prediction.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -323,9 +324,9 @@ func microDecision(tr *Trace) (mode, why string) {
 	case tr.Micro.Off:
 		return "off", "the recorded prompts show it off: " + tr.Micro.Reason
 	case MicroByDefault(v, tr.Micro):
-		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, MicroFrom, MicroUntil)
+		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, claudecode.MicroFrom, claudecode.MicroUntil)
 	}
-	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, MicroFrom, MicroUntil)
+	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, claudecode.MicroFrom, claudecode.MicroUntil)
 }
 
 // postCompaction fills the prompts of the first call after the first real

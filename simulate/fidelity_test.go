@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -214,8 +215,8 @@ func TestFidelityCompactionReason(t *testing.T) {
 		// 2.0.76 reserves 32,000 for output: 200,000 − 32,000 − 13,000.
 		{"never", &Result{}, 155_000, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, its threshold there 155,000): not explained"},
 		// A --window of 300,000: 300,000 − 32,000 − 13,000.
-		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, firstAuto: 9, limits: LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 4, claude-code at call 9 (call 3's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
-		{"off", &Result{limits: LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
+		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, firstAuto: 9, limits: claudecode.LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 4, claude-code at call 9 (call 3's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
+		{"off", &Result{limits: claudecode.LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
 	} {
 		f := NewFidelity(s, tr, observed, c.cc, DefaultFidelityTolerances())
 		if f.RealAutoCompactionTotal != 152_000 || f.ClaudeCodeThreshold != c.threshold || !slices.Contains(f.Reasons, c.want) {

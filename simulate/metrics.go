@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -115,7 +116,7 @@ type Delta struct {
 
 // NewDelta returns m's difference from base.
 func NewDelta(base, m Metrics) Delta {
-	d := Delta{TotalCost: round(m.TotalCost-base.TotalCost, 1e6), PeakContext: m.PeakContext - base.PeakContext}
+	d := Delta{TotalCost: prices.RoundUSD(m.TotalCost - base.TotalCost), PeakContext: m.PeakContext - base.PeakContext}
 	if base.TotalCost != 0 {
 		p := round(100*(m.TotalCost-base.TotalCost)/base.TotalCost, 1e2)
 		d.TotalCostPct = &p
@@ -161,7 +162,7 @@ func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
 
 // CacheBreaks returns the indexes in calls of the cache breaks under rule
 // r: calls whose cache read fell below the previous call's as r says, the
-// calls of models Claude Code's detector skips (accounting.BreakExcluded)
+// calls of models Claude Code's detector skips (claudecode.BreakExcluded)
 // left out on both sides. Metrics.CacheBreaks counts them, under the run's
 // Config.Breaks.
 func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
@@ -169,7 +170,7 @@ func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
 	var prevRead int64 = -1
 	for i := range calls {
 		c := &calls[i]
-		if accounting.BreakExcluded(c.Model) {
+		if claudecode.BreakExcluded(c.Model) {
 			continue
 		}
 		if prevRead >= 0 && r.IsBreak(prevRead, c.Read) {

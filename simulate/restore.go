@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -12,10 +13,6 @@ import (
 // compaction it re-attaches the most recent of them, newest first by the
 // file's modification time, so a file the session wrote comes before one it
 // only read (whose time is when it was last written, before the read).
-
-// readLinePrefix is what Claude Code's Read output adds to each line: the
-// line number padded to six places and an arrow or tab.
-const readLinePrefix = 7
 
 // fileText is the size of a file's text: JavaScript length and lines.
 type fileText struct{ chars, lines int }
@@ -30,7 +27,7 @@ type fileSizes map[string]fileText
 type FileSize struct{ Est, RawEst int }
 
 func (t fileText) size() FileSize {
-	return FileSize{Est: replay.Estimate(t.chars + readLinePrefix*t.lines), RawEst: replay.Estimate(t.chars)}
+	return FileSize{Est: replay.Estimate(t.chars + claudecode.ReadLinePrefix*t.lines), RawEst: replay.Estimate(t.chars)}
 }
 
 // after returns the size of the whole file a successful file tool left,
@@ -48,7 +45,7 @@ func (fs fileSizes) after(t *replay.ToolCall) (FileSize, bool) {
 		text = fileText{chars: t.ResultChars, lines: f.ReadLines}
 		if f.ReadLines > 0 {
 			// The result carries the line numbers; the file does not.
-			text.chars = max(0, text.chars-readLinePrefix*f.ReadLines)
+			text.chars = max(0, text.chars-claudecode.ReadLinePrefix*f.ReadLines)
 		}
 		if f.ReadLines > 0 && f.TotalLines > f.ReadLines {
 			text = fileText{chars: int(int64(text.chars) * int64(f.TotalLines) / int64(f.ReadLines)), lines: f.TotalLines}

@@ -8,48 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
-
-func TestLimitsFor(t *testing.T) {
-	tests := []struct {
-		name    string
-		p       LimitParams
-		model   string
-		version string
-		want    Limits
-	}{
-		// 200K − 32K = 168K available; −13K = 155K threshold; −20K = 135K warning; 200K − 3K blocking.
-		{"2.0.76", LimitParams{}, "claude-sonnet-4-5-20250929", "2.0.76",
-			Limits{Window: 200_000, Reserved: 32_000, Available: 168_000, Threshold: 155_000, Warning: 135_000, Blocking: 197_000}},
-		// 2.1.21 still reserves 32K; 2.1.22 reserves 20K: 180K, 167K, 147K.
-		{"2.1.21", LimitParams{}, "claude-opus-4-6", "2.1.21",
-			Limits{Window: 200_000, Reserved: 32_000, Available: 168_000, Threshold: 155_000, Warning: 135_000, Blocking: 197_000}},
-		{"2.1.146", LimitParams{}, "claude-opus-4-6", "2.1.146",
-			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
-		// [1m]: 1M − 20K = 980K; 967K; 947K; 997K.
-		{"1m", LimitParams{}, "claude-sonnet-4-5[1m]", "2.1.146",
-			Limits{Window: 1_000_000, Reserved: 20_000, Available: 980_000, Threshold: 967_000, Warning: 947_000, Blocking: 997_000}},
-		// A gateway's "-1m" is not Claude Code's mark: 200K.
-		{"-1m", LimitParams{}, "claude-opus-4.6-1m", "2.1.63",
-			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
-		// pct 50: floor(180K × 0.5) = 90K < 167K; warning 70K.
-		{"pct lowers", LimitParams{Pct: 50}, "claude-opus-4-6", "2.1.146",
-			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 90_000, Warning: 70_000, Blocking: 197_000}},
-		// pct 99: floor(178,200) > 167K, so 167K stands: the override never raises.
-		{"pct cannot raise", LimitParams{Pct: 99}, "claude-opus-4-6", "2.1.146",
-			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
-		// Auto-compaction off: the warning comes from the available window, 180K − 20K.
-		{"auto off", LimitParams{AutoCompactOff: true}, "claude-opus-4-6", "2.1.146",
-			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 160_000, Blocking: 197_000, AutoCompactOff: true}},
-	}
-	for _, tt := range tests {
-		if got := LimitsFor(tt.p, tt.model, tt.version); got != tt.want {
-			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
-		}
-	}
-}
 
 func TestCacheModel(t *testing.T) {
 	min := func(m int) int64 { return int64(m) * 60_000 }
@@ -392,13 +353,13 @@ func TestGatewayHasNoBreakpoint(t *testing.T) {
 		for i := range tr.Calls {
 			p := tr.Calls[i].Usage.Prompt() + 4000
 			tr.Calls[i].Usage = replay.Usage{Input: 10, CacheWrite5m: p - 10}
-			if !accounting.BillsCacheWrites(c.model) && i > 0 {
+			if !claudecode.BillsCacheWrites(c.model) && i > 0 {
 				tr.Calls[i].Usage = replay.Usage{Input: 200, CacheRead: p - 200} // input below the read: the miss only
-			} else if !accounting.BillsCacheWrites(c.model) {
+			} else if !claudecode.BillsCacheWrites(c.model) {
 				tr.Calls[i].Usage = replay.Usage{Input: p}
 			}
 		}
-		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput == accounting.BillsCacheWrites(c.model) {
+		if tr.MissOnlyInput = MissOnly(tr.Calls); tr.MissOnlyInput == claudecode.BillsCacheWrites(c.model) {
 			t.Fatalf("%s: MissOnly %v", c.model, tr.MissOnlyInput)
 		}
 		res := Run(tr, compactThird, DefaultConfig())
@@ -419,7 +380,7 @@ func TestZeroConfigIsDefault(t *testing.T) {
 		t.Errorf("Run with Config{} differs from DefaultConfig():\n%+v\n%+v", a, b)
 	}
 	// A negative restoration bound restores nothing; zero is the default.
-	if c := (Config{RestoreFiles: -1}).withDefaults(); c.RestoreFiles != -1 || c.RestoreFileTokens != DefaultRestoreFileTokens {
+	if c := (Config{RestoreFiles: -1}).withDefaults(); c.RestoreFiles != -1 || c.RestoreFileTokens != claudecode.RestoreFileTokens {
 		t.Errorf("RestoreFiles -1: %+v", c)
 	}
 }

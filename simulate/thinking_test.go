@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -37,10 +37,10 @@ func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
 		cfg     Config
 		read    int64
 	}{
-		{"1.0.89, budget changed", "1.0.89", accounting.ThinkHighest, DefaultConfig(), 0},
+		{"1.0.89, budget changed", "1.0.89", claudecode.ThinkHighest, DefaultConfig(), 0},
 		{"1.0.89, same budget", "1.0.89", 0, DefaultConfig(), 2990},
-		{"2.1.146, budget changed", "2.1.146", accounting.ThinkHighest, DefaultConfig(), 2990},
-		{"1.0.89, rule off", "1.0.89", accounting.ThinkHighest, off, 2990},
+		{"2.1.146, budget changed", "2.1.146", claudecode.ThinkHighest, DefaultConfig(), 2990},
+		{"1.0.89, rule off", "1.0.89", claudecode.ThinkHighest, off, 2990},
 	} {
 		got := run(c.version, c.second, c.cfg)
 		if got.Read != c.read {
@@ -249,7 +249,7 @@ func TestSystemPrefixOf(t *testing.T) {
 // Before SecondTurnUntil the session's second turn reads only the system
 // prompt; its third turn, and any turn from 2.1.0 on, reads the whole
 // previous prompt. So does the second turn of a transcript that continues
-// a conversation from its summary (Continues): the conversation is past
+// a conversation from its summary (claudecode.Continues): the conversation is past
 // its second turn.
 func TestSecondTurnRewrite(t *testing.T) {
 	for _, c := range []struct {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -93,7 +94,7 @@ type TraceCall struct {
 	// previous call (replay.SideRequest).
 	Side []replay.SideRequest
 	// Thinking is the thinking budget the keywords of the turn's prompt
-	// ask for (accounting.ThinkingBudget), which applies before
+	// ask for (claudecode.ThinkingBudget), which applies before
 	// accounting.ThinkingKeywordsUntil.
 	Thinking int64
 	// NewTurn is set when a prompt the user typed precedes the call: it
@@ -142,7 +143,7 @@ type Trace struct {
 	// Continued is set when the transcript begins with a compaction
 	// summary: its conversation began in an earlier session, so it is past
 	// its second turn, and what its first call read from the cache its own
-	// compaction had just written (accounting.Continues).
+	// compaction had just written (claudecode.Continues).
 	Continued bool
 	// MissOnlyInput is set when a call to a model reached through a
 	// compatible endpoint recorded less input than cache read: that
@@ -244,7 +245,7 @@ func Prepare(s *replay.Session) *Trace {
 			if tc.RealCompact != nil && m == tc.RealCompact.Msg {
 				afterBoundary = true
 			}
-			if b, ok := accounting.PromptBudget(&th.Messages[m]); ok {
+			if b, ok := claudecode.PromptBudget(&th.Messages[m]); ok {
 				thinking, tc.NewTurn = b, true
 			}
 			n := len(tc.Items)
@@ -271,7 +272,7 @@ func Prepare(s *replay.Session) *Trace {
 	tr.Inferred = inferLimits(tr.Calls)
 	tr.Micro = inferMicro(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-	tr.Continued = accounting.Continues(th)
+	tr.Continued = claudecode.Continues(th)
 	tr.MissOnlyInput = MissOnly(tr.Calls)
 	tr.markPrefixReads()
 	return tr
@@ -308,7 +309,7 @@ func (tr *Trace) markPrefixReads() {
 		prev := last[c.Model]
 		last[c.Model] = c.Time
 		r, b := c.Usage.CacheRead, base[c.Model]
-		if r <= 0 || r >= tr.Overhead || !accounting.BillsCacheWrites(c.Model) {
+		if r <= 0 || r >= tr.Overhead || !claudecode.BillsCacheWrites(c.Model) {
 			continue
 		}
 		if r < upper && (b == 0 || r < b) {
@@ -378,7 +379,7 @@ func SystemPrefixOf(overhead int64, calls []TraceCall) (int64, string) {
 // endpoint reports as input only what it did not read.
 func MissOnly(calls []TraceCall) bool {
 	for i := range calls {
-		if u := calls[i].Usage; !accounting.BillsCacheWrites(calls[i].Model) && u.Input < u.CacheRead {
+		if u := calls[i].Usage; !claudecode.BillsCacheWrites(calls[i].Model) && u.Input < u.CacheRead {
 			return true
 		}
 	}

@@ -173,5 +173,6 @@ func (pr Price) Rates(u replay.Usage) Price {
 }
 
 // RoundUSD rounds a dollar amount to a millionth of a dollar, as every
-// report shows costs.
+// report shows costs. It is the one place costs, and the figures compared
+// with them, are rounded.
 func RoundUSD(x float64) float64 { return math.Round(x*1e6) / 1e6 }

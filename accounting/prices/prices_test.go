@@ -268,3 +268,15 @@ func usd(tb testing.TB, what string, got, want float64) {
 		tb.Errorf("%s = %.9f, want %.9f", what, got, want)
 	}
 }
+
+// TestRoundUSD rounds to a millionth of a dollar, half away from zero.
+func TestRoundUSD(t *testing.T) {
+	for in, want := range map[float64]float64{
+		0: 0, 1.2345674: 1.234567, 1.2345675: 1.234568, 0.0000005: 0.000001, 0.0000004: 0,
+		-0.0000005: -0.000001, -1.2345674: -1.234567, 12345.6789: 12345.6789,
+	} {
+		if got := RoundUSD(in); got != want {
+			t.Errorf("RoundUSD(%v) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -208,7 +209,7 @@ func TestDeltaNote(t *testing.T) {
 // exactly denseMarks keeps them.
 func TestContextDenseMarks(t *testing.T) {
 	run := func(policy string, clearings int) *simulate.Result {
-		r := &simulate.Result{Policy: policy, Limits: simulate.Limits{Window: 200000, Threshold: 167000, Warning: 147000}}
+		r := &simulate.Result{Policy: policy, Limits: claudecode.Limits{Window: 200000, Threshold: 167000, Warning: 147000}}
 		for i := 1; i <= clearings; i++ {
 			r.Calls = append(r.Calls, simulate.CallResult{Call: i, Prompt: int64(1000 * i), Cleared: true})
 		}
@@ -235,7 +236,7 @@ func TestContextDenseMarks(t *testing.T) {
 // the cost plot.
 func TestObservedDrawnFirst(t *testing.T) {
 	run := func(policy string) *simulate.Result {
-		r := &simulate.Result{Policy: policy, Limits: simulate.Limits{Window: 200000, Threshold: 167000, Warning: 147000}}
+		r := &simulate.Result{Policy: policy, Limits: claudecode.Limits{Window: 200000, Threshold: 167000, Warning: 147000}}
 		for i := 1; i <= 3; i++ {
 			r.Calls = append(r.Calls, simulate.CallResult{Call: i, Prompt: int64(1000 * i), Cost: 0.1, Priced: true})
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -34,7 +35,7 @@ import (
 // 90,000, 25,000; call 3 compacted and dropped items; another window
 // (1,000,000) that the plot must not use.
 func synthetic() []*simulate.Result {
-	lim := simulate.LimitsFor(simulate.LimitParams{}, "claude-sonnet-4-5", "2.1.30")
+	lim := claudecode.LimitsFor(claudecode.LimitParams{}, "claude-sonnet-4-5", "2.1.30")
 	obs := &simulate.Result{
 		Policy: "observed", Session: "synthetic", Method: "usage", Limits: lim,
 		Calls: []simulate.CallResult{
@@ -54,7 +55,7 @@ func synthetic() []*simulate.Result {
 	}
 	cc := &simulate.Result{
 		Policy: "claude-code", Session: "synthetic", Method: "usage",
-		Limits: simulate.LimitsFor(simulate.LimitParams{Window: 1_000_000}, "claude-sonnet-4-5", "2.1.30"),
+		Limits: claudecode.LimitsFor(claudecode.LimitParams{Window: 1_000_000}, "claude-sonnet-4-5", "2.1.30"),
 		Calls: []simulate.CallResult{
 			{Call: 1, Time: "2026-01-02T10:00:00Z", Prompt: 20000, Write5m: 20000, Cost: 0.1, Priced: true},
 			{Call: 2, Time: "2026-01-02T10:30:00Z", Prompt: 90000, Write5m: 70000, Read: 20000, Cost: 0.3, Priced: true},

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
+
 	"github.com/olekukonko/tablewriter/pkg/twwarp"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
@@ -214,30 +216,14 @@ func shortTime(s string) string {
 	return s
 }
 
-// ShortModel turns claude-haiku-4-5-20251001 into haiku-4-5, each line of
-// a cell.
+// ShortModel shortens each Claude model id among the lines of a cell
+// (claudecode.ShortModel: claude-haiku-4-5-20251001 is haiku-4-5).
 func ShortModel(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if m, ok := strings.CutPrefix(l, "claude-"); ok && isModelRest(m) {
-			if n := len(m); n > 9 && m[n-9] == '-' && strings.Trim(m[n-8:], "0123456789") == "" {
-				m = m[:n-9]
-			}
-			lines[i] = m
-		}
+		lines[i] = claudecode.ShortModel(l)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// isModelRest tells a model id's rest after "claude-" (opus-4-6, 3-5-haiku)
-// from a policy name's (claude-code).
-func isModelRest(m string) bool {
-	for _, p := range []string{"opus", "sonnet", "haiku", "instant"} {
-		if strings.HasPrefix(m, p) {
-			return true
-		}
-	}
-	return m != "" && m[0] >= '0' && m[0] <= '9'
 }
 
 // Wrap wraps each line of s to width (0: as it is).

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -122,7 +123,7 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	headroom := o.checkBounds(l, v)
 	if b := base[o.Limit]; b != nil {
 		o.Baseline = b
-		ch := round(v - *b)
+		ch := prices.RoundUSD(v - *b)
 		o.Change = &ch
 		if *b != 0 {
 			pct := math.Round(10000*ch / *b) / 100
@@ -140,7 +141,7 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 		}
 	}
 	if !math.IsInf(headroom, 1) {
-		h := round(headroom)
+		h := prices.RoundUSD(headroom)
 		o.Headroom = &h
 	}
 	return o
@@ -233,9 +234,11 @@ func (o *Outcome) checkIncrease(l *Limit, v float64) float64 {
 
 // aggregate folds the selected sessions' values; Total sums the runs'
 // metrics (so a ratio is the summed usage's) and the recorded figures.
+// Values keep six decimals, as costs do (prices.RoundUSD): float noise
+// never shows.
 func aggregate(a Aggregation, m Measure, picked []*Sample, runs []simulate.Metrics, values []float64) float64 {
 	if a != Total {
-		return round(fold(a, values))
+		return prices.RoundUSD(fold(a, values))
 	}
 	sum := simulate.SumMetrics(runs)
 	var s Sample
@@ -243,7 +246,7 @@ func aggregate(a Aggregation, m Measure, picked []*Sample, runs []simulate.Metri
 		s.BreakCost += p.BreakCost
 		s.DuplicateWaste += p.DuplicateWaste
 	}
-	return round(m.value(&s, &sum))
+	return prices.RoundUSD(m.value(&s, &sum))
 }
 
 // top returns the three sessions with the largest values (the smallest,
@@ -263,14 +266,10 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor 
 	})
 	var out []Contributor
 	for _, i := range idx[:min(3, len(idx))] {
-		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: round(values[i])})
+		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: prices.RoundUSD(values[i])})
 	}
 	return out
 }
-
-// round keeps six decimals: costs are whole micro-dollars, and float
-// noise never shows.
-func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // num formats a value for a reason: as short as it can be exactly.
 func num(x float64) string { return fmt.Sprintf("%g", x) }

@@ -2,12 +2,12 @@ package sweep
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -102,8 +102,7 @@ func Summarize(points []Point, rows []Row, objective simulate.Metric, cons []Con
 		}
 		sort.Float64s(vs)
 		// Six decimals, as costs are: no float noise in a median.
-		r6 := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
-		t.P10, t.Median, t.P90 = r6(simulate.Quantile(vs, 10)), r6(simulate.Median(vs)), r6(simulate.Quantile(vs, 90))
+		t.P10, t.Median, t.P90 = prices.RoundUSD(simulate.Quantile(vs, 10)), prices.RoundUSD(simulate.Median(vs)), prices.RoundUSD(simulate.Quantile(vs, 90))
 		for _, c := range cons {
 			t.Feasible = t.Feasible && c.holds(&t.Metrics)
 		}

@@ -1,4 +1,4 @@
-package accounting
+package claudecode
 
 import (
 	"slices"
@@ -7,10 +7,12 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-// The rules on this page say where Claude Code, or the API, rewrites the
-// cached conversation when a user turn begins. The cache-break report
-// names them as a break's cause, and the simulator's cache model breaks
-// the cached prefix where they apply; both follow a thread with Turns.
+// The turn rules say where Claude Code, or the API, rewrites the cached
+// conversation when a user turn begins, which no line of the transcript
+// records. The cache-break report names them as a break's cause, and the
+// simulator breaks its cached prefix where they apply; both follow a
+// thread with Turns. docs/simulation.md ("The prompt cache") gives the
+// transcripts that place each version cut-off.
 
 // Thinking budgets by keyword. Claude Code before 2.0 set each request's
 // extended-thinking budget from words in the user's prompt; Anthropic's
@@ -24,13 +26,11 @@ const (
 )
 
 // ThinkingKeywordsUntil is the first Claude Code version whose thinking
-// budget no longer follows the prompt's keywords (2.x records its thinking
-// setting as thinkingMetadata on user lines instead, and in 2.x
-// transcripts a keyword does not break the cache: 7 of 9 such turns read
-// the whole previous prompt). Before it, a turn whose budget differs from
-// the previous call's invalidates the cached messages: changing the
-// thinking parameters does, while the system prompt and tools stay cached
-// (Anthropic's "Building with extended thinking", on prompt caching).
+// budget no longer follows the prompt's keywords (2.x records its setting
+// as thinkingMetadata on user lines). Before it, a turn whose budget
+// differs from the previous call's invalidates the cached messages, as
+// changing the thinking parameters does while the system prompt and tools
+// stay cached (Anthropic's "Building with extended thinking").
 const ThinkingKeywordsUntil = "2.0.0"
 
 // The phrases after "think" that raise its budget, matched as whole words.
@@ -133,41 +133,23 @@ func PromptBudget(m *replay.Message) (int64, bool) {
 
 // PostCompactTurnFrom is the first Claude Code version whose first user
 // turn after a compaction rewrites the conversation after the system
-// prompt. In 2.1.126–2.1.146 transcripts, 4 of 4 auto-compactions followed
-// by a user turn within the cache lifetime read only the system prompt at
-// that turn (the prompt grew; nothing the transcript shows changed); in
-// 2.1.41 the one such turn read the whole previous prompt. No transcript
-// between shows a compaction, so the change is placed at the first version
-// that shows it.
+// prompt: its transcripts read only the system prompt there, although the
+// prompt grew and nothing recorded changed; 2.1.41's read it all.
 const PostCompactTurnFrom = "2.1.126"
 
 // SecondTurnUntil is the first Claude Code version whose second user turn
-// no longer rewrites the conversation from its first message. In the
-// transcripts the project tests against, the session's second turn came
-// within the cache lifetime, on the same model, version and working
-// directory, in 16 sessions: before 2.1, 4 of 4 read only the system
-// prompt there (1.0.70, 1.0.89, 2.0.60, 2.0.76), although the prompt grew
-// and nothing the transcript shows changed; from 2.1.11 on, 1 of 12 did.
-// No transcript between 2.0.76 and 2.1.11 shows a second turn, so the
-// change is placed at 2.1.0. A transcript that continues a conversation
-// from its summary has no second turn of its own: in a 1.0.81 one the turn
-// after the summary's read the whole previous prompt.
+// no longer rewrites the conversation from its first message: before 2.1
+// that turn read only the system prompt, although the prompt grew and
+// nothing recorded changed.
 const SecondTurnUntil = "2.1.0"
 
 // DropThinkingUntil is the first Claude Code version whose user turns keep
-// the cached conversation after a turn with thinking. Anthropic's
-// "Building with extended thinking" says that for models before Claude
-// Opus 4.5 the API drops the thinking blocks of earlier assistant turns
-// once a user message that is not a tool result follows, so the cached
-// prefix breaks at the previous turn's first response. In the transcripts
-// the project tests against, in 2.0.76 (Sonnet 4.5) all 10 user turns that
-// followed a turn with thinking within the cache lifetime, in the same
-// directory and with no other rule applying, fell back (8 to the system
-// prompt, 2 to the previous turn's start); in 2.1.x, 62 of 70 such Sonnet
-// 4.5 turns read the whole previous prompt (Claude Code 2.1 evidently asks
-// the API to keep them). No transcript between shows such a turn, so
-// the change is placed at 2.1.0. Before 2.0 the thinking budget follows
-// the prompt's keywords and ThinkingKeywordsUntil covers a changed one.
+// the cached conversation after a turn with thinking. Before it, on the
+// models of DropsThinking, the API drops the thinking blocks of earlier
+// assistant turns once a user message that is not a tool result follows
+// (Anthropic's "Building with extended thinking"), so the cached prefix
+// breaks at the previous turn's first response; 2.1's transcripts show the
+// thinking kept.
 const DropThinkingUntil = "2.1.0"
 
 // DropThinkingModels lists the models whose earlier turns' thinking the
@@ -241,23 +223,6 @@ const (
 	RewritePostCompact
 )
 
-// Cause names the first rule of the set as a cache-break cause.
-func (rw Rewrite) Cause() string {
-	switch {
-	case rw&RewriteModelNamed != 0:
-		return CauseModelNamed
-	case rw&RewriteThinkingBudget != 0:
-		return CauseThinkingBudget
-	case rw&RewriteSecondTurn != 0:
-		return CauseSecondTurn
-	case rw&RewriteThinkingDropped != 0:
-		return CauseThinkingDropped
-	case rw&RewritePostCompact != 0:
-		return CausePostCompaction
-	}
-	return ""
-}
-
 // TurnCall is what the turn rules need of a call.
 type TurnCall struct {
 	Model, Version string
@@ -325,21 +290,25 @@ func (t *Turns) Next(c TurnCall) Rewrite {
 	return rw
 }
 
+// Keywords reports whether a call on version sets its thinking budget
+// from its prompt's keywords (before ThinkingKeywordsUntil): only then does
+// TurnCall.Budget count.
+func (t *Turns) Keywords(version string) bool {
+	return before(version, t.rules.ThinkingKeywordsUntil)
+}
+
+// Compacted records a compaction before the call Next just returned for
+// (its first user turn after is RewritePostCompact's).
+func (t *Turns) Compacted() { t.compacted = true }
+
 // Continues reports whether a thread begins with a compaction summary: a
 // full compaction comes before its first sent call. Claude Code 1.0.x
 // wrote a conversation it compacted on into a new transcript that begins
-// with the summary, and a resumed one copies it from there (2.x keeps
-// compacting within the transcript). Such a conversation began earlier,
-// in the session it continues:
-//   - its second turn is long past. In the 1.0.89 transcripts the project
-//     tests against, the turn after a summary read the whole previous
-//     prompt (2 of 2), and so did the first turn after the summary that
-//     begins a 1.0.81 transcript, where the second-turn rule had it read
-//     only the system prompt;
-//   - its first call read a prefix its own compaction had just written, not
-//     one the user's other requests keep warm. In that 1.0.81 transcript
-//     the first call after a sub-agent had run for 7.5 minutes read
-//     nothing, where the simulator had kept the first call's 15,576 tokens.
+// with the summary, and a resumed one copies it from there (2.x compacts
+// within the transcript). Such a conversation began in the session it
+// continues: its second turn is long past, and its first call read a
+// prefix its own compaction had just written, not one the user's other
+// requests keep warm.
 func Continues(th *replay.Thread) bool {
 	first := slices.IndexFunc(th.Calls, func(c replay.Call) bool { return c.Sent() })
 	if first < 0 {
@@ -354,20 +323,4 @@ func Continues(th *replay.Thread) bool {
 		}
 	}
 	return false
-}
-
-// Keywords reports whether a call on version sets its thinking budget
-// from its prompt's keywords (before ThinkingKeywordsUntil): only then does
-// TurnCall.Budget count.
-func (t *Turns) Keywords(version string) bool {
-	return before(version, t.rules.ThinkingKeywordsUntil)
-}
-
-// Compacted records a compaction before the call Next just returned for
-// (its first user turn after is RewritePostCompact's).
-func (t *Turns) Compacted() { t.compacted = true }
-
-// before reports whether version is known and earlier than until.
-func before(version, until string) bool {
-	return version != "" && replay.CompareVersions(version, until) < 0
 }

@@ -1,0 +1,232 @@
+package claudecode
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/replay"
+)
+
+// Model ids as transcripts record them.
+const (
+	sonnet4  = "claude-sonnet-4-20250514"
+	opus41   = "claude-opus-4-1-20250805"
+	sonnet45 = "claude-sonnet-4-5-20250929"
+	opus45   = "claude-opus-4-5-20251101"
+	sonnet46 = "claude-sonnet-4-6"
+)
+
+func TestThinkingBudget(t *testing.T) {
+	for text, want := range map[string]int64{
+		"fix the parser":                      0,
+		"I was thinking about the parser":     0, // "thinking" is not "think"
+		"rethink this":                        0,
+		"think about the parser":              ThinkBasic, // "think about it" is the middle phrase, not "think about"
+		"think about it":                      ThinkMiddle,
+		"think":                               ThinkBasic,
+		"Please THINK before you edit":        ThinkBasic,
+		"think hard about the cache":          ThinkMiddle,
+		"megathink: why is it slow":           ThinkMiddle,
+		"think deeply, then answer":           ThinkMiddle,
+		"think harder":                        ThinkHighest,
+		"fix the modules ultrathink":          ThinkHighest,
+		"think hard, no, think harder":        ThinkHighest, // the strongest phrase wins
+		"Ultrathink analyze self learning":    ThinkHighest,
+		"think very hard about the threshold": ThinkHighest,
+	} {
+		if got := ThinkingBudget(text); got != want {
+			t.Errorf("ThinkingBudget(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestPromptBudget(t *testing.T) {
+	text := func(s string) replay.Block { return replay.Block{Kind: replay.BlockText, Text: s} }
+	for _, c := range []struct {
+		name string
+		m    replay.Message
+		want int64
+		ok   bool
+	}{
+		{"typed", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("ultrathink: why")}}, ThinkHighest, true},
+		{"typed without keyword", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("git push")}}, 0, true},
+		{"meta", replay.Message{Role: replay.RoleUser, Meta: true, Blocks: []replay.Block{text("ultrathink")}}, 0, false},
+		{"summary", replay.Message{Role: replay.RoleUser, CompactSummary: true, Blocks: []replay.Block{text("think")}}, 0, false},
+		{"tool result", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{{Kind: replay.BlockToolResult}, text("think")}}, 0, false},
+		{"interrupted", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("[Request interrupted by user]")}}, 0, false},
+		{"assistant", replay.Message{Role: replay.RoleAssistant, Blocks: []replay.Block{text("think")}}, 0, false},
+		{"image only", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{{Kind: replay.BlockImage}}}, 0, false},
+	} {
+		got, ok := PromptBudget(&c.m)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: %d, %v; want %d, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestTurns follows threads call by call: each rule fires at its turn
+// only, within its versions and on its models, and "0"/"99" turn it off.
+func TestTurns(t *testing.T) {
+	turn := func(model, version string, budget int64, thought bool) TurnCall {
+		return TurnCall{Model: model, Version: version, NewTurn: true, Budget: budget, Thought: thought}
+	}
+	within := func(model, version string, budget int64, thought bool) TurnCall {
+		return TurnCall{Model: model, Version: version, Budget: budget, Thought: thought}
+	}
+	const compacted = "compacted" // Compacted after the call
+	type call struct {
+		c     TurnCall
+		after string
+		want  Rewrite
+	}
+	off := TurnRules{ThinkingKeywordsUntil: "0", PostCompactTurnFrom: "99", DropThinkingUntil: "0", SecondTurnUntil: "0"}
+	for _, tc := range []struct {
+		name      string
+		rules     TurnRules
+		continued bool
+		calls     []call
+	}{
+		{"second turn, once", TurnRules{}, false, []call{
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+			{c: within(sonnet45, "2.0.76", 0, false)},
+			{c: turn(sonnet45, "2.0.76", 0, false), want: RewriteSecondTurn},
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+		}},
+		{"second turn, 2.1", TurnRules{}, false, []call{
+			{c: turn(sonnet45, "2.1.11", 0, false)},
+			{c: turn(sonnet45, "2.1.11", 0, false)},
+		}},
+		{"second turn, continued", TurnRules{}, true, []call{
+			{c: within(sonnet45, "1.0.81", 0, false)},
+			{c: turn(sonnet45, "1.0.81", 0, false)},
+		}},
+		// Thinking within a turn drops at the next turn, once.
+		{"thinking dropped", TurnRules{}, true, []call{
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+			{c: within(sonnet45, "2.0.76", 0, true)},
+			{c: within(sonnet45, "2.0.76", 0, false)},
+			{c: turn(sonnet45, "2.0.76", 0, false), want: RewriteThinkingDropped},
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+		}},
+		{"thinking kept: Opus 4.5", TurnRules{}, true, []call{
+			{c: turn(opus45, "2.0.76", 0, true)},
+			{c: turn(opus45, "2.0.76", 0, false)},
+		}},
+		{"thinking kept: 2.1", TurnRules{}, true, []call{
+			{c: turn(sonnet45, "2.1.41", 0, true)},
+			{c: turn(sonnet45, "2.1.41", 0, false)},
+		}},
+		// The keyword budget is compared call by call, within a turn too
+		// (a call on a version that set it), and not from 2.0.
+		{"thinking budget", TurnRules{}, true, []call{
+			{c: turn(sonnet4, "1.0.89", 0, false)},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest, false), want: RewriteThinkingBudget},
+			{c: within(sonnet4, "1.0.89", ThinkHighest, false)},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest, false)},
+			{c: turn(sonnet4, "2.0.0", 0, false)},
+		}},
+		{"model named", TurnRules{}, true, []call{
+			{c: turn(opus41, "1.0.89", 0, false)},
+			{c: within(sonnet4, "1.0.89", 0, false)},
+			{c: turn(sonnet4, "1.0.89", 0, false), want: RewriteModelNamed},
+			{c: turn(sonnet4, "1.0.89", 0, false)},
+		}},
+		// A model chosen between turns (/model) is named from its first turn.
+		{"model chosen", TurnRules{}, true, []call{
+			{c: turn(opus41, "1.0.89", 0, false)},
+			{c: turn(sonnet4, "1.0.89", 0, false)},
+			{c: turn(sonnet4, "1.0.89", 0, false)},
+		}},
+		{"post compaction", TurnRules{}, true, []call{
+			{c: turn(sonnet46, "2.1.146", 0, false), after: compacted},
+			{c: within(sonnet46, "2.1.146", 0, false)},
+			{c: turn(sonnet46, "2.1.146", 0, false), want: RewritePostCompact},
+			{c: turn(sonnet46, "2.1.146", 0, false)},
+		}},
+		{"post compaction, 2.1.41", TurnRules{}, true, []call{
+			{c: turn(sonnet45, "2.1.41", 0, false), after: compacted},
+			{c: turn(sonnet45, "2.1.41", 0, false)},
+		}},
+		{"rules off", off, false, []call{
+			{c: turn(sonnet4, "1.0.89", 0, true), after: compacted},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest, true)},
+			{c: turn(sonnet4, "1.0.89", 0, false)},
+		}},
+		{"unknown version", TurnRules{}, false, []call{
+			{c: turn(sonnet45, "", 0, true)},
+			{c: turn(sonnet45, "", ThinkHighest, false)},
+		}},
+	} {
+		turns := NewTurns(tc.rules, tc.continued)
+		for i, c := range tc.calls {
+			if got := turns.Next(c.c); got != c.want {
+				t.Errorf("%s: call %d: %05b, want %05b", tc.name, i+1, got, c.want)
+			}
+			if c.after == compacted {
+				turns.Compacted()
+			}
+		}
+	}
+}
+
+// TestThinkingBudgetRegexps checks ThinkingBudget against the phrases
+// written as regular expressions, over every sequence of up to three of
+// these words.
+func TestThinkingBudgetRegexps(t *testing.T) {
+	highest := regexp.MustCompile(`\bultrathink\b|\bthink (harder|intensely|longer|really hard|super hard|very hard)\b`)
+	middle := regexp.MustCompile(`\bmegathink\b|\bthink (about it|a lot|deeply|hard|more)\b`)
+	basic := regexp.MustCompile(`\bthink\b`)
+	want := func(s string) int64 {
+		s = strings.ToLower(s)
+		switch {
+		case highest.MatchString(s):
+			return ThinkHighest
+		case middle.MatchString(s):
+			return ThinkMiddle
+		case basic.MatchString(s):
+			return ThinkBasic
+		}
+		return 0
+	}
+	words := []string{"think", "Think", "THINK", "ultrathink", "megathink", "xultrathink", "ultra", "thinking", "rethink",
+		"hard", "harder", "hardest", "very", "really", "super", "deeply", "longer", "intensely", "about", "it", "its", "a", "lot", "more", "_think", "think_", "think9", "é", "think,", " ", "\n"}
+	seps := []string{" ", "", "\n", ", "}
+	n := 0
+	for _, a := range words {
+		for _, b := range words {
+			for _, c := range words {
+				for _, sep := range seps {
+					s := a + sep + b + " " + c
+					if got, w := ThinkingBudget(s), want(s); got != w {
+						t.Errorf("ThinkingBudget(%q) = %d, want %d", s, got, w)
+						if n++; n > 10 {
+							t.FailNow()
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestWordEnd pins each range of word characters at its ends and one
+// byte past them.
+func TestWordEnd(t *testing.T) {
+	for c, word := range map[byte]bool{
+		'@': false, 'A': true, 'Z': true, '[': false,
+		'`': false, 'a': true, 'z': true, '{': false,
+		'/': false, '0': true, '9': true, ':': false,
+		'_': true, ' ': false, 0xc3: false,
+	} {
+		if got := wordEnd(string(c), 0); got == word {
+			t.Errorf("wordEnd(%q) = %v, want %v", c, got, !word)
+		}
+		if got := ThinkingBudget("think" + string(c)); (got == 0) != word {
+			t.Errorf("ThinkingBudget(%q) = %d", "think"+string(c), got)
+		}
+	}
+	if !wordEnd("ab", -1) || !wordEnd("ab", 2) || wordEnd("ab", 1) || wordEnd("ab", 0) {
+		t.Error("wordEnd outside the text")
+	}
+}
