@@ -1,5 +1,6 @@
 // Package numtext writes numbers for people: a comma every three digits
-// (1,234,567), and counts with their noun ("1 call", "2,048 calls"). Every
+// (1,234,567), dollars ($1,234.50) and percentages (12.3%), and counts
+// with their noun ("1 call", "2,048 calls"). Every
 // table, note, plot label and reason ctxlab prints formats its numbers
 // here, so they read the same everywhere. Machine formats (CSV, JSON)
 // carry raw numbers and do not use it.
@@ -65,13 +66,29 @@ func group(digits string) string {
 	return b.String()
 }
 
-// USD formats dollars with two decimals, four below a cent: USD(1.5) is
-// "$1.50", USD(0.0042) is "$0.0042".
+// USD formats dollars as people read them: two decimals, four below a
+// cent, a comma every three digits: USD(1234.5) is "$1,234.50",
+// USD(0.0042) is "$0.0042", USD(-2) is "-$2.00".
 func USD(x float64) string {
+	decimals := 2
 	if x != 0 && x < 0.01 && x > -0.01 {
-		return "$" + strconv.FormatFloat(x, 'f', 4, 64)
+		decimals = 4
 	}
-	return "$" + strconv.FormatFloat(x, 'f', 2, 64)
+	return dollars(Float(x, decimals))
+}
+
+// ExactUSD formats dollars with every decimal the value has, as a budget
+// bound is compared: ExactUSD(1.495029) is "$1.495029".
+func ExactUSD(x float64) string {
+	return dollars(Float(x, -1))
+}
+
+// dollars puts the sign of a formatted amount before the dollar sign.
+func dollars(s string) string {
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		return "-$" + rest
+	}
+	return "$" + s
 }
 
 // Pct formats a percentage with one decimal: Pct(12.345) is "12.3%".

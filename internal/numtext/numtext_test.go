@@ -47,3 +47,31 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestUSD(t *testing.T) {
+	for _, c := range []struct {
+		x           float64
+		usd, exact string
+	}{
+		{0, "$0.00", "$0"},
+		{1.5, "$1.50", "$1.5"},
+		{1234.567, "$1,234.57", "$1,234.567"},
+		{0.0042, "$0.0042", "$0.0042"},
+		{0.01, "$0.01", "$0.01"},
+		{0.0099999, "$0.0100", "$0.0099999"},
+		{-0.0042, "-$0.0042", "-$0.0042"},
+		{-2, "-$2.00", "-$2"},
+		{-1234567.891, "-$1,234,567.89", "-$1,234,567.891"},
+		{1.495029, "$1.50", "$1.495029"},
+	} {
+		if got := USD(c.x); got != c.usd {
+			t.Errorf("USD(%v) = %q, want %q", c.x, got, c.usd)
+		}
+		if got := ExactUSD(c.x); got != c.exact {
+			t.Errorf("ExactUSD(%v) = %q, want %q", c.x, got, c.exact)
+		}
+	}
+	if got := Pct(12.345); got != "12.3%" {
+		t.Errorf("Pct = %q", got)
+	}
+}

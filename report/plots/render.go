@@ -353,7 +353,7 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	for i, l := range d.Lines {
 		ln := &line{XYs: l.Points, Style: runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))}
 		lines = append(lines, ln)
-		text := fmt.Sprintf("%s $%s", l.Policy, numtext.Float(l.Total, 2))
+		text := l.Policy + " " + numtext.USD(l.Total)
 		if l.Unpriced > 0 {
 			text += " + " + numtext.Count(l.Unpriced, "unpriced call", "unpriced calls")
 		}
@@ -605,7 +605,7 @@ func policyBars(d PolicyCostData) *hbars {
 	for _, b := range d.Bars {
 		hb.Labels = append(hb.Labels, b.Policy)
 		hb.Parts = append(hb.Parts, []float64{b.Main, b.Summarizer, b.Agents})
-		n := "$" + numtext.Float(b.Total, 2)
+		n := numtext.USD(b.Total)
 		if b.DeltaPct != nil {
 			n += " (" + deltaNote(*b.DeltaPct) + ")"
 		}

@@ -158,10 +158,7 @@ func bound(o *budget.Outcome, machine bool) string {
 func gateValue(u simulate.Unit, v float64) string {
 	switch {
 	case u == simulate.UnitUSD:
-		if v < 0 {
-			return "-$" + rawFloat(-v)
-		}
-		return "$" + rawFloat(v)
+		return numtext.ExactUSD(v)
 	case u == simulate.UnitRatio:
 		return strconv.FormatFloat(v, 'f', 4, 64)
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
