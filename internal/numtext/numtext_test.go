@@ -50,7 +50,7 @@ func TestCount(t *testing.T) {
 
 func TestUSD(t *testing.T) {
 	for _, c := range []struct {
-		x           float64
+		x          float64
 		usd, exact string
 	}{
 		{0, "$0.00", "$0"},
