@@ -93,3 +93,12 @@ func dollars(s string) string {
 
 // Pct formats a percentage with one decimal: Pct(12.345) is "12.3%".
 func Pct(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + "%" }
+
+// ShortID is a session id (a UUID) as people quote it and --session
+// accepts it: its first 8 characters. Other ids are kept whole.
+func ShortID(s string) string {
+	if len(s) > 8 && strings.Count(s, "-") >= 4 {
+		return s[:8]
+	}
+	return s
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
+
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 
 	"github.com/olekukonko/tablewriter/pkg/twwarp"
@@ -75,7 +77,7 @@ func (t *Table) abbreviate() {
 			t.Columns[i].Name = c.Short
 		}
 	}
-	t.eachCell(ID, ShortID)
+	t.eachCell(ID, numtext.ShortID)
 	t.eachCell(Time, shortTime)
 }
 
@@ -198,14 +200,6 @@ func cutCell(s string, width int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// ShortID is a session id's first 8 characters, as --session accepts.
-func ShortID(s string) string {
-	if len(s) > 8 && strings.Count(s, "-") >= 4 {
-		return s[:8]
-	}
-	return s
 }
 
 // shortTime turns 2026-05-19T09:04:56Z into 05-19 09:04:56.

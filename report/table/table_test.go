@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
+
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
@@ -111,7 +113,7 @@ func TestShortForms(t *testing.T) {
 	} {
 		got := shortTime(in)
 		if got == in {
-			got = ShortID(in)
+			got = numtext.ShortID(in)
 		}
 		if got != want {
 			t.Errorf("%q → %q, want %q", in, got, want)
@@ -431,7 +433,7 @@ func TestShortFormBoundaries(t *testing.T) {
 	for in, want := range map[string]string{
 		"a-b-c-d-": "a-b-c-d-", "a-b-c-d-e": "a-b-c-d-", "abc-def-ghi-jkl": "abc-def-ghi-jkl", "ab-cd-ef-gh-ij": "ab-cd-ef",
 	} {
-		if got := ShortID(in); got != want {
+		if got := numtext.ShortID(in); got != want {
 			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -92,7 +92,7 @@ func GateTable(res *budget.Result) *table.Table {
 		}
 		var top, topRaw []string
 		for _, c := range o.Top {
-			top = append(top, fmt.Sprintf("%s (%s)", short(c.Session), gateValue(o.Unit, c.Value)))
+			top = append(top, fmt.Sprintf("%s (%s)", numtext.ShortID(c.Session), gateValue(o.Unit, c.Value)))
 			topRaw = append(topRaw, c.Session+"="+rawFloat(c.Value))
 		}
 		change, changeRaw := "", ""
@@ -196,14 +196,6 @@ func optRaw(v *float64) string {
 }
 
 func rawFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// short cuts a session id to its first block, as people quote them.
-func short(id string) string {
-	if i := strings.IndexByte(id, '-'); i >= 8 {
-		return id[:i]
-	}
-	return id
-}
 
 // GateText is an evaluation as plain lines, one a limit, for a diff: the
 // limit, its value and its verdict.
