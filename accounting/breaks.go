@@ -160,129 +160,163 @@ func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 	breaks := []CacheBreak{}
 	changes := []TTLChange{}
 	for _, th := range s.Threads() {
-		name := ThreadName(th)
-		prev := -1
-		ttl := "" // TTL of the thread's latest cache write
-		turns := claudecode.NewTurns(cfg.TurnRules, claudecode.Continues(th))
-		// Since the previous call checked: the turn rules that applied,
-		// and whether a compaction (full, micro) came.
-		var rw claudecode.Rewrite
-		var full, micro bool
-		var budget int64
-		m, ci := 0, 0 // next message and compaction to look at
-		for i := range th.Calls {
-			c := &th.Calls[i]
-			if !c.Counted() {
-				continue
-			}
-			// The turn rules follow every counted call: the prompts typed
-			// since the previous one, the response's thinking, and the
-			// compactions before it.
-			tc := claudecode.TurnCall{Model: c.Model, Version: c.Version}
-			if c.Msg >= 0 {
-				for ; m < c.Msg; m++ {
-					if th.Messages[m].Typed() {
-						tc.NewTurn, budget = true, 0
-						if turns.Keywords(c.Version) { // only then does the budget count
-							budget, _ = claudecode.PromptBudget(&th.Messages[m])
-						}
-					}
-				}
-				m = max(m, c.Msg+1)
-				tc.Thought = th.Messages[c.Msg].HasThinking()
-			}
-			tc.Budget = budget
-			rw |= turns.Next(tc)
-			for ; ci < len(th.Compactions) && th.Compactions[ci].CallsBefore <= i; ci++ {
-				if th.Compactions[ci].Kind == replay.CompactMicro {
-					micro = true
-				} else {
-					full = true
-					turns.Compacted()
-				}
-			}
-			// prevTTL is the TTL the cached prefix was written with, before
-			// this call's own write: it decides whether a gap expired it.
-			prevTTL := ttl
-			if w := writeTTL(c.Usage); w != "" {
-				if ttl != "" && w != ttl {
-					changes = append(changes, TTLChange{
-						Thread: name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), From: ttl, To: w,
-					})
-				}
-				ttl = w
-			}
-			if claudecode.BreakExcluded(c.Model) {
-				continue
-			}
-			if prev < 0 {
-				prev, rw, full, micro = i, 0, false, false
-				continue
-			}
-			p := &th.Calls[prev]
-			if cfg.IsBreak(p.Usage.CacheRead, c.Usage.CacheRead) {
-				// Marks on this call, or on calls not counted since p.
-				restarted := th.Between(prev, i, func(c *replay.Call) bool { return c.Restart })
-				cwdChanged := th.Between(prev, i, func(c *replay.Call) bool { return c.CwdChanged })
-				b := CacheBreak{
-					Thread: name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), Model: c.Model,
-					PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
-					Rewritten: c.Usage.CacheWrite(),
-				}
-				// The gap on the Clock: a tool's recorded run time can show
-				// more idle time than timestamps that stopped.
-				if c.Clock > 0 && p.Clock > 0 {
-					b.GapSeconds = (c.Clock - p.Clock) / 1000
-				}
-				gap := c.Clock - p.Clock
-				switch {
-				case full:
-					b.Cause = CauseCompaction
-				case micro:
-					b.Cause = CauseMicrocompaction
-				case c.Model != p.Model:
-					b.Cause = CauseModelChange
-				case c.SessionID != p.SessionID || restarted:
-					b.Cause = CauseResume
-				case c.Version != p.Version && c.Version != "" && p.Version != "":
-					b.Cause = CauseVersionChange
-				case cwdChanged:
-					b.Cause = CauseCwdChange
-				case prevTTL == "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL1h.Milliseconds():
-					b.Cause = CauseTTL1h
-				case prevTTL != "1h" && c.Clock > 0 && p.Clock > 0 && gap > cfg.TTL5m.Milliseconds():
-					b.Cause = CauseTTL5m
-				case rw != 0:
-					// After the TTLs: a turn rule explains a fallback
-					// within the cache lifetime.
-					b.Cause = rewriteCause(rw)
-				case claudecode.BillsCacheWrites(c.Model) && c.Usage.Prompt() > 0 && c.Usage.Prompt() < p.Usage.Prompt():
-					// A call only appends to the conversation: a smaller
-					// prompt lost part of it, which no line records.
-					// (Some compatible endpoints count a read in the input
-					// too, so that their prompt falls with the read.)
-					b.Cause = CausePromptShrank
-				default:
-					b.Cause = CauseUnexplained
-				}
-				b.Expected = ExpectedCause(b.Cause)
-				if pr, ok := cfg.Prices.Lookup(c.Model); ok {
-					// The whole request's prompt decides the long-context
-					// rate, not the write alone.
-					r := pr.Rates(c.Usage)
-					cost := (float64(c.Usage.CacheWrite5m)*r.CacheWrite5m + float64(c.Usage.CacheWrite1h)*r.CacheWrite1h) / 1e6
-					b.Cost = prices.RoundUSD(cost)
-					b.ExtraCost = prices.RoundUSD(cost - float64(c.Usage.CacheWrite())*r.CacheRead/1e6)
-					b.Priced = true
-				}
-				breaks = append(breaks, b)
-			}
-			prev, rw, full, micro = i, 0, false, false
-		}
+		w := breakWalk{th: th, cfg: cfg, name: ThreadName(th), turns: claudecode.NewTurns(cfg.TurnRules, claudecode.Continues(th))}
+		w.run()
+		breaks, changes = append(breaks, w.breaks...), append(changes, w.changes...)
 	}
 	// Most expensive first; the sort is stable, so equal costs stay in order.
 	sort.SliceStable(breaks, func(i, j int) bool { return breaks[i].Cost > breaks[j].Cost })
 	return breaks, changes
+}
+
+// breakWalk follows one thread's counted calls: the turn rules, the
+// compactions and the TTL of its cache writes since the previous call
+// checked, to name the cause of each break.
+type breakWalk struct {
+	th    *replay.Thread
+	cfg   Config
+	name  string
+	turns claudecode.Turns
+	// Since the previous call checked: the turn rules that applied, and
+	// whether a compaction (full, micro) came.
+	rw          claudecode.Rewrite
+	full, micro bool
+	budget      int64  // the thinking budget the latest prompt asked for
+	m, ci       int    // next message and compaction to look at
+	ttl         string // TTL of the thread's latest cache write
+	breaks      []CacheBreak
+	changes     []TTLChange
+}
+
+func (w *breakWalk) run() {
+	prev := -1
+	for i := range w.th.Calls {
+		c := &w.th.Calls[i]
+		if !c.Counted() {
+			continue
+		}
+		w.follow(i, c)
+		// The TTL the cached prefix was written with, before this call's
+		// own write, decides whether a gap expired it.
+		prevTTL := w.ttl
+		w.noteTTL(i, c)
+		if claudecode.BreakExcluded(c.Model) {
+			continue
+		}
+		if prev >= 0 && w.cfg.IsBreak(w.th.Calls[prev].Usage.CacheRead, c.Usage.CacheRead) {
+			w.breaks = append(w.breaks, w.newBreak(prev, i, prevTTL))
+		}
+		prev, w.rw, w.full, w.micro = i, 0, false, false
+	}
+}
+
+// follow applies the turn rules to call i: the prompts typed since the
+// previous counted call, the response's thinking, and the compactions
+// before it.
+func (w *breakWalk) follow(i int, c *replay.Call) {
+	tc := claudecode.TurnCall{Model: c.Model, Version: c.Version}
+	if c.Msg >= 0 {
+		for ; w.m < c.Msg; w.m++ {
+			if w.th.Messages[w.m].Typed() {
+				tc.NewTurn, w.budget = true, 0
+				if w.turns.Keywords(c.Version) { // only then does the budget count
+					w.budget, _ = claudecode.PromptBudget(&w.th.Messages[w.m])
+				}
+			}
+		}
+		w.m = max(w.m, c.Msg+1)
+		tc.Thought = w.th.Messages[c.Msg].HasThinking()
+	}
+	tc.Budget = w.budget
+	w.rw |= w.turns.Next(tc)
+	for ; w.ci < len(w.th.Compactions) && w.th.Compactions[w.ci].CallsBefore <= i; w.ci++ {
+		if w.th.Compactions[w.ci].Kind == replay.CompactMicro {
+			w.micro = true
+		} else {
+			w.full = true
+			w.turns.Compacted()
+		}
+	}
+}
+
+// noteTTL records a call whose cache writes switched TTL.
+func (w *breakWalk) noteTTL(i int, c *replay.Call) {
+	t := writeTTL(c.Usage)
+	if t == "" {
+		return
+	}
+	if w.ttl != "" && t != w.ttl {
+		w.changes = append(w.changes, TTLChange{
+			Thread: w.name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), From: w.ttl, To: t,
+		})
+	}
+	w.ttl = t
+}
+
+// newBreak is call i's break after call prev: its sizes, cause and price.
+func (w *breakWalk) newBreak(prev, i int, prevTTL string) CacheBreak {
+	p, c := &w.th.Calls[prev], &w.th.Calls[i]
+	b := CacheBreak{
+		Thread: w.name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), Model: c.Model,
+		PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
+		Rewritten: c.Usage.CacheWrite(),
+	}
+	// The gap on the Clock: a tool's recorded run time can show more idle
+	// time than timestamps that stopped.
+	if c.Clock > 0 && p.Clock > 0 {
+		b.GapSeconds = (c.Clock - p.Clock) / 1000
+	}
+	b.Cause = w.cause(prev, i, prevTTL)
+	b.Expected = ExpectedCause(b.Cause)
+	if pr, ok := w.cfg.Prices.Lookup(c.Model); ok {
+		// The whole request's prompt decides the long-context rate, not
+		// the write alone.
+		r := pr.Rates(c.Usage)
+		cost := (float64(c.Usage.CacheWrite5m)*r.CacheWrite5m + float64(c.Usage.CacheWrite1h)*r.CacheWrite1h) / 1e6
+		b.Cost = prices.RoundUSD(cost)
+		b.ExtraCost = prices.RoundUSD(cost - float64(c.Usage.CacheWrite())*r.CacheRead/1e6)
+		b.Priced = true
+	}
+	return b
+}
+
+// cause is the first cause that applies to call i's break after prev.
+func (w *breakWalk) cause(prev, i int, prevTTL string) string {
+	p, c := &w.th.Calls[prev], &w.th.Calls[i]
+	// Marks on this call, or on calls not counted since p.
+	restarted := w.th.Between(prev, i, func(c *replay.Call) bool { return c.Restart })
+	cwdChanged := w.th.Between(prev, i, func(c *replay.Call) bool { return c.CwdChanged })
+	clocked := c.Clock > 0 && p.Clock > 0
+	gap := c.Clock - p.Clock
+	switch {
+	case w.full:
+		return CauseCompaction
+	case w.micro:
+		return CauseMicrocompaction
+	case c.Model != p.Model:
+		return CauseModelChange
+	case c.SessionID != p.SessionID || restarted:
+		return CauseResume
+	case c.Version != p.Version && c.Version != "" && p.Version != "":
+		return CauseVersionChange
+	case cwdChanged:
+		return CauseCwdChange
+	case prevTTL == "1h" && clocked && gap > w.cfg.TTL1h.Milliseconds():
+		return CauseTTL1h
+	case prevTTL != "1h" && clocked && gap > w.cfg.TTL5m.Milliseconds():
+		return CauseTTL5m
+	case w.rw != 0:
+		// After the TTLs: a turn rule explains a fallback within the cache
+		// lifetime.
+		return rewriteCause(w.rw)
+	case claudecode.BillsCacheWrites(c.Model) && c.Usage.Prompt() > 0 && c.Usage.Prompt() < p.Usage.Prompt():
+		// A call only appends to the conversation: a smaller prompt lost
+		// part of it, which no line records. (Some compatible endpoints
+		// count a read in the input too, so that their prompt falls with
+		// the read.)
+		return CausePromptShrank
+	}
+	return CauseUnexplained
 }
 
 // rewriteCause names the first turn rule of a set as a cache-break cause.
