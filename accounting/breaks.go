@@ -38,16 +38,16 @@ const (
 // CacheBreak is a call whose cache read fell sharply below the previous
 // call's in the same thread.
 type CacheBreak struct {
-	Session    string `json:"session,omitempty"` // corpus reports only
-	Thread     string `json:"thread"`
-	Call       int    `json:"call"` // 1-based number of the call among the thread's calls
-	Line       int    `json:"line"`
-	Time       string `json:"time,omitempty"`
-	Model      string `json:"model"`
-	PrevRead   int64  `json:"prev_cache_read"`
-	Read       int64  `json:"cache_read"`
-	GapSeconds int64  `json:"gap_seconds"`
-	Cause      string `json:"cause"`
+	Session    string      `json:"session,omitempty"` // corpus reports only
+	Thread     string      `json:"thread"`
+	Call       int         `json:"call"` // 1-based number of the call among the thread's calls
+	Line       int         `json:"line"`
+	Time       replay.Time `json:"time,omitempty"`
+	Model      string      `json:"model"`
+	PrevRead   int64       `json:"prev_cache_read"`
+	Read       int64       `json:"cache_read"`
+	GapSeconds int64       `json:"gap_seconds"`
+	Cause      string      `json:"cause"`
 	// Expected is set for causes Claude Code itself does not flag
 	// (compaction, micro-compaction: the baseline resets).
 	Expected bool `json:"expected"`
@@ -123,13 +123,13 @@ func breakCauses(breaks []CacheBreak) []BreakCause {
 // which users rarely notice: the two are priced apart (a 1-hour write costs 2×
 // input, a 5-minute one 1.25×, Anthropic's prompt-caching pricing).
 type TTLChange struct {
-	Session string `json:"session,omitempty"` // corpus reports only
-	Thread  string `json:"thread"`
-	Call    int    `json:"call"`
-	Line    int    `json:"line"`
-	Time    string `json:"time,omitempty"`
-	From    string `json:"from"`
-	To      string `json:"to"`
+	Session string      `json:"session,omitempty"` // corpus reports only
+	Thread  string      `json:"thread"`
+	Call    int         `json:"call"`
+	Line    int         `json:"line"`
+	Time    replay.Time `json:"time,omitempty"`
+	From    string      `json:"from"`
+	To      string      `json:"to"`
 }
 
 // BreakRule is a cache-break rule: a call breaks the cache when its cache
@@ -247,7 +247,7 @@ func (w *breakWalk) noteTTL(i int, c *replay.Call) {
 	}
 	if w.ttl != "" && t != w.ttl {
 		w.changes = append(w.changes, TTLChange{
-			Thread: w.name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), From: w.ttl, To: t,
+			Thread: w.name, Call: i + 1, Line: c.Line, Time: replay.Time(c.Time), From: w.ttl, To: t,
 		})
 	}
 	w.ttl = t
@@ -257,7 +257,7 @@ func (w *breakWalk) noteTTL(i int, c *replay.Call) {
 func (w *breakWalk) newBreak(prev, i int, prevTTL string) CacheBreak {
 	p, c := &w.th.Calls[prev], &w.th.Calls[i]
 	b := CacheBreak{
-		Thread: w.name, Call: i + 1, Line: c.Line, Time: replay.Stamp(c.Time), Model: c.Model,
+		Thread: w.name, Call: i + 1, Line: c.Line, Time: replay.Time(c.Time), Model: c.Model,
 		PrevRead: p.Usage.CacheRead, Read: c.Usage.CacheRead,
 		Rewritten: c.Usage.CacheWrite(),
 	}

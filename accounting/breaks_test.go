@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // step is one API call of a cache-break scenario.
@@ -259,7 +261,7 @@ func TestCacheBreakThreads(t *testing.T) {
 	}
 	b := got[0]
 	// The agent's lines: user 1, calls 2, 3, 4; its third call at 10:03.
-	if b.Thread != "a1" || b.Call != 3 || b.Line != 4 || b.Time != "2026-01-01T10:03:00Z" || b.PrevRead != 50_000 || b.Read != 10_000 ||
+	if b.Thread != "a1" || b.Call != 3 || b.Line != 4 || b.Time.String() != "2026-01-01T10:03:00Z" || b.PrevRead != 50_000 || b.Read != 10_000 ||
 		b.GapSeconds != 60 || b.Cause != CauseUnexplained || b.Model != sonnet45 || b.Rewritten != 40_000 {
 		t.Errorf("break = %+v", b)
 	}
@@ -357,7 +359,7 @@ func TestTTLChange(t *testing.T) {
 	m.after(minute)
 	m.call(opus46, use{w5: 1000}, text("x"))
 	got := analyze(t, m, nil).TTLChanges
-	want := []TTLChange{{Thread: "main", Call: 2, Line: 2, Time: "2026-01-01T10:01:00Z", From: "1h", To: "5m"}}
+	want := []TTLChange{{Thread: "main", Call: 2, Line: 2, Time: stamp("2026-01-01T10:01:00Z"), From: "1h", To: "5m"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("TTLChanges = %+v, want %+v", got, want)
 	}
@@ -385,10 +387,10 @@ func TestTTLChanges(t *testing.T) {
 
 	got := analyze(t, m, map[string]*tr{"a1": a}).TTLChanges
 	want := []TTLChange{
-		{Thread: "main", Call: 3, Line: 3, Time: "2026-01-01T10:03:00Z", From: "1h", To: "5m"},
-		{Thread: "main", Call: 7, Line: 7, Time: "2026-01-01T10:07:00Z", From: "5m", To: "1h"},
-		{Thread: "a1", Call: 2, Line: 2, Time: "2026-01-01T10:00:00Z", From: "5m", To: "1h"},
-		{Thread: "a1", Call: 3, Line: 3, Time: "2026-01-01T10:00:00Z", From: "1h", To: "5m"},
+		{Thread: "main", Call: 3, Line: 3, Time: stamp("2026-01-01T10:03:00Z"), From: "1h", To: "5m"},
+		{Thread: "main", Call: 7, Line: 7, Time: stamp("2026-01-01T10:07:00Z"), From: "5m", To: "1h"},
+		{Thread: "a1", Call: 2, Line: 2, Time: stamp("2026-01-01T10:00:00Z"), From: "5m", To: "1h"},
+		{Thread: "a1", Call: 3, Line: 3, Time: stamp("2026-01-01T10:00:00Z"), From: "1h", To: "5m"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("TTLChanges =\n  %+v\nwant\n  %+v", got, want)
@@ -479,4 +481,13 @@ func TestBreakCauses(t *testing.T) {
 			t.Errorf("ExpectedCause(%q) = %v", c, ExpectedCause(c))
 		}
 	}
+}
+
+// stamp is an RFC 3339 time as reports keep it.
+func stamp(s string) replay.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return replay.Time(t.UnixMilli())
 }

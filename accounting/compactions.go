@@ -6,13 +6,13 @@ import (
 
 // CompactionEvent is one observed compaction on the timeline.
 type CompactionEvent struct {
-	Session   string `json:"session,omitempty"` // corpus reports only
-	Thread    string `json:"thread"`
-	Kind      string `json:"kind"`    // compact, summary (1.0.x), microcompact
-	Trigger   string `json:"trigger"` // auto, manual, or "" when unrecorded
-	Line      int    `json:"line"`
-	Time      string `json:"time,omitempty"`
-	AfterCall int    `json:"after_call"` // calls of the thread before it: it came after call number AfterCall
+	Session   string      `json:"session,omitempty"` // corpus reports only
+	Thread    string      `json:"thread"`
+	Kind      string      `json:"kind"`    // compact, summary (1.0.x), microcompact
+	Trigger   string      `json:"trigger"` // auto, manual, or "" when unrecorded
+	Line      int         `json:"line"`
+	Time      replay.Time `json:"time,omitempty"`
+	AfterCall int         `json:"after_call"` // calls of the thread before it: it came after call number AfterCall
 	// LastPrompt is the prompt (input + cache write + cache read) of the
 	// last call before the compaction: what the model last saw.
 	LastPrompt int64 `json:"last_prompt"`
@@ -50,7 +50,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 		spiral := -1   // index in spirals of the run lastFull belongs to
 		for _, c := range th.Compactions {
 			ev := CompactionEvent{
-				Thread: name, Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: replay.Stamp(c.Time),
+				Thread: name, Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: replay.Time(c.Time),
 				AfterCall: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
 				ClearedTools: len(c.CompactedToolIDs),
 			}

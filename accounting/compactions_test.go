@@ -29,7 +29,7 @@ func TestCompactionTimeline(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.SpiralCalls = -1 // never; spirals are TestCompactionSpirals'
 	r := Analyze(load(t, m, nil), cfg)
-	at := "2026-01-01T10:01:00Z"
+	at := stamp("2026-01-01T10:01:00Z")
 	want := []CompactionEvent{
 		// 170,719 − 17,071 = 153,648; summary 4000/4 = 1000.
 		{Thread: "main", Kind: "compact", Trigger: "auto", Line: 4, Time: at, AfterCall: 2, LastPrompt: 152_020,
@@ -89,7 +89,7 @@ func TestMicrocompactionWithoutPreTokens(t *testing.T) {
 	m.call(sonnet45, use{in: 1, w5: 100, read: 30_000}, text("x"))
 	c := analyze(t, m, nil).Compactions
 	// 60,000 − 20,000 = 40,000.
-	want := []CompactionEvent{{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 2, Time: "2026-01-01T10:00:00Z",
+	want := []CompactionEvent{{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 2, Time: stamp("2026-01-01T10:00:00Z"),
 		AfterCall: 1, LastPrompt: 60_000, Before: 60_000, BeforeSource: "last_prompt", After: 40_000, AfterSource: "tokens_saved",
 		Freed: 20_000, ClearedTools: 1}}
 	checkEvents(t, c, want)
@@ -105,10 +105,10 @@ func TestCompactionAtStart(t *testing.T) {
 	m.micro(`{"trigger":"auto","tokensSaved":5000,"compactedToolIds":[]}`)
 	c := analyze(t, m, nil).Compactions
 	checkEvents(t, c, []CompactionEvent{
-		{Thread: "main", Kind: "summary", Line: 1, Time: "2026-01-01T10:00:00Z", AfterCall: 0, LastPrompt: 0,
+		{Thread: "main", Kind: "summary", Line: 1, Time: stamp("2026-01-01T10:00:00Z"), AfterCall: 0, LastPrompt: 0,
 			Before: 0, BeforeSource: "none", After: 47_006, AfterSource: "next_prompt", Freed: 0, SummaryTokens: 10},
 		// 47,006 − 5,000 = 42,006.
-		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 3, Time: "2026-01-01T10:00:00Z", AfterCall: 1, LastPrompt: 47_006,
+		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 3, Time: stamp("2026-01-01T10:00:00Z"), AfterCall: 1, LastPrompt: 47_006,
 			Before: 47_006, BeforeSource: "last_prompt", After: 42_006, AfterSource: "tokens_saved", Freed: 5000},
 	})
 
@@ -117,7 +117,7 @@ func TestCompactionAtStart(t *testing.T) {
 	m.call(sonnet45, use{in: 1}, text("x"))
 	c = analyze(t, m, nil).Compactions
 	checkEvents(t, c, []CompactionEvent{
-		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 1, Time: "2026-01-01T10:00:00Z",
+		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 1, Time: stamp("2026-01-01T10:00:00Z"),
 			BeforeSource: "none", AfterSource: "none", ClearedTools: 1},
 	})
 }

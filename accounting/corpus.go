@@ -2,7 +2,6 @@ package accounting
 
 import (
 	"sort"
-	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
@@ -77,7 +76,7 @@ func (m *merger) addSummary(s Summary) {
 	sum.BadLines += s.BadLines
 	sum.Replayed += s.Replayed
 	sum.Resumes += s.Resumes
-	if s.Start != "" && (sum.Start == "" || s.Start < sum.Start) {
+	if s.Start != 0 && (sum.Start == 0 || s.Start < sum.Start) {
 		sum.Start = s.Start
 	}
 	if s.End > sum.End {
@@ -178,8 +177,9 @@ func (m *merger) finish(table *prices.Table) *Report {
 	sum.CostComplete = out.Usage.Total.Unpriced == 0
 	sum.Models, sum.Versions = setKeys(m.models), setKeys(m.versions)
 	sort.Slice(sum.Versions, func(i, j int) bool { return replay.CompareVersions(sum.Versions[i], sum.Versions[j]) < 0 })
-	if sum.Start != "" {
-		sum.Seconds = seconds(sum.Start, sum.End)
+	if sum.Start != 0 {
+		// Between the whole seconds the report shows.
+		sum.Seconds = int64(sum.End/1000 - sum.Start/1000)
 	}
 	for k, v := range m.unknown {
 		sum.Unknown = append(sum.Unknown, Count{Name: k, Count: v})
@@ -203,13 +203,4 @@ func setKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func seconds(start, end string) int64 {
-	a, err1 := time.Parse(time.RFC3339, start)
-	b, err2 := time.Parse(time.RFC3339, end)
-	if err1 != nil || err2 != nil {
-		return 0
-	}
-	return int64(b.Sub(a) / time.Second)
 }

@@ -83,7 +83,7 @@ func TestMerge(t *testing.T) {
 	s.Cost = 0
 	wantSum := Summary{
 		Sessions: 2, Calls: 7, CrossSessionDuplicates: 1,
-		Start: "2026-01-01T10:00:00Z", End: "2026-01-01T12:00:00Z", Seconds: 7200,
+		Start: stamp("2026-01-01T10:00:00Z"), End: stamp("2026-01-01T12:00:00Z"), Seconds: 7200,
 		Models:       []string{sonnet45},
 		Versions:     []string{"2.1.90", "2.1.100"}, // version order
 		Lines:        18,                            // 9 + 9
@@ -117,14 +117,14 @@ func TestMerge(t *testing.T) {
 	}) || r.CacheBreaks[0].Session != "sa" || r.CacheBreaks[1].Session != "sa" {
 		t.Errorf("CacheBreaks = %+v", r.CacheBreaks)
 	}
-	wantTTL := []TTLChange{{Session: "sa", Thread: "main", Call: 2, Line: 3, Time: "2026-01-01T10:00:00Z", From: "1h", To: "5m"}}
+	wantTTL := []TTLChange{{Session: "sa", Thread: "main", Call: 2, Line: 3, Time: stamp("2026-01-01T10:00:00Z"), From: "1h", To: "5m"}}
 	if !reflect.DeepEqual(r.TTLChanges, wantTTL) {
 		t.Errorf("TTLChanges = %+v, want %+v", r.TTLChanges, wantTTL)
 	}
-	at := "2026-01-01T11:00:00Z"
+	at := stamp("2026-01-01T11:00:00Z")
 	checkEvents(t, r.Compactions, []CompactionEvent{
 		// 100,000 − 10,000 = 90,000.
-		{Session: "sa", Thread: "main", Kind: "compact", Trigger: "auto", Line: 7, Time: "2026-01-01T10:00:00Z", AfterCall: 3,
+		{Session: "sa", Thread: "main", Kind: "compact", Trigger: "auto", Line: 7, Time: stamp("2026-01-01T10:00:00Z"), AfterCall: 3,
 			LastPrompt: 10_001, Before: 100_000, BeforeSource: "pre_tokens", After: 10_000, AfterSource: "post_tokens",
 			Freed: 90_000, SummaryTokens: 10},
 		// 100,000 − 20,000 = 80,000 and 90,000 − 20,000 = 70,000: a spiral.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // SessionLine is one session in the one-line-per-session overview.
@@ -16,14 +17,14 @@ type SessionLine struct {
 	Project string `json:"project"`
 	// Date is the day of the session's first timestamp in the overview's
 	// time zone (YYYY-MM-DD), "" when the session has none.
-	Date        string  `json:"date"`
-	Start       string  `json:"start,omitempty"` // RFC 3339, UTC
-	Calls       int     `json:"calls"`
-	Tokens      int64   `json:"tokens"` // input + cache writes + cache reads + output
-	Cost        float64 `json:"cost_usd"`
-	Unpriced    int     `json:"unpriced_calls"`
-	Compactions int     `json:"compactions"`
-	HitRatio    float64 `json:"cache_hit_ratio"`
+	Date        string      `json:"date"`
+	Start       replay.Time `json:"start,omitempty"`
+	Calls       int         `json:"calls"`
+	Tokens      int64       `json:"tokens"` // input + cache writes + cache reads + output
+	Cost        float64     `json:"cost_usd"`
+	Unpriced    int         `json:"unpriced_calls"`
+	Compactions int         `json:"compactions"`
+	HitRatio    float64     `json:"cache_hit_ratio"`
 }
 
 // Overview is one line per session, oldest first (sessions without a
@@ -39,19 +40,20 @@ func Overview(reports []*Report, loc *time.Location) []SessionLine {
 			ID: s.ID, Project: s.Project, Start: s.Start, Calls: u.Calls, Tokens: u.Usage().Total(),
 			Cost: u.Cost, Unpriced: u.Unpriced, Compactions: len(r.Compactions), HitRatio: r.Usage.HitRatio,
 		}
-		if t, err := time.Parse(time.RFC3339, s.Start); err == nil {
-			l.Date = t.In(loc).Format(time.DateOnly)
+		if s.Start != 0 {
+			l.Date = s.Start.UTC().In(loc).Format(time.DateOnly)
 		}
 		out = append(out, l)
 	}
 	slices.SortStableFunc(out, func(a, b SessionLine) int {
-		if (a.Start == "") != (b.Start == "") {
-			if a.Start == "" {
+		if (a.Start == 0) != (b.Start == 0) {
+			if a.Start == 0 {
 				return 1
 			}
 			return -1
 		}
-		return cmp.Or(strings.Compare(a.Start, b.Start), strings.Compare(a.ID, b.ID))
+		// By the whole second the line shows, then by id.
+		return cmp.Or(cmp.Compare(a.Start/1000, b.Start/1000), strings.Compare(a.ID, b.ID))
 	})
 	return out
 }
@@ -148,11 +150,8 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 	if by != ByModel {
 		for _, r := range reports {
 			for _, c := range r.Compactions {
-				at := int64(0)
-				if t, err := time.Parse(time.RFC3339, c.Time); err == nil {
-					at = t.UnixMilli()
-				}
-				compactions[keyOf(at, r.Summary.Project, "")]++
+				// At the whole second the timeline shows.
+				compactions[keyOf(int64(c.Time/1000*1000), r.Summary.Project, "")]++
 			}
 		}
 	}

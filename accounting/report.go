@@ -88,22 +88,22 @@ type Report struct {
 
 // Summary describes the input.
 type Summary struct {
-	Sessions   int      `json:"sessions"`
-	ID         string   `json:"id,omitempty"`
-	Path       string   `json:"path,omitempty"`
-	Project    string   `json:"project,omitempty"`
-	SessionIDs []string `json:"session_ids,omitempty"`
-	Agents     int      `json:"agents"`
-	Calls      int      `json:"calls"`
-	Start      string   `json:"start,omitempty"` // RFC 3339, UTC
-	End        string   `json:"end,omitempty"`
-	Seconds    int64    `json:"span_seconds"`
-	Models     []string `json:"models"`
-	Versions   []string `json:"versions"`
-	Lines      int      `json:"lines"`
-	BadLines   int      `json:"bad_lines"`
-	Replayed   int      `json:"replayed_lines"`
-	Resumes    int      `json:"resumes"`
+	Sessions   int         `json:"sessions"`
+	ID         string      `json:"id,omitempty"`
+	Path       string      `json:"path,omitempty"`
+	Project    string      `json:"project,omitempty"`
+	SessionIDs []string    `json:"session_ids,omitempty"`
+	Agents     int         `json:"agents"`
+	Calls      int         `json:"calls"`
+	Start      replay.Time `json:"start,omitempty"`
+	End        replay.Time `json:"end,omitempty"`
+	Seconds    int64       `json:"span_seconds"`
+	Models     []string    `json:"models"`
+	Versions   []string    `json:"versions"`
+	Lines      int         `json:"lines"`
+	BadLines   int         `json:"bad_lines"`
+	Replayed   int         `json:"replayed_lines"`
+	Resumes    int         `json:"resumes"`
 	// CrossSessionDuplicates counts calls (corpus only) already counted in
 	// another session: resumed sessions copy history into new files.
 	CrossSessionDuplicates int     `json:"cross_session_duplicates"`
@@ -153,11 +153,11 @@ func summarize(s *replay.Session, r *Report) Summary {
 	return sum
 }
 
-func span(start, end int64) (string, string, int64) {
+func span(start, end int64) (replay.Time, replay.Time, int64) {
 	if start == 0 {
-		return "", "", 0
+		return 0, 0, 0
 	}
-	return replay.Stamp(start), replay.Stamp(end), (end - start) / 1000
+	return replay.Time(start), replay.Time(end), (end - start) / 1000
 }
 
 // SortedCounts turns counts by name into a list, most first, then by

@@ -120,7 +120,7 @@ func TestUsageReport(t *testing.T) {
 		Sessions: 1, ID: "s1", Path: s.Path, Project: "proj", SessionIDs: []string{"s1"},
 		Agents: 1, Calls: 6,
 		// main: 10:00 → 10:07 (seven 1-minute steps); the agent starts at 10:01:30.
-		Start: "2026-01-01T10:00:00Z", End: "2026-01-01T10:07:00Z", Seconds: 420,
+		Start: stamp("2026-01-01T10:00:00Z"), End: stamp("2026-01-01T10:07:00Z"), Seconds: 420,
 		Models:   []string{haiku45, opus46, opusFast, sonnet45, deepseek},
 		Versions: []string{"2.1.20", "2.1.100"}, // version order, as Merge sorts them
 		Lines:    12,                            // 9 main + 3 agent

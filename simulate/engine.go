@@ -177,17 +177,17 @@ func (s *State) PlaceholderTokens() int64 { return s.e.placeholder }
 
 // CallResult is one simulated API call.
 type CallResult struct {
-	Call     int    `json:"call"` // 1-based number in the thread
-	Line     int    `json:"line"`
-	Time     string `json:"time,omitempty"`
-	Model    string `json:"model"`
-	Prompt   int64  `json:"prompt"`
-	Input    int64  `json:"input"`
-	Write5m  int64  `json:"cache_write_5m"`
-	Write1h  int64  `json:"cache_write_1h"`
-	Read     int64  `json:"cache_read"`
-	Output   int64  `json:"output"`
-	Recorded int64  `json:"recorded_prompt"`
+	Call     int         `json:"call"` // 1-based number in the thread
+	Line     int         `json:"line"`
+	Time     replay.Time `json:"time,omitempty"`
+	Model    string      `json:"model"`
+	Prompt   int64       `json:"prompt"`
+	Input    int64       `json:"input"`
+	Write5m  int64       `json:"cache_write_5m"`
+	Write1h  int64       `json:"cache_write_1h"`
+	Read     int64       `json:"cache_read"`
+	Output   int64       `json:"output"`
+	Recorded int64       `json:"recorded_prompt"`
 	// State is the threshold state of the prompt.
 	State   CallState `json:"state"`
 	Actions []string  `json:"actions,omitempty"`
@@ -930,9 +930,9 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
 	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheable(e.cfg.MinCacheable, tc.Model))
-	stamp := tc.stamp
-	if stamp == "" {
-		stamp = replay.Stamp(tc.Time)
+	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
+	if stamp == 0 {
+		stamp = replay.Time(tc.Time)
 	}
 	r := CallResult{
 		Call: tc.Index + 1, Line: tc.Line, Time: stamp, Model: tc.Model,

@@ -69,9 +69,6 @@ type TraceCall struct {
 	Ahead   int64
 	Model   string
 	Version string
-	// stamp is replay.Stamp(Time), taken once in Prepare for every
-	// policy's call rows ("" when the TraceCall was built elsewhere).
-	stamp string
 	// Usage is what the transcript recorded.
 	Usage replay.Usage
 	// Items were appended since the previous call: the previous response,
@@ -220,7 +217,7 @@ func Prepare(s *replay.Session) *Trace {
 		tc := TraceCall{
 			Index: seg.Call, Line: c.Line, Time: c.Clock, Ahead: c.Clock - c.Time, Model: c.Model, Version: c.Version,
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
-			stamp: replay.Stamp(c.Time), Restarted: restarted, CwdChanged: cwdChanged,
+			Restarted: restarted, CwdChanged: cwdChanged,
 		}
 		if c.OutputLowerBound {
 			for _, b := range th.Messages[c.Msg].Blocks {

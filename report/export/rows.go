@@ -46,16 +46,12 @@ func at(ms int64) *Millis {
 	return &m
 }
 
-// stamped parses a report's RFC 3339 time ("" is none).
-func stamped(s string) *Millis {
-	if s == "" {
+// stamped is a report's time at the whole second it shows (nil: none).
+func stamped(t replay.Time) *Millis {
+	if t == 0 {
 		return nil
 	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return nil
-	}
-	return at(t.UnixMilli())
+	return at(int64(t.Second()))
 }
 
 // Call is one API response of a thread (table calls): every call, counted

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
@@ -275,22 +276,22 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 	ov := &htmlTable{ID: "overview-sessions", Columns: overviewColumns, Empty: "no session could be read"}
 	for i, s := range doc.Sessions {
 		a := sessionAnchor(i)
-		ov.Rows = append(ov.Rows, overviewRow(s.Report, s.Summary.ID, "#"+a, dateText(s.Summary.Start), s.Summary.Start))
+		ov.Rows = append(ov.Rows, overviewRow(s.Report, s.Summary.ID, "#"+a, dateText(s.Summary.Start.String()), s.Summary.Start.String()))
 		page.Links = append(page.Links, htmlLink{"#" + a, sessionTitle(s.Summary.ID, s.Summary.Project)})
 	}
 	multi := len(doc.Sessions) > 1
 	if doc.Total != nil && len(doc.Sessions) > 0 {
 		t := doc.Total.Summary
 		span := ""
-		if t.Start != "" {
-			span = t.Start[:min(10, len(t.Start))] + " – " + t.End[:min(10, len(t.End))]
+		if t.Start != 0 {
+			span = t.Start.UTC().Format(time.DateOnly) + " – " + t.End.UTC().Format(time.DateOnly)
 		}
 		href := ""
 		if multi {
 			href = "#total"
 			page.Links = append(page.Links, htmlLink{"#total", "All " + numtext.Int(t.Sessions) + " sessions"})
 		}
-		ov.Foot = [][]htmlCell{overviewRow(doc.Total, "all "+numtext.Count(t.Sessions, "session", "sessions"), href, span, t.Start)}
+		ov.Foot = [][]htmlCell{overviewRow(doc.Total, "all "+numtext.Count(t.Sessions, "session", "sessions"), href, span, t.Start.String())}
 	}
 	ov.Note = "tokens: input + cache writes + cache reads + output; compactions: the events of the compaction timeline; cache hit: read / (input + write + read)"
 	page.Overview = ov

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -63,7 +64,7 @@ func timeAxis(runs []*simulate.Result) (map[int64]float64, []IdleCut) {
 	var ts []int64
 	for _, r := range runs {
 		for _, c := range r.Calls {
-			if t, ok := parseTime(c.Time); ok {
+			if t, ok := callTime(c.Time); ok {
 				ts = append(ts, t.UnixMilli())
 			}
 		}
@@ -101,14 +102,10 @@ type ContextLine struct {
 	Clearings []XY
 }
 
-// parseTime parses a CallResult.Time (RFC 3339); ok is false when empty or
-// unparseable.
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	return t, err == nil
+// callTime is a CallResult.Time at the whole second the reports show; ok
+// is false when there is none.
+func callTime(t replay.Time) (time.Time, bool) {
+	return t.Second().UTC(), t != 0
 }
 
 // ContextSeries extracts the context plot's data from runs over one session.
@@ -126,7 +123,7 @@ func ContextSeries(runs []*simulate.Result, xTime bool) ContextData {
 		for _, c := range r.Calls {
 			x := float64(c.Call)
 			if xTime {
-				t, ok := parseTime(c.Time)
+				t, ok := callTime(c.Time)
 				if !ok {
 					continue
 				}

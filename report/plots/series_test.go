@@ -7,10 +7,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -39,15 +41,15 @@ func synthetic() []*simulate.Result {
 	obs := &simulate.Result{
 		Policy: "observed", Session: "synthetic", Method: "usage", Limits: lim,
 		Calls: []simulate.CallResult{
-			{Call: 1, Time: "2026-01-02T10:00:00Z", Prompt: 20000, Input: 10, Write5m: 19990, Cost: 0.1, Priced: true},
-			{Call: 2, Time: "2026-01-02T10:30:00Z", Prompt: 60000, Input: 10, Write5m: 40000, Read: 19990, Cost: 0.2, Priced: true},
-			{Call: 3, Time: "2026-01-02T11:00:00Z", Prompt: 62000, Input: 10, Write5m: 4990, Read: 57000, Cost: 0.3, Priced: true,
+			{Call: 1, Time: stamp("2026-01-02T10:00:00Z"), Prompt: 20000, Input: 10, Write5m: 19990, Cost: 0.1, Priced: true},
+			{Call: 2, Time: stamp("2026-01-02T10:30:00Z"), Prompt: 60000, Input: 10, Write5m: 40000, Read: 19990, Cost: 0.2, Priced: true},
+			{Call: 3, Time: stamp("2026-01-02T11:00:00Z"), Prompt: 62000, Input: 10, Write5m: 4990, Read: 57000, Cost: 0.3, Priced: true,
 				Cleared: true, Actions: []string{"micro: cleared 2 results, freed 5000"}},
-			{Call: 4, Time: "2026-01-02T11:15:00Z", Prompt: 60000, Input: 10, Write5m: 2000, Write1h: 3000, Read: 54990, Cost: 0.25, Priced: true},
-			{Call: 5, Time: "2026-01-02T12:00:00Z", Prompt: 30000, Input: 10, Write5m: 20000, Read: 9990, Cost: 0.05, Priced: true,
+			{Call: 4, Time: stamp("2026-01-02T11:15:00Z"), Prompt: 60000, Input: 10, Write5m: 2000, Write1h: 3000, Read: 54990, Cost: 0.25, Priced: true},
+			{Call: 5, Time: stamp("2026-01-02T12:00:00Z"), Prompt: 30000, Input: 10, Write5m: 20000, Read: 9990, Cost: 0.05, Priced: true,
 				Compacted: true, Actions: []string{"real compact (auto)"}},
 			{Call: 6, Prompt: 33000, Input: 10, Write5m: 3000, Read: 29990, Cleared: true, Actions: []string{"real microcompact: 3 results"}},
-			{Call: 7, Time: "2026-01-02T12:30:00Z", Prompt: 34000, Input: 10, Write5m: 5500, Read: 28490, Cost: 0.04, Priced: true},
+			{Call: 7, Time: stamp("2026-01-02T12:30:00Z"), Prompt: 34000, Input: 10, Write5m: 5500, Read: 28490, Cost: 0.04, Priced: true},
 		},
 		Summaries: []simulate.SummaryCall{{Label: "summary", BeforeCall: 5, Cost: 0.15}},
 		// Calls 0.94 + summarizer 0.15.
@@ -57,9 +59,9 @@ func synthetic() []*simulate.Result {
 		Policy: "claude-code", Session: "synthetic", Method: "usage",
 		Limits: claudecode.LimitsFor(claudecode.LimitParams{Window: 1_000_000}, "claude-sonnet-4-5", "2.1.30"),
 		Calls: []simulate.CallResult{
-			{Call: 1, Time: "2026-01-02T10:00:00Z", Prompt: 20000, Write5m: 20000, Cost: 0.1, Priced: true},
-			{Call: 2, Time: "2026-01-02T10:30:00Z", Prompt: 90000, Write5m: 70000, Read: 20000, Cost: 0.3, Priced: true},
-			{Call: 3, Time: "2026-01-02T11:00:00Z", Prompt: 25000, Write5m: 25000, Cost: 0.1, Priced: true, Compacted: true,
+			{Call: 1, Time: stamp("2026-01-02T10:00:00Z"), Prompt: 20000, Write5m: 20000, Cost: 0.1, Priced: true},
+			{Call: 2, Time: stamp("2026-01-02T10:30:00Z"), Prompt: 90000, Write5m: 70000, Read: 20000, Cost: 0.3, Priced: true},
+			{Call: 3, Time: stamp("2026-01-02T11:00:00Z"), Prompt: 25000, Write5m: 25000, Cost: 0.1, Priced: true, Compacted: true,
 				Cleared: true, Actions: []string{"compact (auto): 88000 → 3000", "budget: dropped 3 items, freed 400"}},
 		},
 		Summaries: []simulate.SummaryCall{{Label: "summary", BeforeCall: 3, Cost: 0.2}},
@@ -503,10 +505,10 @@ func fmtPolicyCosts(d PolicyCostData) string {
 // the cut is listed with the real idle time; gaps up to IdleGap are kept.
 func TestContextSeriesIdleGapsCut(t *testing.T) {
 	r := &simulate.Result{Policy: "observed", Calls: []simulate.CallResult{
-		{Call: 1, Time: "2026-01-02T22:00:00Z", Prompt: 1000},
-		{Call: 2, Time: "2026-01-02T23:00:00Z", Prompt: 2000}, // exactly IdleGap: kept
-		{Call: 3, Time: "2026-01-03T09:00:00Z", Prompt: 3000}, // 10 h later: cut
-		{Call: 4, Time: "2026-01-03T09:30:00Z", Prompt: 4000},
+		{Call: 1, Time: stamp("2026-01-02T22:00:00Z"), Prompt: 1000},
+		{Call: 2, Time: stamp("2026-01-02T23:00:00Z"), Prompt: 2000}, // exactly IdleGap: kept
+		{Call: 3, Time: stamp("2026-01-03T09:00:00Z"), Prompt: 3000}, // 10 h later: cut
+		{Call: 4, Time: stamp("2026-01-03T09:30:00Z"), Prompt: 4000},
 	}}
 	got := ContextSeries([]*simulate.Result{r}, true)
 	if want := []XY{{0, 1000}, {1, 2000}, {1.25, 3000}, {1.75, 4000}}; !reflect.DeepEqual(got.Lines[0].Points, want) {
@@ -524,4 +526,13 @@ func TestContextSeriesIdleGapsCut(t *testing.T) {
 			t.Errorf("the figure does not say %q", s)
 		}
 	}
+}
+
+// stamp is an RFC 3339 time as results keep it.
+func stamp(s string) replay.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return replay.Time(t.UnixMilli())
 }

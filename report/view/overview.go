@@ -24,7 +24,7 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	if machine {
 		t.Columns = csvColumns("date", "project", "session", "start", "calls", "tokens", "cost", "unpriced_calls", "compactions", "cache_hit_ratio")
 		for _, l := range lines {
-			t.AddRow(l.Date, l.Project, l.ID, l.Start, raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Unpriced), raw(l.Compactions), ratio(l.HitRatio))
+			t.AddRow(l.Date, l.Project, l.ID, l.Start.String(), raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Unpriced), raw(l.Compactions), ratio(l.HitRatio))
 		}
 		return t
 	}

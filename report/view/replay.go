@@ -224,8 +224,8 @@ func summaryTable(r *accounting.Report) *table.Table {
 	}
 	kv("agents", numtext.Int(s.Agents), raw(s.Agents))
 	kv("api calls", numtext.Int(s.Calls), raw(s.Calls))
-	if s.Start != "" {
-		kv("span", fmt.Sprintf("%s → %s (%s)", s.Start, s.End, duration(s.Seconds)), s.Start+"/"+s.End)
+	if s.Start != 0 {
+		kv("span", fmt.Sprintf("%s → %s (%s)", s.Start, s.End, duration(s.Seconds)), s.Start.String()+"/"+s.End.String())
 	}
 	// One model per line keeps the table narrow for corpora of many models.
 	kv("models", strings.Join(s.Models, "\n"), strings.Join(s.Models, " "))
@@ -420,8 +420,8 @@ func breaksTable(r *accounting.Report, corpus bool) *table.Table {
 			cost, extra, rc, re = "unpriced", "", "", ""
 		}
 		t.Add(
-			prefix(corpus, b.Session, []string{b.Thread, numtext.Int(b.Call), numtext.Int(b.Line), b.Time, cause, numtext.Int(b.PrevRead), numtext.Int(b.Read), duration(b.GapSeconds), numtext.Int(b.Rewritten), cost, extra}),
-			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time, b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSeconds), raw(b.Rewritten), rc, re}),
+			prefix(corpus, b.Session, []string{b.Thread, numtext.Int(b.Call), numtext.Int(b.Line), b.Time.String(), cause, numtext.Int(b.PrevRead), numtext.Int(b.Read), duration(b.GapSeconds), numtext.Int(b.Rewritten), cost, extra}),
+			prefix(corpus, b.Session, []string{b.Thread, raw(b.Call), raw(b.Line), b.Time.String(), b.Cause, raw(b.PrevRead), raw(b.Read), raw(b.GapSeconds), raw(b.Rewritten), rc, re}),
 		)
 	}
 	return t
@@ -463,8 +463,8 @@ func ttlTable(r *accounting.Report, corpus bool) *table.Table {
 		})}
 	for _, c := range r.TTLChanges {
 		t.Add(
-			prefix(corpus, c.Session, []string{c.Thread, numtext.Int(c.Call), numtext.Int(c.Line), c.Time, c.From, c.To}),
-			prefix(corpus, c.Session, []string{c.Thread, raw(c.Call), raw(c.Line), c.Time, c.From, c.To}),
+			prefix(corpus, c.Session, []string{c.Thread, numtext.Int(c.Call), numtext.Int(c.Line), c.Time.String(), c.From, c.To}),
+			prefix(corpus, c.Session, []string{c.Thread, raw(c.Call), raw(c.Line), c.Time.String(), c.From, c.To}),
 		)
 	}
 	return t
@@ -507,8 +507,8 @@ func compactionsTable(r *accounting.Report, corpus bool) *table.Table {
 			trig = "-"
 		}
 		t.Add(
-			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, numtext.Int(c.AfterCall), numtext.Int(c.Line), c.Time, numtext.Int(c.LastPrompt), before, after, freed, numtext.Int(c.SummaryTokens), spiral}),
-			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.AfterCall), raw(c.Line), c.Time, raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, numtext.Int(c.AfterCall), numtext.Int(c.Line), c.Time.String(), numtext.Int(c.LastPrompt), before, after, freed, numtext.Int(c.SummaryTokens), spiral}),
+			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.AfterCall), raw(c.Line), c.Time.String(), raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),
 		)
 	}
 	return t

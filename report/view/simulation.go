@@ -160,8 +160,8 @@ func callsTable(r *simulate.Result) *table.Table {
 			cost, rc = "unpriced", ""
 		}
 		t.Add(
-			[]string{numtext.Int(c.Call), c.Time, c.Model, numtext.Int(c.Prompt), numtext.Int(c.Recorded), numtext.Int(c.Input), numtext.Int(w), numtext.Int(c.Read), numtext.Int(c.Output), string(c.State), strings.Join(c.Actions, "\n"), cost},
-			[]string{raw(c.Call), c.Time, c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read), raw(c.Output), string(c.State), strings.Join(c.Actions, "; "), rc},
+			[]string{numtext.Int(c.Call), c.Time.String(), c.Model, numtext.Int(c.Prompt), numtext.Int(c.Recorded), numtext.Int(c.Input), numtext.Int(w), numtext.Int(c.Read), numtext.Int(c.Output), string(c.State), strings.Join(c.Actions, "\n"), cost},
+			[]string{raw(c.Call), c.Time.String(), c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read), raw(c.Output), string(c.State), strings.Join(c.Actions, "; "), rc},
 		)
 	}
 	return t

@@ -2,7 +2,6 @@ package budget
 
 import (
 	"slices"
-	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
@@ -70,14 +69,8 @@ var fromReport = []string{
 // in a replay report: a limit on them finds no baseline value.
 func SampleFromReport(rep *accounting.Report) Sample {
 	s := Sample{Session: rep.Summary.ID, Project: rep.Summary.Project, Runs: map[string]simulate.Metrics{}, known: map[string]bool{}}
-	for _, t := range []struct {
-		v  string
-		to *int64
-	}{{rep.Summary.Start, &s.Start}, {rep.Summary.End, &s.End}} {
-		if ts, err := time.Parse(time.RFC3339, t.v); err == nil {
-			*t.to = ts.UnixMilli()
-		}
-	}
+	// At the whole seconds the report shows.
+	s.Start, s.End = int64(rep.Summary.Start.Second()), int64(rep.Summary.End.Second())
 	var m simulate.Metrics
 	for _, r := range rep.Usage.ByThread {
 		if r.Kind != string(replay.KindMain) {

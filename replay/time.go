@@ -1,0 +1,58 @@
+package replay
+
+import (
+	"fmt"
+	"time"
+)
+
+// Time is an instant in Unix milliseconds, as the reader takes it from a
+// line's timestamp; 0 is none. Reports keep it as a number and print it,
+// in text and in JSON, as Stamp does: RFC 3339, UTC, whole seconds, or ""
+// for none. JSON that ctxlab wrote reads back to the same value.
+type Time int64
+
+// String is the time as reports show it (Stamp).
+func (t Time) String() string { return Stamp(int64(t)) }
+
+// Second is the time cut to the whole second that String shows.
+func (t Time) Second() Time { return t / 1000 * 1000 }
+
+// UTC is the time as a time.Time in UTC; the zero time.Time for none.
+func (t Time) UTC() time.Time {
+	if t == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(int64(t)).UTC()
+}
+
+// MarshalJSON writes the time as a JSON string.
+func (t Time) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 22)
+	b = append(b, '"')
+	if t != 0 {
+		b = time.UnixMilli(int64(t)).UTC().AppendFormat(b, "2006-01-02T15:04:05Z")
+	}
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON reads a JSON string in RFC 3339 ("" is none); null
+// leaves the time as it is, as encoding/json does.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return fmt.Errorf("time %s: want a string", b)
+	}
+	s := string(b[1 : len(b)-1])
+	if s == "" {
+		*t = 0
+		return nil
+	}
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return fmt.Errorf("time %q: want RFC 3339", s)
+	}
+	*t = Time(v.UnixMilli())
+	return nil
+}
