@@ -194,31 +194,44 @@ func Prepare(s *replay.Session) *Trace {
 			}
 		}
 	}
-	tools := map[string]replay.ToolCall{}
-	for _, t := range th.Tools {
-		tools[t.ID] = t
-	}
 	for i := range th.Calls {
 		if c := &th.Calls[i]; c.Sent() && c.Usage.CacheWrite1h > 0 {
 			tr.TTL = accounting.DefaultTTL1h
 		}
 	}
+	if tr.Auxiliary == "" {
+		tr.Calls = traceCalls(th, sz)
+	}
+	attachSide(tr.Calls, th.SideRequests)
+	tr.Inferred = inferLimits(tr.Calls)
+	tr.Micro = inferMicro(tr.Calls)
+	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+	tr.Continued = claudecode.Continues(th)
+	tr.MissOnlyInput = MissOnly(tr.Calls)
+	tr.markPrefixReads()
+	return tr
+}
+
+// traceCalls turns the thread's measured segments into trace calls: each
+// call's facts and the items appended since the previous one, sized.
+func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
+	tools := make(map[string]replay.ToolCall, len(th.Tools))
+	for _, t := range th.Tools {
+		tools[t.ID] = t
+	}
+	var out []TraceCall
 	var thinking int64 // the current turn's budget
 	files := fileSizes{}
 	prevCall := -1 // the previous trace call's index in th.Calls
 	for _, seg := range sz.Segments {
-		if tr.Auxiliary != "" {
-			break
-		}
 		c := &th.Calls[seg.Call]
-		restarted := th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.Restart })
-		cwdChanged := th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.CwdChanged })
-		prevCall = seg.Call
 		tc := TraceCall{
 			Index: seg.Call, Line: c.Line, Time: c.Clock, Ahead: c.Clock - c.Time, Model: c.Model, Version: c.Version,
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
-			Restarted: restarted, CwdChanged: cwdChanged,
+			Restarted:  th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.Restart }),
+			CwdChanged: th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.CwdChanged }),
 		}
+		prevCall = seg.Call
 		if c.OutputLowerBound {
 			for _, b := range th.Messages[c.Msg].Blocks {
 				tc.OutputEst += int64(b.Est)
@@ -234,45 +247,48 @@ func Prepare(s *replay.Session) *Trace {
 				tc.RealCompact = comp
 			}
 		}
-		afterBoundary := false
-		for m := seg.From; m < seg.To; m++ {
-			if sz.Unsent[m] {
-				continue
-			}
-			if tc.RealCompact != nil && m == tc.RealCompact.Msg {
-				afterBoundary = true
-			}
-			if b, ok := claudecode.PromptBudget(&th.Messages[m]); ok {
-				thinking, tc.NewTurn = b, true
-			}
-			n := len(tc.Items)
-			tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, files, afterBoundary)
-			for b := range tc.Items[n:] {
-				tc.Items[n+b].Tokens = sz.Blocks[m][b]
-				tc.Items[n+b].Exact = sz.Exact[m]
-			}
-		}
-		if c := tc.RealCompact; c != nil && c.CallsBefore == 0 {
-			// A file that starts with a summary (a continued conversation)
-			// starts every run from it: no policy could have done otherwise.
-			for j := range tc.Items {
-				tc.Items[j].Artifact = false
-			}
-		}
-		if seg.Hidden > 0 {
-			tc.Items = append(tc.Items, Item{Kind: KindHidden, Tokens: seg.Hidden, Msg: -1, Exact: true})
+		if b, ok := tc.appendSegment(th, sz, seg, tools, files); ok {
+			thinking = b
 		}
 		tc.Thinking = thinking
-		tr.Calls = append(tr.Calls, tc)
+		out = append(out, tc)
 	}
-	attachSide(tr.Calls, th.SideRequests)
-	tr.Inferred = inferLimits(tr.Calls)
-	tr.Micro = inferMicro(tr.Calls)
-	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-	tr.Continued = claudecode.Continues(th)
-	tr.MissOnlyInput = MissOnly(tr.Calls)
-	tr.markPrefixReads()
-	return tr
+	return out
+}
+
+// appendSegment appends the items of a segment's messages, sized, and
+// returns the thinking budget the last prompt among them asked for (ok:
+// one did).
+func (tc *TraceCall) appendSegment(th *replay.Thread, sz *accounting.Sizes, seg accounting.Segment, tools map[string]replay.ToolCall, files fileSizes) (thinking int64, ok bool) {
+	afterBoundary := false
+	for m := seg.From; m < seg.To; m++ {
+		if sz.Unsent[m] {
+			continue
+		}
+		if tc.RealCompact != nil && m == tc.RealCompact.Msg {
+			afterBoundary = true
+		}
+		if b, isPrompt := claudecode.PromptBudget(&th.Messages[m]); isPrompt {
+			thinking, ok, tc.NewTurn = b, true, true
+		}
+		n := len(tc.Items)
+		tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, files, afterBoundary)
+		for b := range tc.Items[n:] {
+			tc.Items[n+b].Tokens = sz.Blocks[m][b]
+			tc.Items[n+b].Exact = sz.Exact[m]
+		}
+	}
+	if c := tc.RealCompact; c != nil && c.CallsBefore == 0 {
+		// A file that starts with a summary (a continued conversation)
+		// starts every run from it: no policy could have done otherwise.
+		for j := range tc.Items {
+			tc.Items[j].Artifact = false
+		}
+	}
+	if seg.Hidden > 0 {
+		tc.Items = append(tc.Items, Item{Kind: KindHidden, Tokens: seg.Hidden, Msg: -1, Exact: true})
+	}
+	return thinking, ok
 }
 
 // systemEnd is where the model puts the system prompt's cache breakpoint:
