@@ -9,15 +9,15 @@ import (
 	"github.com/ctxlab/ctxlab/report/plots"
 )
 
-// TestHTMLTableOf: a cell sorts by its CSV value when that is a number,
-// else by the number it prints; columns align as the table says; a long
-// table is folded.
+// TestHTMLTableOf: a cell sorts by its raw value when that is a number,
+// and is not a number otherwise, whatever it prints; columns align as the
+// table says; a long table is folded.
 func TestHTMLTableOf(t *testing.T) {
 	tb := &table.Table{Name: "x", Title: "X", Columns: []table.Column{{Name: "Name"}, {Name: "Cost", Right: true}, {Name: "Note"}}}
 	tb.Add([]string{"a", "$0.30", "1,000"}, []string{"a", "0.298592", "n/a"})
-	tb.AddRow("b", "unpriced", "—")
+	tb.Add([]string{"b", "unpriced", "2,000"}, []string{"b", "", "2000"})
 	h := htmlTableOf(tb, "s-x")
-	if got := []string{h.Rows[0][1].Value, h.Rows[0][2].Value, h.Rows[1][1].Value, h.Rows[1][2].Value}; strings.Join(got, "|") != "0.298592|1000||" {
+	if got := []string{h.Rows[0][1].Value, h.Rows[0][2].Value, h.Rows[1][1].Value, h.Rows[1][2].Value}; strings.Join(got, "|") != "0.298592|||2000" {
 		t.Errorf("sort values %q", got)
 	}
 	if !h.Columns[1].Right || h.Columns[2].Right || !h.Rows[0][1].Right || h.Fold {

@@ -7,7 +7,6 @@ package table
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Kind says how a column's cells may be shortened when the table is
@@ -113,7 +112,7 @@ func (t *Table) Shown() *Table {
 	}
 	for i, c := range t.Columns {
 		if i < len(t.Rows[0]) {
-			out.AddRow(c.Name, t.Rows[0][i].Text)
+			out.Rows = append(out.Rows, []Cell{Same(c.Name), t.Rows[0][i]})
 		}
 	}
 	return out
@@ -149,30 +148,13 @@ func (t *Table) AlignNumbers() {
 	}
 }
 
-// Number is the number a cell holds: its Raw value when that is one, else
-// the one its text prints ("1,234", "$0.12", "+5.0%", "≥300", "-$1.20");
-// "" when none.
+// Number is the number a cell holds, its Raw value when that is one; ""
+// when it holds none.
 func (c Cell) Number() string {
 	if isNumber(c.Raw) {
 		return c.Raw
 	}
-	t := strings.TrimPrefix(c.Text, "≥")
-	neg := false
-	switch {
-	case strings.HasPrefix(t, "+"):
-		t = t[1:]
-	case strings.HasPrefix(t, "-"):
-		neg, t = true, t[1:]
-	}
-	t = strings.TrimSuffix(strings.TrimPrefix(t, "$"), "%")
-	t = strings.ReplaceAll(t, ",", "")
-	if t == "" || strings.ContainsAny(t, "eE+-") || !isNumber(t) {
-		return ""
-	}
-	if neg {
-		return "-" + t
-	}
-	return t
+	return ""
 }
 
 func isNumber(s string) bool {

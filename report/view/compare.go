@@ -219,22 +219,30 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	for i, r := range c.Runs {
 		m, d := r.Metrics, r.Delta
 		dPeak, dCost, dPct := signedNum(d.PeakContext), signedUSD(d.TotalCost), ""
+		rPeak, rCost, rPct := raw(d.PeakContext), rawUSD(d.TotalCost), ""
 		if d.TotalCostPct != nil {
-			dPct = signedPct(*d.TotalCostPct)
+			dPct, rPct = signedPct(*d.TotalCostPct), strconv.FormatFloat(*d.TotalCostPct, 'f', 2, 64)
 		}
 		if i == 0 {
 			dPeak, dCost, dPct = "—", "—", "—"
+			rPeak, rCost, rPct = "", "", ""
 		}
 		out := numtext.Int(m.Output)
 		if m.OutputLowerBound {
 			out = "≥" + out
 		}
-		ctx.AddRow(r.Policy, numtext.Int(m.Calls), numtext.Int(m.PeakContext), dPeak, numtext.Int(m.AboveWarning), numtext.Int(m.Overflows),
+		ctx.Add([]string{r.Policy, numtext.Int(m.Calls), numtext.Int(m.PeakContext), dPeak, numtext.Int(m.AboveWarning), numtext.Int(m.Overflows),
 			numtext.Int(m.Compactions), numtext.Int(m.Clearings), numtext.Int(m.TokensFreed), numtext.Int(m.SummaryTokens),
-			numtext.Int(m.UsersVerbatim), numtext.Int(m.UsersSummarised), numtext.Int(m.LikelyRereads))
-		cost.AddRow(r.Policy, numtext.Pct(m.CacheHitRatio*100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
-			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m+m.CacheWrite1h), numtext.Int(m.CacheRead), out,
-			CostText(m.Cost, m.Unpriced, m.Calls), agentsText(m), TotalText(m), dCost, dPct)
+			numtext.Int(m.UsersVerbatim), numtext.Int(m.UsersSummarised), numtext.Int(m.LikelyRereads)},
+			[]string{r.Policy, raw(m.Calls), raw(m.PeakContext), rPeak, raw(m.AboveWarning), raw(m.Overflows),
+				raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
+				raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads)})
+		cost.Add([]string{r.Policy, numtext.Pct(m.CacheHitRatio * 100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
+			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m + m.CacheWrite1h), numtext.Int(m.CacheRead), out,
+			CostText(m.Cost, m.Unpriced, m.Calls), agentsText(m), TotalText(m), dCost, dPct},
+			[]string{r.Policy, strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks), raw(m.PolicyBreaks),
+				raw(m.Input), raw(m.CacheWrite5m + m.CacheWrite1h), raw(m.CacheRead), raw(m.Output),
+				rawUSD(m.Cost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rCost, rPct})
 	}
 	return []*table.Table{ctx, cost}
 }

@@ -81,17 +81,20 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	t := &table.Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols}
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
-		row := []string{numtext.Int(tot.Rank), tot.Policy}
+		text := []string{numtext.Int(tot.Rank), tot.Policy}
+		rawRow := []string{raw(tot.Rank), tot.Policy}
 		for _, p := range ps {
-			row = append(row, tot.Values[p])
+			text, rawRow = append(text, tot.Values[p]), append(rawRow, tot.Values[p])
 		}
 		feasible := "yes"
 		if !tot.Feasible {
 			feasible = "no"
 		}
-		row = append(row, gateValue(obj.Unit, obj.Value(m)), gateValue(obj.Unit, tot.P10), gateValue(obj.Unit, tot.Median), gateValue(obj.Unit, tot.P90),
+		text = append(text, gateValue(obj.Unit, obj.Value(m)), gateValue(obj.Unit, tot.P10), gateValue(obj.Unit, tot.Median), gateValue(obj.Unit, tot.P90),
 			numtext.USD(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
-		t.AddRow(row...)
+		rawRow = append(rawRow, rawFloat(obj.Value(m)), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
+			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
+		t.Add(text, rawRow)
 	}
 	return t
 }
