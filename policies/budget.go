@@ -1,6 +1,9 @@
 package policies
 
-import "github.com/ctxlab/ctxlab/simulate"
+import (
+	"github.com/ctxlab/ctxlab/internal/param"
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 var budgetDef = policyDef{
 	name: "budget",
@@ -9,11 +12,11 @@ var budgetDef = policyDef{
 		"until it fits. A tool call and its result are dropped together; what this call appended is never " +
 		"touched, so a single turn larger than the budget stays over it.",
 	source: "common baseline (truncation to a fixed budget)",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		p := &budget{}
-		return p, []param{
-			whole(&p.tokens, "tokens", 100_000, 1, "the budget in tokens (> 0)"),
-			oneOf(&p.mode, "mode", budgetMask, "mask: clear tool results first, then drop; drop: drop only", budgetMask, budgetDrop),
+		return p, []param.Param{
+			param.Whole(&p.tokens, "tokens", 100_000, 1, "the budget in tokens (> 0)"),
+			param.OneOf(&p.mode, "mode", budgetMask, "mask: clear tool results first, then drop; drop: drop only", budgetMask, budgetDrop),
 		}
 	},
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -39,22 +40,22 @@ var claudeCodeDef = policyDef{
 		"with a summary and restored files and todos. The version (default: the session's own) picks the " +
 		"output reservation and the micro-compaction variant.",
 	source: "Claude Code's bundled cli.js, 2.1.x (auto-compaction, micro-compaction, token accounting); thresholds as compact_boundary preTokens show them in 2.0.76–2.1.146 transcripts",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		p := &claudeCode{}
-		return p, []param{
-			versionText(&p.version, "version", "", "Claude Code version to model; empty: each call's recorded version"),
+		return p, []param.Param{
+			param.OptionalVersion(&p.version, "version", "", "Claude Code version to model; empty: each call's recorded version"),
 			reserveParam(&p.limits.Reserved),
-			whole(&p.limits.Window, "window", 0, 0, "context window; 0: 200000, 1000000 for [1m] models"),
-			whole(&p.limits.Buffer, "buffer", claudecode.AutoCompactBuffer, 1, "auto-compact buffer below the available window"),
+			param.Whole(&p.limits.Window, "window", 0, 0, "context window; 0: 200000, 1000000 for [1m] models"),
+			param.Whole(&p.limits.Buffer, "buffer", claudecode.AutoCompactBuffer, 1, "auto-compact buffer below the available window"),
 			pctParam(&p.limits.Pct),
-			boolean(&p.auto, "auto", true, "auto-compaction enabled"),
+			param.Bool(&p.auto, "auto", true, "auto-compaction enabled"),
 			microParam(&p.micro.mode, "micro-compaction: size (2.1.7's), time (idle longer than the TTL, keep 5), off; "+
 				"empty: size for 2.1.0–2.1.21, off otherwise (the versions whose transcripts show it)"),
-			whole(&p.micro.keep, "keep", 0, 0, "tool results micro-compaction keeps; 0: 3 (size), 5 (time)"),
-			whole(&p.micro.minSavings, "min_savings", microMinSavings, 0, "size variant: skip when it would free less"),
-			whole(&p.micro.target, "target", microTarget, 0, "size variant: clear oldest results until the rest fit in this many tokens"),
-			whole(&p.micro.idle, "idle", 0, 0, "time variant: idle minutes that trigger it; 0: the session's cache TTL"),
-			boolean(&p.restore, "restore", true, "re-attach recent files (5 × 5000, 50000 in all) and todos after a compaction"),
+			param.Whole(&p.micro.keep, "keep", 0, 0, "tool results micro-compaction keeps; 0: 3 (size), 5 (time)"),
+			param.Whole(&p.micro.minSavings, "min_savings", microMinSavings, 0, "size variant: skip when it would free less"),
+			param.Whole(&p.micro.target, "target", microTarget, 0, "size variant: clear oldest results until the rest fit in this many tokens"),
+			param.Whole(&p.micro.idle, "idle", 0, 0, "time variant: idle minutes that trigger it; 0: the session's cache TTL"),
+			param.Bool(&p.restore, "restore", true, "re-attach recent files (5 × 5000, 50000 in all) and todos after a compaction"),
 		}
 	},
 }
@@ -62,8 +63,8 @@ var claudeCodeDef = policyDef{
 // The parameters claude-code shares with the policies that use its
 // thresholds.
 
-func reserveParam(dst *int64) param {
-	return whole(dst, "reserve", 0, 0, "reserved output tokens; 0: 32000 before 2.1.22, 20000 from 2.1.22")
+func reserveParam(dst *int64) param.Param {
+	return param.Whole(dst, "reserve", 0, 0, "reserved output tokens; 0: 32000 before 2.1.22, 20000 from 2.1.22")
 }
 
 // checkRoom checks that a window set by hand leaves room for the largest
@@ -88,12 +89,12 @@ func checkRoom(l claudecode.LimitParams) error {
 
 func (p *claudeCode) check() error { return checkRoom(p.limits) }
 
-func pctParam(dst *float64) param {
-	return number(dst, "pct", 0, percent, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset")
+func pctParam(dst *float64) param.Param {
+	return param.Number(dst, "pct", 0, param.Percent, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (can only lower the threshold); 0: unset")
 }
 
-func microParam(dst *microMode, doc string) param {
-	return oneOf(dst, "micro", microByVersion, doc, microSize, microTime, microOff, microByVersion)
+func microParam(dst *microMode, doc string) param.Param {
+	return param.OneOf(dst, "micro", microByVersion, doc, microSize, microTime, microOff, microByVersion)
 }
 
 type claudeCode struct {

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -14,19 +15,19 @@ var claudeCodeSMDef = policyDef{
 		"messages after it stay verbatim, unless that would still be at the threshold (or there are no notes " +
 		"yet): then a full compaction as claude-code's. Micro-compaction as claude-code's.",
 	source: "Claude Code's bundled cli.js, 2.1.x (session memory compaction; DEFAULT_SESSION_MEMORY_CONFIG and the template limits); thresholds as claude-code",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		// claude-code's micro-compaction with its defaults; the warning
 		// level that starts it is the one with auto-compaction on.
 		p := &sessionMemory{lastMsg: -1, point: -1, micro: microCompaction{minSavings: microMinSavings, target: microTarget}}
-		return p, []param{
-			whole(&p.init, "init", 10_000, 0, "Claude Code's token count the notes wait for before their first write (minimumMessageTokensToInit)"),
-			whole(&p.update, "update", 5_000, 0, "growth in tokens since the last update before the next (minimumTokensBetweenUpdate)"),
-			whole(&p.tools, "tools", 3, 0, "tool calls since the last update that allow the next (toolCallsBetweenUpdates)"),
-			whole(&p.max, "max", 12_000, 1, "cap on the notes' size in tokens"),
-			whole(&p.section, "section", 2_000, 1, "cap on one section's size in tokens"),
-			whole(&p.sections, "sections", 6, 1, "sections the notes' growth spreads over (of the template's ten, those that grow)"),
-			whole(&p.rate, "rate", 50, 1, "notes' size per 1000 tokens of conversation they cover (size model; no measurement behind it)"),
-			whole(&p.prompt, "prompt", 1_000, 0, "update instructions in tokens; each update's prompt adds the current notes to them"),
+		return p, []param.Param{
+			param.Whole(&p.init, "init", 10_000, 0, "Claude Code's token count the notes wait for before their first write (minimumMessageTokensToInit)"),
+			param.Whole(&p.update, "update", 5_000, 0, "growth in tokens since the last update before the next (minimumTokensBetweenUpdate)"),
+			param.Whole(&p.tools, "tools", 3, 0, "tool calls since the last update that allow the next (toolCallsBetweenUpdates)"),
+			param.Whole(&p.max, "max", 12_000, 1, "cap on the notes' size in tokens"),
+			param.Whole(&p.section, "section", 2_000, 1, "cap on one section's size in tokens"),
+			param.Whole(&p.sections, "sections", 6, 1, "sections the notes' growth spreads over (of the template's ten, those that grow)"),
+			param.Whole(&p.rate, "rate", 50, 1, "notes' size per 1000 tokens of conversation they cover (size model; no measurement behind it)"),
+			param.Whole(&p.prompt, "prompt", 1_000, 0, "update instructions in tokens; each update's prompt adds the current notes to them"),
 			pctParam(&p.limits.Pct),
 			reserveParam(&p.limits.Reserved),
 			microParam(&p.micro.mode, "micro-compaction as claude-code's: size, time, off; empty: by version"),

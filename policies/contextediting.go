@@ -3,6 +3,7 @@ package policies
 import (
 	"slices"
 
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -14,14 +15,14 @@ var contextEditingDef = policyDef{
 		"Clearing breaks the cached prefix unless the run models server-side cache edits. The edits persist, " +
 		"so the trigger is checked against the edited context.",
 	source: "Anthropic API context management, clear_tool_uses_20250919 (defaults from its documentation)",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		p := &contextEditing{}
-		return p, []param{
-			whole(&p.trigger, "trigger", 100_000, 0, "context size in tokens that activates clearing"),
-			whole(&p.keep, "keep", 3, 0, "most recent tool uses whose results stay"),
-			whole(&p.clearAtLeast, "clear_at_least", 0, 0, "skip the clearing when it would free fewer tokens (0: no minimum)"),
-			list(&p.exclude, "exclude_tools", "tool names", "tools never cleared, separated by | (e.g. Read|Bash)"),
-			boolean(&p.inputs, "clear_tool_inputs", false, "also replace the cleared tool calls' inputs with the placeholder"),
+		return p, []param.Param{
+			param.Whole(&p.trigger, "trigger", 100_000, 0, "context size in tokens that activates clearing"),
+			param.Whole(&p.keep, "keep", 3, 0, "most recent tool uses whose results stay"),
+			param.Whole(&p.clearAtLeast, "clear_at_least", 0, 0, "skip the clearing when it would free fewer tokens (0: no minimum)"),
+			param.List(&p.exclude, "exclude_tools", "tool names", "tools never cleared, separated by | (e.g. Read|Bash)"),
+			param.Bool(&p.inputs, "clear_tool_inputs", false, "also replace the cleared tool calls' inputs with the placeholder"),
 		}
 	},
 }

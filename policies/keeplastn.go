@@ -3,6 +3,7 @@ package policies
 import (
 	"slices"
 
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -12,11 +13,11 @@ var keepLastNDef = policyDef{
 		"placeholder (the tool calls stay). With polling=k the masking boundary moves only every k calls, " +
 		"so the cached prefix survives the k−1 calls between.",
 	source: "SWE-agent last_n_observations (5 in 0.7, polling); JetBrains \"The Complexity Trap\" (2025), M=10",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		p := &keepLastN{}
-		return p, []param{
-			whole(&p.n, "n", 10, 0, "tool results kept verbatim (the paper's M=10; SWE-agent 0.7 uses 5)"),
-			whole(&p.polling, "polling", 1, 1, "move the boundary only on every polling-th call (1: every call)"),
+		return p, []param.Param{
+			param.Whole(&p.n, "n", 10, 0, "tool results kept verbatim (the paper's M=10; SWE-agent 0.7 uses 5)"),
+			param.Whole(&p.polling, "polling", 1, 1, "move the boundary only on every polling-th call (1: every call)"),
 		}
 	},
 }

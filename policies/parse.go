@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -79,14 +80,14 @@ func (d *policyDef) compile(spec string) (policy, []Setting, error) {
 	}
 	values := make([]Setting, len(params))
 	for i, par := range params {
-		values[i] = Setting{Name: par.name, Value: par.def, Default: par.def}
-		v, ok := given[par.name]
+		values[i] = Setting{Name: par.Name, Value: par.Default, Default: par.Default}
+		v, ok := given[par.Name]
 		if !ok {
 			continue
 		}
-		canon, ok := par.set(v)
+		canon, ok := par.Set(v)
 		if !ok {
-			return nil, nil, d.errorf("%s=%q: want %s", par.name, v, par.want)
+			return nil, nil, d.errorf("%s=%q: want %s", par.Name, v, par.Takes)
 		}
 		values[i].Value = canon
 	}
@@ -126,9 +127,9 @@ func Settings(spec string) ([]Setting, error) {
 	return values, err
 }
 
-func hasParam(params []param, name string) bool {
+func hasParam(params []param.Param, name string) bool {
 	for _, p := range params {
-		if p.name == name {
+		if p.Name == name {
 			return true
 		}
 	}
@@ -136,13 +137,13 @@ func hasParam(params []param, name string) bool {
 }
 
 // knownParams says which keys an unknown one could have been.
-func knownParams(params []param) string {
+func knownParams(params []param.Param) string {
 	if len(params) == 0 {
 		return "this policy takes no parameters"
 	}
 	n := make([]string, len(params))
 	for i, p := range params {
-		n[i] = p.name
+		n[i] = p.Name
 	}
 	return "want one of " + strings.Join(n, ", ")
 }

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -12,10 +13,10 @@ var partialDef = policyDef{
 		"kept tool result loses its call. If the context is still at the threshold afterwards, a full " +
 		"compaction with restored files follows.",
 	source: "Claude Code's bundled cli.js, 2.1.x (partial compaction); thresholds as claude-code",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		p := &partial{}
-		return p, []param{
-			whole(&p.keep, "keep", 10, 0, "messages kept verbatim after the summary (a message: all items with the same Item.Msg)"),
+		return p, []param.Param{
+			param.Whole(&p.keep, "keep", 10, 0, "messages kept verbatim after the summary (a message: all items with the same Item.Msg)"),
 			pctParam(&p.pct),
 		}
 	},

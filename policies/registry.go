@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -15,7 +16,7 @@ type policyDef struct {
 	source string // where its behaviour and defaults come from
 	// new returns a fresh policy and its parameters, in canonical order,
 	// each bound to a field of it that holds the parameter's default.
-	new func() (policy, []param)
+	new func() (policy, []param.Param)
 }
 
 // policy is a simulate.Policy that takes its canonical spec as its name
@@ -89,7 +90,7 @@ func (d *policyDef) entry() Entry {
 	e := Entry{Name: d.name, Doc: d.doc, Source: d.source}
 	_, params := d.new()
 	for _, p := range params {
-		e.Params = append(e.Params, Param{Name: p.name, Default: p.def, Range: p.want, Doc: p.doc})
+		e.Params = append(e.Params, Param{Name: p.Name, Default: p.Default, Range: p.Takes, Doc: p.Doc})
 	}
 	return e
 }

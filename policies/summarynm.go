@@ -3,6 +3,7 @@ package policies
 import (
 	"sort"
 
+	"github.com/ctxlab/ctxlab/internal/param"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -12,11 +13,11 @@ var summaryNMDef = policyDef{
 		"results): when more than n+m turns are unsummarised, the oldest n of them and the previous summary " +
 		"become one new summary, and the rest stay verbatim (m+1 turns right after, as the check runs every call).",
 	source: "JetBrains \"The Complexity Trap\" (2025), OpenHands-style LLM summary, N=21, M=10",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		p := &summaryNM{}
-		return p, []param{
-			whole(&p.n, "n", 21, 1, "turns summarised at a time (≥ 1)"),
-			whole(&p.m, "m", 10, 0, "most recent turns always kept verbatim"),
+		return p, []param.Param{
+			param.Whole(&p.n, "n", 21, 1, "turns summarised at a time (≥ 1)"),
+			param.Whole(&p.m, "m", 10, 0, "most recent turns always kept verbatim"),
 		}
 	},
 }

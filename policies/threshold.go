@@ -1,18 +1,21 @@
 package policies
 
-import "github.com/ctxlab/ctxlab/simulate"
+import (
+	"github.com/ctxlab/ctxlab/internal/param"
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 var thresholdDef = policyDef{
 	name: "threshold",
 	doc: "Full compaction whenever the exact context reaches pct% of the window: everything after the " +
 		"system prompt and tools is replaced by one summary. The simplest compaction baseline.",
 	source: "common baseline (Claude Code's auto-compaction without its buffer and micro-compaction)",
-	new: func() (policy, []param) {
+	new: func() (policy, []param.Param) {
 		p := &threshold{}
-		return p, []param{
-			number(&p.pct, "pct", 80, span{lo: 0, hi: 100, open: true}, "percentage of the window at which to compact (0 < pct ≤ 100)"),
-			whole(&p.window, "window", 0, 0, "window in tokens; 0: the model's (200000, 1000000 for [1m] models)"),
-			boolean(&p.restore, "restore", false, "re-attach recent files and todos after the summary, as Claude Code does"),
+		return p, []param.Param{
+			param.Number(&p.pct, "pct", 80, param.Span{Lo: 0, Hi: 100, Open: true}, "percentage of the window at which to compact (0 < pct ≤ 100)"),
+			param.Whole(&p.window, "window", 0, 0, "window in tokens; 0: the model's (200000, 1000000 for [1m] models)"),
+			param.Bool(&p.restore, "restore", false, "re-attach recent files and todos after the summary, as Claude Code does"),
 		}
 	},
 }
