@@ -1,0 +1,76 @@
+package export_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/report/export"
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// Build's rows add up to the session's report: its counted calls' usage
+// and cost are the report's totals, its session row is the report's
+// summary, one row per cache break, compaction and message, and each run's
+// calls, stamped with the whole second the report shows.
+func TestBuildMatchesReport(t *testing.T) {
+	srcs, errs := replay.Discover([]string{"../../fixtures/testdata/projects"})
+	if len(errs) > 0 || len(srcs) < 2 {
+		t.Fatalf("fixtures: %d, %v", len(srcs), errs)
+	}
+	table := prices.Default()
+	for i, src := range srcs {
+		s, err := replay.Load(src, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := accounting.Analyze(s, accounting.DefaultConfig())
+		runs, err := policies.RunList(simulate.Prepare(s), "observed,keep-last-n:n=3", simulate.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := export.Build(i, s, rep, runs, table)
+		var calls, input, read, output int64
+		var cost float64
+		for _, c := range r.Calls {
+			if c.Session != s.ID || c.SessionIndex != int64(i) {
+				t.Fatalf("%s: call row of %s/%d", s.ID, c.Session, c.SessionIndex)
+			}
+			if c.Counted {
+				calls++
+				input, read, output, cost = input+c.Input, read+c.CacheRead, output+c.Output, cost+c.Cost
+			}
+		}
+		u := rep.Usage.Total
+		if calls != int64(u.Calls) || input != u.Input || read != u.CacheRead || output != u.Output || math.Abs(cost-u.Cost) > 1e-6 {
+			t.Errorf("%s: counted calls %d, input %d, read %d, output %d, cost %.6f; report %d, %d, %d, %d, %.6f",
+				s.ID, calls, input, read, output, cost, u.Calls, u.Input, u.CacheRead, u.Output, u.Cost)
+		}
+		if len(r.Sessions) != 1 {
+			t.Fatalf("%s: %d session rows", s.ID, len(r.Sessions))
+		}
+		sr := r.Sessions[0]
+		if sr.Calls != int32(rep.Summary.Calls) || sr.Cost != rep.Summary.Cost || sr.Seconds != rep.Summary.Seconds || r.Project != s.Project {
+			t.Errorf("%s: session row %+v, summary %+v", s.ID, sr, rep.Summary)
+		}
+		if sr.Start == nil || int64(*sr.Start) != int64(rep.Summary.Start.Second()) {
+			t.Errorf("%s: start %v, report %v", s.ID, sr.Start, rep.Summary.Start)
+		}
+		if len(r.CacheBreaks) != len(rep.CacheBreaks) || len(r.Compactions) != len(rep.Compactions) {
+			t.Errorf("%s: %d breaks, %d compactions; report %d, %d", s.ID, len(r.CacheBreaks), len(r.Compactions), len(rep.CacheBreaks), len(rep.Compactions))
+		}
+		msgs := 0
+		for _, th := range s.Threads() {
+			msgs += len(th.Messages)
+		}
+		if len(r.Messages) != msgs {
+			t.Errorf("%s: %d message rows, %d messages", s.ID, len(r.Messages), msgs)
+		}
+		if want := len(runs[0].Calls) + len(runs[1].Calls); len(r.SimCalls) != want {
+			t.Errorf("%s: %d simulated call rows, want %d", s.ID, len(r.SimCalls), want)
+		}
+	}
+}
