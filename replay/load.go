@@ -270,16 +270,7 @@ func (o owners) resolve(files []string) {
 		}
 	}
 	ids := make([]string, len(todo))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
-				ids[i] = firstSessionID(todo[i])
-			}
-		})
-	}
-	wg.Wait()
+	parallel(len(todo), func(i int) { ids[i] = firstSessionID(todo[i]) })
 	for i, a := range todo {
 		o[a] = sessionNamed(a, ids[i])
 	}
@@ -323,19 +314,42 @@ func isAgentFile(p string) bool {
 // firstSessionID reads the sessionId of the first lines of a 2.0.x agent
 // file, to find the session it belongs to.
 func firstSessionID(path string) string {
+	if e := firstWithSession(path, 20); e != nil {
+		return e.SessionID
+	}
+	return ""
+}
+
+// firstWithSession returns the first of a file's first lines that carries
+// a sessionId, or nil.
+func firstWithSession(path string, lines int) *Entry {
 	f, err := openFile(path)
 	if err != nil {
-		return ""
+		return nil
 	}
 	defer f.Close()
 	r := NewReader(smallReads{io.LimitReader(f, 4<<20)}, path)
 	defer r.Close()
-	for i := 0; i < 20 && r.Scan(); i++ {
+	for i := 0; i < lines && r.Scan(); i++ {
 		if e, ok := r.Result().(*Entry); ok && e.SessionID != "" {
-			return e.SessionID
+			return e
 		}
 	}
-	return ""
+	return nil
+}
+
+// parallel runs f(0) … f(n-1) on a worker per CPU.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // MarkContinued sets ContinuedIn on each source that another source
@@ -345,18 +359,11 @@ func firstSessionID(path string) string {
 // read in parallel.
 func MarkContinued(srcs []Source) {
 	of := make([]string, len(srcs)) // the session each source continues
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(srcs); i = int(next.Add(1) - 1) {
-				if p := srcs[i].Path; p != "-" && !isAgentFile(p) {
-					of[i] = continues(p)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel(len(srcs), func(i int) {
+		if p := srcs[i].Path; p != "-" && !isAgentFile(p) {
+			of[i] = continues(p)
+		}
+	})
 	index := make(map[string]int, len(srcs))
 	for i, s := range srcs {
 		index[s.ID()] = i
@@ -372,20 +379,8 @@ func MarkContinued(srcs []Source) {
 // when that line is a compaction summary: the session the file continues.
 // Title lines (type summary) come before it, one per earlier conversation.
 func continues(path string) string {
-	f, err := openFile(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	r := NewReader(smallReads{io.LimitReader(f, 4<<20)}, path)
-	defer r.Close()
-	for i := 0; i < 1000 && r.Scan(); i++ {
-		if e, ok := r.Result().(*Entry); ok && e.SessionID != "" {
-			if e.CompactSummary {
-				return e.SessionID
-			}
-			return ""
-		}
+	if e := firstWithSession(path, 1000); e != nil && e.CompactSummary {
+		return e.SessionID
 	}
 	return ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -30,7 +31,7 @@ func wholeJSON(t *testing.T, v any) []byte {
 // with simulations, fidelity rows and errors.
 func TestJSONWrittenBySessionIsTheDocument(t *testing.T) {
 	cfg := accounting.DefaultConfig()
-	sessions := loadSessions(t, corpusFixtures)
+	sessions := corpusload.Path(t, corpusFixtures)
 	if len(sessions) < 2 {
 		t.Fatalf("%s: %d sessions, want several", corpusFixtures, len(sessions))
 	}
@@ -94,7 +95,7 @@ func TestJSONWrittenBySessionIsTheDocument(t *testing.T) {
 func TestReplayJSONIsWrite(t *testing.T) {
 	cfg := accounting.DefaultConfig()
 	var reps []*accounting.Report
-	for _, s := range loadSessions(t, corpusFixtures) {
+	for _, s := range corpusload.Path(t, corpusFixtures) {
 		reps = append(reps, accounting.Analyze(s, cfg))
 	}
 	for _, n := range []int{0, 1, len(reps)} {

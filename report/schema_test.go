@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
@@ -251,24 +252,6 @@ func demoJSON(t *testing.T) []byte {
 	return out
 }
 
-// loadSessions reads every session of path.
-func loadSessions(t *testing.T, path string) []*replay.Session {
-	t.Helper()
-	srcs, errs := replay.Discover([]string{path})
-	if len(errs) > 0 || len(srcs) == 0 {
-		t.Fatalf("Discover(%s): %d sources, errors %v", path, len(srcs), errs)
-	}
-	var out []*replay.Session
-	for _, src := range srcs {
-		s, err := replay.Load(src, replay.Options{})
-		if err != nil {
-			t.Fatalf("Load(%s): %v", src.Path, err)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 func parsePolicy(t *testing.T, spec string) simulate.Policy {
 	t.Helper()
 	p, err := policies.Parse(spec)
@@ -286,7 +269,7 @@ func replayJSON(t *testing.T, path, policy string) ([]byte, int) {
 	cfg := accounting.DefaultConfig()
 	var reps []*accounting.Report
 	var sims []*simulate.Result
-	sessions := loadSessions(t, path)
+	sessions := corpusload.Path(t, path)
 	for _, s := range sessions {
 		reps = append(reps, accounting.Analyze(s, cfg))
 		if policy != "" {
@@ -310,7 +293,7 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 	t.Helper()
 	var runs []*report.Compared
 	var fid []report.Fidelity
-	for _, s := range loadSessions(t, path) {
+	for _, s := range corpusload.Path(t, path) {
 		tr := simulate.Prepare(s)
 		var res []*simulate.Result
 		for _, spec := range specs {

@@ -10,8 +10,8 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/htmlcheck"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
@@ -22,7 +22,7 @@ import (
 func replayDocument(t *testing.T, path string) *report.Document {
 	t.Helper()
 	cfg := accounting.DefaultConfig()
-	sessions := loadSessions(t, path)
+	sessions := corpusload.Path(t, path)
 	var reps []*accounting.Report
 	for _, s := range sessions {
 		reps = append(reps, accounting.Analyze(s, cfg))
@@ -207,7 +207,7 @@ func TestHTMLCompare(t *testing.T) {
 	specs := []string{"observed", "claude-code"}
 	var runs []*report.Compared
 	var fid []report.Fidelity
-	for _, s := range loadSessions(t, corpusFixtures) {
+	for _, s := range corpusload.Path(t, corpusFixtures) {
 		tr := simulate.Prepare(s)
 		var res []*simulate.Result
 		for _, spec := range specs {
@@ -259,24 +259,6 @@ func TestHTMLCompare(t *testing.T) {
 	if !strings.Contains(page, `<section class="detail" id="fidelity">`) || !strings.Contains(page, `<a href="#fidelity">`) {
 		t.Error("no fidelity section linked")
 	}
-}
-
-// loadSessions reads every session of path.
-func loadSessions(t *testing.T, path string) []*replay.Session {
-	t.Helper()
-	srcs, errs := replay.Discover([]string{path})
-	if len(errs) > 0 || len(srcs) == 0 {
-		t.Fatalf("Discover(%s): %d sources, errors %v", path, len(srcs), errs)
-	}
-	var out []*replay.Session
-	for _, src := range srcs {
-		s, err := replay.Load(src, replay.Options{})
-		if err != nil {
-			t.Fatalf("Load(%s): %v", src.Path, err)
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 func parsePolicy(t *testing.T, spec string) simulate.Policy {

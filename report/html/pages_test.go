@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/htmlcheck"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/html"
@@ -36,7 +37,7 @@ func TestHTMLGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all []budget.Sample
-	for _, s := range loadSessions(t, corpusFixtures) {
+	for _, s := range corpusload.Path(t, corpusFixtures) {
 		all = append(all, budget.SampleFromReport(accounting.Analyze(s, accounting.DefaultConfig())))
 	}
 	base := budget.Evaluate(f, "base.json", all[:1], nil)
@@ -65,7 +66,7 @@ func TestHTMLSweep(t *testing.T) {
 	points := []sweep.Point{{Spec: "keep-last-n:n=2", Base: "keep-last-n", Values: map[string]string{"n": "2"}}, {Spec: "keep-last-n:n=8", Base: "keep-last-n", Values: map[string]string{"n": "8"}}}
 	var rows []sweep.Row
 	var inputs []report.SweepInput
-	for _, s := range loadSessions(t, corpusFixtures) {
+	for _, s := range corpusload.Path(t, corpusFixtures) {
 		inputs = append(inputs, report.SweepInput{Path: s.Path, SHA256: "ab"})
 		tr := simulate.Prepare(s)
 		for i, pt := range points {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
@@ -27,23 +28,6 @@ const (
 	demo   = corpus + "/-home-dev-demo/d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7.jsonl"
 )
 
-func sessions(t *testing.T, path string) []*replay.Session {
-	t.Helper()
-	srcs, errs := replay.Discover([]string{path})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	var out []*replay.Session
-	for _, src := range srcs {
-		s, err := replay.Load(src, replay.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 func run(t *testing.T, s *replay.Session, spec string) *simulate.Result {
 	t.Helper()
 	p, err := policies.Parse(spec)
@@ -57,7 +41,7 @@ func run(t *testing.T, s *replay.Session, spec string) *simulate.Result {
 // run under it against the recorded one.
 func replayDoc(t *testing.T, path, policy string) *report.Document {
 	cfg := accounting.DefaultConfig()
-	ss := sessions(t, path)
+	ss := corpusload.Path(t, path)
 	var reps []*accounting.Report
 	for _, s := range ss {
 		reps = append(reps, accounting.Analyze(s, cfg))
@@ -77,7 +61,7 @@ func compareDoc(t *testing.T, path string, fidelity bool) *report.CompareDocumen
 	specs := []string{"observed", "claude-code", "keep-last-n:n=5"}
 	var cs []*report.Compared
 	var fid []report.Fidelity
-	for _, s := range sessions(t, path) {
+	for _, s := range corpusload.Path(t, path) {
 		tr := simulate.Prepare(s)
 		var rs []*simulate.Result
 		for _, spec := range specs {
@@ -111,7 +95,7 @@ func gateDoc(t *testing.T, baseline bool) *report.GateDocument {
 	}
 	cfg := accounting.DefaultConfig()
 	var all []budget.Sample
-	for _, s := range sessions(t, corpus) {
+	for _, s := range corpusload.Path(t, corpus) {
 		all = append(all, budget.SampleFromReport(accounting.Analyze(s, cfg)))
 	}
 	var base *budget.Result
@@ -128,7 +112,7 @@ func sweepDoc(t *testing.T) *report.SweepDocument {
 	}
 	var rows []sweep.Row
 	var inputs []report.SweepInput
-	for _, s := range sessions(t, corpus) {
+	for _, s := range corpusload.Path(t, corpus) {
 		inputs = append(inputs, report.SweepInput{Path: s.Path, SHA256: "00"})
 		for i, p := range points {
 			rows = append(rows, sweep.Row{Point: i, Session: s.ID, Project: s.Project, Metrics: run(t, s, p.Spec).Metrics})

@@ -25,8 +25,23 @@ func Sources(tb testing.TB, name string) []replay.Source {
 // absent. A file that cannot be read at all fails the test.
 func Sessions(tb testing.TB, name string) []*replay.Session {
 	tb.Helper()
+	return load(tb, Sources(tb, name))
+}
+
+// Path loads every session of a path in the repository (the fixtures).
+func Path(tb testing.TB, path string) []*replay.Session {
+	tb.Helper()
+	srcs, errs := replay.Discover([]string{path})
+	if len(errs) > 0 || len(srcs) == 0 {
+		tb.Fatalf("Discover(%s): %d sources, errors %v", path, len(srcs), errs)
+	}
+	return load(tb, srcs)
+}
+
+func load(tb testing.TB, srcs []replay.Source) []*replay.Session {
+	tb.Helper()
 	var out []*replay.Session
-	for _, src := range Sources(tb, name) {
+	for _, src := range srcs {
 		s, err := replay.Load(src, replay.Options{})
 		if s == nil {
 			tb.Fatalf("Load(%s): %v", src.Path, err)
