@@ -183,14 +183,6 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-func BenchmarkJSLen(b *testing.B) {
-	raw := `"` + strings.Repeat(`func main() {\n\tfmt.Println(\"café\")\n}\n`, 2000) + `"`
-	b.SetBytes(int64(len(raw)))
-	for b.Loop() {
-		jsLen(raw)
-	}
-}
-
 func BenchmarkLoadRealdata(b *testing.B) {
 	srcs := realdataSources(b)
 	var size int64

@@ -23,6 +23,12 @@ func (k BlockKind) String() string { return blockKindNames[k] }
 // (2,000 tokens, in its bundled cli.js).
 const TokensPerImage = 2000
 
+// Estimate is Claude Code's approximateTokenCount: Math.round(length/4)
+// (in its bundled cli.js). chars is a JavaScript string length.
+func Estimate(chars int) int {
+	return (chars + 2) / 4 // Math.round rounds .5 up; chars/4 has remainders 0,1,2,3
+}
+
 // Block is one content block, reduced to what the reports and the simulator
 // need: sizes, a content hash and a few fields. Text is kept only for user
 // prompts (the fake summarizer quotes them); everything else keeps its size.

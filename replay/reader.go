@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxlab/ctxlab/internal/jsonscan"
 )
 
 // SyntaxError is a line the reader could not use, or used with a caveat
@@ -98,7 +101,7 @@ type Reader struct {
 	entry  Entry
 	stats  Stats
 	intern map[string]string
-	sp     spans // where the current line's values end, see parse
+	sc     jsonscan.Scanner // validates the current line and walks its values
 
 	// The last literal read into each field of litSlot (see lit), and
 	// the last usage object and its value (see usage).
@@ -289,11 +292,11 @@ func isBlank(b []byte) bool {
 	return true
 }
 
-// lit is r.str(str(raw)) that remembers the last literal read into slot:
-// the lines of a session repeat most of these values (its id, version,
-// directory, model; a response's id and request id on each line of the
-// response), so a literal written as the last one was is neither decoded
-// nor looked up again. That matters most for a Windows directory, whose
+// lit is r.str of the string literal raw, decoded, that remembers the last
+// literal read into slot: the lines of a session repeat most of these
+// values (its id, version, directory, model; a response's id and request
+// id on each line of the response), so a literal written as the last one
+// was is neither decoded nor looked up again. That matters most for a Windows directory, whose
 // every backslash is escaped. Ids are copied, not interned.
 func (r *Reader) lit(slot litSlot, raw string) string {
 	if len(raw) < 2 || raw[0] != '"' {
@@ -306,9 +309,9 @@ func (r *Reader) lit(slot litSlot, raw string) string {
 	}
 	var v string
 	if slot >= slotMessage { // unique to a response: not worth interning
-		v = strings.Clone(str(raw))
+		v = strings.Clone(jsonscan.String(raw))
 	} else {
-		v = r.str(str(raw))
+		v = r.str(jsonscan.String(raw))
 	}
 	if len(inner) <= 256 {
 		c.val = v
@@ -352,8 +355,8 @@ var errNotObject = errors.New("not a JSON object")
 
 // parse turns one line into an Entry. The top level is validated (as
 // encoding/json would) and walked in one pass over the line's own bytes; the
-// walkers of rawjson.go then visit the fields inside, unescape decodes the few
-// escaped strings kept, and anything kept is copied out.
+// scanner's walkers then visit the fields inside, the few escaped strings
+// kept are decoded, and anything kept is copied out.
 func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	s := unsafe.String(unsafe.SliceData(line), len(line))
 	var e *Entry
@@ -365,7 +368,6 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	}
 	utfOK := true
 	var unknown []string
-	r.sp.reset(s)
 	// The message is parsed as it is validated; the values nothing decodes
 	// are skimmed, toolUseResult's agentId found as it is. The switch
 	// below sees the rest.
@@ -379,7 +381,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 			var id string
 			e.ResultDurationMs = 0
 			e.ResultFile = FileFacts{}
-			end, ok := skimField(s, i, depth, func(name, v string) {
+			end, ok := jsonscan.Skim(s, i, depth, func(name, v string) {
 				switch name {
 				case "agentId":
 					if id == "" {
@@ -388,45 +390,43 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 				case "totalDurationMs", "durationMs", "durationSeconds":
 					e.ResultDurationMs = max(e.ResultDurationMs, durationMs(name, v))
 				case "originalFile":
-					if isString(v) {
+					if jsonscan.IsString(v) {
 						e.ResultFile.OriginalChars, e.ResultFile.OriginalLines = textSize(v)
 					}
 				case "file":
-					if isObject(v) {
-						e.ResultFile.ReadLines = int(integer(lastField(v, "numLines")))
-						e.ResultFile.TotalLines = int(integer(lastField(v, "totalLines")))
+					if jsonscan.IsObject(v) {
+						e.ResultFile.ReadLines = int(jsonscan.Int(lastField(v, "numLines")))
+						e.ResultFile.TotalLines = int(jsonscan.Int(lastField(v, "totalLines")))
 					}
 				}
 			})
 			e.ResultAgentID = ""
-			if isString(id) { // the one string read from it, validated here
-				if idEnd, idOK := validString(id, 0); idOK && idEnd == len(id) {
-					e.ResultAgentID = r.str(str(id))
-				}
+			if jsonscan.IsString(id) && jsonscan.Valid(id) { // the one string read from it, validated here
+				e.ResultAgentID = r.str(jsonscan.String(id))
 			}
 			return end, ok, true
 		case skimmed(k):
-			end, ok := skimValue(s, i, depth)
+			end, ok := jsonscan.Skim(s, i, depth, nil)
 			return end, ok, true
 		}
 		return 0, false, false
 	}
-	valid := walkFields(s, true, &r.sp, value, func(k, v string) {
+	valid := r.sc.Scan(s, value, func(k, v string) {
 		switch k {
 		case "type":
 			e.Type = r.lit(slotType, v)
 		case "subtype":
 			e.Subtype = r.lit(slotSubtype, v)
 		case "uuid":
-			e.UUID = strings.Clone(str(v))
+			e.UUID = strings.Clone(jsonscan.String(v))
 		case "parentUuid":
-			if isNull(v) {
+			if v == "null" {
 				e.ParentNull = true
 			} else {
-				e.ParentUUID = strings.Clone(str(v))
+				e.ParentUUID = strings.Clone(jsonscan.String(v))
 			}
 		case "logicalParentUuid":
-			e.LogicalParentUUID = strings.Clone(str(v))
+			e.LogicalParentUUID = strings.Clone(jsonscan.String(v))
 		case "sessionId":
 			e.SessionID = r.lit(slotSession, v)
 		case "version":
@@ -436,17 +436,17 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case "cwd":
 			e.Cwd = r.lit(slotCwd, v)
 		case "timestamp":
-			e.Time = parseTime(str(v))
+			e.Time = parseTime(jsonscan.String(v))
 		case "isSidechain":
-			e.Sidechain = isTrue(v)
+			e.Sidechain = v == "true"
 		case "isMeta":
-			e.Meta = isTrue(v)
+			e.Meta = v == "true"
 		case "isCompactSummary":
-			e.CompactSummary = isTrue(v)
+			e.CompactSummary = v == "true"
 		case "isVisibleInTranscriptOnly":
-			e.VisibleInTranscriptOnly = isTrue(v)
+			e.VisibleInTranscriptOnly = v == "true"
 		case "isApiErrorMessage":
-			e.APIError = isTrue(v)
+			e.APIError = v == "true"
 		case "requestId":
 			e.RequestID = r.lit(slotRequest, v)
 		case "message":
@@ -455,15 +455,15 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 		case "compactMetadata", "microcompactMetadata":
 			e.Compact = parseCompact(v)
 		case "attachment":
-			e.AttachmentType = r.str(str(r.sp.field(v, "type")))
-			e.AttachmentChars = rawLen(v)
-			e.AttachmentEst = attachmentEst(e.AttachmentType, v, e.AttachmentChars, &r.sp)
+			e.AttachmentType = r.str(jsonscan.String(r.sc.Field(v, "type")))
+			e.AttachmentChars = jsonscan.UTF16Len(v)
+			e.AttachmentEst = attachmentEst(e.AttachmentType, v, e.AttachmentChars, &r.sc)
 		default:
 			unknown = append(unknown, k)
 		}
 	})
 	if !valid {
-		if validJSON(s) {
+		if jsonscan.Valid(s) {
 			return nil, false, errNotObject
 		}
 		return nil, false, fmt.Errorf("invalid JSON%s", jsonHint(line))
@@ -494,7 +494,7 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 }
 
 // skimmed reports whether the value of the top-level field k is only
-// skimmed (skimValue) rather than validated: the fields ctxlab reads past
+// skimmed (jsonscan.Skim) rather than validated: the fields ctxlab reads past
 // (knownFields), and toolUseResult, the structured copy of a tool's result,
 // from which it reads only agentId (validated where it is read). Their
 // structure is checked, not the characters inside their strings, so a line
@@ -534,7 +534,7 @@ func knownType(t string) bool {
 }
 
 // parseMessage validates the message object at s[i] == '{' (depth deep,
-// as validValue counts it) and reads it into e as it goes: it returns where
+// as jsonscan counts it) and reads it into e as it goes: it returns where
 // the object ends, whether it is valid, and whether the text it measured
 // was valid UTF-8. The blocks of a content array are parsed as each is
 // validated (parseBlock).
@@ -544,7 +544,7 @@ func (r *Reader) parseMessage(e *Entry, s string, i, depth int) (end int, ok, ut
 		if k != "content" || i >= len(s) || s[i] != '[' {
 			return 0, false, false
 		}
-		end, ok := walkArray(s, i, depth, func(s string, i, depth int) (int, bool) {
+		end, ok := jsonscan.Array(s, i, depth, func(s string, i, depth int) (int, bool) {
 			b, end, ok, u := r.parseBlock(s, i, depth)
 			utfOK = utfOK && u
 			e.Blocks = append(e.Blocks, b)
@@ -552,7 +552,7 @@ func (r *Reader) parseMessage(e *Entry, s string, i, depth int) (end int, ok, ut
 		})
 		return end, ok, true
 	}
-	end, ok = walkObject(s, i, depth, true, &r.sp, content, func(k, v string) {
+	end, ok = r.sc.Object(s, i, depth, content, func(k, v string) {
 		switch k {
 		case "id":
 			e.MessageID = r.lit(slotMessage, v)
@@ -563,16 +563,16 @@ func (r *Reader) parseMessage(e *Entry, s string, i, depth int) (end int, ok, ut
 		case "stop_reason":
 			e.StopReason = r.lit(slotStop, v)
 		case "usage":
-			if isObject(v) {
+			if jsonscan.IsObject(v) {
 				e.Usage = r.usage(v)
 			}
 		case "content":
 			// An array is parsed as it is validated (content above) and
 			// does not come here.
-			if isString(v) {
+			if jsonscan.IsString(v) {
 				e.StringContent = true
 				b := Block{Kind: BlockText, Hash: xxhash.Sum64String(v)}
-				b.Chars, utfOK = r.sp.jsLen(v)
+				b.Chars, utfOK = r.sc.StringLen(v)
 				b.Est = Estimate(b.Chars)
 				b.Text = v // raw: parse decodes it for user messages
 				e.Blocks = []Block{b}
@@ -595,7 +595,7 @@ func keptText(raw string) string {
 	if strings.IndexByte(body[:min(len(body), need)], '\\') < 0 {
 		return strings.Clone(cutUTF8(body, MaxKeptText))
 	}
-	t := unescape(make([]byte, 0, min(len(body), need)), body, need)
+	t := jsonscan.AppendUnescaped(make([]byte, 0, min(len(body), need)), body, need)
 	return string(cutUTF8(unsafe.String(unsafe.SliceData(t), len(t)), MaxKeptText))
 }
 
@@ -623,25 +623,25 @@ func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK
 	field := func(k, v string) {
 		switch k {
 		case "type":
-			typ = str(v)
+			typ = jsonscan.String(v)
 		case "text", "thinking":
 			text = v
 		case "id", "tool_use_id":
-			b.ToolID = strings.Clone(str(v))
+			b.ToolID = strings.Clone(jsonscan.String(v))
 		case "name":
-			b.Name = r.str(str(v))
+			b.Name = r.str(jsonscan.String(v))
 		case "input":
 			input = v
 		case "content":
 			content = v
 		case "is_error":
-			b.IsError = isTrue(v)
+			b.IsError = v == "true"
 		}
 	}
 	if i < len(s) && s[i] == '{' {
-		end, ok = walkObject(s, i, depth, true, &r.sp, nil, field)
+		end, ok = r.sc.Object(s, i, depth, nil, field)
 	} else {
-		end, ok = validValue(s, i, depth, &r.sp)
+		end, ok = r.sc.Value(s, i, depth)
 	}
 	if !ok {
 		return b, end, false, true
@@ -653,13 +653,13 @@ func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK
 		if typ == "thinking" {
 			b.Kind = BlockThinking
 		}
-		b.Chars, utfOK = r.sp.jsLen(text)
+		b.Chars, utfOK = r.sc.StringLen(text)
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(text)
 		b.Text = text // raw: parse decodes it for user messages
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		b.Kind = BlockToolUse
-		b.Chars = rawLen(input)
+		b.Chars = jsonscan.UTF16Len(input)
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(input)
 		b.Input = parseInput(input)
@@ -667,23 +667,23 @@ func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK
 		b.Kind = BlockToolResult
 		b.Hash = xxhash.Sum64String(content)
 		switch {
-		case isString(content):
-			b.Chars, utfOK = r.sp.jsLen(content)
+		case jsonscan.IsString(content):
+			b.Chars, utfOK = r.sc.StringLen(content)
 			b.Est = Estimate(b.Chars)
-		case isArray(content):
-			r.sp.eachElem(content, func(item string) {
+		case jsonscan.IsArray(content):
+			r.sc.EachElem(content, func(item string) {
 				var it, txt string
-				r.sp.eachField(item, func(k, v string) {
+				r.sc.EachField(item, func(k, v string) {
 					switch k {
 					case "type":
-						it = str(v)
+						it = jsonscan.String(v)
 					case "text":
 						txt = v
 					}
 				})
 				switch it {
 				case "text":
-					n, ok := r.sp.jsLen(txt)
+					n, ok := r.sc.StringLen(txt)
 					utfOK = utfOK && ok
 					b.Chars += n
 					b.Est += Estimate(n)
@@ -705,7 +705,7 @@ func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK
 			b.Kind = BlockDocument
 		}
 		b.Name = r.str(typ)
-		b.Chars = rawLen(bv)
+		b.Chars = jsonscan.UTF16Len(bv)
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(bv)
 	}
@@ -713,26 +713,26 @@ func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK
 }
 
 func parseInput(in string) *ToolInput {
-	if !isObject(in) {
+	if !jsonscan.IsObject(in) {
 		return nil
 	}
 	t := &ToolInput{}
-	eachField(in, func(k, v string) {
+	jsonscan.EachField(in, func(k, v string) {
 		switch k {
 		case "file_path", "notebook_path":
-			t.FilePath = strings.Clone(str(v))
+			t.FilePath = strings.Clone(jsonscan.String(v))
 		case "offset":
-			t.Offset = int(integer(v))
+			t.Offset = int(jsonscan.Int(v))
 		case "limit":
-			t.Limit = int(integer(v))
+			t.Limit = int(jsonscan.Int(v))
 		case "command":
-			t.Command = strings.Clone(cutUTF8(str(v), maxCommand))
+			t.Command = strings.Clone(cutUTF8(jsonscan.String(v), maxCommand))
 		case "pattern":
-			t.Pattern = strings.Clone(str(v))
+			t.Pattern = strings.Clone(jsonscan.String(v))
 		case "url":
-			t.URL = strings.Clone(str(v))
+			t.URL = strings.Clone(jsonscan.String(v))
 		case "content":
-			if isString(v) {
+			if jsonscan.IsString(v) {
 				t.ContentChars, t.ContentLines = textSize(v)
 			}
 		case "old_string": // only their difference counts: bytes will do
@@ -749,13 +749,13 @@ func parseInput(in string) *ToolInput {
 // shows only in its interface (a tool hook's output, a command's
 // permissions), TokensPerImage for each image, length/4 for the rest of
 // its JSON.
-func attachmentEst(typ, raw string, chars int, sp *spans) int {
+func attachmentEst(typ, raw string, chars int, sc *jsonscan.Scanner) int {
 	switch typ {
 	case "command_permissions":
 		return 0
 	case "hook_success", "hook_non_blocking_error":
 		// Only a prompt's and a session start's hooks add context.
-		if ev := str(sp.field(raw, "hookEvent")); ev != "UserPromptSubmit" && ev != "SessionStart" {
+		if ev := jsonscan.String(sc.Field(raw, "hookEvent")); ev != "UserPromptSubmit" && ev != "SessionStart" {
 			return 0
 		}
 	}
@@ -770,11 +770,11 @@ func attachmentEst(typ, raw string, chars int, sp *spans) int {
 		if d < 0 {
 			continue
 		}
-		start := skipWS(raw, i+d+len(`"data":`))
+		start := jsonscan.SkipSpace(raw, i+d+len(`"data":`))
 		if start >= len(raw) || raw[start] != '"' {
 			continue
 		}
-		end, ok := skimString(raw, start)
+		end, ok := jsonscan.StringEnd(raw, start)
 		if !ok {
 			break
 		}
@@ -792,8 +792,31 @@ func textSize(raw string) (chars, lines int) {
 	if len(raw) < 2 {
 		return 0, 0
 	}
-	return rawLen(raw) - 2, strings.Count(raw, `\n`) + 1
+	return jsonscan.UTF16Len(raw) - 2, strings.Count(raw, `\n`) + 1
 }
+
+// durationMs reads a tool's recorded run time (toolUseResult) in ms:
+// durationSeconds is in seconds, the other fields in ms. A value that is
+// not a non-negative number, or is beyond a year, gives 0: nothing known.
+func durationMs(name, raw string) int64 {
+	if raw == "" || raw[0] < '0' || raw[0] > '9' {
+		return 0
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil {
+		return 0
+	}
+	if name == "durationSeconds" {
+		f *= 1000
+	}
+	if f > maxDurationMs {
+		return 0
+	}
+	return int64(f)
+}
+
+// maxDurationMs bounds a believable tool run time: a year.
+const maxDurationMs = 366 * 24 * 3600 * 1000
 
 // lastField returns the raw number or literal of key in the object raw,
 // looked for in its last bytes: the Read result's line counts follow the
@@ -811,9 +834,9 @@ func lastField(raw, key string) string {
 			return ""
 		}
 		if raw[k-1] == '"' && (k < 2 || raw[k-2] != '\\') && k+len(key) < len(raw) && raw[k+len(key)] == '"' {
-			i := skipWS(raw, k+len(key)+1)
+			i := jsonscan.SkipSpace(raw, k+len(key)+1)
 			if i < len(raw) && raw[i] == ':' {
-				i = skipWS(raw, i+1)
+				i = jsonscan.SkipSpace(raw, i+1)
 				j := i
 				for j < len(raw) && raw[j] != ',' && raw[j] != '}' && raw[j] != ' ' && raw[j] != '\n' {
 					j++
@@ -829,25 +852,25 @@ func parseUsage(v string) *Usage {
 	u := &Usage{}
 	var creation, h5, h1 int64
 	split := false
-	eachField(v, func(k, x string) {
+	jsonscan.EachField(v, func(k, x string) {
 		switch k {
 		case "input_tokens":
-			u.Input = integer(x)
+			u.Input = jsonscan.Int(x)
 		case "output_tokens":
-			u.Output = integer(x)
+			u.Output = jsonscan.Int(x)
 		case "cache_read_input_tokens":
-			u.CacheRead = integer(x)
+			u.CacheRead = jsonscan.Int(x)
 		case "cache_creation_input_tokens":
-			creation = integer(x)
+			creation = jsonscan.Int(x)
 		case "cache_creation":
-			if isObject(x) {
+			if jsonscan.IsObject(x) {
 				split = true
-				eachField(x, func(k, y string) {
+				jsonscan.EachField(x, func(k, y string) {
 					switch k {
 					case "ephemeral_5m_input_tokens":
-						h5 = integer(y)
+						h5 = jsonscan.Int(y)
 					case "ephemeral_1h_input_tokens":
-						h1 = integer(y)
+						h1 = jsonscan.Int(y)
 					}
 				})
 			}
@@ -865,25 +888,25 @@ func parseUsage(v string) *Usage {
 }
 
 func parseCompact(v string) *CompactMeta {
-	if !isObject(v) {
+	if !jsonscan.IsObject(v) {
 		return nil
 	}
 	c := &CompactMeta{}
-	eachField(v, func(k, x string) {
+	jsonscan.EachField(v, func(k, x string) {
 		switch k {
 		case "trigger":
-			c.Trigger = strings.Clone(str(x))
+			c.Trigger = strings.Clone(jsonscan.String(x))
 		case "preTokens":
-			c.PreTokens = integer(x)
+			c.PreTokens = jsonscan.Int(x)
 		case "postTokens":
-			c.PostTokens = integer(x)
+			c.PostTokens = jsonscan.Int(x)
 		case "durationMs":
-			c.DurationMs = integer(x)
+			c.DurationMs = jsonscan.Int(x)
 		case "tokensSaved":
-			c.TokensSaved = integer(x)
+			c.TokensSaved = jsonscan.Int(x)
 		case "compactedToolIds":
-			eachElem(x, func(id string) {
-				c.CompactedToolIDs = append(c.CompactedToolIDs, strings.Clone(str(id)))
+			jsonscan.EachElem(x, func(id string) {
+				c.CompactedToolIDs = append(c.CompactedToolIDs, strings.Clone(jsonscan.String(id)))
 			})
 		}
 	})

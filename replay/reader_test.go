@@ -773,102 +773,6 @@ func TestUsageAdd(t *testing.T) {
 	}
 }
 
-func TestJSLen(t *testing.T) {
-	tests := []struct {
-		raw   string // a JSON string literal, quotes included
-		n     int
-		valid bool
-	}{
-		{`""`, 0, true},
-		{`"a"`, 1, true},
-		{`"hello"`, 5, true},
-		{`"a\nb"`, 3, true},                // \n is one unit
-		{`"\t\r\n\"\\\/\b\f"`, 8, true},    // eight one-character escapes
-		{`"\u00e9"`, 1, true},              // é written as an escape
-		{`"caf\u00e9s"`, 5, true},          //
-		{`"é"`, 1, true},                   // é: 2 bytes of UTF-8, one unit
-		{`"€"`, 1, true},                   // 3 bytes, one unit
-		{`"😀"`, 2, true},                   // 4 bytes, a surrogate pair in UTF-16
-		{`"\ud83d\ude00"`, 2, true},        // the same pair, escaped
-		{`"a😀b"`, 4, true},                 //
-		{`"abcdefghijklmnop"`, 16, true},   // two 8-byte words
-		{`"abcdefghijklmnopq"`, 17, true},  // two words and a tail byte
-		{`"abcdefgh\nijklmnop"`, 17, true}, //
-		{`"` + "\xff" + `"`, 1, false},     // an invalid byte counts as one U+FFFD
-		{`"a` + "\xe9" + `t` + "\xe9" + `"`, 4, false},
-		{`"abcdefgh` + "\xc3" + `"`, 9, false}, // a cut 2-byte sequence at the end
-		{``, 0, true},
-		{`"`, 0, true},
-	}
-	for _, tt := range tests {
-		n, valid := jsLen(tt.raw)
-		if n != tt.n || valid != tt.valid {
-			t.Errorf("jsLen(%q) = %d, %v; want %d, %v", tt.raw, n, valid, tt.n, tt.valid)
-		}
-	}
-}
-
-// utf16Len is an independent jsLen: decode the literal with encoding/json and
-// count UTF-16 code units, as JavaScript's String.length does.
-func utf16Len(t *testing.T, raw string) int {
-	t.Helper()
-	var s string
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		t.Fatalf("bad literal %q: %v", raw, err)
-	}
-	return len(utf16.Encode([]rune(s)))
-}
-
-// TestJSLenOffsets puts each kind of non-plain byte at every offset of the
-// first two 8-byte words, in strings long enough for the fast path, and
-// compares with utf16Len.
-func TestJSLenOffsets(t *testing.T) {
-	specials := []string{`\n`, `\\`, `\"`, `\u00e9`, `\ud83d\ude00`, "é", "€", "😀", `\u0000`}
-	for _, sp := range specials {
-		for off := 0; off < 16; off++ {
-			for tail := 0; tail < 10; tail++ {
-				raw := `"` + strings.Repeat("x", off) + sp + strings.Repeat("y", tail) + `"`
-				got, valid := jsLen(raw)
-				if want := utf16Len(t, raw); got != want || !valid {
-					t.Errorf("jsLen(%q) = %d, %v; want %d, true", raw, got, valid, want)
-				}
-				// Two specials: one at off, one 9 bytes later.
-				raw2 := `"` + strings.Repeat("x", off) + sp + "123456789" + sp + strings.Repeat("z", tail) + `"`
-				got, _ = jsLen(raw2)
-				if want := utf16Len(t, raw2); got != want {
-					t.Errorf("jsLen(%q) = %d, want %d", raw2, got, want)
-				}
-			}
-		}
-	}
-	// Plain ASCII of every length 0..40.
-	for n := 0; n <= 40; n++ {
-		raw := `"` + strings.Repeat("q", n) + `"`
-		if got, _ := jsLen(raw); got != n {
-			t.Errorf("jsLen(%d x q) = %d", n, got)
-		}
-	}
-}
-
-func TestRawLen(t *testing.T) {
-	tests := []struct {
-		raw string
-		n   int
-	}{
-		{``, 0},
-		{`{}`, 2},
-		{`{"a":1}`, 7},
-		{`{"a":"é"}`, 9},   // é is one unit
-		{`{"a":"😀"}`, 10},  // the emoji is two
-		{`{"a":"\n"}`, 10}, // escapes count as written: JSON.stringify's text
-	}
-	for _, tt := range tests {
-		if got := rawLen(tt.raw); got != tt.n {
-			t.Errorf("rawLen(%q) = %d, want %d", tt.raw, got, tt.n)
-		}
-	}
-}
-
 func TestEstimate(t *testing.T) {
 	// Math.round(n/4): 0, .25, .5→1, .75, 1, 1.25, 1.5→2, 1.75, 2, 2.25.
 	want := []int{0, 0, 1, 1, 1, 1, 2, 2, 2, 2}
@@ -1061,10 +965,6 @@ func checkRead(t *testing.T, in io.Reader, data []byte, max int) {
 	}
 }
 
-// crossCheck compares a few fields of an entry with what encoding/json
-// reads from the same line: the type, the uuid, and the length of a string
-// message.content. Lines with invalid UTF-8 are skipped (encoding/json
-// replaces the bytes; the reader keeps them).
 // blankSkimmed returns line with the strings of its top-level values that
 // the reader only skims (skimmed) blanked by blankStrings; gjson, not the
 // reader's walk, finds the values.
@@ -1079,6 +979,32 @@ func blankSkimmed(line []byte) []byte {
 	return out
 }
 
+// blankStrings returns s with the inside of every string literal made of
+// plain letters: each byte becomes 'a', a backslash and the byte after it
+// "aa". Its own forward scan models a skim independently of the reader.
+func blankStrings(s string) string {
+	b := []byte(s)
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case !in:
+			in = b[i] == '"'
+		case b[i] == '\\' && i+1 < len(b):
+			b[i], b[i+1] = 'a', 'a'
+			i++
+		case b[i] == '"':
+			in = false
+		default:
+			b[i] = 'a'
+		}
+	}
+	return string(b)
+}
+
+// crossCheck compares a few fields of an entry with what encoding/json
+// reads from the same line: the type, the uuid, and the length of a string
+// message.content. Lines with invalid UTF-8 are skipped (encoding/json
+// replaces the bytes; the reader keeps them).
 func crossCheck(t *testing.T, line []byte, e *Entry) {
 	if !utf8.Valid(line) {
 		return
@@ -1130,39 +1056,6 @@ func crossCheck(t *testing.T, line []byte, e *Entry) {
 	if e.Blocks[0].Text != wantText {
 		t.Fatalf("line %q: Text = %q, want %q", line, e.Blocks[0].Text, wantText)
 	}
-}
-
-// FuzzJSLen checks jsLen against utf16Len on any valid string literal, and
-// that it reports invalid UTF-8 exactly when the literal holds some.
-func FuzzJSLen(f *testing.F) {
-	f.Add(`"abcdefgh\nijklmnop\t\"é€😀\ud83d\ude00"`)
-	f.Add("\"abc\xffdefghijkl\"")
-	f.Fuzz(func(t *testing.T, raw string) {
-		var s string
-		if json.Unmarshal([]byte(raw), &s) != nil || len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-			return
-		}
-		got, valid := jsLen(raw)
-		if want := utf16Len(t, raw); got != want {
-			t.Errorf("jsLen(%q) = %d, want %d", raw, got, want)
-		}
-		if valid != utf8.ValidString(raw) {
-			t.Errorf("jsLen(%q) reports valid UTF-8 %v", raw, valid)
-		}
-	})
-}
-
-// FuzzRawLen checks rawLen against the UTF-16 length of the text Go reads
-// the bytes as (invalid bytes one U+FFFD each, as Node reads them), at any
-// offset of the eight-byte fast path.
-func FuzzRawLen(f *testing.F) {
-	f.Add(`{"command":"ls -la","description":"é€😀 list"}`)
-	f.Add("{\"a\":\"abcdefg\xffhijklmnop\xe2\x82\"}")
-	f.Fuzz(func(t *testing.T, raw string) {
-		if got, want := rawLen(raw), len(utf16.Encode([]rune(raw))); got != want {
-			t.Errorf("rawLen(%q) = %d, want %d", raw, got, want)
-		}
-	})
 }
 
 // With ReuseEntry, Scan refills one Entry, and what each entry pointed to

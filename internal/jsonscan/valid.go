@@ -1,4 +1,4 @@
-package replay
+package jsonscan
 
 import (
 	"math/bits"
@@ -6,47 +6,48 @@ import (
 	"unicode/utf8"
 )
 
-// maxDepth bounds nesting, as encoding/json does, so a hostile line cannot
-// exhaust the stack.
+// maxDepth bounds nesting, as encoding/json does.
 const maxDepth = 10000
 
-// validJSON reports whether s is one valid JSON value (RFC 8259) with
-// optional surrounding white space. It accepts exactly what encoding/json's
-// Valid accepts (FuzzValid checks this). The reader calls it only for a line
-// that walkFields rejected, to tell "not an object" from invalid JSON; the
-// hot path is validValue and validString below, which walkFields uses to
-// validate each top-level value as it walks: strings, which are most of a
-// transcript's bytes, are scanned eight bytes at a time.
-func validJSON(s string) bool {
-	i, ok := validValue(s, skipWS(s, 0), 0, nil)
-	return ok && skipWS(s, i) == len(s)
+// Valid reports whether s is one valid JSON value (RFC 8259) with optional
+// surrounding white space, exactly as encoding/json's Valid does.
+func Valid(s string) bool {
+	i, ok := validValue(s, SkipSpace(s, 0), 0, nil)
+	return ok && SkipSpace(s, i) == len(s)
+}
+
+// Value validates the value at s[i], nested depth deep, and returns the
+// index past it and whether it is valid. It records the ends of the
+// containers and long strings inside it for the walks that follow.
+func (sc *Scanner) Value(s string, i, depth int) (end int, ok bool) {
+	return validValue(s, i, depth, sc)
 }
 
 // validValue validates the value at s[i] and returns the index past it.
-// With sp set it also records where each container and long string it
-// validates ends (see spans), for the walkers that visit them afterwards.
-func validValue(s string, i, depth int, sp *spans) (int, bool) {
+// With sc set it also records where each container and long string it
+// validates ends, for the walkers that visit them afterwards.
+func validValue(s string, i, depth int, sc *Scanner) (int, bool) {
 	if i >= len(s) {
 		return i, false
 	}
 	switch c := s[i]; {
 	case c == '"':
-		if sp == nil {
+		if sc == nil {
 			return validString(s, i)
 		}
 		end, n, utf8OK, ok := validStringLen(s, i)
 		if ok && end-i > longString {
-			sp.add(i, end, n, utf8OK)
+			sc.add(i, end, n, utf8OK)
 		}
 		return end, ok
 	case c == '{':
 		if depth >= maxDepth {
 			return i, false
 		}
-		slot := sp.open(i)
-		i = skipWS(s, i+1)
+		slot := sc.open(i)
+		i = SkipSpace(s, i+1)
 		if i < len(s) && s[i] == '}' {
-			sp.close(slot, i+1)
+			sc.close(slot, i+1)
 			return i + 1, true
 		}
 		for {
@@ -57,16 +58,16 @@ func validValue(s string, i, depth int, sp *spans) (int, bool) {
 			if i, ok = validString(s, i); !ok {
 				return i, false
 			}
-			i = skipWS(s, i)
+			i = SkipSpace(s, i)
 			if i >= len(s) || s[i] != ':' {
 				return i, false
 			}
-			if i, ok = validValue(s, skipWS(s, i+1), depth+1, sp); !ok {
+			if i, ok = validValue(s, SkipSpace(s, i+1), depth+1, sc); !ok {
 				return i, false
 			}
 			var done bool
 			if i, done, ok = afterElem(s, i, '}'); done || !ok {
-				sp.close(slot, i)
+				sc.close(slot, i)
 				return i, ok
 			}
 		}
@@ -74,20 +75,20 @@ func validValue(s string, i, depth int, sp *spans) (int, bool) {
 		if depth >= maxDepth {
 			return i, false
 		}
-		slot := sp.open(i)
-		i = skipWS(s, i+1)
+		slot := sc.open(i)
+		i = SkipSpace(s, i+1)
 		if i < len(s) && s[i] == ']' {
-			sp.close(slot, i+1)
+			sc.close(slot, i+1)
 			return i + 1, true
 		}
 		for {
 			var ok bool
-			if i, ok = validValue(s, i, depth+1, sp); !ok {
+			if i, ok = validValue(s, i, depth+1, sc); !ok {
 				return i, false
 			}
 			var done bool
 			if i, done, ok = afterElem(s, i, ']'); done || !ok {
-				sp.close(slot, i)
+				sc.close(slot, i)
 				return i, ok
 			}
 		}
@@ -103,38 +104,44 @@ func validValue(s string, i, depth int, sp *spans) (int, bool) {
 	return i, false
 }
 
-// skimValue is validValue for a value nothing decodes: it checks the
-// value's structure as validValue does (brackets, commas, colons, numbers,
-// literals) but reads no string's content, only where it ends (skimString),
-// so a string holding a control character or an invalid escape passes. It
-// accepts exactly the values that are valid JSON once the inside of each
-// string is replaced by plain letters (FuzzSkimValue), and it records no
-// spans. A line's largest values are the structured copies of tool results
-// (toolUseResult) that ctxlab does not decode; skimming finds their end
-// with strings.IndexByte instead of testing every byte of their strings.
+// Skim checks the value at s[i], nested depth deep, as Value does
+// (brackets, commas, colons, numbers, literals) but reads no string's
+// content, only where it ends: a string holding a control character or an
+// invalid escape passes. It accepts exactly the values that are valid JSON
+// once the inside of each string is replaced by plain letters, and is for
+// values nothing decodes, whose end it finds with strings.IndexByte rather
+// than by testing every byte. When the value is an object and visit is not
+// nil, visit gets the name (as written, not unescaped) and raw value of
+// each of its members.
+func Skim(s string, i, depth int, visit func(name, val string)) (end int, ok bool) {
+	if visit != nil && i < len(s) && s[i] == '{' {
+		return skimObject(s, i, depth, visit)
+	}
+	return skimValue(s, i, depth)
+}
+
+// skimValue is Skim without a visitor.
 func skimValue(s string, i, depth int) (int, bool) {
 	if i >= len(s) {
 		return i, false
 	}
 	switch c := s[i]; {
 	case c == '"':
-		return skimString(s, i)
+		return StringEnd(s, i)
 	case c == '{':
-		return skimField(s, i, depth, nil)
+		return skimObject(s, i, depth, nil)
 	case c == '[':
-		return walkArray(s, i, depth, skimValue)
+		return Array(s, i, depth, skimValue)
 	}
 	return validValue(s, i, depth, nil) // a number or a literal
 }
 
-// skimField is skimValue for the object at s[i] == '{' that also hands
-// visit (when not nil) the name and raw value of each of its members. Names
-// are as written: an escaped one is not unescaped.
-func skimField(s string, i, depth int, visit func(name, val string)) (end int, ok bool) {
+// skimObject is Skim for the object at s[i] == '{'.
+func skimObject(s string, i, depth int, visit func(name, val string)) (end int, ok bool) {
 	if depth >= maxDepth {
 		return i, false
 	}
-	i = skipWS(s, i+1)
+	i = SkipSpace(s, i+1)
 	if i < len(s) && s[i] == '}' {
 		return i + 1, true
 	}
@@ -142,16 +149,16 @@ func skimField(s string, i, depth int, visit func(name, val string)) (end int, o
 		if i >= len(s) || s[i] != '"' {
 			return i, false
 		}
-		kEnd, ok := skimString(s, i)
+		kEnd, ok := StringEnd(s, i)
 		if !ok {
 			return kEnd, false
 		}
 		name := s[i+1 : kEnd-1]
-		i = skipWS(s, kEnd)
+		i = SkipSpace(s, kEnd)
 		if i >= len(s) || s[i] != ':' {
 			return i, false
 		}
-		v := skipWS(s, i+1)
+		v := SkipSpace(s, i+1)
 		if i, ok = skimValue(s, v, depth+1); !ok {
 			return i, false
 		}
@@ -165,10 +172,11 @@ func skimField(s string, i, depth int, visit func(name, val string)) (end int, o
 	}
 }
 
-// skimString returns the index past the string literal at s[i] == '"': past
-// the first quote after it that an even run of backslashes (or none)
-// precedes. It reports false when no quote closes the literal.
-func skimString(s string, i int) (int, bool) {
+// StringEnd returns the index past the string literal at s[i] == '"':
+// past the first quote after it that an even run of backslashes (or none)
+// precedes. It reads nothing else of the literal, and reports false when
+// no quote closes it.
+func StringEnd(s string, i int) (end int, ok bool) {
 	i++
 	for {
 		j := strings.IndexByte(s[i:], '"')
@@ -192,12 +200,12 @@ func skimString(s string, i int) (int, bool) {
 // afterElem reads what follows an object member or array element: a comma
 // (more to come: done false) or the closing bracket (done true).
 func afterElem(s string, i int, closing byte) (next int, done, ok bool) {
-	i = skipWS(s, i)
+	i = SkipSpace(s, i)
 	switch {
 	case i >= len(s):
 		return i, false, false
 	case s[i] == ',':
-		return skipWS(s, i+1), false, true
+		return SkipSpace(s, i+1), false, true
 	case s[i] == closing:
 		return i + 1, true, true
 	}
@@ -257,7 +265,7 @@ func validString(s string, i int) (int, bool) {
 	i++
 	for {
 		// Skip eight bytes at a time while none is '"', '\' or a control
-		// character (bytes >= 0x80 pass: UTF-8 is checked by jsLen).
+		// character (bytes >= 0x80 pass: UTF-8 is checked by StringLen).
 		for i+8 <= len(s) {
 			v := word(s, i)
 			// Flipping bit 1 maps '"' (0x22) to 0x20 and the control
@@ -304,10 +312,10 @@ func validString(s string, i int) (int, bool) {
 	}
 }
 
-// validStringLen is validString that also measures the literal as jsLen
-// does, in the same pass: its length in UTF-16 code units and whether its
-// bytes are valid UTF-8 (FuzzValidStringLen holds it to both). Bytes of
-// 0x80 and above leave the fast path, to be decoded.
+// validStringLen is validString that also measures the literal as
+// StringLen does, in the same pass: its length in UTF-16 code units and
+// whether its bytes are valid UTF-8 (FuzzValidStringLen holds it to both).
+// Bytes of 0x80 and above leave the fast path, to be decoded.
 func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 	i++
 	utf8OK = true

@@ -1,4 +1,4 @@
-package replay
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -9,15 +9,13 @@ import (
 	"unsafe"
 )
 
-// jsLen returns the length, in UTF-16 code units, of the text that the JSON
-// string literal raw (quotes included) decodes to. That is JavaScript's
-// String.length, which Claude Code's length/4 token estimate divides. It also
-// reports whether the literal's bytes were valid UTF-8; invalid bytes count as
-// one unit each, as U+FFFD would after Node decodes the file.
-//
-// It never allocates: transcripts spend most of their bytes in strings, and
-// this runs once over each of them.
-func jsLen(raw string) (n int, validUTF8 bool) {
+// StringLen returns the length, in UTF-16 code units, of the text that the
+// JSON string literal raw (quotes included) decodes to: JavaScript's
+// String.length of it. It also reports whether the literal's bytes were
+// valid UTF-8; an invalid byte counts as one unit, as U+FFFD would after
+// Node decodes it. It never allocates, and steps eight bytes at a time over
+// plain ASCII.
+func StringLen(raw string) (n int, validUTF8 bool) {
 	if len(raw) < 2 {
 		return 0, true
 	}
@@ -65,15 +63,15 @@ func jsLen(raw string) (n int, validUTF8 bool) {
 	return n, validUTF8
 }
 
-// rawLen is jsLen for a raw JSON value that is not a string (a tool input
-// object): JSON.stringify's output length, which is the raw text's UTF-16
-// length because Claude Code wrote that text with JSON.stringify.
-func rawLen(raw string) int {
+// UTF16Len returns the length of the text s in UTF-16 code units, an
+// invalid byte counting as one (U+FFFD). For raw JSON written by
+// JavaScript's JSON.stringify, that is the length of the string it made.
+func UTF16Len(s string) int {
 	n := 0
-	for i := 0; i < len(raw); {
+	for i := 0; i < len(s); {
 		// Eight bytes at a time while they are ASCII, one unit each.
-		for i+8 <= len(raw) {
-			if m := word(raw, i) & msb; m != 0 {
+		for i+8 <= len(s) {
+			if m := word(s, i) & msb; m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				n += k
 				i += k
@@ -82,16 +80,16 @@ func rawLen(raw string) int {
 			n += 8
 			i += 8
 		}
-		if i >= len(raw) {
+		if i >= len(s) {
 			break
 		}
-		c := raw[i]
+		c := s[i]
 		if c < utf8.RuneSelf {
 			n++
 			i++
 			continue
 		}
-		size, units, _ := measureRune(raw[i:])
+		size, units, _ := measureRune(s[i:])
 		n += units
 		i += size
 	}
@@ -126,21 +124,14 @@ func measureRune(s string) (size, units int, bad bool) {
 	return size, units, r == utf8.RuneError && size == 1
 }
 
-// Estimate is Claude Code's approximateTokenCount: Math.round(length/4)
-// (in its bundled cli.js). chars is a JavaScript string length.
-func Estimate(chars int) int {
-	return (chars + 2) / 4 // Math.round rounds .5 up; chars/4 has remainders 0,1,2,3
-}
-
-// unescape appends to dst the text of body, the inside of a valid JSON
-// string literal, decoded as gjson decodes it (FuzzUnescape holds it to
-// gjson): a \u escape of a UTF-16 surrogate takes the \u escape after it
-// as its pair (U+FFFD when they do not pair), a lone one gives U+FFFD,
-// and bytes that are not UTF-8 are copied as they are. It stops once dst
-// holds max bytes or more (max < 0: never), so that a caller keeping the
-// start of a long text decodes only that. Unlike gjson it decodes into
-// the caller's buffer, not into a copy of the whole literal.
-func unescape(dst []byte, body string, max int) []byte {
+// AppendUnescaped appends to dst the text of body, the inside of a valid
+// JSON string literal, decoded as gjson decodes it: a \u escape of a UTF-16
+// surrogate takes the \u escape after it as its pair (U+FFFD when they do
+// not pair), a lone one gives U+FFFD, and bytes that are not UTF-8 are
+// copied as they are. It stops once dst holds max bytes or more (max < 0:
+// never), so that a caller keeping the start of a long text decodes only
+// that.
+func AppendUnescaped(dst []byte, body string, max int) []byte {
 	for i := 0; i < len(body) && (max < 0 || len(dst) < max); {
 		j := strings.IndexByte(body[i:], '\\')
 		if j < 0 {
