@@ -353,124 +353,156 @@ func (r *Reader) str(s string) string {
 
 var errNotObject = errors.New("not a JSON object")
 
-// parse turns one line into an Entry. The top level is validated (as
-// encoding/json would) and walked in one pass over the line's own bytes; the
-// scanner's walkers then visit the fields inside, the few escaped strings
-// kept are decoded, and anything kept is copied out.
+// parse turns one line into an Entry. The scanner validates the top level
+// (as encoding/json would) and walks it in one pass over the line's own
+// bytes, handing value and field each member; the few escaped strings kept
+// are decoded, and anything kept is copied out.
 func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 	s := unsafe.String(unsafe.SliceData(line), len(line))
-	var e *Entry
-	if r.ReuseEntry {
-		e = &r.entry
-		*e = Entry{Line: r.line}
-	} else {
-		e = &Entry{Line: r.line}
+	p := lineParse{r: r, e: r.newEntry(), utfOK: true}
+	if !r.sc.Scan(s, p.value, p.field) {
+		return nil, false, lineError(line)
 	}
-	utfOK := true
-	var unknown []string
-	// The message is parsed as it is validated; the values nothing decodes
-	// are skimmed, toolUseResult's agentId found as it is. The switch
-	// below sees the rest.
-	value := func(k, s string, i, depth int) (int, bool, bool) {
-		switch {
-		case k == "message" && i < len(s) && s[i] == '{':
-			end, ok, u := r.parseMessage(e, s, i, depth)
-			utfOK = utfOK && u
-			return end, ok, true
-		case k == "toolUseResult" && i < len(s) && s[i] == '{':
-			var id string
-			e.ResultDurationMs = 0
-			e.ResultFile = FileFacts{}
-			end, ok := jsonscan.Skim(s, i, depth, func(name, v string) {
-				switch name {
-				case "agentId":
-					if id == "" {
-						id = v
-					}
-				case "totalDurationMs", "durationMs", "durationSeconds":
-					e.ResultDurationMs = max(e.ResultDurationMs, durationMs(name, v))
-				case "originalFile":
-					if jsonscan.IsString(v) {
-						e.ResultFile.OriginalChars, e.ResultFile.OriginalLines = textSize(v)
-					}
-				case "file":
-					if jsonscan.IsObject(v) {
-						e.ResultFile.ReadLines = int(jsonscan.Int(lastField(v, "numLines")))
-						e.ResultFile.TotalLines = int(jsonscan.Int(lastField(v, "totalLines")))
-					}
-				}
-			})
-			e.ResultAgentID = ""
-			if jsonscan.IsString(id) && jsonscan.Valid(id) { // the one string read from it, validated here
-				e.ResultAgentID = r.str(jsonscan.String(id))
-			}
-			return end, ok, true
-		case skimmed(k):
-			end, ok := jsonscan.Skim(s, i, depth, nil)
-			return end, ok, true
-		}
+	p.finish()
+	return p.e, p.utfOK, nil
+}
+
+// newEntry returns the Entry to fill for the current line: the Reader's
+// own with ReuseEntry, else a new one.
+func (r *Reader) newEntry() *Entry {
+	if r.ReuseEntry {
+		r.entry = Entry{Line: r.line}
+		return &r.entry
+	}
+	return &Entry{Line: r.line}
+}
+
+// lineError says why a line that is not one valid JSON object is refused.
+func lineError(line []byte) error {
+	if jsonscan.Valid(unsafe.String(unsafe.SliceData(line), len(line))) {
+		return errNotObject
+	}
+	return fmt.Errorf("invalid JSON%s", jsonHint(line))
+}
+
+// lineParse is one line's parse in progress: the entry it fills, whether
+// the text it measured was valid UTF-8, and the top-level fields it does
+// not know.
+type lineParse struct {
+	r       *Reader
+	e       *Entry
+	utfOK   bool
+	unknown []string
+}
+
+// value reads, as the scan validates them, the top-level values worth
+// reading in that same pass: the message, toolUseResult, and the values
+// nothing decodes, which are only skimmed. It leaves the rest to the scan,
+// which hands them to field.
+func (p *lineParse) value(k, s string, i, depth int) (end int, ok, handled bool) {
+	switch {
+	case k == "message" && i < len(s) && s[i] == '{':
+		var utfOK bool
+		end, ok, utfOK = p.r.parseMessage(p.e, s, i, depth)
+		p.utfOK = p.utfOK && utfOK
+	case k == "toolUseResult" && i < len(s) && s[i] == '{':
+		end, ok = p.r.parseToolUseResult(p.e, s, i, depth)
+	case skimmed(k):
+		end, ok = jsonscan.Skim(s, i, depth, nil)
+	default:
 		return 0, false, false
 	}
-	valid := r.sc.Scan(s, value, func(k, v string) {
-		switch k {
-		case "type":
-			e.Type = r.lit(slotType, v)
-		case "subtype":
-			e.Subtype = r.lit(slotSubtype, v)
-		case "uuid":
-			e.UUID = strings.Clone(jsonscan.String(v))
-		case "parentUuid":
-			if v == "null" {
-				e.ParentNull = true
-			} else {
-				e.ParentUUID = strings.Clone(jsonscan.String(v))
-			}
-		case "logicalParentUuid":
-			e.LogicalParentUUID = strings.Clone(jsonscan.String(v))
-		case "sessionId":
-			e.SessionID = r.lit(slotSession, v)
-		case "version":
-			e.Version = r.lit(slotVersion, v)
-		case "agentId":
-			e.AgentID = r.lit(slotAgent, v)
-		case "cwd":
-			e.Cwd = r.lit(slotCwd, v)
-		case "timestamp":
-			e.Time = parseTime(jsonscan.String(v))
-		case "isSidechain":
-			e.Sidechain = v == "true"
-		case "isMeta":
-			e.Meta = v == "true"
-		case "isCompactSummary":
-			e.CompactSummary = v == "true"
-		case "isVisibleInTranscriptOnly":
-			e.VisibleInTranscriptOnly = v == "true"
-		case "isApiErrorMessage":
-			e.APIError = v == "true"
-		case "requestId":
-			e.RequestID = r.lit(slotRequest, v)
-		case "message":
-			// An object was parsed as it was validated (value above);
-			// anything else holds nothing to read.
-		case "compactMetadata", "microcompactMetadata":
-			e.Compact = parseCompact(v)
-		case "attachment":
-			e.AttachmentType = r.str(jsonscan.String(r.sc.Field(v, "type")))
-			e.AttachmentChars = jsonscan.UTF16Len(v)
-			e.AttachmentEst = attachmentEst(e.AttachmentType, v, e.AttachmentChars, &r.sc)
-		default:
-			unknown = append(unknown, k)
+	return end, ok, true
+}
+
+// field reads a top-level member that value left to the scan.
+func (p *lineParse) field(k, v string) {
+	e, r := p.e, p.r
+	switch k {
+	case "type":
+		e.Type = r.lit(slotType, v)
+	case "subtype":
+		e.Subtype = r.lit(slotSubtype, v)
+	case "uuid":
+		e.UUID = strings.Clone(jsonscan.String(v))
+	case "parentUuid":
+		if v == "null" {
+			e.ParentNull = true
+		} else {
+			e.ParentUUID = strings.Clone(jsonscan.String(v))
 		}
-	})
-	if !valid {
-		if jsonscan.Valid(s) {
-			return nil, false, errNotObject
+	case "logicalParentUuid":
+		e.LogicalParentUUID = strings.Clone(jsonscan.String(v))
+	case "sessionId":
+		e.SessionID = r.lit(slotSession, v)
+	case "version":
+		e.Version = r.lit(slotVersion, v)
+	case "agentId":
+		e.AgentID = r.lit(slotAgent, v)
+	case "cwd":
+		e.Cwd = r.lit(slotCwd, v)
+	case "timestamp":
+		e.Time = parseTime(jsonscan.String(v))
+	case "requestId":
+		e.RequestID = r.lit(slotRequest, v)
+	case "message":
+		// An object was parsed as it was validated (value); anything
+		// else holds nothing to read.
+	case "compactMetadata", "microcompactMetadata":
+		e.Compact = parseCompact(v)
+	case "attachment":
+		r.parseAttachment(e, v)
+	default:
+		if !p.flag(k, v == "true") {
+			p.unknown = append(p.unknown, k)
 		}
-		return nil, false, fmt.Errorf("invalid JSON%s", jsonHint(line))
 	}
-	// Keep user text (the fake summarizer quotes it; the accounting looks
-	// for local-command output in it); drop the raw bytes of everything else.
-	// This waits for the end of the walk: "type" may follow "message".
+}
+
+// flag sets the top-level boolean k of the entry to v; it reports whether
+// k is one.
+func (p *lineParse) flag(k string, v bool) bool {
+	e := p.e
+	switch k {
+	case "isSidechain":
+		e.Sidechain = v
+	case "isMeta":
+		e.Meta = v
+	case "isCompactSummary":
+		e.CompactSummary = v
+	case "isVisibleInTranscriptOnly":
+		e.VisibleInTranscriptOnly = v
+	case "isApiErrorMessage":
+		e.APIError = v
+	default:
+		return false
+	}
+	return true
+}
+
+// finish completes the entry once the whole line is walked, since "type"
+// may follow "message": it keeps user text, names a missing type, and
+// counts the line's type and unknown fields.
+func (p *lineParse) finish() {
+	e, st := p.e, &p.r.stats
+	keepUserText(e)
+	if e.Type == "" {
+		e.Type = "(none)"
+	}
+	st.Types[e.Type]++
+	if !knownType(e.Type) {
+		st.Unknown[e.Type]++
+	}
+	for _, f := range p.unknown {
+		st.Unknown[e.Type+"."+f]++
+	}
+}
+
+// keepUserText decodes the text of a user's text blocks, cut to
+// MaxKeptText (the fake summarizer quotes it; the accounting looks for
+// local-command output in it), and drops the raw bytes of every other
+// block.
+func keepUserText(e *Entry) {
 	user := e.Type == "user" || e.Role == "user"
 	for i := range e.Blocks {
 		b := &e.Blocks[i]
@@ -480,17 +512,49 @@ func (r *Reader) parse(line []byte) (*Entry, bool, error) {
 			b.Text = ""
 		}
 	}
-	if e.Type == "" {
-		e.Type = "(none)"
+}
+
+// parseToolUseResult skims the toolUseResult object at s[i] == '{' (depth
+// deep), the structured copy of a tool's result, and reads from it into e
+// the sub-agent's id, the tool's run time and the file sizes. It returns
+// where the object ends and whether its structure is valid.
+func (r *Reader) parseToolUseResult(e *Entry, s string, i, depth int) (end int, ok bool) {
+	var id string
+	e.ResultDurationMs = 0
+	e.ResultFile = FileFacts{}
+	end, ok = jsonscan.Skim(s, i, depth, func(name, v string) {
+		switch name {
+		case "agentId":
+			if id == "" {
+				id = v
+			}
+		case "totalDurationMs", "durationMs", "durationSeconds":
+			e.ResultDurationMs = max(e.ResultDurationMs, durationMs(name, v))
+		case "originalFile":
+			if jsonscan.IsString(v) {
+				e.ResultFile.OriginalChars, e.ResultFile.OriginalLines = textSize(v)
+			}
+		case "file":
+			if jsonscan.IsObject(v) {
+				e.ResultFile.ReadLines = int(jsonscan.Int(lastField(v, "numLines")))
+				e.ResultFile.TotalLines = int(jsonscan.Int(lastField(v, "totalLines")))
+			}
+		}
+	})
+	e.ResultAgentID = ""
+	if jsonscan.IsString(id) && jsonscan.Valid(id) { // the one string read from it, validated here
+		e.ResultAgentID = r.str(jsonscan.String(id))
 	}
-	r.stats.Types[e.Type]++
-	if !knownType(e.Type) {
-		r.stats.Unknown[e.Type]++
-	}
-	for _, f := range unknown {
-		r.stats.Unknown[e.Type+"."+f]++
-	}
-	return e, utfOK, nil
+	return end, ok
+}
+
+// parseAttachment reads an attachment line's attachment: its type, its
+// JavaScript length, and Claude Code's estimate of what it sends the
+// model.
+func (r *Reader) parseAttachment(e *Entry, v string) {
+	e.AttachmentType = r.str(jsonscan.String(r.sc.Field(v, "type")))
+	e.AttachmentChars = jsonscan.UTF16Len(v)
+	e.AttachmentEst = attachmentEst(e.AttachmentType, v, e.AttachmentChars, &r.sc)
 }
 
 // skimmed reports whether the value of the top-level field k is only
