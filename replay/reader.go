@@ -682,22 +682,21 @@ func cutUTF8(s string, n int) string {
 // its text was valid UTF-8. A block that is not an object is validated as
 // any value and read as a block of an unknown type.
 func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK bool) {
-	utfOK = true
-	var typ, text, content, input string
+	var f blockFields
 	field := func(k, v string) {
 		switch k {
 		case "type":
-			typ = jsonscan.String(v)
+			f.typ = jsonscan.String(v)
 		case "text", "thinking":
-			text = v
+			f.text = v
 		case "id", "tool_use_id":
 			b.ToolID = strings.Clone(jsonscan.String(v))
 		case "name":
 			b.Name = r.str(jsonscan.String(v))
 		case "input":
-			input = v
+			f.input = v
 		case "content":
-			content = v
+			f.content = v
 		case "is_error":
 			b.IsError = v == "true"
 		}
@@ -710,70 +709,91 @@ func (r *Reader) parseBlock(s string, i, depth int) (b Block, end int, ok, utfOK
 	if !ok {
 		return b, end, false, true
 	}
-	bv := s[i:end]
-	switch typ {
+	utfOK = r.measureBlock(&b, &f, s[i:end]) // before b is read for the result
+	return b, end, true, utfOK
+}
+
+// blockFields are the raw members of a content block that measureBlock
+// reads (type decoded).
+type blockFields struct{ typ, text, content, input string }
+
+// measureBlock sets the kind, length, estimate and hash of the block b,
+// whose raw JSON is raw, and reports whether the text it measured was
+// valid UTF-8.
+func (r *Reader) measureBlock(b *Block, f *blockFields, raw string) (utfOK bool) {
+	utfOK = true
+	switch f.typ {
 	case "text", "thinking":
 		b.Kind = BlockText
-		if typ == "thinking" {
+		if f.typ == "thinking" {
 			b.Kind = BlockThinking
 		}
-		b.Chars, utfOK = r.sc.StringLen(text)
+		b.Chars, utfOK = r.sc.StringLen(f.text)
 		b.Est = Estimate(b.Chars)
-		b.Hash = xxhash.Sum64String(text)
-		b.Text = text // raw: parse decodes it for user messages
+		b.Hash = xxhash.Sum64String(f.text)
+		b.Text = f.text // raw: parse decodes it for user messages
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		b.Kind = BlockToolUse
-		b.Chars = jsonscan.UTF16Len(input)
+		b.Chars = jsonscan.UTF16Len(f.input)
 		b.Est = Estimate(b.Chars)
-		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(input)
-		b.Input = parseInput(input)
+		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(f.input)
+		b.Input = parseInput(f.input)
 	case "tool_result":
 		b.Kind = BlockToolResult
-		b.Hash = xxhash.Sum64String(content)
-		switch {
-		case jsonscan.IsString(content):
-			b.Chars, utfOK = r.sc.StringLen(content)
-			b.Est = Estimate(b.Chars)
-		case jsonscan.IsArray(content):
-			r.sc.EachElem(content, func(item string) {
-				var it, txt string
-				r.sc.EachField(item, func(k, v string) {
-					switch k {
-					case "type":
-						it = jsonscan.String(v)
-					case "text":
-						txt = v
-					}
-				})
-				switch it {
-				case "text":
-					n, ok := r.sc.StringLen(txt)
-					utfOK = utfOK && ok
-					b.Chars += n
-					b.Est += Estimate(n)
-				case "image":
-					b.Images++
-					b.Est += TokensPerImage
-				}
-			})
-		}
+		b.Hash = xxhash.Sum64String(f.content)
+		utfOK = r.measureResult(b, f.content)
 	case "image":
 		b.Kind = BlockImage
 		b.Est = TokensPerImage
-		b.Hash = xxhash.Sum64String(bv)
+		b.Hash = xxhash.Sum64String(raw)
 	default:
 		// document and anything newer: Claude Code's fallback counts the
 		// block's JSON (estimateTokensWithSafetyMargin in its cli.js).
 		b.Kind = BlockOther
-		if typ == "document" {
+		if f.typ == "document" {
 			b.Kind = BlockDocument
 		}
-		b.Name = r.str(typ)
-		b.Chars = jsonscan.UTF16Len(bv)
+		b.Name = r.str(f.typ)
+		b.Chars = jsonscan.UTF16Len(raw)
 		b.Est = Estimate(b.Chars)
-		b.Hash = xxhash.Sum64String(bv)
+		b.Hash = xxhash.Sum64String(raw)
 	}
-	return b, end, true, utfOK
+	return utfOK
+}
+
+// measureResult measures a tool_result block's content into b: a string,
+// or an array whose text items count by their length and images by
+// TokensPerImage. It reports whether the text was valid UTF-8.
+func (r *Reader) measureResult(b *Block, content string) (utfOK bool) {
+	utfOK = true
+	switch {
+	case jsonscan.IsString(content):
+		b.Chars, utfOK = r.sc.StringLen(content)
+		b.Est = Estimate(b.Chars)
+	case jsonscan.IsArray(content):
+		r.sc.EachElem(content, func(item string) {
+			var typ, text string
+			r.sc.EachField(item, func(k, v string) {
+				switch k {
+				case "type":
+					typ = jsonscan.String(v)
+				case "text":
+					text = v
+				}
+			})
+			switch typ {
+			case "text":
+				n, ok := r.sc.StringLen(text)
+				utfOK = utfOK && ok
+				b.Chars += n
+				b.Est += Estimate(n)
+			case "image":
+				b.Images++
+				b.Est += TokensPerImage
+			}
+		})
+	}
+	return utfOK
 }
 
 func parseInput(in string) *ToolInput {
