@@ -41,57 +41,9 @@ func validValue(s string, i, depth int, sc *Scanner) (int, bool) {
 		}
 		return end, ok
 	case c == '{':
-		if depth >= maxDepth {
-			return i, false
-		}
-		slot := sc.open(i)
-		i = SkipSpace(s, i+1)
-		if i < len(s) && s[i] == '}' {
-			sc.close(slot, i+1)
-			return i + 1, true
-		}
-		for {
-			if i >= len(s) || s[i] != '"' {
-				return i, false
-			}
-			var ok bool
-			if i, ok = validString(s, i); !ok {
-				return i, false
-			}
-			i = SkipSpace(s, i)
-			if i >= len(s) || s[i] != ':' {
-				return i, false
-			}
-			if i, ok = validValue(s, SkipSpace(s, i+1), depth+1, sc); !ok {
-				return i, false
-			}
-			var done bool
-			if i, done, ok = afterElem(s, i, '}'); done || !ok {
-				sc.close(slot, i)
-				return i, ok
-			}
-		}
+		return validObject(s, i, depth, sc)
 	case c == '[':
-		if depth >= maxDepth {
-			return i, false
-		}
-		slot := sc.open(i)
-		i = SkipSpace(s, i+1)
-		if i < len(s) && s[i] == ']' {
-			sc.close(slot, i+1)
-			return i + 1, true
-		}
-		for {
-			var ok bool
-			if i, ok = validValue(s, i, depth+1, sc); !ok {
-				return i, false
-			}
-			var done bool
-			if i, done, ok = afterElem(s, i, ']'); done || !ok {
-				sc.close(slot, i)
-				return i, ok
-			}
-		}
+		return validArray(s, i, depth, sc)
 	case c == 't':
 		return literal(s, i, "true")
 	case c == 'f':
@@ -102,6 +54,64 @@ func validValue(s string, i, depth int, sc *Scanner) (int, bool) {
 		return validNumber(s, i)
 	}
 	return i, false
+}
+
+// validObject is validValue for the object at s[i] == '{'.
+func validObject(s string, i, depth int, sc *Scanner) (int, bool) {
+	if depth >= maxDepth {
+		return i, false
+	}
+	slot := sc.open(i)
+	i = SkipSpace(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		sc.close(slot, i+1)
+		return i + 1, true
+	}
+	for {
+		if i >= len(s) || s[i] != '"' {
+			return i, false
+		}
+		var ok bool
+		if i, ok = validString(s, i); !ok {
+			return i, false
+		}
+		i = SkipSpace(s, i)
+		if i >= len(s) || s[i] != ':' {
+			return i, false
+		}
+		if i, ok = validValue(s, SkipSpace(s, i+1), depth+1, sc); !ok {
+			return i, false
+		}
+		var done bool
+		if i, done, ok = afterElem(s, i, '}'); done || !ok {
+			sc.close(slot, i)
+			return i, ok
+		}
+	}
+}
+
+// validArray is validValue for the array at s[i] == '['.
+func validArray(s string, i, depth int, sc *Scanner) (int, bool) {
+	if depth >= maxDepth {
+		return i, false
+	}
+	slot := sc.open(i)
+	i = SkipSpace(s, i+1)
+	if i < len(s) && s[i] == ']' {
+		sc.close(slot, i+1)
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = validValue(s, i, depth+1, sc); !ok {
+			return i, false
+		}
+		var done bool
+		if i, done, ok = afterElem(s, i, ']'); done || !ok {
+			sc.close(slot, i)
+			return i, ok
+		}
+	}
 }
 
 // Skim checks the value at s[i], nested depth deep, as Value does
