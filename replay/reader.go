@@ -558,14 +558,11 @@ func (r *Reader) parseAttachment(e *Entry, v string) {
 }
 
 // skimmed reports whether the value of the top-level field k is only
-// skimmed (jsonscan.Skim) rather than validated: the fields ctxlab reads past
-// (knownFields), and toolUseResult, the structured copy of a tool's result,
-// from which it reads only agentId (validated where it is read). Their
-// structure is checked, not the characters inside their strings, so a line
-// whose only fault is a raw control character or an invalid escape in one
-// of them is read, where a strict JSON parser would reject the whole line;
-// every string ctxlab decodes is validated. toolUseResult is 35–40% of a
-// transcript's bytes.
+// skimmed (jsonscan.Skim: its structure checked, not the characters of its
+// strings): toolUseResult, the structured copy of a tool's result, and the
+// fields ctxlab reads past (knownFields). Every string ctxlab decodes is
+// validated where it is read; docs/session-model.md says which lines this
+// lets through.
 func skimmed(k string) bool {
 	return k == "toolUseResult" || knownFields(k) == k
 }
