@@ -223,8 +223,9 @@ func FuzzAppendUnescaped(f *testing.F) {
 	f.Add(`"a\"b\\c\/d\b\f\n\r\t"`, 5)
 	f.Add(`"\u00e9\u20ac\ud83d\ude00 lone \ud83d tail \ude00 \ud83d\u0041 \u0000"`, 9)
 	f.Add("\"raw \xff\xfe bytes é\"", 7)
+	f.Add(`"" `, 0) // not a literal alone: white space after it
 	f.Fuzz(func(t *testing.T, raw string, max int) {
-		if len(raw) < 2 || raw[0] != '"' || !Valid(raw) {
+		if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || !Valid(raw) {
 			return // not one string literal alone
 		}
 		want := gjson.Parse(raw).Str
