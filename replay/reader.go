@@ -296,8 +296,9 @@ func isBlank(b []byte) bool {
 // literal read into slot: the lines of a session repeat most of these
 // values (its id, version, directory, model; a response's id and request
 // id on each line of the response), so a literal written as the last one
-// was is neither decoded nor looked up again. That matters most for a Windows directory, whose
-// every backslash is escaped. Ids are copied, not interned.
+// was is neither decoded nor looked up again. That matters most for a
+// Windows directory, whose every backslash is escaped. Ids are copied, not
+// interned.
 func (r *Reader) lit(slot litSlot, raw string) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
