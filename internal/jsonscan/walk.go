@@ -19,8 +19,8 @@ const longString = 64
 // and long strings it passes end, and its walks of the same line (EachField,
 // EachElem, Field) jump to those ends instead of scanning the bytes again:
 // each container of a line is otherwise skipped by every walk of the values
-// that hold it. A recorded value is found by its address, so the raw values
-// walked must be substrings of the line scanned, not copies. The zero
+// that hold it. A recorded value is found by its address: a substring of
+// the line scanned is jumped over, a copy is scanned again. The zero
 // Scanner is ready; a nil *Scanner validates and walks without recording.
 type Scanner struct {
 	base uintptr // address of the line's first byte
