@@ -10,13 +10,8 @@
 //	Load(source)    → *Session        every line of every file, streamed through a Reader
 //	Reader.Scan     → *Entry | *SyntaxError   one line at a time
 //
-// The reader never stops on a bad line: it returns a *SyntaxError naming
-// the file and line and moves on. It keeps sizes and hashes rather than
-// text (only user prompts are kept), so a session's memory is a small
-// fraction of its file size, and only one session need be held at a time.
-//
-// Sizes are JavaScript string lengths (UTF-16 code units), the unit of
-// Claude Code's own length/4 token estimate (Estimate).
-//
-// See docs/session-model.md for the model and the format facts behind it.
+// A bad line is a *SyntaxError naming its file and line, and reading goes
+// on. Sizes (JavaScript string lengths, the unit of Claude Code's length/4
+// estimate) and hashes are kept rather than text, so a session takes a
+// small fraction of its file's size. docs/session-model.md has the rest.
 package replay

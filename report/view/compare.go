@@ -152,29 +152,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	}
 	note := strings.Join(notes, "")
 	if machine {
-		t := &table.Table{Name: "compare", Title: "Policies", Columns: csvColumns(
-			"policy", "calls", "peak_context", "peak_context_delta", "calls_above_warning", "overflows",
-			"compactions", "clearings", "tokens_freed", "summary_tokens", "cache_hit_ratio", "cache_breaks",
-			"policy_breaks", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "cost",
-			"summarizer_cost", "agents_cost", "total_cost", "total_cost_delta", "total_cost_delta_pct",
-			"users_verbatim", "users_summarised", "likely_rereads", "unpriced_calls",
-		)}
-		for _, r := range c.Runs {
-			m, d := r.Metrics, r.Delta
-			dp := ""
-			if d.TotalCostPct != nil {
-				dp = strconv.FormatFloat(*d.TotalCostPct, 'f', 2, 64)
-			}
-			t.AddRow(
-				r.Policy, raw(m.Calls), raw(m.PeakContext), raw(d.PeakContext), raw(m.AboveWarning), raw(m.Overflows),
-				raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
-				strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks),
-				raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output), rawUSD(m.Cost),
-				rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,
-				raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads), raw(m.Unpriced),
-			)
-		}
-		return []*table.Table{t}
+		return []*table.Table{compareCSVTable(c)}
 	}
 	ctx := &table.Table{
 		Name: "compare_context", Title: "Context under each policy",
@@ -245,6 +223,33 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 				rawUSD(m.Cost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rCost, rPct})
 	}
 	return []*table.Table{ctx, cost}
+}
+
+// compareCSVTable is a scope's row per policy with every metric (CSV).
+func compareCSVTable(c *report.Compared) *table.Table {
+	t := &table.Table{Name: "compare", Title: "Policies", Columns: csvColumns(
+		"policy", "calls", "peak_context", "peak_context_delta", "calls_above_warning", "overflows",
+		"compactions", "clearings", "tokens_freed", "summary_tokens", "cache_hit_ratio", "cache_breaks",
+		"policy_breaks", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "cost",
+		"summarizer_cost", "agents_cost", "total_cost", "total_cost_delta", "total_cost_delta_pct",
+		"users_verbatim", "users_summarised", "likely_rereads", "unpriced_calls",
+	)}
+	for _, r := range c.Runs {
+		m, d := r.Metrics, r.Delta
+		dp := ""
+		if d.TotalCostPct != nil {
+			dp = strconv.FormatFloat(*d.TotalCostPct, 'f', 2, 64)
+		}
+		t.AddRow(
+			r.Policy, raw(m.Calls), raw(m.PeakContext), raw(d.PeakContext), raw(m.AboveWarning), raw(m.Overflows),
+			raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
+			strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks),
+			raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output), rawUSD(m.Cost),
+			rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,
+			raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads), raw(m.Unpriced),
+		)
+	}
+	return t
 }
 
 // FidelityTables are the per-session table, the reasons for each
