@@ -6,6 +6,7 @@ import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // CompareDocument is everything `ctxlab compare` reports: for each session
@@ -20,7 +21,7 @@ type CompareDocument struct {
 	Total    *Compared   `json:"total"`
 	Fidelity []Fidelity  `json:"fidelity,omitempty"`
 	// FidelitySummary sums the fidelity rows (with --fidelity).
-	FidelitySummary *simulate.FidelitySummary `json:"fidelity_summary,omitempty"`
+	FidelitySummary *fidelity.Summary `json:"fidelity_summary,omitempty"`
 	// CostPartial and UnpricedModels: as in the replay document, with
 	// each session's calls counted (a call repeated in a resumed session
 	// counts twice).
@@ -86,7 +87,7 @@ func NewCompared(s *replay.Session, runs []*simulate.Result, calls bool) *Compar
 // NewCompareDocument assembles a comparison. Total sums the sessions' runs
 // policy by policy (peak context is the largest of the sessions'). fidelity
 // may be nil.
-func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fidelity, prices *prices.Table, errs []string) *CompareDocument {
+func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity, prices *prices.Table, errs []string) *CompareDocument {
 	if errs == nil {
 		errs = []string{}
 	}
@@ -105,11 +106,11 @@ func NewCompareDocument(policies []string, sessions []*Compared, fidelity []Fide
 	doc := &CompareDocument{
 		Schema: SchemaCompare, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
-		Policies: policies, Sessions: sessions, Total: total, Fidelity: fidelity, Errors: errs,
+		Policies: policies, Sessions: sessions, Total: total, Fidelity: rows, Errors: errs,
 		UnpricedModels: []accounting.Count{},
 	}
-	if fidelity != nil {
-		sum := simulate.SummarizeFidelity(fidelity, simulate.DefaultFidelityTolerances())
+	if rows != nil {
+		sum := fidelity.Summarize(rows, fidelity.DefaultTolerances())
 		doc.FidelitySummary = &sum
 	}
 	return doc
@@ -124,8 +125,8 @@ func setDeltas(runs []Run) {
 	}
 }
 
-// Fidelity is one session's fidelity row (simulate.NewFidelity computes it).
-type Fidelity = simulate.Fidelity
+// Fidelity is one session's fidelity row (fidelity.New computes it).
+type Fidelity = fidelity.Row
 
 // members are the document's JSON members in field order (writeObject),
 // the sessions and fidelity rows written one at a time.

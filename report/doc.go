@@ -1,9 +1,9 @@
-// Package report renders what accounting and simulate computed: as text
-// tables and Markdown (tablewriter), CSV, or a versioned JSON document (see
-// docs/json-schema.md), and reads that JSON back for ctxlab plot. It
-// decides nothing about what is counted: figures, their sums over
-// sessions (simulate.SumMetrics), deltas (simulate.NewDelta) and fidelity
-// (simulate.NewFidelity, SummarizeFidelity) come from the packages that
-// own them; report assembles and formats them, in a stable order, so that
-// the same input gives the same bytes.
+// Package report holds the documents ctxlab writes, one per command
+// (Document for replay, CompareDocument, GateDocument, SweepDocument,
+// PolicyList), their constructors, the Format type, and the versioned JSON
+// they encode to (docs/json-schema.md), which ReadJSON reads back for
+// ctxlab plot. It decides nothing about what is counted: figures, their sums
+// (simulate.SumMetrics), deltas (simulate.NewDelta) and fidelity
+// (fidelity.New) come from the packages that own them. report/render
+// writes a document in any format; report/view and report/html draw it.
 package report

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // wholeJSON is the document encoded in one piece, indented as the JSON
@@ -47,7 +48,7 @@ func TestJSONWrittenBySessionIsTheDocument(t *testing.T) {
 			res = append(res, simulate.Run(tr, parsePolicy(t, spec), simulate.DefaultConfig()))
 		}
 		runs = append(runs, report.NewCompared(s, res, true))
-		fid = append(fid, simulate.NewFidelity(s, tr, res[0], res[1], simulate.DefaultFidelityTolerances()))
+		fid = append(fid, fidelity.New(s, tr, res[0], res[1], fidelity.DefaultTolerances()))
 	}
 	withSim := report.NewDocument(reps, cfg.Prices, []string{"x.jsonl: <broken> & \"quoted\""})
 	withSim.Sessions[0].Simulation = simulate.Run(simulate.Prepare(sessions[0]), parsePolicy(t, "keep-last-n"), simulate.DefaultConfig())

@@ -21,6 +21,7 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // These tests keep docs/json-schema.md true: every field the JSON output
@@ -302,7 +303,7 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 		runs = append(runs, report.NewCompared(s, res, true))
 		obs := simulate.Run(tr, parsePolicy(t, "observed"), simulate.DefaultConfig())
 		cc := simulate.Run(tr, parsePolicy(t, "claude-code"), simulate.DefaultConfig())
-		fid = append(fid, simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances()))
+		fid = append(fid, fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances()))
 	}
 	doc := report.NewCompareDocument(specs, runs, fid, prices.Default(), nil)
 	var buf bytes.Buffer

@@ -176,10 +176,11 @@ func (s *State) Compact(c Compaction) int64 {
 	e.compacted = true
 	switch {
 	case c.Label == "manual":
-		e.res.manual++
-	case e.res.firstAuto == 0:
-		e.res.firstAuto = e.tr.Calls[e.call].Index + 1
-		e.res.firstSummary, e.res.firstRestored = sum.Tokens, added-sum.Tokens
+		e.res.Compacted.Manual++
+	case e.res.Compacted.FirstAuto == 0:
+		rc := &e.res.Compacted
+		rc.FirstAuto = e.tr.Calls[e.call].Index + 1
+		rc.Summary, rc.Restored = sum.Tokens, added-sum.Tokens
 	}
 	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
 	e.sync(s)

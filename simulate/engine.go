@@ -244,30 +244,35 @@ type Result struct {
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
 
-	limits    claudecode.LimitParams // the run's limit parameters, for LimitsAt
-	keptWarm  bool                   // the engine's keptWarm, for KeptWarm
-	firstAuto int                    // for FirstAutoCompaction
-	manual    int                    // the user's /compact runs the run replayed
-	endCount  int64                  // for EndCount
-	// The summary and the re-attached context the first compaction the
-	// policy decided left, in tokens.
-	firstSummary, firstRestored int64
+	// LimitParams are the run's limit parameters (LimitsAt).
+	LimitParams claudecode.LimitParams `json:"-"`
+	// Compacted says where the run's compactions fell, for the fidelity
+	// report.
+	Compacted RunCompactions `json:"-"`
+
+	keptWarm bool // the engine's keptWarm, for KeptWarm
 }
 
-// FirstAutoCompaction is the 1-based number of the first call that came
-// after a compaction the policy decided (not a /compact the run replayed);
-// 0 when none.
-func (r *Result) FirstAutoCompaction() int { return r.firstAuto }
-
-// EndCount is what the run's context counts after its last call: the last
-// prompt and its output, which Claude Code tests against its threshold
-// before the next call.
-func (r *Result) EndCount() int64 { return r.endCount }
+// RunCompactions says where a run's compactions fell.
+type RunCompactions struct {
+	// FirstAuto is the 1-based number of the first call that came after
+	// a compaction the policy decided (not a /compact the run replayed);
+	// 0 when none. Summary and Restored are what that compaction left, in
+	// tokens: the summary, and the files and todos re-attached.
+	FirstAuto         int
+	Summary, Restored int64
+	// Manual counts the user's /compact runs the run replayed.
+	Manual int
+	// EndCount is what the context counts after the last call: the last
+	// prompt and its output, which Claude Code tests against its threshold
+	// before the next call.
+	EndCount int64
+}
 
 // LimitsAt returns the limits the run applied at trace call i (each call's
 // model and version set them).
 func (r *Result) LimitsAt(tr *Trace, i int) claudecode.Limits {
-	return claudecode.LimitsFor(tr.Inferred.With(r.limits), tr.Calls[i].Model, tr.Calls[i].Version)
+	return claudecode.LimitsFor(tr.Inferred.With(r.LimitParams), tr.Calls[i].Model, tr.Calls[i].Version)
 }
 
 // KeptWarm reports whether the run kept the system prompt prefix warm
@@ -412,7 +417,7 @@ func Run(tr *Trace, p Policy, cfg Config) *Result {
 		e.step(i, p, obs)
 	}
 	e.finish()
-	e.res.endCount = e.lastPrompt + e.lastOutput
+	e.res.Compacted.EndCount = e.lastPrompt + e.lastOutput
 	if len(tr.Calls) > 0 {
 		e.res.Limits = e.res.LimitsAt(tr, 0)
 	}
@@ -437,7 +442,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
 		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
-		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, limits: cfg.Limits},
+		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, LimitParams: cfg.Limits},
 	}
 	e.placeholder = int64(float64(replay.Estimate(len(claudecode.Placeholder)))*tr.Ratio + 0.5)
 	// Room for every item the trace appends, so the context is not
@@ -534,7 +539,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
 	if tc.OutputLowerBound {
-		e.lastOutput = max(e.lastOutput, tr.estimate(int(tc.OutputEst)))
+		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
 	if tc.BaseRead {

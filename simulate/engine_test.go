@@ -679,8 +679,8 @@ func TestManualCompactionReplayed(t *testing.T) {
 		if tt.replayed {
 			wantAuto = 0
 		}
-		if res.FirstAutoCompaction() != wantAuto || res.Metrics.FirstCompaction != 3 {
-			t.Errorf("%s: first auto %d, first %d; want %d, 3", tt.name, res.FirstAutoCompaction(), res.Metrics.FirstCompaction, wantAuto)
+		if res.Compacted.FirstAuto != wantAuto || res.Metrics.FirstCompaction != 3 {
+			t.Errorf("%s: first auto %d, first %d; want %d, 3", tt.name, res.Compacted.FirstAuto, res.Metrics.FirstCompaction, wantAuto)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // realSessions loads every session of the real transcripts, or skips.
@@ -168,13 +169,13 @@ func TestFidelityBars(t *testing.T) {
 		// 3, the median 6.7%).
 		{testcorpus.Calibration2, 4, 3, 2, 22.5, 2, 27, 2},
 	} {
-		var rows []simulate.Fidelity
+		var rows []fidelity.Row
 		var callErr, recorded int64
 		for _, s := range corpusload.Sessions(t, c.dir) {
 			tr := simulate.Prepare(s)
 			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
 			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-			f := simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
+			f := fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances())
 			if !f.Explained() && c.unexplained == 0 {
 				t.Errorf("%s %s: %q", c.dir, s.ID, f.Reasons)
 			}
@@ -192,7 +193,7 @@ func TestFidelityBars(t *testing.T) {
 		if perCall > c.perCall {
 			t.Errorf("%s: per-call write error %.2f%% of the recorded writes, want at most %.1f%%", c.dir, perCall, c.perCall)
 		}
-		sum := simulate.SummarizeFidelity(rows, simulate.DefaultFidelityTolerances())
+		sum := fidelity.Summarize(rows, fidelity.DefaultTolerances())
 		got := -1.0
 		if p := sum.CallWriteErrorPct; p != nil {
 			got = *p
@@ -406,22 +407,22 @@ func TestRealdataThinkingDropped(t *testing.T) {
 // realFidelity prepares the real session id and runs it under observed and
 // claude-code, as compare --fidelity does; it skips the test when the
 // session is not in the real transcripts.
-func realFidelity(t *testing.T, id string) (*simulate.Trace, *simulate.Result, simulate.Fidelity) {
+func realFidelity(t *testing.T, id string) (*simulate.Trace, *simulate.Result, fidelity.Row) {
 	t.Helper()
 	for _, s := range realSessions(t) {
 		if s.ID == id {
 			tr := simulate.Prepare(s)
 			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
 			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-			return tr, obs, simulate.NewFidelity(s, tr, obs, cc, simulate.DefaultFidelityTolerances())
+			return tr, obs, fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances())
 		}
 	}
 	t.Skipf("%s not in the real transcripts", id)
-	return nil, nil, simulate.Fidelity{}
+	return nil, nil, fidelity.Row{}
 }
 
 // hasReason reports whether one of f's reasons begins with want.
-func hasReason(f simulate.Fidelity, want string) bool {
+func hasReason(f fidelity.Row, want string) bool {
 	return slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) })
 }
 

@@ -140,7 +140,7 @@ func (e *engine) restore(replaced, kept []Item, version string) []Item {
 			continue
 		}
 		total += est
-		out = append(out, Item{Kind: KindRestored, Tokens: e.tr.estimate(f.size.Est), Est: f.size.Est, File: f.size, Wrote: f.write >= 0,
+		out = append(out, Item{Kind: KindRestored, Tokens: e.tr.Estimate(f.size.Est), Est: f.size.Est, File: f.size, Wrote: f.write >= 0,
 			Msg: -1, Path: f.path, Tool: "Read", Exact: true})
 	}
 	for j := len(replaced) - 1; j >= 0; j-- {

@@ -139,14 +139,4 @@ func TestInferMicro(t *testing.T) {
 	if ev := inferMicro(trace(65_000, true)); ev.Off {
 		t.Errorf("micro-compacted: %+v, want nothing", ev)
 	}
-	// The decision: by version, unless shown off.
-	tr := &Trace{Calls: trace(65_000, false)}
-	tr.Micro = inferMicro(tr.Calls)
-	if mode, why := microDecision(tr); mode != "off" || why != "the recorded prompts show it off: "+tr.Micro.Reason {
-		t.Errorf("decision %q %q", mode, why)
-	}
-	tr.Micro = MicroEvidence{}
-	if mode, _ := microDecision(tr); mode != "size" {
-		t.Errorf("2.1.19 without evidence: %q, want size", mode)
-	}
 }

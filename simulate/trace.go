@@ -344,8 +344,10 @@ func (tr *Trace) markPrefixReads() {
 
 // mainModel returns the model most of the trace's calls used, and
 // mainVersion the Claude Code version most of them recorded.
-func (tr *Trace) mainModel() string   { return tr.most(func(c *TraceCall) string { return c.Model }) }
-func (tr *Trace) mainVersion() string { return tr.most(func(c *TraceCall) string { return c.Version }) }
+// MainModel and MainVersion are the model and Claude Code version of most
+// of the trace's calls.
+func (tr *Trace) MainModel() string   { return tr.most(func(c *TraceCall) string { return c.Model }) }
+func (tr *Trace) MainVersion() string { return tr.most(func(c *TraceCall) string { return c.Version }) }
 
 // most returns the value of key most of the trace's calls have (of those
 // with as many, the one that got there first).
@@ -451,6 +453,8 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 	return items
 }
 
-func (tr *Trace) estimate(est int) int64 {
+// Estimate sizes est units of Claude Code's estimate in tokens, at the
+// session's calibrated ratio.
+func (tr *Trace) Estimate(est int) int64 {
 	return int64(float64(est)*tr.Ratio + 0.5)
 }

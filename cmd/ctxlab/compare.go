@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
@@ -203,6 +204,6 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 	if claudeCode == nil {
 		claudeCode, _ = policies.Run(tr, claudeCodePolicy, cfg)
 	}
-	out.fid = simulate.NewFidelity(s, tr, observed, claudeCode, simulate.DefaultFidelityTolerances())
+	out.fid = fidelity.New(s, tr, observed, claudeCode, fidelity.DefaultTolerances())
 	return out
 }

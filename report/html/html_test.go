@@ -15,6 +15,7 @@ import (
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // replayDocument is what `ctxlab replay --format html` builds on path:
@@ -214,7 +215,7 @@ func TestHTMLCompare(t *testing.T) {
 			res = append(res, simulate.Run(tr, parsePolicy(t, spec), simulate.DefaultConfig()))
 		}
 		runs = append(runs, report.NewCompared(s, res, true))
-		fid = append(fid, simulate.NewFidelity(s, tr, res[0], res[1], simulate.DefaultFidelityTolerances()))
+		fid = append(fid, fidelity.New(s, tr, res[0], res[1], fidelity.DefaultTolerances()))
 	}
 	doc := report.NewCompareDocument(specs, runs, fid, prices.Default(), nil)
 	page, js := writeBoth(t, func(w *bytes.Buffer, format string) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // writeCompare draws a comparison in opt.Format (Top and report.Sections do
@@ -254,7 +255,7 @@ func compareCSVTable(c *report.Compared) *table.Table {
 
 // FidelityTables are the per-session table, the reasons for each
 // disagreement, and the summary; machine: with every CSV column.
-func FidelityTables(fs []report.Fidelity, sum *simulate.FidelitySummary, machine bool) []*table.Table {
+func FidelityTables(fs []report.Fidelity, sum *fidelity.Summary, machine bool) []*table.Table {
 	reasons := &table.Table{
 		Name: "fidelity_reasons", Title: "Why the replay differs",
 		Note:    "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened, a prompt after the first auto-compaction more than 10% off), with its cause",
@@ -275,7 +276,7 @@ func FidelityTables(fs []report.Fidelity, sum *simulate.FidelitySummary, machine
 	return ts
 }
 
-func fidelitySummaryTable(s *simulate.FidelitySummary, machine bool) *table.Table {
+func fidelitySummaryTable(s *fidelity.Summary, machine bool) *table.Table {
 	t := &table.Table{Name: "fidelity_summary", Title: "Fidelity over all sessions"}
 	_, rre := pctCells(s.CacheReadErrorPct, true)
 	_, rwe := pctCells(s.CacheWriteErrorPct, true)

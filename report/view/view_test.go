@@ -18,6 +18,7 @@ import (
 	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -57,7 +58,7 @@ func replayDoc(t *testing.T, path, policy string) *report.Document {
 	return doc
 }
 
-func compareDoc(t *testing.T, path string, fidelity bool) *report.CompareDocument {
+func compareDoc(t *testing.T, path string, withFidelity bool) *report.CompareDocument {
 	specs := []string{"observed", "claude-code", "keep-last-n:n=5"}
 	var cs []*report.Compared
 	var fid []report.Fidelity
@@ -69,8 +70,8 @@ func compareDoc(t *testing.T, path string, fidelity bool) *report.CompareDocumen
 			rs = append(rs, simulate.Run(tr, p, simulate.DefaultConfig()))
 		}
 		cs = append(cs, report.NewCompared(s, rs, true))
-		if fidelity {
-			fid = append(fid, simulate.NewFidelity(s, tr, rs[0], rs[1], simulate.DefaultFidelityTolerances()))
+		if withFidelity {
+			fid = append(fid, fidelity.New(s, tr, rs[0], rs[1], fidelity.DefaultTolerances()))
 		}
 	}
 	return report.NewCompareDocument(specs, cs, fid, prices.Default(), nil)

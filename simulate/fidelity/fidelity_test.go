@@ -1,8 +1,6 @@
-package simulate
+package fidelity
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -10,16 +8,17 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
-func TestNewFidelity(t *testing.T) {
+func TestNew(t *testing.T) {
 	s := &replay.Session{ID: "s", Main: &replay.Thread{Compactions: []replay.Compaction{
 		{Kind: replay.CompactMicro, CallsBefore: 1},
 		{Kind: replay.CompactFull, Trigger: "manual", CallsBefore: 2},
 		{Kind: replay.CompactSummaryOnly, CallsBefore: 4}, // 1.0.x: trigger unrecorded
 		{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 6},
 	}}}
-	tr := &Trace{Calls: []TraceCall{
+	tr := &simulate.Trace{Calls: []simulate.TraceCall{
 		{Index: 0, Time: 1, Usage: replay.Usage{CacheRead: 1000, CacheWrite5m: 100}},
 		{Index: 1, Time: 2, Usage: replay.Usage{CacheRead: 1000, CacheWrite1h: 100}},
 		{Index: 2, Time: 3, Usage: replay.Usage{CacheRead: 10_000}},
@@ -28,16 +27,16 @@ func TestNewFidelity(t *testing.T) {
 		// 20,000 reserved − 13,000 buffer) go into the reason.
 		{Index: 3, Time: 4, Model: "claude-sonnet-4-5-20250929", Version: "2.1.30", Usage: replay.Usage{Output: 2000}},
 	}}
-	observed := &Result{Calls: []CallResult{
-		{Call: 1, Prompt: 10, Recorded: 10, Predicted: &Predicted{Read: 900, Write: 250}},
-		{Call: 2, Prompt: 11, Recorded: 12, Predicted: &Predicted{Read: 1000}},
+	observed := &simulate.Result{Calls: []simulate.CallResult{
+		{Call: 1, Prompt: 10, Recorded: 10, Predicted: &simulate.Predicted{Read: 900, Write: 250}},
+		{Call: 2, Prompt: 11, Recorded: 12, Predicted: &simulate.Predicted{Read: 1000}},
 		// The model reads 3,000 more than recorded: an unseen break.
-		{Call: 3, Prompt: 20, Recorded: 20, Predicted: &Predicted{Read: 13_000}},
+		{Call: 3, Prompt: 20, Recorded: 20, Predicted: &simulate.Predicted{Read: 13_000}},
 		// A usage without a prompt: nothing to compare.
 		{Call: 4, Prompt: 20, Recorded: 0},
 	}}
-	cc := &Result{Metrics: Metrics{FirstCompaction: 4}, firstAuto: 4}
-	f := NewFidelity(s, tr, observed, cc, DefaultFidelityTolerances())
+	cc := &simulate.Result{Metrics: simulate.Metrics{FirstCompaction: 4}, Compacted: simulate.RunCompactions{FirstAuto: 4}}
+	f := New(s, tr, observed, cc, DefaultTolerances())
 	// Reads 14,900 against 12,000: +24.17%; writes 250 against 200: +25%.
 	// Call by call, writes are off by |250 − 100| + |0 − 100| + 0 = 250:
 	// 125% of the recorded 200.
@@ -47,7 +46,7 @@ func TestNewFidelity(t *testing.T) {
 	f.CacheReadErrorPct, f.CacheWriteErrorPct, f.CallWriteErrorPct = nil, nil, nil
 	reasons := f.Reasons
 	f.Reasons = nil
-	want := Fidelity{
+	want := Row{
 		Session: "s", Calls: 4,
 		RecordedCacheRead: 12_000, SimulatedCacheRead: 14_900, RecordedCacheWrite: 200, SimulatedCacheWrite: 250, CallWriteError: 250,
 		PromptMismatches: 1, Unmeasured: 1, RealAutoCompaction: 5, SimulatedAutoCompaction: 4, ManualCompactions: 1,
@@ -79,18 +78,18 @@ func TestNewFidelity(t *testing.T) {
 	}
 }
 
-func TestSummarizeFidelity(t *testing.T) {
+func TestSummarize(t *testing.T) {
 	pct := func(x float64) *float64 { return &x }
-	rows := []Fidelity{
+	rows := []Row{
 		{Calls: 10, RealAutoCompaction: 5, SimulatedAutoCompaction: 5, RecordedCacheWrite: 100, SimulatedCacheWrite: 105, CacheWriteErrorPct: pct(5), CallWriteError: 15, RecordedCacheRead: 1000, SimulatedCacheRead: 990},
 		{Calls: 20, RealAutoCompaction: 8, SimulatedAutoCompaction: 9, RecordedCacheWrite: 100, SimulatedCacheWrite: 150, CacheWriteErrorPct: pct(50), CallWriteError: 60, RecordedCacheRead: 1000, SimulatedCacheRead: 1010},
 		{Calls: 3, SimulatedAutoCompaction: 2, Reasons: []string{"claude-code compacts at call 2 where the session never compacted: not explained"}},
 		{Calls: 1, RealAutoCompaction: 1, SimulatedAutoCompaction: 0}, // compacted before its first call: not counted
 	}
-	got := SummarizeFidelity(rows, DefaultFidelityTolerances())
+	got := Summarize(rows, DefaultTolerances())
 	// Writes 255 against 200: +27.5%; reads 2,000 against 2,000: 0; call
 	// by call, 15 + 60 = 75 of 200: 37.5%.
-	want := FidelitySummary{Sessions: 4, Calls: 34, AutoCompacted: 2, Exact: 1, WithinOne: 2, FalseCompactions: 1,
+	want := Summary{Sessions: 4, Calls: 34, AutoCompacted: 2, Exact: 1, WithinOne: 2, FalseCompactions: 1,
 		WritesChecked: 2, WritesWithin: 1, Unexplained: 1}
 	if *got.CacheWriteErrorPct != 27.5 || *got.CacheReadErrorPct != 0 || *got.CallWriteErrorPct != 37.5 {
 		t.Errorf("errors %v %v %v, want 0 27.5 37.5", *got.CacheReadErrorPct, *got.CacheWriteErrorPct, *got.CallWriteErrorPct)
@@ -107,20 +106,20 @@ func TestSummarizeFidelity(t *testing.T) {
 // cause; the version is compared with the same model's previous call.
 func TestFidelityNewVersionShorter(t *testing.T) {
 	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
-	tr := &Trace{Calls: []TraceCall{
+	tr := &simulate.Trace{Calls: []simulate.TraceCall{
 		{Time: 1, Model: "opus", Version: "2.1.15", Usage: replay.Usage{CacheWrite5m: 20_000}},
 		{Time: 2, Model: "haiku", Version: "2.1.16", Usage: replay.Usage{CacheWrite5m: 1_000}},
 		{Time: 3, Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
 		{Time: 4, Model: "opus", Version: "2.1.16", Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 12_000}},
 	}}
-	observed := &Result{Calls: []CallResult{
-		{Call: 1, Prompt: 20_000, Recorded: 20_000, Predicted: &Predicted{Write: 20_000}},
-		{Call: 2, Prompt: 1_000, Recorded: 1_000, Predicted: &Predicted{Write: 1_000}},
-		{Call: 3, Prompt: 22_000, Recorded: 22_000, Predicted: &Predicted{Read: 18_000, Write: 4_000}},
+	observed := &simulate.Result{Calls: []simulate.CallResult{
+		{Call: 1, Prompt: 20_000, Recorded: 20_000, Predicted: &simulate.Predicted{Write: 20_000}},
+		{Call: 2, Prompt: 1_000, Recorded: 1_000, Predicted: &simulate.Predicted{Write: 1_000}},
+		{Call: 3, Prompt: 22_000, Recorded: 22_000, Predicted: &simulate.Predicted{Read: 18_000, Write: 4_000}},
 		// The same shortfall on the new version's second call has no cause.
-		{Call: 4, Prompt: 22_000, Recorded: 22_000, Predicted: &Predicted{Read: 13_000, Write: 9_000}},
+		{Call: 4, Prompt: 22_000, Recorded: 22_000, Predicted: &simulate.Predicted{Read: 13_000, Write: 9_000}},
 	}}
-	f := NewFidelity(s, tr, observed, &Result{}, DefaultFidelityTolerances())
+	f := New(s, tr, observed, &simulate.Result{}, DefaultTolerances())
 	if f.NewVersionShorter != 1 || f.UnseenBreaks != 1 {
 		t.Errorf("new-version calls %d, unseen breaks %d, want 1 and 1", f.NewVersionShorter, f.UnseenBreaks)
 	}
@@ -135,19 +134,19 @@ func TestFidelityNewVersionShorter(t *testing.T) {
 func TestFidelityStoppedClock(t *testing.T) {
 	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
 	times := []int64{1_000, 2_000, 3_000, 3_000, 0, 5_000, 6_000}
-	tr := &Trace{}
-	observed := &Result{}
+	tr := &simulate.Trace{}
+	observed := &simulate.Result{}
 	for i, at := range times {
 		w := int64(20_000 + 2_000*i)
-		tr.Calls = append(tr.Calls, TraceCall{Time: at, Usage: replay.Usage{CacheWrite5m: w}})
-		c := CallResult{Call: i + 1, Prompt: w, Recorded: w, Predicted: &Predicted{Write: w}}
+		tr.Calls = append(tr.Calls, simulate.TraceCall{Time: at, Usage: replay.Usage{CacheWrite5m: w}})
+		c := simulate.CallResult{Call: i + 1, Prompt: w, Recorded: w, Predicted: &simulate.Predicted{Write: w}}
 		if i > 0 {
 			// The model reads the previous prompt; the record read nothing.
-			c.Predicted = &Predicted{Read: w - 2_000, Write: 2_000}
+			c.Predicted = &simulate.Predicted{Read: w - 2_000, Write: 2_000}
 		}
 		observed.Calls = append(observed.Calls, c)
 	}
-	f := NewFidelity(s, tr, observed, &Result{}, DefaultFidelityTolerances())
+	f := New(s, tr, observed, &simulate.Result{}, DefaultTolerances())
 	// Calls 2 and 7 have a clock before them (unseen breaks); 3 and 4 share
 	// a timestamp, 5 has none, and 6 follows the one without. Call n's
 	// shortfall is 18,000 + 2,000(n−1): 22,000 + 24,000 + 26,000 + 28,000
@@ -164,17 +163,17 @@ func TestFidelityStoppedClock(t *testing.T) {
 // read nothing is still a break with no cause.
 func TestFidelityShorterPrefix(t *testing.T) {
 	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
-	tr := &Trace{SystemPrefix: 10_000, SystemPrefixSource: PrefixFromFirstRead, Calls: []TraceCall{
+	tr := &simulate.Trace{SystemPrefix: 10_000, SystemPrefixSource: simulate.PrefixFromFirstRead, Calls: []simulate.TraceCall{
 		{Time: 1, Usage: replay.Usage{CacheRead: 10_000, CacheWrite5m: 20_000}},
 		{Time: 2, Usage: replay.Usage{CacheRead: 6_000, CacheWrite5m: 28_000}},
 		{Time: 3, Usage: replay.Usage{CacheWrite5m: 36_000}},
 	}}
-	observed := &Result{Calls: []CallResult{
-		{Call: 1, Prompt: 30_000, Recorded: 30_000, Predicted: &Predicted{Read: 10_000, Write: 20_000}},
-		{Call: 2, Prompt: 34_000, Recorded: 34_000, Predicted: &Predicted{Read: 10_000, Write: 24_000}},
-		{Call: 3, Prompt: 36_000, Recorded: 36_000, Predicted: &Predicted{Read: 10_000, Write: 26_000}},
+	observed := &simulate.Result{Calls: []simulate.CallResult{
+		{Call: 1, Prompt: 30_000, Recorded: 30_000, Predicted: &simulate.Predicted{Read: 10_000, Write: 20_000}},
+		{Call: 2, Prompt: 34_000, Recorded: 34_000, Predicted: &simulate.Predicted{Read: 10_000, Write: 24_000}},
+		{Call: 3, Prompt: 36_000, Recorded: 36_000, Predicted: &simulate.Predicted{Read: 10_000, Write: 26_000}},
 	}}
-	f := NewFidelity(s, tr, observed, &Result{}, DefaultFidelityTolerances())
+	f := New(s, tr, observed, &simulate.Result{}, DefaultTolerances())
 	if f.ShorterPrefix != 1 || f.UnseenBreaks != 1 {
 		t.Errorf("shorter-prefix calls %d, unseen breaks %d, want 1 and 1", f.ShorterPrefix, f.UnseenBreaks)
 	}
@@ -183,7 +182,7 @@ func TestFidelityShorterPrefix(t *testing.T) {
 }
 
 // wantReason fails the test unless one of f's reasons begins with want.
-func wantReason(t *testing.T, f Fidelity, want string) {
+func wantReason(t *testing.T, f Row, want string) {
 	t.Helper()
 	if !slices.ContainsFunc(f.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
 		t.Errorf("reasons %q, want one beginning %q", f.Reasons, want)
@@ -200,25 +199,25 @@ func TestFidelityCompactionReason(t *testing.T) {
 	// The thread's call 2 sent nothing (a synthetic response), so the
 	// trace leaves it out: the call before the compaction is call 3, the
 	// trace's second.
-	tr := &Trace{Calls: []TraceCall{
+	tr := &simulate.Trace{Calls: []simulate.TraceCall{
 		{Index: 0, Time: 1, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
 		{Index: 2, Time: 2, Model: "claude-opus-4-5-20251101", Version: "2.0.76", Usage: replay.Usage{Input: 10, CacheRead: 150_000, CacheWrite5m: 990, Output: 1_000}},
 		{Index: 3, Time: 3, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
 	}}
-	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 3}, {Call: 4}}}
+	observed := &simulate.Result{Calls: []simulate.CallResult{{Call: 1}, {Call: 3}, {Call: 4}}}
 	for _, c := range []struct {
 		name      string
-		cc        *Result
+		cc        *simulate.Result
 		threshold int64
 		want      string
 	}{
 		// 2.0.76 reserves 32,000 for output: 200,000 − 32,000 − 13,000.
-		{"never", &Result{}, 155_000, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, its threshold there 155,000): not explained"},
+		{"never", &simulate.Result{}, 155_000, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, its threshold there 155,000): not explained"},
 		// A --window of 300,000: 300,000 − 32,000 − 13,000.
-		{"later", &Result{Metrics: Metrics{FirstCompaction: 9}, firstAuto: 9, limits: claudecode.LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 4, claude-code at call 9 (call 3's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
-		{"off", &Result{limits: claudecode.LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
+		{"later", &simulate.Result{Metrics: simulate.Metrics{FirstCompaction: 9}, Compacted: simulate.RunCompactions{FirstAuto: 9}, LimitParams: claudecode.LimitParams{Window: 300_000}}, 255_000, "first auto-compaction at call 4, claude-code at call 9 (call 3's recorded usage total 152,000 tokens, its threshold there 255,000): not explained"},
+		{"off", &simulate.Result{LimitParams: claudecode.LimitParams{AutoCompactOff: true}}, 0, "first auto-compaction at call 4, claude-code never (call 3's recorded usage total 152,000 tokens, auto-compaction off there): not explained"},
 	} {
-		f := NewFidelity(s, tr, observed, c.cc, DefaultFidelityTolerances())
+		f := New(s, tr, observed, c.cc, DefaultTolerances())
 		if f.RealAutoCompactionTotal != 152_000 || f.ClaudeCodeThreshold != c.threshold || !slices.Contains(f.Reasons, c.want) {
 			t.Errorf("%s: total %d, threshold %d, reasons %q; want 152000, %d, %q", c.name, f.RealAutoCompactionTotal, f.ClaudeCodeThreshold, f.Reasons, c.threshold, c.want)
 		}
@@ -235,12 +234,12 @@ func TestPostCompaction(t *testing.T) {
 	}}}
 	// Ratio 2: the summary (est 1,000) and an attachment after the
 	// boundary (est 2,500) are 2,000 and 5,000 tokens.
-	tr := &Trace{Ratio: 2, Calls: []TraceCall{
+	tr := &simulate.Trace{Ratio: 2, Calls: []simulate.TraceCall{
 		{Index: 0, Time: 1, Usage: replay.Usage{CacheRead: 150_000}},
 		{Index: 1, Time: 2, Usage: replay.Usage{CacheRead: 20_000, CacheWrite5m: 10_000},
-			Items: []Item{{Kind: KindSummary, Est: 1000, Tokens: 2600, Artifact: true, Msg: 5}, {Kind: KindAttachment, Est: 2500, Tokens: 6000, Artifact: true, Msg: 6}}},
+			Items: []simulate.Item{{Kind: simulate.KindSummary, Est: 1000, Tokens: 2600, Artifact: true, Msg: 5}, {Kind: simulate.KindAttachment, Est: 2500, Tokens: 6000, Artifact: true, Msg: 6}}},
 	}}
-	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 2}}}
+	observed := &simulate.Result{Calls: []simulate.CallResult{{Call: 1}, {Call: 2}}}
 	for _, c := range []struct {
 		name   string
 		prompt int64 // claude-code's after its compaction
@@ -253,8 +252,8 @@ func TestPostCompaction(t *testing.T) {
 		// leave 20,000; the recorded 30,000 less 2,000 and 5,000, 23,000.
 		{"off", 26_000, -13.33, "prompt after the first auto-compaction -13.3% against the recorded: recorded 30,000 (summary 2,000, re-attached 5,000, the rest 23,000: system prompt, tools and what Claude Code puts before the first message), claude-code 26,000 (summary 2,400, re-attached 3,600, the rest 20,000)"},
 	} {
-		cc := &Result{firstAuto: 2, firstSummary: 2400, firstRestored: 3600, Calls: []CallResult{{Call: 1}, {Call: 2, Compacted: true, Prompt: c.prompt}}}
-		f := NewFidelity(s, tr, observed, cc, DefaultFidelityTolerances())
+		cc := &simulate.Result{Compacted: simulate.RunCompactions{FirstAuto: 2, Summary: 2400, Restored: 3600}, Calls: []simulate.CallResult{{Call: 1}, {Call: 2, Compacted: true, Prompt: c.prompt}}}
+		f := New(s, tr, observed, cc, DefaultTolerances())
 		if f.RealPostCompactionPrompt != 30_000 || f.SimulatedPostCompactionPrompt != c.prompt || f.PostCompactionErrorPct == nil || *f.PostCompactionErrorPct != c.errPct {
 			t.Errorf("%s: real %d, simulated %d, error %v; want 30000, %d, %v", c.name, f.RealPostCompactionPrompt, f.SimulatedPostCompactionPrompt, f.PostCompactionErrorPct, c.prompt, c.errPct)
 		}
@@ -270,7 +269,7 @@ func TestPostCompaction(t *testing.T) {
 	}
 	// The summary: sessions with both, those within 10%, the median |error|.
 	e := func(v float64) *float64 { return &v }
-	sum := SummarizeFidelity([]Fidelity{{PostCompactionErrorPct: e(-10)}, {PostCompactionErrorPct: e(12)}, {PostCompactionErrorPct: e(3)}, {PostCompactionErrorPct: e(-40)}, {}}, DefaultFidelityTolerances())
+	sum := Summarize([]Row{{PostCompactionErrorPct: e(-10)}, {PostCompactionErrorPct: e(12)}, {PostCompactionErrorPct: e(3)}, {PostCompactionErrorPct: e(-40)}, {}}, DefaultTolerances())
 	if sum.PostCompactionChecked != 4 || sum.PostCompactionWithin != 2 || *sum.PostCompactionMedianErrorPct != 11 {
 		t.Errorf("summary: %d checked, %d within, median %v; want 4, 2, 11", sum.PostCompactionChecked, sum.PostCompactionWithin, *sum.PostCompactionMedianErrorPct)
 	}
@@ -284,12 +283,12 @@ func TestPostCompaction(t *testing.T) {
 func TestFidelityContinued(t *testing.T) {
 	calls := make([]replay.Call, 3)
 	// Opus 4.5 on 2.0.76: 200,000 − 32,000 − 13,000 = 155,000.
-	tr := &Trace{Calls: []TraceCall{
+	tr := &simulate.Trace{Calls: []simulate.TraceCall{
 		{Index: 0, Time: 1, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
 		{Index: 1, Time: 2, Model: "claude-opus-4-5-20251101", Version: "2.0.76"},
 		{Index: 2, Time: 3, Model: "claude-opus-4-5-20251101", Version: "2.0.76", Usage: replay.Usage{CacheRead: 150_000, Output: 6_000}},
 	}}
-	observed := &Result{Calls: []CallResult{{Call: 1}, {Call: 2}, {Call: 3}}}
+	observed := &simulate.Result{Calls: []simulate.CallResult{{Call: 1}, {Call: 2}, {Call: 3}}}
 	for _, c := range []struct {
 		name        string
 		comps       []replay.Compaction
@@ -304,7 +303,7 @@ func TestFidelityContinued(t *testing.T) {
 		{"continued, claude-code below", nil, "next", 154_999, 4, 0, "first auto-compaction after the last call, claude-code never (call 3's recorded usage total 156,000 tokens, its threshold there 155,000)"},
 	} {
 		s := &replay.Session{ID: "s", ContinuedIn: c.continuedIn, Main: &replay.Thread{Calls: calls, Compactions: c.comps}}
-		f := NewFidelity(s, tr, observed, &Result{endCount: c.endCount}, DefaultFidelityTolerances())
+		f := New(s, tr, observed, &simulate.Result{Compacted: simulate.RunCompactions{EndCount: c.endCount}}, DefaultTolerances())
 		got := ""
 		for _, r := range f.Reasons {
 			if strings.HasPrefix(r, "first auto-compaction") {
@@ -317,35 +316,22 @@ func TestFidelityContinued(t *testing.T) {
 	}
 }
 
-// A file that starts from a summary starts every run from it: a policy's
-// first prompt holds it as the recorded one does.
-func TestContinuedFileStartsFromSummary(t *testing.T) {
-	summary := strings.Repeat("s", 8000) // estimate 2,000
-	lines := []string{
-		`{"type":"summary","summary":"title","leafUuid":"x"}`,
-		`{"type":"user","uuid":"u1","sessionId":"prev","version":"1.0.80","isCompactSummary":true,"message":{"role":"user","content":"` + summary + `"}}`,
-		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","version":"1.0.80","timestamp":"2025-08-14T12:00:00Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-1-20250805","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":4,"cache_creation_input_tokens":17996,"output_tokens":10}}}`,
+// The micro-compaction decision: by version, unless the recorded prompts
+// show it off.
+func TestMicroDecision(t *testing.T) {
+	tr := &simulate.Trace{Calls: []simulate.TraceCall{{Version: "2.1.19"}}, Micro: simulate.MicroEvidence{Off: true, Reason: "call 9 kept results"}}
+	if mode, why := microDecision(tr); mode != "off" || why != "the recorded prompts show it off: call 9 kept results" {
+		t.Errorf("decision %q %q", mode, why)
 	}
-	path := filepath.Join(t.TempDir(), "s.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
+	tr.Micro = simulate.MicroEvidence{}
+	if mode, why := microDecision(tr); mode != "size" || !strings.HasPrefix(why, "Claude Code 2.1.19 micro-compacts by size") {
+		t.Errorf("2.1.19 without evidence: %q %q, want size", mode, why)
 	}
-	srcs, _ := replay.Discover([]string{path})
-	s, err := replay.Load(srcs[0], replay.Options{})
-	if err != nil {
-		t.Fatal(err)
+	tr.Calls[0].Version = "2.1.30"
+	if mode, _ := microDecision(tr); mode != "off" {
+		t.Errorf("2.1.30: %q, want off", mode)
 	}
-	tr := Prepare(s)
-	var sum *Item
-	for i := range tr.Calls[0].Items {
-		if it := &tr.Calls[0].Items[i]; it.Kind == KindSummary {
-			sum = it
-		}
-	}
-	if sum == nil || sum.Artifact || sum.Tokens == 0 {
-		t.Fatalf("the first call's summary item %+v, want one that is not an artifact", sum)
-	}
-	if r := Run(tr, nothing{}, DefaultConfig()); r.Calls[0].Prompt != 18_000 {
-		t.Errorf("first prompt %d, want the recorded 18,000", r.Calls[0].Prompt)
+	if mode, why := microDecision(&simulate.Trace{Calls: []simulate.TraceCall{{}}}); mode != "off" || why != "the transcript records no Claude Code version" {
+		t.Errorf("no version: %q %q", mode, why)
 	}
 }

@@ -1,4 +1,8 @@
-package simulate
+// Package fidelity measures how closely the simulation reproduces what a
+// transcript recorded: the cache model's reads and writes against the
+// recorded ones, claude-code's compactions against the real ones, and the
+// prompt each compaction left; every disagreement comes with its reason.
+package fidelity
 
 import (
 	"fmt"
@@ -9,14 +13,15 @@ import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// Fidelity measures how closely the replay reproduces a session: the cache
+// Row measures how closely the replay reproduces a session: the cache
 // model's prediction for the recorded prompts (the observed run) against
 // the recorded cache reads and writes, and claude-code's first
 // auto-compaction against the real one. Every disagreement beyond the
-// tolerances (FidelityTolerances) comes with a reason.
-type Fidelity struct {
+// tolerances (Tolerances) comes with a reason.
+type Row struct {
 	Session string `json:"session"`
 	Calls   int    `json:"calls"`
 	// Cache reads and writes (5 minute + 1 hour) of the main thread's
@@ -74,11 +79,11 @@ type Fidelity struct {
 	ManualCompactions int `json:"manual_compactions"`
 	ManualReplayed    int `json:"manual_replayed"`
 	// Inferred is what the recorded prompts proved about the limits.
-	Inferred *Inferred `json:"inferred_limits,omitempty"`
+	Inferred *simulate.Inferred `json:"inferred_limits,omitempty"`
 	// MicroCompaction is the micro-compaction claude-code applies by
 	// default to the session's main version ("size" or "off"), and
 	// MicroCompactionReason what decided it: the version, or the recorded
-	// prompts (Trace.Micro).
+	// prompts (simulate.Trace.Micro).
 	MicroCompaction       string `json:"micro_compaction,omitempty"`
 	MicroCompactionReason string `json:"micro_compaction_reason,omitempty"`
 	// ClockMoved counts the calls whose time the model moved past their
@@ -87,18 +92,18 @@ type Fidelity struct {
 	ClockMoved   int   `json:"clock_moved_calls"`
 	ClockMovedMs int64 `json:"clock_moved_ms"`
 	// SystemPrefix is the cached system prompt prefix the model used
-	// (Trace.SystemPrefix) and SystemPrefixSource how it was found.
+	// (simulate.Trace.SystemPrefix) and SystemPrefixSource how it was found.
 	SystemPrefix       int64  `json:"system_prefix_tokens"`
 	SystemPrefixSource string `json:"system_prefix_source,omitempty"`
 	// KeptWarm is set when the model kept the system prompt prefix warm
-	// past the session's own entries (Result.KeptWarm), and Continued when
+	// past the session's own entries (simulate.Result.KeptWarm), and Continued when
 	// the transcript continues a conversation from its summary
-	// (Trace.Continued), whose first call's read is no evidence of that.
+	// (simulate.Trace.Continued), whose first call's read is no evidence of that.
 	KeptWarm  bool `json:"system_prefix_kept_warm"`
 	Continued bool `json:"continued"`
 	// BasePrefix is the shortest prefix of the system prompt a call on
 	// the session's main model (the one most of its calls used) read
-	// where that was less than SystemPrefix (TraceCall.BaseRead), and
+	// where that was less than SystemPrefix (simulate.TraceCall.BaseRead), and
 	// BasePrefixCall the call that read it; 0 when none did. From that
 	// call on, the model reads it after a change of working directory,
 	// and it, not SystemPrefix, is what other requests keep warm.
@@ -107,7 +112,7 @@ type Fidelity struct {
 	// SystemPrefixRead is where the system prompt ends as the last call on
 	// the main model whose fallback within the lifetime of the session's
 	// own entries read other than SystemPrefix, and less than the context
-	// before the first message, showed (TraceCall.SysRead),
+	// before the first message, showed (simulate.TraceCall.SysRead),
 	// and SystemPrefixReadCall that call; 0 when none did. From that call
 	// on a rewrite of the conversation falls back there.
 	SystemPrefixRead     int64 `json:"system_prefix_read_tokens"`
@@ -116,7 +121,7 @@ type Fidelity struct {
 	// it is not replayed.
 	Auxiliary string `json:"auxiliary,omitempty"`
 	// UnseenBreaks counts calls whose recorded cache read fell more than
-	// FidelityTolerances.Tokens below the model's: the real prefix changed
+	// Tolerances.Tokens below the model's: the real prefix changed
 	// where the transcript shows no cause. WarmElsewhere counts calls whose
 	// recorded read was that much above the model's: a prefix the model
 	// had expired or never written was warm, kept so by other requests.
@@ -155,9 +160,9 @@ type Fidelity struct {
 	afterLast int // the number a compaction after the last call takes
 }
 
-// FidelityTolerances are the bounds within which the replay is said to
+// Tolerances are the bounds within which the replay is said to
 // agree with a session.
-type FidelityTolerances struct {
+type Tolerances struct {
 	ReadPct, WritePct float64 // cache read and write error, ± percent
 	Tokens            int64   // a per-call read difference that counts
 	// PostCompactionPct bounds the error of the prompt after the first
@@ -165,25 +170,25 @@ type FidelityTolerances struct {
 	PostCompactionPct float64
 }
 
-// DefaultFidelityTolerances are the bounds the fidelity issue sets for a
+// DefaultTolerances are the bounds the fidelity issue sets for a
 // whole set of sessions: reads within ±2%, writes within ±10%; a call's
 // read counts as different when it is 2,000 tokens off (the size Claude
 // Code's own cache-break detector ignores); the prompt after the first
 // auto-compaction within ±10%.
-func DefaultFidelityTolerances() FidelityTolerances {
-	return FidelityTolerances{ReadPct: 2, WritePct: 10, Tokens: 2000, PostCompactionPct: 10}
+func DefaultTolerances() Tolerances {
+	return Tolerances{ReadPct: 2, WritePct: 10, Tokens: 2000, PostCompactionPct: 10}
 }
 
-// NewFidelity compares the observed run (and the claude-code run) of a
+// New compares the observed run (and the claude-code run) of a
 // session's trace with what the transcript recorded.
-func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol FidelityTolerances) Fidelity {
-	f := Fidelity{Session: s.ID, Calls: len(observed.Calls), Auxiliary: string(tr.Auxiliary), Reasons: []string{}}
+func New(s *replay.Session, tr *simulate.Trace, observed, claudeCode *simulate.Result, tol Tolerances) Row {
+	f := Row{Session: s.ID, Calls: len(observed.Calls), Auxiliary: string(tr.Auxiliary), Reasons: []string{}}
 	if tr.Auxiliary == "" && len(tr.Calls) > 0 {
 		f.SystemPrefix, f.SystemPrefixSource = tr.SystemPrefix, tr.SystemPrefixSource
 		f.KeptWarm, f.Continued = observed.KeptWarm(), tr.Continued
 		f.MicroCompaction, f.MicroCompactionReason = microDecision(tr)
 	}
-	if tr.Inferred != (Inferred{}) {
+	if tr.Inferred != (simulate.Inferred{}) {
 		in := tr.Inferred
 		f.Inferred = &in
 	}
@@ -198,7 +203,7 @@ func NewFidelity(s *replay.Session, tr *Trace, observed, claudeCode *Result, tol
 // the recorded ones, and sorts each read that differs by more than
 // tol.Tokens under the cause that applies first; it returns the tokens
 // each cause accounts for.
-func (f *Fidelity) compareCalls(tr *Trace, observed *Result, tol FidelityTolerances) reasonTokens {
+func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol Tolerances) reasonTokens {
 	var tok reasonTokens
 	// The recorded timestamps, not the Clock tool run times moved on.
 	recorded := func(i int) int64 { return tr.Calls[i].Time - tr.Calls[i].Ahead }
@@ -208,7 +213,7 @@ func (f *Fidelity) compareCalls(tr *Trace, observed *Result, tol FidelityToleran
 	}
 	unclocked := func(t int64) bool { return t == 0 || stamps[t] > 1 }
 	version := map[string]string{} // each model's previous call's version
-	main := tr.mainModel()
+	main := tr.MainModel()
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
 		u := tc.Usage
@@ -260,7 +265,7 @@ func (f *Fidelity) compareCalls(tr *Trace, observed *Result, tol FidelityToleran
 
 // prefixFacts notes what a call of the session's main model showed of the
 // cached prefixes, and the clock moved past its timestamp.
-func (f *Fidelity) prefixFacts(tc *TraceCall, call int, main string) {
+func (f *Row) prefixFacts(tc *simulate.TraceCall, call int, main string) {
 	u := tc.Usage
 	if tc.BaseRead && tc.Model == main {
 		f.BasePrefix, f.BasePrefixCall = u.CacheRead, call
@@ -276,7 +281,7 @@ func (f *Fidelity) prefixFacts(tc *TraceCall, call int, main string) {
 
 // compactions sets where the session first auto-compacted, where
 // claude-code did, and the count and threshold at the real one.
-func (f *Fidelity) compactions(s *replay.Session, tr *Trace, claudeCode *Result) {
+func (f *Row) compactions(s *replay.Session, tr *simulate.Trace, claudeCode *simulate.Result) {
 	if s.Main != nil {
 		f.afterLast = len(s.Main.Calls) + 1
 		for _, c := range s.Main.Compactions {
@@ -295,17 +300,17 @@ func (f *Fidelity) compactions(s *replay.Session, tr *Trace, claudeCode *Result)
 	if f.RealAutoCompaction == 0 && s.ContinuedIn != "" {
 		f.RealAutoCompaction = f.afterLast
 	}
-	f.SimulatedAutoCompaction = claudeCode.FirstAutoCompaction()
+	f.SimulatedAutoCompaction = claudeCode.Compacted.FirstAuto
 	if n := len(tr.Calls); f.SimulatedAutoCompaction == 0 && n > 0 && s.ContinuedIn != "" {
 		// The conversation went on in another file, so a query came after
 		// the last call: claude-code compacts before it when its count
 		// after the last call reaches the threshold.
-		if l := claudeCode.LimitsAt(tr, n-1); !l.AutoCompactOff && l.Threshold > 0 && claudeCode.EndCount() >= l.Threshold {
+		if l := claudeCode.LimitsAt(tr, n-1); !l.AutoCompactOff && l.Threshold > 0 && claudeCode.Compacted.EndCount >= l.Threshold {
 			f.SimulatedAutoCompaction = f.afterLast
 		}
 	}
-	f.ManualReplayed = claudeCode.manual
-	if i := tr.lastCallBefore(f.RealAutoCompaction); i >= 0 && f.RealAutoCompaction > 1 {
+	f.ManualReplayed = claudeCode.Compacted.Manual
+	if i := lastCallBefore(tr, f.RealAutoCompaction); i >= 0 && f.RealAutoCompaction > 1 {
 		u := tr.Calls[i].Usage
 		f.RealAutoCompactionTotal = u.Prompt() + u.Output
 		if l := claudeCode.LimitsAt(tr, i); !l.AutoCompactOff {
@@ -316,14 +321,14 @@ func (f *Fidelity) compactions(s *replay.Session, tr *Trace, claudeCode *Result)
 
 // microDecision says which micro-compaction claude-code applies by default
 // to a trace's main version, and why.
-func microDecision(tr *Trace) (mode, why string) {
-	v := tr.mainVersion()
+func microDecision(tr *simulate.Trace) (mode, why string) {
+	v := tr.MainVersion()
 	switch {
 	case v == "":
 		return "off", "the transcript records no Claude Code version"
 	case tr.Micro.Off:
 		return "off", "the recorded prompts show it off: " + tr.Micro.Reason
-	case MicroByDefault(v, tr.Micro):
+	case simulate.MicroByDefault(v, tr.Micro):
 		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, claudecode.MicroFrom, claudecode.MicroUntil)
 	}
 	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, claudecode.MicroFrom, claudecode.MicroUntil)
@@ -334,19 +339,19 @@ func microDecision(tr *Trace) (mode, why string) {
 // for the reason, what each compaction left: the summary and what came back
 // with it (the attachments the transcript records after the compaction;
 // claude-code's re-attached files and todos).
-func (f *Fidelity) postCompaction(tr *Trace, claudeCode *Result) postParts {
+func (f *Row) postCompaction(tr *simulate.Trace, claudeCode *simulate.Result) postParts {
 	var parts postParts
 	if f.RealAutoCompaction > 1 {
-		for i := tr.lastCallBefore(f.RealAutoCompaction) + 1; i < len(tr.Calls); i++ {
+		for i := lastCallBefore(tr, f.RealAutoCompaction) + 1; i < len(tr.Calls); i++ {
 			c := &tr.Calls[i]
 			for _, it := range c.Items {
 				// Sized by the estimate at the session's ratio: the fit puts
 				// what the transcript does not show on the last of them.
 				switch {
-				case it.Kind == KindSummary:
-					parts.realSummary += tr.estimate(it.Est)
+				case it.Kind == simulate.KindSummary:
+					parts.realSummary += tr.Estimate(it.Est)
 				case it.Artifact:
-					parts.realAttached += tr.estimate(it.Est)
+					parts.realAttached += tr.Estimate(it.Est)
 				}
 			}
 			if p := c.Usage.Prompt(); p > 0 {
@@ -355,7 +360,7 @@ func (f *Fidelity) postCompaction(tr *Trace, claudeCode *Result) postParts {
 			}
 		}
 	}
-	parts.simSummary, parts.simRestored = claudeCode.firstSummary, claudeCode.firstRestored
+	parts.simSummary, parts.simRestored = claudeCode.Compacted.Summary, claudeCode.Compacted.Restored
 	for _, c := range claudeCode.Calls {
 		if c.Compacted && c.Call == f.SimulatedAutoCompaction {
 			f.SimulatedPostCompactionPrompt = c.Prompt
@@ -382,7 +387,7 @@ type reasonTokens struct {
 }
 
 // explain gives a reason for each disagreement beyond the tolerances.
-func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, parts postParts) {
+func (f *Row) explain(tr *simulate.Trace, tok reasonTokens, tol Tolerances, parts postParts) {
 	if f.Auxiliary != "" {
 		f.reason("auxiliary transcript (%s) read without its session: costed as observed, not replayed", f.Auxiliary)
 		return
@@ -399,13 +404,13 @@ func (f *Fidelity) explain(tr *Trace, tok reasonTokens, tol FidelityTolerances, 
 	}
 }
 
-func (f *Fidelity) reason(format string, a ...any) {
+func (f *Row) reason(format string, a ...any) {
 	f.Reasons = append(f.Reasons, fmt.Sprintf(format, a...))
 }
 
 // explainInferred names what the model inferred rather than read, and the
 // calls it could not measure.
-func (f *Fidelity) explainInferred(tr *Trace) {
+func (f *Row) explainInferred(tr *simulate.Trace) {
 	add := f.reason
 	if f.Inferred != nil {
 		what := "a " + numtext.Int(f.Inferred.Window) + "-token window"
@@ -414,7 +419,7 @@ func (f *Fidelity) explainInferred(tr *Trace) {
 		}
 		add("limits inferred, %s: %s", what, f.Inferred.Reason)
 	}
-	if v := tr.mainVersion(); tr.Micro.Off && MicroByDefault(v, MicroEvidence{}) {
+	if v := tr.MainVersion(); tr.Micro.Off && simulate.MicroByDefault(v, simulate.MicroEvidence{}) {
 		add("micro-compaction inferred off (Claude Code %s micro-compacts by size unless an experiment flag turns it off): %s", v, tr.Micro.Reason)
 	}
 	if f.ClockMoved > 0 {
@@ -430,7 +435,7 @@ func (f *Fidelity) explainInferred(tr *Trace) {
 
 // explainCompaction says why claude-code's first auto-compaction is not
 // the real one.
-func (f *Fidelity) explainCompaction(tr *Trace) {
+func (f *Row) explainCompaction(tr *simulate.Trace) {
 	add := f.reason
 	switch real, sim := f.RealAutoCompaction, f.SimulatedAutoCompaction; {
 	case real > 1 && sim != real:
@@ -443,7 +448,7 @@ func (f *Fidelity) explainCompaction(tr *Trace) {
 			threshold = "its threshold there " + numtext.Int(f.ClaudeCodeThreshold)
 		}
 		before := real - 1
-		if i := tr.lastCallBefore(real); i >= 0 {
+		if i := lastCallBefore(tr, real); i >= 0 {
 			before = tr.Calls[i].Index + 1
 		}
 		add("first auto-compaction %s, claude-code %s (call %d's recorded usage total %s tokens, %s): not explained",
@@ -452,7 +457,7 @@ func (f *Fidelity) explainCompaction(tr *Trace) {
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0:
 		why := ""
-		if i := tr.lastCallBefore(sim); i >= 0 {
+		if i := lastCallBefore(tr, sim); i >= 0 {
 			u := tr.Calls[i].Usage
 			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there)",
 				tr.Calls[i].Index+1, numtext.Int(u.Prompt()+u.Output))
@@ -463,7 +468,7 @@ func (f *Fidelity) explainCompaction(tr *Trace) {
 
 // explainPostCompaction splits both prompts after the first compaction
 // into the summary, what came back with it, and the rest.
-func (f *Fidelity) explainPostCompaction(parts postParts) {
+func (f *Row) explainPostCompaction(parts postParts) {
 	real, sim := f.RealPostCompactionPrompt, f.SimulatedPostCompactionPrompt
 	attached := "re-attached " + numtext.Int(parts.realAttached)
 	if parts.realAttached == 0 {
@@ -476,7 +481,7 @@ func (f *Fidelity) explainPostCompaction(parts postParts) {
 
 // explainCache gives the causes of the cache reads and writes that
 // differ, or says that the differences are small and many.
-func (f *Fidelity) explainCache(tr *Trace, tok reasonTokens, tol FidelityTolerances) {
+func (f *Row) explainCache(tr *simulate.Trace, tok reasonTokens, tol Tolerances) {
 	add := f.reason
 	explained := false
 	if f.UnseenBreaks > 0 {
@@ -511,7 +516,7 @@ func (f *Fidelity) explainCache(tr *Trace, tok reasonTokens, tol FidelityToleran
 
 // Explained reports whether every disagreement has a reason that names its
 // cause (none says "not explained").
-func (f *Fidelity) Explained() bool {
+func (f *Row) Explained() bool {
 	for _, r := range f.Reasons {
 		if len(r) >= len("not explained") && r[len(r)-len("not explained"):] == "not explained" {
 			return false
@@ -520,9 +525,9 @@ func (f *Fidelity) Explained() bool {
 	return true
 }
 
-// FidelitySummary sums the fidelity rows of a set of sessions into the
+// Summary sums the fidelity rows of a set of sessions into the
 // figures the fidelity issue measures.
-type FidelitySummary struct {
+type Summary struct {
 	Sessions int `json:"sessions"`
 	Calls    int `json:"calls"`
 	// AutoCompacted counts the sessions that auto-compacted after their
@@ -557,9 +562,9 @@ type FidelitySummary struct {
 	PostCompactionMedianErrorPct *float64 `json:"post_compaction_median_error_pct,omitempty"`
 }
 
-// SummarizeFidelity sums fidelity rows.
-func SummarizeFidelity(rows []Fidelity, tol FidelityTolerances) FidelitySummary {
-	var s FidelitySummary
+// Summarize sums fidelity rows.
+func Summarize(rows []Row, tol Tolerances) Summary {
+	var s Summary
 	var rr, sr, rw, sw, cw int64
 	var post []float64
 	for _, f := range rows {
@@ -627,7 +632,7 @@ func sharePct(n, rec int64) *float64 {
 }
 
 // callText says where a compaction came: before a call, or after the last.
-func (f *Fidelity) callText(call int) string {
+func (f *Row) callText(call int) string {
 	if call == f.afterLast {
 		return "after the last call"
 	}
@@ -645,6 +650,6 @@ func pctText(p *float64) string {
 // (Index + 1, the numbering of the thread's calls) below call, or -1. The
 // trace leaves out calls that sent nothing (synthetic responses), so a
 // call's number is not its position.
-func (tr *Trace) lastCallBefore(call int) int {
+func lastCallBefore(tr *simulate.Trace, call int) int {
 	return sort.Search(len(tr.Calls), func(i int) bool { return tr.Calls[i].Index+1 >= call }) - 1
 }
