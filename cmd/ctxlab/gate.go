@@ -164,12 +164,14 @@ func readBaseline(path string, file *budget.File) (*budget.Result, error) {
 		path, head.Schema, head.Version, budget.Schema, budget.SchemaVersion, report.SchemaReplay, report.SchemaVersion)
 }
 
-// github writes the annotations of the broken limits on standard output,
-// where GitHub Actions reads workflow commands, and appends the Markdown
-// report to the job summary.
+// github writes the annotations of the broken limits on standard error,
+// where the GitHub Actions runner reads workflow commands as it does on
+// standard output, which holds the report alone (a JSON, JUnit or CSV
+// document must parse); and it appends the Markdown report to the job
+// summary.
 func github(e env, res, base *budget.Result) error {
 	for _, a := range view.GitHubAnnotations(res) {
-		fmt.Fprintln(e.stdout, a)
+		fmt.Fprintln(e.stderr, a)
 	}
 	path := e.getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {

@@ -128,13 +128,24 @@ func TestGateReplayBaseline(t *testing.T) {
 }
 
 // TestGateGitHub: under GitHub Actions each broken limit is an ::error
-// annotation, and the Markdown report is appended to the step summary.
+// annotation on standard error, where the runner reads workflow commands
+// too, and the Markdown report is appended to the step summary. Standard
+// output is the report alone, in every format: a JSON, JUnit or CSV
+// document parses as it would outside Actions.
 func TestGateGitHub(t *testing.T) {
 	summary := writeFile(t, t.TempDir(), "summary.md", "earlier step\n")
-	out, _, code := gateRun(t, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary},
+	out, errOut, code := gateRun(t, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary},
 		"gate", "--budget", "../../docs/examples/budget.json", fixtures)
-	if code != exitInput || !strings.Contains(out, "::error title=ctxlab gate%3A ../../docs/examples/budget.json::cache writes: max_increase and max_increase_pct need a baseline (--baseline)\n") {
-		t.Errorf("annotations:\n%s", out)
+	if code != exitInput || !strings.Contains(errOut, "::error title=ctxlab gate%3A ../../docs/examples/budget.json::cache writes: max_increase and max_increase_pct need a baseline (--baseline)\n") || strings.Contains(out, "::error") {
+		t.Errorf("annotations on stdout:\n%s\non stderr:\n%s", out, errOut)
+	}
+	for _, format := range []string{"json", "junit", "csv", "table"} {
+		args := []string{"gate", "--format", format, "--budget", "../../docs/examples/budget.json", fixtures}
+		plain, _, _ := gateRun(t, nil, args...)
+		actions, _, _ := gateRun(t, map[string]string{"GITHUB_ACTIONS": "true"}, args...)
+		if actions != plain {
+			t.Errorf("--format %s under GitHub Actions: stdout differs from the plain run:\n%s", format, actions)
+		}
 	}
 	got, _ := os.ReadFile(summary)
 	if !strings.HasPrefix(string(got), "earlier step\n### Budget ") || strings.Count(string(got), "| FAIL") != 1 {
