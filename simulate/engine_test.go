@@ -330,12 +330,15 @@ func TestMetrics(t *testing.T) {
 	// Main: 845,307 µ$; agents: 1,000 + 10,000 = 11,000 µ$.
 	// Writes: 398,980 + 21,010 = 419,990. Hit ratio: reads 422,970 +
 	// 150,990 = 573,960 over 50 input + 419,990 writes + 573,960 reads =
-	// 994,000: 0.57742… → 0.5774.
+	// 994,000: 0.57742… → 0.5774. The agents' usage, priced or not, is
+	// 2,000 input and 1,000 output; with the main thread's, 2,050 and 1,700.
 	want := Metrics{
 		Calls: 5, PeakContext: 201_000, AboveWarning: 4, Overflows: 1,
 		Input: 50, CacheWrite5m: 419_990, CacheRead: 573_960, Output: 700,
 		CacheHitRatio: 0.5774, CacheBreaks: 1,
 		Cost: 0.904426, SummarizerCost: 0.059119, AgentsCost: 0.011, TotalCost: 0.915426, AgentsUnpriced: 1,
+		AgentsInput: 2000, AgentsOutput: 1000,
+		TotalInput: 2050, TotalCacheWrite: 419_990, TotalCacheWrite5m: 419_990, TotalCacheRead: 573_960, TotalOutput: 1700,
 		UsersVerbatim: 1,
 	}
 	if res.Metrics != want {

@@ -56,6 +56,21 @@ type Metrics struct {
 	// AgentsUnpriced counts sub-agent calls whose model has no price;
 	// AgentsCost leaves them out.
 	AgentsUnpriced int `json:"agents_unpriced_calls"`
+	// The sub-agents' recorded usage, which no policy changes, and the
+	// usage of the whole session: the main thread's and the summarizer's
+	// (Input, CacheWrite5m, …) and the sub-agents'. The observed run's
+	// totals are what was billed, replay's usage total.
+	AgentsInput        int64 `json:"agents_input"`
+	AgentsCacheWrite5m int64 `json:"agents_cache_write_5m"`
+	AgentsCacheWrite1h int64 `json:"agents_cache_write_1h"`
+	AgentsCacheRead    int64 `json:"agents_cache_read"`
+	AgentsOutput       int64 `json:"agents_output"`
+	TotalInput         int64 `json:"total_input"`
+	TotalCacheWrite    int64 `json:"total_cache_write"`
+	TotalCacheWrite5m  int64 `json:"total_cache_write_5m"`
+	TotalCacheWrite1h  int64 `json:"total_cache_write_1h"`
+	TotalCacheRead     int64 `json:"total_cache_read"`
+	TotalOutput        int64 `json:"total_output"`
 	// Loss proxies: user messages still in the context or quoted in full by
 	// the latest summary, against those only summarised; and later tool
 	// calls on a file whose content the policy had removed (likely
@@ -93,6 +108,17 @@ func SumMetrics(ms []Metrics) Metrics {
 		t.TotalCost += m.TotalCost
 		t.Unpriced += m.Unpriced
 		t.AgentsUnpriced += m.AgentsUnpriced
+		t.AgentsInput += m.AgentsInput
+		t.AgentsCacheWrite5m += m.AgentsCacheWrite5m
+		t.AgentsCacheWrite1h += m.AgentsCacheWrite1h
+		t.AgentsCacheRead += m.AgentsCacheRead
+		t.AgentsOutput += m.AgentsOutput
+		t.TotalInput += m.TotalInput
+		t.TotalCacheWrite += m.TotalCacheWrite
+		t.TotalCacheWrite5m += m.TotalCacheWrite5m
+		t.TotalCacheWrite1h += m.TotalCacheWrite1h
+		t.TotalCacheRead += m.TotalCacheRead
+		t.TotalOutput += m.TotalOutput
 		t.UsersVerbatim += m.UsersVerbatim
 		t.UsersSummarised += m.UsersSummarised
 		t.LikelyRereads += m.LikelyRereads
@@ -263,7 +289,25 @@ func (e *engine) sumSide(m *Metrics) {
 		} else {
 			m.AgentsUnpriced++
 		}
+		u := c.Usage
+		m.AgentsInput += u.Input
+		m.AgentsCacheWrite5m += u.CacheWrite5m
+		m.AgentsCacheWrite1h += u.CacheWrite1h
+		m.AgentsCacheRead += u.CacheRead
+		m.AgentsOutput += u.Output
 	}
+	m.sumTotals()
+}
+
+// sumTotals sets the session's usage: the main thread and summarizer's
+// and the sub-agents'.
+func (m *Metrics) sumTotals() {
+	m.TotalInput = m.Input + m.AgentsInput
+	m.TotalCacheWrite5m = m.CacheWrite5m + m.AgentsCacheWrite5m
+	m.TotalCacheWrite1h = m.CacheWrite1h + m.AgentsCacheWrite1h
+	m.TotalCacheWrite = m.TotalCacheWrite5m + m.TotalCacheWrite1h
+	m.TotalCacheRead = m.CacheRead + m.AgentsCacheRead
+	m.TotalOutput = m.Output + m.AgentsOutput
 }
 
 // roundCosts rounds every cost to a millionth of a dollar, once. The

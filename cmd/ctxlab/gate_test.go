@@ -242,3 +242,49 @@ func BenchmarkGateRealdata(b *testing.B) {
 		{"measure":"cache_hit_ratio","min":0.5}]}`), 0o644)
 	benchLoop(b, []string{"gate", "--budget", budgetFile, realdata})
 }
+
+// TestGateTotalTokens: the total_ token measures bound what was billed,
+// sub-agents included: over the fixtures they equal replay's usage total,
+// where the main-thread measures leave the sub-agents out.
+func TestGateTotalTokens(t *testing.T) {
+	budget := writeFile(t, t.TempDir(), "b.json", `{"version":1,"limits":[
+		{"name":"in","measure":"total_input","max":1e12},{"name":"w5","measure":"total_cache_write_5m","max":1e12},
+		{"name":"w1","measure":"total_cache_write_1h","max":1e12},{"name":"w","measure":"total_cache_write","max":1e12},
+		{"name":"r","measure":"total_cache_read","max":1e12},{"name":"out","measure":"total_output","max":1e12},
+		{"name":"main r","measure":"cache_read","max":1e12}]}`)
+	out, _, code := gateRun(t, nil, "gate", "--format", "json", "--budget", budget, fixtures)
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var res struct {
+		Limits []struct {
+			Limit string  `json:"limit"`
+			Value float64 `json:"value"`
+		} `json:"limits"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	rep, _, _ := ctxlab(t, "", nil, "replay", "--format", "json", fixtures)
+	var doc struct {
+		Total struct {
+			Usage struct {
+				Total map[string]any `json:"total"`
+			} `json:"usage"`
+		} `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(rep), &doc); err != nil {
+		t.Fatal(err)
+	}
+	u := func(k string) float64 { return doc.Total.Usage.Total[k].(float64) }
+	want := map[string]float64{"in": u("input"), "w5": u("cache_write_5m"), "w1": u("cache_write_1h"),
+		"w": u("cache_write_5m") + u("cache_write_1h"), "r": u("cache_read"), "out": u("output")}
+	for _, l := range res.Limits {
+		if w, ok := want[l.Limit]; ok && l.Value != w {
+			t.Errorf("%s: gate %v, replay %v", l.Limit, l.Value, w)
+		}
+		if l.Limit == "main r" && l.Value >= u("cache_read") {
+			t.Errorf("cache_read %v is not below the total %v: the fixtures' sub-agents read nothing?", l.Value, u("cache_read"))
+		}
+	}
+}

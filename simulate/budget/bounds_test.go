@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,22 @@ func TestBoundsAtTheirValue(t *testing.T) {
 		if o.Pass != c.pass || c.inReasons != "" && !strings.Contains(got, c.inReasons) {
 			t.Errorf("%s over %v (baseline %v): pass %v, reasons %q; want %v, %q", c.limit, c.peaks, c.base, o.Pass, got, c.pass, c.inReasons)
 		}
+	}
+}
+
+// Every measure is in docs/gate.md's table, in order.
+func TestMeasuresDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/gate.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := 0
+	for _, m := range Measures() {
+		i := strings.Index(string(b[pos:]), "| `"+m.Name+"` |")
+		if i < 0 {
+			t.Errorf("measure %s is not in docs/gate.md's table (or not in order)", m.Name)
+			continue
+		}
+		pos += i
 	}
 }
