@@ -78,3 +78,23 @@ func TestMeasuresDocumented(t *testing.T) {
 		pos += i
 	}
 }
+
+// A ratio is undefined for a session without main-thread usage (an
+// auxiliary transcript): it is left out of the aggregation, which says so,
+// instead of counting as 0.
+func TestRatioLeavesOutSessionsWithoutUsage(t *testing.T) {
+	f, err := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "cache_hit_ratio", "of": "session_mean", "min": 0.8}]}`), "b.json", time.Unix(0, 0), canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := simulate.Metrics{Calls: 3, Input: 10, CacheRead: 90, CacheHitRatio: 0.9}
+	aux := simulate.Metrics{AgentsInput: 100, AgentsCacheRead: 900, TotalInput: 100, TotalCacheRead: 900}
+	o := Evaluate(f, "b.json", []Sample{
+		{Session: "a", Runs: map[string]simulate.Metrics{"": used}},
+		{Session: "aux", Runs: map[string]simulate.Metrics{"": aux}},
+	}, nil).Limits[0]
+	if !o.Pass || o.Value == nil || *o.Value != 0.9 || o.Sessions != 1 || len(o.Reasons) != 1 ||
+		o.Reasons[0] != "1 session without main-thread usage left out: cache_hit_ratio is undefined for them" {
+		t.Errorf("outcome %+v (value %v)", o, o.Value)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -106,6 +107,9 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 		return o
 	}
 	o.Sessions = len(p.samples)
+	if p.undefined > 0 {
+		o.Reasons = append(o.Reasons, fmt.Sprintf("%s without main-thread usage left out: %s is undefined for them", numtext.Count(p.undefined, "session", "sessions"), m.Name))
+	}
 	if o.Sessions == 0 {
 		o.fail("no session matches the limit")
 		return o
@@ -159,6 +163,10 @@ type picked struct {
 	runs     []simulate.Metrics
 	values   []float64
 	unpriced int
+	// undefined counts sessions left out because the measure, a ratio,
+	// has nothing to divide: a session without main-thread usage (an
+	// auxiliary transcript read without its session).
+	undefined int
 }
 
 // pick selects the samples a limit applies to: those its selection picks
@@ -176,6 +184,10 @@ func pick(l *Limit, m Measure, samples []Sample) (p picked, problem string) {
 		}
 		if !s.knows(m.Name) {
 			return p, m.Name + " is not in the report the sessions were read from"
+		}
+		if m.Unit == simulate.UnitRatio && run.Usage().Total() == 0 {
+			p.undefined++
+			continue
 		}
 		p.samples, p.runs = append(p.samples, s), append(p.runs, run)
 		p.values = append(p.values, m.value(s, &run))
