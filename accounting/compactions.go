@@ -48,40 +48,10 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 		name := ThreadName(th)
 		lastFull := -1 // index in events of the thread's previous full compaction
 		spiral := -1   // index in spirals of the run lastFull belongs to
-		for _, c := range th.Compactions {
-			ev := CompactionEvent{
-				Thread: name, Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: replay.Time(c.Time),
-				AfterCall: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
-				ClearedTools: len(c.CompactedToolIDs),
-			}
-			ev.LastPrompt = promptAround(th, c.CallsBefore-1, -1)
-			ev.Before, ev.BeforeSource = c.PreTokens, "pre_tokens"
-			if c.PreTokens == 0 {
-				ev.Before, ev.BeforeSource = ev.LastPrompt, "last_prompt"
-				if ev.LastPrompt == 0 {
-					// No call before it: a session continued from a
-					// summary (1.0.x files start with one).
-					ev.BeforeSource = "none"
-				}
-			}
-			switch {
-			case c.Kind == replay.CompactMicro && ev.BeforeSource == "none":
-				ev.AfterSource = "none"
-			case c.Kind == replay.CompactMicro:
-				// Before, not PreTokens: without preTokens, Before is the
-				// last prompt and After must not go negative.
-				ev.After, ev.AfterSource = ev.Before-c.TokensSaved, "tokens_saved"
-			case c.PostTokens > 0:
-				ev.After, ev.AfterSource = c.PostTokens, "post_tokens"
-			default:
-				ev.After, ev.AfterSource = promptAround(th, c.CallsBefore, 1), "next_prompt"
-				if ev.After == 0 {
-					ev.AfterSource = "none"
-				}
-			}
-			if ev.BeforeSource != "none" && ev.AfterSource != "none" {
-				ev.Freed = ev.Before - ev.After
-			}
+		for i := range th.Compactions {
+			c := &th.Compactions[i]
+			ev := EventOf(th, c)
+			ev.Thread = name
 			events = append(events, ev)
 			if c.Kind == replay.CompactMicro {
 				continue
@@ -105,6 +75,47 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 		}
 	}
 	return events, spirals
+}
+
+// EventOf is a compaction of a thread as the timeline shows it (Thread
+// left empty): the context before and after it, from compactMetadata where
+// Claude Code wrote it, else from the prompts of the calls around it, and
+// what it freed.
+func EventOf(th *replay.Thread, c *replay.Compaction) CompactionEvent {
+	ev := CompactionEvent{
+		Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: replay.Time(c.Time),
+		AfterCall: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
+		ClearedTools: len(c.CompactedToolIDs),
+	}
+	ev.LastPrompt = promptAround(th, c.CallsBefore-1, -1)
+	ev.Before, ev.BeforeSource = c.PreTokens, "pre_tokens"
+	if c.PreTokens == 0 {
+		ev.Before, ev.BeforeSource = ev.LastPrompt, "last_prompt"
+		if ev.LastPrompt == 0 {
+			// No call before it: a session continued from a summary
+			// (1.0.x files start with one).
+			ev.BeforeSource = "none"
+		}
+	}
+	switch {
+	case c.Kind == replay.CompactMicro && ev.BeforeSource == "none":
+		ev.AfterSource = "none"
+	case c.Kind == replay.CompactMicro:
+		// Before, not PreTokens: without preTokens, Before is the last
+		// prompt and After must not go negative.
+		ev.After, ev.AfterSource = ev.Before-c.TokensSaved, "tokens_saved"
+	case c.PostTokens > 0:
+		ev.After, ev.AfterSource = c.PostTokens, "post_tokens"
+	default:
+		ev.After, ev.AfterSource = promptAround(th, c.CallsBefore, 1), "next_prompt"
+		if ev.After == 0 {
+			ev.AfterSource = "none"
+		}
+	}
+	if ev.BeforeSource != "none" && ev.AfterSource != "none" {
+		ev.Freed = ev.Before - ev.After
+	}
+	return ev
 }
 
 // promptAround returns the prompt of the nearest counted call with usage at

@@ -709,7 +709,13 @@ func (e *engine) applyReal(tc *TraceCall) {
 				idx = append(idx, j)
 			}
 		}
+		freed := e.freed
 		_, n := e.clear(idx, KindToolResult)
+		if e.tr.Thread != nil {
+			// What it freed is what the compaction timeline shows
+			// (accounting.EventOf), as for a full compaction below.
+			e.freed = freed + accounting.EventOf(e.tr.Thread, m).Freed
+		}
 		if len(m.CompactedToolIDs) == 0 {
 			// Claude Code 2.1.41 writes boundaries without tool ids whose
 			// tokensSaved is a multiple of its 2,000-token image estimate:
@@ -734,6 +740,11 @@ func (e *engine) applyReal(tc *TraceCall) {
 		}
 		e.items = e.items[:1]
 		e.tokens = e.items[0].Tokens
+		if e.tr.Thread != nil {
+			ev := accounting.EventOf(e.tr.Thread, c)
+			e.freed += ev.Freed
+			e.summaryTok += int64(ev.SummaryTokens)
+		}
 		e.compactions++
 		e.callsSince = 0
 		e.compacted = true

@@ -28,3 +28,28 @@ func TestObservedTotalsAreReplays(t *testing.T) {
 	t.Run("fixtures", func(t *testing.T) { check(t, corpusload.Path(t, "../fixtures/testdata/projects")) })
 	t.Run("realdata", func(t *testing.T) { check(t, corpusload.Sessions(t, testcorpus.Realdata)) })
 }
+
+// The observed run's tokens freed and summary tokens are the main thread's
+// compaction timeline's: what the session's own compactions freed (those
+// after the last call, which no call follows, are not replayed).
+func TestObservedFreedIsTheTimelines(t *testing.T) {
+	check := func(t *testing.T, ss []*replay.Session) {
+		for _, s := range ss {
+			var freed, summary int64
+			for _, ev := range accounting.Analyze(s, accounting.DefaultConfig()).Compactions {
+				if ev.Thread == "main" && ev.AfterCall < len(s.Main.Calls) {
+					freed += ev.Freed
+					if ev.Kind != string(replay.CompactMicro) {
+						summary += int64(ev.SummaryTokens)
+					}
+				}
+			}
+			m := simulate.Run(simulate.Prepare(s), mustParse(t, "observed"), simulate.DefaultConfig()).Metrics
+			if m.TokensFreed != freed || m.SummaryTokens != summary {
+				t.Errorf("%s: observed freed %d, summary %d; the timeline %d, %d", s.ID, m.TokensFreed, m.SummaryTokens, freed, summary)
+			}
+		}
+	}
+	t.Run("fixtures", func(t *testing.T) { check(t, corpusload.Path(t, "../fixtures/testdata/projects")) })
+	t.Run("realdata", func(t *testing.T) { check(t, corpusload.Sessions(t, testcorpus.Realdata)) })
+}
