@@ -1,11 +1,15 @@
 package budget
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -96,5 +100,122 @@ func TestRatioLeavesOutSessionsWithoutUsage(t *testing.T) {
 	if !o.Pass || o.Value == nil || *o.Value != 0.9 || o.Sessions != 1 || len(o.Reasons) != 1 ||
 		o.Reasons[0] != "1 session without main-thread usage left out: cache_hit_ratio is undefined for them" {
 		t.Errorf("outcome %+v (value %v)", o, o.Value)
+	}
+}
+
+// Headroom is the distance to the nearest bound, in the measure's unit; a
+// relative bound counts from the baseline.
+func TestHeadroom(t *testing.T) {
+	for _, c := range []struct {
+		limit    string
+		writes   []int64
+		base     []int64
+		headroom float64
+	}{
+		{`{"measure": "cache_write", "max": 100}`, []int64{90}, nil, 10},
+		{`{"measure": "cache_write", "min": 50}`, []int64{90}, nil, 40},
+		{`{"measure": "cache_write", "min": 50, "max": 100}`, []int64{60}, nil, 10},
+		{`{"measure": "cache_write", "min": 50, "max": 100}`, []int64{95}, nil, 5},
+		{`{"measure": "cache_write", "max": 100}`, []int64{130}, nil, -30},
+		{`{"measure": "cache_write", "max_increase": 10}`, []int64{55}, []int64{50}, 5},
+		{`{"measure": "cache_write", "max_increase_pct": 10}`, []int64{105}, []int64{100}, 5},
+		{`{"measure": "cache_write", "max_increase_pct": 10, "max": 107}`, []int64{105}, []int64{100}, 2},
+		{`{"measure": "cache_write", "max_increase": 3, "max_increase_pct": 10}`, []int64{101}, []int64{100}, 2},
+	} {
+		o := evaluateOne(t, c.limit, c.writes, c.base)
+		if o.Headroom == nil || *o.Headroom != c.headroom {
+			t.Errorf("%s over %v (baseline %v): headroom %v, want %v", c.limit, c.writes, c.base, o.Headroom, c.headroom)
+		}
+	}
+	if o := evaluateOne(t, `{"measure": "cache_write", "max_increase": 10}`, []int64{55}, nil); o.Headroom != nil || o.Pass {
+		t.Errorf("no baseline: headroom %v, pass %v", o.Headroom, o.Pass)
+	}
+}
+
+// Top names the three sessions that weigh most, the largest first, or the
+// smallest for a measure where higher is better bounded from below; ties
+// by session.
+func TestTop(t *testing.T) {
+	o := evaluateOne(t, `{"measure": "cache_write", "max": 1000}`, []int64{5, 9, 7, 9, 1}, nil)
+	var got []string
+	for _, c := range o.Top {
+		got = append(got, fmt.Sprintf("%s=%v", c.Session, c.Value))
+	}
+	if want := "b=9 d=9 c=7"; strings.Join(got, " ") != want {
+		t.Errorf("top %v, want %s", got, want)
+	}
+	f, err := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "cache_hit_ratio", "of": "session_mean", "min": 0.1}]}`), "b.json", time.Unix(0, 0), canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ss []Sample
+	for i, r := range []float64{0.9, 0.5, 0.7, 0.6} {
+		ss = append(ss, Sample{Session: string(rune('a' + i)), Runs: map[string]simulate.Metrics{"": {Input: 1, CacheHitRatio: r}}})
+	}
+	got = nil
+	for _, c := range Evaluate(f, "b.json", ss, nil).Limits[0].Top {
+		got = append(got, c.Session)
+	}
+	if want := "b d c"; strings.Join(got, " ") != want {
+		t.Errorf("top of a min limit on a higher-is-better measure %v, want %s", got, want)
+	}
+}
+
+// A cost measure counts the calls it leaves out for want of a price: each
+// measure its own (main thread, sub-agents, both, the recorded breaks).
+func TestUnpricedByMeasure(t *testing.T) {
+	m := simulate.Metrics{Calls: 1, Unpriced: 2, AgentsUnpriced: 3}
+	for measure, want := range map[string]int{"cost_usd": 2, "summarizer_cost_usd": 2, "agents_cost_usd": 3, "total_cost_usd": 5, "cache_break_cost_usd": 7} {
+		f, err := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "`+measure+`", "max": 1}]}`), "b.json", time.Unix(0, 0), canon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": m}, BreakUnpriced: 7}}, nil).Limits[0]
+		if o.Pass || len(o.Reasons) != 1 || !strings.HasPrefix(o.Reasons[0], fmt.Sprintf("%d calls of models without a price", want)) {
+			t.Errorf("%s: pass %v, reasons %q; want %d unpriced calls", measure, o.Pass, o.Reasons, want)
+		}
+	}
+	f, _ := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "total_cost_usd", "max": 1, "unpriced": "ignore"}]}`), "b.json", time.Unix(0, 0), canon)
+	o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": m}}}, nil).Limits[0]
+	if !o.Pass || len(o.Reasons) != 1 || !strings.Contains(o.Reasons[0], "5 calls of models without a price are left out") {
+		t.Errorf("ignored: pass %v, reasons %q", o.Pass, o.Reasons)
+	}
+	// A token measure has no price to miss.
+	f, _ = Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "total_input", "max": 1}]}`), "b.json", time.Unix(0, 0), canon)
+	if o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": m}}}, nil).Limits[0]; !o.Pass || len(o.Reasons) != 0 {
+		t.Errorf("tokens: pass %v, reasons %q", o.Pass, o.Reasons)
+	}
+}
+
+// NewSample keeps the recorded run under "" and each policy under its
+// spec, the priced breaks' cost, the unpriced breaks, and the duplicate
+// reads' waste.
+func TestNewSample(t *testing.T) {
+	s := corpusload.Path(t, "../../fixtures/testdata/projects/-home-dev-demo")[0]
+	rep := &accounting.Report{
+		CacheBreaks: []accounting.CacheBreak{{Cost: 0.5, Priced: true}, {Cost: 0.25, Priced: true}, {Priced: false}},
+		Duplicates:  []accounting.DuplicateRead{{WasteTokens: 100}, {WasteTokens: 20}},
+	}
+	f, err := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "peak_context", "max": 1, "policy": "keep-last-n:n=3"}]}`), "b.json", time.Unix(0, 0), canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	smp, err := NewSample(s, rep, f, func(_ *simulate.Trace, spec string) (simulate.Metrics, error) {
+		return simulate.Metrics{Calls: len(spec)}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if smp.Session != s.ID || smp.Project != s.Project || smp.Start != s.Start() || smp.End != s.End() ||
+		smp.BreakCost != 0.75 || smp.BreakUnpriced != 1 || smp.DuplicateWaste != 120 {
+		t.Errorf("sample %+v", smp)
+	}
+	if len(smp.Runs) != 2 || smp.Runs[""].Calls != len("observed") || smp.Runs["keep-last-n:n=3"].Calls != len("keep-last-n:n=3") {
+		t.Errorf("runs %+v", smp.Runs)
+	}
+	if _, err := NewSample(s, rep, f, func(*simulate.Trace, string) (simulate.Metrics, error) {
+		return simulate.Metrics{}, errors.New("boom")
+	}); err == nil {
+		t.Error("a failed run: no error")
 	}
 }
