@@ -32,3 +32,39 @@ func TestTriggersAtTheirValue(t *testing.T) {
 		}
 	}
 }
+
+// Session memory's first update waits for its init count, and the next
+// for the count to grow by update since the last: each at its exact value
+// and not one token past it. In this session the count at each call is
+// its context (2,500, 3,550, 4,600, 5,650, 7,700).
+func TestSessionMemoryAtItsValues(t *testing.T) {
+	updates := func(spec string) int {
+		n := 0
+		for _, s := range run(t, spec, reads(1000, 1000, 1000, 2000)).Summaries {
+			if s.Label == "session-memory update" {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		spec string
+		want int
+	}{
+		{"claude-code-sm:init=7700,update=0,tools=0", 1},
+		{"claude-code-sm:init=7701,update=0,tools=0", 0},
+		// The growth counts from 0 until the first update: 7,700 at the
+		// last call.
+		{"claude-code-sm:init=0,update=7700,tools=0", 1},
+		{"claude-code-sm:init=0,update=7701,tools=0", 0},
+		// The first call's turn has no tool call, which allows an update;
+		// each later call brings one: tools=1 lets each update, tools=2
+		// every other (calls 1, 3 and 5).
+		{"claude-code-sm:init=0,update=1,tools=1", 5},
+		{"claude-code-sm:init=0,update=1,tools=2", 3},
+	} {
+		if got := updates(c.spec); got != c.want {
+			t.Errorf("%s: %d updates, want %d", c.spec, got, c.want)
+		}
+	}
+}
