@@ -32,7 +32,7 @@ func TestGateExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"every limit holds", []string{"gate", "--budget", pass, fixtures}, exitOK, ""},
-		// Fixtures' total cost is $1.495029 (docs/gate.md).
+		// Fixtures' total cost is $1.495029 ($1.50 in docs/gate.md).
 		{"a limit broken", []string{"gate", "--budget", fail, fixtures}, exitInput, "1 of 1 limits broken"},
 		{"malformed budget", []string{"gate", "--budget", bad, fixtures}, exitUsage, bad + ": limits[0].max: a string where a number was expected"},
 		{"no budget", []string{"gate", fixtures}, exitUsage, "--budget FILE is required"},

@@ -50,10 +50,10 @@ func TestHTMLGate(t *testing.T) {
 	if len(body) != 2 || body[0][0].Text != "FAIL" || body[0][1].Text != "cost" || body[1][0].Text != "pass" {
 		t.Fatalf("limits %+v", body)
 	}
-	if body[0][3].Value != strings.TrimPrefix(body[0][3].Text, "$") {
-		t.Errorf("cost sorts by %q, shows %q", body[0][3].Value, body[0][3].Text)
+	if body[0][3].Value != "1.495029" || body[0][3].Text != "$1.50" {
+		t.Errorf("cost sorts by %q, shows %q; want 1.495029 and $1.50", body[0][3].Value, body[0][3].Text)
 	}
-	for _, want := range []string{"1 of 2 limits broken", "above max 0.5", "- cost: $0.298592 (pass)"} {
+	for _, want := range []string{"1 of 2 limits broken", "$1.50 above max $0.50", "- cost: $0.30 (pass)"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("page lacks %q", want)
 		}

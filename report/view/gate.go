@@ -158,20 +158,24 @@ func bound(o *budget.Outcome, machine bool) string {
 func gateValue(u simulate.Unit, v float64) string {
 	switch {
 	case u == simulate.UnitUSD:
-		return numtext.ExactUSD(v)
+		return numtext.USD(v)
 	case u == simulate.UnitRatio:
-		return strconv.FormatFloat(v, 'f', 4, 64)
+		return numtext.Pct(100 * v)
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return numtext.Int(int64(v))
 	}
-	return rawFloat(v)
+	return numtext.Float(v, 2)
 }
 
 func signedValue(u simulate.Unit, v float64) string {
-	if v > 0 {
-		return "+" + gateValue(u, v)
+	s := gateValue(u, v)
+	if u == simulate.UnitRatio {
+		s = numtext.Float(100*v, 1) + " pt" // a change of a ratio is in points
 	}
-	return gateValue(u, v)
+	if v > 0 {
+		return "+" + s
+	}
+	return s
 }
 
 func optValue(u simulate.Unit, v *float64) string {

@@ -73,12 +73,15 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		table.Column{Name: "p10", Right: true, Drop: 1},
 		table.Column{Name: "Median", Right: true, Drop: 3},
 		table.Column{Name: "p90", Right: true, Drop: 2},
-		table.Column{Name: "Total cost", Right: true, Short: "Cost"},
+		table.Column{Name: "Total cost", Right: true, Short: "Cost", Drop: 6},
 		table.Column{Name: "Peak", Right: true},
 		table.Column{Name: "Compactions", Right: true, Short: "Compact.", Drop: 4},
 		table.Column{Name: "Hit ratio", Right: true, Short: "Hit", Drop: 5},
 		table.Column{Name: "Feasible"})
 	t := &table.Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols}
+	if obj.Name == "total_cost_usd" {
+		defer t.RemoveColumn(slices.IndexFunc(t.Columns, func(c table.Column) bool { return c.Name == "Total cost" }))
+	}
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
 		text := []string{numtext.Int(tot.Rank), tot.Policy}
@@ -91,7 +94,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 			feasible = "no"
 		}
 		text = append(text, gateValue(obj.Unit, obj.Value(m)), gateValue(obj.Unit, tot.P10), gateValue(obj.Unit, tot.Median), gateValue(obj.Unit, tot.P90),
-			numtext.USD(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
+			numtext.USD(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
 		rawRow = append(rawRow, rawFloat(obj.Value(m)), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
 			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
 		t.Add(text, rawRow)

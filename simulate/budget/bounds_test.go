@@ -219,3 +219,27 @@ func TestNewSample(t *testing.T) {
 		t.Error("a failed run: no error")
 	}
 }
+
+// Reasons print values as people read them: dollars, percentages, counts
+// with commas, and every digit only where rounding would hide the break.
+func TestReasonNumbers(t *testing.T) {
+	o := &Outcome{Unit: simulate.UnitUSD}
+	if a, b := o.pair(1.495029, 0.5); a != "$1.50" || b != "$0.50" {
+		t.Errorf("dollars: %s, %s", a, b)
+	}
+	if a, b := o.pair(0.5004, 0.5); a != "0.5004" || b != "0.5" {
+		t.Errorf("dollars that round alike: %s, %s", a, b)
+	}
+	o.Unit = simulate.UnitRatio
+	if got := o.num(0.85); got != "85.0%" {
+		t.Errorf("ratio: %s", got)
+	}
+	o.Unit = simulate.UnitTokens
+	if got, got2 := o.num(5.969451e+06), o.num(1789269.45); got != "5,969,451" || got2 != "1,789,269.45" {
+		t.Errorf("tokens: %s, %s", got, got2)
+	}
+	r := evaluateOne(t, `{"measure": "cache_write", "max_increase_pct": 10}`, []int64{60000}, []int64{40000})
+	if len(r.Reasons) != 1 || r.Reasons[0] != "up 50% from the baseline's 40,000, more than max_increase_pct 10%" {
+		t.Errorf("reasons %q", r.Reasons)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -208,13 +209,15 @@ func (o *Outcome) checkBounds(l *Limit, v float64) float64 {
 	if l.Max != nil {
 		headroom = min(headroom, *l.Max-v)
 		if v > *l.Max {
-			o.fail("%s above max %s", num(v), num(*l.Max))
+			a, b := o.pair(v, *l.Max)
+			o.fail("%s above max %s", a, b)
 		}
 	}
 	if l.Min != nil {
 		headroom = min(headroom, v-*l.Min)
 		if v < *l.Min {
-			o.fail("%s below min %s", num(v), num(*l.Min))
+			a, b := o.pair(v, *l.Min)
+			o.fail("%s below min %s", a, b)
 		}
 	}
 	return headroom
@@ -228,7 +231,7 @@ func (o *Outcome) checkIncrease(l *Limit, v float64) float64 {
 	if l.MaxIncrease != nil {
 		headroom = min(headroom, b+*l.MaxIncrease-v)
 		if ch > *l.MaxIncrease {
-			o.fail("up %s from the baseline's %s, more than max_increase %s", num(ch), num(b), num(*l.MaxIncrease))
+			o.fail("up %s from the baseline's %s, more than max_increase %s", o.num(ch), o.num(b), o.num(*l.MaxIncrease))
 		}
 	}
 	if l.MaxIncreasePct != nil {
@@ -236,9 +239,9 @@ func (o *Outcome) checkIncrease(l *Limit, v float64) float64 {
 		headroom = min(headroom, b*(1+*l.MaxIncreasePct/100)-v)
 		switch {
 		case b != 0 && 100*ch/b > *l.MaxIncreasePct:
-			o.fail("up %s%% from the baseline's %s, more than max_increase_pct %s%%", num(*o.ChangePct), num(b), num(*l.MaxIncreasePct))
+			o.fail("up %s%% from the baseline's %s, more than max_increase_pct %s%%", numtext.Float(*o.ChangePct, -1), o.num(b), numtext.Float(*l.MaxIncreasePct, -1))
 		case b == 0 && ch > 0:
-			o.fail("up %s from a baseline of 0: an unbounded increase", num(ch))
+			o.fail("up %s from a baseline of 0: an unbounded increase", o.num(ch))
 		}
 	}
 	return headroom
@@ -284,4 +287,27 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor 
 }
 
 // num formats a value for a reason: as short as it can be exactly.
-func num(x float64) string { return fmt.Sprintf("%g", x) }
+// num is a value of the limit's measure as a person reads it: dollars and
+// percentages as every report prints them, counts with a comma every three
+// digits. JSON keeps every digit (Value, Max, …).
+func (o *Outcome) num(x float64) string {
+	switch {
+	case o.Unit == simulate.UnitUSD:
+		return numtext.USD(x)
+	case o.Unit == simulate.UnitRatio:
+		return numtext.Pct(100 * x)
+	case x == math.Trunc(x) && math.Abs(x) < 1e15:
+		return numtext.Int(int64(x))
+	}
+	return numtext.Float(x, 2)
+}
+
+// pair is a value and the bound it broke as num prints them, or with every
+// digit when num's rounding would make them look equal.
+func (o *Outcome) pair(v, bound float64) (string, string) {
+	a, b := o.num(v), o.num(bound)
+	if a == b {
+		return strconv.FormatFloat(v, 'f', -1, 64), strconv.FormatFloat(bound, 'f', -1, 64)
+	}
+	return a, b
+}
