@@ -23,6 +23,10 @@ func (k BlockKind) String() string { return blockKindNames[k] }
 // (2,000 tokens, in its bundled cli.js).
 const TokensPerImage = 2000
 
+// NoType is the Type of a line without a "type" field: no transcript
+// record has one.
+const NoType = "(none)"
+
 // Estimate is Claude Code's approximateTokenCount: Math.round(length/4)
 // (in its bundled cli.js). chars is a JavaScript string length.
 func Estimate(chars int) int {

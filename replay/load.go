@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ctxlab/ctxlab/internal/numtext"
 )
 
 // DefaultDirs finds the transcript folders as Claude Code and ccusage do:
@@ -467,13 +469,16 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 	r := NewReader(in, path)
 	defer r.Close()
 	r.MaxLineBytes, r.ReuseEntry = opt.MaxLineBytes, true // b.add keeps nothing of the Entry itself
-	entries := 0
+	entries, records := 0, 0                              // records: entries with a type, as every transcript line has
 	for r.Scan() {
 		switch rec := r.Result().(type) {
 		case *SyntaxError:
 			b.s.Warnings = append(b.s.Warnings, rec)
 		case *Entry:
 			entries++
+			if rec.Type != NoType {
+				records++
+			}
 			b.add(rec, th)
 		}
 	}
@@ -489,6 +494,8 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 		return fmt.Errorf("%s: no valid transcript line in %d lines (not a Claude Code transcript?)", path, st.Lines)
 	case entries == 0:
 		return fmt.Errorf("%s: only blank lines", path)
+	case records == 0:
+		return fmt.Errorf("%s: no transcript record in %s: JSON, but no line has a type (not a Claude Code transcript?)", path, numtext.Count(st.Lines, "line", "lines"))
 	}
 	return nil
 }

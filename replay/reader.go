@@ -488,7 +488,7 @@ func (p *lineParse) finish() {
 	e, st := p.e, &p.r.stats
 	keepUserText(e)
 	if e.Type == "" {
-		e.Type = "(none)"
+		e.Type = NoType
 	}
 	st.Types[e.Type]++
 	if !knownType(e.Type) {
