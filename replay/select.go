@@ -38,7 +38,7 @@ func (sel Selection) Check() error {
 		}
 	}
 	if sel.Since > 0 && sel.Until > 0 && sel.Until <= sel.Since {
-		return fmt.Errorf("the window ends (%s) before it starts (%s)", Stamp(sel.Until), Stamp(sel.Since))
+		return fmt.Errorf("the window is empty: it ends (%s) where or before it starts (%s)", Stamp(sel.Until), Stamp(sel.Since))
 	}
 	return nil
 }
@@ -124,15 +124,28 @@ func matchAny(patterns []string, name string) bool {
 	return false
 }
 
-// ParseTime reads a window bound: a date (2026-11-01, midnight UTC), a
-// time (RFC 3339), or an age before now ("7d", "36h", "90m", "2w").
-func ParseTime(v string, now time.Time) (int64, error) {
+// ParseSince reads the start of a window: a date (2026-11-01, or
+// 20261101 as ccusage writes it: midnight UTC), a time (RFC 3339), or an
+// age before now ("7d", "36h", "90m", "2w").
+func ParseSince(v string, now time.Time) (int64, error) { return parseBound(v, now, false) }
+
+// ParseUntil reads the end of a window as ParseSince does, except that a
+// date includes its day: --until 2026-11-01 ends at the next midnight, so
+// that --since and --until of one date select that day.
+func ParseUntil(v string, now time.Time) (int64, error) { return parseBound(v, now, true) }
+
+func parseBound(v string, now time.Time, endOfDay bool) (int64, error) {
 	v = strings.TrimSpace(v)
 	if t, err := time.Parse(time.RFC3339, v); err == nil {
 		return t.UnixMilli(), nil
 	}
-	if t, err := time.Parse(time.DateOnly, v); err == nil {
-		return t.UnixMilli(), nil
+	for _, layout := range []string{time.DateOnly, "20060102"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			if endOfDay {
+				t = t.AddDate(0, 0, 1)
+			}
+			return t.UnixMilli(), nil
+		}
 	}
 	if n := len(v); n > 1 {
 		unit := map[byte]time.Duration{'w': 7 * 24 * time.Hour, 'd': 24 * time.Hour}[v[n-1]]
@@ -144,7 +157,7 @@ func ParseTime(v string, now time.Time) (int64, error) {
 			return now.Add(-d).UnixMilli(), nil
 		}
 	}
-	return 0, fmt.Errorf("%q: want a date (2026-11-01), a time (2026-11-01T09:00:00Z) or an age (7d, 36h)", v)
+	return 0, fmt.Errorf("%q: want a date (2026-11-01 or 20261101), a time (2026-11-01T09:00:00Z) or an age (7d, 36h)", v)
 }
 
 // Newest returns the n sources whose main transcript was written last

@@ -27,14 +27,41 @@ func TestParseWindowTime(t *testing.T) {
 		{"90m", ms(now.Add(-90 * time.Minute))},
 	}
 	for _, tt := range tests {
-		if got, err := ParseTime(tt.in, now); err != nil || got != tt.want {
-			t.Errorf("ParseTime(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		if got, err := ParseSince(tt.in, now); err != nil || got != tt.want {
+			t.Errorf("ParseSince(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+		// Until reads the same, except that a date includes its day.
+		want := tt.want
+		if len(tt.in) == len("2026-11-01") {
+			want += 24 * 3600 * 1000
+		}
+		if got, err := ParseUntil(tt.in, now); err != nil || got != want {
+			t.Errorf("ParseUntil(%q) = %d, %v; want %d", tt.in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "yesterday", "7", "-3d", "d", "2026-13-01", "-1h"} {
-		if _, err := ParseTime(bad, now); err == nil {
-			t.Errorf("ParseTime(%q): no error", bad)
+	// ccusage's date form.
+	if got, _ := ParseSince("20261101", now); got != ms(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("ParseSince(20261101) = %d", got)
+	}
+	if got, _ := ParseUntil("20261101", now); got != ms(time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("ParseUntil(20261101) = %d", got)
+	}
+	for _, bad := range []string{"", "yesterday", "7", "-3d", "d", "2026-13-01", "-1h", "20261301"} {
+		if _, err := ParseSince(bad, now); err == nil {
+			t.Errorf("ParseSince(%q): no error", bad)
 		}
+		if _, err := ParseUntil(bad, now); err == nil {
+			t.Errorf("ParseUntil(%q): no error", bad)
+		}
+	}
+	// One date on both sides is that day, not an empty window.
+	since, _ := ParseSince("2026-11-01", now)
+	until, _ := ParseUntil("2026-11-01", now)
+	if err := (Selection{Since: since, Until: until}).Check(); err != nil {
+		t.Errorf("one day: %v", err)
+	}
+	if err := (Selection{Since: since, Until: since}).Check(); err == nil || !strings.Contains(err.Error(), "the window is empty") {
+		t.Errorf("an empty window: %v", err)
 	}
 }
 

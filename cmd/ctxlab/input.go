@@ -69,11 +69,12 @@ func (o *inputOptions) validate(e env) error {
 	for _, b := range []struct {
 		flag, v string
 		to      *int64
-	}{{"--since", o.since, &o.sel.Since}, {"--until", o.until, &o.sel.Until}} {
+		parse   func(string, time.Time) (int64, error)
+	}{{"--since", o.since, &o.sel.Since, replay.ParseSince}, {"--until", o.until, &o.sel.Until, replay.ParseUntil}} {
 		if b.v == "" {
 			continue
 		}
-		t, err := replay.ParseTime(b.v, e.clock())
+		t, err := b.parse(b.v, e.clock())
 		if err != nil {
 			return usageError("%s %v", b.flag, err)
 		}

@@ -210,11 +210,12 @@ func (l *Limit) check(now time.Time, canon Canon) (string, error) {
 	for _, b := range []struct {
 		field, v string
 		to       *int64
-	}{{"since", l.Since, &l.sel.Since}, {"until", l.Until, &l.sel.Until}} {
+		parse    func(string, time.Time) (int64, error)
+	}{{"since", l.Since, &l.sel.Since, replay.ParseSince}, {"until", l.Until, &l.sel.Until, replay.ParseUntil}} {
 		if b.v == "" {
 			continue
 		}
-		t, err := replay.ParseTime(b.v, now)
+		t, err := b.parse(b.v, now)
 		if err != nil {
 			return b.field, err
 		}
