@@ -518,3 +518,23 @@ func TestWideCharacters(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped flag gets the flags it is near, as a mistyped command does.
+func TestFlagSuggestion(t *testing.T) {
+	_, errOut, code := ctxlab(t, "", nil, "replay", "--frmat", "json", fixtures)
+	if code != exitUsage || !strings.Contains(errOut, "unknown flag: --frmat (did you mean --format?)") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+	_, errOut, _ = ctxlab(t, "", nil, "replay", "--zzzzzzz", fixtures)
+	if !strings.Contains(errOut, "unknown flag: --zzzzzzz\n") {
+		t.Errorf("no suggestion expected:\n%s", errOut)
+	}
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"frmat", "format", 1}, {"format", "format", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}} {
+		if got := editDistance(c.a, c.b); got != c.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}

@@ -65,7 +65,7 @@ func run(args []string, e env) int {
 	root.SetErr(e.stderr)
 	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: exitUsage, err: err}
+		return &exitError{code: exitUsage, err: flagError(c, err)}
 	})
 	err := root.Execute()
 	if err == nil {
