@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -535,6 +536,40 @@ func TestFlagSuggestion(t *testing.T) {
 	}{{"", "", 0}, {"frmat", "format", 1}, {"format", "format", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}} {
 		if got := editDistance(c.a, c.b); got != c.d {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+// Completion offers the words a flag takes, and after a policy's
+// parameters and a comma, its other parameters as well as the next policy.
+func TestCompleteFlagValues(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"replay", "--format", ""}, []string{"table", "json", "csv", "markdown", "html"}},
+		{[]string{"gate", "--format", ""}, []string{"junit"}},
+		{[]string{"replay", "--by", ""}, []string{"day", "week", "month", "project", "model"}},
+		{[]string{"replay", "--section", ""}, []string{"summary", "breaks", "cache_breaks"}},
+		{[]string{"compare", "--section", ""}, []string{"fidelity_reasons"}},
+		{[]string{"replay", "--plot-format", ""}, []string{"png", "svg", "pdf"}},
+		{[]string{"sweep", "--policy", "keep-last-n", "--vary", ""}, []string{"n=", "polling="}},
+		{[]string{"compare", "--policy", "keep-last-n:n=5,"}, []string{"keep-last-n:n=5,polling=", "keep-last-n:n=5,threshold:"}},
+	} {
+		out, _, code := ctxlab(t, "", nil, append([]string{"__complete"}, c.args...)...)
+		lines := strings.Split(out, "\n")
+		for _, w := range c.want {
+			if code != 0 || !slices.Contains(lines, w) {
+				t.Errorf("%v: %q not offered (exit %d):\n%s", c.args, w, code, out)
+			}
+		}
+	}
+	if got := previousSpec("a:x=1,b:y=2,z=3,"); got != "b" {
+		t.Errorf("previousSpec = %q, want b", got)
+	}
+	for _, h := range []string{"", "a,", "a:x=1", "a:x=1,b,"} {
+		if got := previousSpec(h); got != "" {
+			t.Errorf("previousSpec(%q) = %q, want none", h, got)
 		}
 	}
 }

@@ -75,6 +75,15 @@ func completePolicy(list bool) func(*cobra.Command, []string, string) ([]string,
 			for _, n := range policies.Names() {
 				out = append(out, head+n, head+n+":")
 			}
+			// After "spec:k=v," a piece with "=" continues spec's
+			// parameters (ParseList): offer them too.
+			if prev := previousSpec(head); prev != "" {
+				if p, ok := policies.Lookup(prev); ok {
+					for _, a := range p.Params {
+						out = append(out, head+a.Name+"=")
+					}
+				}
+			}
 			return out, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 		}
 		p, ok := policies.Lookup(name)
@@ -91,4 +100,28 @@ func completePolicy(list bool) func(*cobra.Command, []string, string) ([]string,
 		}
 		return out, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// previousSpec is the name of the policy whose parameters a list ends in,
+// before a trailing comma ("keep-last-n:n=5," gives keep-last-n); "" when
+// the list does not end in parameters.
+func previousSpec(head string) string {
+	rest, ok := strings.CutSuffix(head, ",")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndexAny(rest, "+"); i >= 0 {
+		rest = rest[i+1:]
+	}
+	// The last piece with a colon starts the spec the list ends in.
+	pieces := strings.Split(rest, ",")
+	for i := len(pieces) - 1; i >= 0; i-- {
+		if name, _, ok := strings.Cut(pieces[i], ":"); ok {
+			return name
+		}
+		if !strings.Contains(pieces[i], "=") {
+			return ""
+		}
+	}
+	return ""
 }

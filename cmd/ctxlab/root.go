@@ -64,6 +64,7 @@ func run(args []string, e env) int {
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e))
+	completeFlagValues(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: flagError(c, err)}
 	})
