@@ -77,8 +77,80 @@ func (t *Table) abbreviate() {
 			t.Columns[i].Name = c.Short
 		}
 	}
-	t.eachCell(ID, numtext.ShortID)
+	for i, c := range t.Columns {
+		if c.Kind == ID {
+			t.shortenColumn(i, func(v string) string { return numtext.ShortID(v) })
+		}
+	}
 	t.eachCell(Time, shortTime)
+}
+
+// shortenColumn rewrites column i's cells with short, unless that would
+// make two different cells read alike: then each keeps the shortest form,
+// at least as long as short gives, that tells them apart.
+func (t *Table) shortenColumn(i int, short func(string) string) {
+	values := make([]string, len(t.Rows))
+	width := 0
+	for r, row := range t.Rows {
+		values[r] = row[i].Text
+		width = max(width, twwidth.Width(short(values[r])))
+	}
+	out, ok := distinct(values, func(v string) string { return short(v) })
+	if !ok {
+		out, ok = shortenDistinct(values, width)
+	}
+	if !ok {
+		return
+	}
+	for r := range t.Rows {
+		t.Rows[r][i].Text = out[r]
+	}
+}
+
+// distinct applies f to values and reports whether different values stay
+// different.
+func distinct(values []string, f func(string) string) ([]string, bool) {
+	out := make([]string, len(values))
+	seen := map[string]string{}
+	for r, v := range values {
+		out[r] = f(v)
+		if prev, ok := seen[out[r]]; ok && prev != v {
+			return nil, false
+		}
+		seen[out[r]] = v
+	}
+	return out, true
+}
+
+// shortenDistinct cuts values to width, keeping different values
+// different: cut at the end, else at the start, else in the middle, where
+// they differ. ok is false when no such cut exists.
+func shortenDistinct(values []string, width int) ([]string, bool) {
+	if width < 2 {
+		return nil, false
+	}
+	fit := func(v string) bool { return twwidth.Width(v) <= width }
+	if out, ok := distinct(values, func(v string) string {
+		if fit(v) {
+			return v
+		}
+		return twwidth.Truncate(v, width-1) + "…"
+	}); ok {
+		return out, true
+	}
+	for head := 0; head < width-1; head++ {
+		tail := width - 1 - head
+		if out, ok := distinct(values, func(v string) string {
+			if fit(v) {
+				return v
+			}
+			r := []rune(v)
+			return string(r[:min(head, len(r))]) + "…" + string(r[max(0, len(r)-tail):])
+		}); ok {
+			return out, true
+		}
+	}
+	return nil, false
 }
 
 // eachCell rewrites the text of every cell of the columns of kind k.
@@ -122,20 +194,34 @@ func (t *Table) cutWidest(width int) {
 		best := -1
 		for i, c := range t.Columns {
 			floor := max(8, cellWidth(c.Name))
-			if (c.Kind == Text || c.Kind == Prose) && ws[i] > floor && (best < 0 || ws[i] > ws[best]) {
+			if (c.Kind == Text || c.Kind == Prose || c.Kind == ID) && ws[i] > floor && (best < 0 || ws[i] > ws[best]) {
 				best = i
 			}
 		}
 		if best < 0 {
 			break
 		}
-		to := max(8, cellWidth(t.Columns[best].Name), ws[best]-(total-width))
-		shorten := cutCell
-		if t.Columns[best].Kind == Prose {
-			shorten = Wrap
-		}
-		for _, r := range t.Rows {
-			r[best].Text = shorten(r[best].Text, to)
+		c := t.Columns[best]
+		to := max(8, cellWidth(c.Name), ws[best]-(total-width))
+		switch {
+		case c.Kind == ID || c.Distinct:
+			values := make([]string, len(t.Rows))
+			for r, row := range t.Rows {
+				values[r] = row[best].Text
+			}
+			if out, ok := shortenDistinct(values, to); ok {
+				for r := range t.Rows {
+					t.Rows[r][best].Text = out[r]
+				}
+			}
+		case c.Kind == Prose:
+			for _, r := range t.Rows {
+				r[best].Text = Wrap(r[best].Text, to)
+			}
+		default:
+			for _, r := range t.Rows {
+				r[best].Text = cutCell(r[best].Text, to)
+			}
 		}
 		before := total
 		if ws, total = t.widths(); total >= before {

@@ -39,6 +39,10 @@ type Column struct {
 	// Note is a line of the table's note about the column, printed while
 	// the column is shown.
 	Note string
+	// Distinct marks a column whose cells name what a row is about (a
+	// project, a model): shortened to fit, different cells stay different,
+	// cut where they differ. Session ids (ID) always are.
+	Distinct bool
 }
 
 // Cell is one value: Text as a person reads it (table, Markdown, HTML),

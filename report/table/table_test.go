@@ -485,3 +485,57 @@ func TestNotesAndLegend(t *testing.T) {
 		t.Errorf("a short row transposed: %+v", s.Rows)
 	}
 }
+
+// A footer's path wider than the width breaks after its separators, and
+// each line fits unless one element is wider.
+func TestWrapPath(t *testing.T) {
+	line := "[1] /Users/dev/project/webtech-monorepo/packages/app/src/pages/user/detail/index.vue"
+	got := wrapPath(line, 40)
+	for _, l := range strings.Split(got, "\n") {
+		if twwidth.Width(l) > 40 {
+			t.Errorf("line %q wider than 40", l)
+		}
+	}
+	if strings.ReplaceAll(got, "\n    ", "") != line {
+		t.Errorf("the path does not read whole: %q", got)
+	}
+	if wrapPath(line, 0) != line || wrapPath(line, 200) != line {
+		t.Error("a path that fits was broken")
+	}
+	if got := wrapPath(`[2] C:\Users\me\x.md`, 12); !strings.Contains(got, "\n    ") {
+		t.Errorf("a Windows path was not broken: %q", got)
+	}
+}
+
+// Shortened, different session ids and names stay different: cut at the
+// end where that tells them apart, else where they differ.
+func TestShortenDistinct(t *testing.T) {
+	for _, c := range []struct {
+		in    []string
+		width int
+		want  []string
+	}{
+		{[]string{"-home-ubuntu-alpha", "-home-ubuntu-beta", "-home-ubuntu-alpha"}, 10, []string{"…ntu-alpha", "…untu-beta", "…ntu-alpha"}},
+		{[]string{"alpha-one", "beta-one"}, 6, []string{"alpha…", "beta-…"}},
+		{[]string{"short", "x"}, 10, []string{"short", "x"}},
+		{[]string{"mclaude_general-aa-one", "mclaude_general-bb-one"}, 10, []string{"…al-aa-one", "…al-bb-one"}},
+		// Some differ at the start, some at the end: kept from both.
+		{[]string{"1xxxxxx", "2xxxxxx", "xxxxxx1", "xxxxxx2"}, 5, []string{"1…xxx", "2…xxx", "x…xx1", "x…xx2"}},
+	} {
+		got, ok := shortenDistinct(c.in, c.width)
+		if !ok || strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("shortenDistinct(%q, %d) = %q, %v; want %q", c.in, c.width, got, ok, c.want)
+		}
+	}
+	if _, ok := shortenDistinct([]string{"aaaa1", "aaaa2"}, 1); ok {
+		t.Error("width 1 cannot tell them apart")
+	}
+	// Session ids: their first 8 characters, unless two share them.
+	tb := &Table{Title: "S", Columns: []Column{{Name: "Session", Kind: ID}, {Name: "N", Right: true}}}
+	tb.AddRow("mclaude_general-0001-aaaa-bbbb-cccc", "1")
+	tb.AddRow("mclaude_general-0002-aaaa-bbbb-cccc", strings.Repeat("9", 60))
+	out := draw(t, tb, 70)
+	if strings.Count(out, "| mclaude_ ") != 0 || !strings.Contains(out, "0001") || !strings.Contains(out, "0002") {
+		t.Errorf("ids read alike:\n%s", out)
+	}
+}

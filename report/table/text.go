@@ -26,7 +26,9 @@ func WriteText(w io.Writer, t *Table, width int) error {
 		return err
 	}
 	for _, f := range footer {
-		if !strings.HasPrefix(f, "[") { // a path is never broken
+		if strings.HasPrefix(f, "[") {
+			f = wrapPath(f, width)
+		} else {
 			f = Wrap(f, width)
 		}
 		fmt.Fprintln(w, f)
@@ -131,4 +133,30 @@ func (t *Table) clone() *Table {
 		c.Rows[i] = append([]Cell(nil), r...)
 	}
 	return &c
+}
+
+// wrapPath breaks a footer's path line wider than width after its path
+// separators, the lines after the first indented: the path reads whole,
+// and no line is wider than width unless one path element is.
+func wrapPath(line string, width int) string {
+	if width <= 0 || cellWidth(line) <= width {
+		return line
+	}
+	const indent = "    "
+	var out []string
+	cur := ""
+	for len(line) > 0 {
+		i := strings.IndexAny(line, `/\`)
+		piece := line
+		if i >= 0 {
+			piece = line[:i+1]
+		}
+		line = line[len(piece):]
+		if cur != "" && cur != indent && cellWidth(cur+piece) > width {
+			out = append(out, cur)
+			cur = indent
+		}
+		cur += piece
+	}
+	return strings.Join(append(out, cur), "\n")
 }

@@ -466,7 +466,7 @@ func compareOverviewTable(doc *report.CompareDocument) *table.Table {
 		Name: "compare_sessions", Title: "Sessions under each policy",
 		Note: "cost: each run's total (main thread + summarizer + sub-agents as observed); in brackets: against " +
 			doc.Policies[0] + "; the total row sums the sessions",
-		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Project", Kind: table.Text, Drop: 1}, {Name: "Calls", Right: true, Drop: 2}},
+		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Project", Kind: table.Text, Drop: 1, Distinct: true}, {Name: "Calls", Right: true, Drop: 2}},
 	}
 	for _, p := range doc.Policies {
 		t.Columns = append(t.Columns, table.Column{Name: p, Right: true})

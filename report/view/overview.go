@@ -36,7 +36,7 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 		"cache hit: read / (input + write + read); total: each call once (a resumed session repeats calls)", zone)
 	t.Columns = []table.Column{
 		{Name: "Date"},
-		{Name: "Project", Kind: table.Text},
+		{Name: "Project", Kind: table.Text, Distinct: true},
 		{Name: "Session", Kind: table.ID},
 		{Name: "Calls", Right: true},
 		{Name: "Tokens", Right: true, Drop: 2},
@@ -101,7 +101,7 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 		keyKind = table.Text
 	}
 	t.Columns = []table.Column{
-		{Name: key, Kind: keyKind},
+		{Name: key, Kind: keyKind, Distinct: true},
 		{Name: "Sessions", Right: true, Short: "Sess.", Drop: 3},
 		{Name: "Calls", Right: true},
 		{Name: "Input", Right: true, Drop: 1},
