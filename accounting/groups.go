@@ -59,7 +59,7 @@ func Overview(reports []*Report, loc *time.Location) []SessionLine {
 }
 
 // GroupBy names a grouped view: calls by the day, week or month they were
-// made in, by project, or by model.
+// made in, by project, by model, or by session.
 type GroupBy string
 
 // The grouped views.
@@ -69,10 +69,11 @@ const (
 	ByMonth   GroupBy = "month"
 	ByProject GroupBy = "project"
 	ByModel   GroupBy = "model"
+	BySession GroupBy = "session"
 )
 
 // GroupBys lists the grouped views, in the order the docs give them.
-var GroupBys = []GroupBy{ByDay, ByWeek, ByMonth, ByProject, ByModel}
+var GroupBys = []GroupBy{ByDay, ByWeek, ByMonth, ByProject, ByModel, BySession}
 
 // ParseGroupBy reads a --by value.
 func ParseGroupBy(s string) (GroupBy, error) {
@@ -124,12 +125,14 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 		}
 	}
 	kept, _ := dedupe(logs)
-	keyOf := func(at int64, project, model string) string {
+	keyOf := func(at int64, project, model, session string) string {
 		switch by {
 		case ByProject:
 			return project
 		case ByModel:
 			return model
+		case BySession:
+			return session
 		}
 		return periodKey(at, by, loc)
 	}
@@ -138,7 +141,7 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 	var keys []string
 	for l, i := range kept.records() {
 		c := l.call(i)
-		k := keyOf(l.recs[i].at, l.project, c.model)
+		k := keyOf(l.recs[i].at, l.project, c.model, l.session)
 		if recs[k] == nil {
 			keys = append(keys, k)
 			sessions[k] = map[string]bool{}
@@ -151,7 +154,7 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 		for _, r := range reports {
 			for _, c := range r.Compactions {
 				// At the whole second the timeline shows.
-				compactions[keyOf(int64(c.Time/1000*1000), r.Summary.Project, "")]++
+				compactions[keyOf(int64(c.Time/1000*1000), r.Summary.Project, "", r.Summary.ID)]++
 			}
 		}
 	}

@@ -76,6 +76,11 @@ func TestGroups(t *testing.T) {
 		{haiku45, 1, 1, 0, 0.001500},
 		{sonnet45, 1, 1, 0, 0.000450},
 	})
+	// By session: sb's first call repeats sa's and counts in sa only.
+	checkGroups(t, "session", Groups(reps, BySession, nil, nil), []groupWant{
+		{"sa", 1, 2, 0, 0.005450},
+		{"sb", 1, 1, 1, 0.001500},
+	})
 	// The groups add up to Merge's total.
 	total := Merge(reps, nil).Usage.Total
 	var calls int

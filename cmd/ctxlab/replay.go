@@ -60,7 +60,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	o.addFlags(f)
 	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's reports after the overview")
-	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project or model instead")
+	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project, model or session instead")
 	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
 	o.sim.addFlags(f)
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")

@@ -69,6 +69,7 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 		if byModel {
 			t.RemoveColumn(11)
 		}
+		defer dropSessionsColumn(t, by)
 		for _, g := range doc.Groups {
 			u := g.Usage
 			row := []string{g.Key, raw(g.Sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
@@ -82,7 +83,7 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 	}
 	key := map[accounting.GroupBy]string{
 		accounting.ByDay: "Day", accounting.ByWeek: "Week", accounting.ByMonth: "Month",
-		accounting.ByProject: "Project", accounting.ByModel: "Model",
+		accounting.ByProject: "Project", accounting.ByModel: "Model", accounting.BySession: "Session",
 	}[by]
 	t.Note = "tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read); each call counted once, in the group of its own time or model"
 	if by.IsTime() {
@@ -97,8 +98,11 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 		t.Note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
 	}
 	keyKind := table.Fixed
-	if key == "Project" || key == "Model" {
+	switch by {
+	case accounting.ByProject, accounting.ByModel:
 		keyKind = table.Text
+	case accounting.BySession:
+		keyKind = table.ID
 	}
 	t.Columns = []table.Column{
 		{Name: key, Kind: keyKind, Distinct: true},
@@ -116,6 +120,7 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 	if byModel {
 		t.RemoveColumn(9)
 	}
+	defer dropSessionsColumn(t, by)
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) {
 		text := []string{name, numtext.Int(sessions), numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m + u.CacheWrite1h), numtext.Int(u.CacheRead), numtext.Int(u.Output),
 			numtext.Int(u.Usage().Total()), CostText(u.Cost, u.Unpriced, u.Calls)}
@@ -143,3 +148,11 @@ func rawCost(cost float64, unpriced, calls int) string {
 }
 
 func ratio(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+// dropSessionsColumn leaves out the count of sessions of a view by
+// session, where it is always 1.
+func dropSessionsColumn(t *table.Table, by accounting.GroupBy) {
+	if by == accounting.BySession {
+		t.RemoveColumn(1)
+	}
+}

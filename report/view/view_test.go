@@ -155,6 +155,9 @@ func TestGolden(t *testing.T) {
 	byModel := replayDoc(t, corpus, "")
 	byModel.By = "model"
 	byModel.Groups = accounting.Groups(reps, accounting.ByModel, nil, prices.Default())
+	bySession := replayDoc(t, corpus, "")
+	bySession.By = "session"
+	bySession.Groups = accounting.Groups(reps, accounting.BySession, nil, prices.Default())
 	cases := []c{
 		{"replay-demo.txt", replayOne, report.Options{Calls: true}},
 		{"replay-demo-60.txt", replayOne, report.Options{Width: 60, Top: 2}},
@@ -167,6 +170,8 @@ func TestGolden(t *testing.T) {
 		{"replay-by-day.csv", byDay, report.Options{Format: report.CSV}},
 		{"replay-by-model.txt", byModel, report.Options{Width: 60}},
 		{"replay-by-model.csv", byModel, report.Options{Format: report.CSV}},
+		{"replay-by-session.txt", bySession, report.Options{Width: 100}},
+		{"replay-by-session.csv", bySession, report.Options{Format: report.CSV}},
 		{"replay-corpus-tokens.md", corpusDoc, report.Options{Format: report.Markdown, Sections: []string{"tokens", "usage"}}},
 		{"compare.txt", compareDoc(t, corpus, true), report.Options{Width: 100, PerSession: true}},
 		{"compare-demo.txt", compareDoc(t, demo, false), report.Options{Calls: true}},
