@@ -268,6 +268,9 @@ func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htm
 // of its run and accounting), then with several sessions the total.
 func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 	opt.Top = 0
+	if doc.By != "" {
+		return writeGroupsHTML(w, doc, opt)
+	}
 	page := &htmlPage{
 		Title:  "ctxlab replay: " + numtext.Count(len(doc.Sessions), "session", "sessions"),
 		Lines:  []string{"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
@@ -329,6 +332,19 @@ func replaySection(id, title string, rep *accounting.Report, sim *simulate.Resul
 		sec.Charts, err = htmlCharts(id, files())
 	}
 	return sec, err
+}
+
+// writeGroupsHTML writes replay's grouped view (--by): its one table.
+func writeGroupsHTML(w io.Writer, doc *report.Document, opt report.Options) error {
+	page := &htmlPage{
+		Title:  "ctxlab replay by " + doc.By + ": " + numtext.Count(len(doc.Groups), "group", "groups"),
+		Lines:  []string{"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
+		Errors: doc.Errors,
+	}
+	t := view.GroupTable(doc, opt.Location)
+	return writeHTMLPage(w, page, 1, func(int) (*htmlSection, error) {
+		return &htmlSection{ID: "groups", Title: t.Title, Tables: htmlTables(&ids{prefix: "groups"}, []*table.Table{t})}, nil
+	})
 }
 
 // writeCompareHTML writes compare's report: the overview (each session's

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/htmlcheck"
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
@@ -124,5 +125,24 @@ func TestHTMLPolicies(t *testing.T) {
 func TestHTMLUnknownDocument(t *testing.T) {
 	if err := html.Write(&bytes.Buffer{}, nil, report.Options{}); err == nil {
 		t.Error("no error for a nil document")
+	}
+}
+
+// replay --by draws its grouped view, not the plain page.
+func TestHTMLGroups(t *testing.T) {
+	var reps []*accounting.Report
+	for _, s := range corpusload.Path(t, corpusFixtures) {
+		reps = append(reps, accounting.Analyze(s, accounting.DefaultConfig()))
+	}
+	doc := report.NewDocument(reps, prices.Default(), nil)
+	doc.By = "project"
+	doc.Groups = accounting.Groups(reps, accounting.ByProject, nil, prices.Default())
+	p := page(t, doc)
+	body, foot, err := htmlcheck.Table(p, "groups-by_project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(body)+len(foot) != len(doc.Groups)+1 || !strings.Contains(p, "ctxlab replay by project: 4 groups") {
+		t.Errorf("%d rows for %d groups and the total", len(body)+len(foot), len(doc.Groups))
 	}
 }

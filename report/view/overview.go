@@ -57,6 +57,12 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	return t
 }
 
+// GroupTable is the grouped view (--by) as people read it: a row per
+// period, project, model or session, and the total.
+func GroupTable(doc *report.Document, loc *time.Location) *table.Table {
+	return groupTable(doc, loc, false)
+}
+
 // groupTable is the grouped view (--by): one row per period, project or
 // model, and the total; machine: the groups alone, with every CSV column.
 func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.Table {
