@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -57,7 +58,7 @@ type SweepRow struct {
 // grid, its choices, the inputs read and each session's row at each point
 // (rows of one point from several inputs, in input order), summarised into
 // totals.
-func NewSweepDocument(ctxlab string, grid SweepGrid, obj simulate.Metric, cons []sweep.Constraint, pareto []simulate.Metric,
+func NewSweepDocument(ctxlab string, grid SweepGrid, obj metric.Metric, cons []sweep.Constraint, pareto []metric.Metric,
 	inputs []SweepInput, rows []sweep.Row, errs []string) *SweepDocument {
 	doc := &SweepDocument{
 		Schema: SchemaSweep, Version: SchemaVersion, Ctxlab: ctxlab, Grid: grid, Objective: obj.Name,

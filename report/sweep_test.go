@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -12,8 +13,8 @@ import (
 // names the study's choices, and never leaves a list null.
 func TestNewSweepDocument(t *testing.T) {
 	points := []sweep.Point{{Spec: "keep-last-n:n=2", Values: map[string]string{"n": "2"}}, {Spec: "keep-last-n:n=4", Values: map[string]string{"n": "4"}}}
-	obj, _ := simulate.LookupMetric("total_cost_usd")
-	peak, _ := simulate.LookupMetric("peak_context")
+	obj, _ := metric.Lookup("total_cost_usd")
+	peak, _ := metric.Lookup("peak_context")
 	con, err := sweep.ParseConstraint("peak_context<=100")
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +25,7 @@ func TestNewSweepDocument(t *testing.T) {
 		{Point: 1, Session: "b", Metrics: simulate.Metrics{TotalCost: 5}},
 		{Point: 0, Session: "b", Metrics: simulate.Metrics{TotalCost: 2}},
 	}
-	doc := NewSweepDocument("v1", SweepGrid{Points: points}, obj, []sweep.Constraint{con}, []simulate.Metric{obj, peak}, nil, rows, nil)
+	doc := NewSweepDocument("v1", SweepGrid{Points: points}, obj, []sweep.Constraint{con}, []metric.Metric{obj, peak}, nil, rows, nil)
 	var got []string
 	for _, r := range doc.Rows {
 		got = append(got, r.Policy+"/"+r.Session)

@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -60,30 +59,5 @@ func TestSumMetricsEveryField(t *testing.T) {
 				t.Errorf("%s = %v, want the sum %v (a new field SumMetrics ignores?)", name, got, want)
 			}
 		}
-	}
-}
-
-// TestMetricList: every field of Metrics is a metric with a unit and a
-// meaning, named as its JSON, and Value reads it.
-func TestMetricList(t *testing.T) {
-	list := MetricList()
-	if n := reflect.TypeFor[Metrics]().NumField(); len(list) != n || len(metricInfo) != n {
-		t.Fatalf("%d metrics, %d described, %d fields", len(list), len(metricInfo), n)
-	}
-	m := Metrics{Calls: 7, TotalCost: 1.25, CacheHitRatio: 0.5, OutputLowerBound: true}
-	want := map[string]float64{"calls": 7, "total_cost_usd": 1.25, "cache_hit_ratio": 0.5, "output_lower_bound": 1, "overflows": 0}
-	for _, mt := range list {
-		if mt.Unit == unitUnlisted || mt.Doc == "" {
-			t.Errorf("metric %q has no row in metricInfo", mt.Name)
-		}
-		if w, ok := want[mt.Name]; ok && mt.Value(&m) != w {
-			t.Errorf("%s = %v, want %v", mt.Name, mt.Value(&m), w)
-		}
-	}
-	if mt, err := LookupMetric("peak_context"); err != nil || mt.Unit != UnitTokens {
-		t.Errorf("LookupMetric(peak_context) = %+v, %v", mt, err)
-	}
-	if _, err := LookupMetric("peak"); err == nil || !strings.Contains(err.Error(), "total_cost_usd") {
-		t.Errorf("LookupMetric(peak): %v", err)
 	}
 }

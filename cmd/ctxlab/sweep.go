@@ -15,6 +15,7 @@ import (
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -113,7 +114,7 @@ func runSweep(o *sweepOptions, e env) error {
 	if err != nil {
 		return usageError("--policy: %v", err)
 	}
-	obj, err := simulate.LookupMetric(o.objective)
+	obj, err := metric.Lookup(o.objective)
 	if err != nil {
 		return usageError("--objective: %v", err)
 	}
@@ -125,14 +126,14 @@ func runSweep(o *sweepOptions, e env) error {
 		}
 		cons = append(cons, c)
 	}
-	var pareto []simulate.Metric
+	var pareto []metric.Metric
 	if o.pareto != "" {
 		names := strings.Split(o.pareto, ",")
 		if len(names) != 2 {
 			return usageError("--pareto %q: want two metrics, A,B", o.pareto)
 		}
 		for _, n := range names {
-			m, err := simulate.LookupMetric(strings.TrimSpace(n))
+			m, err := metric.Lookup(strings.TrimSpace(n))
 			if err != nil {
 				return usageError("--pareto: %v", err)
 			}

@@ -25,6 +25,7 @@ import (
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // Write writes a document's page.
@@ -496,13 +497,13 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 // front), the charts of the objective against each parameter, the inputs
 // and every point and session.
 func writeSweepHTML(w io.Writer, doc *report.SweepDocument) error {
-	obj, err := simulate.LookupMetric(doc.Objective)
+	obj, err := metric.Lookup(doc.Objective)
 	if err != nil {
 		return err
 	}
-	var pareto []simulate.Metric
+	var pareto []metric.Metric
 	for _, name := range doc.Pareto {
-		m, err := simulate.LookupMetric(name)
+		m, err := metric.Lookup(name)
 		if err != nil {
 			return err
 		}

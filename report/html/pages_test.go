@@ -15,6 +15,7 @@ import (
 	"github.com/ctxlab/ctxlab/report/html"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -78,10 +79,10 @@ func TestHTMLSweep(t *testing.T) {
 			rows = append(rows, sweep.Row{Point: i, Session: s.ID, Project: s.Project, Metrics: r.Metrics})
 		}
 	}
-	obj, _ := simulate.LookupMetric("total_cost_usd")
-	peak, _ := simulate.LookupMetric("peak_context")
+	obj, _ := metric.Lookup("total_cost_usd")
+	peak, _ := metric.Lookup("peak_context")
 	grid := report.SweepGrid{Policies: []string{"keep-last-n"}, Vary: []sweep.Vary{{Param: "n", Values: []string{"2", "8"}}}, Points: points}
-	p := page(t, report.NewSweepDocument("test", grid, obj, nil, []simulate.Metric{obj, peak}, inputs, rows, nil))
+	p := page(t, report.NewSweepDocument("test", grid, obj, nil, []metric.Metric{obj, peak}, inputs, rows, nil))
 	totals, _, err := htmlcheck.Table(p, "points-sweep")
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
-	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -227,7 +227,7 @@ type HeatmapData struct {
 
 // HeatmapSeries extracts, for each base policy that has both parameters,
 // the objective's total at each pair of their values.
-func HeatmapSeries(points []sweep.Point, totals []sweep.Total, px, py string, objective simulate.Metric) []HeatmapData {
+func HeatmapSeries(points []sweep.Point, totals []sweep.Total, px, py string, objective metric.Metric) []HeatmapData {
 	byPoint := make([]*sweep.Total, len(points))
 	for i := range totals {
 		byPoint[totals[i].Point] = &totals[i]
@@ -367,7 +367,7 @@ type ParetoPoint struct {
 }
 
 // ParetoSeries extracts the Pareto plot's numbers from the ranked totals.
-func ParetoSeries(totals []sweep.Total, a, b simulate.Metric) ParetoData {
+func ParetoSeries(totals []sweep.Total, a, b metric.Metric) ParetoData {
 	d := ParetoData{A: a.Name, B: b.Name}
 	for i := range totals {
 		t := &totals[i]
@@ -414,7 +414,7 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 // SweepFiles returns a sweep's plots: the objective against each swept
 // parameter, a heatmap per base policy when exactly two parameters are
 // swept, and the Pareto front when pareto names two metrics.
-func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective simulate.Metric, pareto []simulate.Metric, sessions int, format string, opt Options) []File {
+func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, sessions int, format string, opt Options) []File {
 	var out []File
 	for _, param := range params {
 		d := SweepSeries(points, totals, param, objective.Name)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -30,14 +31,14 @@ func sweepGrid() ([]sweep.Point, []sweep.Total) {
 		rows = append(rows, sweep.Row{Point: i, Session: "s", Metrics: simulate.Metrics{TotalCost: cost[i], PeakContext: peak[i]}})
 	}
 	rows = append(rows, sweep.Row{Point: 0, Session: "t", Metrics: simulate.Metrics{TotalCost: 6, PeakContext: 10}})
-	c, _ := simulate.LookupMetric("total_cost_usd")
-	pk, _ := simulate.LookupMetric("peak_context")
-	return points, sweep.Summarize(points, rows, c, nil, []simulate.Metric{c, pk})
+	c, _ := metric.Lookup("total_cost_usd")
+	pk, _ := metric.Lookup("peak_context")
+	return points, sweep.Summarize(points, rows, c, nil, []metric.Metric{c, pk})
 }
 
-func metric(t *testing.T, name string) simulate.Metric {
+func lookup(t *testing.T, name string) metric.Metric {
 	t.Helper()
-	m, err := simulate.LookupMetric(name)
+	m, err := metric.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestSweepSeries(t *testing.T) {
 
 func TestHeatmapSeries(t *testing.T) {
 	points, totals := sweepGrid()
-	hs := HeatmapSeries(points, totals, "x", "y", metric(t, "total_cost_usd"))
+	hs := HeatmapSeries(points, totals, "x", "y", lookup(t, "total_cost_usd"))
 	want := []HeatmapData{{
 		Base: "a", ParamX: "x", ParamY: "y", Objective: "total_cost_usd",
 		Xs: []string{"1", "10"}, Ys: []string{"p", "q"},
@@ -82,7 +83,7 @@ func TestHeatmapSeries(t *testing.T) {
 // brute force here.
 func TestParetoSeries(t *testing.T) {
 	_, totals := sweepGrid()
-	d := ParetoSeries(totals, metric(t, "total_cost_usd"), metric(t, "peak_context"))
+	d := ParetoSeries(totals, lookup(t, "total_cost_usd"), lookup(t, "peak_context"))
 	if len(d.Points) != len(totals) {
 		t.Fatalf("%d points, want %d", len(d.Points), len(totals))
 	}
@@ -107,8 +108,8 @@ func TestParetoSeries(t *testing.T) {
 
 func TestSweepFilesRender(t *testing.T) {
 	points, totals := sweepGrid()
-	files := SweepFiles(points, totals, []string{"x", "y"}, metric(t, "total_cost_usd"),
-		[]simulate.Metric{metric(t, "total_cost_usd"), metric(t, "peak_context")}, 3, "png", Options{})
+	files := SweepFiles(points, totals, []string{"x", "y"}, lookup(t, "total_cost_usd"),
+		[]metric.Metric{lookup(t, "total_cost_usd"), lookup(t, "peak_context")}, 3, "png", Options{})
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)

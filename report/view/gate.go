@@ -15,8 +15,8 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
-	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // writeGate draws a budget's evaluation: failing limits first, then the
@@ -128,7 +128,7 @@ func GateReasons(res *budget.Result) *table.Table {
 // bound writes a limit's bounds: "≤ 5", "≥ 0.9", "+≤ 10%".
 func bound(o *budget.Outcome, machine bool) string {
 	var parts []string
-	f := func(u simulate.Unit, v float64) string {
+	f := func(u metric.Unit, v float64) string {
 		if machine {
 			return rawFloat(v)
 		}
@@ -155,11 +155,11 @@ func bound(o *budget.Outcome, machine bool) string {
 
 // gateValue formats a value in its unit, exactly: a gate's reader compares
 // it with a bound.
-func gateValue(u simulate.Unit, v float64) string {
+func gateValue(u metric.Unit, v float64) string {
 	switch {
-	case u == simulate.UnitUSD:
+	case u == metric.USD:
 		return numtext.USD(v)
-	case u == simulate.UnitRatio:
+	case u == metric.Ratio:
 		return numtext.Pct(100 * v)
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return numtext.Int(int64(v))
@@ -167,9 +167,9 @@ func gateValue(u simulate.Unit, v float64) string {
 	return numtext.Float(v, 2)
 }
 
-func signedValue(u simulate.Unit, v float64) string {
+func signedValue(u metric.Unit, v float64) string {
 	s := gateValue(u, v)
-	if u == simulate.UnitRatio {
+	if u == metric.Ratio {
 		s = numtext.Float(100*v, 1) + " pt" // a change of a ratio is in points
 	}
 	if v > 0 {
@@ -178,14 +178,14 @@ func signedValue(u simulate.Unit, v float64) string {
 	return s
 }
 
-func optValue(u simulate.Unit, v *float64) string {
+func optValue(u metric.Unit, v *float64) string {
 	if v == nil {
 		return "—"
 	}
 	return gateValue(u, *v)
 }
 
-func optSigned(u simulate.Unit, v *float64) string {
+func optSigned(u metric.Unit, v *float64) string {
 	if v == nil {
 		return ""
 	}

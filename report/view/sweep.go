@@ -11,7 +11,7 @@ import (
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
-	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -33,7 +33,7 @@ func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options) erro
 // SweepRows is a row per point and session with every metric (CSV, and
 // the HTML page's last table).
 func SweepRows(doc *report.SweepDocument) *table.Table {
-	metrics := simulate.MetricList()
+	metrics := metric.List()
 	cols := append([]string{"policy"}, doc.Params()...)
 	cols = append(cols, "session", "project")
 	for _, m := range metrics {
@@ -57,7 +57,7 @@ func SweepRows(doc *report.SweepDocument) *table.Table {
 // SweepTotals is one row per point, best first: a readable selection of
 // the metrics.
 func SweepTotals(doc *report.SweepDocument) *table.Table {
-	obj, _ := simulate.LookupMetric(doc.Objective)
+	obj, _ := metric.Lookup(doc.Objective)
 	ps := doc.Params()
 	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s); p10, median, p90: the objective across the sessions", len(doc.Totals), len(doc.Inputs), obj.Name, Direction(obj))
 	if len(doc.Constraints) > 0 {
@@ -103,7 +103,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 }
 
 // Direction says which way a metric ranks.
-func Direction(m simulate.Metric) string {
+func Direction(m metric.Metric) string {
 	if m.HigherIsBetter {
 		return "highest first"
 	}
@@ -133,8 +133,8 @@ func defaultsNote(doc *report.SweepDocument) string {
 
 // ParetoTable is the points no other beats on both Pareto metrics.
 func ParetoTable(doc *report.SweepDocument) *table.Table {
-	a, _ := simulate.LookupMetric(doc.Pareto[0])
-	b, _ := simulate.LookupMetric(doc.Pareto[1])
+	a, _ := metric.Lookup(doc.Pareto[0])
+	b, _ := metric.Lookup(doc.Pareto[1])
 	t := &table.Table{
 		Name: "pareto", Title: "Pareto front: " + a.Name + " against " + b.Name,
 		Note:    fmt.Sprintf("the points no other point beats on both (%s %s, %s %s), by %s", a.Name, Direction(a), b.Name, Direction(b), a.Name),

@@ -19,6 +19,7 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -119,12 +120,12 @@ func sweepDoc(t *testing.T) *report.SweepDocument {
 			rows = append(rows, sweep.Row{Point: i, Session: s.ID, Project: s.Project, Metrics: run(t, s, p.Spec).Metrics})
 		}
 	}
-	obj, _ := simulate.LookupMetric("total_cost_usd")
-	peak, _ := simulate.LookupMetric("peak_context")
+	obj, _ := metric.Lookup("total_cost_usd")
+	peak, _ := metric.Lookup("peak_context")
 	con, _ := sweep.ParseConstraint("peak_context<=100000")
 	grid := report.SweepGrid{Policies: []string{"keep-last-n"}, Vary: []sweep.Vary{{Param: "n", Values: []string{"2", "8"}}},
 		Defaults: map[string]map[string]string{"keep-last-n": {"n": "5", "keep-first": "1"}}, Points: points}
-	return report.NewSweepDocument("test", grid, obj, []sweep.Constraint{con}, []simulate.Metric{obj, peak}, inputs, rows, nil)
+	return report.NewSweepDocument("test", grid, obj, []sweep.Constraint{con}, []metric.Metric{obj, peak}, inputs, rows, nil)
 }
 
 func policyList() *report.PolicyList {

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // evaluateOne checks one limit over samples whose recorded cache writes are
@@ -223,18 +224,18 @@ func TestNewSample(t *testing.T) {
 // Reasons print values as people read them: dollars, percentages, counts
 // with commas, and every digit only where rounding would hide the break.
 func TestReasonNumbers(t *testing.T) {
-	o := &Outcome{Unit: simulate.UnitUSD}
+	o := &Outcome{Unit: metric.USD}
 	if a, b := o.pair(1.495029, 0.5); a != "$1.50" || b != "$0.50" {
 		t.Errorf("dollars: %s, %s", a, b)
 	}
 	if a, b := o.pair(0.5004, 0.5); a != "0.5004" || b != "0.5" {
 		t.Errorf("dollars that round alike: %s, %s", a, b)
 	}
-	o.Unit = simulate.UnitRatio
+	o.Unit = metric.Ratio
 	if got := o.num(0.85); got != "85.0%" {
 		t.Errorf("ratio: %s", got)
 	}
-	o.Unit = simulate.UnitTokens
+	o.Unit = metric.Tokens
 	if got, got2 := o.num(5.969451e+06), o.num(1789269.45); got != "5,969,451" || got2 != "1,789,269.45" {
 		t.Errorf("tokens: %s, %s", got, got2)
 	}

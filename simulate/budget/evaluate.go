@@ -9,6 +9,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // Schema names a gate's JSON document; SchemaVersion is its version.
@@ -32,12 +33,12 @@ type Result struct {
 
 // Outcome is one limit's evaluation.
 type Outcome struct {
-	Limit   string        `json:"limit"` // Limit.Key
-	Index   int           `json:"index"` // in the budget's limits
-	Measure string        `json:"measure"`
-	Of      Aggregation   `json:"of"`
-	Policy  string        `json:"policy,omitempty"`
-	Unit    simulate.Unit `json:"unit"`
+	Limit   string      `json:"limit"` // Limit.Key
+	Index   int         `json:"index"` // in the budget's limits
+	Measure string      `json:"measure"`
+	Of      Aggregation `json:"of"`
+	Policy  string      `json:"policy,omitempty"`
+	Unit    metric.Unit `json:"unit"`
 	// Sessions counts the sessions the limit selected.
 	Sessions int `json:"sessions"`
 	// Value is the aggregated measure; nil when it could not be computed
@@ -186,7 +187,7 @@ func pick(l *Limit, m Measure, samples []Sample) (p picked, problem string) {
 		if !s.knows(m.Name) {
 			return p, m.Name + " is not in the report the sessions were read from"
 		}
-		if m.Unit == simulate.UnitRatio && run.Usage().Total() == 0 {
+		if m.Unit == metric.Ratio && run.Usage().Total() == 0 {
 			p.undefined++
 			continue
 		}
@@ -292,9 +293,9 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor 
 // digits. JSON keeps every digit (Value, Max, …).
 func (o *Outcome) num(x float64) string {
 	switch {
-	case o.Unit == simulate.UnitUSD:
+	case o.Unit == metric.USD:
 		return numtext.USD(x)
-	case o.Unit == simulate.UnitRatio:
+	case o.Unit == metric.Ratio:
 		return numtext.Pct(100 * x)
 	case x == math.Trunc(x) && math.Abs(x) < 1e15:
 		return numtext.Int(int64(x))

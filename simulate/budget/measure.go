@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // Measure is a figure a limit can bound: every simulate metric, by its JSON
 // name, and a few the recorded run alone has.
 type Measure struct {
 	Name           string
-	Unit           simulate.Unit
+	Unit           metric.Unit
 	Doc            string
 	HigherIsBetter bool
 	// RecordedOnly measures come from the transcript's own report, not
@@ -48,10 +49,10 @@ type Sample struct {
 
 var measures = func() []Measure {
 	var out []Measure
-	for _, mt := range simulate.MetricList() {
+	for _, mt := range metric.List() {
 		mt := mt
 		m := Measure{
-			Name: mt.Name, Unit: mt.Unit, Doc: mt.Doc, HigherIsBetter: mt.HigherIsBetter, Cost: mt.Unit == simulate.UnitUSD,
+			Name: mt.Name, Unit: mt.Unit, Doc: mt.Doc, HigherIsBetter: mt.HigherIsBetter, Cost: mt.Unit == metric.USD,
 			value: func(_ *Sample, m *simulate.Metrics) float64 { return mt.Value(m) },
 		}
 		switch mt.Name {
@@ -65,12 +66,12 @@ var measures = func() []Measure {
 		out = append(out, m)
 	}
 	return append(out,
-		Measure{Name: "cache_write", Unit: simulate.UnitTokens, Doc: "cache_write_5m + cache_write_1h",
+		Measure{Name: "cache_write", Unit: metric.Tokens, Doc: "cache_write_5m + cache_write_1h",
 			value: func(_ *Sample, m *simulate.Metrics) float64 { return float64(m.CacheWrite5m + m.CacheWrite1h) }},
-		Measure{Name: "cache_break_cost_usd", Unit: simulate.UnitUSD, Cost: true, RecordedOnly: true,
+		Measure{Name: "cache_break_cost_usd", Unit: metric.USD, Cost: true, RecordedOnly: true,
 			Doc:   "what the recorded cache breaks of every thread cost in writes (replay's cache-break report)",
 			value: func(s *Sample, _ *simulate.Metrics) float64 { return s.BreakCost }},
-		Measure{Name: "duplicate_read_waste_tokens", Unit: simulate.UnitTokens, RecordedOnly: true,
+		Measure{Name: "duplicate_read_waste_tokens", Unit: metric.Tokens, RecordedOnly: true,
 			Doc:   "tokens of files read again unchanged (replay's duplicate-read report, waste_tokens)",
 			value: func(s *Sample, _ *simulate.Metrics) float64 { return float64(s.DuplicateWaste) }},
 	)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // The limits on a grid's size hold at their value and refuse one more.
@@ -55,8 +56,8 @@ func nums(n int) []string {
 // second metric, and a point equal to the last on the front on both is on
 // it too.
 func TestRankTies(t *testing.T) {
-	cost, _ := simulate.LookupMetric("total_cost_usd")
-	peak, _ := simulate.LookupMetric("peak_context")
+	cost, _ := metric.Lookup("total_cost_usd")
+	peak, _ := metric.Lookup("peak_context")
 	points := []Point{{Spec: "b"}, {Spec: "a"}, {Spec: "c"}, {Spec: "d"}}
 	rows := []Row{
 		{Point: 0, Metrics: simulate.Metrics{TotalCost: 1, PeakContext: 50}},
@@ -64,7 +65,7 @@ func TestRankTies(t *testing.T) {
 		{Point: 2, Metrics: simulate.Metrics{TotalCost: 2, PeakContext: 40}},
 		{Point: 3, Metrics: simulate.Metrics{TotalCost: 2, PeakContext: 40}},
 	}
-	ts := Summarize(points, rows, cost, nil, []simulate.Metric{cost, peak})
+	ts := Summarize(points, rows, cost, nil, []metric.Metric{cost, peak})
 	var order, front []string
 	for _, tt := range ts {
 		order = append(order, tt.Policy)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // Row is one session replayed at one grid point.
@@ -21,7 +22,7 @@ type Row struct {
 
 // Constraint bounds a metric of a point's totals: METRIC<=X, >=, < or >.
 type Constraint struct {
-	Metric simulate.Metric
+	Metric metric.Metric
 	Op     string
 	Value  float64
 }
@@ -37,7 +38,7 @@ func ParseConstraint(s string) (Constraint, error) {
 		if !ok {
 			continue
 		}
-		m, err := simulate.LookupMetric(strings.TrimSpace(name))
+		m, err := metric.Lookup(strings.TrimSpace(name))
 		if err != nil {
 			return Constraint{}, fmt.Errorf("%q: %w", s, err)
 		}
@@ -88,7 +89,7 @@ type Total struct {
 // Summarize totals each point over its rows and ranks the points: feasible
 // ones first, best objective first (lowest unless higher is better), then
 // by spec. pareto is empty or two metrics.
-func Summarize(points []Point, rows []Row, objective simulate.Metric, cons []Constraint, pareto []simulate.Metric) []Total {
+func Summarize(points []Point, rows []Row, objective metric.Metric, cons []Constraint, pareto []metric.Metric) []Total {
 	per := make([][]simulate.Metrics, len(points))
 	for _, r := range rows {
 		per[r.Point] = append(per[r.Point], r.Metrics)
@@ -108,7 +109,7 @@ func Summarize(points []Point, rows []Row, objective simulate.Metric, cons []Con
 		}
 		out[i] = t
 	}
-	better := func(m simulate.Metric, a, b *simulate.Metrics) int {
+	better := func(m metric.Metric, a, b *simulate.Metrics) int {
 		va, vb := m.Value(a), m.Value(b)
 		switch {
 		case va == vb:
@@ -141,7 +142,7 @@ func Summarize(points []Point, rows []Row, objective simulate.Metric, cons []Con
 // best-first by a (then b), a point is on the front when it is strictly
 // better on b than every point before it, or equal on both to the last
 // one on it. O(n log n).
-func markPareto(ts []Total, a, b simulate.Metric, better func(simulate.Metric, *simulate.Metrics, *simulate.Metrics) int) {
+func markPareto(ts []Total, a, b metric.Metric, better func(metric.Metric, *simulate.Metrics, *simulate.Metrics) int) {
 	idx := make([]int, len(ts))
 	for i := range idx {
 		idx[i] = i
@@ -166,7 +167,7 @@ func markPareto(ts []Total, a, b simulate.Metric, better func(simulate.Metric, *
 }
 
 // Front returns the Pareto points, best first on the first metric.
-func Front(ts []Total, a simulate.Metric) []Total {
+func Front(ts []Total, a metric.Metric) []Total {
 	var out []Total
 	for _, t := range ts {
 		if t.Pareto {

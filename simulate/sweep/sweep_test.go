@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 func TestParseVary(t *testing.T) {
@@ -96,8 +97,8 @@ func TestGrid(t *testing.T) {
 // TestParetoBruteForce compares the front with the definition on random
 // points, ties included.
 func TestParetoBruteForce(t *testing.T) {
-	cost, _ := simulate.LookupMetric("total_cost_usd")
-	hit, _ := simulate.LookupMetric("cache_hit_ratio") // higher is better
+	cost, _ := metric.Lookup("total_cost_usd")
+	hit, _ := metric.Lookup("cache_hit_ratio") // higher is better
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 200; trial++ {
 		n := 1 + r.IntN(30)
@@ -107,7 +108,7 @@ func TestParetoBruteForce(t *testing.T) {
 			points = append(points, Point{Spec: string(rune('a'+i%26)) + strings.Repeat("'", i/26)})
 			rows = append(rows, Row{Point: i, Metrics: simulate.Metrics{TotalCost: float64(r.IntN(6)), CacheHitRatio: float64(r.IntN(6)) / 10}})
 		}
-		ts := Summarize(points, rows, cost, nil, []simulate.Metric{cost, hit})
+		ts := Summarize(points, rows, cost, nil, []metric.Metric{cost, hit})
 		for i := range ts {
 			dominated := false
 			for j := range ts {
@@ -125,7 +126,7 @@ func TestParetoBruteForce(t *testing.T) {
 }
 
 func TestSummarizeRanks(t *testing.T) {
-	cost, _ := simulate.LookupMetric("total_cost_usd")
+	cost, _ := metric.Lookup("total_cost_usd")
 	points := []Point{{Spec: "p1"}, {Spec: "p2"}, {Spec: "p3"}}
 	rows := []Row{
 		{Point: 0, Session: "s1", Metrics: simulate.Metrics{TotalCost: 1, PeakContext: 900}},

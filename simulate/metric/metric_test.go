@@ -1,0 +1,34 @@
+package metric
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
+
+// TestList: every field of Metrics is a metric with a unit and a
+// meaning, named as its JSON, and Value reads it.
+func TestList(t *testing.T) {
+	list := List()
+	if n := reflect.TypeFor[simulate.Metrics]().NumField(); len(list) != n || len(metricInfo) != n {
+		t.Fatalf("%d metrics, %d described, %d fields", len(list), len(metricInfo), n)
+	}
+	m := simulate.Metrics{Calls: 7, TotalCost: 1.25, CacheHitRatio: 0.5, OutputLowerBound: true}
+	want := map[string]float64{"calls": 7, "total_cost_usd": 1.25, "cache_hit_ratio": 0.5, "output_lower_bound": 1, "overflows": 0}
+	for _, mt := range list {
+		if mt.Unit == unitUnlisted || mt.Doc == "" {
+			t.Errorf("metric %q has no row in metricInfo", mt.Name)
+		}
+		if w, ok := want[mt.Name]; ok && mt.Value(&m) != w {
+			t.Errorf("%s = %v, want %v", mt.Name, mt.Value(&m), w)
+		}
+	}
+	if mt, err := Lookup("peak_context"); err != nil || mt.Unit != Tokens {
+		t.Errorf("Lookup(peak_context) = %+v, %v", mt, err)
+	}
+	if _, err := Lookup("peak"); err == nil || !strings.Contains(err.Error(), "total_cost_usd") {
+		t.Errorf("Lookup(peak): %v", err)
+	}
+}
