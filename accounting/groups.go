@@ -25,6 +25,9 @@ type SessionLine struct {
 	Unpriced    int         `json:"unpriced_calls"`
 	Compactions int         `json:"compactions"`
 	HitRatio    float64     `json:"cache_hit_ratio"`
+	// OutputLowerBound: some output counts are placeholders, so Tokens
+	// and Cost are lower bounds.
+	OutputLowerBound bool `json:"output_lower_bound"`
 }
 
 // Overview is one line per session, oldest first (sessions without a
@@ -39,6 +42,7 @@ func Overview(reports []*Report, loc *time.Location) []SessionLine {
 		l := SessionLine{
 			ID: s.ID, Project: s.Project, Start: s.Start, Calls: u.Calls, Tokens: u.Usage().Total(),
 			Cost: u.Cost, Unpriced: u.Unpriced, Compactions: len(r.Compactions), HitRatio: r.Usage.HitRatio,
+			OutputLowerBound: u.OutputLowerBound,
 		}
 		if s.Start != 0 {
 			l.Date = s.Start.UTC().In(loc).Format(time.DateOnly)

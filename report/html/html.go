@@ -253,7 +253,7 @@ var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Pr
 func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htmlCell {
 	u := r.Usage.Total
 	tokens := u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead + u.Output
-	cost := cell(view.CostText(r.Summary.Cost, u.Unpriced, u.Calls), strconv.FormatFloat(r.Summary.Cost, 'f', -1, 64))
+	cost := cell(view.CostText(r.Summary.Cost, u.Unpriced, u.Calls, u.OutputLowerBound), strconv.FormatFloat(r.Summary.Cost, 'f', -1, 64))
 	if u.Unpriced > 0 && u.Unpriced == u.Calls {
 		cost.Value = ""
 	}

@@ -218,7 +218,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 				raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads)})
 		cost.Add([]string{r.Policy, numtext.Pct(m.CacheHitRatio * 100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
 			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m + m.CacheWrite1h), numtext.Int(m.CacheRead), out,
-			CostText(m.Cost, m.Unpriced, m.Calls), agentsText(m), TotalText(m), dCost, dPct},
+			CostText(m.Cost, m.Unpriced, m.Calls, m.OutputLowerBound), agentsText(m), TotalText(m), dCost, dPct},
 			[]string{r.Policy, strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks), raw(m.PolicyBreaks),
 				raw(m.Input), raw(m.CacheWrite5m + m.CacheWrite1h), raw(m.CacheRead), raw(m.Output),
 				rawUSD(m.Cost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rCost, rPct})

@@ -46,14 +46,14 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	}
 	for _, l := range lines {
 		t.Add(
-			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), numtext.Int(l.Tokens), CostText(l.Cost, l.Unpriced, l.Calls), numtext.Int(l.Compactions), numtext.Pct(l.HitRatio * 100)},
+			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), numtext.Int(l.Tokens), CostText(l.Cost, l.Unpriced, l.Calls, l.OutputLowerBound), numtext.Int(l.Compactions), numtext.Pct(l.HitRatio * 100)},
 			[]string{l.Date, l.Project, l.ID, raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Compactions), ratio(l.HitRatio)},
 		)
 	}
 	tot := doc.Total
 	u := tot.Usage.Total
 	t.AddRow("total", "", numtext.Int(tot.Summary.Sessions)+" sessions", numtext.Int(u.Calls), numtext.Int(u.Usage().Total()),
-		CostText(u.Cost, u.Unpriced, u.Calls), numtext.Int(len(tot.Compactions)), numtext.Pct(tot.Usage.HitRatio*100))
+		CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound), numtext.Int(len(tot.Compactions)), numtext.Pct(tot.Usage.HitRatio*100))
 	return t
 }
 
@@ -129,7 +129,7 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 	defer dropSessionsColumn(t, by)
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) {
 		text := []string{name, numtext.Int(sessions), numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m + u.CacheWrite1h), numtext.Int(u.CacheRead), numtext.Int(u.Output),
-			numtext.Int(u.Usage().Total()), CostText(u.Cost, u.Unpriced, u.Calls)}
+			numtext.Int(u.Usage().Total()), CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m + u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls)}
 		if !byModel {

@@ -275,7 +275,7 @@ func usageTables(r *accounting.Report, corpus bool) []*table.Table {
 	note := fmt.Sprintf("cache hit ratio %s (read / (input + write + read)); prices of %s",
 		numtext.Pct(u.HitRatio*100), u.PriceDate)
 	if u.Total.OutputLowerBound {
-		note += "; ≥: output counts are lower bounds (Claude Code 2.1.9–2.1.41 placeholders)"
+		note += "; ≥: output counts, and costs resting on them, are lower bounds (Claude Code 2.1.9–2.1.41 placeholders)"
 	}
 	byModel := &table.Table{Name: "usage_by_model", Title: "Usage by model", Note: note,
 		Columns: append([]table.Column{{Name: "Name", Kind: table.Text}}, usageColumns...)}
@@ -316,7 +316,7 @@ func usageRow(t *table.Table, lead []string, name string, u accounting.UsageRow)
 	if u.OutputLowerBound {
 		out = "≥" + out
 	}
-	cost := CostText(u.Cost, u.Unpriced, u.Calls)
+	cost := CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)
 	rawCost := rawUSD(u.Cost)
 	if u.Unpriced == u.Calls && u.Calls > 0 {
 		rawCost = ""

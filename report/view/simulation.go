@@ -91,7 +91,7 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 		return numtext.Int(x.Output)
 	}
 	row("output", out(m), raw(m.Output), out(o), raw(o.Output), signedNum(m.Output-o.Output), raw(m.Output-o.Output))
-	money("cost (main thread + summarizer)", CostText(m.Cost, m.Unpriced, m.Calls), m.Cost, CostText(o.Cost, o.Unpriced, o.Calls), o.Cost)
+	money("cost (main thread + summarizer)", CostText(m.Cost, m.Unpriced, m.Calls, m.OutputLowerBound), m.Cost, CostText(o.Cost, o.Unpriced, o.Calls, o.OutputLowerBound), o.Cost)
 	money("summarizer cost", numtext.USD(m.SummarizerCost), m.SummarizerCost, numtext.USD(o.SummarizerCost), o.SummarizerCost)
 	money("agents cost (observed)", agentsText(m), m.AgentsCost, agentsText(o), o.AgentsCost)
 	money("total cost", TotalText(m), m.TotalCost, TotalText(o), o.TotalCost)
@@ -108,15 +108,21 @@ func methodText(method accounting.Method) string {
 	return "usage deltas"
 }
 
-// CostText prints a cost, flagging calls whose model has no price.
-func CostText(cost float64, unpriced, calls int) string {
+// CostText prints a cost, flagging calls whose model has no price, and
+// marking with ≥ a cost that rests on placeholder output counts (lower,
+// Claude Code 2.1.9–2.1.41), as the output itself is.
+func CostText(cost float64, unpriced, calls int, lower bool) string {
+	usd := numtext.USD(cost)
+	if lower {
+		usd = "≥" + usd
+	}
 	switch {
 	case unpriced > 0 && unpriced == calls:
 		return "unpriced"
 	case unpriced > 0:
-		return fmt.Sprintf("%s + %d unpriced", numtext.USD(cost), unpriced)
+		return fmt.Sprintf("%s + %d unpriced", usd, unpriced)
 	}
-	return numtext.USD(cost)
+	return usd
 }
 
 // RunCallsTables are compare's per-call tables of one run: replay's, with
@@ -196,11 +202,15 @@ func agentsText(m simulate.Metrics) string {
 // thread and the sub-agents it leaves out.
 func TotalText(m simulate.Metrics) string {
 	n := m.Unpriced + m.AgentsUnpriced
+	usd := numtext.USD(m.TotalCost)
+	if m.OutputLowerBound {
+		usd = "≥" + usd
+	}
 	switch {
 	case n > 0 && m.TotalCost == 0:
 		return "unpriced"
 	case n > 0:
-		return fmt.Sprintf("%s + %d unpriced", numtext.USD(m.TotalCost), n)
+		return fmt.Sprintf("%s + %d unpriced", usd, n)
 	}
-	return numtext.USD(m.TotalCost)
+	return usd
 }
