@@ -155,6 +155,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	if machine {
 		return []*table.Table{compareCSVTable(c)}
 	}
+	costNote := runsLowerBoundNote(c.Runs)
 	ctx := &table.Table{
 		Name: "compare_context", Title: "Context under each policy",
 		Note: note + "Δ: against the first policy; ≥warning: calls at or above the warning level; freed, summary: tokens; " +
@@ -178,7 +179,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	cost := &table.Table{
 		Name: "compare_cost", Title: "Cache and cost under each policy",
 		Note: note + "rebuilds: calls that re-wrote a lost cached prompt; by policy: those right after the run edited the context; " +
-			"cost: main thread + summarizer; agents: sub-agents as observed; total: both",
+			withNote("cost: main thread + summarizer; agents: sub-agents as observed; total: both", costNote),
 		Columns: []table.Column{
 			{Name: "Policy", Kind: table.Text},
 			{Name: "Hit ratio", Right: true, Short: "Hit"},
@@ -458,6 +459,17 @@ func signedPct(x float64) string {
 	return numtext.Pct(x)
 }
 
+// runsLowerBoundNote is LowerBoundNote for the total costs of runs of
+// the same calls: the unpriced calls are the most any run leaves out.
+func runsLowerBoundNote(runs []report.Run) string {
+	placeholders, unpriced := false, 0
+	for _, r := range runs {
+		placeholders = placeholders || r.Metrics.OutputLowerBound
+		unpriced = max(unpriced, r.Metrics.Unpriced+r.Metrics.AgentsUnpriced)
+	}
+	return LowerBoundNote(placeholders, unpriced)
+}
+
 // compareOverviewTable is one line per session and the total: each
 // policy's total cost (main thread, summarizer and sub-agents), the others
 // with their difference from the first policy's.
@@ -465,7 +477,7 @@ func compareOverviewTable(doc *report.CompareDocument) *table.Table {
 	t := &table.Table{
 		Name: "compare_sessions", Title: "Sessions under each policy",
 		Note: "cost: each run's total (main thread + summarizer + sub-agents as observed); in brackets: against " +
-			doc.Policies[0] + "; the total row sums the sessions",
+			withNote(doc.Policies[0]+"; the total row sums the sessions", runsLowerBoundNote(doc.Total.Runs)),
 		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Project", Kind: table.Text, Drop: 1, Distinct: true}, {Name: "Calls", Right: true, Drop: 2}},
 	}
 	for _, p := range doc.Policies {
@@ -477,7 +489,7 @@ func compareOverviewTable(doc *report.CompareDocument) *table.Table {
 			r[2] = numtext.Int(c.Runs[0].Metrics.Calls)
 		}
 		for i, run := range c.Runs {
-			cell := numtext.USD(run.Metrics.TotalCost)
+			cell := TotalText(run.Metrics)
 			if i > 0 && run.Delta.TotalCostPct != nil {
 				cell += " (" + signedPct(*run.Delta.TotalCostPct) + ")"
 			}

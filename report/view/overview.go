@@ -34,6 +34,7 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	}
 	t.Note = fmt.Sprintf("date: of the first message (%s); tokens: input + cache writes + cache reads + output; "+
 		"cache hit: read / (input + write + read); total: each call once (a resumed session repeats calls)", zone)
+	t.Note = withNote(t.Note, LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced))
 	t.Columns = []table.Column{
 		{Name: "Date"},
 		{Name: "Project", Kind: table.Text, Distinct: true},
@@ -103,6 +104,7 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 		}
 		t.Note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
 	}
+	t.Note = withNote(t.Note, LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced))
 	keyKind := table.Fixed
 	switch by {
 	case accounting.ByProject, accounting.ByModel:

@@ -274,9 +274,7 @@ func usageTables(r *accounting.Report, corpus bool) []*table.Table {
 	u := r.Usage
 	note := fmt.Sprintf("cache hit ratio %s (read / (input + write + read)); prices of %s",
 		numtext.Pct(u.HitRatio*100), u.PriceDate)
-	if u.Total.OutputLowerBound {
-		note += "; ≥: output counts, and costs resting on them, are lower bounds (Claude Code 2.1.9–2.1.41 placeholders)"
-	}
+	note = withNote(note, LowerBoundNote(u.Total.OutputLowerBound, u.Total.Unpriced))
 	byModel := &table.Table{Name: "usage_by_model", Title: "Usage by model", Note: note,
 		Columns: append([]table.Column{{Name: "Name", Kind: table.Text}}, usageColumns...)}
 	for _, row := range u.ByModel {

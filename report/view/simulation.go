@@ -30,6 +30,11 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	l := r.Limits
 	note := fmt.Sprintf("trace-driven replay of the main thread (sizes from %s); window %s, auto-compact threshold %s, warning %s (first call's model and version)",
 		methodText(r.Method), numtext.Int(l.Window), numtext.Int(l.Threshold), numtext.Int(l.Warning))
+	lb := LowerBoundNote(m.OutputLowerBound, m.Unpriced+m.AgentsUnpriced)
+	if rec != nil {
+		lb = LowerBoundNote(m.OutputLowerBound || rec.OutputLowerBound, max(m.Unpriced+m.AgentsUnpriced, rec.Unpriced+rec.AgentsUnpriced))
+	}
+	note = withNote(note, lb)
 	t := &table.Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note,
 		Columns: []table.Column{{Name: "Field"}, {Name: "Value", Kind: table.Prose}}}
 	if rec != nil {
@@ -108,21 +113,50 @@ func methodText(method accounting.Method) string {
 	return "usage deltas"
 }
 
-// CostText prints a cost, flagging calls whose model has no price, and
-// marking with ≥ a cost that rests on placeholder output counts (lower,
-// Claude Code 2.1.9–2.1.41), as the output itself is.
+// CostText prints a cost for people: "unpriced" when no call had a
+// price, and marked ≥ when it is a lower bound, because some calls have no
+// price or some output counts are placeholders (lower). It never grows
+// with the number of unpriced calls, so that a totals row does not widen
+// its column: the table's note says what ≥ stands for (LowerBoundNote).
 func CostText(cost float64, unpriced, calls int, lower bool) string {
-	usd := numtext.USD(cost)
-	if lower {
-		usd = "≥" + usd
-	}
 	switch {
 	case unpriced > 0 && unpriced == calls:
 		return "unpriced"
-	case unpriced > 0:
-		return fmt.Sprintf("%s + %d unpriced", usd, unpriced)
+	case unpriced > 0 || lower:
+		return "≥" + numtext.USD(cost)
 	}
-	return usd
+	return numtext.USD(cost)
+}
+
+// LowerBoundNote says what a ≥ in a table stands for: placeholder output
+// counts (Claude Code 2.1.9–2.1.41 wrote them), and the unpriced calls a
+// cost leaves out. It is empty when neither is the case.
+func LowerBoundNote(placeholders bool, unpriced int) string {
+	var why []string
+	if placeholders {
+		why = append(why, "output counts are Claude Code 2.1.9–2.1.41 placeholders")
+	}
+	switch {
+	case unpriced == 1:
+		why = append(why, "the cost leaves out 1 call of a model without a price")
+	case unpriced > 1:
+		why = append(why, "the cost leaves out "+numtext.Int(unpriced)+" calls of models without a price")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "≥: a lower bound: " + strings.Join(why, "; ")
+}
+
+// withNote joins a table's note and another part.
+func withNote(note, more string) string {
+	switch {
+	case more == "":
+		return note
+	case note == "":
+		return more
+	}
+	return note + "; " + more
 }
 
 // RunCallsTables are compare's per-call tables of one run: replay's, with
@@ -189,28 +223,23 @@ func summariesTable(r *simulate.Result) *table.Table {
 	return t
 }
 
-// agentsText is the sub-agents' observed cost, naming the calls it leaves
-// out for want of a price.
+// agentsText is the sub-agents' observed cost (≥ when it leaves out
+// unpriced calls).
 func agentsText(m simulate.Metrics) string {
-	if m.AgentsUnpriced > 0 {
-		return fmt.Sprintf("%s + %d unpriced", numtext.USD(m.AgentsCost), m.AgentsUnpriced)
-	}
-	return numtext.USD(m.AgentsCost)
+	return partCost(m.AgentsCost, m.AgentsUnpriced, false)
 }
 
-// TotalText is the run's total cost, naming the unpriced calls of the main
-// thread and the sub-agents it leaves out.
+// TotalText is the run's total cost: ≥ when it leaves out unpriced calls
+// of the main thread or the sub-agents, or rests on placeholder outputs.
 func TotalText(m simulate.Metrics) string {
-	n := m.Unpriced + m.AgentsUnpriced
-	usd := numtext.USD(m.TotalCost)
-	if m.OutputLowerBound {
-		usd = "≥" + usd
-	}
-	switch {
-	case n > 0 && m.TotalCost == 0:
+	return partCost(m.TotalCost, m.Unpriced+m.AgentsUnpriced, m.OutputLowerBound)
+}
+
+// partCost is CostText for a sum whose calls are not counted: a zero
+// cost with unpriced calls is taken for all of them unpriced.
+func partCost(cost float64, unpriced int, lower bool) string {
+	if unpriced > 0 && cost == 0 {
 		return "unpriced"
-	case n > 0:
-		return fmt.Sprintf("%s + %d unpriced", usd, n)
 	}
-	return usd
+	return CostText(cost, unpriced, unpriced+1, lower)
 }
