@@ -105,6 +105,18 @@ type Group struct {
 	// Compactions counts compaction events by their time (by period) or
 	// session (by project); 0 by model.
 	Compactions int `json:"compactions"`
+	// Models splits the group by model, most expensive first (replay
+	// --breakdown shows them, as ccusage's does); they add up to Usage.
+	// None by model.
+	Models []ModelShare `json:"models,omitempty"`
+}
+
+// ModelShare is one model's calls within a group.
+type ModelShare struct {
+	Model    string   `json:"model"`
+	Sessions int      `json:"sessions"`
+	Usage    UsageRow `json:"usage"`
+	HitRatio float64  `json:"cache_hit_ratio"`
 }
 
 // UnknownKey is the group of calls without a timestamp in a view by period.
@@ -114,7 +126,8 @@ const UnknownKey = "unknown"
 // each call once across sessions as Merge does (so the groups add up to
 // Merge's total). Periods are calendar days, weeks (Monday to Sunday; the
 // key is the Monday) or months in loc (nil: UTC), in time order; projects
-// and models come most expensive first.
+// and models come most expensive first. Each group but a model's is
+// split by model too (Group.Models).
 func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Table) []Group {
 	if loc == nil {
 		loc = time.UTC
@@ -142,6 +155,7 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 	}
 	recs := map[string][]call{}
 	sessions := map[string]map[string]bool{}
+	modelSessions := map[[2]string]map[string]bool{} // group and model
 	var keys []string
 	for l, i := range kept.records() {
 		c := l.call(i)
@@ -152,6 +166,13 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 		}
 		recs[k] = append(recs[k], c)
 		sessions[k][l.session] = true
+		if by != ByModel {
+			km := [2]string{k, c.model}
+			if modelSessions[km] == nil {
+				modelSessions[km] = map[string]bool{}
+			}
+			modelSessions[km][l.session] = true
+		}
 	}
 	compactions := map[string]int{}
 	if by != ByModel {
@@ -165,7 +186,14 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 	out := make([]Group, 0, len(keys))
 	for _, k := range keys {
 		u := usageOf(slices.Values(recs[k]), table)
-		out = append(out, Group{Key: k, Sessions: len(sessions[k]), Usage: u.Total, HitRatio: u.HitRatio, Compactions: compactions[k]})
+		g := Group{Key: k, Sessions: len(sessions[k]), Usage: u.Total, HitRatio: u.HitRatio, Compactions: compactions[k]}
+		if by != ByModel {
+			for _, m := range u.ByModel {
+				g.Models = append(g.Models, ModelShare{Model: m.Name, Sessions: len(modelSessions[[2]string{k, m.Name}]),
+					Usage: m, HitRatio: m.Usage().HitRatio()})
+			}
+		}
+		out = append(out, g)
 	}
 	slices.SortStableFunc(out, func(a, b Group) int {
 		if by.IsTime() {

@@ -93,6 +93,32 @@ func TestGroups(t *testing.T) {
 		t.Errorf("day groups hold %d calls, Merge %d", calls, total.Calls)
 	}
 	usd(t, "sum of day groups", cost, total.Cost)
+	// Each group's models add up to it; the view by model has none.
+	for _, by := range GroupBys {
+		for _, g := range Groups(reps, by, nil, nil) {
+			if by == ByModel {
+				if g.Models != nil {
+					t.Errorf("by model: %s split by model", g.Key)
+				}
+				continue
+			}
+			var sum UsageRow
+			for _, m := range g.Models {
+				sum.Calls += m.Usage.Calls
+				sum.Input += m.Usage.Input
+				sum.CacheRead += m.Usage.CacheRead
+				sum.Output += m.Usage.Output
+				sum.Cost += m.Usage.Cost
+				if m.Sessions < 1 || m.Sessions > g.Sessions || m.Model != m.Usage.Name {
+					t.Errorf("by %s, %s: model %s in %d of %d sessions", by, g.Key, m.Model, m.Sessions, g.Sessions)
+				}
+			}
+			if len(g.Models) == 0 || sum.Calls != g.Usage.Calls || sum.Input != g.Usage.Input || sum.CacheRead != g.Usage.CacheRead || sum.Output != g.Usage.Output {
+				t.Errorf("by %s, %s: models sum to %+v, group %+v", by, g.Key, sum, g.Usage)
+			}
+			usd(t, "models of "+g.Key, sum.Cost, g.Usage.Cost)
+		}
+	}
 }
 
 func TestOverview(t *testing.T) {

@@ -112,6 +112,9 @@ type Options struct {
 	Width int
 	// Location is the time zone of the overview's dates (nil: UTC).
 	Location *time.Location
+	// Breakdown shows a grouped view's groups split by model (replay
+	// --by … --breakdown); JSON always has the split.
+	Breakdown bool
 }
 
 // Wants reports whether the options select a report section (no

@@ -93,6 +93,7 @@ func TestReplayGolden(t *testing.T) {
 		{"fixtures-by-week-ny.txt", []string{"replay", "--by", "week", "--tz", "America/New_York", fixtures}},
 		{"fixtures-by-month.md", []string{"replay", "--by", "month", "--format", "markdown", fixtures}},
 		{"fixtures-by-project.csv", []string{"replay", "--by", "project", "--format", "csv", fixtures}},
+		{"fixtures-by-project-breakdown.json", []string{"replay", "--by", "project", "--breakdown", "--format", "json", fixtures}},
 		{"fixtures-by-model.json", []string{"replay", "--by", "model", "--format", "json", fixtures}},
 	}
 	for _, tt := range tests {
@@ -459,6 +460,8 @@ func TestReplayViewErrors(t *testing.T) {
 		{[]string{"--by", "year"}, `--by "year": want one of day, week, month, project, model`},
 		{[]string{"--by", "day", "--detail"}, "--by is a view of its own"},
 		{[]string{"--by", "day", "--policy", "observed"}, "--by is a view of its own"},
+		{[]string{"--breakdown"}, "--breakdown splits --by day, week, month, project or session"},
+		{[]string{"--by", "model", "--breakdown"}, "--breakdown splits --by day, week, month, project or session"},
 		{[]string{"--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": not a time zone`},
 		{[]string{"--format", "csv", "--section", "usage,tokens"}, "CSV holds one table"},
 		{[]string{"--format", "csv", "--section", "nope"}, `--section "nope"`},

@@ -19,16 +19,17 @@ import (
 
 type replayOptions struct {
 	inputOptions
-	sim      simOptions
-	top      int
-	sections []string
-	policy   string
-	calls    bool
-	plot     plotOptions
-	detail   bool
-	by       string
-	tz       string
-	loc      *time.Location
+	sim       simOptions
+	top       int
+	sections  []string
+	policy    string
+	calls     bool
+	plot      plotOptions
+	detail    bool
+	by        string
+	breakdown bool
+	tz        string
+	loc       *time.Location
 }
 
 func newReplayCmd(e env) *cobra.Command {
@@ -61,6 +62,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's reports after the overview")
 	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project, model or session instead")
+	f.BoolVar(&o.breakdown, "breakdown", false, "with --by day, week, month, project or session, split each group by model")
 	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
 	o.sim.addFlags(f)
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
@@ -92,6 +94,9 @@ func (o *replayOptions) validate(e env) error {
 		if o.detail || o.policy != "" || (len(o.sections) > 0 && o.format != "csv") {
 			return usageError("--by is a view of its own: it takes no --detail, --policy or --section")
 		}
+	}
+	if o.breakdown && (o.by == "" || o.by == string(accounting.ByModel)) {
+		return usageError("--breakdown splits --by day, week, month, project or session by model; give one of those")
 	}
 	if o.sessions {
 		o.detail = true
@@ -194,7 +199,7 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	}
 	err = render.Write(e.stdout, doc, report.Options{
 		Format: report.Format(o.format), Top: top, Sections: o.sections, PerSession: o.detail, Calls: o.calls || o.format == "csv",
-		Width: o.columns(e), Location: o.loc,
+		Width: o.columns(e), Location: o.loc, Breakdown: o.breakdown,
 	})
 	if !o.plot.on() {
 		return l.finish(&o.inputOptions, err)

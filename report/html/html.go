@@ -342,7 +342,7 @@ func writeGroupsHTML(w io.Writer, doc *report.Document, opt report.Options) erro
 		Lines:  []string{"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
 		Errors: doc.Errors,
 	}
-	t := view.GroupTable(doc, opt.Location)
+	t := view.GroupTable(doc, opt)
 	return writeHTMLPage(w, page, 1, func(int) (*htmlSection, error) {
 		return &htmlSection{ID: "groups", Title: t.Title, Tables: htmlTables(&ids{prefix: "groups"}, []*table.Table{t})}, nil
 	})

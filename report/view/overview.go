@@ -2,7 +2,9 @@ package view
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ctxlab/ctxlab/report"
@@ -60,15 +62,18 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 
 // GroupTable is the grouped view (--by) as people read it: a row per
 // period, project, model or session, and the total.
-func GroupTable(doc *report.Document, loc *time.Location) *table.Table {
-	return groupTable(doc, loc, false)
+func GroupTable(doc *report.Document, opt report.Options) *table.Table {
+	return groupTable(doc, opt, false)
 }
 
 // groupTable is the grouped view (--by): one row per period, project or
-// model, and the total; machine: the groups alone, with every CSV column.
-func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.Table {
+// model, and the total; with opt.Breakdown each group's models follow it.
+// machine: the groups alone, with every CSV column; with opt.Breakdown one
+// row per group and model instead (the groups are their sums).
+func groupTable(doc *report.Document, opt report.Options, machine bool) *table.Table {
 	by := accounting.GroupBy(doc.By)
 	byModel := by == accounting.ByModel // compactions are not a model's
+	breakdown := opt.Breakdown && !byModel
 	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
 	if machine {
 		t.Columns = csvColumns(string(by), "sessions", "calls", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "tokens",
@@ -77,10 +82,23 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 			t.RemoveColumn(11)
 		}
 		defer dropSessionsColumn(t, by)
-		for _, g := range doc.Groups {
-			u := g.Usage
-			row := []string{g.Key, raw(g.Sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
+		rawRow := func(key string, sessions int, u accounting.UsageRow) []string {
+			return []string{key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 				raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
+		}
+		if breakdown {
+			t.Columns = slices.Insert(t.Columns, 1, csvColumns("model")...)
+			t.RemoveColumn(12) // a compaction is not a model's
+			for _, g := range doc.Groups {
+				for _, m := range g.Models {
+					row := rawRow(g.Key, m.Sessions, m.Usage)
+					t.AddRow(append(slices.Insert(row, 1, m.Model), ratio(m.HitRatio))...)
+				}
+			}
+			return t
+		}
+		for _, g := range doc.Groups {
+			row := rawRow(g.Key, g.Sessions, g.Usage)
 			if !byModel {
 				row = append(row, raw(g.Compactions))
 			}
@@ -88,6 +106,7 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 		}
 		return t
 	}
+	loc := opt.Location
 	key := map[accounting.GroupBy]string{
 		accounting.ByDay: "Day", accounting.ByWeek: "Week", accounting.ByMonth: "Month",
 		accounting.ByProject: "Project", accounting.ByModel: "Model", accounting.BySession: "Session",
@@ -105,11 +124,16 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 		t.Note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
 	}
 	t.Note = withNote(t.Note, LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced))
+	if breakdown {
+		t.Note += "; └: the group's calls of one model"
+	}
 	keyKind := table.Fixed
-	switch by {
-	case accounting.ByProject, accounting.ByModel:
+	switch {
+	case breakdown:
+		keyKind = table.Text // the models' rows
+	case by == accounting.ByProject || by == accounting.ByModel:
 		keyKind = table.Text
-	case accounting.BySession:
+	case by == accounting.BySession:
 		keyKind = table.ID
 	}
 	t.Columns = []table.Column{
@@ -129,21 +153,37 @@ func groupTable(doc *report.Document, loc *time.Location, machine bool) *table.T
 		t.RemoveColumn(9)
 	}
 	defer dropSessionsColumn(t, by)
+	// row adds a group, or one of its models (compactions -1: the cell
+	// stays empty, or is not there by model).
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) {
 		text := []string{name, numtext.Int(sessions), numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m + u.CacheWrite1h), numtext.Int(u.CacheRead), numtext.Int(u.Output),
 			numtext.Int(u.Usage().Total()), CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m + u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls)}
-		if !byModel {
+		switch {
+		case compactions >= 0:
 			text, rawRow = append(text, numtext.Int(compactions)), append(rawRow, raw(compactions))
+		case !byModel:
+			text, rawRow = append(text, ""), append(rawRow, "")
 		}
 		t.Add(append(text, numtext.Pct(hit*100)), append(rawRow, ratio(hit)))
 	}
+	compactions := func(n int) int {
+		if byModel {
+			return -1
+		}
+		return n
+	}
 	for _, g := range doc.Groups {
-		row(g.Key, g.Sessions, g.Usage, g.HitRatio, g.Compactions)
+		row(g.Key, g.Sessions, g.Usage, g.HitRatio, compactions(g.Compactions))
+		if breakdown {
+			for _, m := range g.Models {
+				row("└ "+m.Model, m.Sessions, m.Usage, m.HitRatio, -1)
+			}
+		}
 	}
 	tot := doc.Total
-	row("total", tot.Summary.Sessions, tot.Usage.Total, tot.Usage.HitRatio, len(tot.Compactions))
+	row("total", tot.Summary.Sessions, tot.Usage.Total, tot.Usage.HitRatio, compactions(len(tot.Compactions)))
 	return t
 }
 
@@ -160,7 +200,10 @@ func ratio(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 // dropSessionsColumn leaves out the count of sessions of a view by
 // session, where it is always 1.
 func dropSessionsColumn(t *table.Table, by accounting.GroupBy) {
-	if by == accounting.BySession {
-		t.RemoveColumn(1)
+	if by != accounting.BySession {
+		return
+	}
+	if i := slices.IndexFunc(t.Columns, func(c table.Column) bool { return strings.EqualFold(c.Name, "sessions") }); i >= 0 {
+		t.RemoveColumn(i)
 	}
 }

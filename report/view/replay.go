@@ -24,7 +24,7 @@ func writeReplay(w io.Writer, doc *report.Document, opt report.Options) error {
 		return writeCSV(w, doc, opt)
 	}
 	if doc.By != "" {
-		return render(w, opt.Format, opt.Width, []section{{tables: []*table.Table{groupTable(doc, opt.Location, false)}}})
+		return render(w, opt.Format, opt.Width, []section{{tables: []*table.Table{groupTable(doc, opt, false)}}})
 	}
 	var secs []section
 	if len(doc.Sessions) > 1 {
@@ -99,7 +99,7 @@ func writeCSV(w io.Writer, doc *report.Document, opt report.Options) error {
 		if doc.By == "" {
 			return fmt.Errorf("CSV table groups needs --by")
 		}
-		if err := groupTable(doc, opt.Location, true).WriteCSVRows(cw, "", true); err != nil {
+		if err := groupTable(doc, opt, true).WriteCSVRows(cw, "", true); err != nil {
 			return err
 		}
 	default:
