@@ -1,6 +1,7 @@
 package html
 
 import (
+	"github.com/ctxlab/ctxlab/accounting"
 	"strings"
 	"testing"
 
@@ -71,5 +72,23 @@ func TestInlineSVG(t *testing.T) {
 	}
 	if !strings.Contains(s, ` role="img" aria-label="`) || strings.Contains(s, `a<b>`) || !strings.Contains(s, `a&lt;b&gt;`) {
 		t.Errorf("label or title not escaped: %.400q", s)
+	}
+}
+
+// TestOverviewCost: a session none of whose calls has a price shows
+// "unpriced" and carries no number to sort by (it sorts last); one with
+// some priced calls sorts by the cost of those.
+func TestOverviewCost(t *testing.T) {
+	for _, c := range []struct {
+		unpriced    int
+		text, value string
+	}{{0, "$1.25", "1.25"}, {1, "$1.25 + 1 unpriced", "1.25"}, {3, "unpriced", ""}} {
+		r := &accounting.Report{}
+		r.Summary.Cost = 1.25
+		r.Usage.Total.Calls, r.Usage.Total.Cost, r.Usage.Total.Unpriced = 3, 1.25, c.unpriced
+		cost := overviewRow(r, "s", "#s", "", "")[5]
+		if cost.Text != c.text || cost.Value != c.value {
+			t.Errorf("%d of 3 calls unpriced: %q sorting by %q, want %q by %q", c.unpriced, cost.Text, cost.Value, c.text, c.value)
+		}
 	}
 }
