@@ -13,6 +13,9 @@ import (
 
 // SessionLine is one session in the one-line-per-session overview.
 type SessionLine struct {
+	// Index is the session's place among the reports Overview was given,
+	// so that a view can follow the overview's order with its own data.
+	Index   int    `json:"-"`
 	ID      string `json:"id"`
 	Project string `json:"project"`
 	// Date is the day of the session's first timestamp in the overview's
@@ -37,10 +40,10 @@ func Overview(reports []*Report, loc *time.Location) []SessionLine {
 		loc = time.UTC
 	}
 	out := make([]SessionLine, 0, len(reports))
-	for _, r := range reports {
+	for i, r := range reports {
 		s, u := r.Summary, r.Usage.Total
 		l := SessionLine{
-			ID: s.ID, Project: s.Project, Start: s.Start, Calls: u.Calls, Tokens: u.Usage().Total(),
+			Index: i, ID: s.ID, Project: s.Project, Start: s.Start, Calls: u.Calls, Tokens: u.Usage().Total(),
 			Cost: u.Cost, Unpriced: u.Unpriced, Compactions: len(r.Compactions), HitRatio: r.Usage.HitRatio,
 			OutputLowerBound: u.OutputLowerBound,
 		}

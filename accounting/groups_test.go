@@ -142,6 +142,12 @@ func TestOverview(t *testing.T) {
 	if d := Overview(reps, kiri)[0].Date; d != "2026-01-02" {
 		t.Errorf("Kiritimati date %s, want 2026-01-02", d)
 	}
+	// Given newest first, the lines still run oldest first and each
+	// names its report's place in the input.
+	rev := Overview([]*Report{reps[1], reps[0]}, nil)
+	if rev[0].ID != "sa" || rev[0].Index != 1 || rev[1].ID != "sb" || rev[1].Index != 0 {
+		t.Errorf("reversed input: %s at %d, %s at %d; want sa at 1, sb at 0", rev[0].ID, rev[0].Index, rev[1].ID, rev[1].Index)
+	}
 }
 
 func TestParseGroupBy(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,7 +35,7 @@ type htmlPage struct {
 	sessions []string // listed in the overview, in order
 	charts   int
 	sortable string // a table the test sorts by a click on a column
-	sortCol  int    // that column (from 0), one of numbers
+	sortCol  int    // that column (from 0), one of numbers (aligned right)
 }
 
 func (p htmlPage) label() string {
@@ -66,22 +67,45 @@ func sessionIDs(t *testing.T, dir string) []string {
 	return ids
 }
 
+// overviewIDs are the sessions of the terminal's overview of dir (its
+// CSV stream), in its order: oldest first.
+func overviewIDs(t *testing.T, dir string) []string {
+	t.Helper()
+	out, _, code := ctxlab(t, "", nil, "replay", "--format", "csv", dir)
+	if code != exitOK {
+		t.Fatalf("replay --format csv %s: exit %d", dir, code)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("replay --format csv %s: %v", dir, err)
+	}
+	col := slices.Index(rows[0], "session")
+	var ids []string
+	for _, r := range rows[1:] {
+		ids = append(ids, r[col])
+	}
+	return ids
+}
+
 // htmlPages runs every command that writes HTML on the fixtures and, when
 // they are beside the project, on the real transcripts.
 func htmlPages(t *testing.T) []htmlPage {
 	t.Helper()
 	ids := sessionIDs(t, fixtures)
+	// replay's overview runs oldest first, as the terminal's; compare's
+	// in input order, as the terminal's.
+	byDate := overviewIDs(t, fixtures)
 	budget, baseline := "../../docs/examples/budget.json", "../../docs/examples/gate-baseline.json"
 	pages := []htmlPage{
 		// Per session: context, cost, cache (the observed run), tokens and
 		// duplicates; the total: tokens and duplicates.
-		{name: "replay", args: []string{"replay", fixtures}, sessions: ids, charts: 4*5 + 2, sortable: "overview-sessions", sortCol: 3},
+		{name: "replay", args: []string{"replay", fixtures}, sessions: byDate, charts: 4*5 + 2, sortable: "overview-sessions", sortCol: 3},
 		// Per session: context, cost, a cache plot per policy; the total:
 		// the cost by policy.
 		{name: "compare", args: []string{"compare", fixtures}, sessions: ids, charts: 4*4 + 1, sortable: "overview-sessions", sortCol: 4},
 		{name: "gate", args: []string{"gate", "--budget", budget, "--baseline", baseline, fixtures}, code: exitInput, sortable: "gate-gate", sortCol: 8},
 		// One swept parameter: one chart.
-		{name: "sweep", args: []string{"sweep", "--policy", "keep-last-n", "--vary", "n=2,4,8", fixtures}, charts: 1, sortable: "points-sweep", sortCol: 2},
+		{name: "sweep", args: []string{"sweep", "--policy", "keep-last-n", "--vary", "n=2,4,8", fixtures}, charts: 1, sortable: "points-sweep", sortCol: 3},
 		{name: "policies", args: []string{"policies"}},
 		// One session, three policies: context, cost, three cache plots;
 		// no total section. --calls adds the folded per-call tables.
@@ -91,7 +115,7 @@ func htmlPages(t *testing.T) []htmlPage {
 	if real, ok := testcorpus.Path(testcorpus.Realdata); ok {
 		ids := sessionIDs(t, real)
 		pages = append(pages,
-			htmlPage{name: "replay", on: "realdata", args: []string{"replay", real}, sessions: ids, charts: len(ids)*5 + 2, sortable: "overview-sessions", sortCol: 5},
+			htmlPage{name: "replay", on: "realdata", args: []string{"replay", real}, sessions: overviewIDs(t, real), charts: len(ids)*5 + 2, sortable: "overview-sessions", sortCol: 5},
 			htmlPage{name: "compare", on: "realdata", args: []string{"compare", real}, sessions: ids, charts: len(ids)*4 + 1, sortable: "overview-sessions", sortCol: 4})
 	}
 	return pages
@@ -218,24 +242,22 @@ type sorted struct {
 	Values []string `json:"values"`
 }
 
-// ordered reports whether values are in order (numbers as numbers).
+// ordered reports whether the values of a number column are in order,
+// the cells without a number (unpriced, —) after every number.
 func ordered(values []string, desc bool) bool {
-	less := func(a, b string) bool {
-		x, errX := strconv.ParseFloat(a, 64)
-		y, errY := strconv.ParseFloat(b, 64)
-		if errX == nil && errY == nil {
-			return x < y
+	var prev float64
+	for i, v := range values {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return !slices.ContainsFunc(values[i:], func(v string) bool {
+				_, err := strconv.ParseFloat(v, 64)
+				return err == nil
+			})
 		}
-		return a < b
-	}
-	for i := 1; i < len(values); i++ {
-		a, b := values[i-1], values[i]
-		if desc {
-			a, b = b, a
-		}
-		if less(b, a) {
+		if i > 0 && (desc && x > prev || !desc && x < prev) {
 			return false
 		}
+		prev = x
 	}
 	return true
 }
@@ -243,8 +265,8 @@ func ordered(values []string, desc bool) bool {
 // TestHTMLInBrowser opens each command's HTML report in headless Chromium
 // and checks what a reader sees: every session listed and its link
 // leading to its section, every chart drawn at a nonzero size, no console
-// error, no request leaving the file, and a click on a column header
-// sorting the table by it (again: the other way).
+// error, no request leaving the file, and a click on a number column's
+// header sorting the table by it, largest first (again: the other way).
 func TestHTMLInBrowser(t *testing.T) {
 	exe := chromium(t)
 	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
@@ -359,12 +381,12 @@ func call[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) error 
 	return err
 }
 
-// checkSort clicks the header of column col of the table in element id
-// twice: ascending, then descending.
+// checkSort clicks the header of column col (of numbers) of the table in
+// element id twice: largest first, then smallest first.
 func checkSort(t *testing.T, ctx context.Context, id string, col int) {
 	t.Helper()
 	header := fmt.Sprintf("#%s thead th:nth-child(%d)", id, col+1)
-	for _, dir := range []string{"ascending", "descending"} {
+	for _, dir := range []string{"descending", "ascending"} {
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(header))); err != nil {
 			t.Fatalf("clicking %s: %v", header, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"html/template"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,9 +51,14 @@ var htmlSource string
 
 var htmlTemplate = template.Must(template.New("html").Parse(htmlSource))
 
-// foldRows: a table with more rows than this is folded in a <details>
-// element, open when printed.
-const foldRows = 50
+// Folding, one rule for every table: a table with more than foldRows
+// rows shows its first foldShow (after a sort, the first of the new
+// order) and a button that shows them all. Printed, or without scripts,
+// every row shows.
+const (
+	foldRows = 20
+	foldShow = 10
+)
 
 // htmlPage is the head of a report: its title, what it covers, the
 // overview and the table of contents. The sections follow it one by one.
@@ -64,6 +70,11 @@ type htmlPage struct {
 	Overview *htmlTable
 	Links    []htmlLink
 }
+
+// FoldShow is the number of rows a folded table shows, and FoldFrom the
+// first row it hides, for the style sheet and the script.
+func (*htmlPage) FoldShow() int { return foldShow }
+func (*htmlPage) FoldFrom() int { return foldShow + 1 }
 
 type htmlVerdict struct {
 	Pass bool
@@ -98,10 +109,11 @@ type htmlColumn struct {
 }
 
 // htmlCell is a cell as printed; Value, when set, is the number it sorts
-// by (the raw value of the CSV output, or the printed number).
+// by (the raw value of the CSV output); Class styles it: "path" (a file
+// path, which may wrap anywhere), or a gate status ("fail", "pass").
 type htmlCell struct {
-	Text, Value, Href string
-	Right             bool
+	Text, Value, Href, Class string
+	Right                    bool
 }
 
 type htmlChart struct {
@@ -168,6 +180,9 @@ func htmlTableOf(t *table.Table, id string) htmlTable {
 		row := make([]htmlCell, len(r))
 		for j, c := range r {
 			row[j] = htmlCell{Text: c.Text, Value: c.Number(), Right: j < len(t.Columns) && t.Columns[j].Right}
+			if c.Path || j < len(t.Columns) && t.Columns[j].Kind == table.Path {
+				row[j].Class = "path"
+			}
 		}
 		h.Rows = append(h.Rows, row)
 	}
@@ -264,7 +279,8 @@ func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htm
 	}
 }
 
-// writeHTML writes replay's report: the overview, then each session's
+// writeHTML writes replay's report: the overview (oldest session first,
+// as in the terminal), then each session's
 // detail (the sections of opt.Sections, never cut by Top, and the charts
 // of its run and accounting), then with several sessions the total.
 func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
@@ -278,8 +294,10 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 		Errors: doc.Errors,
 	}
 	ov := &htmlTable{ID: "overview-sessions", Columns: overviewColumns, Empty: "no session could be read"}
-	for i, s := range doc.Sessions {
-		a := sessionAnchor(i)
+	order := overviewOrder(doc, opt)
+	for k, i := range order {
+		s := doc.Sessions[i]
+		a := sessionAnchor(k)
 		ov.Rows = append(ov.Rows, overviewRow(s.Report, s.Summary.ID, "#"+a, dateText(s.Summary.Start.String()), s.Summary.Start.String()))
 		page.Links = append(page.Links, htmlLink{"#" + a, sessionTitle(s.Summary.ID, s.Summary.Project)})
 	}
@@ -309,7 +327,7 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 				return plots.TotalFiles(doc.Total, "svg", plots.Options{})
 			})
 		}
-		s := doc.Sessions[i]
+		s := doc.Sessions[order[i]]
 		return replaySection(sessionAnchor(i), sessionTitle(s.Summary.ID, s.Summary.Project), s.Report, s.Simulation, s.Recorded, opt, func() []plots.File {
 			var runs []*simulate.Result
 			if s.Simulation != nil && opt.Wants("simulation") {
@@ -322,6 +340,22 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 			return plots.SessionFiles(s.Summary.ID, runs, rep, "svg", plots.Options{})
 		})
 	})
+}
+
+// overviewOrder is the order of the terminal's overview (oldest first,
+// accounting.Overview), as indexes into doc.Sessions: the overview, the
+// contents and the sections follow it.
+func overviewOrder(doc *report.Document, opt report.Options) []int {
+	reps := make([]*accounting.Report, len(doc.Sessions))
+	for i, s := range doc.Sessions {
+		reps[i] = s.Report
+	}
+	lines := accounting.Overview(reps, opt.Location)
+	order := make([]int, len(lines))
+	for k, l := range lines {
+		order[k] = l.Index
+	}
+	return order
 }
 
 func replaySection(id, title string, rep *accounting.Report, sim *simulate.Result, rec *simulate.Metrics, opt report.Options, files func() []plots.File) (*htmlSection, error) {
@@ -475,6 +509,7 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 	}
 	d := &ids{prefix: "gate"}
 	sec := &htmlSection{ID: "limits", Title: "Limits", Tables: htmlTables(d, []*table.Table{t, view.GateReasons(res)})}
+	markStatus(sec.Tables[0])
 	if base != nil {
 		for _, l := range strings.SplitAfter(view.GateDiff(base, res), "\n") {
 			if l == "" {
@@ -491,6 +526,24 @@ func writeGateHTML(w io.Writer, res *budget.Result, base *budget.Result) error {
 		}
 	}
 	return writeHTMLPage(w, page, 1, func(int) (*htmlSection, error) { return sec, nil })
+}
+
+// statusClass colours a gate status: a broken limit red, a kept one
+// green; the cell still says FAIL or pass, for a reader who cannot tell
+// the colours apart and for a printout in black and white.
+var statusClass = map[string]string{"FAIL": "fail", "WARN": "warn", "pass": "pass", "PASS": "pass"}
+
+// markStatus colours the Status column of the gate's table.
+func markStatus(t htmlTable) {
+	col := slices.IndexFunc(t.Columns, func(c htmlColumn) bool { return c.Name == "Status" })
+	if col < 0 {
+		return
+	}
+	for _, r := range t.Rows {
+		if col < len(r) {
+			r[col].Class = statusClass[r[col].Text]
+		}
+	}
 }
 
 // writeSweepHTML writes a study: the points best first (and the Pareto

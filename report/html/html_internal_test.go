@@ -1,6 +1,7 @@
 package html
 
 import (
+	"github.com/ctxlab/ctxlab/accounting"
 	"strings"
 	"testing"
 
@@ -32,6 +33,29 @@ func TestHTMLTableOf(t *testing.T) {
 	if h.Columns[0].Right || !h.Columns[1].Right || h.Columns[2].Right || !h.Rows[5][1].Right || !h.Fold {
 		t.Errorf("machine table: columns %+v, fold %v", h.Columns, h.Fold)
 	}
+	// One rule: folded from 21 rows; 20 show whole.
+	plain.Rows = plain.Rows[:foldRows]
+	if h = htmlTableOf(plain, "r"); h.Fold || foldRows != 20 || foldShow != 10 {
+		t.Errorf("%d rows folded: %v (rule: above %d, showing %d)", len(plain.Rows), h.Fold, foldRows, foldShow)
+	}
+}
+
+// TestHTMLPathCells: a file path, in a path column or a key-value
+// table's path row, may wrap anywhere; other cells keep their words.
+func TestHTMLPathCells(t *testing.T) {
+	tb := &table.Table{Name: "d", Columns: []table.Column{{Name: "File", Kind: table.Path}, {Name: "Reads", Right: true}, {Name: "Note", Kind: table.Text}}}
+	tb.AddRow("/a/b.go", "2", "x")
+	tb.Rows = append(tb.Rows, []table.Cell{table.Same("/c.go"), table.Same("3"), {Text: "/d.go", Raw: "/d.go", Path: true}})
+	h := htmlTableOf(tb, "d")
+	var got []string
+	for _, r := range h.Rows {
+		for _, c := range r {
+			got = append(got, c.Class)
+		}
+	}
+	if strings.Join(got, ",") != "path,,,path,,path" {
+		t.Errorf("classes %q", got)
+	}
 }
 
 // TestInlineSVG: the figure loses its XML prologue and namespace
@@ -48,5 +72,23 @@ func TestInlineSVG(t *testing.T) {
 	}
 	if !strings.Contains(s, ` role="img" aria-label="`) || strings.Contains(s, `a<b>`) || !strings.Contains(s, `a&lt;b&gt;`) {
 		t.Errorf("label or title not escaped: %.400q", s)
+	}
+}
+
+// TestOverviewCost: a session none of whose calls has a price shows
+// "unpriced" and carries no number to sort by (it sorts last); one with
+// some priced calls sorts by the cost of those.
+func TestOverviewCost(t *testing.T) {
+	for _, c := range []struct {
+		unpriced    int
+		text, value string
+	}{{0, "$1.25", "1.25"}, {1, "$1.25 + 1 unpriced", "1.25"}, {3, "unpriced", ""}} {
+		r := &accounting.Report{}
+		r.Summary.Cost = 1.25
+		r.Usage.Total.Calls, r.Usage.Total.Cost, r.Usage.Total.Unpriced = 3, 1.25, c.unpriced
+		cost := overviewRow(r, "s", "#s", "", "")[5]
+		if cost.Text != c.text || cost.Value != c.value {
+			t.Errorf("%d of 3 calls unpriced: %q sorting by %q, want %q by %q", c.unpriced, cost.Text, cost.Value, c.text, c.value)
+		}
 	}
 }

@@ -2,7 +2,9 @@ package html_test
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,9 +127,21 @@ func TestHTMLReplay(t *testing.T) {
 			t.Errorf("%s: project %q, JSON %q", what, row[2].Text, p)
 		}
 	}
-	for i, s := range sessions {
+	// The overview runs oldest first, as the terminal's (hand-checked on
+	// the fixtures: 2025-08-20, 2025-12-30, 2026-01-26, 2026-05-19), and
+	// the sections follow it.
+	order := []string{"3f2a9c10-7d4e-4b6a-8c21-5e9f0a1b2c3d", "8c4e2b71-1a3f-4d5e-9b6c-7f8a9b0c1d2e",
+		"5a1b3c4d-2e6f-4a7b-8c9d-0e1f2a3b4c5d", "d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7"}
+	if got := terminalOrder(t, doc); strings.Join(got, " ") != strings.Join(order, " ") {
+		t.Fatalf("the terminal's overview lists %q, want %q", got, order)
+	}
+	byID := map[string]map[string]any{}
+	for _, s := range sessions {
 		rep := s.(map[string]any)
-		id := path(rep, "summary", "id").(string)
+		byID[path(rep, "summary", "id").(string)] = rep
+	}
+	for i, id := range order {
+		rep := byID[id]
 		row := body[i]
 		if row[0].Text != id || row[0].Href != "#session-"+strconv.Itoa(i+1) {
 			t.Errorf("overview row %d: %q → %q, want %s → #session-%d", i+1, row[0].Text, row[0].Href, id, i+1)
@@ -156,6 +170,47 @@ func TestHTMLReplay(t *testing.T) {
 		if n := strings.Count(page, "<h3>"+h+"</h3>"); n != 5 && !(h == "Simulation: observed" && n == 4) {
 			t.Errorf("%d tables %q, want one per session and the total's", n, h)
 		}
+	}
+}
+
+// terminalOrder is the session column of the terminal's overview (its
+// CSV stream), in order.
+func terminalOrder(t *testing.T, doc *report.Document) []string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := render.Write(&b, doc, report.Options{Format: report.CSV}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("overview CSV: %v", err)
+	}
+	col := slices.Index(rows[0], "session")
+	var ids []string
+	for _, r := range rows[1:] {
+		ids = append(ids, r[col])
+	}
+	return ids
+}
+
+// TestHTMLPageHead: the page says its encoding, and its fonts fall back
+// to ones that draw Chinese, Japanese and Korean file names; a long table
+// shows its first rows and a button, not a closed <details>.
+func TestHTMLPageHead(t *testing.T) {
+	var b bytes.Buffer
+	if err := render.Write(&b, replayDocument(t, corpusFixtures), report.Options{Format: report.HTML}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`<meta charset="utf-8">`, `"Noto Sans CJK SC"`, `"PingFang SC"`, `"Hiragino Sans"`, `"Microsoft YaHei"`,
+		"table.folded > tbody > tr:nth-child(n+11) { display: none; }", `<table class="sortable folded">`,
+		`<button type="button" class="more" aria-expanded="false">show all 26 rows</button>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "<details") {
+		t.Error("a table is folded in <details>, which hides every row")
 	}
 }
 

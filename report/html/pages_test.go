@@ -55,7 +55,9 @@ func TestHTMLGate(t *testing.T) {
 	if body[0][3].Value != "1.495029" || body[0][3].Text != "$1.50" {
 		t.Errorf("cost sorts by %q, shows %q; want 1.495029 and $1.50", body[0][3].Value, body[0][3].Text)
 	}
-	for _, want := range []string{"1 of 2 limits broken", "$1.50 above max $0.50", "- cost: $0.30 (pass)"} {
+	// The status is coloured by its class, and still spelled out.
+	for _, want := range []string{"1 of 2 limits broken", "$1.50 above max $0.50", "- cost: $0.30 (pass)",
+		`<tr><td class="fail">FAIL</td>`, `<tr><td class="pass">pass</td>`} {
 		if !strings.Contains(p, want) {
 			t.Errorf("page lacks %q", want)
 		}
