@@ -316,6 +316,11 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 		ov.Foot = [][]htmlCell{overviewRow(doc.Total, "all "+numtext.Count(t.Sessions, "session", "sessions"), href, span, t.Start.String())}
 	}
 	ov.Note = "tokens: input + cache writes + cache reads + output; compactions: the events of the compaction timeline; cache hit: read / (input + write + read)"
+	if doc.Total != nil {
+		if lb := view.LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced); lb != "" {
+			ov.Note += "; " + lb
+		}
+	}
 	page.Overview = ov
 	n := len(doc.Sessions)
 	if multi {
@@ -395,6 +400,11 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 	}
 	ov := &htmlTable{ID: "overview-sessions", Empty: "no session could be read",
 		Note: "calls and tokens (input + cache writes + cache reads + output) of each policy's main thread; cost: main thread, summarizer and sub-agents; cache hit: read / (input + write + read)"}
+	if doc.Total != nil {
+		if lb := view.RunsLowerBoundNote(doc.Total.Runs); lb != "" {
+			ov.Note += "; " + lb
+		}
+	}
 	ov.Columns = []htmlColumn{{Name: "Session"}, {Name: "Project"}}
 	for _, p := range doc.Policies {
 		ov.Columns = append(ov.Columns, htmlColumn{Name: p + ": calls", Right: true}, htmlColumn{Name: p + ": tokens", Right: true},

@@ -82,7 +82,7 @@ func TestOverviewCost(t *testing.T) {
 	for _, c := range []struct {
 		unpriced    int
 		text, value string
-	}{{0, "$1.25", "1.25"}, {1, "$1.25 + 1 unpriced", "1.25"}, {3, "unpriced", ""}} {
+	}{{0, "$1.25", "1.25"}, {1, "≥$1.25", "1.25"}, {3, "unpriced", ""}} {
 		r := &accounting.Report{}
 		r.Summary.Cost = 1.25
 		r.Usage.Total.Calls, r.Usage.Total.Cost, r.Usage.Total.Unpriced = 3, 1.25, c.unpriced

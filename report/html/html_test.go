@@ -161,6 +161,9 @@ func TestHTMLReplay(t *testing.T) {
 	if got := []string{foot[0][3].Text, foot[0][4].Text, foot[0][5].Text, foot[0][6].Text, foot[0][7].Text}; strings.Join(got, " ") != "97 1,719,759 ≥$1.50 4 95.5%" {
 		t.Errorf("total row prints %q", got)
 	}
+	if !strings.Contains(page, "≥: a lower bound: output counts are Claude Code 2.1.9–2.1.41 placeholders") {
+		t.Error("the overview's note does not say what ≥ stands for")
+	}
 	// Per session: context, cost, cache of the observed run, tokens and
 	// duplicates; for the total: tokens and duplicates.
 	if n := strings.Count(page, "<svg"); n != 4*5+2 {

@@ -155,7 +155,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	if machine {
 		return []*table.Table{compareCSVTable(c)}
 	}
-	costNote := runsLowerBoundNote(c.Runs)
+	costNote := RunsLowerBoundNote(c.Runs)
 	ctx := &table.Table{
 		Name: "compare_context", Title: "Context under each policy",
 		Note: note + "Δ: against the first policy; ≥warning: calls at or above the warning level; freed, summary: tokens; " +
@@ -459,9 +459,9 @@ func signedPct(x float64) string {
 	return numtext.Pct(x)
 }
 
-// runsLowerBoundNote is LowerBoundNote for the total costs of runs of
+// RunsLowerBoundNote is LowerBoundNote for the total costs of runs of
 // the same calls: the unpriced calls are the most any run leaves out.
-func runsLowerBoundNote(runs []report.Run) string {
+func RunsLowerBoundNote(runs []report.Run) string {
 	placeholders, unpriced := false, 0
 	for _, r := range runs {
 		placeholders = placeholders || r.Metrics.OutputLowerBound
@@ -477,7 +477,7 @@ func compareOverviewTable(doc *report.CompareDocument) *table.Table {
 	t := &table.Table{
 		Name: "compare_sessions", Title: "Sessions under each policy",
 		Note: "cost: each run's total (main thread + summarizer + sub-agents as observed); in brackets: against " +
-			withNote(doc.Policies[0]+"; the total row sums the sessions", runsLowerBoundNote(doc.Total.Runs)),
+			withNote(doc.Policies[0]+"; the total row sums the sessions", RunsLowerBoundNote(doc.Total.Runs)),
 		Columns: []table.Column{{Name: "Session", Kind: table.ID}, {Name: "Project", Kind: table.Text, Drop: 1, Distinct: true}, {Name: "Calls", Right: true, Drop: 2}},
 	}
 	for _, p := range doc.Policies {
