@@ -96,15 +96,66 @@ type Stats struct {
 	Significant bool     `json:"significant"`
 }
 
-// Compare computes the statistics of values against baseline, session i
-// being baseline[i] and values[i]; a pair where either is NaN or infinite
-// is left out, as is any value past the shorter slice.
+// Pair is a run's values and its baseline's, session i being
+// Baseline[i] and Values[i]; a NaN or infinite value marks a session the
+// pair lacks, and so does an index past the shorter slice.
+type Pair struct{ Baseline, Values []float64 }
+
+// Compare computes the statistics of one pair.
 func Compare(baseline, values []float64, opt Options) Stats {
+	return CompareAll([]Pair{{baseline, values}}, opt)[0]
+}
+
+// CompareAll computes each pair's statistics over the sessions it has
+// both values of. The bootstrap resamples the sessions once for every
+// pair (the longest pair's; a session a pair lacks adds nothing to its
+// sums), so that comparing many runs costs little more than one, and the
+// same sessions are drawn for each.
+func CompareAll(pairs []Pair, opt Options) []Stats {
 	opt = opt.withDefaults()
-	n := min(len(baseline), len(values))
-	base, val := make([]float64, 0, n), make([]float64, 0, n)
-	for i := range n {
-		if finite(baseline[i]) && finite(values[i]) {
+	out := make([]Stats, len(pairs))
+	cols := make([]column, len(pairs))
+	n := 0
+	for i, p := range pairs {
+		m := min(len(p.Baseline), len(p.Values))
+		n = max(n, m)
+		base, val := p.Baseline[:m], p.Values[:m]
+		if !allFinite(base) || !allFinite(val) {
+			base, val = make([]float64, m), make([]float64, m)
+			for j := range m {
+				if finite(p.Baseline[j]) && finite(p.Values[j]) {
+					base[j], val[j] = p.Baseline[j], p.Values[j]
+				} else {
+					base[j], val[j] = math.NaN(), math.NaN()
+				}
+			}
+		}
+		out[i] = stats(base, val, opt)
+		for j := range base { // the bootstrap's sums: a missing session adds 0
+			if math.IsNaN(base[j]) {
+				base[j], val[j] = 0, 0
+			}
+		}
+		cols[i] = column{base, val}
+	}
+	var ivs []interval
+	if opt.Resamples > 0 {
+		ivs = intervals(cols, n, opt.Resamples, opt.Confidence)
+	}
+	for i := range out {
+		if out[i].TotalChangePct != nil && ivs != nil && ivs[i].ok {
+			out[i].CILowPct, out[i].CIHighPct = ptr(ivs[i].lo), ptr(ivs[i].hi)
+		}
+	}
+	return out
+}
+
+// stats computes everything but the interval over the pairs of finite
+// values (NaN marks a missing session).
+func stats(baseline, values []float64, opt Options) Stats {
+	var base, val []float64
+	for i := range baseline {
+		if !math.IsNaN(baseline[i]) {
 			base, val = append(base, baseline[i]), append(val, values[i])
 		}
 	}
@@ -115,10 +166,6 @@ func Compare(baseline, values []float64, opt Options) Stats {
 	}
 	if s.BaselineTotal != 0 && len(base) > 0 {
 		s.TotalChangePct = ptr(changePct(s.Total, s.BaselineTotal))
-		if opt.Resamples > 0 {
-			lo, hi := Bootstrap(base, val, opt.Resamples, opt.Confidence)
-			s.CILowPct, s.CIHighPct = ptr(lo), ptr(hi)
-		}
 	}
 	var changes, ratios []float64
 	for i := range base {
@@ -145,6 +192,15 @@ func Compare(baseline, values []float64, opt Options) Stats {
 		s.Significant = p < opt.Alpha
 	}
 	return s
+}
+
+func allFinite(xs []float64) bool {
+	for _, x := range xs {
+		if !finite(x) {
+			return false
+		}
+	}
+	return true
 }
 
 func changePct(v, base float64) float64 { return 100 * (v/base - 1) }
