@@ -167,7 +167,19 @@ func TestCompareErrors(t *testing.T) {
 		{"bad simulation parameter", []string{"replay", "--policy", "claude-code", "--sim-param", "clock-slack=0s,gateway-ttl=0", demo}, exitUsage, "--sim-param: gateway-ttl=0: gateway-ttl takes a duration above 0"},
 		{"simulation parameter without value", []string{"compare", "--sim-param", "cache-entries", demo}, exitUsage, `--sim-param: "cache-entries": want name=value`},
 		{"section without csv", []string{"compare", "--section", "compare", demo}, exitUsage, "only with --format csv"},
-		{"unknown section", []string{"compare", "--format", "csv", "--section", "usage", demo}, exitUsage, `--section "usage": want one of compare, simulated_calls`},
+		{"unknown section", []string{"compare", "--format", "csv", "--section", "usage", demo}, exitUsage, `--section "usage": want one of compare, comparisons, simulated_calls`},
+		{"baseline not compared", []string{"compare", "--baseline", "none", demo}, exitUsage, "--baseline none: not one of --policy (observed, claude-code)"},
+		{"unknown baseline", []string{"compare", "--baseline", "nosuch", demo}, exitUsage, `--baseline: unknown policy "nosuch"`},
+		{"unknown stat", []string{"compare", "--stats", "cost_usd,nosuch", demo}, exitUsage, `--stats: unknown measure "nosuch"`},
+		{"recorded stat", []string{"compare", "--stats", "duplicate_read_waste_tokens", demo}, exitUsage, "--stats duplicate_read_waste_tokens: a figure of the transcript alone"},
+		{"stat twice", []string{"compare", "--stats", "cost_usd,cost_usd", demo}, exitUsage, "--stats cost_usd: listed twice"},
+		{"empty stat", []string{"compare", "--stats", "cost_usd,", demo}, exitUsage, `--stats "cost_usd,": want comma-separated metric names`},
+		{"negative bootstrap", []string{"compare", "--bootstrap", "-1", demo}, exitUsage, "--bootstrap -1: want 0 (no intervals) to 1000000"},
+		{"huge bootstrap", []string{"compare", "--bootstrap", "1000001", demo}, exitUsage, "--bootstrap 1000001"},
+		{"confidence 1", []string{"compare", "--confidence", "1", demo}, exitUsage, "--confidence 1: want a number between 0 and 1"},
+		{"confidence 0", []string{"compare", "--confidence", "0", demo}, exitUsage, "--confidence 0: want"},
+		{"alpha 0", []string{"compare", "--alpha", "0", demo}, exitUsage, "--alpha 0: want a number between 0 and 1"},
+		{"alpha NaN", []string{"compare", "--alpha", "NaN", demo}, exitUsage, "--alpha NaN: want"},
 		{"calls section without --calls", []string{"compare", "--format", "csv", "--section", "simulated_calls", demo}, exitUsage, "needs --calls"},
 		{"fidelity section without --fidelity", []string{"compare", "--format", "csv", "--section", "fidelity_summary", demo}, exitUsage, "needs --fidelity"},
 		{"replay unknown parameter", []string{"replay", "--policy", "claude-code:bogus=1", demo}, exitUsage, `unknown parameter "bogus"`},
@@ -289,5 +301,81 @@ func TestSimParamMovesBreakCauses(t *testing.T) {
 		off["prompt_shrank"]-on["prompt_shrank"] != 6 || off["unexplained"]-on["unexplained"] != 2 {
 		t.Errorf("thinking_dropped, prompt_shrank, unexplained: %d, %d, %d; with drop-thinking-until=0: %d, %d, %d; want 8 fewer thinking_dropped, 6 more prompt_shrank, 2 more unexplained",
 			on["thinking_dropped"], on["prompt_shrank"], on["unexplained"], off["thinking_dropped"], off["prompt_shrank"], off["unexplained"])
+	}
+}
+
+// TestCompareStats: --baseline, --stats, --bootstrap, --confidence and
+// --alpha reach the comparisons. On the fixtures' four sessions with
+// observed as the baseline, claude-code's per-session total costs all
+// rise, so W+ = 1+2+3+4 = 10, the largest of 16 equally likely sums:
+// p = 2/16. Against none (baseline) the comparisons name none.
+func TestCompareStats(t *testing.T) {
+	type comp struct {
+		Policy, Baseline, Metric string
+		Sessions                 int
+		TotalChangePct           *float64 `json:"total_change_pct"`
+		Low                      *float64 `json:"total_change_ci_low_pct"`
+		High                     *float64 `json:"total_change_ci_high_pct"`
+		P                        *float64 `json:"wilcoxon_p"`
+		Significant              bool
+	}
+	type doc struct {
+		Settings struct {
+			Baseline   string
+			Metrics    []string
+			Resamples  int
+			Confidence float64
+			Alpha      float64
+		} `json:"comparison_settings"`
+		Comparisons []comp
+	}
+	run := func(args ...string) doc {
+		t.Helper()
+		out, errOut, code := ctxlab(t, "", nil, append([]string{"compare", "--format", "json"}, append(args, fixtures)...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := run()
+	if len(d.Comparisons) != 6 || d.Settings.Baseline != "observed" || d.Settings.Resamples != 10000 || d.Settings.Alpha != 0.05 {
+		t.Fatalf("defaults: %+v", d)
+	}
+	c := d.Comparisons[0]
+	if c.Policy != "claude-code" || c.Metric != "total_cost_usd" || c.Sessions != 4 || *c.P != 0.125 || c.Significant {
+		t.Errorf("first comparison %+v", c)
+	}
+	if *c.Low > *c.TotalChangePct || *c.High < *c.TotalChangePct {
+		t.Errorf("interval [%v, %v] misses the change %v", *c.Low, *c.High, *c.TotalChangePct)
+	}
+	// A wider interval at a higher confidence; no interval without
+	// resamples; significant once α is above p.
+	wide := run("--confidence", "0.99").Comparisons[0]
+	if *wide.Low > *c.Low || *wide.High < *c.High {
+		t.Errorf("99%% [%v, %v] narrower than 95%% [%v, %v]", *wide.Low, *wide.High, *c.Low, *c.High)
+	}
+	if c := run("--bootstrap", "0").Comparisons[0]; c.Low != nil || c.High != nil || c.TotalChangePct == nil {
+		t.Errorf("--bootstrap 0: %+v", c)
+	}
+	if c := run("--alpha", "0.2").Comparisons[0]; !c.Significant {
+		t.Errorf("--alpha 0.2: p 0.125 not significant")
+	}
+	d = run("--policy", "observed,none,claude-code", "--baseline", "none", "--stats", "cache_write, compactions")
+	want := []string{"cache_write observed", "cache_write claude-code", "compactions observed", "compactions claude-code"}
+	if len(d.Comparisons) != len(want) {
+		t.Fatalf("%d comparisons, want %d", len(d.Comparisons), len(want))
+	}
+	for i, c := range d.Comparisons {
+		if got := c.Metric + " " + c.Policy; got != want[i] || c.Baseline != "none" {
+			t.Errorf("comparison %d: %s against %s, want %s against none", i, got, c.Baseline, want[i])
+		}
+	}
+	// none never compacts: 0 of the baseline, no change to compute.
+	if c := d.Comparisons[2]; c.TotalChangePct != nil || c.Low != nil {
+		t.Errorf("against a baseline total of 0: %+v", c)
 	}
 }

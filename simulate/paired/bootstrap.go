@@ -3,7 +3,9 @@ package paired
 import (
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -43,14 +45,29 @@ type interval struct {
 // has no change and is left out of that column's quantiles; a column none
 // of whose resamples has a change has no interval.
 //
-// Drawing the sessions once for every column is what keeps the cost low
+// Drawing the sessions once for many columns is what keeps the cost low
 // with many policies and metrics: each draw adds one row of the sessions'
-// values, laid out contiguously, to the running sums.
+// values, laid out contiguously, to the running sums. The columns are
+// split among the processors, each drawing the same sessions from the same
+// seed, so a column's interval is the same however they are split.
 func intervals(cols []column, n, resamples int, confidence float64) []interval {
 	out := make([]interval, len(cols))
 	if n == 0 || resamples <= 0 {
 		return out
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(cols))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(cols)/workers, (w+1)*len(cols)/workers
+		wg.Go(func() { copy(out[lo:hi], chunkIntervals(cols[lo:hi], n, resamples, confidence)) })
+	}
+	wg.Wait()
+	return out
+}
+
+// chunkIntervals computes intervals for some of the columns.
+func chunkIntervals(cols []column, n, resamples int, confidence float64) []interval {
+	out := make([]interval, len(cols))
 	// The distinct slices, by identity: a baseline shared by several
 	// comparisons is summed once.
 	var slots []int // per column: its base slot and value slot

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -420,5 +421,37 @@ func BenchmarkCompareAll(b *testing.B) {
 	}
 	for b.Loop() {
 		CompareAll(pairs, Options{})
+	}
+}
+
+// TestSplitIndependent: the intervals do not depend on how many
+// processors share the columns.
+func TestSplitIndependent(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var pairs []Pair
+	base := make([]float64, 50)
+	for i := range base {
+		base[i] = r.Float64()
+	}
+	for range 7 {
+		val := make([]float64, 50)
+		for i := range val {
+			val[i] = base[i] * (0.5 + r.Float64())
+		}
+		pairs = append(pairs, Pair{base, val})
+	}
+	var got [][]Stats
+	for _, procs := range []int{1, 3, 16} {
+		old := runtime.GOMAXPROCS(procs)
+		got = append(got, CompareAll(pairs, Options{Resamples: 500}))
+		runtime.GOMAXPROCS(old)
+	}
+	for i := range pairs {
+		for k := 1; k < len(got); k++ {
+			a, b := got[0][i], got[k][i]
+			if *a.CILowPct != *b.CILowPct || *a.CIHighPct != *b.CIHighPct {
+				t.Errorf("pair %d: [%v, %v] with 1 processor, [%v, %v] with more", i, *a.CILowPct, *a.CIHighPct, *b.CILowPct, *b.CIHighPct)
+			}
+		}
 	}
 }
