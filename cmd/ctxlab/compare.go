@@ -105,7 +105,7 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 }
 
 func newCompareCmd(e env) *cobra.Command {
-	o := &compareOptions{}
+	o := &compareOptions{inputOptions: inputOptions{formats: formatNames(report.StudyFormats)}}
 	cmd := &cobra.Command{
 		Use:   "compare [paths…]",
 		Short: "Replay sessions under several context policies and compare context, cache and cost",

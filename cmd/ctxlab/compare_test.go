@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ func TestCompareGolden(t *testing.T) {
 		{"compare-demo-calls.csv", []string{"compare", "--policy", "observed,keep-last-n:n=3", "--calls", "--format", "csv", "--section", "simulated_calls", demo}},
 		{"compare-fixtures-fidelity.csv", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "csv", "--section", "fidelity", fixtures}},
 		{"compare-fixtures-total.txt", []string{"compare", "--policy", goldenPolicies, fixtures}},
+		{"compare-fixtures.tex", []string{"compare", "--policy", goldenPolicies, "--format", "latex", fixtures}},
 		{"policies.txt", []string{"policies"}},
 		{"policies.md", []string{"policies", "--format", "markdown"}},
 		{"policies.json", []string{"policies", "--format", "json"}},
@@ -180,6 +182,8 @@ func TestCompareErrors(t *testing.T) {
 		{"confidence 0", []string{"compare", "--confidence", "0", demo}, exitUsage, "--confidence 0: want"},
 		{"alpha 0", []string{"compare", "--alpha", "0", demo}, exitUsage, "--alpha 0: want a number between 0 and 1"},
 		{"alpha NaN", []string{"compare", "--alpha", "NaN", demo}, exitUsage, "--alpha NaN: want"},
+		{"replay has no latex", []string{"replay", "--format", "latex", demo}, exitUsage, `--format "latex": want one of table, json, csv, markdown, html`},
+		{"gate has no latex", []string{"gate", "--format", "latex", "--budget", "x.json", demo}, exitUsage, `--format "latex": want one of table, json, csv, markdown, junit, html`},
 		{"calls section without --calls", []string{"compare", "--format", "csv", "--section", "simulated_calls", demo}, exitUsage, "needs --calls"},
 		{"fidelity section without --fidelity", []string{"compare", "--format", "csv", "--section", "fidelity_summary", demo}, exitUsage, "needs --fidelity"},
 		{"replay unknown parameter", []string{"replay", "--policy", "claude-code:bogus=1", demo}, exitUsage, `unknown parameter "bogus"`},
@@ -377,5 +381,59 @@ func TestCompareStats(t *testing.T) {
 	// none never compacts: 0 of the baseline, no change to compute.
 	if c := d.Comparisons[2]; c.TotalChangePct != nil || c.Low != nil {
 		t.Errorf("against a baseline total of 0: %+v", c)
+	}
+}
+
+// TestLaTeXStructure checks compare's and sweep's LaTeX without a LaTeX
+// compiler: every table float holds one booktabs tabular whose rules come
+// in order, every row has as many cells as the column specification, and
+// no cell holds a character LaTeX would read as markup.
+func TestLaTeXStructure(t *testing.T) {
+	escapes := regexp.MustCompile(`\\(textasciitilde|textasciicircum|textbackslash|textbar|ldots)\{\}|\\[_%$&#{}]|\$(-|<|>|\\geq|\\leq|\\Delta|\\times|\\alpha|\\pm|\\rightarrow|\^2)\$`)
+	for _, args := range [][]string{
+		{"compare", "--detail", "--policy", goldenPolicies, "--fidelity", "--calls", "--format", "latex", fixtures},
+		{"sweep", "--policy", "keep-last-n", "--vary", "n=3,10", "--pareto", "total_cost_usd,peak_context", "--format", "latex", fixtures},
+	} {
+		out, errOut, code := ctxlab(t, "", nil, args...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", args[0], code, errOut)
+		}
+		if !strings.HasPrefix(out, "% needs \\usepackage{booktabs}") {
+			t.Errorf("%s: no preamble line", args[0])
+		}
+		tables := strings.Split(out, "\\begin{table}[htbp]\n")[1:]
+		if len(tables) < 2 {
+			t.Fatalf("%s: %d tables", args[0], len(tables))
+		}
+		for i, tb := range tables {
+			end := strings.Index(tb, "\\end{table}\n")
+			if end < 0 || strings.Count(tb[:end], "\\begin{tabular}") != 1 {
+				t.Fatalf("%s table %d: not one tabular in one float:\n%s", args[0], i, tb)
+			}
+			body := tb[:end]
+			top, mid, bottom := strings.Index(body, "\\toprule\n"), strings.Index(body, "\\midrule\n"), strings.Index(body, "\\bottomrule\n")
+			if top < 0 || mid < top || bottom < mid || strings.Count(body, "rule\n") != 3 {
+				t.Errorf("%s table %d: rules out of order:\n%s", args[0], i, body)
+			}
+			spec := regexp.MustCompile(`\\begin\{tabular\}\{([lr]+)\}`).FindStringSubmatch(body)
+			if spec == nil {
+				t.Fatalf("%s table %d: no column specification", args[0], i)
+			}
+			for _, line := range strings.Split(body[top:bottom], "\n") {
+				row, ok := strings.CutSuffix(line, " \\\\")
+				if !ok || strings.HasPrefix(row, "\\multicolumn") {
+					continue
+				}
+				cells := strings.Split(row, " & ")
+				if len(cells) != len(spec[1]) {
+					t.Errorf("%s table %d: %d cells for %d columns: %s", args[0], i, len(cells), len(spec[1]), line)
+				}
+				for _, c := range cells {
+					if bare := escapes.ReplaceAllString(c, ""); strings.ContainsAny(bare, `\_%$&#{}~^<>|`) {
+						t.Errorf("%s table %d: unescaped markup in %q", args[0], i, c)
+					}
+				}
+			}
+		}
 	}
 }
