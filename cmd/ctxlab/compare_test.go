@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -320,6 +321,8 @@ func TestCompareStats(t *testing.T) {
 		TotalChangePct           *float64 `json:"total_change_pct"`
 		Low                      *float64 `json:"total_change_ci_low_pct"`
 		High                     *float64 `json:"total_change_ci_high_pct"`
+		Median                   *float64 `json:"median_change_pct"`
+		Geomean                  *float64 `json:"geomean_ratio"`
 		P                        *float64 `json:"wilcoxon_p"`
 		Significant              bool
 	}
@@ -332,6 +335,13 @@ func TestCompareStats(t *testing.T) {
 			Alpha      float64
 		} `json:"comparison_settings"`
 		Comparisons []comp
+		Sessions    []struct {
+			Runs []struct {
+				Metrics struct {
+					TotalCost float64 `json:"total_cost_usd"`
+				}
+			}
+		}
 	}
 	run := func(args ...string) doc {
 		t.Helper()
@@ -353,8 +363,34 @@ func TestCompareStats(t *testing.T) {
 	if c.Policy != "claude-code" || c.Metric != "total_cost_usd" || c.Sessions != 4 || *c.P != 0.125 || c.Significant {
 		t.Errorf("first comparison %+v", c)
 	}
-	if *c.Low > *c.TotalChangePct || *c.High < *c.TotalChangePct {
-		t.Errorf("interval [%v, %v] misses the change %v", *c.Low, *c.High, *c.TotalChangePct)
+	// docs/compare.md's worked example, by hand from the sessions' costs:
+	// the change of the totals, the median of the four changes, the
+	// geometric mean of the ratios. The change of the totals is a weighted
+	// mean of the sessions' changes, so every resample's lies between the
+	// smallest and the largest, and so does the interval.
+	base := []float64{0.298592, 0.810974, 0.218059, 0.167404}
+	val := []float64{0.606731, 1.125857, 0.279051, 0.282659}
+	var sb, sv float64
+	changes := make([]float64, 4)
+	prod := 1.0
+	for i := range base {
+		sb, sv = sb+base[i], sv+val[i]
+		changes[i] = 100 * (val[i]/base[i] - 1)
+		prod *= val[i] / base[i]
+	}
+	for i, sess := range d.Sessions {
+		if sess.Runs[0].Metrics.TotalCost != base[i] || sess.Runs[1].Metrics.TotalCost != val[i] {
+			t.Errorf("session %d costs %v → %v, the docs say %v → %v", i, sess.Runs[0].Metrics.TotalCost, sess.Runs[1].Metrics.TotalCost, base[i], val[i])
+		}
+	}
+	slices.Sort(changes) // +28.0, +38.8, +68.8, +103.2
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if !near(*c.TotalChangePct, 100*(sv/sb-1)) || !near(*c.TotalChangePct, 53.46177231344677) || !near(*c.Median, (changes[1]+changes[2])/2) ||
+		!near(*c.Geomean, math.Pow(prod, 0.25)) {
+		t.Errorf("change %v, median %v, geomean %v; want %v, %v, %v", *c.TotalChangePct, *c.Median, *c.Geomean, 100*(sv/sb-1), (changes[1]+changes[2])/2, math.Pow(prod, 0.25))
+	}
+	if *c.Low < changes[0] || *c.High > changes[3] || *c.Low > *c.TotalChangePct || *c.High < *c.TotalChangePct {
+		t.Errorf("interval [%v, %v]: want within [%v, %v] around %v", *c.Low, *c.High, changes[0], changes[3], *c.TotalChangePct)
 	}
 	// A wider interval at a higher confidence; no interval without
 	// resamples; significant once α is above p.
