@@ -277,6 +277,19 @@ func TestDraw(t *testing.T) {
 			t.Fatalf("draw %d ≥ %d", v, big)
 		}
 	}
+	// n = 3·2⁶², so x·n/2⁶⁴ = 3x/4: of every four outputs of the source,
+	// two would land on a multiple of 3 without the rejection, which
+	// drops one of them (its low word is 0, below 2⁶⁴ mod n = 2⁶²).
+	third := uint64(3) << 62
+	zero := 0
+	for range 3000 {
+		if draw(src, third)%3 == 0 {
+			zero++
+		}
+	}
+	if zero < 880 || zero > 1120 { // 1,000 ± 5 standard errors; 1,500 without the rejection
+		t.Errorf("%d of 3,000 draws below 3·2⁶² are multiples of 3, want about 1,000", zero)
+	}
 	if v := draw(src, 1); v != 0 {
 		t.Errorf("draw(1) = %d", v)
 	}
@@ -319,6 +332,18 @@ func TestCompare(t *testing.T) {
 	}
 	if !near(*s.WilcoxonP, 0.4614509878333607, 1e-12) {
 		t.Errorf("p %v", *s.WilcoxonP)
+	}
+}
+
+// TestMedian: the middle value, or the mean of the two middle ones.
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		sorted []float64
+		want   float64
+	}{{[]float64{7}, 7}, {[]float64{1, 2, 3, 10}, 2.5}, {[]float64{-4, -1, 3}, -1}, {[]float64{-3, 5}, 1}} {
+		if got := median(c.sorted); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.sorted, got, c.want)
+		}
 	}
 }
 
@@ -375,6 +400,8 @@ func TestOptions(t *testing.T) {
 		{Options{Confidence: -0.5}, "confidence"},
 		{Options{Confidence: math.NaN()}, "confidence"},
 		{Options{Alpha: 1.5}, "alpha"},
+		{Options{Alpha: 1}, "alpha"},
+		{Options{Confidence: 1.0000001}, "confidence"},
 	} {
 		if err := c.o.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error about %s", c.o, err, c.want)
