@@ -211,6 +211,7 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 		return vs
 	}
 	var pairs []paired.Pair
+	var usd []bool // the comparison's totals are dollars: rounded as costs are
 	comps := []Comparison{}
 	for k, m := range measures {
 		set.Metrics[k] = m.Name
@@ -220,12 +221,13 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 				continue
 			}
 			pairs = append(pairs, paired.Pair{Baseline: base, Values: values(m, p)})
+			usd = append(usd, m.Unit == metric.USD)
 			comps = append(comps, Comparison{Policy: name, Baseline: set.Baseline, Metric: m.Name})
 		}
 	}
 	for i, st := range paired.CompareAll(pairs, opt) {
-		if m := measures[i/max(len(doc.Policies)-1, 1)]; m.Unit == metric.USD {
-			st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total) // sums of rounded costs
+		if usd[i] { // sums of rounded costs: no float noise
+			st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total)
 		}
 		comps[i].Stats = st
 	}
