@@ -43,7 +43,7 @@ func TestFidelityMatch(t *testing.T) {
 func TestComparisonsTable(t *testing.T) {
 	f := func(x float64) *float64 { return &x }
 	doc := &report.CompareDocument{
-		ComparisonSettings: &report.ComparisonSettings{Baseline: "observed", Resamples: 10000, Confidence: 0.9, Alpha: 0.01},
+		ComparisonSettings: &report.ComparisonSettings{Baseline: "observed", Resamples: 10000, Confidence: 0.57, Alpha: 0.01},
 		Comparisons: []report.Comparison{
 			{Policy: "keep-last-n", Baseline: "observed", Metric: "total_cost_usd", Stats: paired.Stats{
 				Sessions: 40, BaselineTotal: 12.5, Total: 42.75, TotalChangePct: f(242.04), CILowPct: f(128.3), CIHighPct: f(369.04),
@@ -65,7 +65,8 @@ func TestComparisonsTable(t *testing.T) {
 			t.Errorf("row %d: %q, want %q", i, got, want[i])
 		}
 	}
-	if !strings.Contains(tb.Note, "its 90% interval") || !strings.Contains(tb.Note, "α = 0.01") || tb.Title != "Against observed, session by session" {
+	// 0.57 × 100 is 56.99999999999999 in floating point.
+	if !strings.Contains(tb.Note, "its 57% interval") || !strings.Contains(tb.Note, "α = 0.01") || tb.Title != "Against observed, session by session" {
 		t.Errorf("title %q, note %q", tb.Title, tb.Note)
 	}
 	csv := ComparisonsTable(doc, true)

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -34,9 +35,9 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 		interval := "no interval (--bootstrap 0)"
 		if set.Resamples > 0 {
 			interval = fmt.Sprintf("its %s%% interval in brackets (bootstrap over sessions, %s resamples)",
-				strconv.FormatFloat(set.Confidence*100, 'g', 6, 64), numtext.Int(set.Resamples))
+				numtext.Float(math.Round(set.Confidence*1e8)/1e6, -1), numtext.Int(set.Resamples))
 		}
-		t.Note = "change: of the total, " + interval + "; ~: no difference at α = " + strconv.FormatFloat(set.Alpha, 'f', -1, 64) +
+		t.Note = "change: of the total, " + interval + "; ~: no difference at α = " + numtext.Float(set.Alpha, -1) +
 			" (Wilcoxon signed-rank p ≥ α); median: of the sessions' changes; geomean: of their ratios; n: sessions; " +
 			"each row is its own test, not corrected for the others (docs/compare.md)"
 	}
