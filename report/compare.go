@@ -1,12 +1,17 @@
 package report
 
 import (
+	"math"
+
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
+	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
 // CompareDocument is everything `ctxlab compare` reports: for each session
@@ -19,7 +24,12 @@ type CompareDocument struct {
 	Policies []string    `json:"policies"`
 	Sessions []*Compared `json:"sessions"`
 	Total    *Compared   `json:"total"`
-	Fidelity []Fidelity  `json:"fidelity,omitempty"`
+	// ComparisonSettings and Comparisons: each policy against the
+	// baseline, metric by metric, with its uncertainty over sessions
+	// (Compare); nil and empty until Compare is called.
+	ComparisonSettings *ComparisonSettings `json:"comparison_settings,omitempty"`
+	Comparisons        []Comparison        `json:"comparisons"`
+	Fidelity           []Fidelity          `json:"fidelity,omitempty"`
 	// FidelitySummary sums the fidelity rows (with --fidelity).
 	FidelitySummary *fidelity.Summary `json:"fidelity_summary,omitempty"`
 	// CostPartial and UnpricedModels: as in the replay document, with
@@ -107,7 +117,7 @@ func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity
 		Schema: SchemaCompare, Version: SchemaVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: rows, Errors: errs,
-		UnpricedModels: []accounting.Count{},
+		UnpricedModels: []accounting.Count{}, Comparisons: []Comparison{},
 	}
 	if rows != nil {
 		sum := fidelity.Summarize(rows, fidelity.DefaultTolerances())
@@ -139,6 +149,10 @@ func (doc *CompareDocument) members() []member {
 		list("sessions", doc.Sessions, len(doc.Sessions), func(i int) any { return doc.Sessions[i] }),
 		{name: "total", value: doc.Total},
 	}
+	if doc.ComparisonSettings != nil {
+		ms = append(ms, member{name: "comparison_settings", value: doc.ComparisonSettings})
+	}
+	ms = append(ms, list("comparisons", doc.Comparisons, len(doc.Comparisons), func(i int) any { return doc.Comparisons[i] }))
 	if len(doc.Fidelity) > 0 {
 		ms = append(ms, list("fidelity", doc.Fidelity, len(doc.Fidelity), func(i int) any { return doc.Fidelity[i] }))
 	}
@@ -149,4 +163,73 @@ func (doc *CompareDocument) members() []member {
 		member{name: "cost_partial", value: doc.CostPartial},
 		member{name: "unpriced_models", value: doc.UnpricedModels},
 		member{name: "errors", value: doc.Errors})
+}
+
+// Comparison is one policy's run against the baseline's on one metric,
+// session by session (simulate/paired): the change of the total with its
+// bootstrap interval, the median and geometric-mean change, and the
+// Wilcoxon signed-rank test.
+type Comparison struct {
+	Policy   string `json:"policy"`
+	Baseline string `json:"baseline"`
+	Metric   string `json:"metric"`
+	paired.Stats
+}
+
+// DefaultComparisonMetrics are the metrics compared by default (compare
+// --stats): cost, cache and context.
+var DefaultComparisonMetrics = []string{"total_cost_usd", "cost_usd", "cache_write", "cache_read", "peak_context", "compactions"}
+
+// ComparisonSettings says how the comparisons were made.
+type ComparisonSettings struct {
+	Baseline string   `json:"baseline"`
+	Metrics  []string `json:"metrics"`
+	// Resamples is the bootstrap's; 0: no intervals.
+	Resamples  int     `json:"resamples"`
+	Confidence float64 `json:"confidence"`
+	Alpha      float64 `json:"alpha"`
+}
+
+// Compare sets the document's comparisons: every policy but the baseline
+// (doc.Policies[baseline]) against it, on each measure (run measures of
+// budget: gate's names), over the sessions that have both values (a cost
+// with unpriced calls has none). They come metric by metric in the order
+// given, then policy by policy in the document's order.
+func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt paired.Options) {
+	opt = opt.Resolved()
+	set := &ComparisonSettings{Baseline: doc.Policies[baseline], Metrics: make([]string, len(measures)),
+		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
+	values := func(m budget.Measure, policy int) []float64 {
+		vs := make([]float64, len(doc.Sessions))
+		for i, s := range doc.Sessions {
+			v, ok := m.RunValue(&s.Runs[policy].Metrics)
+			if !ok {
+				v = math.NaN()
+			}
+			vs[i] = v
+		}
+		return vs
+	}
+	var pairs []paired.Pair
+	var usd []bool // the comparison's totals are dollars: rounded as costs are
+	comps := []Comparison{}
+	for k, m := range measures {
+		set.Metrics[k] = m.Name
+		base := values(m, baseline)
+		for p, name := range doc.Policies {
+			if p == baseline {
+				continue
+			}
+			pairs = append(pairs, paired.Pair{Baseline: base, Values: values(m, p)})
+			usd = append(usd, m.Unit == metric.USD)
+			comps = append(comps, Comparison{Policy: name, Baseline: set.Baseline, Metric: m.Name})
+		}
+	}
+	for i, st := range paired.CompareAll(pairs, opt) {
+		if usd[i] { // sums of rounded costs: no float noise
+			st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total)
+		}
+		comps[i].Stats = st
+	}
+	doc.ComparisonSettings, doc.Comparisons = set, comps
 }

@@ -1,9 +1,14 @@
 package report
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
 func TestDeltas(t *testing.T) {
@@ -22,5 +27,40 @@ func TestDeltas(t *testing.T) {
 	setDeltas(free)
 	if free[1].Delta.TotalCostPct != nil || free[1].Delta.TotalCost != 1 {
 		t.Errorf("delta against a free baseline %+v: want no percentage", free[1].Delta)
+	}
+}
+
+// TestCompare: the comparisons come metric by metric, then policy by
+// policy, each against the chosen baseline; a session with an unpriced
+// call has no cost and is left out of the cost comparisons only; dollar
+// totals are rounded as costs are.
+func TestCompare(t *testing.T) {
+	run := func(p string, cost float64, unpriced, peak int) Run {
+		return Run{Policy: p, Metrics: simulate.Metrics{TotalCost: cost, Unpriced: unpriced, PeakContext: int64(peak)}}
+	}
+	sessions := []*Compared{
+		{Sessions: 1, Runs: []Run{run("a", 0.1, 0, 100), run("b", 0.2, 0, 150), run("c", 0.3, 0, 80)}},
+		{Sessions: 1, Runs: []Run{run("a", 0.2, 0, 200), run("b", 0.4, 0, 240), run("c", 0.1, 0, 210)}},
+		{Sessions: 1, Runs: []Run{run("a", 1.0, 1, 300), run("b", 9.0, 0, 300), run("c", 0.5, 0, 330)}},
+	}
+	doc := NewCompareDocument([]string{"a", "b", "c"}, sessions, nil, prices.Default(), nil)
+	cost, _ := budget.LookupMeasure("total_cost_usd")
+	peak, _ := budget.LookupMeasure("peak_context")
+	doc.Compare(1, []budget.Measure{cost, peak}, paired.Options{Resamples: -1})
+	var got []string
+	for _, c := range doc.Comparisons {
+		got = append(got, fmt.Sprintf("%s %s/%s n=%d %v→%v", c.Metric, c.Policy, c.Baseline, c.Sessions, c.BaselineTotal, c.Total))
+	}
+	want := []string{
+		"total_cost_usd a/b n=2 0.6→0.3", // 0.2 + 0.4 and 0.1 + 0.2, rounded: no 0.30000000000000004
+		"total_cost_usd c/b n=3 9.6→0.9",
+		"peak_context a/b n=3 690→600",
+		"peak_context c/b n=3 690→620",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if s := doc.ComparisonSettings; s.Baseline != "b" || !slices.Equal(s.Metrics, []string{"total_cost_usd", "peak_context"}) || s.Resamples != 0 || s.Confidence != 0.95 {
+		t.Errorf("settings %+v", s)
 	}
 }

@@ -11,11 +11,13 @@ const (
 	JSON     Format = "json" // the versioned document (docs/json-schema.md)
 	HTML     Format = "html" // one self-contained page
 	JUnit    Format = "junit"
+	Latex    Format = "latex" // booktabs tables, ready for a paper
 )
 
-// Formats lists the formats of replay, compare, sweep and policies;
-// GateFormats gate's.
+// Formats lists the formats of replay and policies; StudyFormats
+// compare's and sweep's, whose results go into papers; GateFormats gate's.
 var (
-	Formats     = []Format{Table, JSON, CSV, Markdown, HTML}
-	GateFormats = []Format{Table, JSON, CSV, Markdown, JUnit, HTML}
+	Formats      = []Format{Table, JSON, CSV, Markdown, HTML}
+	StudyFormats = []Format{Table, JSON, CSV, Markdown, HTML, Latex}
+	GateFormats  = []Format{Table, JSON, CSV, Markdown, JUnit, HTML}
 )

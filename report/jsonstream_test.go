@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -75,6 +76,11 @@ func TestJSONWrittenBySessionIsTheDocument(t *testing.T) {
 		"fidelity": report.NewCompareDocument(specs, runs, fid, prices.Default(), []string{"e"}),
 		"plain":    report.NewCompareDocument(specs, runs, nil, prices.Default(), nil),
 		"none":     report.NewCompareDocument(specs, nil, nil, prices.Default(), nil),
+		"stats": func() *report.CompareDocument {
+			d := report.NewCompareDocument(specs, runs, nil, prices.Default(), nil)
+			d.Compare(0, comparisonMeasures(t), paired.Options{Resamples: 100})
+			return d
+		}(),
 		"unpriced": func() *report.CompareDocument {
 			d := report.NewCompareDocument(specs, runs, nil, prices.Default(), nil)
 			d.CostPartial, d.UnpricedModels = true, []accounting.Count{{Name: "deepseek-chat", Count: 3}}

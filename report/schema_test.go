@@ -21,7 +21,9 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
 // These tests keep docs/json-schema.md true: every field the JSON output
@@ -306,11 +308,25 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 		fid = append(fid, fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances()))
 	}
 	doc := report.NewCompareDocument(specs, runs, fid, prices.Default(), nil)
+	doc.Compare(0, comparisonMeasures(t), paired.Options{Resamples: 200})
 	var buf bytes.Buffer
 	if err := report.WriteJSON(&buf, doc); err != nil {
 		t.Fatalf("WriteJSON: %v", err)
 	}
 	return buf.Bytes()
+}
+
+// comparisonMeasures are compare's default --stats.
+func comparisonMeasures(t *testing.T) []budget.Measure {
+	var ms []budget.Measure
+	for _, name := range report.DefaultComparisonMetrics {
+		m, err := budget.LookupMeasure(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	return ms
 }
 
 // policiesJSON is `ctxlab policies --format json`.

@@ -128,6 +128,30 @@ func BenchmarkCompareVsReplay(b *testing.B) {
 	}
 }
 
+// BenchmarkCompareStats times `compare --format json` with every built-in
+// policy with its default statistics (54 comparisons, 10,000 resamples)
+// and without them (--bootstrap 0 on one metric), alternately on the same
+// input, and reports what the statistics add (stats/plain; the bar is
+// 1.10):
+//
+//	CTXLAB_BENCH_MB=420 go test -run XXX -bench CompareStats -benchtime 5x ./cmd/ctxlab
+func BenchmarkCompareStats(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	stats := []string{"compare", "--format", "json", "--policy", allPolicies(), dir}
+	plain := []string{"compare", "--format", "json", "--policy", allPolicies(), "--stats", "total_cost_usd", "--bootstrap", "0", dir}
+	var ts, tp time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		runOnce(b, plain)
+		t1 := time.Now()
+		runOnce(b, stats)
+		tp, ts = tp+t1.Sub(t0), ts+time.Since(t1)
+	}
+	b.ReportMetric(float64(tp.Milliseconds())/float64(b.N), "plain-ms/op")
+	b.ReportMetric(float64(ts.Milliseconds())/float64(b.N), "stats-ms/op")
+	b.ReportMetric(float64(ts)/float64(tp), "stats/plain")
+}
+
 // BenchmarkComparePlotRealdata is `compare --plot` over the real
 // transcripts (skipped when absent): three policies, every session's
 // context, cost and cache plots and the cost by policy, as PNG.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
@@ -16,6 +17,8 @@ import (
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
 // The policies the fidelity table needs, whatever --policy lists.
@@ -33,10 +36,76 @@ type compareOptions struct {
 	detail   bool
 	section  string
 	plot     plotOptions
+	stats    statsOptions
+}
+
+// statsOptions are compare's paired statistics: which policy is the
+// baseline, which metrics, and the bootstrap's and the test's settings.
+type statsOptions struct {
+	baseline   string
+	metrics    string
+	bootstrap  int
+	confidence float64
+	alpha      float64
+}
+
+var defaultStats = strings.Join(report.DefaultComparisonMetrics, ",")
+
+func (o *statsOptions) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&o.baseline, "baseline", "", "the policy the statistics compare the others against (default: the first of --policy)")
+	f.StringVar(&o.metrics, "stats", defaultStats, "comma-separated metrics to compare with their uncertainty over sessions (the names gate accepts)")
+	f.IntVar(&o.bootstrap, "bootstrap", paired.DefaultResamples, "bootstrap resamples of the sessions for each interval (0: no intervals)")
+	f.Float64Var(&o.confidence, "confidence", paired.DefaultConfidence, "coverage of the intervals, between 0 and 1")
+	f.Float64Var(&o.alpha, "alpha", paired.DefaultAlpha, "significance level of the Wilcoxon signed-rank test, between 0 and 1")
+}
+
+// resolve checks the flags against the policies' canonical names and
+// returns the baseline's index, the measures and the options.
+func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Options, error) {
+	var opt paired.Options
+	base := 0
+	if o.baseline != "" {
+		p, err := policies.Parse(o.baseline)
+		if err != nil {
+			return 0, nil, opt, usageError("--baseline: %v", err)
+		}
+		if base = slices.Index(names, p.Name()); base < 0 {
+			return 0, nil, opt, usageError("--baseline %s: not one of --policy (%s)", p.Name(), strings.Join(names, ", "))
+		}
+	}
+	var ms []budget.Measure
+	for _, name := range strings.Split(o.metrics, ",") {
+		name = strings.TrimSpace(name)
+		m, err := budget.LookupMeasure(name)
+		switch {
+		case name == "":
+			return 0, nil, opt, usageError("--stats %q: want comma-separated metric names, such as %s", o.metrics, defaultStats)
+		case err != nil:
+			return 0, nil, opt, usageError("--stats: %v", err)
+		case m.RecordedOnly:
+			return 0, nil, opt, usageError("--stats %s: a figure of the transcript alone, which no policy changes", name)
+		case slices.ContainsFunc(ms, func(x budget.Measure) bool { return x.Name == name }):
+			return 0, nil, opt, usageError("--stats %s: listed twice", name)
+		}
+		ms = append(ms, m)
+	}
+	switch {
+	case o.bootstrap < 0 || o.bootstrap > paired.MaxResamples:
+		return 0, nil, opt, usageError("--bootstrap %d: want 0 (no intervals) to %d", o.bootstrap, paired.MaxResamples)
+	case !(o.confidence > 0 && o.confidence < 1):
+		return 0, nil, opt, usageError("--confidence %v: want a number between 0 and 1, such as 0.95", o.confidence)
+	case !(o.alpha > 0 && o.alpha < 1):
+		return 0, nil, opt, usageError("--alpha %v: want a number between 0 and 1, such as 0.05", o.alpha)
+	}
+	opt = paired.Options{Resamples: o.bootstrap, Confidence: o.confidence, Alpha: o.alpha}
+	if o.bootstrap == 0 {
+		opt.Resamples = -1
+	}
+	return base, ms, opt, nil
 }
 
 func newCompareCmd(e env) *cobra.Command {
-	o := &compareOptions{}
+	o := &compareOptions{inputOptions: inputOptions{formats: formatNames(report.StudyFormats)}}
 	cmd := &cobra.Command{
 		Use:   "compare [paths…]",
 		Short: "Replay sessions under several context policies and compare context, cache and cost",
@@ -65,6 +134,7 @@ whole input, into DIR (see docs/plots.md).`,
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
 	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.CompareCSVTables, ", ")+" (default compare)")
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
+	o.stats.addFlags(f)
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")
 	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(true))
 	return cmd
@@ -112,6 +182,10 @@ func runCompare(o *compareOptions, e env) error {
 	for i, p := range ps {
 		names[i] = p.Name()
 	}
+	baseline, measures, statOpt, err := o.stats.resolve(names)
+	if err != nil {
+		return err
+	}
 	if o.fidelity {
 		for _, spec := range []string{observedPolicy, claudeCodePolicy} {
 			if _, err := policies.Parse(spec); err != nil {
@@ -145,6 +219,7 @@ func runCompare(o *compareOptions, e env) error {
 		}
 	}
 	doc := report.NewCompareDocument(names, sessions, fid, su.cfg.Prices, l.errs)
+	doc.Compare(baseline, measures, statOpt)
 	doc.UnpricedModels = accounting.SortedCounts(unpriced)
 	doc.CostPartial = len(unpriced) > 0
 	warnUnpriced(e, doc.UnpricedModels)

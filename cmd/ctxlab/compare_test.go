@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +37,7 @@ func TestCompareGolden(t *testing.T) {
 		{"compare-demo-calls.csv", []string{"compare", "--policy", "observed,keep-last-n:n=3", "--calls", "--format", "csv", "--section", "simulated_calls", demo}},
 		{"compare-fixtures-fidelity.csv", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "csv", "--section", "fidelity", fixtures}},
 		{"compare-fixtures-total.txt", []string{"compare", "--policy", goldenPolicies, fixtures}},
+		{"compare-fixtures.tex", []string{"compare", "--policy", goldenPolicies, "--format", "latex", fixtures}},
 		{"policies.txt", []string{"policies"}},
 		{"policies.md", []string{"policies", "--format", "markdown"}},
 		{"policies.json", []string{"policies", "--format", "json"}},
@@ -167,7 +170,21 @@ func TestCompareErrors(t *testing.T) {
 		{"bad simulation parameter", []string{"replay", "--policy", "claude-code", "--sim-param", "clock-slack=0s,gateway-ttl=0", demo}, exitUsage, "--sim-param: gateway-ttl=0: gateway-ttl takes a duration above 0"},
 		{"simulation parameter without value", []string{"compare", "--sim-param", "cache-entries", demo}, exitUsage, `--sim-param: "cache-entries": want name=value`},
 		{"section without csv", []string{"compare", "--section", "compare", demo}, exitUsage, "only with --format csv"},
-		{"unknown section", []string{"compare", "--format", "csv", "--section", "usage", demo}, exitUsage, `--section "usage": want one of compare, simulated_calls`},
+		{"unknown section", []string{"compare", "--format", "csv", "--section", "usage", demo}, exitUsage, `--section "usage": want one of compare, comparisons, simulated_calls`},
+		{"baseline not compared", []string{"compare", "--baseline", "none", demo}, exitUsage, "--baseline none: not one of --policy (observed, claude-code)"},
+		{"unknown baseline", []string{"compare", "--baseline", "nosuch", demo}, exitUsage, `--baseline: unknown policy "nosuch"`},
+		{"unknown stat", []string{"compare", "--stats", "cost_usd,nosuch", demo}, exitUsage, `--stats: unknown measure "nosuch"`},
+		{"recorded stat", []string{"compare", "--stats", "duplicate_read_waste_tokens", demo}, exitUsage, "--stats duplicate_read_waste_tokens: a figure of the transcript alone"},
+		{"stat twice", []string{"compare", "--stats", "cost_usd,cost_usd", demo}, exitUsage, "--stats cost_usd: listed twice"},
+		{"empty stat", []string{"compare", "--stats", "cost_usd,", demo}, exitUsage, `--stats "cost_usd,": want comma-separated metric names`},
+		{"negative bootstrap", []string{"compare", "--bootstrap", "-1", demo}, exitUsage, "--bootstrap -1: want 0 (no intervals) to 1000000"},
+		{"huge bootstrap", []string{"compare", "--bootstrap", "1000001", demo}, exitUsage, "--bootstrap 1000001"},
+		{"confidence 1", []string{"compare", "--confidence", "1", demo}, exitUsage, "--confidence 1: want a number between 0 and 1"},
+		{"confidence 0", []string{"compare", "--confidence", "0", demo}, exitUsage, "--confidence 0: want"},
+		{"alpha 0", []string{"compare", "--alpha", "0", demo}, exitUsage, "--alpha 0: want a number between 0 and 1"},
+		{"alpha NaN", []string{"compare", "--alpha", "NaN", demo}, exitUsage, "--alpha NaN: want"},
+		{"replay has no latex", []string{"replay", "--format", "latex", demo}, exitUsage, `--format "latex": want one of table, json, csv, markdown, html`},
+		{"gate has no latex", []string{"gate", "--format", "latex", "--budget", "x.json", demo}, exitUsage, `--format "latex": want one of table, json, csv, markdown, junit, html`},
 		{"calls section without --calls", []string{"compare", "--format", "csv", "--section", "simulated_calls", demo}, exitUsage, "needs --calls"},
 		{"fidelity section without --fidelity", []string{"compare", "--format", "csv", "--section", "fidelity_summary", demo}, exitUsage, "needs --fidelity"},
 		{"replay unknown parameter", []string{"replay", "--policy", "claude-code:bogus=1", demo}, exitUsage, `unknown parameter "bogus"`},
@@ -289,5 +306,170 @@ func TestSimParamMovesBreakCauses(t *testing.T) {
 		off["prompt_shrank"]-on["prompt_shrank"] != 6 || off["unexplained"]-on["unexplained"] != 2 {
 		t.Errorf("thinking_dropped, prompt_shrank, unexplained: %d, %d, %d; with drop-thinking-until=0: %d, %d, %d; want 8 fewer thinking_dropped, 6 more prompt_shrank, 2 more unexplained",
 			on["thinking_dropped"], on["prompt_shrank"], on["unexplained"], off["thinking_dropped"], off["prompt_shrank"], off["unexplained"])
+	}
+}
+
+// TestCompareStats: --baseline, --stats, --bootstrap, --confidence and
+// --alpha reach the comparisons. On the fixtures' four sessions with
+// observed as the baseline, claude-code's per-session total costs all
+// rise, so W+ = 1+2+3+4 = 10, the largest of 16 equally likely sums:
+// p = 2/16. Against none (baseline) the comparisons name none.
+func TestCompareStats(t *testing.T) {
+	type comp struct {
+		Policy, Baseline, Metric string
+		Sessions                 int
+		TotalChangePct           *float64 `json:"total_change_pct"`
+		Low                      *float64 `json:"total_change_ci_low_pct"`
+		High                     *float64 `json:"total_change_ci_high_pct"`
+		Median                   *float64 `json:"median_change_pct"`
+		Geomean                  *float64 `json:"geomean_ratio"`
+		P                        *float64 `json:"wilcoxon_p"`
+		Significant              bool
+	}
+	type doc struct {
+		Settings struct {
+			Baseline   string
+			Metrics    []string
+			Resamples  int
+			Confidence float64
+			Alpha      float64
+		} `json:"comparison_settings"`
+		Comparisons []comp
+		Sessions    []struct {
+			Runs []struct {
+				Metrics struct {
+					TotalCost float64 `json:"total_cost_usd"`
+				}
+			}
+		}
+	}
+	run := func(args ...string) doc {
+		t.Helper()
+		out, errOut, code := ctxlab(t, "", nil, append([]string{"compare", "--format", "json"}, append(args, fixtures)...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := run()
+	if len(d.Comparisons) != 6 || d.Settings.Baseline != "observed" || d.Settings.Resamples != 10000 || d.Settings.Alpha != 0.05 {
+		t.Fatalf("defaults: %+v", d)
+	}
+	c := d.Comparisons[0]
+	if c.Policy != "claude-code" || c.Metric != "total_cost_usd" || c.Sessions != 4 || *c.P != 0.125 || c.Significant {
+		t.Errorf("first comparison %+v", c)
+	}
+	// docs/compare.md's worked example, by hand from the sessions' costs:
+	// the change of the totals, the median of the four changes, the
+	// geometric mean of the ratios. The change of the totals is a weighted
+	// mean of the sessions' changes, so every resample's lies between the
+	// smallest and the largest, and so does the interval.
+	base := []float64{0.298592, 0.810974, 0.218059, 0.167404}
+	val := []float64{0.606731, 1.125857, 0.279051, 0.282659}
+	var sb, sv float64
+	changes := make([]float64, 4)
+	prod := 1.0
+	for i := range base {
+		sb, sv = sb+base[i], sv+val[i]
+		changes[i] = 100 * (val[i]/base[i] - 1)
+		prod *= val[i] / base[i]
+	}
+	for i, sess := range d.Sessions {
+		if sess.Runs[0].Metrics.TotalCost != base[i] || sess.Runs[1].Metrics.TotalCost != val[i] {
+			t.Errorf("session %d costs %v → %v, the docs say %v → %v", i, sess.Runs[0].Metrics.TotalCost, sess.Runs[1].Metrics.TotalCost, base[i], val[i])
+		}
+	}
+	slices.Sort(changes) // +28.0, +38.8, +68.8, +103.2
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if !near(*c.TotalChangePct, 100*(sv/sb-1)) || !near(*c.TotalChangePct, 53.46177231344677) || !near(*c.Median, (changes[1]+changes[2])/2) ||
+		!near(*c.Geomean, math.Pow(prod, 0.25)) {
+		t.Errorf("change %v, median %v, geomean %v; want %v, %v, %v", *c.TotalChangePct, *c.Median, *c.Geomean, 100*(sv/sb-1), (changes[1]+changes[2])/2, math.Pow(prod, 0.25))
+	}
+	if *c.Low < changes[0] || *c.High > changes[3] || *c.Low > *c.TotalChangePct || *c.High < *c.TotalChangePct {
+		t.Errorf("interval [%v, %v]: want within [%v, %v] around %v", *c.Low, *c.High, changes[0], changes[3], *c.TotalChangePct)
+	}
+	// A wider interval at a higher confidence; no interval without
+	// resamples; significant once α is above p.
+	wide := run("--confidence", "0.99").Comparisons[0]
+	if *wide.Low > *c.Low || *wide.High < *c.High {
+		t.Errorf("99%% [%v, %v] narrower than 95%% [%v, %v]", *wide.Low, *wide.High, *c.Low, *c.High)
+	}
+	if c := run("--bootstrap", "0").Comparisons[0]; c.Low != nil || c.High != nil || c.TotalChangePct == nil {
+		t.Errorf("--bootstrap 0: %+v", c)
+	}
+	if c := run("--alpha", "0.2").Comparisons[0]; !c.Significant {
+		t.Errorf("--alpha 0.2: p 0.125 not significant")
+	}
+	d = run("--policy", "observed,none,claude-code", "--baseline", "none", "--stats", "cache_write, compactions")
+	want := []string{"cache_write observed", "cache_write claude-code", "compactions observed", "compactions claude-code"}
+	if len(d.Comparisons) != len(want) {
+		t.Fatalf("%d comparisons, want %d", len(d.Comparisons), len(want))
+	}
+	for i, c := range d.Comparisons {
+		if got := c.Metric + " " + c.Policy; got != want[i] || c.Baseline != "none" {
+			t.Errorf("comparison %d: %s against %s, want %s against none", i, got, c.Baseline, want[i])
+		}
+	}
+	// none never compacts: 0 of the baseline, no change to compute.
+	if c := d.Comparisons[2]; c.TotalChangePct != nil || c.Low != nil {
+		t.Errorf("against a baseline total of 0: %+v", c)
+	}
+}
+
+// TestLaTeXStructure checks compare's and sweep's LaTeX without a LaTeX
+// compiler: every table float holds one booktabs tabular whose rules come
+// in order, every row has as many cells as the column specification, and
+// no cell holds a character LaTeX would read as markup.
+func TestLaTeXStructure(t *testing.T) {
+	escapes := regexp.MustCompile(`\\(textasciitilde|textasciicircum|textbackslash|textbar|ldots)\{\}|\\[_%$&#{}]|\$(-|<|>|\\geq|\\leq|\\Delta|\\times|\\alpha|\\pm|\\rightarrow|\^2)\$`)
+	for _, args := range [][]string{
+		{"compare", "--detail", "--policy", goldenPolicies, "--fidelity", "--calls", "--format", "latex", fixtures},
+		{"sweep", "--policy", "keep-last-n", "--vary", "n=3,10", "--pareto", "total_cost_usd,peak_context", "--format", "latex", fixtures},
+	} {
+		out, errOut, code := ctxlab(t, "", nil, args...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", args[0], code, errOut)
+		}
+		if !strings.HasPrefix(out, "% needs \\usepackage{booktabs}") {
+			t.Errorf("%s: no preamble line", args[0])
+		}
+		tables := strings.Split(out, "\\begin{table}[htbp]\n")[1:]
+		if len(tables) < 2 {
+			t.Fatalf("%s: %d tables", args[0], len(tables))
+		}
+		for i, tb := range tables {
+			end := strings.Index(tb, "\\end{table}\n")
+			if end < 0 || strings.Count(tb[:end], "\\begin{tabular}") != 1 {
+				t.Fatalf("%s table %d: not one tabular in one float:\n%s", args[0], i, tb)
+			}
+			body := tb[:end]
+			top, mid, bottom := strings.Index(body, "\\toprule\n"), strings.Index(body, "\\midrule\n"), strings.Index(body, "\\bottomrule\n")
+			if top < 0 || mid < top || bottom < mid || strings.Count(body, "rule\n") != 3 {
+				t.Errorf("%s table %d: rules out of order:\n%s", args[0], i, body)
+			}
+			spec := regexp.MustCompile(`\\begin\{tabular\}\{([lr]+)\}`).FindStringSubmatch(body)
+			if spec == nil {
+				t.Fatalf("%s table %d: no column specification", args[0], i)
+			}
+			for _, line := range strings.Split(body[top:bottom], "\n") {
+				row, ok := strings.CutSuffix(line, " \\\\")
+				if !ok || strings.HasPrefix(row, "\\multicolumn") {
+					continue
+				}
+				cells := strings.Split(row, " & ")
+				if len(cells) != len(spec[1]) {
+					t.Errorf("%s table %d: %d cells for %d columns: %s", args[0], i, len(cells), len(spec[1]), line)
+				}
+				for _, c := range cells {
+					if bare := escapes.ReplaceAllString(c, ""); strings.ContainsAny(bare, `\_%$&#{}~^<>|`) {
+						t.Errorf("%s table %d: unescaped markup in %q", args[0], i, c)
+					}
+				}
+			}
+		}
 	}
 }

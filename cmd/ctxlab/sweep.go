@@ -31,7 +31,7 @@ type sweepOptions struct {
 }
 
 func newSweepCmd(e env) *cobra.Command {
-	o := &sweepOptions{}
+	o := &sweepOptions{inputOptions: inputOptions{formats: formatNames(report.StudyFormats)}}
 	cmd := &cobra.Command{
 		Use:   "sweep --policy NAME[,NAME…] --vary PARAM=VALUES [--vary …] [paths…]",
 		Short: "Replay sessions over a grid of policy parameters: totals, spread, best point, Pareto front",

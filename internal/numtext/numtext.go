@@ -94,6 +94,15 @@ func dollars(s string) string {
 // Pct formats a percentage with one decimal: Pct(12.345) is "12.3%".
 func Pct(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + "%" }
 
+// PValue formats a test's p-value as papers quote it: three decimals,
+// "<0.001" below that: PValue(0.0391) is "0.039".
+func PValue(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
+
 // ShortID is a session id (a UUID) as people quote it and --session
 // accepts it: its first 8 characters. Other ids are kept whole.
 func ShortID(s string) string {

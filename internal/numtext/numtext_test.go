@@ -75,3 +75,14 @@ func TestUSD(t *testing.T) {
 		t.Errorf("Pct = %q", got)
 	}
 }
+
+func TestPValue(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		want string
+	}{{1, "1.000"}, {0.0390625, "0.039"}, {0.0015, "0.002"}, {0.001, "0.001"}, {0.000999, "<0.001"}, {2e-6, "<0.001"}} {
+		if got := PValue(c.p); got != c.want {
+			t.Errorf("PValue(%v) = %q, want %q", c.p, got, c.want)
+		}
+	}
+}

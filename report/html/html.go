@@ -424,12 +424,19 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 		}
 		ov.Foot = [][]htmlCell{compareOverviewRow(doc.Total, "all "+numtext.Count(doc.Total.Sessions, "session", "sessions"), href)}
 	}
+	comparisons := view.ShowComparisons(doc)
+	if comparisons {
+		page.Links = append(page.Links, htmlLink{"#comparisons", "Is the difference real?"})
+	}
 	if doc.Fidelity != nil {
 		page.Links = append(page.Links, htmlLink{"#fidelity", "Fidelity"})
 	}
 	page.Overview = ov
 	n := len(doc.Sessions)
 	if multi {
+		n++
+	}
+	if comparisons {
 		n++
 	}
 	if doc.Fidelity != nil {
@@ -450,6 +457,9 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 				}
 				return plots.CompareTotalFiles(doc.Policies, ms, doc.Total.Sessions, "svg", plots.Options{})
 			})
+		case comparisons && i == len(doc.Sessions)+1:
+			return &htmlSection{ID: "comparisons", Title: "Is the difference real?",
+				Tables: htmlTables(&ids{prefix: "comparisons"}, []*table.Table{view.ComparisonsTable(doc, false)})}, nil
 		}
 		d := &ids{prefix: "fidelity"}
 		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, view.FidelityTables(doc.Fidelity, doc.FidelitySummary, false))}, nil

@@ -40,6 +40,9 @@ func TestWrite(t *testing.T) {
 	if err := render.Write(&bytes.Buffer{}, doc, report.Options{Format: report.JUnit}); err == nil {
 		t.Error("JUnit for a policy list: no error")
 	}
+	if err := render.Write(&bytes.Buffer{}, doc, report.Options{Format: report.Latex}); err == nil {
+		t.Error("LaTeX for a policy list: no error")
+	}
 	if err := render.Write(&bytes.Buffer{}, doc, report.Options{Format: "yaml"}); err == nil {
 		t.Error("an unknown format: no error")
 	}

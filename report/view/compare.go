@@ -47,6 +47,9 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) 
 			}
 		}
 		add("total", fmt.Sprintf("all %d sessions", doc.Total.Sessions), doc.Total)
+		if ShowComparisons(doc) {
+			secs = append(secs, section{name: "comparisons", title: "is the difference real?", tables: []*table.Table{ComparisonsTable(doc, false)}})
+		}
 	}
 	if doc.Fidelity != nil {
 		name := "total"
@@ -60,7 +63,14 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) 
 
 // CompareCSVTables lists the tables compare's CSV can write, one per
 // stream (opt.Sections[0] picks it); the first is the default.
-var CompareCSVTables = []string{"compare", "simulated_calls", "summarizer_calls", "fidelity", "fidelity_reasons", "fidelity_summary"}
+var CompareCSVTables = []string{"compare", "comparisons", "simulated_calls", "summarizer_calls", "fidelity", "fidelity_reasons", "fidelity_summary"}
+
+// ShowComparisons says whether the reports people read show the paired
+// statistics: with more than one session (one session's change is its
+// own, with nothing to test) and something compared.
+func ShowComparisons(doc *report.CompareDocument) bool {
+	return len(doc.Sessions) > 1 && len(doc.Comparisons) > 0
+}
 
 // writeCompareCSV writes one table, so that a spreadsheet or a database
 // reads the stream as it is: compare (a row per scope and policy; the
@@ -97,6 +107,8 @@ func writeCompareCSV(w io.Writer, doc *report.CompareDocument, opt report.Option
 		if len(doc.Sessions) != 1 {
 			err = write("total", CompareTables(doc.Total, true))
 		}
+	case "comparisons":
+		err = write("", []*table.Table{ComparisonsTable(doc, true)})
 	case "simulated_calls", "summarizer_calls":
 		for _, s := range doc.Sessions {
 			for i := range s.Runs {

@@ -2,10 +2,12 @@ package view
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
 // TestFidelityMatch: the Match column for each kind of session.
@@ -32,5 +34,50 @@ func TestFidelityMatch(t *testing.T) {
 				t.Errorf("machine %v, %s: match %q, want %q", machine, row[0].Text, got, want[i])
 			}
 		}
+	}
+}
+
+// TestComparisonsTable: the change as benchstat prints it (signed when
+// significant, ~ otherwise, blank when undefined), the interval, the
+// p-value, and the totals in the metric's unit; CSV keeps full precision.
+func TestComparisonsTable(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	doc := &report.CompareDocument{
+		ComparisonSettings: &report.ComparisonSettings{Baseline: "observed", Resamples: 10000, Confidence: 0.57, Alpha: 0.01},
+		Comparisons: []report.Comparison{
+			{Policy: "keep-last-n", Baseline: "observed", Metric: "total_cost_usd", Stats: paired.Stats{
+				Sessions: 40, BaselineTotal: 12.5, Total: 42.75, TotalChangePct: f(242.04), CILowPct: f(128.3), CIHighPct: f(369.04),
+				MedianChangePct: f(200), GeomeanRatio: f(3.14159), WilcoxonP: f(2e-6), Significant: true}},
+			{Policy: "claude-code", Baseline: "observed", Metric: "cache_write", Stats: paired.Stats{
+				Sessions: 40, BaselineTotal: 1234567, Total: 1200000, TotalChangePct: f(-2.8), CILowPct: f(-6.64), CIHighPct: f(3.21),
+				MedianChangePct: f(-0.04), GeomeanRatio: f(0.98), WilcoxonP: f(0.8912)}},
+			{Policy: "none", Baseline: "observed", Metric: "compactions", Stats: paired.Stats{Sessions: 40, Total: 0}},
+		},
+	}
+	tb := ComparisonsTable(doc, false)
+	want := [][]string{
+		{"total_cost_usd", "keep-last-n", "$12.50", "$42.75", "+242.0%", "[+128.3%, +369.0%]", "+200.0%", "3.142", "<0.001", "40"},
+		{"cache_write", "claude-code", "1,234,567", "1,200,000", "~", "[-6.6%, +3.2%]", "0.0%", "0.980", "0.891", "40"},
+		{"compactions", "none", "0", "0", "", "", "", "", "", "40"},
+	}
+	for i, row := range tb.Rows {
+		if got := table.Texts(row); !slices.Equal(got, want[i]) {
+			t.Errorf("row %d: %q, want %q", i, got, want[i])
+		}
+	}
+	// 0.57 × 100 is 56.99999999999999 in floating point.
+	if !strings.Contains(tb.Note, "its 57% interval") || !strings.Contains(tb.Note, "α = 0.01") || tb.Title != "Against observed, session by session" {
+		t.Errorf("title %q, note %q", tb.Title, tb.Note)
+	}
+	csv := ComparisonsTable(doc, true)
+	if got := csv.Rows[1][11].Raw; got != "0.8912" {
+		t.Errorf("CSV p %q", got)
+	}
+	if got := csv.Rows[2][6].Raw; got != "" {
+		t.Errorf("CSV undefined change %q, want blank", got)
+	}
+	doc.ComparisonSettings.Resamples = 0
+	if tb := ComparisonsTable(doc, false); !strings.Contains(tb.Note, "no interval (--bootstrap 0)") {
+		t.Errorf("note %q", tb.Note)
 	}
 }

@@ -11,10 +11,17 @@ import (
 )
 
 // Write draws a document as text tables (report.Table, fitted to
-// opt.Width), Markdown, CSV or, for a gate, JUnit.
+// opt.Width), Markdown, CSV or, for a gate, JUnit, and for a comparison or
+// a sweep LaTeX.
 func Write(w io.Writer, d report.Doc, opt report.Options) error {
 	switch opt.Format {
 	case report.Table, report.Markdown, report.CSV, "":
+	case report.Latex:
+		switch d.(type) {
+		case *report.CompareDocument, *report.SweepDocument:
+		default:
+			return fmt.Errorf("view: no %s format for %T", opt.Format, d)
+		}
 	case report.JUnit:
 		if g, ok := d.(*report.GateDocument); ok {
 			return writeGate(w, g, opt)

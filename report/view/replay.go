@@ -137,6 +137,9 @@ type section struct {
 // render writes sections as text tables or Markdown.
 func render(w io.Writer, format report.Format, width int, secs []section) error {
 	md := format == report.Markdown
+	if format == report.Latex {
+		return renderLaTeX(w, secs)
+	}
 	for _, sec := range secs {
 		switch {
 		case sec.title == "":

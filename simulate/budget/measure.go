@@ -77,6 +77,16 @@ var measures = func() []Measure {
 	)
 }()
 
+// RunValue is the measure of a run, as compare's statistics read it; ok
+// is false for a measure of the transcript alone (RecordedOnly) and for a
+// cost some of whose calls have no price (the cost is not known).
+func (m Measure) RunValue(run *simulate.Metrics) (v float64, ok bool) {
+	if m.RecordedOnly || m.unpriced != nil && m.unpriced(run) > 0 {
+		return 0, false
+	}
+	return m.value(nil, run), true
+}
+
 // Measures lists every measure, the run's metrics first.
 func Measures() []Measure { return slices.Clone(measures) }
 

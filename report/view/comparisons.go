@@ -1,0 +1,121 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/table"
+	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/metric"
+)
+
+// ComparisonsTable shows compare's paired statistics as benchstat does:
+// each policy's change from the baseline with its bootstrap interval, "~"
+// in place of the change where the signed-rank test finds no difference,
+// and the test's p-value. machine: every CSV column, raw.
+func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
+	t := &table.Table{Name: "comparisons"}
+	if machine {
+		t.Columns = csvColumns("metric", "policy", "baseline", "sessions", "baseline_total", "total", "total_change_pct",
+			"total_change_ci_low_pct", "total_change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant")
+		for _, c := range doc.Comparisons {
+			t.AddRow(c.Metric, c.Policy, c.Baseline, raw(c.Sessions), rawFloat(c.BaselineTotal), rawFloat(c.Total),
+				optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
+				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant))
+		}
+		return t
+	}
+	set := doc.ComparisonSettings
+	t.Title = "Is the difference real?"
+	if set != nil {
+		t.Title = "Against " + set.Baseline + ", session by session"
+		interval := "no interval (--bootstrap 0)"
+		if set.Resamples > 0 {
+			interval = fmt.Sprintf("its %s%% interval in brackets (bootstrap over sessions, %s resamples)",
+				numtext.Float(math.Round(set.Confidence*1e8)/1e6, -1), numtext.Int(set.Resamples))
+		}
+		t.Note = "change: of the total, " + interval + "; ~: no difference at α = " + numtext.Float(set.Alpha, -1) +
+			" (Wilcoxon signed-rank p ≥ α); median: of the sessions' changes; geomean: of their ratios; n: sessions; " +
+			"each row is its own test, not corrected for the others (docs/compare.md)"
+	}
+	t.Columns = []table.Column{
+		{Name: "Metric", Kind: table.Text},
+		{Name: "Policy", Kind: table.Text},
+		{Name: "Baseline", Right: true, Drop: 2},
+		{Name: "Total", Right: true, Drop: 3},
+		{Name: "Change", Right: true},
+		{Name: "Interval", Right: true},
+		{Name: "Median", Right: true, Drop: 1},
+		{Name: "Geomean", Right: true, Drop: 4},
+		{Name: "p", Right: true},
+		{Name: "n", Right: true, Drop: 5},
+	}
+	for _, c := range doc.Comparisons {
+		text := []string{c.Metric, c.Policy, measureText(c.Metric, c.BaselineTotal), measureText(c.Metric, c.Total),
+			ChangeText(c), IntervalText(c), pctOrBlank(c.MedianChangePct), floatOrBlank(c.GeomeanRatio, 3), pOrBlank(c.WilcoxonP), numtext.Int(c.Sessions)}
+		rawCells := []string{c.Metric, c.Policy, rawFloat(c.BaselineTotal), rawFloat(c.Total), optRaw(c.TotalChangePct), optRaw(c.CILowPct),
+			optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), raw(c.Sessions)}
+		t.Add(text, rawCells)
+	}
+	return t
+}
+
+// ChangeText is a comparison's change as benchstat prints it: signed, or
+// "~" when the test finds no difference; blank when undefined.
+func ChangeText(c report.Comparison) string {
+	switch {
+	case c.TotalChangePct == nil:
+		return ""
+	case !c.Significant:
+		return "~"
+	}
+	return signedPct(*c.TotalChangePct)
+}
+
+// IntervalText is a comparison's interval, "[-6.6%, +3.2%]"; blank
+// without one.
+func IntervalText(c report.Comparison) string {
+	lo, hi := c.CILowPct, c.CIHighPct
+	if lo == nil || hi == nil {
+		return ""
+	}
+	return "[" + signedPct(*lo) + ", " + signedPct(*hi) + "]"
+}
+
+// measureText is a total in its metric's unit.
+func measureText(name string, v float64) string {
+	m, err := budget.LookupMeasure(name)
+	switch {
+	case err != nil:
+		return numtext.Float(v, 2)
+	case m.Unit == metric.USD:
+		return numtext.USD(v)
+	case m.Unit == metric.Ratio:
+		return numtext.Float(v, 3)
+	}
+	return numtext.Float(v, 0)
+}
+
+func pctOrBlank(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return signedPct(*p)
+}
+
+func floatOrBlank(p *float64, decimals int) string {
+	if p == nil {
+		return ""
+	}
+	return numtext.Float(*p, decimals)
+}
+
+func pOrBlank(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return numtext.PValue(*p)
+}

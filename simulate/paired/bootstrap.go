@@ -1,0 +1,143 @@
+package paired
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// The bootstrap's seed: fixed, so that an interval is the same on every
+// run and machine (PCG is a specified generator, and the draws below use
+// only its 64-bit outputs). Every bootstrap starts from it, so that the
+// same sessions are resampled alike whatever is compared.
+const seed1, seed2 = 0x6374786c6162, 0x7061697265640001
+
+// Bootstrap is the percentile bootstrap interval of 100 × (Σ values /
+// Σ baseline − 1) over sessions, for one pair of equal-length slices;
+// ok is false when it is undefined (see CompareAll).
+func Bootstrap(baseline, values []float64, resamples int, confidence float64) (lo, hi float64, ok bool) {
+	if len(baseline) != len(values) {
+		return 0, 0, false
+	}
+	iv := intervals([]column{{baseline, values}}, len(baseline), resamples, confidence)[0]
+	return iv.lo, iv.hi, iv.ok
+}
+
+// column is one comparison's sessions: its baseline and values, a
+// session the comparison lacks being 0 in both.
+type column struct{ base, val []float64 }
+
+type interval struct {
+	lo, hi float64
+	ok     bool
+}
+
+// intervals is the percentile bootstrap of each column's change over the
+// same resamples: resamples times, n sessions are drawn with replacement,
+// and each column's change is recomputed from the drawn sessions' sums.
+// The interval runs between the (1 − confidence)/2 and (1 + confidence)/2
+// quantiles of the changes (gonum's empirical quantile: the lowest change
+// at or above that fraction of them). A resample whose baseline sum is 0
+// has no change and is left out of that column's quantiles; a column none
+// of whose resamples has a change has no interval.
+//
+// Drawing the sessions once for many columns is what keeps the cost low
+// with many policies and metrics: each draw adds one row of the sessions'
+// values, laid out contiguously, to the running sums. The columns are
+// split among the processors, each drawing the same sessions from the same
+// seed, so a column's interval is the same however they are split.
+func intervals(cols []column, n, resamples int, confidence float64) []interval {
+	out := make([]interval, len(cols))
+	if n == 0 || resamples <= 0 {
+		return out
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(cols))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(cols)/workers, (w+1)*len(cols)/workers
+		wg.Go(func() { copy(out[lo:hi], chunkIntervals(cols[lo:hi], n, resamples, confidence)) })
+	}
+	wg.Wait()
+	return out
+}
+
+// chunkIntervals computes intervals for some of the columns.
+func chunkIntervals(cols []column, n, resamples int, confidence float64) []interval {
+	out := make([]interval, len(cols))
+	// The distinct slices, by identity: a baseline shared by several
+	// comparisons is summed once.
+	var slots []int // per column: its base slot and value slot
+	var data [][]float64
+	index := map[*float64]int{}
+	slot := func(s []float64) int {
+		if len(s) == 0 {
+			data = append(data, s)
+			return len(data) - 1
+		}
+		if i, ok := index[&s[0]]; ok && len(data[i]) == len(s) {
+			return i
+		}
+		index[&s[0]] = len(data)
+		data = append(data, s)
+		return len(data) - 1
+	}
+	for _, c := range cols {
+		slots = append(slots, slot(c.base), slot(c.val))
+	}
+	width := len(data)
+	rows := make([]float64, n*width) // session j's values at rows[j*width:]
+	for k, s := range data {
+		for j := range min(n, len(s)) {
+			rows[j*width+k] = s[j]
+		}
+	}
+	changes := make([][]float64, len(cols))
+	for i := range changes {
+		changes[i] = make([]float64, 0, resamples)
+	}
+	src := rand.NewPCG(seed1, seed2)
+	sums := make([]float64, width)
+	for range resamples {
+		clear(sums)
+		for range n {
+			j := int(draw(src, uint64(n)))
+			row := rows[j*width : (j+1)*width]
+			s := sums[:len(row)]
+			for k, v := range row {
+				s[k] += v
+			}
+		}
+		for i := range cols {
+			if sb := sums[slots[2*i]]; sb != 0 {
+				changes[i] = append(changes[i], changePct(sums[slots[2*i+1]], sb))
+			}
+		}
+	}
+	tail := (1 - confidence) / 2
+	for i, ch := range changes {
+		if len(ch) == 0 {
+			continue
+		}
+		slices.Sort(ch)
+		out[i] = interval{stat.Quantile(tail, stat.Empirical, ch, nil), stat.Quantile(1-tail, stat.Empirical, ch, nil), true}
+	}
+	return out
+}
+
+// draw is a uniform integer in [0, n), n > 0: Lemire's multiply-and-reject
+// on the source's 64-bit outputs, written out so that the sequence
+// depends on PCG alone, not on how math/rand/v2 derives its IntN.
+func draw(src *rand.PCG, n uint64) uint64 {
+	hi, lo := bits.Mul64(src.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(src.Uint64(), n)
+		}
+	}
+	return hi
+}

@@ -1,0 +1,220 @@
+// Package paired compares two runs of the same sessions, session by
+// session: the change of a metric's total with a bootstrap interval over
+// sessions, the median and geometric-mean change, and the Wilcoxon
+// signed-rank test of the per-session differences. Every replay is
+// deterministic, so the only uncertainty is which sessions were sampled;
+// the statistics say how much the change depends on it
+// (docs/compare.md, "Is the difference real?").
+package paired
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// Options are the statistics' settings; each zero field means its default.
+type Options struct {
+	// Resamples is the number of bootstrap resamples (default 10,000);
+	// negative: no interval.
+	Resamples int
+	// Confidence is the interval's coverage, in (0, 1) (default 0.95).
+	Confidence float64
+	// Alpha is the significance level of the Wilcoxon test, in (0, 1)
+	// (default 0.05).
+	Alpha float64
+}
+
+// The defaults of Options.
+const (
+	DefaultResamples  = 10000
+	DefaultConfidence = 0.95
+	DefaultAlpha      = 0.05
+	// MaxResamples bounds Resamples so that a typo cannot run for hours.
+	MaxResamples = 1_000_000
+)
+
+// withDefaults fills the zero fields.
+func (o Options) withDefaults() Options {
+	if o.Resamples == 0 {
+		o.Resamples = DefaultResamples
+	}
+	if o.Confidence == 0 {
+		o.Confidence = DefaultConfidence
+	}
+	if o.Alpha == 0 {
+		o.Alpha = DefaultAlpha
+	}
+	return o
+}
+
+// Resolved returns the options with their defaults filled in, as a
+// document reports them.
+func (o Options) Resolved() Options { return o.withDefaults() }
+
+// Validate checks the options; the errors name the field.
+func (o Options) Validate() error {
+	o = o.withDefaults()
+	var errs []error
+	if o.Resamples > MaxResamples {
+		errs = append(errs, fmt.Errorf("resamples %d: at most %d", o.Resamples, MaxResamples))
+	}
+	if !(o.Confidence > 0 && o.Confidence < 1) {
+		errs = append(errs, fmt.Errorf("confidence %v: want a number between 0 and 1, such as 0.95", o.Confidence))
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		errs = append(errs, fmt.Errorf("alpha %v: want a number between 0 and 1, such as 0.05", o.Alpha))
+	}
+	return errors.Join(errs...)
+}
+
+// Stats compares a run (values) with a baseline over the sessions that
+// have both values. A figure that is undefined (no sessions, a baseline
+// total of 0, no session with a positive baseline, no difference to
+// test) is nil, null in JSON.
+type Stats struct {
+	Sessions      int     `json:"sessions"`
+	BaselineTotal float64 `json:"baseline_total"`
+	Total         float64 `json:"total"`
+	// TotalChangePct is 100 × (Total / BaselineTotal − 1); the interval
+	// is its percentile bootstrap over sessions.
+	TotalChangePct *float64 `json:"total_change_pct"`
+	CILowPct       *float64 `json:"total_change_ci_low_pct"`
+	CIHighPct      *float64 `json:"total_change_ci_high_pct"`
+	// MedianChangePct is the median over sessions whose baseline is above
+	// 0 of 100 × (value / baseline − 1).
+	MedianChangePct *float64 `json:"median_change_pct"`
+	// GeomeanRatio is the geometric mean of value / baseline over the
+	// sessions where both are above 0.
+	GeomeanRatio *float64 `json:"geomean_ratio"`
+	// WilcoxonP is the two-sided p-value of the signed-rank test of the
+	// differences (Wilcoxon); Significant: WilcoxonP < Options.Alpha.
+	WilcoxonP   *float64 `json:"wilcoxon_p"`
+	Significant bool     `json:"significant"`
+}
+
+// Pair is a run's values and its baseline's, session i being
+// Baseline[i] and Values[i]; a NaN or infinite value marks a session the
+// pair lacks, and so does an index past the shorter slice.
+type Pair struct{ Baseline, Values []float64 }
+
+// Compare computes the statistics of one pair.
+func Compare(baseline, values []float64, opt Options) Stats {
+	return CompareAll([]Pair{{baseline, values}}, opt)[0]
+}
+
+// CompareAll computes each pair's statistics over the sessions it has
+// both values of. The bootstrap resamples the sessions once for every
+// pair (the longest pair's; a session a pair lacks adds nothing to its
+// sums), so that comparing many runs costs little more than one, and the
+// same sessions are drawn for each.
+func CompareAll(pairs []Pair, opt Options) []Stats {
+	opt = opt.withDefaults()
+	out := make([]Stats, len(pairs))
+	cols := make([]column, len(pairs))
+	n := 0
+	for i, p := range pairs {
+		m := min(len(p.Baseline), len(p.Values))
+		n = max(n, m)
+		base, val := p.Baseline[:m], p.Values[:m]
+		if !allFinite(base) || !allFinite(val) {
+			base, val = make([]float64, m), make([]float64, m)
+			for j := range m {
+				if finite(p.Baseline[j]) && finite(p.Values[j]) {
+					base[j], val[j] = p.Baseline[j], p.Values[j]
+				} else {
+					base[j], val[j] = math.NaN(), math.NaN()
+				}
+			}
+		}
+		out[i] = stats(base, val, opt)
+		for j := range base { // the bootstrap's sums: a missing session adds 0
+			if math.IsNaN(base[j]) {
+				base[j], val[j] = 0, 0
+			}
+		}
+		cols[i] = column{base, val}
+	}
+	var ivs []interval
+	if opt.Resamples > 0 {
+		ivs = intervals(cols, n, opt.Resamples, opt.Confidence)
+	}
+	for i := range out {
+		if out[i].TotalChangePct != nil && ivs != nil && ivs[i].ok {
+			out[i].CILowPct, out[i].CIHighPct = ptr(ivs[i].lo), ptr(ivs[i].hi)
+		}
+	}
+	return out
+}
+
+// stats computes everything but the interval over the pairs of finite
+// values (NaN marks a missing session).
+func stats(baseline, values []float64, opt Options) Stats {
+	var base, val []float64
+	for i := range baseline {
+		if !math.IsNaN(baseline[i]) {
+			base, val = append(base, baseline[i]), append(val, values[i])
+		}
+	}
+	s := Stats{Sessions: len(base)}
+	for i := range base {
+		s.BaselineTotal += base[i]
+		s.Total += val[i]
+	}
+	if s.BaselineTotal != 0 && len(base) > 0 {
+		s.TotalChangePct = ptr(changePct(s.Total, s.BaselineTotal))
+	}
+	var changes, ratios []float64
+	for i := range base {
+		if base[i] > 0 {
+			changes = append(changes, changePct(val[i], base[i]))
+			if val[i] > 0 {
+				ratios = append(ratios, val[i]/base[i])
+			}
+		}
+	}
+	if len(changes) > 0 {
+		slices.Sort(changes)
+		s.MedianChangePct = ptr(median(changes))
+	}
+	if len(ratios) > 0 {
+		s.GeomeanRatio = ptr(stat.GeometricMean(ratios, nil))
+	}
+	diffs := make([]float64, len(base))
+	for i := range base {
+		diffs[i] = val[i] - base[i]
+	}
+	if p, ok := Wilcoxon(diffs); ok {
+		s.WilcoxonP = ptr(p)
+		s.Significant = p < opt.Alpha
+	}
+	return s
+}
+
+func allFinite(xs []float64) bool {
+	for _, x := range xs {
+		if !finite(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func changePct(v, base float64) float64 { return 100 * (v/base - 1) }
+
+// median is the middle of sorted values, the mean of the two middle ones
+// for an even count (gonum's quantiles pick one sample).
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func ptr(x float64) *float64 { return &x }
