@@ -789,12 +789,17 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 	var scatter []plot.Plotter
 	var all []XY
 	// Points of several bases at one place are drawn one inside the
-	// other, the first base's largest, so that each shows.
-	ties := map[XY]int{}
-	for _, pt := range d.Points {
-		ties[XY{X: pt.A, Y: pt.B}]++
+	// other, the first base's largest, so that each shows (a base's own
+	// points at one place are one marker).
+	bases := map[XY][]string{} // the bases at each place, in the order drawn
+	for _, b := range d.Bases {
+		for _, pt := range d.Points {
+			q := XY{X: pt.A, Y: pt.B}
+			if pt.Base == b && !slices.Contains(bases[q], b) {
+				bases[q] = append(bases[q], b)
+			}
+		}
 	}
-	drawn := map[XY]int{}
 	for i, base := range d.Bases {
 		c, g := seriesStyle(i)
 		sty := draw.GlyphStyle{Color: c, Shape: g, Radius: markRadius}
@@ -808,9 +813,8 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 			q := XY{X: pt.A, Y: pt.B}
 			xys = append(xys, q)
 			r := markRadius
-			if ties[q] > 1 {
-				r = tiedRadius(drawn[q])
-				drawn[q]++
+			if bs := bases[q]; len(bs) > 1 {
+				r = tiedRadius(slices.Index(bs, base))
 			}
 			if byRadius[r] == nil {
 				byRadius[r] = &marks{Glyph: sty}

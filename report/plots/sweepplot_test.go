@@ -472,8 +472,9 @@ func TestParetoFigure(t *testing.T) {
 	if len(shapes) != 4 || len(distinct) != 4 {
 		t.Errorf("base styles %v, want 4 colours and 4 shapes", shapes)
 	}
-	// Three points tie at (2, 20): each drawn smaller than the one before.
-	if want := []vg.Length{3.4, 2.5, 1.6}; len(tied) != 3 || !approx(float64(tied[0]), 3.4) || !approx(float64(tied[1]), 2.5) || !approx(float64(tied[2]), 1.6) {
+	// Three points tie at (2, 20), two of p0 and one of p1: p0's drawn
+	// alike (3.4 points), p1's inside them (0.9 smaller).
+	if want := []vg.Length{3.4, 3.4, 2.5}; len(tied) != 3 || !approx(float64(tied[0]), 3.4) || !approx(float64(tied[1]), 3.4) || !approx(float64(tied[2]), 2.5) {
 		t.Errorf("tied markers' radii %v, want %v", tied, want)
 	}
 	if labels == nil || !reflect.DeepEqual(labels.Texts, []string{"p2:w=1", "p0 k=2, 4; p1 k=2", "p1 k=8"}) {
