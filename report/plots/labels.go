@@ -40,13 +40,11 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	for i, q := range l.Obstacles {
 		obstacles[i] = dev(q)
 	}
-	// The staircase's segments, as thin boxes.
-	var path []vg.Rectangle
-	thin := vg.Points(1)
-	for i := 1; i < len(l.Path); i++ {
-		a, b := dev(l.Path[i-1]), dev(l.Path[i])
-		path = append(path, box(a.X, a.Y, b.X, a.Y, thin), box(b.X, a.Y, b.X, b.Y, thin))
+	steps := make([]vg.Point, len(l.Path))
+	for i, q := range l.Path {
+		steps[i] = dev(q)
 	}
+	path := stairBoxes(steps, vg.Points(1))
 	sty := l.Style
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 	leader := draw.LineStyle{Color: colorMuted, Width: vg.Points(0.4)}
@@ -144,6 +142,18 @@ func placeLabels(anchors, sizes, obstacles []vg.Point, avoid []vg.Rectangle, r v
 
 // labelRings is how many distances from its point a label is tried at.
 const labelRings = 3
+
+// stairBoxes are the segments of a staircase through pts (across, then
+// down or up to the next point, as line draws with Step), each a box
+// grown by pad.
+func stairBoxes(pts []vg.Point, pad vg.Length) []vg.Rectangle {
+	var out []vg.Rectangle
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		out = append(out, box(a.X, a.Y, b.X, a.Y, pad), box(b.X, a.Y, b.X, b.Y, pad))
+	}
+	return out
+}
 
 // box is the rectangle from (x0, y0) to (x1, y1), in either order, grown
 // by pad on every side.

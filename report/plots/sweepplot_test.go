@@ -562,3 +562,110 @@ func TestSweepPDF(t *testing.T) {
 		t.Errorf("the filled bands' PDF has no fill alpha 0x30/0xff")
 	}
 }
+
+// Where a label goes, exactly: a gap of r+2 points from its point (¾ of
+// it on each axis at a corner), nearest place first, the corner toward
+// better first.
+func TestPlaceLabelsExact(t *testing.T) {
+	a := []vg.Point{{X: 100, Y: 100}}
+	size := []vg.Point{{X: 10, Y: 10}}
+	big := vg.Rectangle{Max: vg.Point{X: 200, Y: 200}}
+	place := func(obstacles []vg.Point, avoid []vg.Rectangle, bounds vg.Rectangle) vg.Point {
+		return placeLabels(a, size, obstacles, avoid, 1, bounds, false, false)[0].Min
+	}
+	// Gap 3, corner 2.25: below left at (100−2.25−10, 100−2.25−10).
+	if got := place(nil, nil, big); got != (vg.Point{X: 87.75, Y: 87.75}) {
+		t.Errorf("free: %v", got)
+	}
+	// That corner taken: to the left, centred (100−3−10, 100−5).
+	if got := place([]vg.Point{{X: 92.75, Y: 92.75}}, nil, big); got != (vg.Point{X: 87, Y: 95}) {
+		t.Errorf("corner taken: %v", got)
+	}
+	// Left taken too (by a line): below, centred (95, 100−3−10).
+	if got := place([]vg.Point{{X: 92.75, Y: 92.75}}, []vg.Rectangle{box(80, 100, 90, 100, 1)}, big); got != (vg.Point{X: 95, Y: 87}) {
+		t.Errorf("corner and left taken: %v", got)
+	}
+	// Every near place taken (a marker at each's centre): the corner
+	// one box height further, gap 13, corner 9.75.
+	var ring []vg.Point
+	for _, d := range [][2]vg.Length{{-1, -1}, {-1, 0}, {0, -1}, {1, -1}, {-1, 1}, {1, 0}, {0, 1}, {1, 1}} {
+		off := func(s vg.Length) vg.Length {
+			switch {
+			case s != 0 && d[0] != 0 && d[1] != 0:
+				return s * (2.25 + 5)
+			case s != 0:
+				return s * (3 + 5)
+			}
+			return 0
+		}
+		ring = append(ring, vg.Point{X: 100 + off(d[0]), Y: 100 + off(d[1])})
+	}
+	if got := place(ring, nil, big); got != (vg.Point{X: 80.25, Y: 80.25}) {
+		t.Errorf("near places taken: %v", got)
+	}
+	// Nowhere fits (no room at all): the first place.
+	if got := place(nil, nil, vg.Rectangle{}); got != (vg.Point{X: 87.75, Y: 87.75}) {
+		t.Errorf("no room: %v", got)
+	}
+	// Higher is better on x only: below right, (100+2.25, 87.75).
+	if got := placeLabels(a, size, nil, nil, 1, big, true, false)[0].Min; got != (vg.Point{X: 102.25, Y: 87.75}) {
+		t.Errorf("toward right: %v", got)
+	}
+	// Higher is better on y only: above left.
+	if got := placeLabels(a, size, nil, nil, 1, big, false, true)[0].Min; got != (vg.Point{X: 87.75, Y: 102.25}) {
+		t.Errorf("toward up: %v", got)
+	}
+}
+
+func TestBoxes(t *testing.T) {
+	if got := box(3, 4, 1, 0, 1); got != (vg.Rectangle{Min: vg.Point{X: 0, Y: -1}, Max: vg.Point{X: 4, Y: 5}}) {
+		t.Errorf("box %v", got)
+	}
+	r := vg.Rectangle{Max: vg.Point{X: 1, Y: 1}}
+	if !inside(r, r) || inside(r, vg.Rectangle{Max: vg.Point{X: 1, Y: 0.5}}) || inside(r, vg.Rectangle{Min: vg.Point{X: 0.5}, Max: vg.Point{X: 1, Y: 1}}) {
+		t.Error("inside: a box is inside itself, not inside a smaller one")
+	}
+	right := vg.Rectangle{Min: vg.Point{X: 1}, Max: vg.Point{X: 2, Y: 1}}
+	above := vg.Rectangle{Min: vg.Point{Y: 1}, Max: vg.Point{X: 1, Y: 2}}
+	if overlaps(r, right) || overlaps(right, r) || overlaps(r, above) || overlaps(above, r) || !overlaps(r, r) {
+		t.Error("overlaps: boxes that touch do not overlap; a box overlaps itself")
+	}
+	// A staircase from (0, 10) to (5, 0) to (8, -2): across, then down.
+	got := stairBoxes([]vg.Point{{X: 0, Y: 10}, {X: 5, Y: 0}, {X: 8, Y: -2}}, 0)
+	want := []vg.Rectangle{
+		{Min: vg.Point{X: 0, Y: 10}, Max: vg.Point{X: 5, Y: 10}}, {Min: vg.Point{X: 5, Y: 0}, Max: vg.Point{X: 5, Y: 10}},
+		{Min: vg.Point{X: 5, Y: 0}, Max: vg.Point{X: 8, Y: 0}}, {Min: vg.Point{X: 8, Y: -2}, Max: vg.Point{X: 8, Y: 0}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stairBoxes %v, want %v", got, want)
+	}
+}
+
+// A label set apart from its point gets a leader line (muted grey, 0.4
+// points); one beside its point does not.
+func TestLabelLeader(t *testing.T) {
+	svg := func(obstacles []XY) string {
+		p := newPlot("", "")
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 100, 0, 100
+		p.Add(&pointLabels{XYs: []XY{{X: 50, Y: 50}}, Texts: []string{"label"}, Style: textStyle(fontSans, tickSize, color.Black),
+			Obstacles: obstacles, Radius: vg.Points(5)})
+		f := &Figure{Panels: []*plot.Plot{p}}
+		return string(render(t, f, "svg"))
+	}
+	leader := "stroke:#606060"
+	if s := svg(nil); strings.Contains(s, leader) {
+		t.Error("a label beside its point has a leader")
+	}
+	// Markers all round the point, near: the label goes further out.
+	var around []XY
+	for dx := -6.0; dx <= 6; dx += 2 {
+		for dy := -6.0; dy <= 6; dy += 2 {
+			if dx != 0 || dy != 0 {
+				around = append(around, XY{X: 50 + dx, Y: 50 + dy})
+			}
+		}
+	}
+	if s := svg(around); !strings.Contains(s, leader) {
+		t.Error("a label set apart has no leader")
+	}
+}
