@@ -9,7 +9,9 @@
 // Cost, Tokens, Duplicates, CostByPolicy) turns the same inputs into a
 // *Figure: one or more gonum plots, a title and a legend drawn outside the
 // data area. (*Figure).Write draws it as PNG, SVG or PDF to an io.Writer; the
-// package never opens files.
+// package never opens files. ctxlab sweep's plots (Sweep, Heatmap, Pareto)
+// take their numbers from SweepSeries, HeatmapSeries, ParetoSeries and
+// FrontLabels, and name their axes by the metric's unit (simulate/metric).
 //
 // Everything is deterministic: no clock, no map order. See docs/plots.md.
 package plots

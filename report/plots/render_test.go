@@ -14,6 +14,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata")
@@ -24,6 +25,9 @@ func goldenFigures() map[string]*Figure {
 	runs := synthetic()
 	opt := Options{Session: "synthetic"}
 	pols, ms := policyFixture()
+	points, totals := geometricGrid(5, map[int]int{4: 2})
+	cost, _ := metric.Lookup("total_cost_usd")
+	peak, _ := metric.Lookup("peak_context")
 	return map[string]*Figure{
 		"context":    Context(runs, opt),
 		"cache":      Cache(runs[0], opt),
@@ -32,10 +36,14 @@ func goldenFigures() map[string]*Figure {
 		"duplicates": Duplicates(dupFixture(), opt),
 		// The corpus plot, titled by its session count.
 		"total-cost": CostByPolicy(pols, ms, 7, Options{}),
+		// A sweep of five series on a geometric grid, the last equal
+		// to the third, and its Pareto front.
+		"sweep":  Sweep(SweepSeries(points, totals, "k", cost), 2, Options{}),
+		"pareto": Pareto(ParetoSeries(points, totals, cost, peak), 2, Options{}),
 	}
 }
 
-var kinds = []string{"context", "cache", "cost", "tokens", "duplicates", "total-cost"}
+var kinds = []string{"context", "cache", "cost", "tokens", "duplicates", "total-cost", "sweep", "pareto"}
 
 func render(t *testing.T, f *Figure, format string) []byte {
 	t.Helper()
@@ -292,6 +300,12 @@ func TestLegends(t *testing.T) {
 		{"duplicates", "Duplicate reads — synthetic", []string{
 			"re-read overhead (Claude Code's estimate): 900", "wasted (no edit or compaction in between): 400"}},
 		{"total-cost", "Cost by policy — all 7 sessions", []string{"main thread", "summarizer", "sub-agents (observed)"}},
+		// p4 costs as p2 does.
+		{"sweep", "Sweep: total cost per session against k — all 2 sessions", []string{"p0", "p1", "p2", "p3", "p4 (= p2)"}},
+		// Each base's k=2 is on the front (cheapest of its base, the
+		// peak the same at every k): p0 … p3 and p4, tied with p2.
+		{"pareto", "Sweep: Pareto front of total cost and peak context — all 2 sessions", []string{
+			"p0 (5 points)", "p1 (5 points)", "p2 (5 points)", "p3 (5 points)", "p4 (5 points)", "Pareto front (5 points, labelled)"}},
 	} {
 		f := figs[tc.kind]
 		if f.Title != tc.title {

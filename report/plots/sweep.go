@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -38,17 +40,22 @@ type SweepLine struct {
 
 // SweepData is the numbers behind a sweep plot. Ticks name the x values
 // when the parameter's values are not all numbers (then X is their rank).
+// Values are the numeric values, ascending; Log is set when they form a
+// geometric grid (2, 4, 8, 16, 32), which a log axis spaces evenly.
 type SweepData struct {
-	Param, Objective string
-	Lines            []SweepLine
-	Ticks            []string
+	Param     string
+	Objective metric.Metric
+	Lines     []SweepLine
+	Ticks     []string
+	Values    []float64
+	Log       bool
 }
 
 // SweepSeries extracts the objective against param from the sweep's
 // totals (in any order: Total.Point indexes points), a line per series in
 // the grid's order, its points by x. Points whose base does not have param
 // are left out.
-func SweepSeries(points []sweep.Point, totals []sweep.Total, param, objective string) SweepData {
+func SweepSeries(points []sweep.Point, totals []sweep.Total, param string, objective metric.Metric) SweepData {
 	d := SweepData{Param: param, Objective: objective}
 	byPoint := make([]*sweep.Total, len(points))
 	for i := range totals {
@@ -76,6 +83,14 @@ func SweepSeries(points []sweep.Point, totals []sweep.Total, param, objective st
 		for i, v := range values {
 			rank[v] = float64(i)
 		}
+	} else {
+		for _, v := range values {
+			x, _ := strconv.ParseFloat(v, 64)
+			d.Values = append(d.Values, x)
+		}
+		sort.Float64s(d.Values)
+		d.Values = slices.Compact(d.Values) // "8" and "8.0"
+		d.Log = geometric(d.Values)
 	}
 	index := map[string]int{}
 	for pi, p := range points {
@@ -143,40 +158,245 @@ func sortLine(l *SweepLine) {
 	l.X, l.Median, l.P10, l.P90, l.Points = perm(l.X), perm(l.Median), perm(l.P10), perm(l.P90), pts
 }
 
-// Sweep draws the objective against one swept parameter: a line per
-// series through the per-session median, and a band from p10 to p90.
+// Series styles of the sweep and Pareto plots. Each series has its own
+// colour and marker shape, so that series stay apart in grey print too.
+// At most filledBands series get a filled p10–p90 band, light enough
+// (bandAlpha) that what is under it shows; with more, overlapping fills
+// would mix into one brown area, so each series' p10 and p90 are thin
+// dotted lines in its colour instead.
+const (
+	filledBands = 2
+	bandAlpha   = 0x30
+	dashLength  = 5 // points: the dash of series drawn over an identical one
+)
+
+var (
+	medianWidth = vg.Points(1.4)
+	edgeStyle   = draw.LineStyle{Width: vg.Points(0.7), Dashes: []vg.Length{vg.Points(1), vg.Points(1.6)}}
+	markRadius  = vg.Points(2.6)
+	// seriesGlyphs are the series' marker shapes, in order.
+	seriesGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, diamond{}, triangleDown{},
+		draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
+)
+
+// seriesStyle is series i's colour and marker shape.
+func seriesStyle(i int) (color.RGBA, draw.GlyphDrawer) {
+	return palette[i%len(palette)], seriesGlyphs[i%len(seriesGlyphs)]
+}
+
+// tiedRadius is the marker size of the k-th of several series or points
+// drawn at one place: each smaller than the one before, so that it shows
+// inside it.
+func tiedRadius(k int) vg.Length {
+	return max(vg.Points(3.4)-vg.Points(0.9)*vg.Length(k), vg.Points(1.3))
+}
+
+// sameAs returns, for each line, the first earlier line with the same
+// points (x, median, p10 and p90), or -1: two policies that behave alike
+// over the grid draw one line, and the plot must still show both.
+func sameAs(lines []SweepLine) []int {
+	out := make([]int, len(lines))
+	for i, l := range lines {
+		out[i] = -1
+		for j := range i {
+			m := lines[j]
+			if out[j] == -1 && slices.Equal(l.X, m.X) && slices.Equal(l.Median, m.Median) && slices.Equal(l.P10, m.P10) && slices.Equal(l.P90, m.P90) {
+				out[i] = j
+				break
+			}
+		}
+	}
+	return out
+}
+
+// seriesDraw is how one series of a sweep plot is drawn.
+type seriesDraw struct {
+	Median draw.LineStyle
+	Glyph  draw.GlyphStyle
+	Band   band
+	// Same is the index of the first identical series, or -1.
+	Same int
+}
+
+// sweepStyles gives each line its style. Lines identical to an earlier
+// one share its path: each of m such lines is drawn dashed, its dashes
+// falling in the others' gaps, so that the colours alternate along the
+// path; their markers shrink one after the other, so that each shows
+// inside the one under it.
+func sweepStyles(lines []SweepLine) []seriesDraw {
+	same := sameAs(lines)
+	groups := map[int][]int{} // first line → the lines identical to it, itself first
+	for i, s := range same {
+		root := i
+		if s >= 0 {
+			root = s
+		}
+		groups[root] = append(groups[root], i)
+	}
+	out := make([]seriesDraw, len(lines))
+	for i := range lines {
+		c, g := seriesStyle(i)
+		root := i
+		if same[i] >= 0 {
+			root = same[i]
+		}
+		group := groups[root]
+		k := slices.Index(group, i)
+		sd := seriesDraw{
+			Median: draw.LineStyle{Color: c, Width: medianWidth},
+			Glyph:  draw.GlyphStyle{Color: c, Shape: g, Radius: markRadius},
+			Same:   same[i],
+		}
+		if m := len(group); m > 1 {
+			dash := vg.Points(dashLength)
+			sd.Median.Dashes = []vg.Length{dash, dash * vg.Length(m-1)}
+			sd.Median.DashOffs = dash * vg.Length((m-k)%m)
+			sd.Glyph.Radius = tiedRadius(k)
+		}
+		if len(lines) <= filledBands {
+			sd.Band.Fill = color.NRGBA{c.R, c.G, c.B, bandAlpha}
+		} else {
+			sd.Band.Edge = edgeStyle
+			sd.Band.Edge.Color = c
+		}
+		out[i] = sd
+	}
+	return out
+}
+
+// Sweep draws the objective per session against one swept parameter: a
+// line per series through the sessions' median, with their p10–p90 spread
+// as a light band (or, with more than filledBands series, dotted lines).
+// A geometric grid gets a log axis with a tick at each value.
 func Sweep(d SweepData, sessions int, opt Options) *Figure {
-	p := newPlot(d.Param, d.Objective+" per session")
+	xLabel := d.Param
+	if d.Log {
+		xLabel += " (log scale)"
+	}
+	p := newPlot(xLabel, axisLabel(d.Objective, "per session"))
+	p.Y.Tick.Marker = unitTicks(d.Objective.Unit)
 	p.Add(grid(true))
-	if d.Ticks != nil {
+	switch {
+	case d.Ticks != nil:
 		p.X.Tick.Marker = labelTicks(d.Ticks)
+	case d.Log:
+		p.X.Scale = log2Scale{}
+		p.X.Tick.Marker = gridTicks(d.Values, valueLabels(d.Values))
 	}
-	f := &Figure{Title: title("Sweep: "+d.Objective+" against "+d.Param, sessionsTitle(sessions), "")}
+	f := &Figure{Title: title("Sweep: "+strings.ToLower(metricTitle(d.Objective))+" per session against "+d.Param, sessionsTitle(sessions), "")}
+	styles := sweepStyles(d.Lines)
+	var bands, lines, markers []plot.Plotter
 	for i, l := range d.Lines {
-		c := palette[i%len(palette)]
-		if band := bandPolygon(l); band != nil {
-			band.Color = color.NRGBA{c.R, c.G, c.B, 0x38}
-			band.LineStyle.Width = 0
-			p.Add(band)
-		}
-		xy := make(plotter.XYs, len(l.X))
+		st := styles[i]
+		bands = append(bands, bandPlotters(l, st.Band)...)
+		xy := make([]XY, len(l.X))
 		for k := range l.X {
-			xy[k] = plotter.XY{X: l.X[k], Y: l.Median[k]}
+			xy[k] = XY{X: l.X[k], Y: l.Median[k]}
 		}
-		ln, pts, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			continue
+		ln := &line{XYs: xy, Style: st.Median}
+		mk := &marks{XYs: xy, Glyph: st.Glyph}
+		lines, markers = append(lines, ln), append(markers, mk)
+		text := l.Label
+		if st.Same >= 0 {
+			text += " (= " + d.Lines[st.Same].Label + ")"
 		}
-		ln.Color, ln.Width = c, vg.Points(1.4)
-		pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2)
-		p.Add(ln, pts)
-		f.Legend = append(f.Legend, LegendEntry{Text: l.Label, Thumbs: []plot.Thumbnailer{ln, pts}})
+		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{st.Band, ln, mk}})
 	}
-	if len(d.Lines) > 0 {
-		f.Legend = append(f.Legend, LegendEntry{Text: "band: p10–p90 of the sessions", Thumbs: []plot.Thumbnailer{swatch{color.Gray{Y: 0xd0}}}})
+	// Every band under every line, every line under every marker: no
+	// series' band hides another's line.
+	p.Add(bands...)
+	p.Add(lines...)
+	p.Add(markers...)
+	switch {
+	case len(d.Lines) == 0:
+	case len(d.Lines) <= filledBands:
+		p.Title.Text = "line: the sessions' median; shaded: their p10 to p90"
+	default:
+		p.Title.Text = "line: the sessions' median; dotted: their p10 and p90"
 	}
+	p.Title.TextStyle.Font = font.From(fontSans, labelSize)
+	p.Title.TextStyle.Color = colorMuted
+	sweepRanges(p, d)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// sweepRanges sets a sweep plot's axes to its data with room around it,
+// so that no marker sits on an axis or is cut by the frame.
+func sweepRanges(p *plot.Plot, d SweepData) {
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, l := range d.Lines {
+		for k := range l.X {
+			xlo, xhi = min(xlo, l.X[k]), max(xhi, l.X[k])
+			ylo, yhi = min(ylo, l.P10[k], l.Median[k], l.P90[k]), max(yhi, l.P10[k], l.Median[k], l.P90[k])
+		}
+	}
+	switch {
+	case d.Ticks != nil:
+		p.X.Min, p.X.Max = -0.3, float64(len(d.Ticks))-0.7
+	case d.Log:
+		p.X.Min, p.X.Max = padRange(d.Values[0], d.Values[len(d.Values)-1], 0.04, true)
+	default:
+		p.X.Min, p.X.Max = padRange(xlo, xhi, 0.04, false)
+	}
+	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.06, false)
+}
+
+// valueLabels writes grid values as tick labels: whole numbers
+// thousand-separated, others as short as they are exact.
+func valueLabels(vs []float64) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			out[i] = numtext.Float(v, 0)
+		} else {
+			out[i] = strconv.FormatFloat(v, 'g', 6, 64)
+		}
+	}
+	return out
+}
+
+// bandPlotters draw a line's p10–p90 band: a filled polygon, or its two
+// edges as lines.
+func bandPlotters(l SweepLine, b band) []plot.Plotter {
+	if b.Fill != nil {
+		if poly := bandPolygon(l); poly != nil {
+			poly.Color = b.Fill
+			poly.LineStyle.Width = 0
+			return []plot.Plotter{poly}
+		}
+		return nil
+	}
+	var out []plot.Plotter
+	for _, ys := range [][]float64{l.P10, l.P90} {
+		xy := make([]XY, len(l.X))
+		for k := range l.X {
+			xy[k] = XY{X: l.X[k], Y: ys[k]}
+		}
+		if len(xy) > 1 {
+			out = append(out, &line{XYs: xy, Style: b.Edge})
+		}
+	}
+	return out
+}
+
+// band is how a series' p10–p90 spread is drawn, a fill or dotted edges;
+// as a legend thumbnail it shows the same behind the series' line.
+type band struct {
+	Fill color.Color
+	Edge draw.LineStyle
+}
+
+func (b band) Thumbnail(c *draw.Canvas) {
+	h := c.Max.Y - c.Min.Y
+	y0, y1 := c.Min.Y+h*0.1, c.Max.Y-h*0.1
+	if b.Fill != nil {
+		c.FillPolygon(b.Fill, []vg.Point{{X: c.Min.X, Y: y0}, {X: c.Max.X, Y: y0}, {X: c.Max.X, Y: y1}, {X: c.Min.X, Y: y1}})
+	}
+	if b.Edge.Width > 0 {
+		c.StrokeLine2(b.Edge, c.Min.X, y0, c.Max.X, y0)
+		c.StrokeLine2(b.Edge, c.Min.X, y1, c.Max.X, y1)
+	}
 }
 
 // bandPolygon is the p10–p90 band of a line with at least two points.
@@ -353,60 +573,290 @@ func decimalsFor(v float64) int {
 }
 
 // ParetoData is the numbers behind a Pareto plot: every point's totals of
-// the two metrics, and the front, best first on the first metric.
+// the two metrics (in the totals' order), the base policies in the grid's
+// order, and the front, best first on the first metric.
 type ParetoData struct {
-	A, B   string
+	A, B   metric.Metric
+	Bases  []string
 	Points []ParetoPoint
 	Front  []ParetoPoint
 }
 
-// ParetoPoint is one grid point's totals of the two metrics.
+// ParetoPoint is one grid point's totals of the two metrics. Point indexes
+// the grid; Values are its swept parameters' values.
 type ParetoPoint struct {
 	Policy string
+	Base   string
+	Point  int
+	Values map[string]string
 	A, B   float64
 }
 
-// ParetoSeries extracts the Pareto plot's numbers from the ranked totals.
-func ParetoSeries(totals []sweep.Total, a, b metric.Metric) ParetoData {
-	d := ParetoData{A: a.Name, B: b.Name}
+// ParetoSeries extracts the Pareto plot's numbers from the ranked totals
+// of the grid's points.
+func ParetoSeries(points []sweep.Point, totals []sweep.Total, a, b metric.Metric) ParetoData {
+	d := ParetoData{A: a, B: b}
+	for _, p := range points {
+		if !slices.Contains(d.Bases, p.Base) {
+			d.Bases = append(d.Bases, p.Base)
+		}
+	}
+	pt := func(t *sweep.Total) ParetoPoint {
+		q := ParetoPoint{Policy: t.Policy, Point: t.Point, Values: t.Values, A: a.Value(&t.Metrics), B: b.Value(&t.Metrics)}
+		if t.Point >= 0 && t.Point < len(points) {
+			q.Base = points[t.Point].Base
+		}
+		return q
+	}
 	for i := range totals {
-		t := &totals[i]
-		d.Points = append(d.Points, ParetoPoint{Policy: t.Policy, A: a.Value(&t.Metrics), B: b.Value(&t.Metrics)})
+		d.Points = append(d.Points, pt(&totals[i]))
 	}
 	for _, t := range sweep.Front(totals, a) {
-		d.Front = append(d.Front, ParetoPoint{Policy: t.Policy, A: a.Value(&t.Metrics), B: b.Value(&t.Metrics)})
+		d.Front = append(d.Front, pt(&t))
 	}
 	return d
 }
 
-// Pareto draws every point's two metrics and the front through the points
-// no other point beats on both.
-func Pareto(d ParetoData, sessions int, opt Options) *Figure {
-	p := newPlot(d.A, d.B)
-	p.Add(grid(true))
-	f := &Figure{Title: title("Sweep: Pareto front of "+d.A+" and "+d.B, sessionsTitle(sessions), "")}
-	all := make(plotter.XYs, len(d.Points))
-	for i, pt := range d.Points {
-		all[i] = plotter.XY{X: pt.A, Y: pt.B}
+// FrontLabel is the text written next to one place of the front: the
+// points there (several when they tie on both metrics), named by their
+// base policy and swept values.
+type FrontLabel struct {
+	A, B float64
+	Text string
+}
+
+// FrontLabels names the front's places, best first: "keep-last-n n=2".
+// Points that tie on both metrics share one label (groupLabel): by base,
+// the values of the one parameter a base's points differ in listed
+// ("claude-code keep=2, 4, 8; partial keep=2"), at most maxLabelNames
+// bases and a count of the other points. A base is named by its policy
+// alone unless two bases share it.
+func FrontLabels(d ParetoData) []FrontLabel {
+	short := shortBases(d.Bases)
+	var out []FrontLabel
+	for i := 0; i < len(d.Front); {
+		j := i + 1
+		for j < len(d.Front) && d.Front[j].A == d.Front[i].A && d.Front[j].B == d.Front[i].B {
+			j++
+		}
+		group := slices.Clone(d.Front[i:j])
+		slices.SortStableFunc(group, func(x, y ParetoPoint) int { return x.Point - y.Point })
+		out = append(out, FrontLabel{A: group[0].A, B: group[0].B, Text: groupLabel(group, short)})
+		i = j
 	}
-	if sc, err := plotter.NewScatter(all); err == nil {
-		sc.Color, sc.Shape, sc.Radius = color.Gray{Y: 0x90}, draw.CircleGlyph{}, vg.Points(2)
-		p.Add(sc)
-		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("grid points (%d)", len(d.Points)), Thumbs: []plot.Thumbnailer{sc}})
+	return out
+}
+
+// shortBases names each base by its policy (the spec before ":") when no
+// other base has the same policy, else by its whole spec.
+func shortBases(bases []string) map[string]string {
+	count := map[string]int{}
+	name := func(b string) string { n, _, _ := strings.Cut(b, ":"); return n }
+	for _, b := range bases {
+		count[name(b)]++
+	}
+	out := map[string]string{}
+	for _, b := range bases {
+		out[b] = b
+		if count[name(b)] == 1 {
+			out[b] = name(b)
+		}
+	}
+	return out
+}
+
+// pointName is a point as a label names it: its base and swept values.
+func pointName(p ParetoPoint, short map[string]string) string {
+	base := short[p.Base]
+	if base == "" {
+		base = p.Policy
+	}
+	var kv []string
+	for _, k := range sortedKeys(p.Values) {
+		kv = append(kv, k+"="+p.Values[k])
+	}
+	if len(kv) == 0 {
+		return p.Base
+	}
+	return base + " " + strings.Join(kv, ", ")
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// maxLabelNames is the most base policies one label of tied points names.
+const maxLabelNames = 2
+
+// groupLabel names tied points: by base policy, in the order of their
+// first point, each base's points merged when they differ in one
+// parameter; beyond maxLabelNames bases, a count of the points left.
+func groupLabel(g []ParetoPoint, short map[string]string) string {
+	var order []string
+	byBase := map[string][]ParetoPoint{}
+	for _, p := range g {
+		if _, ok := byBase[p.Base]; !ok {
+			order = append(order, p.Base)
+		}
+		byBase[p.Base] = append(byBase[p.Base], p)
+	}
+	var names []string
+	for i, b := range order {
+		if i == maxLabelNames {
+			rest := 0
+			for _, b := range order[i:] {
+				rest += len(byBase[b])
+			}
+			names = append(names, numtext.Count(rest, "more point", "more points"))
+			break
+		}
+		names = append(names, baseLabel(byBase[b], short))
+	}
+	return strings.Join(names, "; ")
+}
+
+// baseLabel names points of one base: one point by its values; points
+// that differ in one parameter by that parameter's values ("claude-code
+// keep=2, 4, 8"); others by each one's values.
+func baseLabel(g []ParetoPoint, short map[string]string) string {
+	if len(g) == 1 {
+		return pointName(g[0], short)
+	}
+	k, ok := oneParamApart(g)
+	if !ok {
+		names := make([]string, len(g))
+		for i, p := range g {
+			names[i] = pointName(p, short)
+		}
+		return strings.Join(names, "; ")
+	}
+	var kv []string
+	for _, key := range sortedKeys(g[0].Values) {
+		if key != k {
+			kv = append(kv, key+"="+g[0].Values[key])
+		}
+	}
+	vals := make([]string, len(g))
+	for i, p := range g {
+		vals[i] = p.Values[k]
+	}
+	kv = append(kv, k+"="+strings.Join(vals, ", "))
+	return short[g[0].Base] + " " + strings.Join(kv, ", ")
+}
+
+// oneParamApart reports the parameter in which points of one base differ,
+// when they have the same parameters and differ in that one alone.
+func oneParamApart(g []ParetoPoint) (string, bool) {
+	keys := sortedKeys(g[0].Values)
+	var differ []string
+	for _, p := range g {
+		if !slices.Equal(sortedKeys(p.Values), keys) {
+			return "", false
+		}
+		for _, k := range keys {
+			if p.Values[k] != g[0].Values[k] && !slices.Contains(differ, k) {
+				differ = append(differ, k)
+			}
+		}
+	}
+	if len(differ) != 1 {
+		return "", false
+	}
+	return differ[0], true
+}
+
+// Front styles: a dark staircase, and a ring around each front point.
+var (
+	frontLine  = draw.LineStyle{Color: colorObserved, Width: vg.Points(0.9)}
+	frontGlyph = draw.GlyphStyle{Color: colorObserved, Radius: vg.Points(5), Shape: ring{width: vg.Points(0.8)}}
+)
+
+// Pareto draws every point's totals of the two metrics, a colour and
+// marker per base policy; the front as a staircase through the points no
+// other point beats on both, each ringed and labelled with its policy and
+// swept values (FrontLabels).
+func Pareto(d ParetoData, sessions int, opt Options) *Figure {
+	p := newPlot(axisLabel(d.A, "over all sessions"), axisLabel(d.B, "over all sessions"))
+	p.X.Tick.Marker = unitTicks(d.A.Unit)
+	p.Y.Tick.Marker = unitTicks(d.B.Unit)
+	p.Add(grid(true))
+	f := &Figure{Title: title("Sweep: Pareto front of "+strings.ToLower(metricTitle(d.A))+" and "+strings.ToLower(metricTitle(d.B)), sessionsTitle(sessions), "")}
+	var scatter []plot.Plotter
+	var all []XY
+	// Points of several bases at one place are drawn one inside the
+	// other, the first base's largest, so that each shows (a base's own
+	// points at one place are one marker).
+	bases := map[XY][]string{} // the bases at each place, in the order drawn
+	for _, b := range d.Bases {
+		for _, pt := range d.Points {
+			q := XY{X: pt.A, Y: pt.B}
+			if pt.Base == b && !slices.Contains(bases[q], b) {
+				bases[q] = append(bases[q], b)
+			}
+		}
+	}
+	for i, base := range d.Bases {
+		c, g := seriesStyle(i)
+		sty := draw.GlyphStyle{Color: c, Shape: g, Radius: markRadius}
+		var xys []XY
+		byRadius := map[vg.Length]*marks{}
+		var order []vg.Length
+		for _, pt := range d.Points {
+			if pt.Base != base {
+				continue
+			}
+			q := XY{X: pt.A, Y: pt.B}
+			xys = append(xys, q)
+			r := markRadius
+			if bs := bases[q]; len(bs) > 1 {
+				r = tiedRadius(slices.Index(bs, base))
+			}
+			if byRadius[r] == nil {
+				byRadius[r] = &marks{Glyph: sty}
+				byRadius[r].Glyph.Radius = r
+				order = append(order, r)
+			}
+			byRadius[r].XYs = append(byRadius[r].XYs, q)
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		all = append(all, xys...)
+		for _, r := range order {
+			scatter = append(scatter, byRadius[r])
+		}
+		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("%s (%s)", base, numtext.Count(len(xys), "point", "points")), Thumbs: []plot.Thumbnailer{&marks{Glyph: sty}}})
 	}
 	if len(d.Front) > 0 {
-		front := make(plotter.XYs, len(d.Front))
+		front := make([]XY, len(d.Front))
 		for i, pt := range d.Front {
-			front[i] = plotter.XY{X: pt.A, Y: pt.B}
+			front[i] = XY{X: pt.A, Y: pt.B}
 		}
-		ln, pts, err := plotter.NewLinePoints(front)
-		if err == nil {
-			ln.Color, ln.Width, ln.StepStyle = palette[1], vg.Points(1.2), plotter.PostStep
-			pts.Color, pts.Shape, pts.Radius = palette[1], draw.CircleGlyph{}, vg.Points(3)
-			p.Add(ln, pts)
-			f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("Pareto front (%d)", len(d.Front)), Thumbs: []plot.Thumbnailer{ln, pts}})
+		p.Add(&line{XYs: front, Style: frontLine, Step: true})
+		p.Add(scatter...)
+		rings := &marks{XYs: front, Glyph: frontGlyph}
+		p.Add(rings)
+		labels := FrontLabels(d)
+		pl := &pointLabels{Style: textStyle(fontSans, tickSize, color.Black), Obstacles: all, Radius: frontGlyph.Radius,
+			Path: front, TowardA: d.A.HigherIsBetter, TowardB: d.B.HigherIsBetter}
+		for _, l := range labels {
+			pl.XYs = append(pl.XYs, XY{X: l.A, Y: l.B})
+			pl.Texts = append(pl.Texts, l.Text)
 		}
+		p.Add(pl)
+		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("Pareto front (%s, labelled)", numtext.Count(len(d.Front), "point", "points")),
+			Thumbs: []plot.Thumbnailer{&hline{Style: frontLine}, &marks{Glyph: frontGlyph}}})
+	} else {
+		p.Add(scatter...)
 	}
+	xlo, xhi, ylo, yhi := xyRange(all)
+	p.X.Min, p.X.Max = padRange(xlo, xhi, 0.08, false)
+	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.1, false)
 	f.Panels = []*plot.Plot{p}
 	return f
 }
@@ -417,7 +867,7 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, sessions int, format string, opt Options) []File {
 	var out []File
 	for _, param := range params {
-		d := SweepSeries(points, totals, param, objective.Name)
+		d := SweepSeries(points, totals, param, objective)
 		out = append(out, File{Name: fileName(KindSweep, objective.Name, param, format), Figure: Sweep(d, sessions, opt)})
 	}
 	if len(params) == 2 {
@@ -426,7 +876,7 @@ func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, obj
 		}
 	}
 	if len(pareto) == 2 {
-		d := ParetoSeries(totals, pareto[0], pareto[1])
+		d := ParetoSeries(points, totals, pareto[0], pareto[1])
 		out = append(out, File{Name: fileName(KindPareto, pareto[0].Name, pareto[1].Name, format), Figure: Pareto(d, sessions, opt)})
 	}
 	return out

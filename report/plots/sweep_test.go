@@ -47,7 +47,7 @@ func lookup(t *testing.T, name string) metric.Metric {
 
 func TestSweepSeries(t *testing.T) {
 	points, totals := sweepGrid()
-	d := SweepSeries(points, totals, "x", "total_cost_usd")
+	d := SweepSeries(points, totals, "x", lookup(t, "total_cost_usd"))
 	// One session per point: its cost is the median and both percentiles;
 	// the first point's two spread from 4 to 6.
 	two := []float64{4, 6}
@@ -59,8 +59,12 @@ func TestSweepSeries(t *testing.T) {
 	if !reflect.DeepEqual(d.Lines, want) || d.Ticks != nil {
 		t.Errorf("x: lines\n%+v\nwant\n%+v (ticks %v)", d.Lines, want, d.Ticks)
 	}
+	// 1, 5, 10: numbers, not a geometric grid.
+	if !reflect.DeepEqual(d.Values, []float64{1, 5, 10}) || d.Log {
+		t.Errorf("x: values %v, log %v", d.Values, d.Log)
+	}
 	// y's values are not numbers: ranks, named by ticks; b has no y.
-	d = SweepSeries(points, totals, "y", "total_cost_usd")
+	d = SweepSeries(points, totals, "y", lookup(t, "total_cost_usd"))
 	if !reflect.DeepEqual(d.Ticks, []string{"p", "q"}) || len(d.Lines) != 2 || !reflect.DeepEqual(d.Lines[0].X, []float64{0, 1}) || d.Lines[0].Label != "a (x=1)" {
 		t.Errorf("y: ticks %v, lines %+v", d.Ticks, d.Lines)
 	}
@@ -82,8 +86,8 @@ func TestHeatmapSeries(t *testing.T) {
 // The front is the points no other beats on both metrics, checked by
 // brute force here.
 func TestParetoSeries(t *testing.T) {
-	_, totals := sweepGrid()
-	d := ParetoSeries(totals, lookup(t, "total_cost_usd"), lookup(t, "peak_context"))
+	points, totals := sweepGrid()
+	d := ParetoSeries(points, totals, lookup(t, "total_cost_usd"), lookup(t, "peak_context"))
 	if len(d.Points) != len(totals) {
 		t.Fatalf("%d points, want %d", len(d.Points), len(totals))
 	}
@@ -100,9 +104,16 @@ func TestParetoSeries(t *testing.T) {
 		}
 	}
 	// best first on the first metric
-	want := []ParetoPoint{{"b:x=5", 1, 400}, {"a:x=1,y=q", 2, 200}, {"a:x=10,y=q", 5, 50}}
+	want := []ParetoPoint{
+		{Policy: "b:x=5", Base: "b", Point: 4, Values: points[4].Values, A: 1, B: 400},
+		{Policy: "a:x=1,y=q", Base: "a", Point: 2, Values: points[2].Values, A: 2, B: 200},
+		{Policy: "a:x=10,y=q", Base: "a", Point: 3, Values: points[3].Values, A: 5, B: 50},
+	}
 	if !reflect.DeepEqual(d.Front, want) || len(front) != len(want) {
 		t.Errorf("front %+v, want %+v (brute force: %+v)", d.Front, want, front)
+	}
+	if !reflect.DeepEqual(d.Bases, []string{"a", "b"}) {
+		t.Errorf("bases %v, want a, b (the grid's order)", d.Bases)
 	}
 }
 

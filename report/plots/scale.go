@@ -1,0 +1,80 @@
+package plots
+
+import (
+	"math"
+
+	"gonum.org/v1/plot"
+)
+
+// log2Scale is a logarithmic axis (base 2, though the base does not change
+// where a value falls): a geometric grid (2, 4, 8, 16, 32) is evenly
+// spaced on it. Unlike gonum's LogScale it never panics: a value, or an
+// axis end, at or below zero falls at the axis' start.
+type log2Scale struct{}
+
+func (log2Scale) Normalize(lo, hi, x float64) float64 {
+	if !(lo > 0) || !(hi > lo) || !(x > 0) {
+		return 0
+	}
+	return (math.Log2(x) - math.Log2(lo)) / (math.Log2(hi) - math.Log2(lo))
+}
+
+// geometric reports whether sorted distinct values form a geometric
+// progression of at least three positive terms (2, 4, 8; 1, 10, 100): a
+// grid swept by a factor, which a log axis spaces evenly.
+func geometric(vs []float64) bool {
+	if len(vs) < 3 || !(vs[0] > 0) {
+		return false
+	}
+	r := vs[1] / vs[0]
+	if !(r > 1) || math.IsInf(r, 0) {
+		return false
+	}
+	for i := 2; i < len(vs); i++ {
+		if q := vs[i] / vs[i-1]; math.Abs(q-r) > 1e-6*r {
+			return false
+		}
+	}
+	return true
+}
+
+// maxGridLabels is the most grid values labelled on an axis; with more,
+// every second (third, …) is labelled and the rest are minor ticks.
+const maxGridLabels = 12
+
+// gridTicks are ticks at a grid's values, labelled by labels[i]:
+// a geometric grid on a log axis reads as the values swept.
+func gridTicks(values []float64, labels []string) plot.ConstantTicks {
+	every := (len(values) + maxGridLabels - 1) / maxGridLabels
+	var out plot.ConstantTicks
+	for i, v := range values {
+		t := plot.Tick{Value: v}
+		if i%max(every, 1) == 0 {
+			t.Label = labels[i]
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// padRange widens [lo, hi] by frac of its span on each side (of its
+// logarithm's on a log axis), so that no marker sits on an axis or is cut
+// by the frame; a range of one value gets a span of its own, an empty one
+// (infinite ends) is 0 to 1.
+func padRange(lo, hi, frac float64, log bool) (float64, float64) {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		return 0, 1
+	}
+	if log && lo > 0 {
+		f := math.Pow(hi/lo, frac)
+		if hi == lo {
+			f = 2
+		}
+		return lo / f, hi * f
+	}
+	span := hi - lo
+	if span == 0 {
+		span = math.Max(math.Abs(lo), 1)
+	}
+	return lo - span*frac, hi + span*frac
+}

@@ -1,0 +1,671 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/sweep"
+)
+
+// geometricGrid is a study of n bases over k = 2, 4, 8, 16, 32, two
+// sessions per point: base i's sessions cost i+k/32 and i+1+k/32, so its
+// median is their mean, i+0.5+k/32, its p10 (nearest rank) i+k/32 and its
+// p90 i+1+k/32. Its peak context is 1,000 × (n−i) at every k: the front
+// is each base's k=2, cheaper and larger the lower i. A base listed in
+// same costs and peaks exactly as the base it maps to.
+func geometricGrid(n int, same map[int]int) ([]sweep.Point, []sweep.Total) {
+	var points []sweep.Point
+	var rows []sweep.Row
+	for i := range n {
+		base := fmt.Sprintf("p%d", i)
+		cost := i
+		if j, ok := same[i]; ok {
+			cost = j
+		}
+		for _, k := range []int{2, 4, 8, 16, 32} {
+			v := fmt.Sprint(k)
+			points = append(points, sweep.Point{Spec: base + ":k=" + v, Base: base, Values: map[string]string{"k": v}})
+			pi := len(points) - 1
+			for s := range 2 {
+				c := float64(cost+s) + float64(k)/32
+				rows = append(rows, sweep.Row{Point: pi, Session: fmt.Sprint(s), Metrics: simulate.Metrics{TotalCost: c, PeakContext: int64(1000 * (n - cost))}})
+			}
+		}
+	}
+	c, _ := metric.Lookup("total_cost_usd")
+	pk, _ := metric.Lookup("peak_context")
+	return points, sweep.Summarize(points, rows, c, nil, []metric.Metric{c, pk})
+}
+
+func sweepFigure(t *testing.T, n int, same map[int]int) (SweepData, *Figure) {
+	t.Helper()
+	points, totals := geometricGrid(n, same)
+	d := SweepSeries(points, totals, "k", lookup(t, "total_cost_usd"))
+	return d, Sweep(d, 2, Options{})
+}
+
+// A geometric grid (2, 4, …, 32) is drawn on a log axis, a tick at each
+// value: 8 falls halfway between 2 and 32.
+func TestSweepLogAxis(t *testing.T) {
+	d, f := sweepFigure(t, 1, nil)
+	if !d.Log || !reflect.DeepEqual(d.Values, []float64{2, 4, 8, 16, 32}) {
+		t.Fatalf("log %v, values %v", d.Log, d.Values)
+	}
+	if l := d.Lines[0]; l.Median[0] != 0.5625 || l.P10[0] != 0.0625 || l.P90[4] != 2 {
+		t.Errorf("line %+v", l)
+	}
+	p := f.Panels[0]
+	if _, ok := p.X.Scale.(log2Scale); !ok {
+		t.Fatalf("x scale %T, want log2Scale", p.X.Scale)
+	}
+	var vals []float64
+	var labels []string
+	for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		vals, labels = append(vals, tk.Value), append(labels, tk.Label)
+	}
+	if !reflect.DeepEqual(vals, []float64{2, 4, 8, 16, 32}) || !reflect.DeepEqual(labels, []string{"2", "4", "8", "16", "32"}) {
+		t.Errorf("x ticks %v %q", vals, labels)
+	}
+	if got := p.X.Norm(8); got != 0.5 {
+		t.Errorf("8 at %v of the axis, want 0.5", got)
+	}
+	if p.X.Label.Text != "k (log scale)" {
+		t.Errorf("x label %q", p.X.Label.Text)
+	}
+}
+
+func TestGeometric(t *testing.T) {
+	for _, c := range []struct {
+		vs   []float64
+		want bool
+	}{
+		{[]float64{2, 4, 8, 16, 32}, true},
+		{[]float64{1, 10, 100}, true},
+		{[]float64{0.5, 1.5, 4.5}, true},
+		{[]float64{40, 60, 80}, false}, // arithmetic
+		{[]float64{2, 4}, false},       // two values: no grid to tell
+		{[]float64{0, 1, 2}, false},
+		{[]float64{2, 4, 8, 17}, false},
+		{[]float64{-8, -4, -2}, false},
+		{[]float64{3, 3, 3}, false},
+	} {
+		if got := geometric(c.vs); got != c.want {
+			t.Errorf("geometric(%v) = %v, want %v", c.vs, got, c.want)
+		}
+	}
+	// No panic on values a log axis cannot place.
+	s := log2Scale{}
+	for _, c := range [][3]float64{{0, 32, 8}, {2, 32, 0}, {2, 32, -1}, {32, 2, 8}, {2, 2, 2}} {
+		if got := s.Normalize(c[0], c[1], c[2]); got != 0 {
+			t.Errorf("Normalize%v = %v, want 0", c, got)
+		}
+	}
+	if got := s.Normalize(1, 1024, 32); got != 0.5 {
+		t.Errorf("Normalize(1, 1024, 32) = %v, want 0.5", got)
+	}
+}
+
+// More than twelve grid values: every second is labelled, the rest are
+// unlabelled ticks.
+func TestGridTicksThinned(t *testing.T) {
+	var vs []float64
+	var ls []string
+	for i := range 13 {
+		vs = append(vs, float64(int(1)<<i))
+		ls = append(ls, fmt.Sprint(1<<i))
+	}
+	ts := gridTicks(vs, ls)
+	if len(ts) != 13 || ts[0].Label != "1" || ts[1].Label != "" || ts[2].Label != "4" || ts[12].Label != "4096" {
+		t.Errorf("ticks %+v", ts)
+	}
+}
+
+// The y axis names the metric and its unit, and its ticks are in the
+// unit's style.
+func TestSweepAxisUnits(t *testing.T) {
+	_, f := sweepFigure(t, 1, nil)
+	p := f.Panels[0]
+	if p.Y.Label.Text != "Total cost per session (USD)" {
+		t.Errorf("y label %q", p.Y.Label.Text)
+	}
+	// Costs from $0.0625 (p10 at k=2) to $2 (p90 at k=32), padded by 6%
+	// of the span: ticks every $0.50 (the first round step ≥ 2.17/5),
+	// two decimals.
+	if got, _ := majorLabels(p.Y.Tick.Marker, p.Y.Min, p.Y.Max); !reflect.DeepEqual(got, []string{"$0.00", "$0.50", "$1.00", "$1.50", "$2.00"}) {
+		t.Errorf("y ticks %q (range %v to %v)", got, p.Y.Min, p.Y.Max)
+	}
+	for _, c := range []struct {
+		metric, label string
+		lo, hi        float64
+		ticks         []string
+	}{
+		{"total_cost_usd", "Total cost per session (USD)", 0, 3, []string{"$0", "$1", "$2", "$3"}},
+		{"peak_context", "Peak context per session (tokens)", 0, 200000, []string{"0", "50,000", "100,000", "150,000", "200,000"}},
+		{"cache_hit_ratio", "Cache hit ratio per session (%)", 0.5, 1, []string{"50%", "60%", "70%", "80%", "90%", "100%"}},
+		{"compactions", "Compactions per session", 0, 4, []string{"0", "1", "2", "3", "4"}},
+		{"overflows", "Overflows per session (calls)", 0, 4, []string{"0", "1", "2", "3", "4"}},
+	} {
+		m := lookup(t, c.metric)
+		if got := axisLabel(m, "per session"); got != c.label {
+			t.Errorf("%s: label %q, want %q", c.metric, got, c.label)
+		}
+		if got, _ := majorLabels(unitTicks(m.Unit), c.lo, c.hi); !reflect.DeepEqual(got, c.ticks) {
+			t.Errorf("%s: ticks %q, want %q", c.metric, got, c.ticks)
+		}
+	}
+	// A ratio's ticks sit at the ratio, labelled in percent.
+	ts := unitTicks(metric.Ratio).Ticks(0, 1)
+	if ts[1].Value != 0.2 || ts[1].Label != "20%" {
+		t.Errorf("ratio tick %+v", ts[1])
+	}
+	if got := unitValue(metric.USD, 2.5); got != "$2.50" {
+		t.Errorf("unitValue USD %q", got)
+	}
+	if got := unitValue(metric.Ratio, 0.875); got != "87.5%" {
+		t.Errorf("unitValue ratio %q", got)
+	}
+	if got := unitValue(metric.Tokens, 24663); got != "24,663" {
+		t.Errorf("unitValue tokens %q", got)
+	}
+	if got := unitValue(metric.Tokens, 2.5); got != "2.50" {
+		t.Errorf("unitValue fraction %q", got)
+	}
+}
+
+// plotters are what p draws, in order (gonum's Plot keeps them
+// unexported).
+func plotters(p *plot.Plot) []plot.Plotter {
+	f := reflect.ValueOf(p).Elem().FieldByName("plotters")
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().([]plot.Plotter)
+}
+
+func majorLabels(tk plot.Ticker, lo, hi float64) ([]string, int) {
+	var out []string
+	minors := 0
+	for _, k := range tk.Ticks(lo, hi) {
+		if k.IsMinor() {
+			minors++
+			continue
+		}
+		out = append(out, k.Label)
+	}
+	return out, minors
+}
+
+// bands returns the panel's filled polygons and the dotted lines (the
+// band edges), in drawing order, and where the first median line is.
+func bands(p *plot.Plot) (polys []*plotter.Polygon, edges []*line, firstMedian int) {
+	firstMedian = -1
+	for i, pl := range plotters(p) {
+		switch x := pl.(type) {
+		case *plotter.Polygon:
+			polys = append(polys, x)
+		case *line:
+			if x.Style.Width == edgeStyle.Width && x.Style.Dashes != nil {
+				edges = append(edges, x)
+			} else if firstMedian < 0 {
+				firstMedian = i
+			}
+		}
+	}
+	return
+}
+
+// Two series: each band is filled in its series' colour, light
+// (alpha 0x30 of 0xff), and the series' legend thumbnail draws the same
+// fill under its line. Five: no fill (five light fills still mix into one
+// area), each band's p10 and p90 dotted in its colour, shown so in the
+// legend. Every band is drawn before every median line.
+func TestSweepBands(t *testing.T) {
+	for _, n := range []int{2, 5} {
+		d, f := sweepFigure(t, n, nil)
+		p := f.Panels[0]
+		polys, edges, firstMedian := bands(p)
+		if len(f.Legend) != n {
+			t.Fatalf("%d series: %d legend entries, want one per series (no grey band entry)", n, len(f.Legend))
+		}
+		for i := range d.Lines {
+			c := palette[i]
+			thumb, ok := f.Legend[i].Thumbs[0].(band)
+			if !ok {
+				t.Fatalf("%d series: legend %d starts with %T, want its band", n, i, f.Legend[i].Thumbs[0])
+			}
+			if n == 2 {
+				want := color.NRGBA{c.R, c.G, c.B, 0x30}
+				if len(polys) != 2 || polys[i].Color != want || thumb.Fill != polys[i].Color {
+					t.Errorf("2 series: band %d %v, legend %v, want %v", i, polys[i].Color, thumb.Fill, want)
+				}
+				continue
+			}
+			if len(polys) != 0 || len(edges) != 2*n {
+				t.Fatalf("5 series: %d fills, %d edges", len(polys), len(edges))
+			}
+			for _, e := range edges[2*i : 2*i+2] {
+				if e.Style.Color != c || thumb.Edge.Color != e.Style.Color || thumb.Fill != nil {
+					t.Errorf("5 series: band %d edge %v, legend %+v, want %v", i, e.Style.Color, thumb, c)
+				}
+			}
+			if ys := []float64{edges[2*i].XYs[0].Y, edges[2*i+1].XYs[0].Y}; ys[0] != d.Lines[i].P10[0] || ys[1] != d.Lines[i].P90[0] {
+				t.Errorf("5 series: band %d from %v, want p10 %v and p90 %v", i, ys, d.Lines[i].P10[0], d.Lines[i].P90[0])
+			}
+		}
+		last := 0
+		for i, pl := range plotters(p) {
+			if _, ok := pl.(*plotter.Polygon); ok {
+				last = i
+			}
+			if l, ok := pl.(*line); ok && l.Style.Width == edgeStyle.Width {
+				last = i
+			}
+		}
+		if firstMedian < last {
+			t.Errorf("%d series: a median line (plotter %d) under a band (plotter %d)", n, firstMedian, last)
+		}
+	}
+}
+
+// Every series has its own colour and marker shape.
+func TestSweepSeriesDistinct(t *testing.T) {
+	_, f := sweepFigure(t, 12, nil)
+	seen := map[string]int{}
+	for i, e := range f.Legend {
+		mk := e.Thumbs[2].(*marks)
+		key := fmt.Sprintf("%v %T", mk.Glyph.Color, mk.Glyph.Shape)
+		if j, ok := seen[key]; ok {
+			t.Errorf("series %d and %d are both %s", j, i, key)
+		}
+		seen[key] = i
+	}
+	for i := range seriesGlyphs {
+		for j := range i {
+			if reflect.TypeOf(seriesGlyphs[i]) == reflect.TypeOf(seriesGlyphs[j]) {
+				t.Errorf("glyphs %d and %d are both %T", i, j, seriesGlyphs[i])
+			}
+		}
+	}
+}
+
+// A series identical to an earlier one stays visible: the legend says
+// which it equals, and the rendered panel shows both colours (exact
+// pixels of each: the later one's dashes leave gaps that show the
+// earlier one, its markers are smaller).
+func TestSweepIdenticalSeries(t *testing.T) {
+	d, f := sweepFigure(t, 3, map[int]int{2: 0})
+	if s := sameAs(d.Lines); !reflect.DeepEqual(s, []int{-1, -1, 0}) {
+		t.Fatalf("sameAs %v", s)
+	}
+	if got := f.Legend[2].Text; got != "p2 (= p0)" {
+		t.Errorf("legend %q", got)
+	}
+	if f.Legend[0].Text != "p0" {
+		t.Errorf("legend %q", f.Legend[0].Text)
+	}
+	c := vgimg.New(5*vg.Inch, 3*vg.Inch)
+	f.Panels[0].Draw(draw.New(c))
+	img := c.Image()
+	for _, i := range []int{0, 2} {
+		if n := countColor(img, palette[i]); n < 100 {
+			t.Errorf("series %d: %d pixels of its colour %v, want it visible", i, n, palette[i])
+		}
+	}
+	st := sweepStyles(d.Lines)
+	if st[0].Median.Dashes == nil || st[0].Median.DashOffs == st[2].Median.DashOffs || st[2].Glyph.Radius >= st[0].Glyph.Radius {
+		t.Errorf("identical series drawn alike: %+v and %+v", st[0], st[2])
+	}
+	if st[1].Median.Dashes != nil || st[1].Glyph.Radius != markRadius {
+		t.Errorf("a series alone is dashed or resized: %+v", st[1])
+	}
+}
+
+func countColor(img image.Image, c color.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if uint8(r>>8) == c.R && uint8(g>>8) == c.G && uint8(bl>>8) == c.B {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Every marker sits inside the axes with room to spare: 4% of a
+// geometric axis' log span, 6% of the y span, on each side.
+func TestSweepPadded(t *testing.T) {
+	d, f := sweepFigure(t, 2, nil)
+	p := f.Panels[0]
+	for _, l := range d.Lines {
+		for k := range l.X {
+			x, y := p.X.Norm(l.X[k]), p.Y.Norm(l.P10[k])
+			if x < 0.03 || x > 0.97 || y < 0.05 || y > 0.95 {
+				t.Errorf("point (%v, %v) at (%.3f, %.3f) of the axes", l.X[k], l.P10[k], x, y)
+			}
+		}
+	}
+	// 2 to 32 padded by a factor 16^0.04 = 2^0.16 each side.
+	if lo, hi := padRange(2, 32, 0.04, true); !approx(lo*hi, 64) || !approx(hi/32, 1.1172871380722203) {
+		t.Errorf("padRange(2, 32) = %v, %v", lo, hi)
+	}
+	if lo, hi := padRange(1, 3, 0.1, false); !approx(lo, 0.8) || !approx(hi, 3.2) {
+		t.Errorf("padRange(1, 3) = %v, %v", lo, hi)
+	}
+	if lo, hi := padRange(5, 5, 0.1, false); !approx(lo, 4.5) || !approx(hi, 5.5) {
+		t.Errorf("padRange(5, 5) = %v, %v", lo, hi)
+	}
+	if lo, hi := padRange(4, 4, 0.1, true); lo != 2 || hi != 8 {
+		t.Errorf("padRange(4, 4, log) = %v, %v", lo, hi)
+	}
+	if lo, hi := padRange(math.Inf(1), math.Inf(-1), 0.1, false); lo != 0 || hi != 1 {
+		t.Errorf("padRange of no data = %v, %v", lo, hi)
+	}
+}
+
+func approx(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// paretoGrid: four bases; p0 and p1 tie on the front at one place for
+// every k (p0's k=2 and k=4, p1's k=2), p2 alone, p3 behind.
+func paretoData(t *testing.T) ParetoData {
+	t.Helper()
+	pt := func(base string, i int, v map[string]string, a, b float64) ParetoPoint {
+		return ParetoPoint{Policy: base, Base: base, Point: i, Values: v, A: a, B: b}
+	}
+	k := func(v string) map[string]string { return map[string]string{"k": v} }
+	front := []ParetoPoint{
+		pt("p2:w=1", 5, nil, 1, 30),
+		pt("p0", 1, k("4"), 2, 20), pt("p0", 0, k("2"), 2, 20), pt("p1", 3, k("2"), 2, 20),
+		pt("p1", 4, k("8"), 3, 10),
+	}
+	all := append(append([]ParetoPoint(nil), front...), pt("p3:w=1", 6, nil, 4, 40), pt("p1", 2, k("4"), 3.5, 25))
+	return ParetoData{A: lookup(t, "total_cost_usd"), B: lookup(t, "peak_context"), Bases: []string{"p0", "p1", "p2:w=1", "p3:w=1"}, Points: all, Front: front}
+}
+
+// Each place of the front is labelled by its points' policies and swept
+// values; ties share a label, in the grid's order.
+func TestFrontLabels(t *testing.T) {
+	got := FrontLabels(paretoData(t))
+	want := []FrontLabel{
+		{1, 30, "p2:w=1"},
+		{2, 20, "p0 k=2, 4; p1 k=2"},
+		{3, 10, "p1 k=8"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("labels\n%+v\nwant\n%+v", got, want)
+	}
+	// The golden study: each base's k=2, p4's tied with p2's.
+	points, totals := geometricGrid(5, map[int]int{4: 2})
+	d5 := ParetoSeries(points, totals, lookup(t, "total_cost_usd"), lookup(t, "peak_context"))
+	var texts []string
+	for _, l := range FrontLabels(d5) {
+		texts = append(texts, l.Text)
+	}
+	if want := []string{"p0 k=2", "p1 k=2", "p2 k=2; p4 k=2", "p3 k=2"}; !reflect.DeepEqual(texts, want) {
+		t.Errorf("labels %q, want %q", texts, want)
+	}
+	// Two bases of one policy are named by their specs; past two bases,
+	// the points left are counted; points of a base apart in two
+	// parameters are each named.
+	kv := func(k, v string) map[string]string { return map[string]string{"k": k, "v": v} }
+	d := ParetoData{Bases: []string{"a:w=1", "a:w=2", "b", "c"}, Front: []ParetoPoint{
+		{Base: "a:w=1", Point: 0, Values: kv("1", "x")}, {Base: "a:w=1", Point: 1, Values: kv("2", "y")},
+		{Base: "a:w=2", Point: 2, Values: kv("1", "x")},
+		{Base: "b", Point: 3, Values: kv("1", "x")}, {Base: "c", Point: 4, Values: kv("1", "x")}, {Base: "c", Point: 5, Values: kv("2", "x")},
+	}}
+	if got := FrontLabels(d); len(got) != 1 || got[0].Text != "a:w=1 k=1, v=x; a:w=1 k=2, v=y; a:w=2 k=1, v=x; 3 more points" {
+		t.Errorf("labels %+v", got)
+	}
+}
+
+// Each base policy has its own colour and marker; the front's points are
+// ringed and labelled; no point sits within 5% of an axis' ends.
+func TestParetoFigure(t *testing.T) {
+	d := paretoData(t)
+	f := Pareto(d, 3, Options{})
+	p := f.Panels[0]
+	var legend []string
+	shapes := map[color.Color]string{} // each base's colour → its marker shape
+	var labels *pointLabels
+	var tied []vg.Length // the radii of the markers at (2, 20), in drawing order
+	for _, pl := range plotters(p) {
+		switch x := pl.(type) {
+		case *marks:
+			if x.Glyph.Shape == frontGlyph.Shape {
+				if len(x.XYs) != len(d.Front) {
+					t.Errorf("%d rings, want %d", len(x.XYs), len(d.Front))
+				}
+				continue
+			}
+			shape := fmt.Sprintf("%T", x.Glyph.Shape)
+			if s, ok := shapes[x.Glyph.Color]; ok && s != shape {
+				t.Errorf("colour %v drawn as %s and %s", x.Glyph.Color, s, shape)
+			}
+			shapes[x.Glyph.Color] = shape
+			for _, q := range x.XYs {
+				if q == (XY{X: 2, Y: 20}) {
+					tied = append(tied, x.Glyph.Radius)
+				}
+			}
+		case *pointLabels:
+			labels = x
+		}
+	}
+	distinct := map[string]bool{}
+	for _, s := range shapes {
+		distinct[s] = true
+	}
+	if len(shapes) != 4 || len(distinct) != 4 {
+		t.Errorf("base styles %v, want 4 colours and 4 shapes", shapes)
+	}
+	// Three points tie at (2, 20), two of p0 and one of p1: p0's drawn
+	// alike (3.4 points), p1's inside them (0.9 smaller).
+	if want := []vg.Length{3.4, 3.4, 2.5}; len(tied) != 3 || !approx(float64(tied[0]), 3.4) || !approx(float64(tied[1]), 3.4) || !approx(float64(tied[2]), 2.5) {
+		t.Errorf("tied markers' radii %v, want %v", tied, want)
+	}
+	if labels == nil || !reflect.DeepEqual(labels.Texts, []string{"p2:w=1", "p0 k=2, 4; p1 k=2", "p1 k=8"}) {
+		t.Fatalf("labels %+v", labels)
+	}
+	for _, e := range f.Legend {
+		legend = append(legend, e.Text)
+	}
+	if want := []string{"p0 (2 points)", "p1 (3 points)", "p2:w=1 (1 point)", "p3:w=1 (1 point)", "Pareto front (5 points, labelled)"}; !reflect.DeepEqual(legend, want) {
+		t.Errorf("legend %q, want %q", legend, want)
+	}
+	if p.X.Label.Text != "Total cost over all sessions (USD)" || p.Y.Label.Text != "Peak context over all sessions (tokens)" {
+		t.Errorf("labels %q, %q", p.X.Label.Text, p.Y.Label.Text)
+	}
+	if got, _ := majorLabels(p.X.Tick.Marker, p.X.Min, p.X.Max); len(got) == 0 || !strings.HasPrefix(got[0], "$") {
+		t.Errorf("x ticks %q", got)
+	}
+	for _, q := range d.Points {
+		x, y := p.X.Norm(q.A), p.Y.Norm(q.B)
+		if x < 0.05 || x > 0.95 || y < 0.05 || y > 0.95 {
+			t.Errorf("%s at (%.3f, %.3f) of the axes", q.Policy, x, y)
+		}
+	}
+}
+
+// Labels crowded along a front stay apart, inside the area, off every
+// marker and off the lines to avoid.
+func TestPlaceLabels(t *testing.T) {
+	bounds := vg.Rectangle{Max: vg.Point{X: 400, Y: 200}}
+	var anchors, sizes []vg.Point
+	for i := range 6 {
+		anchors = append(anchors, vg.Point{X: 150 + vg.Length(i)*30, Y: 150 - vg.Length(i)*20})
+		sizes = append(sizes, vg.Point{X: 80, Y: 9})
+	}
+	obstacles := []vg.Point{{X: 190, Y: 170}, {X: 330, Y: 180}}
+	avoid := []vg.Rectangle{box(0, 40, 400, 40, 1)}
+	r := vg.Length(5)
+	got := placeLabels(anchors, sizes, obstacles, avoid, r, bounds, false, false)
+	for i, b := range got {
+		if !inside(b, bounds) {
+			t.Errorf("label %d %v outside", i, b)
+		}
+		if b.Max.X-b.Min.X != 80 || b.Max.Y-b.Min.Y != 9 {
+			t.Errorf("label %d resized: %v", i, b)
+		}
+		for j := range i {
+			if overlaps(b, got[j]) {
+				t.Errorf("labels %d and %d overlap: %v %v", i, j, b, got[j])
+			}
+		}
+		for _, o := range append(append([]vg.Point(nil), obstacles...), anchors...) {
+			if overlaps(b, box(o.X, o.Y, o.X, o.Y, r)) {
+				t.Errorf("label %d %v covers the marker at %v", i, b, o)
+			}
+		}
+		if overlaps(b, avoid[0]) {
+			t.Errorf("label %d %v crosses the line", i, b)
+		}
+	}
+	// Lower is better on both: the first label goes below and left of
+	// its point, where a front has no other point.
+	if b := got[0]; b.Max.X > anchors[0].X || b.Max.Y > anchors[0].Y {
+		t.Errorf("first label %v not below left of %v", b, anchors[0])
+	}
+	// Higher is better on both: above and right.
+	up := placeLabels(anchors[:1], sizes[:1], nil, nil, r, bounds, true, true)
+	if b := up[0]; b.Min.X < anchors[0].X || b.Min.Y < anchors[0].Y {
+		t.Errorf("label %v not above right of %v", b, anchors[0])
+	}
+}
+
+// The sweep and Pareto plots write as PDF too: the labels of the front
+// and the axes' units are in its text, and the bands' transparency is an
+// alpha graphics state (the PDF writer's way to draw a light fill).
+func TestSweepPDF(t *testing.T) {
+	figs := goldenFigures()
+	text := pdfText(render(t, figs["pareto"], "pdf"))
+	for _, want := range []string{"p2k=2;p4k=2", "Totalcostoverallsessions(USD)", "Peakcontextoverallsessions(tokens)", "$4"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("pareto PDF text lacks %q: %q", want, text)
+		}
+	}
+	_, two := sweepFigure(t, 2, nil)
+	if b := render(t, two, "pdf"); !bytes.Contains(b, []byte("/ca 0.188")) {
+		t.Errorf("the filled bands' PDF has no fill alpha 0x30/0xff")
+	}
+}
+
+// Where a label goes, exactly: a gap of r+2 points from its point (¾ of
+// it on each axis at a corner), nearest place first, the corner toward
+// better first.
+func TestPlaceLabelsExact(t *testing.T) {
+	a := []vg.Point{{X: 100, Y: 100}}
+	size := []vg.Point{{X: 10, Y: 10}}
+	big := vg.Rectangle{Max: vg.Point{X: 200, Y: 200}}
+	place := func(obstacles []vg.Point, avoid []vg.Rectangle, bounds vg.Rectangle) vg.Point {
+		return placeLabels(a, size, obstacles, avoid, 1, bounds, false, false)[0].Min
+	}
+	// Gap 3, corner 2.25: below left at (100−2.25−10, 100−2.25−10).
+	if got := place(nil, nil, big); got != (vg.Point{X: 87.75, Y: 87.75}) {
+		t.Errorf("free: %v", got)
+	}
+	// That corner taken: to the left, centred (100−3−10, 100−5).
+	if got := place([]vg.Point{{X: 92.75, Y: 92.75}}, nil, big); got != (vg.Point{X: 87, Y: 95}) {
+		t.Errorf("corner taken: %v", got)
+	}
+	// Left taken too (by a line): below, centred (95, 100−3−10).
+	if got := place([]vg.Point{{X: 92.75, Y: 92.75}}, []vg.Rectangle{box(80, 100, 90, 100, 1)}, big); got != (vg.Point{X: 95, Y: 87}) {
+		t.Errorf("corner and left taken: %v", got)
+	}
+	// Every near place taken (a marker at each's centre): the corner
+	// one box height further, gap 13, corner 9.75.
+	var ring []vg.Point
+	for _, d := range [][2]vg.Length{{-1, -1}, {-1, 0}, {0, -1}, {1, -1}, {-1, 1}, {1, 0}, {0, 1}, {1, 1}} {
+		off := func(s vg.Length) vg.Length {
+			switch {
+			case s != 0 && d[0] != 0 && d[1] != 0:
+				return s * (2.25 + 5)
+			case s != 0:
+				return s * (3 + 5)
+			}
+			return 0
+		}
+		ring = append(ring, vg.Point{X: 100 + off(d[0]), Y: 100 + off(d[1])})
+	}
+	if got := place(ring, nil, big); got != (vg.Point{X: 80.25, Y: 80.25}) {
+		t.Errorf("near places taken: %v", got)
+	}
+	// Nowhere fits (no room at all): the first place.
+	if got := place(nil, nil, vg.Rectangle{}); got != (vg.Point{X: 87.75, Y: 87.75}) {
+		t.Errorf("no room: %v", got)
+	}
+	// Higher is better on x only: below right, (100+2.25, 87.75).
+	if got := placeLabels(a, size, nil, nil, 1, big, true, false)[0].Min; got != (vg.Point{X: 102.25, Y: 87.75}) {
+		t.Errorf("toward right: %v", got)
+	}
+	// Higher is better on y only: above left.
+	if got := placeLabels(a, size, nil, nil, 1, big, false, true)[0].Min; got != (vg.Point{X: 87.75, Y: 102.25}) {
+		t.Errorf("toward up: %v", got)
+	}
+}
+
+func TestBoxes(t *testing.T) {
+	if got := box(3, 4, 1, 0, 1); got != (vg.Rectangle{Min: vg.Point{X: 0, Y: -1}, Max: vg.Point{X: 4, Y: 5}}) {
+		t.Errorf("box %v", got)
+	}
+	r := vg.Rectangle{Max: vg.Point{X: 1, Y: 1}}
+	if !inside(r, r) || inside(r, vg.Rectangle{Max: vg.Point{X: 1, Y: 0.5}}) || inside(r, vg.Rectangle{Min: vg.Point{X: 0.5}, Max: vg.Point{X: 1, Y: 1}}) {
+		t.Error("inside: a box is inside itself, not inside a smaller one")
+	}
+	right := vg.Rectangle{Min: vg.Point{X: 1}, Max: vg.Point{X: 2, Y: 1}}
+	above := vg.Rectangle{Min: vg.Point{Y: 1}, Max: vg.Point{X: 1, Y: 2}}
+	if overlaps(r, right) || overlaps(right, r) || overlaps(r, above) || overlaps(above, r) || !overlaps(r, r) {
+		t.Error("overlaps: boxes that touch do not overlap; a box overlaps itself")
+	}
+	// A staircase from (0, 10) to (5, 0) to (8, -2): across, then down.
+	got := stairBoxes([]vg.Point{{X: 0, Y: 10}, {X: 5, Y: 0}, {X: 8, Y: -2}}, 0)
+	want := []vg.Rectangle{
+		{Min: vg.Point{X: 0, Y: 10}, Max: vg.Point{X: 5, Y: 10}}, {Min: vg.Point{X: 5, Y: 0}, Max: vg.Point{X: 5, Y: 10}},
+		{Min: vg.Point{X: 5, Y: 0}, Max: vg.Point{X: 8, Y: 0}}, {Min: vg.Point{X: 8, Y: -2}, Max: vg.Point{X: 8, Y: 0}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stairBoxes %v, want %v", got, want)
+	}
+}
+
+// A label set apart from its point gets a leader line (muted grey, 0.4
+// points); one beside its point does not.
+func TestLabelLeader(t *testing.T) {
+	svg := func(obstacles []XY) string {
+		p := newPlot("", "")
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 100, 0, 100
+		p.Add(&pointLabels{XYs: []XY{{X: 50, Y: 50}}, Texts: []string{"label"}, Style: textStyle(fontSans, tickSize, color.Black),
+			Obstacles: obstacles, Radius: vg.Points(5)})
+		f := &Figure{Panels: []*plot.Plot{p}}
+		return string(render(t, f, "svg"))
+	}
+	leader := "stroke:#606060"
+	if s := svg(nil); strings.Contains(s, leader) {
+		t.Error("a label beside its point has a leader")
+	}
+	// Markers all round the point, near: the label goes further out.
+	var around []XY
+	for dx := -6.0; dx <= 6; dx += 2 {
+		for dy := -6.0; dy <= 6; dy += 2 {
+			if dx != 0 || dy != 0 {
+				around = append(around, XY{X: 50 + dx, Y: 50 + dy})
+			}
+		}
+	}
+	if s := svg(around); !strings.Contains(s, leader) {
+		t.Error("a label set apart has no leader")
+	}
+}
