@@ -173,18 +173,6 @@ func TestSweepAxisUnits(t *testing.T) {
 	if ts[1].Value != 0.2 || ts[1].Label != "20%" {
 		t.Errorf("ratio tick %+v", ts[1])
 	}
-	if got := unitValue(metric.USD, 2.5); got != "$2.50" {
-		t.Errorf("unitValue USD %q", got)
-	}
-	if got := unitValue(metric.Ratio, 0.875); got != "87.5%" {
-		t.Errorf("unitValue ratio %q", got)
-	}
-	if got := unitValue(metric.Tokens, 24663); got != "24,663" {
-		t.Errorf("unitValue tokens %q", got)
-	}
-	if got := unitValue(metric.Tokens, 2.5); got != "2.50" {
-		t.Errorf("unitValue fraction %q", got)
-	}
 }
 
 // plotters are what p draws, in order (gonum's Plot keeps them

@@ -1,12 +1,10 @@
 package plots
 
 import (
-	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
 
-	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
@@ -68,20 +66,6 @@ func unitTicks(u metric.Unit) plot.Ticker {
 		return Ticks{Integer: true}
 	}
 	return Ticks{}
-}
-
-// unitValue writes one value in its unit, as a label next to a point:
-// "$12.34", "87.5%", "24,663".
-func unitValue(u metric.Unit, v float64) string {
-	switch {
-	case u == metric.USD:
-		return numtext.USD(v)
-	case u == metric.Ratio:
-		return numtext.Pct(100 * v)
-	case v == math.Trunc(v):
-		return numtext.Float(v, 0)
-	}
-	return numtext.Float(v, 2)
 }
 
 // scaledTicks places and labels ticks in units Factor times the data's

@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,7 +91,7 @@ func GateTable(res *budget.Result) *table.Table {
 		}
 		var top, topRaw []string
 		for _, c := range o.Top {
-			top = append(top, fmt.Sprintf("%s (%s)", numtext.ShortID(c.Session), gateValue(o.Unit, c.Value)))
+			top = append(top, fmt.Sprintf("%s (%s)", numtext.ShortID(c.Session), o.Unit.Text(c.Value)))
 			topRaw = append(topRaw, c.Session+"="+rawFloat(c.Value))
 		}
 		change, changeRaw := "", ""
@@ -132,7 +131,7 @@ func bound(o *budget.Outcome, machine bool) string {
 		if machine {
 			return rawFloat(v)
 		}
-		return gateValue(u, v)
+		return u.Text(v)
 	}
 	if o.Min != nil {
 		parts = append(parts, "min "+f(o.Unit, *o.Min))
@@ -153,22 +152,8 @@ func bound(o *budget.Outcome, machine bool) string {
 	return strings.Join(parts, sep)
 }
 
-// gateValue formats a value in its unit, exactly: a gate's reader compares
-// it with a bound.
-func gateValue(u metric.Unit, v float64) string {
-	switch {
-	case u == metric.USD:
-		return numtext.USD(v)
-	case u == metric.Ratio:
-		return numtext.Pct(100 * v)
-	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return numtext.Int(int64(v))
-	}
-	return numtext.Float(v, 2)
-}
-
 func signedValue(u metric.Unit, v float64) string {
-	s := gateValue(u, v)
+	s := u.Text(v)
 	if u == metric.Ratio {
 		s = numtext.Float(100*v, 1) + " pt" // a change of a ratio is in points
 	}
@@ -182,7 +167,7 @@ func optValue(u metric.Unit, v *float64) string {
 	if v == nil {
 		return "—"
 	}
-	return gateValue(u, *v)
+	return u.Text(*v)
 }
 
 func optSigned(u metric.Unit, v *float64) string {

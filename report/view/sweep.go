@@ -93,7 +93,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		if !tot.Feasible {
 			feasible = "no"
 		}
-		text = append(text, gateValue(obj.Unit, obj.Value(m)), gateValue(obj.Unit, tot.P10), gateValue(obj.Unit, tot.Median), gateValue(obj.Unit, tot.P90),
+		text = append(text, obj.Unit.Text(obj.Value(m)), obj.Unit.Text(tot.P10), obj.Unit.Text(tot.Median), obj.Unit.Text(tot.P90),
 			numtext.USD(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
 		rawRow = append(rawRow, rawFloat(obj.Value(m)), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
 			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
@@ -141,7 +141,7 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 		Columns: []table.Column{{Name: "Policy", Kind: table.Text}, {Name: a.Name, Right: true}, {Name: b.Name, Right: true}},
 	}
 	for _, tot := range sweep.Front(doc.Totals, a) {
-		t.Add([]string{tot.Policy, gateValue(a.Unit, a.Value(&tot.Metrics)), gateValue(b.Unit, b.Value(&tot.Metrics))},
+		t.Add([]string{tot.Policy, a.Unit.Text(a.Value(&tot.Metrics)), b.Unit.Text(b.Value(&tot.Metrics))},
 			[]string{tot.Policy, rawFloat(a.Value(&tot.Metrics)), rawFloat(b.Value(&tot.Metrics))})
 	}
 	return t

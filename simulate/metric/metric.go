@@ -6,9 +6,11 @@ package metric
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -38,6 +40,20 @@ const (
 	Boolean      Unit = "boolean"  // 0 or 1
 	unitUnlisted Unit = "unlisted" // the table below has no row: a test fails
 )
+
+// Text writes a value in its unit as people read it (internal/numtext's
+// style): "$12.34", "87.5%", "24,663", "2.50".
+func (u Unit) Text(v float64) string {
+	switch {
+	case u == USD:
+		return numtext.USD(v)
+	case u == Ratio:
+		return numtext.Pct(100 * v)
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return numtext.Int(int64(v))
+	}
+	return numtext.Float(v, 2)
+}
 
 // metricInfo is each metric's unit, meaning and direction, by JSON name.
 var metricInfo = map[string]struct {

@@ -32,3 +32,25 @@ func TestList(t *testing.T) {
 		t.Errorf("Lookup(peak): %v", err)
 	}
 }
+
+// TestUnitText: each unit in the one style people read.
+func TestUnitText(t *testing.T) {
+	for _, c := range []struct {
+		u    Unit
+		v    float64
+		want string
+	}{
+		{USD, 2.5, "$2.50"},
+		{USD, 192.759077, "$192.76"},
+		{Ratio, 0.875, "87.5%"},
+		{Tokens, 24663, "24,663"},
+		{Tokens, -1789269, "-1,789,269"},
+		{Tokens, 2.5, "2.50"},
+		{Count, 3, "3"},
+		{Tokens, 1e16, "10,000,000,000,000,000.00"},
+	} {
+		if got := c.u.Text(c.v); got != c.want {
+			t.Errorf("%s.Text(%v) = %q, want %q", c.u, c.v, got, c.want)
+		}
+	}
+}
