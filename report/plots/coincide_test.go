@@ -202,3 +202,44 @@ func TestCostCoincident(t *testing.T) {
 		t.Errorf("keep-last-n:n=5+claude-code's cost line %v offset %v, want interleaved", sty.Dashes, sty.DashOffs)
 	}
 }
+
+// TestCloseThresholds: thresholds closer than 1% of the axis take turns
+// dash by dash, in the order of their values; the others keep their own
+// dashes.
+func TestCloseThresholds(t *testing.T) {
+	four, two := vg.Points(4), vg.Points(2)
+	mk := func(ys ...float64) []*hline {
+		var out []*hline
+		for _, y := range ys {
+			out = append(out, &hline{Y: y, Style: thresholdStyle(palette[0])})
+		}
+		return out
+	}
+	type dash struct {
+		dashes []vg.Length
+		offs   vg.Length
+	}
+	own := dash{[]vg.Length{four, two}, 0}
+	for _, c := range []struct {
+		ys   []float64
+		ymax float64
+		want []dash
+	}{
+		// 800 apart, under 2,080 (1% of 208,000); 167,000 alone. The
+		// lower value takes the first turn whatever the runs' order.
+		{[]float64{167000, 100800, 100000}, 208000, []dash{own, {[]vg.Length{four, four}, four}, {[]vg.Length{four, four}, 0}}},
+		// A chain of steps under 2,000 (1% of 200,000) is one group of
+		// three; 2,000 apart is not close.
+		{[]float64{100000, 101500, 103000, 105000}, 200000, []dash{
+			{[]vg.Length{four, 2 * four}, 0}, {[]vg.Length{four, 2 * four}, four}, {[]vg.Length{four, 2 * four}, 2 * four}, own}},
+		{[]float64{100000}, 200000, []dash{own}},
+	} {
+		ths := mk(c.ys...)
+		closeThresholds(ths, c.ymax)
+		for i, h := range ths {
+			if !reflect.DeepEqual(h.Style.Dashes, c.want[i].dashes) || h.Style.DashOffs != c.want[i].offs {
+				t.Errorf("%v: threshold %v dashes %v offset %v, want %v offset %v", c.ys, h.Y, h.Style.Dashes, h.Style.DashOffs, c.want[i].dashes, c.want[i].offs)
+			}
+		}
+	}
+}

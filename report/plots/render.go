@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -210,9 +211,32 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		p.X.Label.Text = ""
 	}
 	p.Y.Max *= 1.04
+	closeThresholds(ths, p.Y.Max)
 	padX(p)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// closeThresholds makes thresholds that lie within 1% of the axis's
+// height (ymax) of each other, which would be drawn over each other (a
+// claude-code:pct=60 at 100,800 and a threshold:pct=50 at 100,000), take
+// turns dash by dash, as identical runs' lines do.
+func closeThresholds(ths []*hline, ymax float64) {
+	order := slices.Clone(ths)
+	slices.SortStableFunc(order, func(a, b *hline) int { return cmp.Compare(a.Y, b.Y) })
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && order[hi].Y-order[hi-1].Y < ymax/100 {
+			hi++
+		}
+		if k := hi - lo; k > 1 {
+			for j, h := range order[lo:hi] {
+				h.Style.Dashes = []vg.Length{coincideDash, coincideDash * vg.Length(k-1)}
+				h.Style.DashOffs = coincideDash * vg.Length(j)
+			}
+		}
+		lo = hi
+	}
 }
 
 // thresholdStyle is a run's compaction threshold: dashed, in its colour.
