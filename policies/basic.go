@@ -24,6 +24,16 @@ type observed struct{ named }
 func (observed) Before(*simulate.State) {}
 func (observed) Observed() bool         { return true }
 
+// CompactAt is the threshold Claude Code auto-compacted the session at,
+// as its limits say (Limits, with what the recorded prompts prove); none
+// when they show auto-compaction off.
+func (observed) CompactAt(s *simulate.State) int64 {
+	if s.Limits.AutoCompactOff {
+		return 0
+	}
+	return s.Limits.Threshold
+}
+
 var _ simulate.Observer = observed{}
 
 type none struct{ named }

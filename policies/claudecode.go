@@ -111,17 +111,33 @@ type claudeCode struct {
 func (p *claudeCode) ReplaysManual() bool { return true }
 
 func (p *claudeCode) Before(s *simulate.State) {
+	version, limits := p.limitsAt(s)
+	p.micro.run(s, version, limits)
+	if p.auto && !limits.AutoCompactOff && s.Trigger >= limits.Threshold {
+		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Version: p.version, Label: "auto"})
+	}
+}
+
+// limitsAt returns the Claude Code version the run models at the call s
+// describes and its limits under the policy's parameters.
+func (p *claudeCode) limitsAt(s *simulate.State) (string, claudecode.Limits) {
 	version := p.version
 	if version == "" {
 		version = s.Version
 	}
 	params := p.limits
 	params.AutoCompactOff = !p.auto
-	limits := s.LimitsFor(params, version)
-	p.micro.run(s, version, limits)
-	if p.auto && !limits.AutoCompactOff && s.Trigger >= limits.Threshold {
-		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Version: p.version, Label: "auto"})
+	return version, s.LimitsFor(params, version)
+}
+
+// CompactAt is the auto-compact threshold, none with auto=false or when
+// the session's prompts show auto-compaction off.
+func (p *claudeCode) CompactAt(s *simulate.State) int64 {
+	_, limits := p.limitsAt(s)
+	if !p.auto || limits.AutoCompactOff {
+		return 0
 	}
+	return limits.Threshold
 }
 
 // microCompaction is Claude Code's micro-compaction as claude-code's

@@ -107,6 +107,17 @@ func (p *sessionMemory) Before(s *simulate.State) {
 	p.base = min(p.base, s.Trigger)
 }
 
+// CompactAt is the auto-compact threshold, at which the notes (or a full
+// compaction) replace the conversation; none when the session's prompts
+// show auto-compaction off.
+func (p *sessionMemory) CompactAt(s *simulate.State) int64 {
+	limits := s.LimitsFor(p.limits, s.Version)
+	if limits.AutoCompactOff {
+		return 0
+	}
+	return limits.Threshold
+}
+
 // maybeUpdate runs the notes' background update when shouldExtractMemory
 // would in Claude Code's bundled cli.js (2.1.x): the count has reached init once, has grown by update
 // since the last update (or since it last shrank: a compaction or a

@@ -206,6 +206,20 @@ func (c *composite) ReplaysManual() bool {
 	return false
 }
 
+// CompactAt is the lowest of the parts' thresholds, the first a growing
+// context reaches; 0 when no part has one.
+func (c *composite) CompactAt(s *simulate.State) int64 {
+	var at int64
+	for _, p := range c.parts {
+		if t, ok := p.(simulate.Thresholder); ok {
+			if v := t.CompactAt(s); v > 0 && (at == 0 || v < at) {
+				at = v
+			}
+		}
+	}
+	return at
+}
+
 func (c *composite) Before(s *simulate.State) {
 	for _, p := range c.parts {
 		p.Before(s)

@@ -31,9 +31,7 @@ type partial struct {
 // Before compares Claude Code's own count (State.Trigger) with the
 // threshold, as claude-code does.
 func (p *partial) Before(s *simulate.State) {
-	// The session's inferred window applies; its auto-compaction setting
-	// does not: this policy compacts by itself.
-	limits := s.LimitsFor(claudecode.LimitParams{Pct: p.pct}, s.Version)
+	limits := p.limits(s)
 	if s.Trigger < limits.Threshold {
 		return
 	}
@@ -44,6 +42,16 @@ func (p *partial) Before(s *simulate.State) {
 		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: true, Label: "auto"})
 	}
 }
+
+// limits are Claude Code's limits under the policy's pct. The session's
+// inferred window applies; its auto-compaction setting does not: this
+// policy compacts by itself.
+func (p *partial) limits(s *simulate.State) claudecode.Limits {
+	return s.LimitsFor(claudecode.LimitParams{Pct: p.pct}, s.Version)
+}
+
+// CompactAt is the auto-compact threshold under pct.
+func (p *partial) CompactAt(s *simulate.State) int64 { return p.limits(s).Threshold }
 
 // keepMessages returns the index of the first item of the keep-th last
 // message (items with Msg < 0 belong to no message and go with what

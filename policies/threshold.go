@@ -27,13 +27,18 @@ type threshold struct {
 	restore bool
 }
 
-// Before compacts everything when s.Tokens ≥ ⌊window × pct / 100⌋.
-func (p *threshold) Before(s *simulate.State) {
+// CompactAt is ⌊window × pct / 100⌋.
+func (p *threshold) CompactAt(s *simulate.State) int64 {
 	w := p.window
 	if w == 0 {
 		w = s.Limits.Window // claudecode.LimitsFor: by model, unless the run overrides it
 	}
-	if s.Tokens >= int64(float64(w)*p.pct/100) {
+	return int64(float64(w) * p.pct / 100)
+}
+
+// Before compacts everything when s.Tokens ≥ CompactAt.
+func (p *threshold) Before(s *simulate.State) {
+	if s.Tokens >= p.CompactAt(s) {
 		s.Compact(simulate.Compaction{From: 1, To: len(s.Items), Restore: p.restore, Label: "threshold"})
 	}
 }

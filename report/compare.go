@@ -53,7 +53,7 @@ type Compared struct {
 
 // Run is one policy's run: simulate's metrics and the delta against the
 // first policy and, with per-call results (compare --calls), the run's
-// limits, simulated calls and summarizer calls, as in replay's
+// limits, compaction threshold, simulated calls and summarizer calls, as in replay's
 // "simulation" object. Limits is set exactly when the calls are included.
 type Run struct {
 	Policy  string           `json:"policy"`
@@ -61,6 +61,7 @@ type Run struct {
 	Delta   simulate.Delta   `json:"delta"`
 
 	Limits    *claudecode.Limits     `json:"limits,omitempty"`
+	CompactAt int64                  `json:"compact_at,omitempty"`
 	Calls     []simulate.CallResult  `json:"calls,omitempty"`
 	Summaries []simulate.SummaryCall `json:"summaries,omitempty"`
 }
@@ -72,7 +73,7 @@ func (r *Run) Result(c *Compared) *simulate.Result {
 		return nil
 	}
 	return &simulate.Result{
-		Policy: r.Policy, Session: c.ID, Method: c.Method, Limits: *r.Limits,
+		Policy: r.Policy, Session: c.ID, Method: c.Method, Limits: *r.Limits, CompactAt: r.CompactAt,
 		Calls: r.Calls, Summaries: r.Summaries, Metrics: r.Metrics,
 	}
 }
@@ -88,6 +89,7 @@ func NewCompared(s *replay.Session, runs []*simulate.Result, calls bool) *Compar
 		if calls {
 			lim := r.Limits
 			c.Runs[i].Limits, c.Runs[i].Calls, c.Runs[i].Summaries = &lim, r.Calls, r.Summaries
+			c.Runs[i].CompactAt = r.CompactAt
 		}
 	}
 	setDeltas(c.Runs)

@@ -39,6 +39,16 @@ const (
 	ManualNone       = "none"
 )
 
+// Thresholder is implemented by the policies that compact when the context
+// reaches a threshold: CompactAt returns it for the call s describes, in
+// tokens (compared with Claude Code's count, State.Trigger, or the exact
+// context, State.Tokens, as the policy does); 0 when the policy would not
+// compact by a threshold at that call. The engine records it at the first
+// call (Result.CompactAt), so that a plot can draw each run's threshold.
+type Thresholder interface {
+	CompactAt(s *State) int64
+}
+
 // Observer is implemented by the policy that replays what really happened:
 // the engine then keeps the session's own compaction artifacts, applies its
 // real compactions, and fits each prompt to the recorded one.
@@ -239,7 +249,11 @@ type Result struct {
 	Session string            `json:"session"`
 	Method  accounting.Method `json:"method"`
 	Limits  claudecode.Limits `json:"limits"`
-	Calls   []CallResult      `json:"calls"`
+	// CompactAt is the context at which the run's policy compacts, as of
+	// the first call (Thresholder); 0 when it compacts at no threshold (it
+	// has none, or its auto-compaction is off).
+	CompactAt int64        `json:"compact_at,omitempty"`
+	Calls     []CallResult `json:"calls"`
 	// Summaries are the summarizer's calls (simulated compactions).
 	Summaries []SummaryCall `json:"summaries"`
 	Metrics   Metrics       `json:"metrics"`
@@ -528,6 +542,11 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	e.sync(st)
 	if !obs && e.replaysManual(p) && tc.RealCompact != nil && tc.RealCompact.Kind == replay.CompactFull && tc.RealCompact.Trigger == "manual" {
 		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
+	}
+	if i == 0 {
+		if t, ok := p.(Thresholder); ok {
+			e.res.CompactAt = t.CompactAt(st)
+		}
 	}
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {

@@ -18,7 +18,6 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
@@ -81,12 +80,11 @@ func (f *Figure) Write(w io.Writer, format string) error {
 		if dpi <= 0 {
 			dpi = DefaultDPI
 		}
-		c := vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(dpi))
-		f.Draw(draw.New(c))
+		img := drawPNG(f, wd, ht, dpi)
 		// Fastest deflate: encoding is most of a plot's time, and on
 		// flat-coloured figures the best compression saves little.
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		return enc.Encode(w, c.Image())
+		return enc.Encode(w, img)
 	case "svg":
 		c := vgsvg.New(wd, ht)
 		f.Draw(draw.New(c))

@@ -1,9 +1,11 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -123,13 +125,22 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		p.Add(h)
 	}
 	colors := policyColors(policyNames(runs))
+	ths := make([]*hline, len(d.Thresholds))
+	for k, th := range d.Thresholds {
+		ths[k] = &hline{Y: float64(th.Tokens), Style: thresholdStyle(colors[th.Runs[0]])}
+		p.Add(ths[k])
+	}
+	same := make([][]int, len(d.Lines))
+	for i, l := range d.Lines {
+		same[i] = l.Same
+	}
 	var comp, clear bool
 	var lines, markers []plot.Plotter
 	for i, l := range d.Lines {
 		sty := runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))
+		sty = interleave(sty, i, same, policyNames(runs))
 		ln := &line{XYs: l.Points, Style: sty, Step: opt.XTime}
 		lines = append(lines, ln)
-		text := l.Policy
 		var notes []string
 		if n := len(l.Compactions); n > 0 {
 			notes = append(notes, numtext.Count(n, "compaction", "compactions")+unmarked(n))
@@ -137,13 +148,11 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		if n := len(l.Clearings); n > 0 {
 			notes = append(notes, numtext.Count(n, "clearing", "clearings")+unmarked(n))
 		}
-		if len(notes) > 0 {
-			text += " (" + strings.Join(notes, ", ") + ")"
-		}
+		text := runLegend(l.Policy, sameNote(l.Same, policyNames(runs)), strings.Join(notes, ", "))
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
-		dense := len(l.Points) > denseCalls
-		clear = addMarks(&markers, l.Clearings, clearingGlyph, colors[i], dense) || clear
-		comp = addMarks(&markers, l.Compactions, compactionGlyph, colors[i], dense) || comp
+		scale := markScale(len(l.Points), i, l.Same)
+		clear = addMarks(&markers, l.Clearings, clearingGlyph, colors[i], scale) || clear
+		comp = addMarks(&markers, l.Compactions, compactionGlyph, colors[i], scale) || comp
 	}
 	addLines(p, lines, policyNames(runs))
 	p.Add(markers...)
@@ -157,12 +166,31 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 			f.Legend = append(f.Legend, LegendEntry{Text: k.name, Thumbs: []plot.Thumbnailer{&marks{Glyph: k.g}}})
 		}
 	}
+	// The levels, with the runs' thresholds after the window: the
+	// levels top down.
+	var levels []LegendEntry
 	for _, lv := range d.Levels {
-		f.Legend = append(f.Legend, LegendEntry{
+		levels = append(levels, LegendEntry{
 			Text:   lv.Name + " " + numtext.Float(float64(lv.Tokens), 0),
 			Thumbs: []plot.Thumbnailer{&hline{Style: levelStyles[lv.Name]}},
 		})
 	}
+	at := 0
+	if len(d.Levels) > 0 && d.Levels[0].Name == LevelWindow {
+		at = 1
+	}
+	for k, th := range d.Thresholds {
+		text := "threshold " + numtext.Float(float64(th.Tokens), 0)
+		if len(runs) > 1 {
+			names := make([]string, len(th.Runs))
+			for j, i := range th.Runs {
+				names[j] = d.Lines[i].Policy
+			}
+			text += " (" + strings.Join(names, ", ") + ")"
+		}
+		levels = slices.Insert(levels, at+k, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ths[k]}})
+	}
+	f.Legend = append(f.Legend, levels...)
 	if len(d.Gaps) > 0 {
 		cuts := &rug{Style: idleStyle, Full: idleStyle, Length: vg.Points(0)}
 		var idle float64
@@ -183,9 +211,113 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		p.X.Label.Text = ""
 	}
 	p.Y.Max *= 1.04
+	closeThresholds(ths, p.Y.Max)
 	padX(p)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// closeThresholds makes thresholds that lie within 1% of the axis's
+// height (ymax) of each other, which would be drawn over each other (a
+// claude-code:pct=60 at 100,800 and a threshold:pct=50 at 100,000), take
+// turns dash by dash, as identical runs' lines do.
+func closeThresholds(ths []*hline, ymax float64) {
+	order := slices.Clone(ths)
+	slices.SortStableFunc(order, func(a, b *hline) int { return cmp.Compare(a.Y, b.Y) })
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && order[hi].Y-order[hi-1].Y < ymax/100 {
+			hi++
+		}
+		if k := hi - lo; k > 1 {
+			for j, h := range order[lo:hi] {
+				h.Style.Dashes = []vg.Length{coincideDash, coincideDash * vg.Length(k-1)}
+				h.Style.DashOffs = coincideDash * vg.Length(j)
+			}
+		}
+		lo = hi
+	}
+}
+
+// thresholdStyle is a run's compaction threshold: dashed, in its colour.
+func thresholdStyle(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
+}
+
+// coincideDash is the length of each run's dash where identical runs'
+// lines are drawn interleaved.
+var coincideDash = vg.Points(4)
+
+// interleave gives run i's line, when other runs' series equal its own
+// exactly (same[i], as ContextLine.Same), a dash pattern that takes turns
+// with theirs: of k such runs the j-th (in run order) draws every k-th
+// dash, starting with the j-th, so that each colour shows along the whole
+// line. The observed run keeps its band and takes no turn.
+func interleave(sty draw.LineStyle, i int, same [][]int, policies []string) draw.LineStyle {
+	if policies[i] == "observed" {
+		return sty
+	}
+	group := []int{}
+	for _, j := range append([]int{i}, same[i]...) {
+		if policies[j] != "observed" {
+			group = append(group, j)
+		}
+	}
+	if len(group) < 2 {
+		return sty
+	}
+	slices.Sort(group)
+	k := vg.Length(len(group))
+	j := vg.Length(slices.Index(group, i))
+	sty.Dashes = []vg.Length{coincideDash, coincideDash * (k - 1)}
+	sty.DashOffs = coincideDash * j
+	return sty
+}
+
+// markScale is the size of run i's markers, against the glyphs' own: 0.75
+// on a dense series; identical runs' markers fall on the same calls, so
+// each run identical to j earlier ones (same, as ContextLine.Same) draws
+// them 1 + 0.6 j times smaller, inside theirs.
+func markScale(points, i int, same []int) float64 {
+	scale := 1.0
+	if points > denseCalls {
+		scale = 0.75
+	}
+	j := 0
+	for _, k := range same {
+		if k < i {
+			j++
+		}
+	}
+	return scale / (1 + 0.6*float64(j))
+}
+
+// sameNote names the runs a run's series equals ("= keep-last-n:n=5,
+// claude-code"); empty when none.
+func sameNote(same []int, policies []string) string {
+	if len(same) == 0 {
+		return ""
+	}
+	names := make([]string, len(same))
+	for k, j := range same {
+		names[k] = policies[j]
+	}
+	return "= " + strings.Join(names, ", ")
+}
+
+// runLegend is a run's legend text: its policy, then in parentheses the
+// runs it coincides with and the notes, separated by "; ".
+func runLegend(policy string, parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return policy
+	}
+	return policy + " (" + strings.Join(kept, "; ") + ")"
 }
 
 // addLines adds the runs' lines (policies[i] names lines[i]), the
@@ -201,16 +333,14 @@ func addLines(p *plot.Plot, lines []plot.Plotter, policies []string) {
 	}
 }
 
-// addMarks adds a marker in colour c at each of pts, smaller on a dense
-// series, none beyond denseMarks; it reports whether it added any.
-func addMarks(markers *[]plot.Plotter, pts []XY, g draw.GlyphStyle, c color.Color, dense bool) bool {
+// addMarks adds a marker in colour c at each of pts, its radius scaled by
+// scale, none beyond denseMarks; it reports whether it added any.
+func addMarks(markers *[]plot.Plotter, pts []XY, g draw.GlyphStyle, c color.Color, scale float64) bool {
 	pts = marked(pts)
 	if len(pts) == 0 {
 		return false
 	}
-	if dense {
-		g.Radius *= 0.75
-	}
+	g.Radius *= vg.Length(scale)
 	g.Color = c
 	*markers = append(*markers, &marks{XYs: pts, Glyph: g})
 	return true
@@ -349,13 +479,21 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	p.Y.Min = 0
 	f := &Figure{Title: title("Cumulative cost", opt.session(runs), strings.Join(policyNames(runs), ", "))}
 	colors := policyColors(policyNames(runs))
+	same := make([][]int, len(d.Lines))
+	for i, l := range d.Lines {
+		same[i] = l.Same
+	}
 	var lines []plot.Plotter
 	for i, l := range d.Lines {
-		ln := &line{XYs: l.Points, Style: runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines))}
+		sty := interleave(runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines)), i, same, policyNames(runs))
+		ln := &line{XYs: l.Points, Style: sty}
 		lines = append(lines, ln)
 		text := l.Policy + " " + numtext.USD(l.Total)
 		if l.Unpriced > 0 {
 			text += " + " + numtext.Count(l.Unpriced, "unpriced call", "unpriced calls")
+		}
+		if n := sameNote(l.Same, policyNames(runs)); n != "" {
+			text += " (" + n + ")"
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
 	}

@@ -281,11 +281,12 @@ func TestLegends(t *testing.T) {
 		// Compactions before observed call 5 and claude-code call 3;
 		// content cleared before observed calls 3 and 6 and claude-code
 		// call 3. Levels of the first run: Sonnet 4.5 at 2.1.30, window
-		// 200,000 − 20,000 reserved − 13,000 buffer = 167,000, warning
-		// 20,000 below.
+		// 200,000, warning 20,000 below 200,000 − 20,000 reserved −
+		// 13,000 buffer = 167,000, observed's threshold; claude-code's
+		// own is 108,000.
 		{"context", "Context per call — synthetic — observed, claude-code", []string{
 			"observed (1 compaction, 2 clearings)", "claude-code (1 compaction, 1 clearing)", "compaction", "clearing",
-			"window 200,000", "auto-compact threshold 167,000", "warning 147,000"}},
+			"window 200,000", "threshold 167,000 (observed)", "threshold 108,000 (claude-code)", "warning 147,000"}},
 		// Observed reads 200,450, writes 98,480, uncached 70 of 299,000;
 		// one break: 54,990 → 9,990 before call 5 (57,000 → 54,990 drops
 		// 2,010, under 5%).

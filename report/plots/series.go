@@ -32,16 +32,29 @@ const (
 )
 
 // ContextData is the context plot's data: prompt tokens per call for every
-// run, and the limits of the first run.
+// run, each run's compaction threshold, and the limits of the first run.
 type ContextData struct {
 	// XTime: X is active hours since the session's first call (idle gaps
 	// over IdleGap cut to IdleShown); otherwise the call's 1-based number
 	// in the main thread.
-	XTime  bool
-	Lines  []ContextLine
-	Levels []Level // window, auto-compact threshold, warning; none without calls
+	XTime bool
+	Lines []ContextLine
+	// Levels are the first run's window and warning level, and Claude
+	// Code's auto-compact threshold when no run has a threshold of its own
+	// (Thresholds is empty); none without calls.
+	Levels []Level
+	// Thresholds are the runs' compaction thresholds
+	// (simulate.Result.CompactAt), each value once, in the order of the
+	// first run that has it.
+	Thresholds []Threshold
 	// Gaps are the idle gaps cut from the time axis, in time order.
 	Gaps []IdleCut
+}
+
+// Threshold is a compaction threshold and the runs that compact at it.
+type Threshold struct {
+	Tokens int64
+	Runs   []int // indexes in ContextData.Lines, ascending
 }
 
 // IdleCut is an idle gap cut from the time axis.
@@ -100,6 +113,10 @@ type ContextLine struct {
 	// just before (CallResult.Cleared): a policy's clearing, dropping or
 	// micro-compaction, or, in the observed run, a real micro-compaction.
 	Clearings []XY
+	// Same are the indexes (in ContextData.Lines, ascending) of the other
+	// runs whose Points equal this run's exactly: drawn alike, their lines
+	// would hide each other. Nil when there are none.
+	Same []int
 }
 
 // callTime is a CallResult.Time at the whole second the reports show; ok
@@ -140,11 +157,57 @@ func ContextSeries(runs []*simulate.Result, xTime bool) ContextData {
 		}
 		d.Lines = append(d.Lines, l)
 	}
+	points := make([][]XY, len(d.Lines))
+	for i, l := range d.Lines {
+		points[i] = l.Points
+	}
+	for i, same := range sameSeries(points) {
+		d.Lines[i].Same = same
+	}
+	d.Thresholds = thresholds(runs)
 	if len(runs) > 0 && runs[0].Limits.Window > 0 {
 		lim := runs[0].Limits
 		d.Levels = []Level{{LevelWindow, lim.Window}, {LevelThreshold, lim.Threshold}, {LevelWarning, lim.Warning}}
+		if len(d.Thresholds) > 0 {
+			d.Levels = slices.Delete(d.Levels, 1, 2)
+		}
 	}
 	return d
+}
+
+// thresholds gathers the runs' compaction thresholds, each value once, in
+// the order of the first run that has it.
+func thresholds(runs []*simulate.Result) []Threshold {
+	out := []Threshold{}
+	at := map[int64]int{}
+	for i, r := range runs {
+		if r.CompactAt <= 0 {
+			continue
+		}
+		k, ok := at[r.CompactAt]
+		if !ok {
+			k = len(out)
+			at[r.CompactAt] = k
+			out = append(out, Threshold{Tokens: r.CompactAt})
+		}
+		out[k].Runs = append(out[k].Runs, i)
+	}
+	return out
+}
+
+// sameSeries returns, for each series, the indexes of the other series
+// whose points equal its own exactly (same length, same X and Y at each
+// point); nil for a series no other equals.
+func sameSeries(series [][]XY) [][]int {
+	out := make([][]int, len(series))
+	for i := range series {
+		for j := range series {
+			if i != j && slices.Equal(series[i], series[j]) {
+				out[i] = append(out[i], j)
+			}
+		}
+	}
+	return out
 }
 
 // CacheData is the cache plot's data for one run.
@@ -192,6 +255,9 @@ type CostLine struct {
 	Points   []XY // (call number, cumulative USD after the call)
 	Total    float64
 	Unpriced int // calls without a price, counted as $0
+	// Same are the indexes (in CostData.Lines, ascending) of the other
+	// runs whose Points equal this run's exactly; nil when there are none.
+	Same []int
 }
 
 // CostSeries extracts the cost plot's data from runs over one session.
@@ -221,6 +287,13 @@ func CostSeries(runs []*simulate.Result) CostData {
 			l.Points[n-1].Y = l.Total
 		}
 		d.Lines = append(d.Lines, l)
+	}
+	points := make([][]XY, len(d.Lines))
+	for i, l := range d.Lines {
+		points[i] = l.Points
+	}
+	for i, same := range sameSeries(points) {
+		d.Lines[i].Same = same
 	}
 	return d
 }

@@ -35,11 +35,13 @@ import (
 //
 // claude-code: three calls at 10:00, 10:30, 11:00 with prompts 20,000,
 // 90,000, 25,000; call 3 compacted and dropped items; another window
-// (1,000,000) that the plot must not use.
+// (1,000,000) that the plot must not use; a threshold of its own, 108,000
+// (as claude-code:pct=60's: ⌊180,000 × 60%⌋), where observed's is Claude
+// Code's 167,000.
 func synthetic() []*simulate.Result {
 	lim := claudecode.LimitsFor(claudecode.LimitParams{}, "claude-sonnet-4-5", "2.1.30")
 	obs := &simulate.Result{
-		Policy: "observed", Session: "synthetic", Method: "usage", Limits: lim,
+		Policy: "observed", Session: "synthetic", Method: "usage", Limits: lim, CompactAt: lim.Threshold,
 		Calls: []simulate.CallResult{
 			{Call: 1, Time: stamp("2026-01-02T10:00:00Z"), Prompt: 20000, Input: 10, Write5m: 19990, Cost: 0.1, Priced: true},
 			{Call: 2, Time: stamp("2026-01-02T10:30:00Z"), Prompt: 60000, Input: 10, Write5m: 40000, Read: 19990, Cost: 0.2, Priced: true},
@@ -57,7 +59,8 @@ func synthetic() []*simulate.Result {
 	}
 	cc := &simulate.Result{
 		Policy: "claude-code", Session: "synthetic", Method: "usage",
-		Limits: claudecode.LimitsFor(claudecode.LimitParams{Window: 1_000_000}, "claude-sonnet-4-5", "2.1.30"),
+		Limits:    claudecode.LimitsFor(claudecode.LimitParams{Window: 1_000_000}, "claude-sonnet-4-5", "2.1.30"),
+		CompactAt: 108_000,
 		Calls: []simulate.CallResult{
 			{Call: 1, Time: stamp("2026-01-02T10:00:00Z"), Prompt: 20000, Write5m: 20000, Cost: 0.1, Priced: true},
 			{Call: 2, Time: stamp("2026-01-02T10:30:00Z"), Prompt: 90000, Write5m: 70000, Read: 20000, Cost: 0.3, Priced: true},
@@ -88,8 +91,10 @@ func TestContextSeries(t *testing.T) {
 				Clearings:   []XY{{3, 25000}}, // "dropped"
 			},
 		},
-		// The first run's limits, not claude-code's 1M window.
-		Levels: []Level{{LevelWindow, 200000}, {LevelThreshold, 167000}, {LevelWarning, 147000}},
+		// The first run's limits, not claude-code's 1M window; the
+		// runs' own thresholds instead of Claude Code's.
+		Levels:     []Level{{LevelWindow, 200000}, {LevelWarning, 147000}},
+		Thresholds: []Threshold{{167000, []int{0}}, {108000, []int{1}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ContextSeries:\n got %+v\nwant %+v", got, want)
