@@ -455,6 +455,8 @@ func (f *Row) explainCompaction(tr *simulate.Trace) {
 			f.callText(real), at, before, numtext.Int(f.RealAutoCompactionTotal), threshold)
 	case real == 0 && sim > 0 && f.ManualCompactions > f.ManualReplayed:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
+	case real == 0 && sim > 0 && f.smallerAfterRestart(tr, sim) != "":
+		add("%s", f.smallerAfterRestart(tr, sim))
 	case real == 0 && sim > 0:
 		why := ""
 		if i := lastCallBefore(tr, sim); i >= 0 {
@@ -650,6 +652,33 @@ func pctText(p *float64) string {
 // (Index + 1, the numbering of the thread's calls) below call, or -1. The
 // trace leaves out calls that sent nothing (synthetic responses), so a
 // call's number is not its position.
+// smallerAfterRestart explains a compaction claude-code decides at the
+// first call of a restarted Claude Code (a resumed conversation, or a new
+// version) where the session did not compact, when that call's recorded
+// prompt is smaller than the previous call's usage total: the restarted
+// process rebuilt the conversation smaller, and counted it in a way the
+// transcript does not show, while the model counts from the last usage.
+// Empty when that is not the case.
+func (f *Row) smallerAfterRestart(tr *simulate.Trace, sim int) string {
+	j := lastCallBefore(tr, sim+1) // the compacting call
+	if j < 1 || tr.Calls[j].Index+1 != sim {
+		return ""
+	}
+	c, prev := &tr.Calls[j], &tr.Calls[j-1]
+	restart := c.Restarted || (c.Version != "" && prev.Version != "" && c.Version != prev.Version)
+	before := prev.Usage.Prompt() + prev.Usage.Output
+	if !restart || c.Usage.Prompt() <= 0 || c.Usage.Prompt() >= before {
+		return ""
+	}
+	how := "a resumed conversation"
+	if c.Version != prev.Version {
+		how = "Claude Code " + prev.Version + " → " + c.Version
+	}
+	return fmt.Sprintf("claude-code compacts at call %d where the session never compacted: the first call after a restart (%s), counting from call %d's usage total %s; "+
+		"the restarted Claude Code sent a prompt %s tokens smaller (%s) and did not compact: what it counts after rebuilding a conversation is not in the transcript",
+		sim, how, prev.Index+1, numtext.Int(before), numtext.Int(before-c.Usage.Prompt()), numtext.Int(c.Usage.Prompt()))
+}
+
 func lastCallBefore(tr *simulate.Trace, call int) int {
 	return sort.Search(len(tr.Calls), func(i int) bool { return tr.Calls[i].Index+1 >= call }) - 1
 }

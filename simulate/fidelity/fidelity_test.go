@@ -224,6 +224,38 @@ func TestFidelityCompactionReason(t *testing.T) {
 	}
 }
 
+// A compaction claude-code decides at the first call after a restart,
+// where the session did not compact and sent a smaller prompt, names the
+// restart; elsewhere it stays unexplained.
+func TestFidelityCompactionAfterRestart(t *testing.T) {
+	s := &replay.Session{ID: "s", Main: &replay.Thread{}}
+	calls := func(v2 string, restarted bool, prompt int64) *simulate.Trace {
+		return &simulate.Trace{Calls: []simulate.TraceCall{
+			{Index: 0, Time: 1, Version: "2.1.133", Usage: replay.Usage{Input: 10, CacheRead: 165_000, Output: 883}},
+			{Index: 1, Time: 2, Version: v2, Restarted: restarted, Usage: replay.Usage{Input: 6, CacheRead: prompt - 6}},
+		}}
+	}
+	observed := &simulate.Result{Calls: []simulate.CallResult{{Call: 1}, {Call: 2}}}
+	cc := &simulate.Result{Metrics: simulate.Metrics{FirstCompaction: 2}, Compacted: simulate.RunCompactions{FirstAuto: 2}}
+	for _, c := range []struct {
+		name string
+		tr   *simulate.Trace
+		want string
+	}{
+		{"new version", calls("2.1.138", false, 139_706), "claude-code compacts at call 2 where the session never compacted: the first call after a restart (Claude Code 2.1.133 → 2.1.138), counting from call 1's usage total 165,893; " +
+			"the restarted Claude Code sent a prompt 26,187 tokens smaller (139,706) and did not compact: what it counts after rebuilding a conversation is not in the transcript"},
+		{"resumed", calls("2.1.133", true, 165_000), "claude-code compacts at call 2 where the session never compacted: the first call after a restart (a resumed conversation), counting from call 1's usage total 165,893; " +
+			"the restarted Claude Code sent a prompt 893 tokens smaller (165,000) and did not compact: what it counts after rebuilding a conversation is not in the transcript"},
+		{"not smaller", calls("2.1.138", false, 165_893), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
+		{"no restart", calls("2.1.133", false, 139_706), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
+	} {
+		f := New(s, c.tr, observed, cc, DefaultTolerances())
+		if !slices.Contains(f.Reasons, c.want) {
+			t.Errorf("%s: reasons %q, want %q", c.name, f.Reasons, c.want)
+		}
+	}
+}
+
 // The prompt after the first auto-compaction: the first recorded prompt
 // after the real one, claude-code's after its own, their error, and when
 // it is over 10% a reason that splits both into the summary, what came
