@@ -137,7 +137,7 @@ func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Opt
 		}
 	} else {
 		for _, r := range base {
-			r.Policy = policy
+			r.Policy, r.Values = policy, map[string]string{} // no swept value
 			b.Rows = append(b.Rows, r)
 		}
 	}
