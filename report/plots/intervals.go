@@ -98,16 +98,22 @@ func (ivs CostIntervals) plotter(rows int) *barIntervals {
 		return nil
 	}
 	for i := range ivs.Low {
-		if !math.IsNaN(ivs.Low[i]) && !math.IsNaN(ivs.High[i]) {
+		if spans(ivs.Low[i], ivs.High[i]) {
 			return &barIntervals{Rows: rows, Low: ivs.Low, High: ivs.High, Style: draw.LineStyle{Color: colorObserved, Width: whiskerWidth}}
 		}
 	}
 	return nil
 }
 
+// spans reports whether an interval is there and wider than a point (one
+// session, or the baseline against itself, gives a point: nothing to
+// draw).
+func spans(lo, hi float64) bool { return !math.IsNaN(lo) && !math.IsNaN(hi) && hi > lo }
+
 // barIntervals draws each row's interval of hbars as a horizontal whisker
 // with caps in the gap under the row's bar, clear of the bar and of the
-// note beside it. Rows index the bars; a row without an interval has NaN.
+// note beside it. Rows index the bars; a row without an interval has NaN,
+// and a point is not drawn.
 type barIntervals struct {
 	Rows      int
 	Low, High []float64
@@ -120,7 +126,7 @@ func whiskerRow(y float64) float64 { return y - barHeight/2 - (1-barHeight)/4 }
 func (b *barIntervals) Plot(c draw.Canvas, p *plot.Plot) {
 	h := (1 - barHeight) / 4 // the caps' half-height, in rows
 	for i := range b.Low {
-		if math.IsNaN(b.Low[i]) || math.IsNaN(b.High[i]) {
+		if !spans(b.Low[i], b.High[i]) {
 			continue
 		}
 		yr := whiskerRow(float64(b.Rows - 1 - i))
