@@ -98,6 +98,18 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// Dollar totals are rounded as costs are: 0.1 + 0.2 is $0.30, not
+// 0.30000000000000004.
+func TestCompareRoundsDollars(t *testing.T) {
+	rows := costRows([][]float64{{0.1, 0.2}}, nil)
+	cost := mustMetric(t, "total_cost_usd")
+	totals := Summarize(points(1), rows, cost, nil, nil)
+	Compare(totals, rows, []simulate.Metrics{{TotalCost: 0.2}, {TotalCost: 0.1}}, "observed", cost, paired.Options{Resamples: -1})
+	if c := totals[0].Comparison; c.BaselineTotal != 0.3 || c.Total != 0.3 {
+		t.Errorf("totals %v, %v; want 0.3, 0.3", c.BaselineTotal, c.Total)
+	}
+}
+
 // The objective's interval stands beside its total only when the total
 // is the sessions' sum: not for the peak context (the largest session's)
 // nor the cache hit ratio (recomputed from the sums).
@@ -225,6 +237,14 @@ func TestFrontSteps(t *testing.T) {
 	// p = 2 × 22/64.
 	if *steps[0].WilcoxonP != 2.0/64 || !steps[0].Significant || *steps[1].WilcoxonP != 44.0/64 || steps[1].Significant {
 		t.Errorf("p → q: cost %+v, peak %+v", steps[0].Stats, steps[1].Stats)
+	}
+	// A front of two points has one step, on each metric.
+	two := Summarize(points(4), rows, cost, nil, []metric.Metric{cost, peak})
+	for i := range two {
+		two[i].Pareto = two[i].Point == 0 || two[i].Point == 2
+	}
+	if got := FrontSteps(two, rows, cost, peak, paired.Options{Resamples: -1}); len(got) != 2 || got[0].Baseline != "p" || got[0].Policy != "r" {
+		t.Errorf("two points: %+v", got)
 	}
 	// A front of one point has no step.
 	if got := FrontSteps(Summarize(points(1), rows[:6], cost, nil, nil), rows[:6], cost, peak, paired.Options{}); len(got) != 0 || got == nil {
