@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
@@ -170,13 +171,8 @@ func (doc *CompareDocument) members() []member {
 // Comparison is one policy's run against the baseline's on one metric,
 // session by session (simulate/paired): the change of the total with its
 // bootstrap interval, the median and geometric-mean change, and the
-// Wilcoxon signed-rank test.
-type Comparison struct {
-	Policy   string `json:"policy"`
-	Baseline string `json:"baseline"`
-	Metric   string `json:"metric"`
-	paired.Stats
-}
+// Wilcoxon signed-rank test. sweep's comparisons have the same shape.
+type Comparison = paired.Comparison
 
 // DefaultComparisonMetrics are the metrics compared by default (compare
 // --stats): cost, cache and context.
@@ -234,4 +230,35 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 		comps[i].Stats = st
 	}
 	doc.ComparisonSettings, doc.Comparisons = set, comps
+}
+
+// TotalCostIntervals are each policy's total cost interval against the
+// baseline in dollars, in the order of Policies, from the comparisons of
+// total_cost_usd: the baseline's total times 1 + the change's interval.
+// NaN for the baseline, without an interval, and when some session's cost
+// is unknown (the comparison then covers fewer sessions than the total).
+func (doc *CompareDocument) TotalCostIntervals() (low, high []float64) {
+	sessions := 0
+	if doc.Total != nil {
+		sessions = doc.Total.Sessions
+	}
+	return TotalCostIntervals(doc.Policies, sessions, doc.Comparisons)
+}
+
+// TotalCostIntervals is CompareDocument.TotalCostIntervals from a
+// document's parts (as ReadJSON's Header has them): its policies, its
+// total's sessions and its comparisons.
+func TotalCostIntervals(policies []string, sessions int, comps []Comparison) (low, high []float64) {
+	low, high = make([]float64, len(policies)), make([]float64, len(policies))
+	for i := range low {
+		low[i], high[i] = math.NaN(), math.NaN()
+	}
+	for _, c := range comps {
+		i := slices.Index(policies, c.Policy)
+		if c.Metric != "total_cost_usd" || i < 0 || c.CILowPct == nil || c.CIHighPct == nil || c.Sessions != sessions {
+			continue
+		}
+		low[i], high[i] = c.BaselineTotal*(1+*c.CILowPct/100), c.BaselineTotal*(1+*c.CIHighPct/100)
+	}
+	return low, high
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -62,5 +63,26 @@ func TestCompare(t *testing.T) {
 	}
 	if s := doc.ComparisonSettings; s.Baseline != "b" || !slices.Equal(s.Metrics, []string{"total_cost_usd", "peak_context"}) || s.Resamples != 0 || s.Confidence != 0.95 {
 		t.Errorf("settings %+v", s)
+	}
+}
+
+// TotalCostIntervals: the baseline's total times 1 + the change's
+// interval, for the comparisons of total cost over every session.
+func TestTotalCostIntervals(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	comps := []Comparison{
+		{Policy: "b", Baseline: "a", Metric: "total_cost_usd", Stats: paired.Stats{Sessions: 4, BaselineTotal: 10, CILowPct: f(-10), CIHighPct: f(20)}},
+		{Policy: "c", Baseline: "a", Metric: "total_cost_usd", Stats: paired.Stats{Sessions: 3, BaselineTotal: 10, CILowPct: f(-10), CIHighPct: f(20)}},
+		{Policy: "d", Baseline: "a", Metric: "total_cost_usd", Stats: paired.Stats{Sessions: 4, BaselineTotal: 10}},
+		{Policy: "b", Baseline: "a", Metric: "peak_context", Stats: paired.Stats{Sessions: 4, BaselineTotal: 100, CILowPct: f(-50), CIHighPct: f(50)}},
+	}
+	low, high := TotalCostIntervals([]string{"a", "b", "c", "d"}, 4, comps)
+	if low[1] != 9 || high[1] != 12 {
+		t.Errorf("b: [%v, %v], want [9, 12]", low[1], high[1])
+	}
+	for _, i := range []int{0, 2, 3} { // the baseline; fewer sessions than the total; no interval
+		if !math.IsNaN(low[i]) || !math.IsNaN(high[i]) {
+			t.Errorf("policy %d: [%v, %v], want none", i, low[i], high[i])
+		}
 	}
 }

@@ -21,6 +21,10 @@ type Header struct {
 	// (CompareTotal); nil when the document has none.
 	ReplayTotal  *accounting.Report
 	CompareTotal *Compared
+	// ComparisonSettings and Comparisons are a compare document's
+	// statistics; nil when it has none.
+	ComparisonSettings *ComparisonSettings
+	Comparisons        []Comparison
 }
 
 // ReadSession is one session of a document: Replay for a replay document,
@@ -177,6 +181,14 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 				err = dec.Decode(&h.ReplayTotal)
 			}
 			if err != nil {
+				return fail(err)
+			}
+		case "comparison_settings":
+			if err := dec.Decode(&h.ComparisonSettings); err != nil {
+				return fail(err)
+			}
+		case "comparisons":
+			if err := dec.Decode(&h.Comparisons); err != nil {
 				return fail(err)
 			}
 		default:

@@ -1,8 +1,11 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -17,15 +20,33 @@ type SweepDocument struct {
 	Ctxlab string    `json:"ctxlab"`
 	Grid   SweepGrid `json:"grid"`
 	// Objective, Constraints and Pareto are the study's choices.
-	Objective   string       `json:"objective"`
-	Constraints []string     `json:"constraints"`
-	Pareto      []string     `json:"pareto,omitempty"`
-	Inputs      []SweepInput `json:"inputs"`
+	Objective   string   `json:"objective"`
+	Constraints []string `json:"constraints"`
+	Pareto      []string `json:"pareto,omitempty"`
+	// ComparisonSettings and Baseline: what every point is compared
+	// against, and how (Compare); nil until Compare is called.
+	ComparisonSettings *ComparisonSettings `json:"comparison_settings,omitempty"`
+	Baseline           *SweepBaseline      `json:"baseline,omitempty"`
+	Inputs             []SweepInput        `json:"inputs"`
 	// Rows: one per point and session, in point then input order.
 	Rows []SweepRow `json:"rows"`
 	// Totals: one per point, best first.
 	Totals []sweep.Total `json:"totals"`
-	Errors []string      `json:"errors"`
+	// ParetoComparisons: each point of the Pareto front against the one
+	// before it, on each Pareto metric (sweep.FrontSteps); empty without
+	// a front of two points or more, or until Compare is called.
+	ParetoComparisons []Comparison `json:"pareto_comparisons"`
+	Errors            []string     `json:"errors"`
+}
+
+// SweepBaseline is the run every point is compared against: a policy run
+// on every session, one of the grid's points or run apart, with its
+// totals and its row for each session (in input order).
+type SweepBaseline struct {
+	Policy  string           `json:"policy"`
+	InGrid  bool             `json:"in_grid"`
+	Metrics simulate.Metrics `json:"metrics"`
+	Rows    []SweepRow       `json:"rows"`
 }
 
 // SweepGrid is the grid: the base policies, the swept parameters and
@@ -62,7 +83,7 @@ func NewSweepDocument(ctxlab string, grid SweepGrid, obj metric.Metric, cons []s
 	inputs []SweepInput, rows []sweep.Row, errs []string) *SweepDocument {
 	doc := &SweepDocument{
 		Schema: SchemaSweep, Version: SchemaVersion, Ctxlab: ctxlab, Grid: grid, Objective: obj.Name,
-		Constraints: []string{}, Inputs: inputs, Rows: []SweepRow{}, Errors: errs,
+		Constraints: []string{}, Inputs: inputs, Rows: []SweepRow{}, ParetoComparisons: []Comparison{}, Errors: errs,
 	}
 	if doc.Errors == nil {
 		doc.Errors = []string{}
@@ -88,6 +109,59 @@ func NewSweepDocument(ctxlab string, grid SweepGrid, obj metric.Metric, cons []s
 	}
 	doc.Totals = sweep.Summarize(grid.Points, rows, obj, cons, pareto)
 	return doc
+}
+
+// Compare compares every point with the baseline on the objective and
+// each step along the Pareto front on its two metrics, session by session
+// (simulate/paired, as compare's comparisons). policy is the baseline's
+// canonical spec; base its row for each session, in input order, when it
+// was run apart, or nil when it is one of the grid's points (whose rows
+// it then takes).
+func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Options) {
+	opt = opt.Resolved()
+	index := map[string]int{}
+	for i, p := range doc.Grid.Points {
+		index[p.Spec] = i
+	}
+	rows := make([]sweep.Row, len(doc.Rows))
+	for i, r := range doc.Rows {
+		rows[i] = sweep.Row{Point: index[r.Policy], Session: r.Session, Project: r.Project, Metrics: r.Metrics}
+	}
+	b := &SweepBaseline{Policy: policy, Rows: []SweepRow{}}
+	if _, ok := index[policy]; ok && base == nil {
+		b.InGrid = true
+		for _, r := range doc.Rows {
+			if r.Policy == policy {
+				b.Rows = append(b.Rows, r)
+			}
+		}
+	} else {
+		for _, r := range base {
+			r.Policy, r.Values = policy, map[string]string{} // no swept value
+			b.Rows = append(b.Rows, r)
+		}
+	}
+	ms := make([]simulate.Metrics, len(b.Rows))
+	for i, r := range b.Rows {
+		ms[i] = r.Metrics
+	}
+	b.Metrics = simulate.SumMetrics(ms)
+	obj, _ := metric.Lookup(doc.Objective)
+	metrics := []string{doc.Objective}
+	for _, m := range doc.Pareto {
+		if !slices.Contains(metrics, m) {
+			metrics = append(metrics, m)
+		}
+	}
+	set := &ComparisonSettings{Baseline: policy, Metrics: metrics,
+		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
+	sweep.Compare(doc.Totals, rows, ms, policy, obj, opt)
+	if len(doc.Pareto) == 2 {
+		a, _ := metric.Lookup(doc.Pareto[0])
+		c, _ := metric.Lookup(doc.Pareto[1])
+		doc.ParetoComparisons = sweep.FrontSteps(doc.Totals, rows, a, c, opt)
+	}
+	doc.ComparisonSettings, doc.Baseline = set, b
 }
 
 // Params are the swept parameters, in the grid's order.

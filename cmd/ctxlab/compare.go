@@ -54,9 +54,33 @@ var defaultStats = strings.Join(report.DefaultComparisonMetrics, ",")
 func (o *statsOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.baseline, "baseline", "", "the policy the statistics compare the others against (default: the first of --policy)")
 	f.StringVar(&o.metrics, "stats", defaultStats, "comma-separated metrics to compare with their uncertainty over sessions (the names gate accepts)")
+	o.addTestFlags(f)
+}
+
+// addTestFlags adds the bootstrap's and the test's flags, compare's and
+// sweep's alike.
+func (o *statsOptions) addTestFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.bootstrap, "bootstrap", paired.DefaultResamples, "bootstrap resamples of the sessions for each interval (0: no intervals)")
 	f.Float64Var(&o.confidence, "confidence", paired.DefaultConfidence, "coverage of the intervals, between 0 and 1")
 	f.Float64Var(&o.alpha, "alpha", paired.DefaultAlpha, "significance level of the Wilcoxon signed-rank test, between 0 and 1")
+}
+
+// options checks --bootstrap, --confidence and --alpha and returns them
+// as the statistics take them.
+func (o *statsOptions) options() (paired.Options, error) {
+	switch {
+	case o.bootstrap < 0 || o.bootstrap > paired.MaxResamples:
+		return paired.Options{}, usageError("--bootstrap %d: want 0 (no intervals) to %d", o.bootstrap, paired.MaxResamples)
+	case !(o.confidence > 0 && o.confidence < 1):
+		return paired.Options{}, usageError("--confidence %v: want a number between 0 and 1, such as 0.95", o.confidence)
+	case !(o.alpha > 0 && o.alpha < 1):
+		return paired.Options{}, usageError("--alpha %v: want a number between 0 and 1, such as 0.05", o.alpha)
+	}
+	opt := paired.Options{Resamples: o.bootstrap, Confidence: o.confidence, Alpha: o.alpha}
+	if o.bootstrap == 0 {
+		opt.Resamples = -1
+	}
+	return opt, nil
 }
 
 // resolve checks the flags against the policies' canonical names and
@@ -89,17 +113,9 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 		}
 		ms = append(ms, m)
 	}
-	switch {
-	case o.bootstrap < 0 || o.bootstrap > paired.MaxResamples:
-		return 0, nil, opt, usageError("--bootstrap %d: want 0 (no intervals) to %d", o.bootstrap, paired.MaxResamples)
-	case !(o.confidence > 0 && o.confidence < 1):
-		return 0, nil, opt, usageError("--confidence %v: want a number between 0 and 1, such as 0.95", o.confidence)
-	case !(o.alpha > 0 && o.alpha < 1):
-		return 0, nil, opt, usageError("--alpha %v: want a number between 0 and 1, such as 0.05", o.alpha)
-	}
-	opt = paired.Options{Resamples: o.bootstrap, Confidence: o.confidence, Alpha: o.alpha}
-	if o.bootstrap == 0 {
-		opt.Resamples = -1
+	opt, err := o.options()
+	if err != nil {
+		return 0, nil, opt, err
 	}
 	return base, ms, opt, nil
 }
@@ -234,18 +250,30 @@ func runCompare(o *compareOptions, e env) error {
 	// Unlike replay's totals, which would repeat a lone session's plots,
 	// the cost by policy is drawn for one session too: no other plot puts
 	// the policies' totals side by side.
-	totals := compareTotalFiles(doc.Policies, doc.Total, &o.plot)
+	totals := compareTotalFiles(doc.Policies, doc.Total, doc.ComparisonSettings, doc.Comparisons, &o.plot)
 	return o.plot.done(e, per, totals, l.finish(&o.inputOptions, err))
 }
 
 // compareTotalFiles is the plot of the whole input's cost under each
-// policy, from a compare document's total.
-func compareTotalFiles(policies []string, total *report.Compared, o *plotOptions) []plots.File {
+// policy, from a compare document's total, with the intervals of the
+// totals against the baseline.
+func compareTotalFiles(policies []string, total *report.Compared, set *report.ComparisonSettings, comps []report.Comparison, o *plotOptions) []plots.File {
 	ms := make([]simulate.Metrics, len(total.Runs))
 	for i, r := range total.Runs {
 		ms[i] = r.Metrics
 	}
-	return plots.CompareTotalFiles(policies, ms, total.Sessions, o.format, o.plotOpts())
+	return plots.CompareTotalFilesIntervals(policies, ms, total.Sessions, costIntervals(policies, total.Sessions, set, comps), o.format, o.plotOpts())
+}
+
+// costIntervals are the cost plot's intervals: none without statistics
+// or resamples.
+func costIntervals(policies []string, sessions int, set *report.ComparisonSettings, comps []report.Comparison) plots.CostIntervals {
+	var ivs plots.CostIntervals
+	if set != nil && set.Resamples > 0 {
+		ivs.Low, ivs.High = report.TotalCostIntervals(policies, sessions, comps)
+		ivs.Interval = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
+	}
+	return ivs
 }
 
 // compareSession prepares a session once and runs it under every policy.

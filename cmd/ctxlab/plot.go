@@ -121,7 +121,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 	case h.ReplayTotal != nil && sessions > 1:
 		p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts())))
 	case h.CompareTotal != nil:
-		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, o)))
+		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, h.ComparisonSettings, h.Comparisons, o)))
 	}
 	if noRuns > 0 {
 		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(noRuns, "session", "sessions"))

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,7 @@ import (
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -27,8 +29,13 @@ type sweepOptions struct {
 	objective   string
 	constraints []string
 	pareto      string
+	section     string
+	stats       statsOptions
 	plot        plotOptions
 }
+
+// The CSV tables of sweep (--section).
+var sweepCSVTables = []string{"rows", "totals", "pareto"}
 
 func newSweepCmd(e env) *cobra.Command {
 	o := &sweepOptions{inputOptions: inputOptions{formats: formatNames(report.StudyFormats)}}
@@ -60,6 +67,9 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	f.StringVar(&o.objective, "objective", "total_cost_usd", "the metric that orders the points (lowest first, or highest for a ratio)")
 	f.StringArrayVar(&o.constraints, "constraint", nil, "METRIC<=X (or >=, <, >) that a point's totals must meet (repeatable)")
 	f.StringVar(&o.pareto, "pareto", "", "A,B: print the Pareto front of two metrics")
+	f.StringVar(&o.stats.baseline, "baseline", observedPolicy, "the policy spec every point is compared against, session by session (a grid point's spec, or run apart on every session)")
+	o.stats.addTestFlags(f)
+	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(sweepCSVTables, ", ")+" (default rows)")
 	o.plot.addFlags(f, "plot", "draw the objective against each swept parameter (a heatmap for two, the Pareto front with --pareto) into this directory")
 	// Per-call axes and top-N lists are the session plots'; a sweep draws none.
 	for _, name := range []string{"x", "plot-top"} {
@@ -140,12 +150,17 @@ func runSweep(o *sweepOptions, e env) error {
 			pareto = append(pareto, m)
 		}
 	}
+	base, apart, statOpt, err := o.resolveStats(points, pareto)
+	if err != nil {
+		return err
+	}
 	su, err := prepare(&o.inputOptions, &o.sim, &o.plot, e)
 	if err != nil {
 		return err
 	}
 	type swept struct {
 		rows  []sweep.Row
+		base  report.SweepRow // the baseline, when run apart
 		input report.SweepInput
 	}
 	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) swept {
@@ -155,6 +170,10 @@ func runSweep(o *sweepOptions, e env) error {
 			r, _ := policies.Run(tr, p.Spec, su.simCfg) // checked by Grid
 			out.rows = append(out.rows, sweep.Row{Point: pi, Session: s.ID, Project: s.Project, Metrics: r.Metrics})
 		}
+		if apart {
+			r, _ := policies.Run(tr, base, su.simCfg) // checked by resolveStats
+			out.base = report.SweepRow{Policy: base, Session: s.ID, Project: s.Project, Metrics: r.Metrics}
+		}
 		return out
 	})
 	if err != nil {
@@ -162,13 +181,21 @@ func runSweep(o *sweepOptions, e env) error {
 	}
 	var rows []sweep.Row
 	var inputs []report.SweepInput
+	var baseRows []report.SweepRow
 	for _, v := range l.values {
 		rows = append(rows, v.rows...)
 		inputs = append(inputs, v.input)
+		if apart {
+			baseRows = append(baseRows, v.base)
+		}
 	}
 	grid := report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points}
 	doc := report.NewSweepDocument(version(), grid, obj, cons, pareto, inputs, rows, l.errs)
-	err = l.finish(&o.inputOptions, render.Write(e.stdout, doc, report.Options{Format: report.Format(o.format), Width: o.columns(e)}))
+	if apart && baseRows == nil {
+		baseRows = []report.SweepRow{} // no session: still run apart
+	}
+	doc.Compare(base, baseRows, statOpt)
+	err = l.finish(&o.inputOptions, render.Write(e.stdout, doc, report.Options{Format: report.Format(o.format), Width: o.columns(e), Sections: []string{o.section}}))
 	if !o.plot.on() {
 		return err
 	}
@@ -176,8 +203,41 @@ func runSweep(o *sweepOptions, e env) error {
 	for i, v := range varies {
 		params[i] = v.Param
 	}
-	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, len(doc.Inputs), o.plot.format, o.plot.plotOpts())
+	var iv plots.Interval
+	if statOpt.Resamples > 0 {
+		iv = plots.Interval{Confidence: statOpt.Confidence, Baseline: base}
+	}
+	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, len(doc.Inputs), iv, o.plot.format, o.plot.plotOpts())
 	return o.plot.done(e, nil, files, err)
+}
+
+// resolveStats checks --baseline, --bootstrap, --confidence, --alpha and
+// --section: the baseline's canonical spec, whether it must be run apart
+// (it is none of the grid's points), and the statistics' options.
+func (o *sweepOptions) resolveStats(points []sweep.Point, pareto []metric.Metric) (string, bool, paired.Options, error) {
+	opt, err := o.stats.options()
+	if err != nil {
+		return "", false, opt, err
+	}
+	switch {
+	case o.section == "":
+	case o.format != "csv":
+		return "", false, opt, usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
+	case !slices.Contains(sweepCSVTables, o.section):
+		return "", false, opt, usageError("--section %q: want one of %s", o.section, strings.Join(sweepCSVTables, ", "))
+	case o.section == "pareto" && len(pareto) != 2:
+		return "", false, opt, usageError("--section pareto needs --pareto A,B")
+	}
+	if strings.TrimSpace(o.stats.baseline) == "" {
+		return "", false, opt, usageError("--baseline: want a policy spec, such as %s", observedPolicy)
+	}
+	p, err := policies.Parse(o.stats.baseline)
+	if err != nil {
+		return "", false, opt, usageError("--baseline: %v", err)
+	}
+	name := p.Name()
+	apart := !slices.ContainsFunc(points, func(pt sweep.Point) bool { return pt.Spec == name })
+	return name, apart, opt, nil
 }
 
 // defaults gives each base spec's parameters: the spec's own values, else

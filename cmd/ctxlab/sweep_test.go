@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/report"
@@ -139,4 +143,214 @@ func testSweepPlots(t *testing.T, format string) {
 		t.Fatalf("again: exit %d\n%s", code, errOut)
 	}
 	sameFiles(t, dir, again)
+}
+
+// bootstrapChanges are the values of 100 × (Σ v / Σ b − 1) over every
+// one of the nⁿ equally likely draws of n sessions with replacement,
+// sorted: the exact distribution a bootstrap samples.
+func bootstrapChanges(b, v []float64) []float64 {
+	n := len(b)
+	var changes []float64
+	idx := make([]int, n)
+	for {
+		var sb, sv float64
+		for _, i := range idx {
+			sb, sv = sb+b[i], sv+v[i]
+		}
+		changes = append(changes, 100*(sv/sb-1))
+		k := 0
+		for k < n && idx[k] == n-1 {
+			idx[k] = 0
+			k++
+		}
+		if k == n {
+			break
+		}
+		idx[k]++
+	}
+	slices.Sort(changes)
+	return changes
+}
+
+// quantileFits reports whether x can be the f quantile of a bootstrap of
+// 10,000 resamples from the exact distribution changes: one of its values,
+// with the share of values below it at most f and the share up to it at
+// least f, each give or take 0.8% (five standard errors at f = 2.5%).
+func quantileFits(changes []float64, x, f float64) bool {
+	const tol = 0.008
+	total := float64(len(changes))
+	first := slices.Index(changes, x)
+	if first < 0 {
+		return false
+	}
+	last := first
+	for last+1 < len(changes) && changes[last+1] == x {
+		last++
+	}
+	return float64(first)/total <= f+tol && float64(last+1)/total >= f-tol
+}
+
+// TestSweepStats pins sweep's statistics on the fixtures by hand and by
+// exact enumeration: each point against observed (run apart), then
+// against a grid point, and the step along a Pareto front of cost and
+// clearings on which keep-last-n:n=8 clears less than n=2.
+func TestSweepStats(t *testing.T) {
+	type stats struct {
+		Policy, Baseline, Metric string
+		Sessions                 int
+		BaselineTotal            float64  `json:"baseline_total"`
+		Total                    float64  `json:"total"`
+		Change                   *float64 `json:"total_change_pct"`
+		Low                      *float64 `json:"total_change_ci_low_pct"`
+		High                     *float64 `json:"total_change_ci_high_pct"`
+		P                        *float64 `json:"wilcoxon_p"`
+		Significant              bool
+	}
+	type doc struct {
+		Settings report.ComparisonSettings `json:"comparison_settings"`
+		Baseline struct {
+			Policy string
+			InGrid bool `json:"in_grid"`
+			Rows   []report.SweepRow
+		}
+		Rows   []report.SweepRow
+		Totals []struct {
+			Policy     string
+			Sessions   int
+			Low        *float64 `json:"objective_ci_low"`
+			High       *float64 `json:"objective_ci_high"`
+			Comparison stats
+		}
+		Pareto []stats `json:"pareto_comparisons"`
+	}
+	run := func(args ...string) (doc, string) {
+		t.Helper()
+		out, errOut, code := ctxlab(t, "", nil, append([]string{"sweep", "--format", "json", "--policy", "keep-last-n", "--vary", "n=2,8"}, append(args, fixtures)...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d, out
+	}
+	costs := func(rows []report.SweepRow, policy string) []float64 {
+		var out []float64
+		for _, r := range rows {
+			if r.Policy == policy {
+				out = append(out, r.Metrics.TotalCost)
+			}
+		}
+		return out
+	}
+	sum := func(xs []float64) float64 {
+		var s float64
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9*max(1, math.Abs(b)) }
+
+	// Against observed, run apart on every session: compare's costs
+	// (docs/compare.md), all four sessions dearer under n=2 (p = 2/2⁴).
+	d, out := run()
+	if _, again := run(); again != out {
+		t.Error("two runs differ")
+	}
+	obs := costs(d.Baseline.Rows, "observed")
+	if d.Settings.Baseline != "observed" || d.Settings.Resamples != 10000 || d.Baseline.Policy != "observed" || d.Baseline.InGrid ||
+		!slices.Equal(obs, []float64{0.298592, 0.810974, 0.218059, 0.167404}) {
+		t.Fatalf("baseline %+v, settings %+v", d.Baseline, d.Settings)
+	}
+	n2, n8 := costs(d.Rows, "keep-last-n:n=2"), costs(d.Rows, "keep-last-n:n=8")
+	for _, tot := range d.Totals {
+		c := tot.Comparison
+		v := costs(d.Rows, tot.Policy)
+		ch := bootstrapChanges(obs, v)
+		if c.Baseline != "observed" || c.Sessions != 4 || *c.P != 0.125 || c.Significant || !near(*c.Change, 100*(sum(v)/sum(obs)-1)) ||
+			!quantileFits(ch, *c.Low, 0.025) || !quantileFits(ch, *c.High, 0.975) ||
+			!near(*tot.Low, 1.495029*(1+*c.Low/100)) || !near(*tot.High, 1.495029*(1+*c.High/100)) {
+			t.Errorf("%s: %+v, interval %v %v; want change %v", tot.Policy, c, *tot.Low, *tot.High, 100*(sum(v)/sum(obs)-1))
+		}
+	}
+
+	// Against n=2, a point of the grid, with the front of cost and
+	// clearings: n=8 clears 6 fewer in each session (16, 16, 13, 14 → 10,
+	// 10, 7, 8), four tied differences, so the normal approximation:
+	// W+ = 0, mean 4·5/4 = 5, variance 4·5·9/24 − (4³ − 4)/48 = 6.25,
+	// z = −2, p = 2Φ(−2). Every resample's change is −24 / (its clearings
+	// under n=2): the interval's ends by enumeration are −24/54 and −24/64.
+	d, _ = run("--baseline", "keep-last-n:n=2", "--pareto", "total_cost_usd,clearings", "--alpha", "0.05")
+	if !d.Baseline.InGrid || d.Baseline.Policy != "keep-last-n:n=2" || len(d.Pareto) != 2 {
+		t.Fatalf("baseline %+v, %d steps", d.Baseline, len(d.Pareto))
+	}
+	clear := d.Pareto[1]
+	if clear.Metric != "clearings" || clear.Baseline != "keep-last-n:n=2" || clear.Policy != "keep-last-n:n=8" || clear.BaselineTotal != 59 || clear.Total != 35 ||
+		!near(*clear.Change, 100*(35.0/59-1)) || !near(*clear.P, 2*distuv.UnitNormal.CDF(-2)) || !clear.Significant ||
+		!near(*clear.Low, -2400.0/54) || *clear.High != -37.5 {
+		t.Errorf("clearings step: %+v (change %v, p %v, interval %v %v)", clear, *clear.Change, *clear.P, *clear.Low, *clear.High)
+	}
+	ch := bootstrapChanges(n2, n8)
+	cost := d.Pareto[0]
+	if cost.Metric != "total_cost_usd" || !quantileFits(ch, *cost.Low, 0.025) || !quantileFits(ch, *cost.High, 0.975) || *cost.P != 0.125 || cost.Significant {
+		t.Errorf("cost step: %+v", cost)
+	}
+	for _, tot := range d.Totals {
+		// The point's comparison with the baseline is the step's: the
+		// same pair of runs, the same resamples.
+		if tot.Policy == "keep-last-n:n=8" && (*tot.Comparison.Low != *cost.Low || !near(*tot.Low, sum(n2)*(1+*cost.Low/100)) || !near(*tot.High, sum(n2)*(1+*cost.High/100))) {
+			t.Errorf("n=8 against n=2: %+v, objective interval %v %v", tot.Comparison, *tot.Low, *tot.High)
+		}
+	}
+
+	// --alpha above p: significant; --bootstrap 0: no interval, the test
+	// still; the table shows the change, or ~.
+	d, _ = run("--alpha", "0.2", "--bootstrap", "0")
+	if c := d.Totals[0].Comparison; !c.Significant || c.Low != nil || d.Totals[0].Low != nil || *c.P != 0.125 || d.Settings.Resamples != 0 {
+		t.Errorf("--alpha 0.2 --bootstrap 0: %+v, interval %v", c, d.Totals[0].Low)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--alpha", "0.2"}, "+65.6%"},
+		{nil, "      ~ |"},
+	} {
+		text, _, _ := ctxlab(t, "", nil, append([]string{"sweep", "--wide", "--policy", "keep-last-n", "--vary", "n=2,8"}, append(c.args, fixtures)...)...)
+		if !strings.Contains(text, c.want) || !strings.Contains(text, "[$2.19, $3.12]") {
+			t.Errorf("%v: the table lacks %q or the interval:\n%s", c.args, c.want, text)
+		}
+	}
+
+	// The tidy totals: the value and its interval side by side, as JSON.
+	csv, _, code := ctxlab(t, "", nil, "sweep", "--format", "csv", "--section", "totals", "--policy", "keep-last-n", "--vary", "n=2,8", fixtures)
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	d, _ = run()
+	if code != exitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "rank,policy,n,sessions,feasible,pareto,objective,value,ci_low,ci_high,") ||
+		!strings.HasPrefix(lines[1], "1,keep-last-n:n=2,2,4,true,false,total_cost_usd,2.475923,"+strconv.FormatFloat(*d.Totals[0].Low, 'f', -1, 64)+","+strconv.FormatFloat(*d.Totals[0].High, 'f', -1, 64)+",") {
+		t.Errorf("totals CSV:\n%s", csv)
+	}
+}
+
+func TestSweepStatsErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--baseline", "nope"}, "--baseline: "},
+		{[]string{"--baseline", " "}, "--baseline: want a policy spec"},
+		{[]string{"--bootstrap", "-1"}, "--bootstrap -1: want 0 (no intervals) to 1000000"},
+		{[]string{"--confidence", "1"}, "--confidence 1: want a number between 0 and 1"},
+		{[]string{"--alpha", "0"}, "--alpha 0: want a number between 0 and 1"},
+		{[]string{"--section", "totals"}, "--section totals: only with --format csv"},
+		{[]string{"--format", "csv", "--section", "nope"}, `--section "nope": want one of rows, totals, pareto`},
+		{[]string{"--format", "csv", "--section", "pareto"}, "--section pareto needs --pareto A,B"},
+	} {
+		_, errOut, code := ctxlab(t, "", nil, append([]string{"sweep", "--policy", "keep-last-n", "--vary", "n=2,8"}, append(tt.args, fixtures)...)...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
 }

@@ -455,7 +455,12 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 				for i, r := range doc.Total.Runs {
 					ms[i] = r.Metrics
 				}
-				return plots.CompareTotalFiles(doc.Policies, ms, doc.Total.Sessions, "svg", plots.Options{})
+				var ivs plots.CostIntervals
+				if set := doc.ComparisonSettings; set != nil && set.Resamples > 0 {
+					ivs.Low, ivs.High = doc.TotalCostIntervals()
+					ivs.Interval = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
+				}
+				return plots.CompareTotalFilesIntervals(doc.Policies, ms, doc.Total.Sessions, ivs, "svg", plots.Options{})
 			})
 		case comparisons && i == len(doc.Sessions)+1:
 			return &htmlSection{ID: "comparisons", Title: "Is the difference real?",
@@ -610,7 +615,11 @@ func writeSweepHTML(w io.Writer, doc *report.SweepDocument) error {
 			return &htmlSection{ID: "points", Title: "Points, best first", Tables: htmlTables(&ids{prefix: "points"}, ts)}, nil
 		},
 		func() (*htmlSection, error) {
-			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, doc.Params(), obj, pareto, len(doc.Inputs), "svg", plots.Options{})
+			var iv plots.Interval
+			if set := doc.ComparisonSettings; set != nil && set.Resamples > 0 {
+				iv = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
+			}
+			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, doc.Params(), obj, pareto, len(doc.Inputs), iv, "svg", plots.Options{})
 			charts, err := htmlCharts("charts", files)
 			return &htmlSection{ID: "charts", Title: "Charts", Charts: charts}, err
 		},

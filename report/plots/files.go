@@ -96,5 +96,11 @@ func TotalFiles(rep *accounting.Report, format string, opt Options) []File {
 // input: total-cost, the cost by policy (CostByPolicy), policies[i] naming
 // ms[i], each policy's metrics summed over sessions sessions.
 func CompareTotalFiles(policies []string, ms []simulate.Metrics, sessions int, format string, opt Options) []File {
-	return []File{{fileName(Total, KindCost, "", format), CostByPolicy(policies, ms, sessions, opt)}}
+	return CompareTotalFilesIntervals(policies, ms, sessions, CostIntervals{}, format, opt)
+}
+
+// CompareTotalFilesIntervals is CompareTotalFiles with the intervals of
+// the totals against the baseline drawn (CostByPolicyIntervals).
+func CompareTotalFilesIntervals(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, format string, opt Options) []File {
+	return []File{{fileName(Total, KindCost, "", format), CostByPolicyIntervals(policies, ms, sessions, ivs, opt)}}
 }

@@ -706,6 +706,12 @@ func deltaNote(p float64) string {
 // policies[i] names ms[i], each policy's metrics summed over sessions
 // sessions (see PolicyCosts).
 func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, opt Options) *Figure {
+	return CostByPolicyIntervals(policies, ms, sessions, CostIntervals{}, opt)
+}
+
+// CostByPolicyIntervals is CostByPolicy with each policy's interval of
+// its total against the baseline drawn as a whisker under its bar.
+func CostByPolicyIntervals(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, opt Options) *Figure {
 	d := PolicyCosts(policies, ms, sessions)
 	p := barPlot("USD")
 	p.X.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
@@ -721,6 +727,11 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, opt Op
 			{Text: segmentSummarizer, Thumbs: []plot.Thumbnailer{swatch{colorSummarizer}}},
 			{Text: segmentAgents, Thumbs: []plot.Thumbnailer{swatch{colorAgents}}},
 		}
+	}
+	if w := ivs.plotter(len(hb.Labels)); w != nil {
+		p.Add(w)
+		p.X.Max *= 1.02
+		legend = append(legend, LegendEntry{Text: "the total's " + ivs.Interval.text() + " (bootstrap over sessions)", Thumbs: []plot.Thumbnailer{w}})
 	}
 	session := opt.Session
 	if session == "" {

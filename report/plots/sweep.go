@@ -30,11 +30,14 @@ const (
 // SweepLine is one series of a sweep plot: one base policy (and one
 // combination of the other swept parameters' values) across a parameter,
 // with the objective's per-session median and p10–p90 spread at each
-// value.
+// value, and the mean per session (the total ÷ the sessions) with its
+// interval against the baseline (the total's, Total.CILow and CIHigh,
+// ÷ the sessions; NaN without one).
 type SweepLine struct {
 	Label            string
 	X                []float64
 	Median, P10, P90 []float64
+	Mean, Low, High  []float64
 	Points           []int // the points drawn, indexes into the grid
 }
 
@@ -49,6 +52,8 @@ type SweepData struct {
 	Ticks     []string
 	Values    []float64
 	Log       bool
+	// Interval names the lines' intervals; zero: none drawn.
+	Interval Interval
 }
 
 // SweepSeries extracts the objective against param from the sweep's
@@ -113,6 +118,11 @@ func SweepSeries(points []sweep.Point, totals []sweep.Total, param string, objec
 		l := &d.Lines[li]
 		l.X = append(l.X, x)
 		l.Median, l.P10, l.P90 = append(l.Median, t.Median), append(l.P10, t.P10), append(l.P90, t.P90)
+		mean, lo, hi := math.NaN(), math.NaN(), math.NaN()
+		if n := float64(t.Sessions); n > 0 && t.CILow != nil && t.CIHigh != nil {
+			mean, lo, hi = objective.Value(&t.Metrics)/n, *t.CILow/n, *t.CIHigh/n
+		}
+		l.Mean, l.Low, l.High = append(l.Mean, mean), append(l.Low, lo), append(l.High, hi)
 		l.Points = append(l.Points, pi)
 	}
 	for i := range d.Lines {
@@ -156,6 +166,7 @@ func sortLine(l *SweepLine) {
 		pts[i] = l.Points[j]
 	}
 	l.X, l.Median, l.P10, l.P90, l.Points = perm(l.X), perm(l.Median), perm(l.P10), perm(l.P90), pts
+	l.Mean, l.Low, l.High = perm(l.Mean), perm(l.Low), perm(l.High)
 }
 
 // Series styles of the sweep and Pareto plots. Each series has its own
@@ -285,8 +296,13 @@ func Sweep(d SweepData, sessions int, opt Options) *Figure {
 	}
 	f := &Figure{Title: title("Sweep: "+strings.ToLower(metricTitle(d.Objective))+" per session against "+d.Param, sessionsTitle(sessions), "")}
 	styles := sweepStyles(d.Lines)
-	var bands, lines, markers []plot.Plotter
+	var bands, lines, markers, bars []plot.Plotter
+	withBars := d.Interval.Confidence > 0 && hasInterval(d.Lines)
 	for i, l := range d.Lines {
+		if withBars {
+			dodge := dodgeStep * vg.Length(float64(i)-float64(len(d.Lines)-1)/2)
+			bars = append(bars, &errorBars{X: l.X, Low: l.Low, Mid: l.Mean, High: l.High, Color: styles[i].Median.Color, Dodge: dodge})
+		}
 		st := styles[i]
 		bands = append(bands, bandPlotters(l, st.Band)...)
 		xy := make([]XY, len(l.X))
@@ -306,6 +322,7 @@ func Sweep(d SweepData, sessions int, opt Options) *Figure {
 	// series' band hides another's line.
 	p.Add(bands...)
 	p.Add(lines...)
+	p.Add(bars...)
 	p.Add(markers...)
 	switch {
 	case len(d.Lines) == 0:
@@ -313,6 +330,13 @@ func Sweep(d SweepData, sessions int, opt Options) *Figure {
 		p.Title.Text = "line: the sessions' median; shaded: their p10 to p90"
 	default:
 		p.Title.Text = "line: the sessions' median; dotted: their p10 and p90"
+	}
+	if withBars {
+		// The bars are another statistic than the band: the mean, and
+		// the uncertainty of the total, not the sessions' spread.
+		p.Title.Text += "; bars: the mean and its " + d.Interval.text()
+		f.Legend = append(f.Legend, LegendEntry{Text: "mean per session (○) and its " + d.Interval.text() + " (bootstrap over sessions)",
+			Thumbs: []plot.Thumbnailer{&errorBars{Color: colorObserved}}})
 	}
 	p.Title.TextStyle.Font = font.From(fontSans, labelSize)
 	p.Title.TextStyle.Color = colorMuted
@@ -329,6 +353,9 @@ func sweepRanges(p *plot.Plot, d SweepData) {
 		for k := range l.X {
 			xlo, xhi = min(xlo, l.X[k]), max(xhi, l.X[k])
 			ylo, yhi = min(ylo, l.P10[k], l.Median[k], l.P90[k]), max(yhi, l.P10[k], l.Median[k], l.P90[k])
+			if d.Interval.Confidence > 0 && k < len(l.Low) && !math.IsNaN(l.Low[k]) && !math.IsNaN(l.High[k]) {
+				ylo, yhi = min(ylo, l.Low[k]), max(yhi, l.High[k])
+			}
 		}
 	}
 	switch {
@@ -340,6 +367,18 @@ func sweepRanges(p *plot.Plot, d SweepData) {
 		p.X.Min, p.X.Max = padRange(xlo, xhi, 0.04, false)
 	}
 	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.06, false)
+}
+
+// hasInterval reports whether some line has an interval to draw.
+func hasInterval(lines []SweepLine) bool {
+	for _, l := range lines {
+		for k := range l.Low {
+			if !math.IsNaN(l.Low[k]) && !math.IsNaN(l.High[k]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valueLabels writes grid values as tick labels: whole numbers
@@ -862,12 +901,14 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 }
 
 // SweepFiles returns a sweep's plots: the objective against each swept
-// parameter, a heatmap per base policy when exactly two parameters are
-// swept, and the Pareto front when pareto names two metrics.
-func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, sessions int, format string, opt Options) []File {
+// parameter (with the totals' intervals, iv saying what they are), a
+// heatmap per base policy when exactly two parameters are swept, and the
+// Pareto front when pareto names two metrics.
+func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, sessions int, iv Interval, format string, opt Options) []File {
 	var out []File
 	for _, param := range params {
 		d := SweepSeries(points, totals, param, objective)
+		d.Interval = iv
 		out = append(out, File{Name: fileName(KindSweep, objective.Name, param, format), Figure: Sweep(d, sessions, opt)})
 	}
 	if len(params) == 2 {

@@ -45,6 +45,47 @@ func lookup(t *testing.T, name string) metric.Metric {
 	return m
 }
 
+// withoutIntervals checks that lines have no interval (NaN at every
+// point: the totals were not compared) and returns them without.
+func withoutIntervals(t *testing.T, lines []SweepLine) []SweepLine {
+	t.Helper()
+	out := make([]SweepLine, len(lines))
+	for i, l := range lines {
+		for k := range l.X {
+			if !math.IsNaN(l.Mean[k]) || !math.IsNaN(l.Low[k]) || !math.IsNaN(l.High[k]) {
+				t.Errorf("%s: interval %v %v %v without a comparison", l.Label, l.Mean[k], l.Low[k], l.High[k])
+			}
+		}
+		l.Mean, l.Low, l.High = nil, nil, nil
+		out[i] = l
+	}
+	return out
+}
+
+// The intervals drawn are the totals' divided by the sessions, beside
+// the mean (the total divided by the sessions), sorted with their points.
+func TestSweepSeriesIntervals(t *testing.T) {
+	points, totals := sweepGrid()
+	for i := range totals {
+		if totals[i].Point == 0 { // two sessions, $10 in all
+			totals[i].CILow, totals[i].CIHigh = ptr(8), ptr(13)
+		}
+		if totals[i].Point == 1 {
+			totals[i].CILow, totals[i].CIHigh = ptr(2.5), ptr(3.5)
+		}
+	}
+	d := SweepSeries(points, totals, "x", lookup(t, "total_cost_usd"))
+	l := d.Lines[0] // a (y=p): x=1 point 0, x=10 point 1
+	if l.Mean[0] != 5 || l.Low[0] != 4 || l.High[0] != 6.5 || l.Mean[1] != 3 || l.Low[1] != 2.5 || l.High[1] != 3.5 {
+		t.Errorf("a (y=p): mean %v, low %v, high %v", l.Mean, l.Low, l.High)
+	}
+	if !math.IsNaN(d.Lines[1].Low[0]) || !hasInterval(d.Lines) || hasInterval(d.Lines[1:]) {
+		t.Errorf("a (y=q) has no interval: %v", d.Lines[1].Low)
+	}
+}
+
+func ptr(x float64) *float64 { return &x }
+
 func TestSweepSeries(t *testing.T) {
 	points, totals := sweepGrid()
 	d := SweepSeries(points, totals, "x", lookup(t, "total_cost_usd"))
@@ -56,8 +97,8 @@ func TestSweepSeries(t *testing.T) {
 		{Label: "a (y=q)", X: []float64{1, 10}, Median: []float64{2, 5}, P10: []float64{2, 5}, P90: []float64{2, 5}, Points: []int{2, 3}},
 		{Label: "b", X: []float64{5}, Median: []float64{1}, P10: []float64{1}, P90: []float64{1}, Points: []int{4}},
 	}
-	if !reflect.DeepEqual(d.Lines, want) || d.Ticks != nil {
-		t.Errorf("x: lines\n%+v\nwant\n%+v (ticks %v)", d.Lines, want, d.Ticks)
+	if got := withoutIntervals(t, d.Lines); !reflect.DeepEqual(got, want) || d.Ticks != nil {
+		t.Errorf("x: lines\n%+v\nwant\n%+v (ticks %v)", got, want, d.Ticks)
 	}
 	// 1, 5, 10: numbers, not a geometric grid.
 	if !reflect.DeepEqual(d.Values, []float64{1, 5, 10}) || d.Log {
@@ -120,7 +161,7 @@ func TestParetoSeries(t *testing.T) {
 func TestSweepFilesRender(t *testing.T) {
 	points, totals := sweepGrid()
 	files := SweepFiles(points, totals, []string{"x", "y"}, lookup(t, "total_cost_usd"),
-		[]metric.Metric{lookup(t, "total_cost_usd"), lookup(t, "peak_context")}, 3, "png", Options{})
+		[]metric.Metric{lookup(t, "total_cost_usd"), lookup(t, "peak_context")}, 3, Interval{}, "png", Options{})
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)

@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -17,17 +16,10 @@ import (
 // in place of the change where the signed-rank test finds no difference,
 // and the test's p-value. machine: every CSV column, raw.
 func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
-	t := &table.Table{Name: "comparisons"}
 	if machine {
-		t.Columns = csvColumns("metric", "policy", "baseline", "sessions", "baseline_total", "total", "total_change_pct",
-			"total_change_ci_low_pct", "total_change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant")
-		for _, c := range doc.Comparisons {
-			t.AddRow(c.Metric, c.Policy, c.Baseline, raw(c.Sessions), rawFloat(c.BaselineTotal), rawFloat(c.Total),
-				optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
-				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant))
-		}
-		return t
+		return comparisonsCSV("comparisons", doc.Comparisons)
 	}
+	t := &table.Table{Name: "comparisons"}
 	set := doc.ComparisonSettings
 	t.Title = "Is the difference real?"
 	if set != nil {
@@ -35,7 +27,7 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 		interval := "no interval (--bootstrap 0)"
 		if set.Resamples > 0 {
 			interval = fmt.Sprintf("its %s%% interval in brackets (bootstrap over sessions, %s resamples)",
-				numtext.Float(math.Round(set.Confidence*1e8)/1e6, -1), numtext.Int(set.Resamples))
+				confidencePct(set.Confidence), numtext.Int(set.Resamples))
 		}
 		t.Note = "change: of the total, " + interval + "; ~: no difference at α = " + numtext.Float(set.Alpha, -1) +
 			" (Wilcoxon signed-rank p ≥ α); median: of the sessions' changes; geomean: of their ratios; n: sessions; " +
@@ -59,6 +51,19 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 		rawCells := []string{c.Metric, c.Policy, rawFloat(c.BaselineTotal), rawFloat(c.Total), optRaw(c.TotalChangePct), optRaw(c.CILowPct),
 			optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), raw(c.Sessions)}
 		t.Add(text, rawCells)
+	}
+	return t
+}
+
+// comparisonsCSV is comparisons as CSV rows, every field raw: compare's
+// and the steps along sweep's Pareto front alike.
+func comparisonsCSV(name string, cs []report.Comparison) *table.Table {
+	t := &table.Table{Name: name, Columns: csvColumns("metric", "policy", "baseline", "sessions", "baseline_total", "total", "total_change_pct",
+		"total_change_ci_low_pct", "total_change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant")}
+	for _, c := range cs {
+		t.AddRow(c.Metric, c.Policy, c.Baseline, raw(c.Sessions), rawFloat(c.BaselineTotal), rawFloat(c.Total),
+			optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
+			optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant))
 	}
 	return t
 }

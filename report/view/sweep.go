@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,13 +16,27 @@ import (
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
-// writeSweep draws a study. CSV is the tidy rows alone (one per point and
-// session: policy, each swept parameter, session, project, every metric;
-// the totals are JSON's and the text formats'); table and Markdown one row
-// per point, best first, text tables fitted to opt.Width (0: no limit).
+// writeSweep draws a study. CSV is one tidy table: by default the rows
+// (one per point and session: policy, each swept parameter, session,
+// project, every metric), or with opt.Sections[0] "totals" one row per
+// point (SweepTotalsCSV) or "pareto" the steps along the Pareto front;
+// table and Markdown one row per point, best first, text tables fitted
+// to opt.Width (0: no limit).
 func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options) error {
 	if opt.Format == report.CSV {
-		return table.WriteCSV(w, SweepRows(doc))
+		t := SweepRows(doc)
+		if len(opt.Sections) > 0 {
+			switch opt.Sections[0] {
+			case "", "rows":
+			case "totals":
+				t = SweepTotalsCSV(doc)
+			case "pareto":
+				t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons)
+			default:
+				return fmt.Errorf("sweep has no CSV table %q (want rows, totals or pareto)", opt.Sections[0])
+			}
+		}
+		return table.WriteCSV(w, t)
 	}
 	secs := []section{{name: "sweep", tables: []*table.Table{SweepTotals(doc)}}}
 	if len(doc.Pareto) == 2 {
@@ -63,6 +78,9 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	if len(doc.Constraints) > 0 {
 		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
 	}
+	if set := doc.ComparisonSettings; set != nil {
+		note += "\n" + versusNote(set, obj)
+	}
 	note += "\n" + defaultsNote(doc)
 	cols := []table.Column{{Name: "Rank"}, {Name: "Policy", Kind: table.Text}}
 	for _, p := range ps {
@@ -70,6 +88,9 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	}
 	cols = append(cols,
 		table.Column{Name: obj.Name, Right: true},
+		table.Column{Name: "Interval", Right: true, Drop: 8},
+		table.Column{Name: "Change", Right: true},
+		table.Column{Name: "p", Right: true, Drop: 7},
 		table.Column{Name: "p10", Right: true, Drop: 1},
 		table.Column{Name: "Median", Right: true, Drop: 3},
 		table.Column{Name: "p90", Right: true, Drop: 2},
@@ -79,8 +100,18 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		table.Column{Name: "Hit ratio", Right: true, Short: "Hit", Drop: 5},
 		table.Column{Name: "Feasible"})
 	t := &table.Table{Name: "sweep", Title: "Sweep", Note: note, Columns: cols}
+	remove := func(name string) {
+		t.RemoveColumn(slices.IndexFunc(t.Columns, func(c table.Column) bool { return c.Name == name }))
+	}
 	if obj.Name == "total_cost_usd" {
-		defer t.RemoveColumn(slices.IndexFunc(t.Columns, func(c table.Column) bool { return c.Name == "Total cost" }))
+		defer remove("Total cost")
+	}
+	if doc.ComparisonSettings == nil { // no statistics computed
+		defer func() {
+			for _, name := range []string{"Interval", "Change", "p"} {
+				remove(name)
+			}
+		}()
 	}
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
@@ -93,11 +124,65 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		if !tot.Feasible {
 			feasible = "no"
 		}
-		text = append(text, obj.Unit.Text(obj.Value(m)), obj.Unit.Text(tot.P10), obj.Unit.Text(tot.Median), obj.Unit.Text(tot.P90),
+		var cmp report.Comparison
+		if tot.Comparison != nil {
+			cmp = *tot.Comparison
+		}
+		interval, change := "", ChangeText(cmp)
+		if tot.CILow != nil && tot.CIHigh != nil {
+			interval = "[" + obj.Unit.Text(*tot.CILow) + ", " + obj.Unit.Text(*tot.CIHigh) + "]"
+		}
+		if cmp.Policy != "" && cmp.Policy == cmp.Baseline {
+			interval, change = "", "baseline"
+		}
+		text = append(text, obj.Unit.Text(obj.Value(m)), interval, change, pOrBlank(cmp.WilcoxonP), obj.Unit.Text(tot.P10), obj.Unit.Text(tot.Median), obj.Unit.Text(tot.P90),
 			numtext.USD(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
-		rawRow = append(rawRow, rawFloat(obj.Value(m)), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
+		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
 			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
 		t.Add(text, rawRow)
+	}
+	return t
+}
+
+// versusNote says what the interval, change and p columns are.
+func versusNote(set *report.ComparisonSettings, obj metric.Metric) string {
+	interval := "no interval (--bootstrap 0)"
+	if set.Resamples > 0 {
+		interval = fmt.Sprintf("interval: the total's %s%% interval against %s (bootstrap over sessions, %s resamples; blank where the total is not the sessions' sum)",
+			confidencePct(set.Confidence), set.Baseline, numtext.Int(set.Resamples))
+	}
+	return interval + "; change: of " + obj.Name + " against " + set.Baseline + ", ~ where the Wilcoxon signed-rank test finds no difference (p ≥ α = " +
+		numtext.Float(set.Alpha, -1) + "); each row is its own test, not corrected for the others (docs/sweep.md)"
+}
+
+// confidencePct is a confidence level in percent, as short as it is
+// exact ("95", "99.9").
+func confidencePct(c float64) string { return numtext.Float(math.Round(c*1e8)/1e6, -1) }
+
+// SweepTotalsCSV is the totals as a tidy table (sweep --format csv
+// --section totals): a row per point, best first, the objective's value
+// with its interval in its unit beside it, and its comparison with the
+// baseline.
+func SweepTotalsCSV(doc *report.SweepDocument) *table.Table {
+	obj, _ := metric.Lookup(doc.Objective)
+	cols := append([]string{"rank", "policy"}, doc.Params()...)
+	cols = append(cols, "sessions", "feasible", "pareto", "objective", "value", "ci_low", "ci_high", "p10", "median", "p90",
+		"baseline", "baseline_value", "change_pct", "change_ci_low_pct", "change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant")
+	t := &table.Table{Name: "sweep_totals", Title: "Every point", Columns: csvColumns(cols...)}
+	for _, tot := range doc.Totals {
+		row := []string{raw(tot.Rank), tot.Policy}
+		for _, p := range doc.Params() {
+			row = append(row, tot.Values[p])
+		}
+		row = append(row, raw(tot.Sessions), strconv.FormatBool(tot.Feasible), strconv.FormatBool(tot.Pareto), obj.Name,
+			rawFloat(obj.Value(&tot.Metrics)), optRaw(tot.CILow), optRaw(tot.CIHigh), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90))
+		if c := tot.Comparison; c != nil {
+			row = append(row, c.Baseline, rawFloat(c.BaselineTotal), optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
+				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant))
+		} else {
+			row = append(row, "", "", "", "", "", "", "", "", "")
+		}
+		t.AddRow(row...)
 	}
 	return t
 }
@@ -131,7 +216,10 @@ func defaultsNote(doc *report.SweepDocument) string {
 	return "other parameters (defaults, or as the spec sets them): " + strings.Join(parts, "; ")
 }
 
-// ParetoTable is the points no other beats on both Pareto metrics.
+// ParetoTable is the points no other beats on both Pareto metrics, best
+// first on the first; with the statistics, each point against the one
+// before it on each metric (the change, "~" where the signed-rank test
+// finds no difference, and p) and whether it differs from it on either.
 func ParetoTable(doc *report.SweepDocument) *table.Table {
 	a, _ := metric.Lookup(doc.Pareto[0])
 	b, _ := metric.Lookup(doc.Pareto[1])
@@ -140,9 +228,52 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 		Note:    fmt.Sprintf("the points no other point beats on both (%s %s, %s %s), by %s", a.Name, Direction(a), b.Name, Direction(b), a.Name),
 		Columns: []table.Column{{Name: "Policy", Kind: table.Text}, {Name: a.Name, Right: true}, {Name: b.Name, Right: true}},
 	}
-	for _, tot := range sweep.Front(doc.Totals, a) {
-		t.Add([]string{tot.Policy, a.Unit.Text(a.Value(&tot.Metrics)), b.Unit.Text(b.Value(&tot.Metrics))},
-			[]string{tot.Policy, rawFloat(a.Value(&tot.Metrics)), rawFloat(b.Value(&tot.Metrics))})
+	front := sweep.Front(doc.Totals, a)
+	set := doc.ComparisonSettings
+	if len(front) < 2 {
+		set = nil // no neighbours to compare
+	}
+	if set != nil {
+		t.Note += fmt.Sprintf("\neach point against the one above it, session by session: the change of each total, ~ where the Wilcoxon signed-rank test finds no difference (p ≥ α = %s); "+
+			"differs: on either metric; A: %s, B: %s", numtext.Float(set.Alpha, -1), a.Name, b.Name)
+		t.Columns = append(t.Columns,
+			table.Column{Name: "Δ " + a.Name, Short: "Δ A", Right: true},
+			table.Column{Name: "p " + a.Name, Short: "p A", Right: true, Drop: 2},
+			table.Column{Name: "Δ " + b.Name, Short: "Δ B", Right: true},
+			table.Column{Name: "p " + b.Name, Short: "p B", Right: true, Drop: 1},
+			table.Column{Name: "Differs"})
+	}
+	steps := map[string][]report.Comparison{} // by the later point
+	for _, c := range doc.ParetoComparisons {
+		steps[c.Policy] = append(steps[c.Policy], c)
+	}
+	for i, tot := range front {
+		text := []string{tot.Policy, a.Unit.Text(a.Value(&tot.Metrics)), b.Unit.Text(b.Value(&tot.Metrics))}
+		rawRow := []string{tot.Policy, rawFloat(a.Value(&tot.Metrics)), rawFloat(b.Value(&tot.Metrics))}
+		if set != nil {
+			var ca, cb report.Comparison
+			for _, c := range steps[tot.Policy] {
+				if i > 0 && c.Metric == a.Name {
+					ca = c
+				} else if i > 0 && c.Metric == b.Name {
+					cb = c
+				}
+			}
+			differs := ""
+			if i > 0 {
+				differs = yesNo(ca.Significant || cb.Significant)
+			}
+			text = append(text, ChangeText(ca), pOrBlank(ca.WilcoxonP), ChangeText(cb), pOrBlank(cb.WilcoxonP), differs)
+			rawRow = append(rawRow, optRaw(ca.TotalChangePct), optRaw(ca.WilcoxonP), optRaw(cb.TotalChangePct), optRaw(cb.WilcoxonP), differs)
+		}
+		t.Add(text, rawRow)
 	}
 	return t
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -105,6 +106,18 @@ func gateDoc(t *testing.T, baseline bool) *report.GateDocument {
 		base = budget.Evaluate(f, "base.json", all[:1], nil)
 	}
 	return &report.GateDocument{Result: budget.Evaluate(f, "budget.json", all, base), Baseline: base}
+}
+
+// sweepStatsDoc is sweepDoc with its statistics against n=2, and the
+// Pareto front of cost and clearings, on which n=8 differs from n=2.
+func sweepStatsDoc(t *testing.T) *report.SweepDocument {
+	doc := sweepDoc(t)
+	doc.Pareto = []string{"total_cost_usd", "clearings"}
+	for i := range doc.Totals {
+		doc.Totals[i].Pareto = true // both: n=8 clears less, and costs more
+	}
+	doc.Compare("keep-last-n:n=2", nil, paired.Options{})
+	return doc
 }
 
 func sweepDoc(t *testing.T) *report.SweepDocument {
@@ -195,6 +208,11 @@ func TestGolden(t *testing.T) {
 		{"sweep-60.txt", sweepDoc(t), report.Options{Width: 60}},
 		{"sweep.md", sweepDoc(t), report.Options{Format: report.Markdown}},
 		{"sweep.csv", sweepDoc(t), report.Options{Format: report.CSV}},
+		{"sweep-stats.txt", sweepStatsDoc(t), report.Options{Width: 100}},
+		{"sweep-stats.md", sweepStatsDoc(t), report.Options{Format: report.Markdown}},
+		{"sweep-stats.tex", sweepStatsDoc(t), report.Options{Format: report.Latex}},
+		{"sweep-totals.csv", sweepStatsDoc(t), report.Options{Format: report.CSV, Sections: []string{"totals"}}},
+		{"sweep-pareto.csv", sweepStatsDoc(t), report.Options{Format: report.CSV, Sections: []string{"pareto"}}},
 		{"policies.txt", policyList(), report.Options{}},
 		{"policies.md", policyList(), report.Options{Format: report.Markdown}},
 		{"policies.csv", policyList(), report.Options{Format: report.CSV}},
@@ -226,6 +244,7 @@ func TestGolden(t *testing.T) {
 		{"csv table", corpusDoc, report.Options{Format: report.CSV, Sections: []string{"nope"}}},
 		{"groups without by", corpusDoc, report.Options{Format: report.CSV, Sections: []string{"groups"}}},
 		{"compare csv", compareDoc(t, demo, false), report.Options{Format: report.CSV, Sections: []string{"fidelity"}}},
+		{"sweep csv", sweepDoc(t), report.Options{Format: report.CSV, Sections: []string{"nope"}}},
 	} {
 		if err := view.Write(&bytes.Buffer{}, c.doc, c.opt); err == nil {
 			t.Errorf("%s: no error", c.name)

@@ -23,7 +23,12 @@ type Metric struct {
 	// HigherIsBetter is set for the figures a study maximises (the cache
 	// hit ratio, user messages kept); the rest are costs.
 	HigherIsBetter bool
-	index          int // Metrics' field
+	// Summed: a total over sessions (simulate.SumMetrics) is the sum of
+	// the sessions' values. The others are the largest (peak_context),
+	// recomputed from the sums (cache_hit_ratio), any session's
+	// (output_lower_bound) or 0 (first_compaction_call).
+	Summed bool
+	index  int // Metrics' field
 }
 
 // Unit is what a metric counts.
@@ -101,6 +106,9 @@ var metricInfo = map[string]struct {
 	"likely_rereads":        {Count, false, "tool calls on a file whose content the run had removed"},
 }
 
+// notSummed are the metrics a total does not sum (Metric.Summed).
+var notSummed = map[string]bool{"peak_context": true, "cache_hit_ratio": true, "output_lower_bound": true, "first_compaction_call": true}
+
 var metricList = func() []Metric {
 	t := reflect.TypeFor[simulate.Metrics]()
 	out := make([]Metric, 0, t.NumField())
@@ -110,7 +118,7 @@ var metricList = func() []Metric {
 		if !ok {
 			info.unit = unitUnlisted
 		}
-		out = append(out, Metric{Name: name, Unit: info.unit, Doc: info.doc, HigherIsBetter: info.higher, index: i})
+		out = append(out, Metric{Name: name, Unit: info.unit, Doc: info.doc, HigherIsBetter: info.higher, Summed: !notSummed[name], index: i})
 	}
 	return out
 }()

@@ -54,3 +54,29 @@ func TestUnitText(t *testing.T) {
 		}
 	}
 }
+
+// TestSummed: Summed says which totals are the sessions' sum, checked
+// against simulate.SumMetrics on two sessions whose every field differs.
+func TestSummed(t *testing.T) {
+	var a, b simulate.Metrics
+	va, vb := reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem()
+	for i := range va.NumField() {
+		switch f := va.Field(i); f.Kind() {
+		case reflect.Int, reflect.Int64:
+			f.SetInt(int64(3 + i))
+			vb.Field(i).SetInt(int64(100 + 7*i))
+		case reflect.Float64:
+			f.SetFloat(0.25 + float64(i)/64) // exact in binary: no rounding in the sum
+			vb.Field(i).SetFloat(0.5 + float64(i)/32)
+		case reflect.Bool:
+			f.SetBool(true)
+			vb.Field(i).SetBool(true)
+		}
+	}
+	sum := simulate.SumMetrics([]simulate.Metrics{a, b})
+	for _, mt := range List() {
+		if got := mt.Value(&sum) == mt.Value(&a)+mt.Value(&b); got != mt.Summed {
+			t.Errorf("%s: total is the sum: %v; Summed %v", mt.Name, got, mt.Summed)
+		}
+	}
+}

@@ -96,6 +96,16 @@ type Stats struct {
 	Significant bool     `json:"significant"`
 }
 
+// Comparison is one run's statistics against a baseline run on one
+// metric: compare's comparisons, a sweep point against its baseline, a
+// Pareto point against its neighbour on the front.
+type Comparison struct {
+	Policy   string `json:"policy"`
+	Baseline string `json:"baseline"`
+	Metric   string `json:"metric"`
+	Stats
+}
+
 // Pair is a run's values and its baseline's, session i being
 // Baseline[i] and Values[i]; a NaN or infinite value marks a session the
 // pair lacks, and so does an index past the shorter slice.

@@ -22,8 +22,8 @@ const (
 
 // Vary is one swept parameter and its values, as given.
 type Vary struct {
-	Param  string
-	Values []string
+	Param  string   `json:"param"`
+	Values []string `json:"values"`
 }
 
 // ParseVary reads PARAM=VALUES: a list "a,b,c", a range "lo..hi" (step

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
 // Row is one session replayed at one grid point.
@@ -77,6 +78,13 @@ type Total struct {
 	P10    float64 `json:"objective_p10"`
 	Median float64 `json:"objective_median"`
 	P90    float64 `json:"objective_p90"`
+	// CILow and CIHigh bound the objective's total in its unit: its
+	// interval against the baseline (Compare); nil when undefined.
+	CILow  *float64 `json:"objective_ci_low"`
+	CIHigh *float64 `json:"objective_ci_high"`
+	// Comparison is the point against the baseline on the objective,
+	// session by session (Compare); nil until Compare is called.
+	Comparison *paired.Comparison `json:"comparison,omitempty"`
 	// Feasible: every constraint holds on the totals. Rank orders the
 	// points, 1 the best: feasible first, then by the objective.
 	Feasible bool `json:"feasible"`
