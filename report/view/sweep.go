@@ -148,7 +148,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 func versusNote(set *report.ComparisonSettings, obj metric.Metric) string {
 	interval := "no interval (--bootstrap 0)"
 	if set.Resamples > 0 {
-		interval = fmt.Sprintf("interval: the total's %s%% interval against %s (bootstrap over sessions, %s resamples; blank where the total is not the sessions' sum)",
+		interval = fmt.Sprintf("interval: the total's %s%% interval against %s (bootstrap over sessions, %s resamples; blank where the total is not the sessions' sum, or a session's cost is unknown: its calls have no price)",
 			confidencePct(set.Confidence), set.Baseline, numtext.Int(set.Resamples))
 	}
 	return interval + "; change: of " + obj.Name + " against " + set.Baseline + ", ~ where the Wilcoxon signed-rank test finds no difference (p ≥ α = " +
