@@ -60,11 +60,37 @@ func TestSessionMemoryAtItsValues(t *testing.T) {
 		// The first call's turn has no tool call, which allows an update;
 		// each later call brings one: tools=1 lets each update, tools=2
 		// every other (calls 1, 3 and 5).
+		// After an update the growth counts from its count: with 2,100,
+		// updates at 2,500, 4,600 (+2,100) and 7,700 (+3,100); with 2,101,
+		// at 2,500 and 5,650 (+3,150; +2,100 at 4,600 is one short).
+		{"claude-code-sm:init=0,update=2100,tools=0", 3},
+		{"claude-code-sm:init=0,update=2101,tools=0", 2},
 		{"claude-code-sm:init=0,update=1,tools=1", 5},
 		{"claude-code-sm:init=0,update=1,tools=2", 3},
 	} {
 		if got := updates(c.spec); got != c.want {
 			t.Errorf("%s: %d updates, want %d", c.spec, got, c.want)
+		}
+	}
+}
+
+// Claude Code's threshold, and the policies that take it, act when its
+// count reaches the threshold and not one token before: pct=3 of the
+// 180,000 available is 5,400, and reads(1000, 1000, 750) ends at 5,400
+// (2,000 + 500 + 3 × 50 + 2,750), reads(1000, 1000, 749) at 5,399.
+// claude-code-sm's notes wait for 10,000 here: a full compaction.
+func TestClaudeCodeThresholdsAtTheirValue(t *testing.T) {
+	acts := func(spec string, last int64) bool {
+		for _, c := range run(t, spec, reads(1000, 1000, last)).Calls {
+			if len(c.Actions) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, spec := range []string{"claude-code:pct=3", "claude-code-sm:pct=3", "partial:pct=3"} {
+		if at, below := acts(spec, 750), acts(spec, 749); !at || below {
+			t.Errorf("%s acts at 5,400: %v, at 5,399: %v; want true, false", spec, at, below)
 		}
 	}
 }

@@ -35,10 +35,9 @@ type budget struct {
 	mode   budgetMode
 }
 
+// Before clears, then drops, what takes the context over the budget; each
+// stops as soon as it fits, so a context within the budget is left alone.
 func (p *budget) Before(s *simulate.State) {
-	if s.Tokens <= p.tokens {
-		return
-	}
 	if p.mode == budgetMask {
 		p.clear(s)
 	}
@@ -54,15 +53,13 @@ func (p *budget) clear(s *simulate.State) {
 	over := s.Tokens - p.tokens
 	// The tool results not yet cleared, oldest first, visited only until
 	// enough is freed: the context holds every result of the session.
-	for j, end := 1, min(currentFrom(s), len(s.Items)); j < end && over > 0; j++ {
+	for j, end := 1, currentFrom(s); j < end && over > 0; j++ {
 		if it := &s.Items[j]; it.Kind == simulate.KindToolResult && !it.Cleared {
 			idx = append(idx, j)
 			over -= clearGain(s, *it)
 		}
 	}
-	if len(idx) > 0 {
-		s.Clear(idx, "budget (mask)")
-	}
+	s.Clear(idx, "budget (mask)")
 }
 
 // drop removes the oldest items after the overhead and before this call's,
@@ -93,7 +90,5 @@ func (p *budget) drop(s *simulate.State) {
 			}
 		}
 	}
-	if len(idx) > 0 {
-		s.Drop(idx, "budget (drop)")
-	}
+	s.Drop(idx, "budget (drop)")
 }

@@ -93,3 +93,90 @@ func TestBudgetRatio(t *testing.T) {
 		actions: map[int][]string{4: {"budget (mask): cleared 3 results, freed 2952"}},
 	}.check(t, res)
 }
+
+// The budget holds at its exact value: a clearing or a drop that brings
+// the context to the budget stops there, and one token less takes the next.
+// Calls 0–3 of reads(1000, 1000, 1000): 2,500, 3,550, 4,600, 5,650.
+func TestBudgetAtItsLimit(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		want expect
+	}{
+		{
+			// 992 over: f1.go's result (−992) brings it to 4,658 exactly.
+			spec: "budget:tokens=4658",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 4658},
+				actions: map[int][]string{3: {"budget (mask): cleared 1 results, freed 992"}},
+			},
+		},
+		{
+			// 993 over: f1.go's leaves 1 over, so f2.go's goes too (f3.go's is
+			// this call's): 5,650 − 1,984 = 3,666.
+			spec: "budget:tokens=4657",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 3666},
+				actions: map[int][]string{3: {"budget (mask): cleared 2 results, freed 1984"}},
+			},
+		},
+		{
+			// 500 over: the 500-token prompt brings it to 5,150 exactly.
+			spec: "budget:tokens=5150,mode=drop",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 5150},
+				actions: map[int][]string{3: {"budget (drop): dropped 1 items, freed 500"}},
+			},
+		},
+		{
+			// 501 over: the prompt, then f1.go's call with its result:
+			// 5,650 − 1,550 = 4,100.
+			spec: "budget:tokens=5149,mode=drop",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 4100},
+				actions: map[int][]string{3: {"budget (drop): dropped 3 items, freed 1550"}},
+			},
+		},
+	} {
+		t.Run(c.spec, func(t *testing.T) {
+			c.want.check(t, run(t, c.spec, reads(1000, 1000, 1000)))
+		})
+	}
+}
+
+// A tool call is dropped with its result even when other items lie
+// between them: one response with two Reads appends [call a, call b,
+// result a, result b].
+func TestBudgetDropsACallWithItsResult(t *testing.T) {
+	// Calls: 2,500; 2,500 + 100 + 2,000 = 4,600; + 50 + 1,000 = 5,650,
+	// 501 over 5,149: the prompt (500), then a.go's call (50) and, with it,
+	// its result (1,000), two items further: 4,100. Dropping in order
+	// instead would stop after b.go's call and leave a.go's result without
+	// its call.
+	tr := session(
+		turn{user: 500},
+		turn{tools: []tool{read("a.go", 1000), read("b.go", 1000)}},
+		turn{tools: []tool{read("c.go", 1000)}},
+	)
+	expect{
+		prompts: []int64{2500, 4600, 4100},
+		actions: map[int][]string{2: {"budget (drop): dropped 3 items, freed 1550"}},
+	}.check(t, run(t, "budget:tokens=5149,mode=drop", tr))
+}
+
+// A call that appends nothing protects nothing: budget may clear and drop
+// up to the end of the context, and no further.
+func TestBudgetCallAppendingNothing(t *testing.T) {
+	// Budget 2,000. Call 0 (2,500): the prompt is this call's: nothing.
+	// Call 1 (3,550): f1.go's result is this call's; the prompt goes:
+	// 3,050. Call 2 appends nothing: f1.go's result is cleared (−992),
+	// 58 over, then its call (50) goes, and with it the cleared result
+	// (8): 2,000.
+	tr := session(turn{user: 500}, turn{tools: []tool{read("f1.go", 1000)}}, turn{})
+	expect{
+		prompts: []int64{2500, 3050, 2000},
+		actions: map[int][]string{
+			1: {"budget (drop): dropped 1 items, freed 500"},
+			2: {"budget (mask): cleared 1 results, freed 992", "budget (drop): dropped 2 items, freed 58"},
+		},
+	}.check(t, run(t, "budget:tokens=2000", tr))
+}

@@ -197,7 +197,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 	for k, j := range ids {
 		ests[k] = int64(s.Items[j].Est)
 	}
-	if n, freed := claudecode.MicroClears(ests, keep, m.target); n > 0 && freed >= m.minSavings {
+	if n, freed := claudecode.MicroClears(ests, keep, m.target); freed >= m.minSavings {
 		s.Clear(ids[:n], "micro")
 	}
 }

@@ -18,7 +18,7 @@ var claudeCodeSMDef = policyDef{
 	new: func() (policy, []param.Param) {
 		// claude-code's micro-compaction with its defaults; the warning
 		// level that starts it is the one with auto-compaction on.
-		p := &sessionMemory{lastMsg: -1, point: -1, micro: microCompaction{minSavings: microMinSavings, target: microTarget}}
+		p := &sessionMemory{lastMsg: -1, micro: microCompaction{minSavings: microMinSavings, target: microTarget}}
 		return p, []param.Param{
 			param.Whole(&p.init, "init", 10_000, 0, "Claude Code's token count the notes wait for before their first write (minimumMessageTokensToInit)"),
 			param.Whole(&p.update, "update", 5_000, 0, "growth in tokens since the last update before the next (minimumTokensBetweenUpdate)"),
@@ -62,7 +62,7 @@ type sessionMemory struct {
 	started, written bool
 	base             int64 // Claude Code's count at the last update
 	toolsSince       int64
-	point            int   // last message the notes cover
+	point            int   // last message the notes cover, once written
 	size             int64 // the notes' size
 }
 

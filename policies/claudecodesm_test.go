@@ -112,6 +112,60 @@ func TestClaudeCodeSMFallbackAndTurns(t *testing.T) {
 	})
 }
 
+// Notes written at the first call cover the prompt, message 0, the first
+// item after the overhead; and they replace what they cover only if the
+// context then falls below the threshold (5,400), not when it lands on it.
+func TestClaudeCodeSMFirstNotes(t *testing.T) {
+	// Call 0: count 2,500 ≥ init 0, grown 2,500 ≥ update, and the turn had
+	// no tool call: the notes cover the 500-token prompt, ⌊500 × rate /
+	// 1,000⌋. tools=10 allows no other update. Call 3 (5,650 ≥ 5,400): the
+	// notes replace the prompt: 5,650 − 500 + the notes.
+	tests := []struct {
+		spec string
+		want expect
+	}{
+		{
+			// rate 50: 25 tokens of notes: 5,175.
+			spec: "claude-code-sm:init=0,update=2500,tools=10,pct=3",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 5175},
+				actions: map[int][]string{
+					0: {"session-memory update: fork of 2500 + 1000 tokens, 25 out"},
+					3: {"compact (session-memory): 500 → 25"},
+				},
+			},
+		},
+		{
+			// rate 499: 249 tokens, 5,399 < 5,400: they stand.
+			spec: "claude-code-sm:init=0,update=2500,tools=10,rate=499,pct=3",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 5399},
+				actions: map[int][]string{
+					0: {"session-memory update: fork of 2500 + 1000 tokens, 249 out"},
+					3: {"compact (session-memory): 500 → 249"},
+				},
+			},
+		},
+		{
+			// rate 500: 250 tokens would leave 5,400: a full compaction
+			// instead, 3,650 → 1,229 plus the three Reads restored: 6,229.
+			spec: "claude-code-sm:init=0,update=2500,tools=10,rate=500,pct=3",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 6229},
+				actions: map[int][]string{
+					0: {"session-memory update: fork of 2500 + 1000 tokens, 250 out"},
+					3: {"compact (auto): 3650 → 4229"},
+				},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			tt.want.check(t, run(t, tt.spec, reads(1000, 1000, 1000)))
+		})
+	}
+}
+
 func TestSessionMemorySize(t *testing.T) {
 	tests := []struct {
 		spec    string

@@ -33,6 +33,8 @@ func TestCompactAt(t *testing.T) {
 		{"keep-last-n:n=5+claude-code", 167_000},
 		{"threshold:pct=50+claude-code", 100_000},
 		{"claude-code+threshold:pct=90", 167_000},
+		// A part without a threshold does not lower it.
+		{"threshold:pct=50+claude-code:auto=false", 100_000},
 		// Policies that never compact by a threshold of context.
 		{"none", 0},
 		{"keep-last-n:n=5", 0},

@@ -74,10 +74,6 @@ func (p *contextEditing) Before(s *simulate.State) {
 	if gain == 0 || gain < p.clearAtLeast {
 		return
 	}
-	if len(res) > 0 {
-		s.Clear(res, "context editing")
-	}
-	if len(in) > 0 {
-		s.ClearInputs(in, "context editing")
-	}
+	s.Clear(res, "context editing")
+	s.ClearInputs(in, "context editing")
 }

@@ -51,6 +51,26 @@ func TestContextEditing(t *testing.T) {
 			},
 		},
 		{
+			// clear_at_least is a minimum reached at its value: 992 clears
+			// one 992-token result as the first case does, 993 waits for
+			// call 4's two (1,984).
+			spec: "context-editing:trigger=4000,keep=1,exclude_tools=Bash,clear_at_least=992",
+			want: expect{
+				prompts: []int64{2500, 3550, 3608, 4658, 4716},
+				actions: map[int][]string{
+					2: {"context editing: cleared 1 results, freed 992"},
+					4: {"context editing: cleared 1 results, freed 992"},
+				},
+			},
+		},
+		{
+			spec: "context-editing:trigger=4000,keep=1,exclude_tools=Bash,clear_at_least=993",
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 5650, 4716},
+				actions: map[int][]string{4: {"context editing: cleared 2 results, freed 1984"}},
+			},
+		},
+		{
 			// clear_tool_inputs: the call's 50-token input becomes the
 			// placeholder too (−42). Call 2: 4,600 − 1,034 = 3,566; call 3
 			// (4,616): the Bash use goes now, 4,616 − 1,034 = 3,582; call 4:

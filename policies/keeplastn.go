@@ -64,8 +64,6 @@ func (p *keepLastN) Before(s *simulate.State) {
 	if newest != "" {
 		p.mark = newest
 	}
-	if len(idx) > 0 {
-		slices.Reverse(idx) // oldest first, as the context holds them
-		s.Clear(idx, "keep-last-n")
-	}
+	slices.Reverse(idx) // oldest first, as the context holds them
+	s.Clear(idx, "keep-last-n")
 }

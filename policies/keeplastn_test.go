@@ -143,3 +143,20 @@ func TestKeepLastNLikeTheLiteralRule(t *testing.T) {
 		}
 	}
 }
+
+// A tool result without an id (a transcript block lacking tool_use_id) is
+// masked like any other, and the walk goes on past it to the older ones.
+func TestKeepLastNResultWithoutID(t *testing.T) {
+	// polling=3: the first walk is at call 3. f2.go's result has no id.
+	// n=1 keeps f3.go's; f2.go's and f1.go's go: 5,650 − 1,984 = 3,666.
+	tr := reads(1000, 1000, 1000)
+	for j, it := range tr.Calls[2].Items {
+		if it.Kind == simulate.KindToolResult {
+			tr.Calls[2].Items[j].ToolID = ""
+		}
+	}
+	expect{
+		prompts: []int64{2500, 3550, 4600, 3666},
+		actions: map[int][]string{3: {"keep-last-n: cleared 2 results, freed 1984"}},
+	}.check(t, run(t, "keep-last-n:n=1,polling=3", tr))
+}

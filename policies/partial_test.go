@@ -1,6 +1,10 @@
 package policies
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 // The threshold in these tests: pct=3 of the 180,000 available
 // (Sonnet, 2.1.146) is 5,400, below the default 167,000.
@@ -50,6 +54,34 @@ func TestPartial(t *testing.T) {
 			},
 		},
 		{
+			// The fallback at the threshold exactly: f3.go's result is 1,088,
+			// call 3 is 5,738, and the partial compaction leaves 5,738 − 1,550
+			// + 1,212 = 5,400 ≥ 5,400: a full one follows, 3,400 → 1,200 + 27 =
+			// 1,227 plus f3.go (1,088) and f2.go (1,000) restored: 5,315.
+			name: "fallback at the threshold", spec: "partial:keep=4,pct=3", results: []int64{1000, 1000, 1088},
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 5315},
+				actions: map[int][]string{3: {"compact (partial): 1550 → 1212", "compact (auto): 3400 → 3315"}},
+			},
+		},
+		{
+			// One token less (1,087): 5,399 after the partial compaction stays.
+			name: "just below after", spec: "partial:keep=4,pct=3", results: []int64{1000, 1000, 1087},
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 5399},
+				actions: map[int][]string{3: {"compact (partial): 1550 → 1212"}},
+			},
+		},
+		{
+			// keep=0 keeps no message: everything after the overhead (3,650)
+			// becomes 1,200 + 29 = 1,229, without restored files: 3,229.
+			name: "keep none", spec: "partial:keep=0,pct=3", results: []int64{1000, 1000, 1000},
+			want: expect{
+				prompts: []int64{2500, 3550, 4600, 3229},
+				actions: map[int][]string{3: {"compact (partial): 3650 → 1229"}},
+			},
+		},
+		{
 			// Only 7 messages, keep=10: no pivot, so the full compaction:
 			// 3,650 → 1,200 + 29 = 1,229 plus the three Reads restored
 			// (3,000): 2,000 + 4,229 = 6,229.
@@ -63,6 +95,71 @@ func TestPartial(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.want.check(t, run(t, tt.spec, reads(tt.results...)))
+		})
+	}
+}
+
+// Partial compaction counts messages, not items, and keeps a message
+// whole. The threshold is 5,400 as above.
+func TestPartialMessages(t *testing.T) {
+	// A 2,000-token prompt (message 0), then Reads of 1,000 (messages 1–4):
+	// calls 4,000, 5,050, 6,100.
+	twoReads := func() *simulate.Trace {
+		return session(turn{user: 2000}, turn{tools: []tool{read("f1.go", 1000)}}, turn{tools: []tool{read("f2.go", 1000)}})
+	}
+	tests := []struct {
+		name, spec string
+		tr         *simulate.Trace
+		want       expect
+	}{
+		{
+			// keep=4 of 5 messages: only the prompt goes, 2,000 → 1,200 + 16
+			// = 1,216: 6,100 − 2,000 + 1,216 = 5,316.
+			name: "all but the first", spec: "partial:keep=4,pct=3", tr: twoReads(),
+			want: expect{
+				prompts: []int64{4000, 5050, 5316},
+				actions: map[int][]string{2: {"compact (partial): 2000 → 1216"}},
+			},
+		},
+		{
+			// keep=5 keeps them all: nothing to summarise, so the full
+			// compaction: 4,100 → 1,200 + 32 = 1,232 plus f2.go and f1.go
+			// restored (2,000): 5,232.
+			name: "all", spec: "partial:keep=5,pct=3", tr: twoReads(),
+			want: expect{
+				prompts: []int64{4000, 5050, 5232},
+				actions: map[int][]string{2: {"compact (auto): 4100 → 3232"}},
+			},
+		},
+		{
+			// The context ends with message 1 (a response, 1,500): 5,500 at
+			// call 1. keep=1 keeps it and summarises the prompt: 2,000 →
+			// 1,216: 4,716.
+			name: "newest is message 1", spec: "partial:keep=1,pct=3", tr: session(turn{user: 2000}, turn{text: 1500}),
+			want: expect{
+				prompts: []int64{4000, 4716},
+				actions: map[int][]string{1: {"compact (partial): 2000 → 1216"}},
+			},
+		},
+		{
+			// The second response has 100 tokens of text before its Read
+			// (message 3 = [text, call]); f3.go's result is 900. Calls 2,500,
+			// 3,550, 4,700, 5,650. keep=3 keeps messages 4–6, but message 4
+			// is f2.go's result: the pivot moves back to its call, then to
+			// the text, the start of message 3. The prompt and the first Read
+			// (1,550) become 1,212: 5,312.
+			name: "whole message", spec: "partial:keep=3,pct=3",
+			tr: session(turn{user: 500}, turn{tools: []tool{read("f1.go", 1000)}},
+				turn{text: 100, tools: []tool{read("f2.go", 1000)}}, turn{tools: []tool{read("f3.go", 900)}}),
+			want: expect{
+				prompts: []int64{2500, 3550, 4700, 5312},
+				actions: map[int][]string{3: {"compact (partial): 1550 → 1212"}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.want.check(t, run(t, tt.spec, tt.tr))
 		})
 	}
 }

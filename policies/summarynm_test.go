@@ -50,3 +50,20 @@ func TestSummaryNMForgetsSummarisedTurns(t *testing.T) {
 		},
 	}.check(t, res)
 }
+
+// A turn another policy dropped is no longer counted, though the next
+// turn is still there.
+func TestSummaryNMForgetsDroppedTurns(t *testing.T) {
+	// budget (5,150, mode=drop) runs first. Call 3 (5,650): it drops the
+	// prompt (500), turn 0: turns 1–3 are left, 3, not more than n+m = 3:
+	// nothing. Call 4 (6,200): it drops f1.go's call and result (1,050),
+	// turn 1: turns 2–4, nothing again.
+	res := run(t, "budget:tokens=5150,mode=drop+summary-nm:n=2,m=1", reads(1000, 1000, 1000, 1000))
+	expect{
+		prompts: []int64{2500, 3550, 4600, 5150, 5150},
+		actions: map[int][]string{
+			3: {"budget (drop): dropped 1 items, freed 500"},
+			4: {"budget (drop): dropped 2 items, freed 1050"},
+		},
+	}.check(t, res)
+}
