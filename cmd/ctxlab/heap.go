@@ -28,16 +28,17 @@ const (
 )
 
 // growHeap grows the heap for a run over srcs, when the input is large
-// (see above). It runs a collection, so it is meant for the start of a
-// run.
-func growHeap(srcs []replay.Source) {
+// (see above), and reports whether it did. It runs a collection, so it is
+// meant for the start of a run.
+func growHeap(srcs []replay.Source) bool {
 	if thpMode() != "madvise" || inputBytes(srcs, hugeHeapMinInput) < hugeHeapMinInput {
-		return
+		return false
 	}
 	if !adviseHugePages(make([]byte, hugeHeapBytes)) {
-		return
+		return false
 	}
 	runtime.GC() // the block is garbage now: free it for the run's objects
+	return true
 }
 
 // inputBytes is the size of the files of srcs, counted until it reaches
