@@ -173,8 +173,11 @@ func TestCacheBreakCauses(t *testing.T) {
 			[]brk{{3, CauseSecondTurn, false, 100_000, 10_000, 60}}},
 		{"third turn", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "c", read: 10_000}},
 			[]brk{{3, CauseUnexplained, false, 100_000, 10_000, 60}}},
-		{"thinking budget", []step{{version: "1.0.89", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "ultrathink", read: 10_000}},
+		{"thinking budget", []step{{version: "1.0.89", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "ultrathink", think: true, read: 10_000}},
 			[]brk{{3, CauseThinkingBudget, false, 100_000, 10_000, 60}}},
+		// A keyword whose response did not think set no budget.
+		{"thinking keyword, no thinking", []step{{version: "1.0.89", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "ultrathink", read: 10_000}},
+			[]brk{{3, CauseUnexplained, false, 100_000, 10_000, 60}}},
 		// Opus 4.1 switched to Sonnet 4 within the turn; the next turn on
 		// Sonnet 4 names it.
 		{"model named", []step{{version: "1.0.89", model: opus41, prompt: "a", read: 50_000}, {gap: minute, prompt: "b", model: opus41, read: 60_000}, {gap: minute, model: sonnet4, read: 0}, {gap: minute, model: sonnet4, read: 100_000}, {gap: minute, prompt: "c", model: sonnet4, read: 10_000}},

@@ -12,12 +12,13 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-// A turn whose thinking budget differs from the previous call's reads
+// A turn whose thinking budget differs from the previous turn's reads
 // none of the cached messages before 2.0 (here nothing at all: the 1,000
 // token overhead is below the minimum cacheable prefix); the same budget,
-// a 2.x call, or the rule turned off reads the whole previous prompt.
+// a keyword whose response did not think, a 2.x call, or the rule turned
+// off reads the whole previous prompt.
 func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
-	run := func(version string, second int64, cfg Config) CallResult {
+	run := func(version string, second int64, thought bool, cfg Config) CallResult {
 		tr := build(
 			step{0, "", []Item{user(2000)}}, // 3,000: write 2,990
 			step{1, "", []Item{asst(100), user(100)}},
@@ -25,7 +26,8 @@ func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
 		for i := range tr.Calls {
 			tr.Calls[i].Version = version
 		}
-		tr.Calls[1].Thinking = second
+		tr.Calls[1].Thinking, tr.Calls[1].NewTurn, tr.Calls[1].Thought = second, true, thought
+		cfg.SecondTurnUntil = "0" // the new turn is the second: keep that rule out
 		return Run(tr, policyFunc(func(*State) {}), cfg).Calls[1]
 	}
 	off := DefaultConfig()
@@ -34,15 +36,17 @@ func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
 		name    string
 		version string
 		second  int64
+		thought bool
 		cfg     Config
 		read    int64
 	}{
-		{"1.0.89, budget changed", "1.0.89", claudecode.ThinkHighest, DefaultConfig(), 0},
-		{"1.0.89, same budget", "1.0.89", 0, DefaultConfig(), 2990},
-		{"2.1.146, budget changed", "2.1.146", claudecode.ThinkHighest, DefaultConfig(), 2990},
-		{"1.0.89, rule off", "1.0.89", claudecode.ThinkHighest, off, 2990},
+		{"1.0.89, budget changed", "1.0.89", claudecode.ThinkHighest, true, DefaultConfig(), 0},
+		{"1.0.89, same budget", "1.0.89", 0, false, DefaultConfig(), 2990},
+		{"1.0.80, keyword without thinking", "1.0.80", claudecode.ThinkBasic, false, DefaultConfig(), 2990},
+		{"2.1.146, budget changed", "2.1.146", claudecode.ThinkHighest, true, DefaultConfig(), 2990},
+		{"1.0.89, rule off", "1.0.89", claudecode.ThinkHighest, true, off, 2990},
 	} {
-		got := run(c.version, c.second, c.cfg)
+		got := run(c.version, c.second, c.thought, c.cfg)
 		if got.Read != c.read {
 			t.Errorf("%s: read %d, want %d (actions %v)", c.name, got.Read, c.read, got.Actions)
 		}

@@ -227,8 +227,10 @@ const (
 type TurnCall struct {
 	Model, Version string
 	// NewTurn is set when a prompt the user typed precedes the call, and
-	// Budget is then that prompt's keyword thinking budget (PromptBudget);
-	// otherwise Budget is the current turn's.
+	// Budget is then that prompt's keyword thinking budget (PromptBudget).
+	// The turn runs with it only when the call's response shows thinking
+	// (Thought): a keyword that asked for a budget whose response did not
+	// think set none (Turns.Next). Budget counts on no other call.
 	NewTurn bool
 	Budget  int64
 	// Thought is set when the call's response has a thinking block.
@@ -244,6 +246,7 @@ type Turns struct {
 	thought   bool   // a response of the current turn had thinking
 	compacted bool   // a compaction came since the current turn began
 	turnModel string // the model the current turn began on
+	budget    int64  // the thinking budget the current turn ran with
 	prev      TurnCall
 }
 
@@ -264,9 +267,17 @@ func (t *Turns) Next(c TurnCall) Rewrite {
 		}
 		t.turnModel = c.Model
 	}
-	if !first && t.Keywords(c.Version) && t.Keywords(t.prev.Version) && c.Budget != t.prev.Budget {
+	budget := t.budget
+	if first || c.NewTurn {
+		budget = 0
+		if c.Thought {
+			budget = c.Budget
+		}
+	}
+	if !first && t.Keywords(c.Version) && t.Keywords(t.prev.Version) && budget != t.budget {
 		rw |= RewriteThinkingBudget
 	}
+	t.budget = budget
 	if !first && c.NewTurn && !t.second {
 		t.second = true
 		if before(c.Version, t.rules.SecondTurnUntil) {

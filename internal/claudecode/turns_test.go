@@ -117,14 +117,25 @@ func TestTurns(t *testing.T) {
 			{c: turn(sonnet45, "2.1.41", 0, true)},
 			{c: turn(sonnet45, "2.1.41", 0, false)},
 		}},
-		// The keyword budget is compared call by call, within a turn too
-		// (a call on a version that set it), and not from 2.0.
-		{"thinking budget", TurnRules{}, true, []call{
+		// A turn runs with its keyword budget when its first response
+		// thinks; a budget that changes breaks, once per turn, and not
+		// from 2.0. (The drop rule is off: these models drop thinking.)
+		{"thinking budget", TurnRules{DropThinkingUntil: "0"}, true, []call{
 			{c: turn(sonnet4, "1.0.89", 0, false)},
-			{c: turn(sonnet4, "1.0.89", ThinkHighest, false), want: RewriteThinkingBudget},
-			{c: within(sonnet4, "1.0.89", ThinkHighest, false)},
-			{c: turn(sonnet4, "1.0.89", ThinkHighest, false)},
-			{c: turn(sonnet4, "2.0.0", 0, false)},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest, true), want: RewriteThinkingBudget},
+			{c: within(sonnet4, "1.0.89", 0, false)},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest, true)},
+			{c: turn(sonnet4, "1.0.89", ThinkBasic, true), want: RewriteThinkingBudget},
+			{c: turn(sonnet4, "1.0.89", ThinkBasic, false), want: RewriteThinkingBudget},
+			{c: turn(sonnet4, "2.0.0", ThinkHighest, true)},
+		}},
+		// A keyword whose response did not think set no budget: 1.0.80's
+		// "i think that belongs …" (Opus 4.1), read whole both ways.
+		{"keyword without thinking", TurnRules{}, true, []call{
+			{c: turn(opus41, "1.0.80", 0, false)},
+			{c: turn(opus41, "1.0.80", ThinkBasic, false)},
+			{c: within(opus41, "1.0.80", ThinkBasic, false)},
+			{c: turn(opus41, "1.0.80", 0, false)},
 		}},
 		{"model named", TurnRules{}, true, []call{
 			{c: turn(opus41, "1.0.89", 0, false)},
