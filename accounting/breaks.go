@@ -17,6 +17,7 @@ const (
 	CauseResume          = "resume"
 	CauseVersionChange   = "version_change"
 	CauseCwdChange       = "cwd_change"
+	CauseSkillsChange    = "skills_change"
 	CauseTTL5m           = "ttl_5m"
 	CauseTTL1h           = "ttl_1h"
 	// The turn rules (claudecode.TurnRules), in the order claudecode.Turns
@@ -64,7 +65,7 @@ type CacheBreak struct {
 // first that applies.
 var Causes = []string{
 	CauseCompaction, CauseMicrocompaction, CauseModelChange, CauseResume, CauseVersionChange, CauseCwdChange,
-	CauseTTL5m, CauseTTL1h, CauseModelNamed, CauseThinkingBudget, CauseSecondTurn, CauseThinkingDropped,
+	CauseSkillsChange, CauseTTL5m, CauseTTL1h, CauseModelNamed, CauseThinkingBudget, CauseSecondTurn, CauseThinkingDropped,
 	CausePostCompaction, CausePromptShrank, CauseUnexplained,
 }
 
@@ -286,6 +287,7 @@ func (w *breakWalk) cause(prev, i int, prevTTL string) string {
 	// Marks on this call, or on calls not counted since p.
 	restarted := w.th.Between(prev, i, func(c *replay.Call) bool { return c.Restart })
 	cwdChanged := w.th.Between(prev, i, func(c *replay.Call) bool { return c.CwdChanged })
+	skillsChanged := w.th.Between(prev, i, claudecode.SkillsChanged)
 	clocked := c.Clock > 0 && p.Clock > 0
 	gap := c.Clock - p.Clock
 	switch {
@@ -301,6 +303,8 @@ func (w *breakWalk) cause(prev, i int, prevTTL string) string {
 		return CauseVersionChange
 	case cwdChanged:
 		return CauseCwdChange
+	case skillsChanged:
+		return CauseSkillsChange
 	case prevTTL == "1h" && clocked && gap > w.cfg.TTL1h.Milliseconds():
 		return CauseTTL1h
 	case prevTTL != "1h" && clocked && gap > w.cfg.TTL5m.Milliseconds():

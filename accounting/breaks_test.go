@@ -21,6 +21,7 @@ type step struct {
 	prompt  string // a prompt typed just before the call
 	think   bool   // the call's response has thinking
 	shrink  bool   // the prompt may be smaller than the previous call's
+	write   string // the call's response writes this file (Write), and its result follows
 }
 
 // scenario writes the steps as a main thread: one line per call, so call n
@@ -64,8 +65,14 @@ func scenario(steps []step) *tr {
 		if p := u.in + u.w5 + u.w1 + u.read; p < prompt && !s.shrink && s.before == "" {
 			u.in += prompt - p
 		}
+		if s.write != "" {
+			blocks = append(blocks, toolUse("w"+s.write, "Write", `{"file_path":"`+s.write+`","content":"x"}`))
+		}
 		prompt = u.in + u.w5 + u.w1 + u.read
 		m.call(model, u, blocks...)
+		if s.write != "" {
+			m.user([]any{result("w"+s.write, "ok")})
+		}
 	}
 	return m
 }
@@ -175,6 +182,17 @@ func TestCacheBreakCauses(t *testing.T) {
 			[]brk{{3, CauseUnexplained, false, 100_000, 10_000, 60}}},
 		{"thinking budget", []step{{version: "1.0.89", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "ultrathink", think: true, read: 10_000}},
 			[]brk{{3, CauseThinkingBudget, false, 100_000, 10_000, 60}}},
+		// From 2.1.0 a skill written in the session changes the skill list
+		// in the system prompt: the second call after the write reads less.
+		{"skill written", []step{{version: "2.1.22", read: 50_000}, {gap: minute, read: 100_000, write: "/u/.claude/skills/a/SKILL.md"},
+			{gap: minute, read: 100_100}, {gap: minute, read: 5_000}},
+			[]brk{{4, CauseSkillsChange, false, 100_100, 5_000, 60}}},
+		{"skill written, 2.0", []step{{version: "2.0.76", read: 50_000}, {gap: minute, read: 100_000, write: "/u/.claude/skills/a/SKILL.md"},
+			{gap: minute, read: 100_100}, {gap: minute, read: 5_000}},
+			[]brk{{4, CauseUnexplained, false, 100_100, 5_000, 60}}},
+		{"other file written", []step{{version: "2.1.22", read: 50_000}, {gap: minute, read: 100_000, write: "/u/repo/skills/a/SKILL.md"},
+			{gap: minute, read: 100_100}, {gap: minute, read: 5_000}},
+			[]brk{{4, CauseUnexplained, false, 100_100, 5_000, 60}}},
 		// A keyword whose response did not think set no budget.
 		{"thinking keyword, no thinking", []step{{version: "1.0.89", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "ultrathink", read: 10_000}},
 			[]brk{{3, CauseUnexplained, false, 100_000, 10_000, 60}}},

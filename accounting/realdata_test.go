@@ -95,6 +95,13 @@ func TestRealdataBreakCauses(t *testing.T) {
 			CauseModelNamed: 3, CausePostCompaction: 1, CauseThinkingBudget: 4,
 			CausePromptShrank: 4, CauseUnexplained: 2,
 		}},
+		// 358206ea's six fallbacks after a skill written (2.1.22) were
+		// unexplained until the skills rule.
+		{testcorpus.Calibration2, map[string]int{
+			CauseCompaction: 7, CauseMicrocompaction: 1, CauseCwdChange: 12, CauseSkillsChange: 6, CauseModelChange: 3,
+			CauseResume: 1, CauseVersionChange: 1, CauseTTL1h: 2, CauseTTL5m: 15,
+			CausePostCompaction: 1, CauseThinkingBudget: 2, CauseUnexplained: 3,
+		}},
 	} {
 		got, totals := map[string]int{}, map[string]int{}
 		var reports []*Report

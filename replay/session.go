@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -196,6 +197,9 @@ type Call struct {
 	// CwdChanged marks the first call of a turn begun in another working
 	// directory than the last sent call's (Thread.markCwdChanges).
 	CwdChanged bool
+	// SkillsChanged marks the second call sent after a response whose
+	// tool wrote a skill's SKILL.md (Thread.markSkillChanges).
+	SkillsChanged bool
 }
 
 // Sent reports whether a call went to the API: a <synthetic> or API-error
@@ -606,6 +610,7 @@ func (b *builder) finish() *Session {
 		th.setClocks()
 		th.markRestarts()
 		th.markCwdChanges()
+		th.markSkillChanges()
 	}
 	s.Versions = sortedKeys(b.versions)
 	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
@@ -723,6 +728,44 @@ func (th *Thread) markCwdChanges() {
 			sent = cwd
 		}
 	}
+}
+
+// markSkillChanges marks the second call sent after each call whose
+// response wrote a skill's SKILL.md without error. Claude Code lists the
+// skills in the prompt ahead of the conversation and reloads them when
+// one changes; the call right after the write was sent with the old list
+// (docs/simulation.md gives the transcript).
+func (th *Thread) markSkillChanges() {
+	for i := range th.Tools {
+		t := &th.Tools[i]
+		if !t.HasResult || t.IsError || !WritesSkill(t) {
+			continue
+		}
+		sent := 0
+		for k := t.Call + 1; k < len(th.Calls); k++ {
+			if th.Calls[k].Sent() {
+				if sent++; sent == 2 {
+					th.Calls[k].SkillsChanged = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// WritesSkill reports whether a tool call writes a skill's SKILL.md in a
+// Claude Code skills directory (~/.claude/skills/ or a project's
+// .claude/skills/). Zed's Claude Code adapter names its file tools
+// mcp__acp__Write and mcp__acp__Edit.
+func WritesSkill(t *ToolCall) bool {
+	switch strings.TrimPrefix(t.Name, "mcp__acp__") {
+	case "Write", "Edit", "MultiEdit":
+	default:
+		return false
+	}
+	p := strings.ReplaceAll(t.Input.FilePath, `\`, "/")
+	dir, name := path.Split(p)
+	return name == "SKILL.md" && strings.Contains(dir, "/.claude/skills/")
 }
 
 // Between reports whether pred holds for a call after call from, up to

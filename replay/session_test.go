@@ -795,6 +795,48 @@ func TestMarkRestarts(t *testing.T) {
 	}
 }
 
+// TestMarkSkillChanges: the second call sent after a response that wrote
+// a skill's SKILL.md, in a user's or a project's .claude/skills, is
+// marked; a call not sent does not count, and other files, other tools
+// and failed writes mark nothing.
+func TestMarkSkillChanges(t *testing.T) {
+	const skill = "/home/u/.claude/skills/vue/SKILL.md"
+	for _, c := range []struct {
+		name   string
+		tool   ToolCall
+		unsent int   // a call not sent, -1 for none
+		want   []int // the calls marked, from 0
+	}{
+		{"write", ToolCall{Name: "Write", Input: ToolInput{FilePath: skill}, HasResult: true}, -1, []int{3}},
+		{"edit in a project", ToolCall{Name: "Edit", Input: ToolInput{FilePath: "/repo/.claude/skills/x/SKILL.md"}, HasResult: true}, -1, []int{3}},
+		{"multi-edit, Windows", ToolCall{Name: "MultiEdit", Input: ToolInput{FilePath: `C:\Users\u\.claude\skills\x\SKILL.md`}, HasResult: true}, -1, []int{3}},
+		{"Zed's adapter", ToolCall{Name: "mcp__acp__Write", Input: ToolInput{FilePath: skill}, HasResult: true}, -1, []int{3}},
+		{"a call not sent between", ToolCall{Name: "Write", Input: ToolInput{FilePath: skill}, HasResult: true}, 2, []int{4}},
+		{"read", ToolCall{Name: "Read", Input: ToolInput{FilePath: skill}, HasResult: true}, -1, nil},
+		{"failed", ToolCall{Name: "Write", Input: ToolInput{FilePath: skill}, HasResult: true, IsError: true}, -1, nil},
+		{"no result", ToolCall{Name: "Write", Input: ToolInput{FilePath: skill}}, -1, nil},
+		{"another file in the skill", ToolCall{Name: "Write", Input: ToolInput{FilePath: "/home/u/.claude/skills/vue/ref.md"}, HasResult: true}, -1, nil},
+		{"a repository's skills", ToolCall{Name: "Write", Input: ToolInput{FilePath: "/repo/skills/x/SKILL.md"}, HasResult: true}, -1, nil},
+	} {
+		th := &Thread{Calls: make([]Call, 6)}
+		if c.unsent >= 0 {
+			th.Calls[c.unsent].Synthetic = true
+		}
+		c.tool.Call = 1
+		th.Tools = []ToolCall{c.tool}
+		th.markSkillChanges()
+		var got []int
+		for i := range th.Calls {
+			if th.Calls[i].SkillsChanged {
+				got = append(got, i)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: marked %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // TestTyped: only a prompt the user typed begins a turn.
 func TestTyped(t *testing.T) {
 	text := func(s string) Block { return Block{Kind: BlockText, Text: s} }

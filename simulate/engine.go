@@ -601,7 +601,8 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base). A restarted Claude Code (a new version, or a resumed
+// prefix (cache.base), and so does a skill written in the session, at any
+// call. A restarted Claude Code (a new version, or a resumed
 // conversation) loses the cached messages; from SharedPrefixFrom, on
 // Anthropic's cache, it still reads the system prompt prefix that the
 // user's other requests keep warm. The turn rules (claudecode.Turns)
@@ -614,6 +615,10 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
+	}
+	if tc.SkillsChanged {
+		e.editAt(e.cache.base)
+		e.actions = append(e.actions, "a skill written in the session changed the skill list")
 	}
 	rw := e.turns.Next(claudecode.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
 	if rw&claudecode.RewriteModelNamed != 0 {

@@ -111,6 +111,7 @@ func TestFirstTurnAfterCompaction(t *testing.T) {
 func TestSystemPromptChangeBreaksCache(t *testing.T) {
 	const sys = 3000 // above every model's minimum cacheable prompt
 	const restarted = "Claude Code restarted (a resumed conversation)"
+	const skills = "a skill written in the session changed the skill list"
 	for _, c := range []struct {
 		name   string
 		model  string
@@ -121,6 +122,7 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 	}{
 		{"same", sonnet46, "2.1.146", func(*TraceCall) {}, "", sys + 1990},
 		{"cwd", sonnet46, "2.1.146", func(tc *TraceCall) { tc.CwdChanged = true }, "working directory changed", 0},
+		{"skills", sonnet46, "2.1.146", func(tc *TraceCall) { tc.SkillsChanged = true }, skills, 0},
 		{"version", sonnet46, "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", sys},
 		{"version 1.0.x", sonnet46, "1.0.88", func(tc *TraceCall) { tc.Version = "1.0.89" }, "Claude Code version changed", 0},
 		{"version, gateway", "deepseek-v4-flash", "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", 0},
@@ -142,7 +144,7 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 		if got.Read != c.want {
 			t.Errorf("%s: read %d, want %d (actions %q)", c.name, got.Read, c.want, got.Actions)
 		}
-		for _, act := range []string{"working directory changed", "Claude Code version changed", restarted} {
+		for _, act := range []string{"working directory changed", "Claude Code version changed", restarted, skills} {
 			if slices.Contains(got.Actions, act) != (act == c.action) {
 				t.Errorf("%s: actions %q", c.name, got.Actions)
 			}

@@ -103,6 +103,11 @@ type TraceCall struct {
 	// its system prompt, which it builds at the start of each turn, so the
 	// cached prefix breaks there.
 	CwdChanged bool
+	// SkillsChanged is set when the call was sent with a skill list that a
+	// skill written in the session changed (claudecode.SkillsChanged, on
+	// this call or a call between it and the previous one): the list comes
+	// after the base prefix, so the cached prefix breaks there.
+	SkillsChanged bool
 	// Restarted is set on the first call sent by a new Claude Code process
 	// after a resumed conversation's copied lines (replay.Call.Restart, on
 	// this call or a call between it and the previous one).
@@ -228,8 +233,9 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 		tc := TraceCall{
 			Index: seg.Call, Line: c.Line, Time: c.Clock, Ahead: c.Clock - c.Time, Model: c.Model, Version: c.Version,
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
-			Restarted:  th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.Restart }),
-			CwdChanged: th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.CwdChanged }),
+			Restarted:     th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.Restart }),
+			CwdChanged:    th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.CwdChanged }),
+			SkillsChanged: th.Between(prevCall, seg.Call, claudecode.SkillsChanged),
 		}
 		prevCall = seg.Call
 		if c.OutputLowerBound {

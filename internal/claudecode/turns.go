@@ -131,6 +131,18 @@ func PromptBudget(m *replay.Message) (int64, bool) {
 	return ThinkingBudget(strings.Join(text, "\n")), true
 }
 
+// SkillsReloadFrom is the first Claude Code version that reloads the
+// skills while a session runs (its CHANGELOG, 2.1.0: "skill hot-reload"):
+// from it, a skill written in the session changes the skill list in the
+// prompt ahead of the conversation (replay.Call.SkillsChanged).
+const SkillsReloadFrom = "2.1.0"
+
+// SkillsChanged reports whether call c was sent with a skill list a skill
+// written in the session changed.
+func SkillsChanged(c *replay.Call) bool {
+	return c.SkillsChanged && c.Version != "" && replay.CompareVersions(c.Version, SkillsReloadFrom) >= 0
+}
+
 // PostCompactTurnFrom is the first Claude Code version whose first user
 // turn after a compaction rewrites the conversation after the system
 // prompt: its transcripts read only the system prompt there, although the
