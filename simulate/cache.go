@@ -9,7 +9,8 @@ import (
 // (Anthropic's "Prompt caching" documentation). A request caches the prefix
 // up to its breakpoint (the end of its last message); a later request reads
 // the longest live cached prefix of its own prompt and writes the rest up to
-// its breakpoint. Entries live for the TTL from their last read or write.
+// its breakpoint. Entries live for the lifetime they were written with,
+// from their last read or write.
 //
 // Prefixes are tracked by position: every entry is a prefix of the current
 // context, because an edit at position p invalidates all entries longer
@@ -47,6 +48,7 @@ type entry struct {
 	pos     int64 // prefix length in tokens
 	expires int64 // Unix ms
 	used    int64 // Unix ms, the last read or write
+	ttl     int64 // ms, the lifetime it was written with
 }
 
 // MaxCacheEntries is the default bound on the entries the model keeps
@@ -65,7 +67,7 @@ func newCache(ttl time.Duration, entries int, slack time.Duration) *cache {
 // now: a prefix cached before the conversation began.
 func (c *cache) warm(model string, pos, now int64) {
 	c.model = model
-	c.entries = append(c.entries[:0], entry{pos: pos, expires: now, used: now})
+	c.entries = append(c.entries[:0], entry{pos: pos, expires: now, used: now, ttl: c.ttl})
 }
 
 // live says whether an entry can be read at now.
@@ -160,7 +162,7 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	// A read refreshes every live entry it passes through.
 	for i := range c.entries {
 		if c.entries[i].pos <= read && c.live(c.entries[i], now) {
-			c.entries[i].expires = now + c.lifetime(c.entries[i].pos)
+			c.entries[i].expires = now + c.lifetime(c.entries[i])
 			c.entries[i].used = now
 		}
 	}
@@ -169,13 +171,13 @@ func (c *cache) request(now int64, model string, prompt, tail, sys, minCache int
 	}
 	write = bp - read
 	if write > 0 {
-		c.add(entry{pos: bp, expires: now + c.lifetime(bp), used: now})
+		c.put(bp, now)
 	}
 	if sys >= minCache && sys <= bp && sys > 0 {
-		c.add(entry{pos: sys, expires: now + c.lifetime(sys), used: now})
+		c.put(sys, now)
 	}
 	if b := c.base; b >= minCache && b < sys && b > 0 {
-		c.add(entry{pos: b, expires: now + c.lifetime(b), used: now})
+		c.put(b, now)
 	}
 	return read, write, tail
 }
@@ -191,10 +193,10 @@ func (c *cache) readBase(pos, now int64) {
 	c.base = pos
 	for i := range c.entries {
 		if x := &c.entries[i]; x.pos == c.sys || x.pos == old {
-			x.expires = min(x.expires, x.used+c.ttl)
+			x.expires = min(x.expires, x.used+x.ttl)
 		}
 	}
-	c.add(entry{pos: pos, expires: now + c.lifetime(pos), used: now})
+	c.put(pos, now)
 }
 
 // readSys records that the request just made, within the lifetime of the
@@ -207,15 +209,24 @@ func (c *cache) readSys(pos, now int64) {
 		c.entries = slices.DeleteFunc(c.entries, func(e entry) bool { return e.pos == old })
 	}
 	c.sys = pos
-	c.add(entry{pos: pos, expires: now + c.lifetime(pos), used: now})
+	c.put(pos, now)
 }
 
-// lifetime is how long an entry at pos lives from its last use.
-func (c *cache) lifetime(pos int64) int64 {
-	if pos == c.base || pos == c.sys && c.base == 0 {
-		return max(c.ttl, c.sysTTL)
+// lifetime is how long an entry lives from its last use: the lifetime it
+// was written with (a read does not change it), or the system prompt's
+// when other requests keep that entry warm.
+func (c *cache) lifetime(e entry) int64 {
+	if e.pos == c.base || e.pos == c.sys && c.base == 0 {
+		return max(e.ttl, c.sysTTL)
 	}
-	return c.ttl
+	return e.ttl
+}
+
+// put writes an entry at pos at now, with the current lifetime.
+func (c *cache) put(pos, now int64) {
+	e := entry{pos: pos, used: now, ttl: c.ttl}
+	e.expires = now + c.lifetime(e)
+	c.add(e)
 }
 
 // fork prices a request on model that shares the first shared tokens of
@@ -234,7 +245,7 @@ func (c *cache) fork(now int64, model string, shared, own int64) (read, write in
 	}
 	for i := range c.entries {
 		if c.entries[i].pos <= read && c.live(c.entries[i], now) {
-			c.entries[i].expires = max(c.entries[i].expires, now+c.lifetime(c.entries[i].pos))
+			c.entries[i].expires = max(c.entries[i].expires, now+c.lifetime(c.entries[i]))
 			c.entries[i].used = max(c.entries[i].used, now)
 		}
 	}

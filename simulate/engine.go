@@ -507,6 +507,7 @@ func WarmStart(calls []TraceCall) *TraceCall {
 func (e *engine) step(i int, p Policy, obs bool) {
 	tr, tc := e.tr, &e.tr.Calls[i]
 	e.call, e.now, e.model = i, tc.Time, tc.Model
+	e.ttl = e.callTTL(tc)
 	e.actions = nil
 	e.compacted, e.clearedNow = false, false
 	if obs {
@@ -935,6 +936,22 @@ func (e *engine) flushEdit() {
 		e.cache.edit(e.edit)
 		e.edit = -1
 	}
+}
+
+// callTTL is the lifetime of the entries call tc writes: Config.TTL when
+// set, else the one its recorded writes show (only 1-hour or only 5-minute
+// entries), else the lifetime before it. Claude Code can switch within a
+// session, and an entry keeps the lifetime it was written with (cache).
+func (e *engine) callTTL(tc *TraceCall) time.Duration {
+	switch u := tc.Usage; {
+	case e.cfg.TTL > 0:
+		return e.cfg.TTL
+	case u.CacheWrite1h > 0 && u.CacheWrite5m == 0:
+		return accounting.DefaultTTL1h
+	case u.CacheWrite5m > 0 && u.CacheWrite1h == 0:
+		return accounting.DefaultTTL5m
+	}
+	return e.ttl
 }
 
 // lifetimes returns the cache lifetime of a call's entries and of its

@@ -507,3 +507,55 @@ func TestRunsIndependentOfPool(t *testing.T) {
 		t.Errorf("%s: a run after other runs differs from the first", small.Session)
 	}
 }
+
+// TestCacheEntryKeepsItsLifetime: an entry lives for the lifetime it was
+// written with, and a read refreshes it by that lifetime, whatever the
+// lifetime of the request that reads it.
+func TestCacheEntryKeepsItsLifetime(t *testing.T) {
+	min := func(m int) int64 { return int64(m) * 60_000 }
+	c := newCache(time.Hour, MaxCacheEntries, 0)
+	if r, w, _ := c.request(0, "m", 10_000, 10, 0, 1024); r != 0 || w != 9_990 {
+		t.Fatalf("cold: read %d write %d", r, w)
+	}
+	c.ttl = (5 * time.Minute).Milliseconds()
+	if r, w, _ := c.request(min(1), "m", 12_000, 10, 0, 1024); r != 9_990 || w != 2_000 {
+		t.Fatalf("warm: read %d write %d", r, w)
+	}
+	// At 31 minutes the 5-minute entry (11,990) is gone; the 1-hour one,
+	// refreshed at minute 1 for an hour, is read.
+	if r, w, _ := c.request(min(31), "m", 13_000, 10, 0, 1024); r != 9_990 || w != 3_000 {
+		t.Errorf("after 30 minutes: read %d write %d, want 9990 3000", r, w)
+	}
+	// 61 minutes after its last read it is gone too.
+	if r, _, _ := c.request(min(92), "m", 14_000, 10, 0, 1024); r != 0 {
+		t.Errorf("after 61 minutes: read %d, want 0", r)
+	}
+}
+
+// TestCallTTL: each call writes entries with the lifetime its recorded
+// writes show, so a session that switches from 1-hour to 5-minute entries
+// still reads, half an hour later, what it wrote for an hour. --ttl
+// overrides every call.
+func TestCallTTL(t *testing.T) {
+	tr := build(
+		step{0, "", []Item{user(2000)}},           // 3,000: writes 2,990 for an hour
+		step{1, "", []Item{asst(100), user(100)}}, // 3,200: reads 2,990, writes 200 for 5 minutes
+		step{31, "", []Item{asst(100), user(100)}},
+	)
+	tr.Calls[0].Usage.CacheWrite1h, tr.Calls[0].Usage.CacheWrite5m = tr.Calls[0].Usage.CacheWrite5m, 0
+	res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+	if c := res.Calls[0]; c.Write1h != 2990 || c.Write5m != 0 {
+		t.Errorf("call 1 wrote %d (1h) and %d (5m), want 2990 and 0", c.Write1h, c.Write5m)
+	}
+	if c := res.Calls[1]; c.Write1h != 0 || c.Write5m != 200 {
+		t.Errorf("call 2 wrote %d (1h) and %d (5m), want 0 and 200", c.Write1h, c.Write5m)
+	}
+	if got := res.Calls[2].Read; got != 2990 {
+		t.Errorf("call 3 read %d, want 2990 (the 1-hour entry)", got)
+	}
+	cfg := DefaultConfig()
+	cfg.TTL = 5 * time.Minute
+	if got := Run(tr, policyFunc(func(*State) {}), cfg).Calls[2].Read; got != 0 {
+		t.Errorf("--ttl 5m: call 3 read %d, want 0", got)
+	}
+}

@@ -161,7 +161,9 @@ type Trace struct {
 	Method accounting.Method
 	// TTL is the cache lifetime the session's writes show
 	// (accounting.DefaultTTL1h when any call wrote 1-hour entries, else
-	// DefaultTTL5m); Config.TTL overrides it.
+	// DefaultTTL5m): a run starts with it, and each call's own writes
+	// choose its entries' lifetime (engine.callTTL). Config.TTL overrides
+	// both.
 	TTL time.Duration
 	// Auxiliary is the kind of a side request read without its session
 	// (replay.Session.Auxiliary): the trace then has no calls to replay.
