@@ -11,11 +11,11 @@ import (
 // DefaultSharedPrefixTTL is how long the system prompt prefix stays
 // readable after the session's own entries, when the session's first call
 // read from the cache: every request of the same Claude Code setup begins
-// with that prefix, so the user's other requests keep it warm. Six hours
+// with that prefix, so the user's other requests keep it warm. Three days
 // covers the longest gap after which the transcripts show such a prefix
-// read (docs/simulation.md, "The system prompt outlives the session's own
-// entries").
-const DefaultSharedPrefixTTL = 6 * time.Hour
+// read, 67.5 hours (docs/simulation.md, "The system prompt outlives the
+// session's own entries").
+const DefaultSharedPrefixTTL = 72 * time.Hour
 
 // DefaultClockSlack is how much later than its lifetime a cache entry is
 // still read, by the transcript's clock (Config.ClockSlack): timestamps

@@ -168,7 +168,7 @@ func TestFidelityBars(t *testing.T) {
 		// (docs/simulation.md). a1bb1115 starts from a summary, so its first
 		// compaction is its second (before it was counted, 3 of 4 were 2 of
 		// 3, the median 6.7%).
-		{testcorpus.Calibration2, 4, 3, 4, 9, 2, 27, 1},
+		{testcorpus.Calibration2, 4, 3, 4, 8.5, 2, 27, 1},
 	} {
 		var rows []fidelity.Row
 		var callErr, recorded int64
