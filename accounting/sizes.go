@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -134,6 +135,7 @@ func SizeThread(th *replay.Thread) *Sizes {
 		d := max(0, th.Calls[seg.Call].Usage.Prompt()-th.Calls[sz.Segments[k-1].Call].Usage.Prompt())
 		sz.Segments[k].Hidden, slots = sz.split(th, seg, sz.Unsent, d, slots[:0])
 	}
+	sz.fitMicro(th)
 	// Overhead: the first call with usage's prompt minus the messages
 	// before it.
 	var msgs int64
@@ -226,4 +228,117 @@ func (sz *Sizes) split(th *replay.Thread, seg Segment, skip []bool, total int64,
 		sz.Blocks[slots[j].m][slots[j].b]++
 	}
 	return 0, slots
+}
+
+// fitMicro sizes the tool results a real micro-compaction cleared by what
+// clearing them freed. The prompt of the call after the compaction is the
+// prompt before it, plus what was appended since, less what the cleared
+// results cost beyond the placeholders that replaced them; the split by
+// estimate can give those results more or less than that, since it shares
+// each segment's growth by Claude Code's estimate. Their exact sizes are
+// scaled to the freed total and the other blocks of their segments take up
+// the difference, so every segment still adds up to its usage delta. Only
+// results in clean segments move, and only when the compaction is the one
+// change between two measured calls.
+func (sz *Sizes) fitMicro(th *replay.Thread) {
+	for k, seg := range sz.Segments {
+		if k == 0 || seg.CompTo-seg.CompFrom != 1 {
+			continue
+		}
+		c := &th.Compactions[seg.CompFrom]
+		prev, cur := &th.Calls[sz.Segments[k-1].Call], &th.Calls[seg.Call]
+		if c.Kind != replay.CompactMicro || len(c.CompactedToolIDs) == 0 || !measured(prev) || !measured(cur) {
+			continue
+		}
+		var growth int64
+		for m := seg.From; m < seg.To; m++ {
+			if !sz.Unsent[m] {
+				for _, n := range sz.Blocks[m] {
+					growth += n
+				}
+			}
+		}
+		freed := prev.Usage.Prompt() + growth - cur.Usage.Prompt()
+		sz.scaleCleared(th, sz.Segments[:k], c.CompactedToolIDs, freed)
+	}
+}
+
+// scaleCleared scales the sizes of the cleared results in clean segments
+// so that all the cleared results cost freed plus their placeholders.
+func (sz *Sizes) scaleCleared(th *replay.Thread, segs []Segment, ids []string, freed int64) {
+	cleared := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		cleared[id] = true
+	}
+	placeholder := int64(float64(replay.Estimate(len(claudecode.Placeholder)))*sz.Ratio + 0.5)
+	target := freed // what the movable results must cost
+	var movable int64
+	isCleared := func(m, b int) bool {
+		msg := &th.Messages[m]
+		return msg.Role != replay.RoleAttachment && msg.Blocks[b].Kind == replay.BlockToolResult && cleared[msg.Blocks[b].ToolID]
+	}
+	for _, seg := range segs {
+		for m := seg.From; m < seg.To; m++ {
+			if sz.Unsent[m] {
+				continue
+			}
+			for b, n := range sz.Blocks[m] {
+				if !isCleared(m, b) {
+					continue
+				}
+				target += placeholder
+				if seg.Clean {
+					movable += n
+				} else {
+					target -= n
+				}
+			}
+		}
+	}
+	if movable <= 0 || target <= 0 {
+		return
+	}
+	var refs, others []slot
+	for _, seg := range segs {
+		if !seg.Clean {
+			continue
+		}
+		refs, others = refs[:0], others[:0]
+		var own, rest int64
+		for m := seg.From; m < seg.To; m++ {
+			if sz.Unsent[m] {
+				continue
+			}
+			for b, n := range sz.Blocks[m] {
+				if isCleared(m, b) {
+					refs, own = append(refs, slot{m: m, b: b, rem: n}), own+n
+				} else {
+					others, rest = append(others, slot{m: m, b: b, rem: n}), rest+n
+				}
+			}
+		}
+		if own == 0 || rest == 0 {
+			continue // nothing else in the segment can take up a difference
+		}
+		scaled := min(own*target/movable, own+rest)
+		sz.distribute(refs, own, scaled)
+		sz.distribute(others, rest, own+rest-scaled)
+	}
+}
+
+// distribute sets the sizes of the blocks of slots, whose weights (their
+// current sizes, in rem) sum to sum, to shares of total by largest
+// remainder.
+func (sz *Sizes) distribute(slots []slot, sum, total int64) {
+	var given int64
+	for i := range slots {
+		num := total * slots[i].rem
+		sz.Blocks[slots[i].m][slots[i].b] = num / sum
+		given += num / sum
+		slots[i].rem = num % sum
+	}
+	slices.SortStableFunc(slots, func(a, b slot) int { return cmp.Compare(b.rem, a.rem) })
+	for j := int64(0); j < total-given; j++ {
+		sz.Blocks[slots[j].m][slots[j].b]++
+	}
 }

@@ -182,3 +182,48 @@ func TestSizeThreadDuplicateCall(t *testing.T) {
 func promptUsage(prompt int64) replay.Usage {
 	return replay.Usage{Input: 10, CacheRead: prompt - 10}
 }
+
+// TestSizeThreadMicroFit: the results a real micro-compaction cleared are
+// sized by what clearing them freed, and the rest of their segment takes
+// up the difference. Ratio 2: each clean segment grew 2,020 over a
+// 10-unit response and a 1,000-unit result (20 and 2,000). Before call 3
+// the micro-compaction cleared result a; the prompt went from 5,240 by
+// the 100 tokens appended since (m5, m6 at the ratio) less what clearing
+// a freed, 1,500 less the 16-token placeholder (8 units): 3,856. So a
+// cost 1,500 (of its segment's 2,020; the response m1 takes the other
+// 520), and b, not cleared, keeps its 2,000.
+func TestSizeThreadMicroFit(t *testing.T) {
+	result := func(id string, est int) replay.Message {
+		return replay.Message{Role: replay.RoleUser, Call: -1, Blocks: []replay.Block{{Kind: replay.BlockToolResult, ToolID: id, Est: est}}}
+	}
+	th := func(ids []string) *replay.Thread {
+		return &replay.Thread{
+			Messages: []replay.Message{
+				msg(replay.RoleUser, 100), msg(replay.RoleAssistant, 10), result("a", 1000),
+				msg(replay.RoleAssistant, 10), result("b", 1000), msg(replay.RoleAssistant, 10),
+				msg(replay.RoleUser, 40), msg(replay.RoleAssistant, 10),
+			},
+			Calls: []replay.Call{
+				{Msg: 1, HasUsage: true, Usage: promptUsage(1200)},
+				{Msg: 3, HasUsage: true, Usage: promptUsage(3220)},
+				{Msg: 5, HasUsage: true, Usage: promptUsage(5240)},
+				{Msg: 7, HasUsage: true, Usage: promptUsage(3856)},
+			},
+			Compactions: []replay.Compaction{{Kind: replay.CompactMicro, Msg: 6, CompactedToolIDs: ids}},
+		}
+	}
+	sz := SizeThread(th([]string{"a"}))
+	if sz.Ratio != 2 {
+		t.Fatalf("ratio %v, want 2", sz.Ratio)
+	}
+	want := [][]int64{{200}, {520}, {1500}, {20}, {2000}, {20}, {80}, {20}}
+	if !reflect.DeepEqual(sz.Blocks, want) {
+		t.Errorf("blocks %v, want %v", sz.Blocks, want)
+	}
+	// A micro-compaction that names no results (2.1.41's image clearing)
+	// leaves the split alone.
+	sz = SizeThread(th(nil))
+	if want[1][0], want[2][0] = 20, 2000; !reflect.DeepEqual(sz.Blocks, want) {
+		t.Errorf("without ids: blocks %v, want %v", sz.Blocks, want)
+	}
+}

@@ -35,5 +35,5 @@ func Example() {
 	// Output:
 	// observed         peak  21158  cost $0.2181  Δ $+0.0000
 	// claude-code      peak  21430  cost $0.2791  Δ $+0.0610
-	// keep-last-n:n=3  peak  20551  cost $0.3164  Δ $+0.0984
+	// keep-last-n:n=3  peak  20581  cost $0.3185  Δ $+0.1005
 }

@@ -160,14 +160,15 @@ func TestFidelityBars(t *testing.T) {
 	}{
 		{testcorpus.Realdata, 4, 4, 9, 6, 2, 8, 0},
 		{testcorpus.Calibration, 6, 6, 7, 5, 6, 4.5, 0},
-		// 48244adb: claude-code frees more than Claude Code's micro-compaction
-		// did and reaches the threshold later (unexplained); d80e8a73: the
-		// one compaction where none happened, at a restart that sent a
-		// smaller prompt (explained as such); 0c45b0a6 and a1bb1115 (1.0.81, 1.0.80):
-		// Claude Code re-attached far more than the restoration rule gives
-		// (docs/simulation.md). a1bb1115 starts from a summary, so its first
-		// compaction is its second (before it was counted, 3 of 4 were 2 of
-		// 3, the median 6.7%).
+		// d80e8a73: the one compaction where none happened, at a restart
+		// that sent a smaller prompt (explained as such); 0c45b0a6 and
+		// a1bb1115 (1.0.81, 1.0.80): Claude Code re-attached far more than
+		// the restoration rule gives (docs/simulation.md). a1bb1115 starts
+		// from a summary, so its first compaction is its second (before it
+		// was counted, 3 of 4 were 2 of 3, the median 6.7%). 48244adb
+		// compacts at call 78, one before the real 79 (unexplained); it was
+		// at 125 until the results its micro-compaction cleared were sized
+		// by what clearing them freed.
 		{testcorpus.Calibration2, 4, 3, 4, 8.5, 2, 27, 1},
 	} {
 		var rows []fidelity.Row

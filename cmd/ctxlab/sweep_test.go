@@ -315,7 +315,7 @@ func TestSweepStats(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--alpha", "0.2"}, "+57.4%"},
+		{[]string{"--alpha", "0.2"}, "+57.6%"},
 		{nil, "      ~ |"},
 	} {
 		text, _, _ := ctxlab(t, "", nil, append([]string{"sweep", "--wide", "--policy", "keep-last-n", "--vary", "n=2,8"}, append(c.args, fixtures)...)...)
@@ -329,7 +329,7 @@ func TestSweepStats(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
 	d, _ = run()
 	if code != exitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "rank,policy,n,sessions,feasible,pareto,objective,value,ci_low,ci_high,") ||
-		!strings.HasPrefix(lines[1], "1,keep-last-n:n=2,2,4,true,false,total_cost_usd,2.353533,"+strconv.FormatFloat(*d.Totals[0].Low, 'f', -1, 64)+","+strconv.FormatFloat(*d.Totals[0].High, 'f', -1, 64)+",") {
+		!strings.HasPrefix(lines[1], "1,keep-last-n:n=2,2,4,true,false,total_cost_usd,2.355821,"+strconv.FormatFloat(*d.Totals[0].Low, 'f', -1, 64)+","+strconv.FormatFloat(*d.Totals[0].High, 'f', -1, 64)+",") {
 		t.Errorf("totals CSV:\n%s", csv)
 	}
 }
