@@ -77,6 +77,10 @@ type Config struct {
 	// estimates the last response's blocks after its first
 	// (claudecode.EstimateResponseFrom).
 	EstimateResponseFrom string
+	// FinalOutputFrom is the first version whose count has a response's
+	// final output where the transcript records a placeholder; the model
+	// then estimates it (claudecode.FinalOutputFrom).
+	FinalOutputFrom string
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
 	// (claudecode.TurnRules: a changed keyword thinking budget, the
@@ -386,6 +390,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.EstimateResponseFrom == "" {
 		cfg.EstimateResponseFrom = claudecode.EstimateResponseFrom
 	}
+	if cfg.FinalOutputFrom == "" {
+		cfg.FinalOutputFrom = claudecode.FinalOutputFrom
+	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
 	}
@@ -558,7 +565,9 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.turns.Compacted()
 	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
-	if tc.OutputLowerBound {
+	if tc.OutputLowerBound && (tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.FinalOutputFrom) >= 0) {
+		// Claude Code counted the final output, which the transcript's
+		// placeholder does not show: its estimate stands in.
 		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
 	}
 	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg

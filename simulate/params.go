@@ -32,6 +32,8 @@ func bind(c *Config) []Param {
 			"first version whose auto-compaction check adds an estimate of what followed the last response"), "EstimateFrom"},
 		{param.Version(&c.EstimateResponseFrom, "estimate-response-from", c.EstimateResponseFrom,
 			"first version whose auto-compaction check also estimates the last response's blocks after its first"), "EstimateResponseFrom"},
+		{param.Version(&c.FinalOutputFrom, "final-output-from", c.FinalOutputFrom,
+			"first version whose auto-compaction check counts a response's final output where the transcript records a placeholder"), "FinalOutputFrom"},
 		{param.Version(&c.ThinkingKeywordsUntil, "thinking-keywords-until", c.ThinkingKeywordsUntil,
 			"first version whose thinking budget no longer follows the prompt's keywords; before it a changed budget breaks the cached messages"), "ThinkingKeywordsUntil"},
 		{param.Version(&c.DropThinkingUntil, "drop-thinking-until", c.DropThinkingUntil,

@@ -342,3 +342,42 @@ func TestThinkingDropped(t *testing.T) {
 		}
 	}
 }
+
+// Claude Code's count has the output it held for the previous response:
+// up to 2.1.19 the placeholder its transcript records too (4 here), from
+// 2.1.41 the final output, which the transcript does not show and the
+// model estimates (500 units at ratio 1). The rest of call 2's count (call
+// 1's prompt and the estimate of what followed) is the same either way.
+func TestTriggerCountsFinalOutput(t *testing.T) {
+	count := func(version, from string) int64 {
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+		)
+		for i := range tr.Calls {
+			tr.Calls[i].Version = version
+		}
+		tr.Calls[0].Usage.Output, tr.Calls[0].OutputLowerBound, tr.Calls[0].OutputEst = 4, true, 500
+		cfg := DefaultConfig()
+		cfg.FinalOutputFrom = from
+		var got int64
+		Run(tr, policyFunc(func(s *State) {
+			if s.Call == 1 {
+				got = s.Trigger
+			}
+		}), cfg)
+		return got
+	}
+	placeholder := count("2.1.19", "")
+	if placeholder <= 3000+4 {
+		t.Fatalf("2.1.19: count %d, want above 3,004", placeholder)
+	}
+	for _, c := range []struct{ version, from string }{{"2.1.41", ""}, {"2.1.146", ""}, {"2.1.19", "0"}} {
+		if got := count(c.version, c.from); got != placeholder-4+500 {
+			t.Errorf("%s, final-output-from %q: count %d, want %d", c.version, c.from, got, placeholder-4+500)
+		}
+	}
+	if got := count("2.1.41", "99"); got != placeholder {
+		t.Errorf("2.1.41, final-output-from 99: count %d, want %d", got, placeholder)
+	}
+}

@@ -50,6 +50,17 @@ const (
 // compactMetadata.preTokens shows which a version counts.
 const EstimateFrom = "2.1.0"
 
+// FinalOutputFrom is the first Claude Code version whose count has a
+// response's final output tokens where its transcript records a
+// placeholder (the usage of the response's first streamed message; 2.1.9
+// to 2.1.41 write those). Before it the count has the placeholder too, as
+// the transcript does: 2.1.19's compactMetadata.preTokens equal the
+// recorded usage total and the estimate of what followed, to the token, in
+// both its compactions; a 2.1.41 one exceeds them by 3,744, the size of
+// the long Write its response made. No transcript between has a
+// compaction, so the change is placed at the first version that shows it.
+const FinalOutputFrom = "2.1.41"
+
 // EstimateResponseFrom is the first Claude Code version whose count also
 // adds the estimate of the last response's blocks after its first: Claude
 // Code writes each block of a response as a message of its own, all with
