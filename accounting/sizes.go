@@ -215,18 +215,7 @@ func (sz *Sizes) split(th *replay.Thread, seg Segment, skip []bool, total int64,
 	if sum == 0 {
 		return total, slots
 	}
-	var given int64
-	for i := range slots {
-		num := total * slots[i].rem
-		sz.Blocks[slots[i].m][slots[i].b] = num / sum
-		given += num / sum
-		slots[i].rem = num % sum
-	}
-	// The remainder goes to the largest fractional parts (ties: earlier block).
-	slices.SortStableFunc(slots, func(a, b slot) int { return cmp.Compare(b.rem, a.rem) })
-	for j := int64(0); j < total-given; j++ {
-		sz.Blocks[slots[j].m][slots[j].b]++
-	}
+	sz.distribute(slots, sum, total)
 	return 0, slots
 }
 
@@ -326,9 +315,9 @@ func (sz *Sizes) scaleCleared(th *replay.Thread, segs []Segment, ids []string, f
 	}
 }
 
-// distribute sets the sizes of the blocks of slots, whose weights (their
-// current sizes, in rem) sum to sum, to shares of total by largest
-// remainder.
+// distribute sets the sizes of the blocks of slots, whose weights (in
+// rem) sum to sum, to shares of total, by largest remainder so that they
+// add up exactly (ties: the earlier block).
 func (sz *Sizes) distribute(slots []slot, sum, total int64) {
 	var given int64
 	for i := range slots {

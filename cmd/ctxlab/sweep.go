@@ -207,7 +207,7 @@ func runSweep(o *sweepOptions, e env) error {
 	if statOpt.Resamples > 0 {
 		iv = plots.Interval{Confidence: statOpt.Confidence, Baseline: base}
 	}
-	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, len(doc.Inputs), iv, o.plot.format, o.plot.plotOpts())
+	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, o.plot.format, o.plot.plotOpts())
 	return o.plot.done(e, nil, files, err)
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -619,6 +620,45 @@ type ParetoData struct {
 	Bases  []string
 	Points []ParetoPoint
 	Front  []ParetoPoint
+	// Steps says, for each step along the front (from Front[k-1] to
+	// Front[k]), whether the paired test found the two points differ on
+	// either metric; nil when the steps were not tested (MarkSteps).
+	Steps []StepTest
+}
+
+// StepTest is what the paired test said of one step along the front.
+type StepTest int8
+
+// A step along the front was not tested, or was and found a significant
+// difference on either metric, or found none on both.
+const (
+	StepUntested StepTest = iota
+	StepDiffers
+	StepSame
+)
+
+// MarkSteps records which steps along the front differ significantly, from
+// sweep's front comparisons (each point of the front against the one
+// before it, on each metric; sweep.FrontSteps).
+func (d *ParetoData) MarkSteps(cs []paired.Comparison) {
+	if len(cs) == 0 || len(d.Front) < 2 {
+		return
+	}
+	d.Steps = make([]StepTest, len(d.Front)-1)
+	for k := range d.Steps {
+		from, to := d.Front[k].Policy, d.Front[k+1].Policy
+		for _, c := range cs {
+			if c.Baseline != from || c.Policy != to {
+				continue
+			}
+			switch {
+			case c.Significant:
+				d.Steps[k] = StepDiffers
+			case d.Steps[k] == StepUntested:
+				d.Steps[k] = StepSame
+			}
+		}
+	}
 }
 
 // ParetoPoint is one grid point's totals of the two metrics. Point indexes
@@ -811,7 +851,9 @@ func oneParamApart(g []ParetoPoint) (string, bool) {
 
 // Front styles: a dark staircase, and a ring around each front point.
 var (
-	frontLine  = draw.LineStyle{Color: colorObserved, Width: vg.Points(0.9)}
+	frontLine = draw.LineStyle{Color: colorObserved, Width: vg.Points(0.9)}
+	// sameLine is a step the paired test found no difference along.
+	sameLine   = draw.LineStyle{Color: colorObserved, Width: vg.Points(0.9), Dashes: []vg.Length{vg.Points(3), vg.Points(2.5)}}
 	frontGlyph = draw.GlyphStyle{Color: colorObserved, Radius: vg.Points(5), Shape: ring{width: vg.Points(0.8)}}
 )
 
@@ -876,7 +918,7 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 		for i, pt := range d.Front {
 			front[i] = XY{X: pt.A, Y: pt.B}
 		}
-		p.Add(&line{XYs: front, Style: frontLine, Step: true})
+		p.Add(frontSteps(front, d.Steps)...)
 		p.Add(scatter...)
 		rings := &marks{XYs: front, Glyph: frontGlyph}
 		p.Add(rings)
@@ -890,6 +932,10 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 		p.Add(pl)
 		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("Pareto front (%s, labelled)", numtext.Count(len(d.Front), "point", "points")),
 			Thumbs: []plot.Thumbnailer{&hline{Style: frontLine}, &marks{Glyph: frontGlyph}}})
+		if slices.Contains(d.Steps, StepSame) {
+			f.Legend = append(f.Legend, LegendEntry{Text: "step with no significant difference on either metric (paired test)",
+				Thumbs: []plot.Thumbnailer{&hline{Style: sameLine}}})
+		}
 	} else {
 		p.Add(scatter...)
 	}
@@ -900,11 +946,29 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 	return f
 }
 
+// frontSteps draws the front as a staircase, a step at a time: dashed
+// where the paired test found no difference between its two points.
+func frontSteps(front []XY, steps []StepTest) []plot.Plotter {
+	if len(front) < 2 || steps == nil {
+		return []plot.Plotter{&line{XYs: front, Style: frontLine, Step: true}}
+	}
+	out := make([]plot.Plotter, 0, len(front)-1)
+	for k := 1; k < len(front); k++ {
+		sty := frontLine
+		if steps[k-1] == StepSame {
+			sty = sameLine
+		}
+		out = append(out, &line{XYs: front[k-1 : k+1], Style: sty, Step: true})
+	}
+	return out
+}
+
 // SweepFiles returns a sweep's plots: the objective against each swept
 // parameter (with the totals' intervals, iv saying what they are), a
 // heatmap per base policy when exactly two parameters are swept, and the
-// Pareto front when pareto names two metrics.
-func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, sessions int, iv Interval, format string, opt Options) []File {
+// Pareto front when pareto names two metrics, its steps marked by steps
+// (the front's comparisons, MarkSteps).
+func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, steps []paired.Comparison, sessions int, iv Interval, format string, opt Options) []File {
 	var out []File
 	for _, param := range params {
 		d := SweepSeries(points, totals, param, objective)
@@ -918,6 +982,7 @@ func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, obj
 	}
 	if len(pareto) == 2 {
 		d := ParetoSeries(points, totals, pareto[0], pareto[1])
+		d.MarkSteps(steps)
 		out = append(out, File{Name: fileName(KindPareto, pareto[0].Name, pareto[1].Name, format), Figure: Pareto(d, sessions, opt)})
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
@@ -485,6 +487,57 @@ func TestParetoFigure(t *testing.T) {
 		if x < 0.05 || x > 0.95 || y < 0.05 || y > 0.95 {
 			t.Errorf("%s at (%.3f, %.3f) of the axes", q.Policy, x, y)
 		}
+	}
+}
+
+// The front is drawn a step at a time when its steps were tested: dashed
+// where neither metric differs significantly, solid where one does or
+// where the step was not tested; the legend says what a dashed step is.
+func TestParetoSteps(t *testing.T) {
+	pt := func(policy string, a, b float64) ParetoPoint {
+		return ParetoPoint{Policy: policy, Base: "p", A: a, B: b}
+	}
+	d := ParetoData{A: lookup(t, "total_cost_usd"), B: lookup(t, "peak_context"), Bases: []string{"p"}}
+	d.Front = []ParetoPoint{pt("p:k=1", 1, 40), pt("p:k=2", 2, 30), pt("p:k=4", 3, 20), pt("p:k=8", 4, 10)}
+	d.Points = d.Front
+	cmp := func(from, to, m string, sig bool) paired.Comparison {
+		return paired.Comparison{Policy: to, Baseline: from, Metric: m, Stats: paired.Stats{Significant: sig}}
+	}
+	frontLines := func(f *Figure) (steps int, dashed []int) {
+		for _, pl := range plotters(f.Panels[0]) {
+			if l, ok := pl.(*line); ok && l.Step {
+				if l.Style.Dashes != nil {
+					dashed = append(dashed, steps)
+				}
+				steps++
+			}
+		}
+		return steps, dashed
+	}
+	legendHas := func(f *Figure, prefix string) bool {
+		return slices.ContainsFunc(f.Legend, func(e LegendEntry) bool { return strings.HasPrefix(e.Text, prefix) })
+	}
+	// Untested: one staircase, no legend entry for dashed steps.
+	f := Pareto(d, 3, Options{})
+	if n, dashed := frontLines(f); n != 1 || dashed != nil || legendHas(f, "step with no") {
+		t.Errorf("untested: %d lines, dashed %v", n, dashed)
+	}
+	d.MarkSteps([]paired.Comparison{
+		cmp("p:k=1", "p:k=2", "total_cost_usd", false), cmp("p:k=1", "p:k=2", "peak_context", true),
+		cmp("p:k=2", "p:k=4", "total_cost_usd", false), cmp("p:k=2", "p:k=4", "peak_context", false),
+		cmp("p:k=1", "p:k=8", "total_cost_usd", false), // not a step of the front
+	})
+	if want := []StepTest{StepDiffers, StepSame, StepUntested}; !slices.Equal(d.Steps, want) {
+		t.Fatalf("steps %v, want %v", d.Steps, want)
+	}
+	f = Pareto(d, 3, Options{})
+	if n, dashed := frontLines(f); n != 3 || !slices.Equal(dashed, []int{1}) || !legendHas(f, "step with no significant difference") {
+		t.Errorf("tested: %d lines, dashed %v, legend %+v", n, dashed, f.Legend)
+	}
+	// Every step differs: drawn solid, and no legend entry for dashes.
+	d.Steps = []StepTest{StepDiffers, StepDiffers, StepDiffers}
+	if f = Pareto(d, 3, Options{}); legendHas(f, "step with no") {
+		t.Error("legend names dashed steps where none is dashed")
 	}
 }
 
