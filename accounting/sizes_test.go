@@ -196,7 +196,7 @@ func TestSizeThreadMicroFit(t *testing.T) {
 	result := func(id string, est int) replay.Message {
 		return replay.Message{Role: replay.RoleUser, Call: -1, Blocks: []replay.Block{{Kind: replay.BlockToolResult, ToolID: id, Est: est}}}
 	}
-	th := func(ids []string) *replay.Thread {
+	th := func(ids []string, after int64) *replay.Thread {
 		return &replay.Thread{
 			Messages: []replay.Message{
 				msg(replay.RoleUser, 100), msg(replay.RoleAssistant, 10), result("a", 1000),
@@ -207,12 +207,12 @@ func TestSizeThreadMicroFit(t *testing.T) {
 				{Msg: 1, HasUsage: true, Usage: promptUsage(1200)},
 				{Msg: 3, HasUsage: true, Usage: promptUsage(3220)},
 				{Msg: 5, HasUsage: true, Usage: promptUsage(5240)},
-				{Msg: 7, HasUsage: true, Usage: promptUsage(3856)},
+				{Msg: 7, HasUsage: true, Usage: promptUsage(after)},
 			},
 			Compactions: []replay.Compaction{{Kind: replay.CompactMicro, Msg: 6, CompactedToolIDs: ids}},
 		}
 	}
-	sz := SizeThread(th([]string{"a"}))
+	sz := SizeThread(th([]string{"a"}, 3856))
 	if sz.Ratio != 2 {
 		t.Fatalf("ratio %v, want 2", sz.Ratio)
 	}
@@ -220,9 +220,20 @@ func TestSizeThreadMicroFit(t *testing.T) {
 	if !reflect.DeepEqual(sz.Blocks, want) {
 		t.Errorf("blocks %v, want %v", sz.Blocks, want)
 	}
+	// An earlier compaction (here 2.1.41's image clearing, between calls
+	// 1 and 2) leaves call 2's segment estimated and the fit as it was.
+	x := th([]string{"a"}, 3856)
+	x.Compactions = append([]replay.Compaction{{Kind: replay.CompactMicro, Msg: 4}}, x.Compactions...)
+	if sz = SizeThread(x); !reflect.DeepEqual(sz.Blocks, want) {
+		t.Errorf("after another compaction: blocks %v, want %v", sz.Blocks, want)
+	}
+	// More freed than a's segment holds: a takes the whole segment.
+	if sz = SizeThread(th([]string{"a"}, 2856)); sz.Blocks[1][0] != 0 || sz.Blocks[2][0] != 2020 {
+		t.Errorf("freed 2,484: m1 %d, a %d; want 0, 2020", sz.Blocks[1][0], sz.Blocks[2][0])
+	}
 	// A micro-compaction that names no results (2.1.41's image clearing)
 	// leaves the split alone.
-	sz = SizeThread(th(nil))
+	sz = SizeThread(th(nil, 3856))
 	if want[1][0], want[2][0] = 20, 2000; !reflect.DeepEqual(sz.Blocks, want) {
 		t.Errorf("without ids: blocks %v, want %v", sz.Blocks, want)
 	}
