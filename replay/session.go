@@ -738,7 +738,7 @@ func (th *Thread) markCwdChanges() {
 func (th *Thread) markSkillChanges() {
 	for i := range th.Tools {
 		t := &th.Tools[i]
-		if !t.HasResult || t.IsError || !WritesSkill(t) {
+		if !t.HasResult || t.IsError || t.Call < 0 || !WritesSkill(t) {
 			continue
 		}
 		sent := 0

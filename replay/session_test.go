@@ -815,6 +815,7 @@ func TestMarkSkillChanges(t *testing.T) {
 		{"read", ToolCall{Name: "Read", Input: ToolInput{FilePath: skill}, HasResult: true}, -1, nil},
 		{"failed", ToolCall{Name: "Write", Input: ToolInput{FilePath: skill}, HasResult: true, IsError: true}, -1, nil},
 		{"no result", ToolCall{Name: "Write", Input: ToolInput{FilePath: skill}}, -1, nil},
+		{"no call", ToolCall{Name: "Write", Input: ToolInput{FilePath: skill}, HasResult: true, Call: -1}, -1, nil},
 		{"another file in the skill", ToolCall{Name: "Write", Input: ToolInput{FilePath: "/home/u/.claude/skills/vue/ref.md"}, HasResult: true}, -1, nil},
 		{"a repository's skills", ToolCall{Name: "Write", Input: ToolInput{FilePath: "/repo/skills/x/SKILL.md"}, HasResult: true}, -1, nil},
 	} {
@@ -822,7 +823,9 @@ func TestMarkSkillChanges(t *testing.T) {
 		if c.unsent >= 0 {
 			th.Calls[c.unsent].Synthetic = true
 		}
-		c.tool.Call = 1
+		if c.tool.Call == 0 {
+			c.tool.Call = 1
+		}
 		th.Tools = []ToolCall{c.tool}
 		th.markSkillChanges()
 		var got []int
