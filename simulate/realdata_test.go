@@ -169,7 +169,7 @@ func TestFidelityBars(t *testing.T) {
 		// compaction was at call 125 until the results its micro-compaction
 		// cleared were sized by what clearing them freed, and at 78 until
 		// 2.1.19's count kept the transcript's placeholder output.
-		{testcorpus.Calibration2, 4, 4, 4, 8.5, 2, 27, 0},
+		{testcorpus.Calibration2, 4, 4, 4, 7.8, 2, 27, 0},
 	} {
 		var rows []fidelity.Row
 		var callErr, recorded int64
