@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/ctxlab/ctxlab/internal/jsonscan/jsonscantest"
 	"github.com/tidwall/gjson"
 )
 
@@ -966,39 +967,17 @@ func checkRead(t *testing.T, in io.Reader, data []byte, max int) {
 }
 
 // blankSkimmed returns line with the strings of its top-level values that
-// the reader only skims (skimmed) blanked by blankStrings; gjson, not the
+// the reader only skims (skimmed) blanked by jsonscantest.BlankStrings; gjson, not the
 // reader's walk, finds the values.
 func blankSkimmed(line []byte) []byte {
 	out := bytes.Clone(line)
 	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
 		if skimmed(k.String()) && v.Index > 0 {
-			copy(out[v.Index:], blankStrings(v.Raw))
+			copy(out[v.Index:], jsonscantest.BlankStrings(v.Raw))
 		}
 		return true
 	})
 	return out
-}
-
-// blankStrings returns s with the inside of every string literal made of
-// plain letters: each byte becomes 'a', a backslash and the byte after it
-// "aa". Its own forward scan models a skim independently of the reader.
-func blankStrings(s string) string {
-	b := []byte(s)
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch {
-		case !in:
-			in = b[i] == '"'
-		case b[i] == '\\' && i+1 < len(b):
-			b[i], b[i+1] = 'a', 'a'
-			i++
-		case b[i] == '"':
-			in = false
-		default:
-			b[i] = 'a'
-		}
-	}
-	return string(b)
 }
 
 // crossCheck compares a few fields of an entry with what encoding/json

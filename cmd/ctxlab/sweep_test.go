@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/simulate/paired/pairedtest"
 )
 
 // TestSweepEqualsCompare: every point of a sweep on the real transcripts
@@ -145,33 +146,6 @@ func testSweepPlots(t *testing.T, format string) {
 	sameFiles(t, dir, again)
 }
 
-// bootstrapChanges are the values of 100 × (Σ v / Σ b − 1) over every
-// one of the nⁿ equally likely draws of n sessions with replacement,
-// sorted: the exact distribution a bootstrap samples.
-func bootstrapChanges(b, v []float64) []float64 {
-	n := len(b)
-	var changes []float64
-	idx := make([]int, n)
-	for {
-		var sb, sv float64
-		for _, i := range idx {
-			sb, sv = sb+b[i], sv+v[i]
-		}
-		changes = append(changes, 100*(sv/sb-1))
-		k := 0
-		for k < n && idx[k] == n-1 {
-			idx[k] = 0
-			k++
-		}
-		if k == n {
-			break
-		}
-		idx[k]++
-	}
-	slices.Sort(changes)
-	return changes
-}
-
 // quantileFits reports whether x can be the f quantile of a bootstrap of
 // 10,000 resamples from the exact distribution changes: one of its values,
 // with the share of values below it at most f and the share up to it at
@@ -268,7 +242,7 @@ func TestSweepStats(t *testing.T) {
 	for _, tot := range d.Totals {
 		c := tot.Comparison
 		v := costs(d.Rows, tot.Policy)
-		ch := bootstrapChanges(obs, v)
+		ch := pairedtest.ExactChanges(obs, v)
 		if c.Baseline != "observed" || c.Sessions != 4 || *c.P != 0.125 || c.Significant || !near(*c.Change, 100*(sum(v)/sum(obs)-1)) ||
 			!quantileFits(ch, *c.Low, 0.025) || !quantileFits(ch, *c.High, 0.975) ||
 			!near(*tot.Low, 1.495029*(1+*c.Low/100)) || !near(*tot.High, 1.495029*(1+*c.High/100)) {
@@ -292,7 +266,7 @@ func TestSweepStats(t *testing.T) {
 		!near(*clear.Low, -2400.0/54) || *clear.High != -37.5 {
 		t.Errorf("clearings step: %+v (change %v, p %v, interval %v %v)", clear, *clear.Change, *clear.P, *clear.Low, *clear.High)
 	}
-	ch := bootstrapChanges(n2, n8)
+	ch := pairedtest.ExactChanges(n2, n8)
 	cost := d.Pareto[0]
 	if cost.Metric != "total_cost_usd" || !quantileFits(ch, *cost.Low, 0.025) || !quantileFits(ch, *cost.High, 0.975) || *cost.P != 0.125 || cost.Significant {
 		t.Errorf("cost step: %+v", cost)

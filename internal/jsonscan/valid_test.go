@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/internal/jsonscan/jsonscantest"
 )
 
 var validCases = []string{
@@ -93,29 +95,6 @@ func FuzzValid(f *testing.F) {
 	})
 }
 
-// blankStrings returns s with the inside of every string literal made of
-// plain letters: each byte becomes 'a', a backslash and the byte after it
-// "aa". It tracks strings by a forward scan of its own, so it is a model of
-// Skim independent of StringEnd.
-func blankStrings(s string) string {
-	b := []byte(s)
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch {
-		case !in:
-			in = b[i] == '"'
-		case b[i] == '\\' && i+1 < len(b):
-			b[i], b[i+1] = 'a', 'a'
-			i++
-		case b[i] == '"':
-			in = false
-		default:
-			b[i] = 'a'
-		}
-	}
-	return string(b)
-}
-
 // FuzzSkim checks that Skim accepts exactly the values that are valid JSON
 // once their strings are blanked, ends where Value ends on every valid
 // value, and visits an object's members as a validating walk does.
@@ -129,8 +108,8 @@ func FuzzSkim(f *testing.F) {
 		i := SkipSpace(s, 0)
 		end, ok := Skim(s, i, 0, nil)
 		got := ok && SkipSpace(s, end) == len(s)
-		if want := json.Valid([]byte(blankStrings(s))); got != want {
-			t.Fatalf("Skim(%q) = %v, want %v (encoding/json on %q)", s, got, want, blankStrings(s))
+		if want := json.Valid([]byte(jsonscantest.BlankStrings(s))); got != want {
+			t.Fatalf("Skim(%q) = %v, want %v (encoding/json on %q)", s, got, want, jsonscantest.BlankStrings(s))
 		}
 		var sc *Scanner
 		if vend, vok := sc.Value(s, i, 0); vok && (!ok || vend != end) {

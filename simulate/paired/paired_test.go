@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate/paired/pairedtest"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -128,33 +130,6 @@ var (
 	bootVal  = []float64{11, 18, 36, 40, 65}
 )
 
-// enumerate is the exact bootstrap distribution of the change: every
-// ordered draw of n sessions from n, sorted.
-func enumerate(base, val []float64) []float64 {
-	n := len(base)
-	idx := make([]int, n)
-	var out []float64
-	for {
-		var sb, sv float64
-		for _, j := range idx {
-			sb += base[j]
-			sv += val[j]
-		}
-		out = append(out, 100*(sv/sb-1))
-		k := 0
-		for k < n && idx[k] == n-1 {
-			idx[k] = 0
-			k++
-		}
-		if k == n {
-			break
-		}
-		idx[k]++
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestBootstrapExact: with many resamples the interval is the exact
 // bootstrap distribution's quantiles, from all 5⁵ draws. In that
 // distribution (enumerated here, and by an independent script) 1.95% of
@@ -163,7 +138,7 @@ func enumerate(base, val []float64) []float64 {
 // resamples the sampled fractions are within ±0.04% (one standard error),
 // so the sampled quantiles land on these atoms.
 func TestBootstrapExact(t *testing.T) {
-	all := enumerate(bootBase, bootVal)
+	all := pairedtest.ExactChanges(bootBase, bootVal)
 	if len(all) != 3125 {
 		t.Fatalf("%d draws", len(all))
 	}
@@ -186,7 +161,7 @@ func TestBootstrapExact(t *testing.T) {
 // generator or of the draws shows (the output must be the same on every
 // machine).
 func TestBootstrapDefault(t *testing.T) {
-	all := enumerate(bootBase, bootVal)
+	all := pairedtest.ExactChanges(bootBase, bootVal)
 	s := Compare(bootBase, bootVal, Options{})
 	lo, hi := *s.CILowPct, *s.CIHighPct
 	q := func(p float64) float64 { return all[int(math.Ceil(p*3125))-1] }
