@@ -155,7 +155,11 @@ func SizeThread(th *replay.Thread) *Sizes {
 	return sz
 }
 
-func (sz *Sizes) estimate(est int64) int64 { return int64(float64(est)*sz.Ratio + 0.5) }
+func (sz *Sizes) estimate(est int64) int64 { return AtRatio(est, sz.Ratio) }
+
+// AtRatio sizes est units of Claude Code's estimate in tokens at a
+// thread's ratio of tokens to estimate (Sizes.Ratio), rounded.
+func AtRatio(est int64, ratio float64) int64 { return int64(float64(est)*ratio + 0.5) }
 
 // blockCount is the number of sized blocks of a message: an attachment has
 // one.
@@ -259,7 +263,7 @@ func (sz *Sizes) scaleCleared(th *replay.Thread, segs []Segment, ids []string, f
 	for _, id := range ids {
 		cleared[id] = true
 	}
-	placeholder := int64(float64(replay.Estimate(len(claudecode.Placeholder)))*sz.Ratio + 0.5)
+	placeholder := AtRatio(int64(replay.Estimate(len(claudecode.Placeholder))), sz.Ratio)
 	target := freed // what the movable results must cost
 	var movable int64
 	isCleared := func(m, b int) bool {

@@ -738,7 +738,7 @@ func (th *Thread) markCwdChanges() {
 func (th *Thread) markSkillChanges() {
 	for i := range th.Tools {
 		t := &th.Tools[i]
-		if !t.HasResult || t.IsError || t.Call < 0 || !WritesSkill(t) {
+		if !t.HasResult || t.IsError || t.Call < 0 || !writesSkill(t) {
 			continue
 		}
 		sent := 0
@@ -753,11 +753,11 @@ func (th *Thread) markSkillChanges() {
 	}
 }
 
-// WritesSkill reports whether a tool call writes a skill's SKILL.md in a
+// writesSkill reports whether a tool call writes a skill's SKILL.md in a
 // Claude Code skills directory (~/.claude/skills/ or a project's
 // .claude/skills/). Zed's Claude Code adapter names its file tools
 // mcp__acp__Write and mcp__acp__Edit.
-func WritesSkill(t *ToolCall) bool {
+func writesSkill(t *ToolCall) bool {
 	switch strings.TrimPrefix(t.Name, "mcp__acp__") {
 	case "Write", "Edit", "MultiEdit":
 	default:

@@ -465,7 +465,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, LimitParams: cfg.Limits},
 	}
-	e.placeholder = int64(float64(replay.Estimate(len(claudecode.Placeholder)))*tr.Ratio + 0.5)
+	e.placeholder = tr.Estimate(replay.Estimate(len(claudecode.Placeholder)))
 	// Room for every item the trace appends, so the context is not
 	// regrown call after call (a compaction replaces it with a smaller one).
 	n := 1

@@ -464,5 +464,5 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 // Estimate sizes est units of Claude Code's estimate in tokens, at the
 // session's calibrated ratio.
 func (tr *Trace) Estimate(est int) int64 {
-	return int64(float64(est)*tr.Ratio + 0.5)
+	return accounting.AtRatio(int64(est), tr.Ratio)
 }
