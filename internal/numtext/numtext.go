@@ -77,12 +77,6 @@ func USD(x float64) string {
 	return dollars(Float(x, decimals))
 }
 
-// ExactUSD formats dollars with every decimal the value has, as a budget
-// bound is compared: ExactUSD(1.495029) is "$1.495029".
-func ExactUSD(x float64) string {
-	return dollars(Float(x, -1))
-}
-
 // dollars puts the sign of a formatted amount before the dollar sign.
 func dollars(s string) string {
 	if rest, ok := strings.CutPrefix(s, "-"); ok {

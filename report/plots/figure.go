@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -24,18 +23,6 @@ import (
 
 // Formats are the output formats Write accepts.
 var Formats = []string{"png", "svg", "pdf"}
-
-// formatFor returns the format for a file name from its extension ("png",
-// "svg" or "pdf", case-insensitive), or an error naming the file.
-func formatFor(name string) (string, error) {
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
-	for _, f := range Formats {
-		if ext == f {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("%s: unsupported plot format %q (want .png, .svg or .pdf)", name, ext)
-}
 
 // Default figure size and PNG resolution.
 const (

@@ -352,19 +352,6 @@ func TestFileName(t *testing.T) {
 	}
 }
 
-func TestFormatFor(t *testing.T) {
-	for in, want := range map[string]string{"a/b-context.png": "png", "X.SVG": "svg", "a.pdf": "pdf"} {
-		if got, err := formatFor(in); err != nil || got != want {
-			t.Errorf("formatFor(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"a.eps", "a", "a.png.bak"} {
-		if _, err := formatFor(in); err == nil {
-			t.Errorf("formatFor(%q): no error", in)
-		}
-	}
-}
-
 func TestSessionFiles(t *testing.T) {
 	rep := &accounting.Report{Tokens: tokensFixture(), Duplicates: dupFixture()}
 	var names []string
