@@ -4,10 +4,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
-
-	"gonum.org/v1/gonum/stat"
 )
 
 // The bootstrap's seed: fixed, so that an interval is the same on every
@@ -41,7 +38,7 @@ type interval struct {
 // and each column's change is recomputed from the drawn sessions' sums.
 // The interval runs between the (1 − confidence)/2 and (1 + confidence)/2
 // quantiles of the changes (gonum's empirical quantile: the lowest change
-// at or above that fraction of them). A resample whose baseline sum is 0
+// at or above that fraction of them, selected rather than sorted). A resample whose baseline sum is 0
 // has no change and is left out of that column's quantiles; a column none
 // of whose resamples has a change has no interval.
 //
@@ -122,8 +119,8 @@ func chunkIntervals(cols []column, n, resamples int, confidence float64) []inter
 		if len(ch) == 0 {
 			continue
 		}
-		slices.Sort(ch)
-		out[i] = interval{stat.Quantile(tail, stat.Empirical, ch, nil), stat.Quantile(1-tail, stat.Empirical, ch, nil), true}
+		lo, hi := empiricalPair(tail, 1-tail, ch)
+		out[i] = interval{lo, hi, true}
 	}
 	return out
 }
