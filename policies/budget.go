@@ -33,6 +33,8 @@ type budget struct {
 	named
 	tokens int64
 	mode   budgetMode
+
+	results resultIndex // scratch
 }
 
 // Before clears, then drops, what takes the context over the budget; each
@@ -66,12 +68,7 @@ func (p *budget) clear(s *simulate.State) {
 // each tool call with its results, until the context fits.
 func (p *budget) drop(s *simulate.State) {
 	end := currentFrom(s)
-	results := map[string][]int{}
-	for j := 1; j < len(s.Items); j++ {
-		if it := s.Items[j]; it.Kind == simulate.KindToolResult && it.ToolID != "" {
-			results[it.ToolID] = append(results[it.ToolID], j)
-		}
-	}
+	p.results.build(s.Items, func(simulate.Item) bool { return true })
 	picked := map[int]bool{}
 	var idx []int
 	over := s.Tokens - p.tokens
@@ -85,9 +82,7 @@ func (p *budget) drop(s *simulate.State) {
 	for j := 1; j < end && over > 0; j++ {
 		take(j)
 		if it := s.Items[j]; it.Kind == simulate.KindToolUse && it.ToolID != "" {
-			for _, r := range results[it.ToolID] {
-				take(r)
-			}
+			p.results.each(it.ToolID, take)
 		}
 	}
 	s.Drop(idx, "budget (drop)")

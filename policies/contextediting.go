@@ -34,45 +34,53 @@ type contextEditing struct {
 	clearAtLeast int64
 	exclude      []string // tools never cleared
 	inputs       bool
+
+	uses    []int // scratch: the tool uses' positions
+	results resultIndex
 }
 
 func (p *contextEditing) Before(s *simulate.State) {
 	if s.Tokens < p.trigger {
 		return
 	}
-	var uses []int
-	results := map[string][]int{}
+	uses := p.uses[:0]
 	for j := 1; j < len(s.Items); j++ {
-		switch it := s.Items[j]; it.Kind {
-		case simulate.KindToolUse:
+		if s.Items[j].Kind == simulate.KindToolUse {
 			uses = append(uses, j)
-		case simulate.KindToolResult:
-			if !it.Cleared && it.ToolID != "" {
-				results[it.ToolID] = append(results[it.ToolID], j)
-			}
 		}
 	}
+	p.uses = uses
 	if len(uses) <= p.keep {
 		return
 	}
-	var res, in []int
+	p.results.build(s.Items, func(it simulate.Item) bool { return !it.Cleared })
+	eligible := func(use simulate.Item) bool {
+		return !slices.Contains(p.exclude, use.Tool) && use.ToolID != ""
+	}
 	var gain int64
 	for _, u := range uses[:len(uses)-p.keep] {
 		use := s.Items[u]
-		if slices.Contains(p.exclude, use.Tool) || use.ToolID == "" {
+		if !eligible(use) {
 			continue
 		}
-		for _, r := range results[use.ToolID] {
-			res = append(res, r)
-			gain += clearGain(s, s.Items[r])
-		}
+		p.results.each(use.ToolID, func(r int) { gain += clearGain(s, s.Items[r]) })
 		if p.inputs && !use.Cleared {
-			in = append(in, u)
 			gain += clearGain(s, use)
 		}
 	}
 	if gain == 0 || gain < p.clearAtLeast {
 		return
+	}
+	var res, in []int
+	for _, u := range uses[:len(uses)-p.keep] {
+		use := s.Items[u]
+		if !eligible(use) {
+			continue
+		}
+		p.results.each(use.ToolID, func(r int) { res = append(res, r) })
+		if p.inputs && !use.Cleared {
+			in = append(in, u)
+		}
 	}
 	s.Clear(res, "context editing")
 	s.ClearInputs(in, "context editing")

@@ -1,6 +1,10 @@
 package policies
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 // editingSession: Read f1.go, Bash, Read f3.go, Read f4.go, results of
 // 1,000 each: prompts 2,500, 3,550, 4,600, 5,650, 6,700 unmanaged.
@@ -115,4 +119,24 @@ func TestContextEditingRatio(t *testing.T) {
 		prompts: []int64{2500, 3550, 4600, 5650, 4732},
 		actions: map[int][]string{4: {"context editing: cleared 2 results, freed 1968"}},
 	}.check(t, res)
+}
+
+// Two results carrying one tool use's id (a malformed transcript) are both
+// that use's: clearing it clears both, and the use whose own id no result
+// carries clears nothing.
+func TestContextEditingSharedID(t *testing.T) {
+	// f3.go's result carries f1.go's id, t1. Call 2 (4,600) is under the
+	// trigger of 4,650. Call 3 (5,650): the uses before the last are t1
+	// (two results) and Bash (excluded): 5,650 − 1,984 = 3,666. Call 4
+	// (4,716): t3 has no result of its own, so nothing is left to clear.
+	tr := session(editingSession()...)
+	for j, it := range tr.Calls[3].Items {
+		if it.Kind == simulate.KindToolResult {
+			tr.Calls[3].Items[j].ToolID = "t1"
+		}
+	}
+	expect{
+		prompts: []int64{2500, 3550, 4600, 3666, 4716},
+		actions: map[int][]string{3: {"context editing: cleared 2 results, freed 1984"}},
+	}.check(t, run(t, "context-editing:trigger=4650,keep=1,exclude_tools=Bash", tr))
 }

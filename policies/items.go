@@ -1,6 +1,10 @@
 package policies
 
-import "github.com/ctxlab/ctxlab/simulate"
+import (
+	"slices"
+
+	"github.com/ctxlab/ctxlab/simulate"
+)
 
 // clearGain is what clearing an item frees: the engine replaces it with a
 // placeholder of s.PlaceholderTokens() (items no larger stay as they are).
@@ -82,5 +86,51 @@ func alignPivot(items []simulate.Item, pivot int) int {
 		if !moved {
 			return pivot
 		}
+	}
+}
+
+// resultIndex finds each tool use's results among a context's items. A
+// policy keeps one and rebuilds it at every step it needs it, so that a
+// context that stays over a limit costs one pass over its items and no
+// allocation per step.
+type resultIndex struct {
+	last map[string]int // each tool id's last result
+	prev []int          // per item: the previous result of its id, -1 none
+}
+
+// build indexes the tool results of items (from 1, after the overhead)
+// that carry a tool id and that keep says to.
+func (x *resultIndex) build(items []simulate.Item, keep func(simulate.Item) bool) {
+	if x.last == nil {
+		x.last = map[string]int{}
+	}
+	clear(x.last)
+	x.prev = slices.Grow(x.prev[:0], len(items))[:len(items)]
+	for j := 1; j < len(items); j++ {
+		if it := items[j]; it.Kind == simulate.KindToolResult && it.ToolID != "" && keep(it) {
+			prev, ok := x.last[it.ToolID]
+			if !ok {
+				prev = -1
+			}
+			x.prev[j], x.last[it.ToolID] = prev, j
+		}
+	}
+}
+
+// each calls f with the position of each indexed result of the tool id,
+// in the context's order (an id has more than one only in a malformed
+// transcript).
+func (x *resultIndex) each(id string, f func(j int)) {
+	r, ok := x.last[id]
+	if !ok {
+		return
+	}
+	var buf [4]int
+	chain := buf[:0]
+	for ; r >= 0; r = x.prev[r] {
+		chain = append(chain, r)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		f(chain[i])
 	}
 }
