@@ -125,3 +125,20 @@ func TestEmpiricalPairIsGonums(t *testing.T) {
 		}
 	}
 }
+
+// TestEmpiricalPairRankJustPastBracket: when the rank asked for is the
+// first value above a bracket (here every sampled value is 0, so the
+// bracket holds the 625 zeros, and rank 626 is the first 1), the rank is
+// selected from all the values, not read past the kept ones.
+func TestEmpiricalPairRankJustPastBracket(t *testing.T) {
+	x := make([]float64, 10000)
+	for i := range x {
+		if i%16 != 0 {
+			x[i] = 1
+		}
+	}
+	lo, hi := empiricalPair(0.0626, 0.0625, x)
+	if lo != 1 || hi != 0 {
+		t.Errorf("empiricalPair(0.0626, 0.0625) = (%v, %v), want (1, 0)", lo, hi)
+	}
+}
