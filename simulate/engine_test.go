@@ -577,6 +577,33 @@ func TestSystemPrefixRead(t *testing.T) {
 	}
 }
 
+// TestSystemPrefixReadSlack: "within the lifetime" counts the clock's
+// slack as the cache model does: a read 5 minutes and 20 seconds after the
+// previous call still shows the session's own system prompt; a
+// millisecond later it shows nothing of it.
+func TestSystemPrefixReadSlack(t *testing.T) {
+	life := (5*time.Minute + DefaultClockSlack).Milliseconds()
+	for _, c := range []struct {
+		gap  int64 // ms from the second call to the third
+		want bool
+	}{{life, true}, {life + 1, false}} {
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 25_000
+		tr.Calls[0].Usage.CacheRead = 15_000
+		tr.Calls[2].Usage.CacheRead = 20_000
+		tr.Calls[2].Time = tr.Calls[1].Time + c.gap
+		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+		tr.markPrefixReads()
+		if got := tr.Calls[2].SysRead; got != c.want {
+			t.Errorf("gap %d ms: SysRead %v, want %v", c.gap, got, c.want)
+		}
+	}
+}
+
 // TestModelNamedInSystemPrompt: a turn that goes on on another model
 // writes the new model's entries under a system prompt naming the old one,
 // so the next turn on the new model reads only up to where the system

@@ -336,10 +336,11 @@ func (tr *Trace) markPrefixReads() {
 		if r < upper && (b == 0 || r < b) {
 			base[c.Model], c.BaseRead = r, true
 		}
-		// Within the lifetime of the session's own entries a fallback
-		// reads the session's own breakpoint; after it, only what other
-		// requests keep warm. A new directory reads about the base.
-		within := prev > 0 && c.Time > prev && c.Time-prev < tr.TTL.Milliseconds()
+		// Within the lifetime of the session's own entries (with the
+		// clock's slack, as the cache model reads them) a fallback reads
+		// the session's own breakpoint; after it, only what other requests
+		// keep warm. A new directory reads about the base.
+		within := prev > 0 && c.Time > prev && c.Time-prev <= (tr.TTL+DefaultClockSlack).Milliseconds()
 		cur, ok := sys[c.Model]
 		if !ok {
 			cur = upper // the prefix the model takes until a read shows another
