@@ -123,20 +123,31 @@ func (c *cache) switchModel(model string) {
 }
 
 // shift moves entries past pos back by n tokens: a server-side cache edit
-// removed n tokens there, and the cached prefixes stay usable.
+// removed n tokens there, and the cached prefixes stay usable. Entries the
+// move brings to one position are one prefix: the one that lives longest
+// stays, so that no two take the bound's slots.
 func (c *cache) shift(pos, n int64) {
-	shift(c.entries, pos, n)
-	for _, es := range c.parked {
-		shift(es, pos, n)
+	c.entries = shift(c.entries, pos, n)
+	for m, es := range c.parked {
+		c.parked[m] = shift(es, pos, n)
 	}
 }
 
-func shift(es []entry, pos, n int64) {
-	for i := range es {
-		if es[i].pos > pos {
-			es[i].pos = max(pos, es[i].pos-n)
+func shift(es []entry, pos, n int64) []entry {
+	kept := es[:0]
+	for _, e := range es {
+		if e.pos > pos {
+			e.pos = max(pos, e.pos-n)
 		}
+		if j := slices.IndexFunc(kept, func(k entry) bool { return k.pos == e.pos }); j >= 0 {
+			if e.expires > kept[j].expires {
+				kept[j] = e
+			}
+			continue
+		}
+		kept = append(kept, e)
 	}
+	return kept
 }
 
 // request prices one request: prompt tokens in all, of which the last tail

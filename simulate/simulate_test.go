@@ -532,6 +532,28 @@ func TestCacheEntryKeepsItsLifetime(t *testing.T) {
 	}
 }
 
+// TestCacheShiftMerges: a server-side edit that brings two entries to one
+// position leaves one entry there, the one that lives longest, and the
+// others move back by what the edit removed.
+func TestCacheShiftMerges(t *testing.T) {
+	c := newCache(5*time.Minute, MaxCacheEntries, 0)
+	c.request(0, "m", 2_010, 10, 0, 1024)      // entry at 2,000, expires 5:00
+	c.request(60_000, "m", 3_010, 10, 0, 1024) // 3,000, expires 6:00; 2,000 refreshed to 6:00
+	c.request(90_000, "m", 4_010, 10, 0, 1024) // 4,000, expires 6:30; the others to 6:30
+	c.entries[0].expires = 100                 // 2,000 now outlived by the one moved onto it
+	// Remove 1,500 tokens after 2,000: 3,000 would move to 1,500, so it
+	// stops at 2,000; 4,000 moves to 2,500.
+	c.shift(2_000, 1_500)
+	var got [][2]int64
+	for _, e := range c.entries {
+		got = append(got, [2]int64{e.pos, e.expires})
+	}
+	want := [][2]int64{{2_000, 390_000}, {2_500, 390_000}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("entries after the edit %v, want %v", got, want)
+	}
+}
+
 // TestCallTTL: each call writes entries with the lifetime its recorded
 // writes show, so a session that switches from 1-hour to 5-minute entries
 // still reads, half an hour later, what it wrote for an hour. --ttl
