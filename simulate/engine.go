@@ -750,22 +750,27 @@ func (e *engine) applyReal(tc *TraceCall) {
 			// (accounting.EventOf), as for a full compaction below.
 			e.freed = freed + accounting.EventOf(e.tr.Thread, m).Freed
 		}
+		images := 0
 		if len(m.CompactedToolIDs) == 0 {
 			// Claude Code 2.1.41 writes boundaries without tool ids whose
 			// tokensSaved is a multiple of its 2,000-token image estimate:
 			// it cleared images, the newest first. The prompt fit sizes
 			// the saving; the cache breaks at the oldest image cleared.
 			k := int(m.TokensSaved / replay.TokensPerImage)
-			for j := len(e.items) - 1; j >= 1 && k > 0; j-- {
+			for j := len(e.items) - 1; j >= 1 && images < k; j-- {
 				if e.items[j].Kind == KindImage && !e.items[j].Cleared {
 					e.markEdit(j)
 					e.items[j].Cleared = true
-					k--
+					images++
 				}
 			}
 		}
-		e.clearedNow = e.clearedNow || n > 0
-		e.actions = append(e.actions, fmt.Sprintf("real microcompact: %d results", n))
+		e.clearedNow = e.clearedNow || n > 0 || images > 0
+		action := fmt.Sprintf("real microcompact: %d results", n)
+		if images > 0 {
+			action += fmt.Sprintf(", %d images", images)
+		}
+		e.actions = append(e.actions, action)
 	}
 	if c := tc.RealCompact; c != nil {
 		e.markEdit(1)
