@@ -33,6 +33,22 @@ func edgeEngineTokens(items []Item) []int64 {
 	return out
 }
 
+// edgeEngineContextAt returns a policy that records the context's item
+// sizes and kinds as the policy sees them before call n, and where it
+// records them.
+func edgeEngineContextAt(n int) (policy Policy, tokens *[]int64, kinds *[]ItemKind) {
+	tokens, kinds = new([]int64), new([]ItemKind)
+	policy = observer{policyFunc(func(s *State) {
+		if s.Call == n {
+			*tokens = edgeEngineTokens(s.Items)
+			for _, it := range s.Items {
+				*kinds = append(*kinds, it.Kind)
+			}
+		}
+	})}
+	return policy, tokens, kinds
+}
+
 // What a run reports besides its calls, and what a policy sees of the run
 // so far. The run's threshold is the one the policy gave at the first call;
 // its limits are the first call's (Sonnet 4.6 on 2.1.146: a 200,000-token
@@ -377,17 +393,9 @@ func TestEdgeEngineObservedFitGrow(t *testing.T) {
 		tr.Calls[1].Usage = replay.Usage{Input: 10, CacheRead: 2990, CacheWrite5m: 300, Output: 100}
 		tr.Calls[1].Items[1].Exact = c.exact
 		tr.Calls[2].Usage = replay.Usage{}
-		var items []int64
-		var kinds []ItemKind
-		p := observer{policyFunc(func(s *State) {
-			if s.Call == 2 {
-				items = edgeEngineTokens(s.Items)
-				for _, it := range s.Items {
-					kinds = append(kinds, it.Kind)
-				}
-			}
-		})}
+		p, itemsAt, kindsAt := edgeEngineContextAt(2)
 		res := Run(tr, p, DefaultConfig())
+		items, kinds := *itemsAt, *kindsAt
 		if !reflect.DeepEqual(items, c.items) || !reflect.DeepEqual(kinds, c.kinds) {
 			t.Errorf("%s: items %v kinds %v, want %v %v", c.name, items, kinds, c.items, c.kinds)
 		}
@@ -450,17 +458,9 @@ func TestEdgeEngineRealMicroImages(t *testing.T) {
 // messages before the compaction's) and keeps its summary: before call 3
 // of observedTrace the context is the overhead and the 2,000-token summary.
 func TestEdgeEngineObservedCompactionKeepsSummary(t *testing.T) {
-	var kinds []ItemKind
-	var tokens []int64
-	p := observer{policyFunc(func(s *State) {
-		if s.Call == 2 {
-			tokens = edgeEngineTokens(s.Items)
-			for _, it := range s.Items {
-				kinds = append(kinds, it.Kind)
-			}
-		}
-	})}
+	p, tokensAt, kindsAt := edgeEngineContextAt(2)
 	Run(observedTrace(), p, DefaultConfig())
+	kinds, tokens := *kindsAt, *tokensAt
 	if !reflect.DeepEqual(kinds, []ItemKind{KindOverhead, KindSummary}) || !reflect.DeepEqual(tokens, []int64{1000, 2000}) {
 		t.Errorf("context %v %v, want overhead 1000 and summary 2000", kinds, tokens)
 	}
