@@ -106,7 +106,9 @@ func (s *State) Compact(c Compaction) int64 {
 	for _, it := range replaced {
 		rTok += it.Tokens
 	}
-	sum, carried := e.cfg.Summarizer.Summarize(replaced, e.carried, rTok)
+	z := e.cfg.Summarizer
+	z.quotes = e.tr.quotes
+	sum, carried := z.Summarize(replaced, e.carried, rTok)
 	if c.Tokens > 0 {
 		sum.Tokens = c.Tokens
 	}

@@ -182,7 +182,10 @@ func (s *State) Appended() int { return s.e.appendedFrom }
 // parameters and a Claude Code version, with what the session's recorded
 // calls prove applied (Inferred.With).
 func (s *State) LimitsFor(p claudecode.LimitParams, version string) claudecode.Limits {
-	return claudecode.LimitsFor(s.Inferred.With(p), s.Model, version)
+	if s.e == nil {
+		return claudecode.LimitsFor(s.Inferred.With(p), s.Model, version)
+	}
+	return s.e.limitsFor(s.Inferred.With(p), s.Model, version)
 }
 
 // PlaceholderTokens is the size of a cleared tool result or input: Claude
@@ -325,6 +328,8 @@ type engine struct {
 	// evidence it lives as long as they do.
 	keptWarm     bool
 	cfg          Config
+	rules        []versionRules // rulesOf's memo
+	limitsMemo   []limitsEntry  // limitsFor's memo
 	items        []Item
 	tokens       int64
 	appendedFrom int
@@ -525,10 +530,11 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
-	if tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.EstimateFrom) >= 0 {
+	rules := e.rulesOf(tc.Version)
+	if rules.estimateAfter {
 		e.trigger += estAfter
 	}
-	if tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.EstimateResponseFrom) >= 0 {
+	if rules.estimateResponse {
 		e.trigger += estResponse
 	}
 	if i == 0 {
@@ -539,7 +545,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	st := &e.st
 	*st = State{
 		Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
-		Limits: e.res.LimitsAt(tr, i), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred, Micro: tr.Micro,
+		Limits: e.limitsFor(tr.Inferred.With(e.res.LimitParams), tc.Model, tc.Version), Recorded: tc, TTL: e.ttl, Inferred: tr.Inferred, Micro: tr.Micro,
 		CallsSinceCompact: e.callsSince, e: e,
 	}
 	if i > 0 && e.prevTime > 0 && tc.Time > 0 {
@@ -565,7 +571,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.turns.Compacted()
 	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
-	if tc.OutputLowerBound && (tc.Version == "" || replay.CompareVersions(tc.Version, e.cfg.FinalOutputFrom) >= 0) {
+	if tc.OutputLowerBound && rules.finalOutput {
 		// Claude Code counted the final output, which the transcript's
 		// placeholder does not show: its estimate stands in.
 		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
@@ -643,7 +649,7 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		newVersion := e.newVersion(i, tc)
 		// A new process: its system prompt is its own (a new version's, or
 		// a resumed conversation's new git status snapshot).
-		if claudecode.BillsCacheWrites(tc.Model) && replay.CompareVersions(tc.Version, e.cfg.SharedPrefixFrom) >= 0 {
+		if claudecode.BillsCacheWrites(tc.Model) && e.rulesOf(tc.Version).sharedPrefix {
 			e.markEdit(1) // the messages, not the system prompt prefix
 		} else {
 			e.markEdit(0)
@@ -984,6 +990,53 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 		return ttl, max(ttl, e.cfg.SharedPrefixTTL.Milliseconds())
 	}
 	return ttl, ttl
+}
+
+// versionRules are the rules of Config that the engine checks by a
+// call's Claude Code version at every call ("" counts as the newest,
+// except for the shared prefix, which needs a version that has it).
+type versionRules struct {
+	version                                                    string
+	estimateAfter, estimateResponse, finalOutput, sharedPrefix bool
+}
+
+// rulesOf returns the rules for version, worked out the first time: a run
+// meets one version or a few.
+func (e *engine) rulesOf(version string) versionRules {
+	for _, r := range e.rules {
+		if r.version == version {
+			return r
+		}
+	}
+	from := func(cut string) bool { return version == "" || replay.CompareVersions(version, cut) >= 0 }
+	r := versionRules{version: version, estimateAfter: from(e.cfg.EstimateFrom),
+		estimateResponse: from(e.cfg.EstimateResponseFrom), finalOutput: from(e.cfg.FinalOutputFrom),
+		sharedPrefix: replay.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
+	e.rules = append(e.rules, r)
+	return r
+}
+
+// limitsEntry is one of limitsFor's answers.
+type limitsEntry struct {
+	p              claudecode.LimitParams
+	model, version string
+	limits         claudecode.Limits
+}
+
+// limitsFor is claudecode.LimitsFor, which the engine and the policies ask
+// at every call with the same few arguments: the last answers are kept.
+func (e *engine) limitsFor(p claudecode.LimitParams, model, version string) claudecode.Limits {
+	for _, m := range e.limitsMemo {
+		if m.p == p && m.model == model && m.version == version {
+			return m.limits
+		}
+	}
+	l := claudecode.LimitsFor(p, model, version)
+	if len(e.limitsMemo) == 8 { // a run that keeps changing: forget the oldest
+		e.limitsMemo = e.limitsMemo[1:]
+	}
+	e.limitsMemo = append(e.limitsMemo, limitsEntry{p, model, version, l})
+	return l
 }
 
 // request prices the call through the cache model and records it.

@@ -340,18 +340,11 @@ func (e *engine) users() (verbatim, summarised int) {
 	for _, u := range e.carried {
 		quoted[u.msg] = true
 	}
-	seen := map[int]bool{}
-	for _, tc := range e.tr.Calls {
-		for _, it := range tc.Items {
-			if it.Kind != KindUser || it.Text == "" || seen[it.Msg] {
-				continue
-			}
-			seen[it.Msg] = true
-			if inContext[it.Msg] || quoted[it.Msg] {
-				verbatim++
-			} else {
-				summarised++
-			}
+	for _, m := range e.tr.users() {
+		if inContext[m] || quoted[m] {
+			verbatim++
+		} else {
+			summarised++
 		}
 	}
 	return verbatim, summarised

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -579,5 +580,55 @@ func TestCallTTL(t *testing.T) {
 	cfg.TTL = 5 * time.Minute
 	if got := Run(tr, policyFunc(func(*State) {}), cfg).Calls[2].Read; got != 0 {
 		t.Errorf("--ttl 5m: call 3 read %d, want 0", got)
+	}
+}
+
+// TestEngineMemos: the answers the engine keeps for each call's version
+// and limits are those it would work out afresh, whatever the order of the
+// questions and past the eight limits it keeps.
+func TestEngineMemos(t *testing.T) {
+	e := &engine{cfg: DefaultConfig()}
+	versions := []string{"2.1.146", "", "1.0.89", "2.1.19", "2.1.146", "2.0.0", "", "2.1.41"}
+	for _, v := range versions {
+		from := func(cut string) bool { return v == "" || replay.CompareVersions(v, cut) >= 0 }
+		want := versionRules{version: v, estimateAfter: from(e.cfg.EstimateFrom), estimateResponse: from(e.cfg.EstimateResponseFrom),
+			finalOutput: from(e.cfg.FinalOutputFrom), sharedPrefix: replay.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
+		if got := e.rulesOf(v); got != want {
+			t.Errorf("rulesOf(%q) = %+v, want %+v", v, got, want)
+		}
+	}
+	models := []string{"claude-sonnet-4-6", "claude-sonnet-4-6[1m]", "claude-opus-4-5-20251101"}
+	params := []claudecode.LimitParams{{}, {Pct: 60}, {Window: 500_000}, {AutoCompactOff: true}}
+	for round := range 2 {
+		for _, p := range params {
+			for _, m := range models {
+				for _, v := range []string{"1.0.89", "2.1.146"} {
+					if got, want := e.limitsFor(p, m, v), claudecode.LimitsFor(p, m, v); got != want {
+						t.Errorf("round %d: limitsFor(%+v, %s, %s) = %+v, want %+v", round, p, m, v, got, want)
+					}
+				}
+			}
+		}
+	}
+	if len(e.limitsMemo) > 8 {
+		t.Errorf("%d limits kept, want at most 8", len(e.limitsMemo))
+	}
+}
+
+// TestSummarizerQuotesKept: the runs of a trace share the quoted user
+// messages; a message whose text is not the one quoted before is quoted
+// anew.
+func TestSummarizerQuotesKept(t *testing.T) {
+	z := DefaultSummarizer()
+	z.quotes = &sync.Map{}
+	say := func(text string) []Item { return []Item{{Kind: KindUser, Msg: 5, Tokens: 10, Text: text}} }
+	first, _ := z.Summarize(say(`say "hi"`), nil, 1000)
+	again, _ := z.Summarize(say(`say "hi"`), nil, 1000)
+	other, _ := z.Summarize(say("bye"), nil, 1000)
+	if first.Text != again.Text || !strings.Contains(first.Text, `- "say \"hi\""`) {
+		t.Errorf("the same message quoted twice: %q, then %q", first.Text, again.Text)
+	}
+	if !strings.Contains(other.Text, `- "bye"`) || strings.Contains(other.Text, "hi") {
+		t.Errorf("another text under the same message: %q", other.Text)
 	}
 }

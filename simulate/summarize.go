@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ctxlab/ctxlab/accounting"
 )
@@ -24,6 +25,10 @@ type Summarizer struct {
 	PromptTokens int64
 	// QuoteChars caps one quoted user message; QuoteTotal all quotes.
 	QuoteChars, QuoteTotal int
+	// quotes keeps each user message quoted, with its text and its
+	// strconv.Quote, by message index, for every run of a trace
+	// (Trace.quotes; nil: none).
+	quotes *sync.Map
 }
 
 // DefaultSummarizer returns the calibrated defaults.
@@ -125,7 +130,7 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 	for i, u := range users {
 		if keep[i] {
 			if u.quoted == "" {
-				u.quoted = strconv.Quote(u.text)
+				u.quoted = z.quote(u)
 			}
 			b.WriteString("- ") // as fmt's %q, without its formatting machinery on the hot path
 			b.WriteString(u.quoted)
@@ -156,4 +161,17 @@ func cut(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// quote is strconv.Quote(u.text), kept for the trace's other runs.
+func (z Summarizer) quote(u userMsg) string {
+	if z.quotes == nil {
+		return strconv.Quote(u.text)
+	}
+	if q, ok := z.quotes.Load(u.msg); ok && q.(userMsg).text == u.text {
+		return q.(userMsg).quoted
+	}
+	u.quoted = strconv.Quote(u.text)
+	z.quotes.Store(u.msg, u)
+	return u.quoted
 }

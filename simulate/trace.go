@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"sync"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -176,6 +177,35 @@ type Trace struct {
 	// AgentCalls are the calls of the session's other threads, which the
 	// simulation does not change: their observed cost is added to every run.
 	AgentCalls []replay.Call
+	// userMsgs are the messages of the user's texts the calls append, each
+	// once, in order (users): every run counts them.
+	userMsgs []int
+	// quotes are the user messages the fake summarizer quoted, quoted
+	// (Summarizer.quote): every run of a compacting policy quotes them.
+	quotes *sync.Map
+}
+
+// users returns the message indexes of the user's texts the calls
+// append (items of KindUser with text), each once, in order.
+func (tr *Trace) users() []int {
+	if tr.userMsgs != nil {
+		return tr.userMsgs
+	}
+	return typedUsers(tr.Calls)
+}
+
+func typedUsers(calls []TraceCall) []int {
+	out := []int{}
+	seen := map[int]bool{}
+	for _, tc := range calls {
+		for _, it := range tc.Items {
+			if it.Kind == KindUser && it.Text != "" && !seen[it.Msg] {
+				seen[it.Msg] = true
+				out = append(out, it.Msg)
+			}
+		}
+	}
+	return out
 }
 
 // Prepare builds the trace of a session's main thread, with the exact
@@ -212,6 +242,8 @@ func Prepare(s *replay.Session) *Trace {
 	attachSide(tr.Calls, th.SideRequests)
 	tr.Inferred = inferLimits(tr.Calls)
 	tr.Micro = inferMicro(tr.Calls)
+	tr.userMsgs = typedUsers(tr.Calls)
+	tr.quotes = &sync.Map{}
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 	tr.Continued = claudecode.Continues(th)
 	tr.MissOnlyInput = MissOnly(tr.Calls)
