@@ -111,19 +111,8 @@ func BenchmarkCompareVsReplay(b *testing.B) {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			replay := []string{"replay", "--sessions=false", dir}
-			compare := []string{"compare", "--sessions=false", "--policy", allPolicies(), dir}
-			var tr, tc time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				runOnce(b, replay)
-				t1 := time.Now()
-				runOnce(b, compare)
-				tr, tc = tr+t1.Sub(t0), tc+time.Since(t1)
-			}
-			b.ReportMetric(float64(tr.Milliseconds())/float64(b.N), "replay-ms/op")
-			b.ReportMetric(float64(tc.Milliseconds())/float64(b.N), "compare-ms/op")
-			b.ReportMetric(float64(tc)/float64(tr), "compare/replay")
+			alternate(b, "replay", []string{"replay", "--sessions=false", dir},
+				"compare", []string{"compare", "--sessions=false", "--policy", allPolicies(), dir})
 		})
 	}
 }
@@ -137,19 +126,24 @@ func BenchmarkCompareVsReplay(b *testing.B) {
 //	CTXLAB_BENCH_MB=420 go test -run XXX -bench CompareStats -benchtime 5x ./cmd/ctxlab
 func BenchmarkCompareStats(b *testing.B) {
 	dir := benchCorpus(b, 64)
-	stats := []string{"compare", "--format", "json", "--policy", allPolicies(), dir}
-	plain := []string{"compare", "--format", "json", "--policy", allPolicies(), "--stats", "total_cost_usd", "--bootstrap", "0", dir}
-	var ts, tp time.Duration
+	alternate(b, "plain", []string{"compare", "--format", "json", "--policy", allPolicies(), "--stats", "total_cost_usd", "--bootstrap", "0", dir},
+		"stats", []string{"compare", "--format", "json", "--policy", allPolicies(), dir})
+}
+
+// alternate runs the commands base and other in turn on every iteration
+// and reports each one's milliseconds an iteration and other/base.
+func alternate(b *testing.B, baseName string, base []string, otherName string, other []string) {
+	var tb, to time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		runOnce(b, plain)
+		runOnce(b, base)
 		t1 := time.Now()
-		runOnce(b, stats)
-		tp, ts = tp+t1.Sub(t0), ts+time.Since(t1)
+		runOnce(b, other)
+		tb, to = tb+t1.Sub(t0), to+time.Since(t1)
 	}
-	b.ReportMetric(float64(tp.Milliseconds())/float64(b.N), "plain-ms/op")
-	b.ReportMetric(float64(ts.Milliseconds())/float64(b.N), "stats-ms/op")
-	b.ReportMetric(float64(ts)/float64(tp), "stats/plain")
+	b.ReportMetric(float64(tb.Milliseconds())/float64(b.N), baseName+"-ms/op")
+	b.ReportMetric(float64(to.Milliseconds())/float64(b.N), otherName+"-ms/op")
+	b.ReportMetric(float64(to)/float64(tb), otherName+"/"+baseName)
 }
 
 // BenchmarkComparePlotRealdata is `compare --plot` over the real

@@ -262,7 +262,7 @@ func compareTotalFiles(policies []string, total *report.Compared, set *report.Co
 	for i, r := range total.Runs {
 		ms[i] = r.Metrics
 	}
-	return plots.CompareTotalFilesIntervals(policies, ms, total.Sessions, costIntervals(policies, total.Sessions, set, comps), o.format, o.plotOpts())
+	return plots.CompareTotalFiles(policies, ms, total.Sessions, costIntervals(policies, total.Sessions, set, comps), o.format, o.plotOpts())
 }
 
 // costIntervals are the cost plot's intervals: none without statistics

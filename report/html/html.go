@@ -460,7 +460,7 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 					ivs.Low, ivs.High = doc.TotalCostIntervals()
 					ivs.Interval = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
 				}
-				return plots.CompareTotalFilesIntervals(doc.Policies, ms, doc.Total.Sessions, ivs, "svg", plots.Options{})
+				return plots.CompareTotalFiles(doc.Policies, ms, doc.Total.Sessions, ivs, "svg", plots.Options{})
 			})
 		case comparisons && i == len(doc.Sessions)+1:
 			return &htmlSection{ID: "comparisons", Title: "Is the difference real?",

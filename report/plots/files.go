@@ -94,13 +94,8 @@ func TotalFiles(rep *accounting.Report, format string, opt Options) []File {
 
 // CompareTotalFiles returns the plot `compare --plot` draws over the whole
 // input: total-cost, the cost by policy (CostByPolicy), policies[i] naming
-// ms[i], each policy's metrics summed over sessions sessions.
-func CompareTotalFiles(policies []string, ms []simulate.Metrics, sessions int, format string, opt Options) []File {
-	return CompareTotalFilesIntervals(policies, ms, sessions, CostIntervals{}, format, opt)
-}
-
-// CompareTotalFilesIntervals is CompareTotalFiles with the intervals of
-// the totals against the baseline drawn (CostByPolicyIntervals).
-func CompareTotalFilesIntervals(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, format string, opt Options) []File {
-	return []File{{fileName(Total, KindCost, "", format), CostByPolicyIntervals(policies, ms, sessions, ivs, opt)}}
+// ms[i], each policy's metrics summed over sessions sessions, with the
+// intervals of the totals against the baseline (zero CostIntervals: none).
+func CompareTotalFiles(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, format string, opt Options) []File {
+	return []File{{fileName(Total, KindCost, "", format), CostByPolicy(policies, ms, sessions, ivs, opt)}}
 }

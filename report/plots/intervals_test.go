@@ -38,7 +38,7 @@ func TestCostIntervals(t *testing.T) {
 		t.Errorf("text %q", got)
 	}
 	ms := []simulate.Metrics{{TotalCost: 2.5, Cost: 2.5}, {TotalCost: 2.6, Cost: 2.6}}
-	f := CostByPolicyIntervals([]string{"observed", "b"}, ms, 4, CostIntervals{Low: []float64{nan, 2}, High: []float64{nan, 3}, Interval: iv}, Options{})
+	f := CostByPolicy([]string{"observed", "b"}, ms, 4, CostIntervals{Low: []float64{nan, 2}, High: []float64{nan, 3}, Interval: iv}, Options{})
 	if n := len(f.Legend); n != 4 || f.Legend[n-1].Text != "the total's 95% interval against observed (bootstrap over sessions)" {
 		t.Errorf("legend %+v", f.Legend)
 	}

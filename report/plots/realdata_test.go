@@ -85,7 +85,7 @@ func TestRealdataRenders(t *testing.T) {
 		}
 	}
 	totals := TotalFiles(accounting.Merge(reps, nil), "png", Options{})
-	totals = append(totals, CompareTotalFiles(realPolicies, sums, len(srcs), "png", Options{})...)
+	totals = append(totals, CompareTotalFiles(realPolicies, sums, len(srcs), CostIntervals{}, "png", Options{})...)
 	for _, f := range totals {
 		for _, format := range Formats {
 			if err := f.Figure.Write(io.Discard, format); err != nil {

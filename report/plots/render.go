@@ -704,14 +704,9 @@ func deltaNote(p float64) string {
 // sub-agents' (observed, the same under every policy). Each bar's note is
 // its total, its change against the first policy's and its unpriced calls.
 // policies[i] names ms[i], each policy's metrics summed over sessions
-// sessions (see PolicyCosts).
-func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, opt Options) *Figure {
-	return CostByPolicyIntervals(policies, ms, sessions, CostIntervals{}, opt)
-}
-
-// CostByPolicyIntervals is CostByPolicy with each policy's interval of
-// its total against the baseline drawn as a whisker under its bar.
-func CostByPolicyIntervals(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, opt Options) *Figure {
+// sessions (see PolicyCosts). Each policy's interval of its total against
+// the baseline, when ivs has one, is drawn as a whisker under its bar.
+func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, opt Options) *Figure {
 	d := PolicyCosts(policies, ms, sessions)
 	p := barPlot("USD")
 	p.X.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}

@@ -35,7 +35,7 @@ func goldenFigures() map[string]*Figure {
 		"tokens":     Tokens(tokensFixture(), opt),
 		"duplicates": Duplicates(dupFixture(), opt),
 		// The corpus plot, titled by its session count.
-		"total-cost": CostByPolicy(pols, ms, 7, Options{}),
+		"total-cost": CostByPolicy(pols, ms, 7, CostIntervals{}, Options{}),
 		// A sweep of five series on a geometric grid, the last equal
 		// to the third, and its Pareto front.
 		"sweep":  Sweep(SweepSeries(points, totals, "k", cost), 2, Options{}),
@@ -145,8 +145,8 @@ func TestEmptyInputs(t *testing.T) {
 		"cost":       Cost([]*simulate.Result{empty}, Options{}),
 		"tokens":     Tokens(accounting.Tokens{}, Options{}),
 		"duplicates": Duplicates(nil, Options{}),
-		"total-cost": CostByPolicy(nil, nil, 0, Options{}),
-		"zero-cost":  CostByPolicy([]string{"none"}, []simulate.Metrics{{}}, 1, Options{}),
+		"total-cost": CostByPolicy(nil, nil, 0, CostIntervals{}, Options{}),
+		"zero-cost":  CostByPolicy([]string{"none"}, []simulate.Metrics{{}}, 1, CostIntervals{}, Options{}),
 	}
 	for kind, f := range figs {
 		for _, format := range Formats {
@@ -167,7 +167,7 @@ func TestCostByPolicy(t *testing.T) {
 	if want := [][]float64{{10.25, 2.25, 3.4567}, {10.1, 3, 3.4567}, {9.4, 0, 3.4567}}; !reflect.DeepEqual(hb.Parts, want) {
 		t.Errorf("parts %v, want %v", hb.Parts, want)
 	}
-	f := CostByPolicy(pols, ms, 7, Options{})
+	f := CostByPolicy(pols, ms, 7, CostIntervals{}, Options{})
 	var legend []string
 	for _, e := range f.Legend {
 		legend = append(legend, e.Text)
@@ -189,12 +189,12 @@ func TestCostByPolicy(t *testing.T) {
 		{0, Options{}, "Cost by policy — all sessions"},
 		{7, Options{Session: "all sessions"}, "Cost by policy — all sessions"},
 	} {
-		if got := CostByPolicy(pols, ms, c.sessions, c.opt).Title; got != c.want {
+		if got := CostByPolicy(pols, ms, c.sessions, CostIntervals{}, c.opt).Title; got != c.want {
 			t.Errorf("sessions %d, %+v: title %q, want %q", c.sessions, c.opt, got, c.want)
 		}
 	}
 	// No policies: a note instead of bars, and no legend.
-	f = CostByPolicy(nil, nil, 3, Options{})
+	f = CostByPolicy(nil, nil, 3, CostIntervals{}, Options{})
 	if len(f.Legend) != 0 {
 		t.Errorf("empty: legend %+v", f.Legend)
 	}

@@ -394,7 +394,7 @@ func TestSessionFiles(t *testing.T) {
 		t.Errorf("TotalFiles titles %q, want %q", titles, want)
 	}
 	pols, ms := policyFixture()
-	files := CompareTotalFiles(pols, ms, 7, "png", Options{})
+	files := CompareTotalFiles(pols, ms, 7, CostIntervals{}, "png", Options{})
 	if len(files) != 1 || files[0].Name != "total-cost.png" || files[0].Figure == nil {
 		t.Fatalf("CompareTotalFiles = %+v, want one file total-cost.png", files)
 	}

@@ -13,17 +13,6 @@ import (
 // same sessions are resampled alike whatever is compared.
 const seed1, seed2 = 0x6374786c6162, 0x7061697265640001
 
-// Bootstrap is the percentile bootstrap interval of 100 × (Σ values /
-// Σ baseline − 1) over sessions, for one pair of equal-length slices;
-// ok is false when it is undefined (see CompareAll).
-func Bootstrap(baseline, values []float64, resamples int, confidence float64) (lo, hi float64, ok bool) {
-	if len(baseline) != len(values) {
-		return 0, 0, false
-	}
-	iv := intervals([]column{{baseline, values}}, len(baseline), resamples, confidence)[0]
-	return iv.lo, iv.hi, iv.ok
-}
-
 // column is one comparison's sessions: its baseline and values, a
 // session the comparison lacks being 0 in both.
 type column struct{ base, val []float64 }

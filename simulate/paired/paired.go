@@ -111,11 +111,6 @@ type Comparison struct {
 // pair lacks, and so does an index past the shorter slice.
 type Pair struct{ Baseline, Values []float64 }
 
-// Compare computes the statistics of one pair.
-func Compare(baseline, values []float64, opt Options) Stats {
-	return CompareAll([]Pair{{baseline, values}}, opt)[0]
-}
-
 // CompareAll computes each pair's statistics over the sessions it has
 // both values of. The bootstrap resamples the sessions once for every
 // pair (the longest pair's; a session a pair lacks adds nothing to its

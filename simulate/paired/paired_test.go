@@ -149,7 +149,7 @@ func TestBootstrapExact(t *testing.T) {
 	if q := all[int(math.Ceil(0.975*3125))-1]; !near(q, wantHi, 1e-9) {
 		t.Fatalf("enumerated 97.5%% quantile %v, want %v", q, wantHi)
 	}
-	lo, hi, _ := Bootstrap(bootBase, bootVal, 200000, 0.95)
+	lo, hi, _ := bootstrapOne(bootBase, bootVal, 200000, 0.95)
 	if !near(lo, wantLo, 1e-9) || !near(hi, wantHi, 1e-9) {
 		t.Errorf("interval [%v, %v], want [%v, %v]", lo, hi, wantLo, wantHi)
 	}
@@ -162,7 +162,7 @@ func TestBootstrapExact(t *testing.T) {
 // machine).
 func TestBootstrapDefault(t *testing.T) {
 	all := pairedtest.ExactChanges(bootBase, bootVal)
-	s := Compare(bootBase, bootVal, Options{})
+	s := compareOne(bootBase, bootVal, Options{})
 	lo, hi := *s.CILowPct, *s.CIHighPct
 	q := func(p float64) float64 { return all[int(math.Ceil(p*3125))-1] }
 	if lo < q(0.02) || lo > q(0.03) || hi < q(0.97) || hi > q(0.98) {
@@ -182,18 +182,18 @@ func TestBootstrapDefault(t *testing.T) {
 func TestBootstrapDegenerate(t *testing.T) {
 	base := []float64{4, 8, 12, 100}
 	val := []float64{5, 10, 15, 125}
-	if lo, hi, ok := Bootstrap(base, val, 1000, 0.9); !ok || !near(lo, 25, 1e-12) || !near(hi, 25, 1e-12) {
+	if lo, hi, ok := bootstrapOne(base, val, 1000, 0.9); !ok || !near(lo, 25, 1e-12) || !near(hi, 25, 1e-12) {
 		t.Errorf("constant change: [%v, %v], want [25, 25]", lo, hi)
 	}
-	if lo, hi, ok := Bootstrap([]float64{2}, []float64{3}, 10, 0.95); !ok || lo != 50 || hi != 50 {
+	if lo, hi, ok := bootstrapOne([]float64{2}, []float64{3}, 10, 0.95); !ok || lo != 50 || hi != 50 {
 		t.Errorf("one session: [%v, %v], want [50, 50]", lo, hi)
 	}
 	for _, c := range []struct{ b, v []float64 }{{nil, nil}, {[]float64{0, 0}, []float64{1, 1}}, {[]float64{1}, []float64{1, 2}}} {
-		if lo, hi, ok := Bootstrap(c.b, c.v, 100, 0.95); ok {
-			t.Errorf("Bootstrap(%v, %v) = [%v, %v], want none", c.b, c.v, lo, hi)
+		if lo, hi, ok := bootstrapOne(c.b, c.v, 100, 0.95); ok {
+			t.Errorf("bootstrapOne(%v, %v) = [%v, %v], want none", c.b, c.v, lo, hi)
 		}
 	}
-	if _, _, ok := Bootstrap([]float64{1}, []float64{2}, 0, 0.95); ok {
+	if _, _, ok := bootstrapOne([]float64{1}, []float64{2}, 0, 0.95); ok {
 		t.Error("no resamples: want no interval")
 	}
 }
@@ -206,7 +206,7 @@ func TestBootstrapDegenerate(t *testing.T) {
 // +300%, +150%, +100%. The 2.5% quantile is +100% (1/19 = 5.3% of the
 // kept resamples), the 97.5% one +300% (12/19 = 63%).
 func TestBootstrapZeroBaseline(t *testing.T) {
-	lo, hi, ok := Bootstrap([]float64{0, 0, 1}, []float64{1, 1, 2}, 10000, 0.95)
+	lo, hi, ok := bootstrapOne([]float64{0, 0, 1}, []float64{1, 1, 2}, 10000, 0.95)
 	if !ok || lo != 100 || hi != 300 {
 		t.Errorf("[%v, %v], want [+100, +300]", lo, hi)
 	}
@@ -219,7 +219,7 @@ func TestCompareAllShared(t *testing.T) {
 	copyBase := slices.Clone(bootBase)
 	all := CompareAll([]Pair{{bootBase, bootVal}, {bootBase, other}, {copyBase, other}}, Options{})
 	for i, val := range [][]float64{bootVal, other, other} {
-		one := Compare(bootBase, val, Options{})
+		one := compareOne(bootBase, val, Options{})
 		if *all[i].CILowPct != *one.CILowPct || *all[i].CIHighPct != *one.CIHighPct || *all[i].WilcoxonP != *one.WilcoxonP {
 			t.Errorf("pair %d: together %+v, alone %+v", i, all[i], one)
 		}
@@ -273,7 +273,7 @@ func TestDraw(t *testing.T) {
 // TestCompare: the change, median and geometric mean by hand; the
 // Wilcoxon p-value and significance.
 func TestCompare(t *testing.T) {
-	s := Compare(bootBase, bootVal, Options{})
+	s := compareOne(bootBase, bootVal, Options{})
 	// Totals 150 and 170: +13.33%. Changes +10, −10, +20, 0, +30: median
 	// +10. Ratios 1.1, 0.9, 1.2, 1, 1.3: geometric mean (1.2870)^(1/5).
 	if s.Sessions != 5 || s.BaselineTotal != 150 || s.Total != 170 {
@@ -289,16 +289,16 @@ func TestCompare(t *testing.T) {
 		t.Errorf("p %v, significant %v; want 0.375, false", *s.WilcoxonP, s.Significant)
 	}
 	// At α = 0.4 the same p is significant; at exactly p it is not.
-	if s := Compare(bootBase, bootVal, Options{Alpha: 0.4}); !s.Significant {
+	if s := compareOne(bootBase, bootVal, Options{Alpha: 0.4}); !s.Significant {
 		t.Error("p 0.375 < α 0.4: want significant")
 	}
-	if s := Compare(bootBase, bootVal, Options{Alpha: 0.375}); s.Significant {
+	if s := compareOne(bootBase, bootVal, Options{Alpha: 0.375}); s.Significant {
 		t.Error("p 0.375 = α: want not significant")
 	}
 	// Even count: median of −25, 0, +20 and −100 → (−25 + 0)/2; the
 	// zero-baseline session is left out of the median and geometric mean,
 	// the zero value out of the geometric mean: (1.2 · 0.75 · 1)^(1/3).
-	s = Compare([]float64{10, 20, 0, 40, 5}, []float64{12, 15, 3, 40, 0}, Options{Resamples: -1})
+	s = compareOne([]float64{10, 20, 0, 40, 5}, []float64{12, 15, 3, 40, 0}, Options{Resamples: -1})
 	if !near(*s.MedianChangePct, -12.5, 1e-12) || !near(*s.GeomeanRatio, math.Cbrt(0.9), 1e-12) {
 		t.Errorf("median %v, geomean %v", *s.MedianChangePct, *s.GeomeanRatio)
 	}
@@ -334,7 +334,7 @@ func TestUndefined(t *testing.T) {
 		{"not finite", []float64{math.NaN(), math.Inf(1)}, []float64{1, 2}, false, false},
 		{"no difference", []float64{0, 3}, []float64{0, 3}, true, false},
 	} {
-		s := Compare(c.base, c.val, Options{})
+		s := compareOne(c.base, c.val, Options{})
 		if (s.TotalChangePct != nil) != c.change || (s.CILowPct != nil) != c.change || (s.MedianChangePct != nil) != c.change {
 			t.Errorf("%s: %+v", c.name, s)
 		}
@@ -350,10 +350,10 @@ func TestUndefined(t *testing.T) {
 		}
 	}
 	// Zero baseline, values 1 and 2: W+ = 3 of ranks 1, 2, p = 2 · ¼.
-	if s := Compare([]float64{0, 0}, []float64{1, 2}, Options{}); *s.WilcoxonP != 0.5 || s.GeomeanRatio != nil {
+	if s := compareOne([]float64{0, 0}, []float64{1, 2}, Options{}); *s.WilcoxonP != 0.5 || s.GeomeanRatio != nil {
 		t.Errorf("zero baseline: %+v", s)
 	}
-	if s := Compare([]float64{1, math.NaN(), 3}, []float64{2, 5}, Options{}); s.Sessions != 1 || s.Total != 2 {
+	if s := compareOne([]float64{1, math.NaN(), 3}, []float64{2, 5}, Options{}); s.Sessions != 1 || s.Total != 2 {
 		t.Errorf("a NaN pair and an unpaired value: %+v", s)
 	}
 }
@@ -397,7 +397,7 @@ func BenchmarkBootstrap(b *testing.B) {
 		val[i] = base[i] * (0.8 + 0.4*r.Float64())
 	}
 	for b.Loop() {
-		Bootstrap(base, val, DefaultResamples, DefaultConfidence)
+		bootstrapOne(base, val, DefaultResamples, DefaultConfidence)
 	}
 }
 
@@ -456,4 +456,19 @@ func TestSplitIndependent(t *testing.T) {
 			}
 		}
 	}
+}
+
+// bootstrapOne is the interval CompareAll gives one pair of equal-length
+// slices (ok false when it has none).
+func bootstrapOne(baseline, values []float64, resamples int, confidence float64) (lo, hi float64, ok bool) {
+	if len(baseline) != len(values) {
+		return 0, 0, false
+	}
+	iv := intervals([]column{{baseline, values}}, len(baseline), resamples, confidence)[0]
+	return iv.lo, iv.hi, iv.ok
+}
+
+// compareOne computes the statistics of one pair.
+func compareOne(baseline, values []float64, opt Options) Stats {
+	return CompareAll([]Pair{{baseline, values}}, opt)[0]
 }
