@@ -369,7 +369,9 @@ func (tr *Trace) markPrefixReads() {
 			base[c.Model], c.BaseRead = r, true
 		}
 		// Within the lifetime of the session's own entries (with the
-		// clock's slack, as the cache model reads them) a fallback reads
+		// clock's slack the cache model reads them with by default,
+		// DefaultClockSlack: a trace is prepared before any run's
+		// Config) a fallback reads
 		// the session's own breakpoint; after it, only what other requests
 		// keep warm. A new directory reads about the base.
 		within := prev > 0 && c.Time > prev && c.Time-prev <= (tr.TTL+DefaultClockSlack).Milliseconds()
