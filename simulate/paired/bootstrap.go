@@ -1,9 +1,11 @@
 package paired
 
 import (
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -36,19 +38,51 @@ type interval struct {
 // values, laid out contiguously, to the running sums. The columns are
 // split among the processors, each drawing the same sessions from the same
 // seed, so a column's interval is the same however they are split.
+//
+// Columns with the same values (runs that agree on a metric, as policies
+// that never act on short sessions do) have the same interval, computed
+// once.
 func intervals(cols []column, n, resamples int, confidence float64) []interval {
 	out := make([]interval, len(cols))
 	if n == 0 || resamples <= 0 {
 		return out
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(cols))
+	uniq, of := distinct(cols)
+	ivs := make([]interval, len(uniq))
+	workers := min(runtime.GOMAXPROCS(0), len(uniq))
 	var wg sync.WaitGroup
 	for w := range workers {
-		lo, hi := w*len(cols)/workers, (w+1)*len(cols)/workers
-		wg.Go(func() { copy(out[lo:hi], chunkIntervals(cols[lo:hi], n, resamples, confidence)) })
+		lo, hi := w*len(uniq)/workers, (w+1)*len(uniq)/workers
+		wg.Go(func() { copy(ivs[lo:hi], chunkIntervals(uniq[lo:hi], n, resamples, confidence)) })
 	}
 	wg.Wait()
+	for i, u := range of {
+		out[i] = ivs[u]
+	}
 	return out
+}
+
+// distinct returns the columns with different values, in their first
+// order, and for each column the index of its equal among them.
+func distinct(cols []column) (uniq []column, of []int) {
+	of = make([]int, len(cols))
+	byHash := map[uint64][]int{} // fingerprint → indexes into uniq
+	for i, c := range cols {
+		key := fingerprint(fingerprint(uint64(len(c.base)), c.base), c.val)
+		of[i] = -1
+		for _, u := range byHash[key] {
+			if slices.Equal(uniq[u].base, c.base) && slices.Equal(uniq[u].val, c.val) {
+				of[i] = u
+				break
+			}
+		}
+		if of[i] < 0 {
+			of[i] = len(uniq)
+			byHash[key] = append(byHash[key], len(uniq))
+			uniq = append(uniq, c)
+		}
+	}
+	return uniq, of
 }
 
 // chunkIntervals computes intervals for some of the columns.
@@ -126,4 +160,18 @@ func draw(src *rand.PCG, n uint64) uint64 {
 		}
 	}
 	return hi
+}
+
+// fingerprint folds xs into h (FNV-1a over the values' bits, 0 for −0 so
+// that equal values fold alike); equal columns get equal fingerprints.
+func fingerprint(h uint64, xs []float64) uint64 {
+	const prime = 1099511628211
+	h ^= 14695981039346656037
+	for _, v := range xs {
+		if v == 0 {
+			v = 0
+		}
+		h = (h ^ math.Float64bits(v)) * prime
+	}
+	return h
 }

@@ -472,3 +472,24 @@ func bootstrapOne(baseline, values []float64, resamples int, confidence float64)
 func compareOne(baseline, values []float64, opt Options) Stats {
 	return CompareAll([]Pair{{baseline, values}}, opt)[0]
 }
+
+// TestDistinct: columns with equal values, −0 and 0 alike, share one
+// entry; a column one value or one session apart does not.
+func TestDistinct(t *testing.T) {
+	a := []float64{1, 2, 0}
+	cols := []column{
+		{a, []float64{3, 4, 5}},
+		{[]float64{1, 2, math.Copysign(0, -1)}, []float64{3, 4, 5}}, // equal to 0
+		{a, []float64{3, 4, 6}},
+		{a[:2], []float64{3, 4}},
+		{[]float64{1, 2}, []float64{3, 4}}, // equal to 3
+		{[]float64{3, 4, 5}, a},            // 0's slices swapped
+	}
+	uniq, of := distinct(cols)
+	if want := []int{0, 0, 1, 2, 2, 3}; !slices.Equal(of, want) || len(uniq) != 4 {
+		t.Fatalf("distinct: of %v (%d distinct), want %v (4)", of, len(uniq), want)
+	}
+	if fingerprint(0, []float64{0}) != fingerprint(0, []float64{math.Copysign(0, -1)}) {
+		t.Error("0 and −0 fingerprint apart")
+	}
+}

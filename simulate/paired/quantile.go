@@ -102,10 +102,10 @@ func empiricalPair(plo, phi float64, x []float64) (float64, float64) {
 	m := len(sample)
 	margin := int(math.Sqrt(float64(m))) + 1
 	type bracket struct {
-		k      int
-		lo, hi float64
-		below  int
-		inside []float64
+		k             int
+		lo, hi        float64
+		below, within int
+		inside        []float64 // kept only when lo < hi
 	}
 	bs := [2]bracket{}
 	for i, p := range [2]float64{plo, phi} {
@@ -122,17 +122,23 @@ func empiricalPair(plo, phi float64, x []float64) (float64, float64) {
 			if v < b.lo {
 				b.below++
 			} else if v <= b.hi {
-				b.inside = append(b.inside, v)
+				b.within++
+				if b.lo < b.hi {
+					b.inside = append(b.inside, v)
+				}
 			}
 		}
 	}
 	var out [2]float64
 	for i := range bs {
 		b := &bs[i]
-		if r := b.k - b.below; r >= 0 && r < len(b.inside) {
-			out[i] = selectRank(b.inside, r)
-		} else {
+		switch r := b.k - b.below; {
+		case r < 0 || r >= b.within:
 			out[i] = selectRank(x, b.k)
+		case b.lo == b.hi: // tied values, as runs that agree give
+			out[i] = b.lo
+		default:
+			out[i] = selectRank(b.inside, r)
 		}
 	}
 	return out[0], out[1]
