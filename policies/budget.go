@@ -68,7 +68,7 @@ func (p *budget) clear(s *simulate.State) {
 // each tool call with its results, until the context fits.
 func (p *budget) drop(s *simulate.State) {
 	end := currentFrom(s)
-	p.results.build(s.Items, func(simulate.Item) bool { return true })
+	p.results.update(s)
 	picked := map[int]bool{}
 	var idx []int
 	over := s.Tokens - p.tokens

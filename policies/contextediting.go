@@ -35,7 +35,12 @@ type contextEditing struct {
 	exclude      []string // tools never cleared
 	inputs       bool
 
-	uses    []int // scratch: the tool uses' positions
+	// Kept between calls, as results is: the tool uses' positions, each
+	// tool id's first use among them, and how many of the first uses
+	// free nothing, now or later (spent).
+	uses    []int
+	firstOf map[string]int
+	done    int
 	results resultIndex
 }
 
@@ -43,27 +48,26 @@ func (p *contextEditing) Before(s *simulate.State) {
 	if s.Tokens < p.trigger {
 		return
 	}
-	uses := p.uses[:0]
-	for j := 1; j < len(s.Items); j++ {
-		if s.Items[j].Kind == simulate.KindToolUse {
-			uses = append(uses, j)
-		}
-	}
-	p.uses = uses
-	if len(uses) <= p.keep {
+	p.index(s)
+	if len(p.uses) <= p.keep {
 		return
 	}
-	p.results.build(s.Items, func(it simulate.Item) bool { return !it.Cleared })
-	eligible := func(use simulate.Item) bool {
-		return !slices.Contains(p.exclude, use.Tool) && use.ToolID != ""
+	old := p.uses[:len(p.uses)-p.keep]
+	for p.done < len(old) && p.spent(s, s.Items[old[p.done]]) {
+		p.done++
 	}
+	old = old[p.done:]
 	var gain int64
-	for _, u := range uses[:len(uses)-p.keep] {
+	for _, u := range old {
 		use := s.Items[u]
-		if !eligible(use) {
+		if !p.eligible(use) {
 			continue
 		}
-		p.results.each(use.ToolID, func(r int) { gain += clearGain(s, s.Items[r]) })
+		p.results.each(use.ToolID, func(r int) {
+			if !s.Items[r].Cleared {
+				gain += clearGain(s, s.Items[r])
+			}
+		})
 		if p.inputs && !use.Cleared {
 			gain += clearGain(s, use)
 		}
@@ -72,16 +76,72 @@ func (p *contextEditing) Before(s *simulate.State) {
 		return
 	}
 	var res, in []int
-	for _, u := range uses[:len(uses)-p.keep] {
+	for _, u := range old {
 		use := s.Items[u]
-		if !eligible(use) {
+		if !p.eligible(use) {
 			continue
 		}
-		p.results.each(use.ToolID, func(r int) { res = append(res, r) })
+		p.results.each(use.ToolID, func(r int) {
+			if !s.Items[r].Cleared {
+				res = append(res, r)
+			}
+		})
 		if p.inputs && !use.Cleared {
 			in = append(in, u)
 		}
 	}
 	s.Clear(res, "context editing")
 	s.ClearInputs(in, "context editing")
+}
+
+// index brings the tool uses and results up to the context: the items
+// appended since the last call, or all of them when it was rearranged. A
+// result of a use already counted spent (its result came later, or its id
+// is reused) makes that use count again.
+func (p *contextEditing) index(s *simulate.State) {
+	from := p.results.update(s)
+	if from == 1 {
+		p.uses, p.done = p.uses[:0], 0
+		if p.firstOf == nil {
+			p.firstOf = map[string]int{}
+		}
+		clear(p.firstOf)
+	}
+	for j := from; j < len(s.Items); j++ {
+		switch it := &s.Items[j]; it.Kind {
+		case simulate.KindToolUse:
+			if _, ok := p.firstOf[it.ToolID]; !ok && it.ToolID != "" {
+				p.firstOf[it.ToolID] = len(p.uses)
+			}
+			p.uses = append(p.uses, j)
+		case simulate.KindToolResult:
+			if u, ok := p.firstOf[it.ToolID]; ok {
+				p.done = min(p.done, u)
+			}
+		}
+	}
+}
+
+func (p *contextEditing) eligible(use simulate.Item) bool {
+	return !slices.Contains(p.exclude, use.Tool) && use.ToolID != ""
+}
+
+// spent reports whether clearing a tool use frees nothing: it is not
+// eligible, or its results (and, with clear_tool_inputs, its input) are
+// cleared or no larger than the placeholder. Clearing only shrinks items,
+// so that stays true until a result of its id is appended (index).
+func (p *contextEditing) spent(s *simulate.State, use simulate.Item) bool {
+	if !p.eligible(use) {
+		return true
+	}
+	if p.inputs && !use.Cleared && clearGain(s, use) > 0 {
+		return false
+	}
+	spent := true
+	p.results.each(use.ToolID, func(r int) {
+		if it := s.Items[r]; !it.Cleared && clearGain(s, it) > 0 {
+			spent = false
+		}
+	})
+	return spent
 }

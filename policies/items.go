@@ -90,24 +90,32 @@ func alignPivot(items []simulate.Item, pivot int) int {
 }
 
 // resultIndex finds each tool use's results among a context's items. A
-// policy keeps one and rebuilds it at every step it needs it, so that a
-// context that stays over a limit costs one pass over its items and no
-// allocation per step.
+// policy keeps one between calls: update indexes only the items appended
+// since, unless the context was rearranged (State.Layout), so that a
+// context that stays over a limit costs no pass over its items per call.
 type resultIndex struct {
-	last map[string]int // each tool id's last result
-	prev []int          // per item: the previous result of its id, -1 none
+	layout uint64
+	seen   int            // Items[:seen] are indexed
+	last   map[string]int // each tool id's last result
+	prev   []int          // per item: the previous result of its id, -1 none
 }
 
-// build indexes the tool results of items (from 1, after the overhead)
-// that carry a tool id and that keep says to.
-func (x *resultIndex) build(items []simulate.Item, keep func(simulate.Item) bool) {
-	if x.last == nil {
-		x.last = map[string]int{}
+// update indexes the tool results (from 1, after the overhead) that carry
+// a tool id, all of them or those appended since the last update. It
+// returns the first item it indexed now; 1 means it started over.
+func (x *resultIndex) update(s *simulate.State) int {
+	items := s.Items
+	if x.last == nil || x.layout != s.Layout() || len(items) < x.seen {
+		if x.last == nil {
+			x.last = map[string]int{}
+		}
+		clear(x.last)
+		x.layout, x.seen, x.prev = s.Layout(), 1, append(x.prev[:0], -1)
 	}
-	clear(x.last)
-	x.prev = slices.Grow(x.prev[:0], len(items))[:len(items)]
-	for j := 1; j < len(items); j++ {
-		if it := items[j]; it.Kind == simulate.KindToolResult && it.ToolID != "" && keep(it) {
+	from := x.seen // len(x.prev)
+	x.prev = slices.Grow(x.prev, len(items)-from)[:len(items)]
+	for j := from; j < len(items); j++ {
+		if it := &items[j]; it.Kind == simulate.KindToolResult && it.ToolID != "" {
 			prev, ok := x.last[it.ToolID]
 			if !ok {
 				prev = -1
@@ -115,6 +123,8 @@ func (x *resultIndex) build(items []simulate.Item, keep func(simulate.Item) bool
 			x.prev[j], x.last[it.ToolID] = prev, j
 		}
 	}
+	x.seen = len(items)
+	return from
 }
 
 // each calls f with the position of each indexed result of the tool id,

@@ -62,6 +62,7 @@ func (s *State) Drop(idx []int, reason string) int64 {
 		kept = append(kept, e.items[j])
 	}
 	e.items = kept
+	e.relayout()
 	e.appendedFrom -= before
 	e.tokens -= freed
 	e.trigger -= freed
@@ -159,6 +160,7 @@ func (s *State) Compact(c Compaction) int64 {
 		added += r.Tokens
 	}
 	e.items = out
+	e.relayout()
 	// The first item appended for this call that is left: before the
 	// summary, it stays; summarised, the first after the summary and
 	// restored items is; after them, it moves with them.

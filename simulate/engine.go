@@ -3,6 +3,7 @@ package simulate
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -168,6 +169,19 @@ type State struct {
 	e *engine
 }
 
+// Layout identifies the arrangement of Items: it changes whenever an
+// item is removed, replaced or moved (a drop, a compaction, a new run) and
+// stays while items are only appended or cleared in place, so that a
+// policy can keep an index of Items from one call to the next. No two
+// arrangements share a value, even across runs.
+func (s *State) Layout() uint64 { return s.e.layout }
+
+// layouts numbers the arrangements of every run (State.Layout).
+var layouts atomic.Uint64
+
+// relayout records that the items were removed, replaced or moved.
+func (e *engine) relayout() { e.layout = layouts.Add(1) }
+
 // Appended returns the index of the first item appended for this call
 // that is still in the context. Clearing keeps it and dropping moves it
 // with the items. After a compaction it is the index of that item: before
@@ -331,6 +345,7 @@ type engine struct {
 	rules        []versionRules // rulesOf's memo
 	limitsMemo   []limitsEntry  // limitsFor's memo
 	items        []Item
+	layout       uint64 // State.Layout
 	tokens       int64
 	appendedFrom int
 	edit         int64 // lowest position edited since the last call; -1 none
@@ -482,6 +497,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		buf = make([]Item, 0, n)
 	}
 	e.items = append(buf[:0], Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
+	e.relayout()
 	e.tokens = tr.Overhead
 	e.sys = tr.systemEnd()
 	if !cfg.ColdStart {
@@ -784,6 +800,7 @@ func (e *engine) applyReal(tc *TraceCall) {
 			e.removed(it)
 		}
 		e.items = e.items[:1]
+		e.relayout()
 		e.tokens = e.items[0].Tokens
 		if e.tr.Thread != nil {
 			ev := accounting.EventOf(e.tr.Thread, c)
@@ -904,7 +921,7 @@ func (e *engine) markEdit(j int) {
 // and how many items it cleared.
 func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 	var freed int64
-	n := 0
+	n, lowest := 0, -1
 	for _, j := range idx {
 		it := &e.items[j]
 		if it.Cleared || it.Kind != kind || it.Tokens <= e.placeholder {
@@ -914,8 +931,8 @@ func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 		f := it.Tokens - e.placeholder
 		if e.cfg.CacheEdits {
 			e.cache.shift(e.position(j), f)
-		} else {
-			e.markEdit(j)
+		} else if lowest < 0 || j < lowest {
+			lowest = j // only the first edit counts (editAt)
 		}
 		e.removed(*it)
 		it.Tokens -= f
@@ -924,6 +941,9 @@ func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 		// the next one.
 		e.tokens -= f
 		freed += f
+	}
+	if lowest >= 0 { // the items before it are unchanged
+		e.markEdit(lowest)
 	}
 	e.trigger -= freed
 	return freed, n
@@ -1026,8 +1046,8 @@ type limitsEntry struct {
 // limitsFor is claudecode.LimitsFor, which the engine and the policies ask
 // at every call with the same few arguments: the last answers are kept.
 func (e *engine) limitsFor(p claudecode.LimitParams, model, version string) claudecode.Limits {
-	for _, m := range e.limitsMemo {
-		if m.p == p && m.model == model && m.version == version {
+	for i := len(e.limitsMemo) - 1; i >= 0; i-- { // the newest first
+		if m := &e.limitsMemo[i]; m.model == model && m.version == version && m.p == p {
 			return m.limits
 		}
 	}

@@ -564,3 +564,45 @@ func TestEdgeEngineCallRow(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeEngineLayout: State.Layout stays while items are appended or
+// cleared in place, changes with a drop and a compaction, and no two runs
+// share one.
+func TestEdgeEngineLayout(t *testing.T) {
+	tr := build(
+		step{0, "", []Item{user(100), result("a", "a.go", 3000)}},
+		step{1, "", []Item{asst(100), result("b", "b.go", 3000)}},
+		step{2, "", []Item{asst(100)}},
+		step{3, "", []Item{asst(100)}},
+		step{4, "", []Item{asst(100)}},
+	)
+	var before, after []uint64 // each call's layout, before and after its action
+	p := policyFunc(func(s *State) {
+		before = append(before, s.Layout())
+		switch s.Call {
+		case 1:
+			s.Clear([]int{2}, "test")
+		case 2:
+			s.Drop([]int{1}, "test")
+		case 3:
+			s.Compact(Compaction{From: 1, To: len(s.Items), Label: "test"})
+		}
+		after = append(after, s.Layout())
+	})
+	Run(tr, p, DefaultConfig())
+	first := before[0]
+	want := []bool{true, true, false, false, true} // after == before
+	for i := range before {
+		if (after[i] == before[i]) != want[i] {
+			t.Errorf("call %d: layout %d before its action, %d after", i, before[i], after[i])
+		}
+		if i > 0 && before[i] != after[i-1] {
+			t.Errorf("call %d: layout %d, call %d left %d", i, before[i], i-1, after[i-1])
+		}
+	}
+	before, after = nil, nil
+	Run(tr, p, DefaultConfig())
+	if before[0] == first {
+		t.Errorf("two runs share layout %d", first)
+	}
+}
