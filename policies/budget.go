@@ -34,7 +34,12 @@ type budget struct {
 	tokens int64
 	mode   budgetMode
 
-	results resultIndex // scratch
+	results resultIndex
+	// Items[1:cleared] hold no tool result left to clear, in the context's
+	// layout clearedIn: clearing only adds to them, and items are appended
+	// after them, so each call starts there.
+	cleared   int
+	clearedIn uint64
 }
 
 // Before clears, then drops, what takes the context over the budget; each
@@ -53,15 +58,22 @@ func (p *budget) Before(s *simulate.State) {
 func (p *budget) clear(s *simulate.State) {
 	var idx []int
 	over := s.Tokens - p.tokens
+	if p.clearedIn != s.Layout() {
+		p.cleared, p.clearedIn = 1, s.Layout()
+	}
 	// The tool results not yet cleared, oldest first, visited only until
 	// enough is freed: the context holds every result of the session.
-	for j, end := 1, currentFrom(s); j < end && over > 0; j++ {
+	j, end := p.cleared, currentFrom(s)
+	for ; j < end && over > 0; j++ {
 		if it := &s.Items[j]; it.Kind == simulate.KindToolResult && !it.Cleared {
 			idx = append(idx, j)
 			over -= clearGain(s, *it)
 		}
 	}
 	s.Clear(idx, "budget (mask)")
+	// Every result before j is cleared now, or no larger than the
+	// placeholder (left as it is, and never larger later).
+	p.cleared, p.clearedIn = j, s.Layout()
 }
 
 // drop removes the oldest items after the overhead and before this call's,

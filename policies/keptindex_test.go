@@ -9,9 +9,9 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// freshEditing is context-editing without what it keeps between calls: it
-// indexes the whole context at every call, as the policy did before it
-// kept its index.
+// freshEditing and freshBudget are context-editing and budget without
+// what they keep between calls: they index the whole context at every
+// call, as the policies did before they kept their indexes.
 type freshEditing struct{ *contextEditing }
 
 func (f freshEditing) Before(s *simulate.State) {
@@ -19,13 +19,21 @@ func (f freshEditing) Before(s *simulate.State) {
 	f.contextEditing.Before(s)
 }
 
-// TestContextEditingKeptIndex: keeping the index between calls changes no
-// call of any run, on the fixtures and the real transcripts (when
-// present), with parameters that clear inputs, keep none, exclude a tool
-// or wait for a minimum, alone and after a policy that drops items (a new
-// layout at every drop); and on a session whose first tool result comes
-// two calls after its use, when the use was already counted spent.
-func TestContextEditingKeptIndex(t *testing.T) {
+type freshBudget struct{ *budget }
+
+func (f freshBudget) Before(s *simulate.State) {
+	f.cleared, f.clearedIn, f.results = 0, 0, resultIndex{}
+	f.budget.Before(s)
+}
+
+// TestKeptIndexes: what context-editing and budget keep between calls
+// changes no call of any run, on the fixtures and the real transcripts
+// (when present); for context-editing with parameters that clear inputs,
+// keep none, exclude a tool or wait for a minimum; alone, composed, and
+// after a policy that drops items (a new layout at every drop); and on a
+// session whose first tool result comes two calls after its use, when
+// the use was already counted spent.
+func TestKeptIndexes(t *testing.T) {
 	var traces []*simulate.Trace
 	sessions := corpusload.Path(t, "../fixtures")
 	if _, ok := testcorpus.Path(testcorpus.Realdata); ok {
@@ -40,6 +48,8 @@ func TestContextEditingKeptIndex(t *testing.T) {
 		"context-editing:trigger=30000,keep=0,clear_tool_inputs=true",
 		"context-editing:trigger=30000,exclude_tools=Read,clear_at_least=20000",
 		"context-editing:trigger=1,keep=1",
+		"budget:tokens=40000",
+		"budget:tokens=40000+context-editing:trigger=30000",
 	}
 	for _, tr := range traces {
 		for _, spec := range specs {
@@ -73,11 +83,14 @@ func lateResult() *simulate.Trace {
 	return tr
 }
 
-// withFresh returns p with its context-editing parts made freshEditing.
+// withFresh returns p with its context-editing and budget parts made
+// fresh.
 func withFresh(p simulate.Policy) simulate.Policy {
 	switch p := p.(type) {
 	case *contextEditing:
 		return freshEditing{p}
+	case *budget:
+		return freshBudget{p}
 	case *composite:
 		for i, part := range p.parts {
 			p.parts[i] = withFresh(part)
