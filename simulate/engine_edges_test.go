@@ -606,3 +606,28 @@ func TestEdgeEngineLayout(t *testing.T) {
 		t.Errorf("two runs share layout %d", first)
 	}
 }
+
+// TestEdgeEngineClearTwo: clearing two results edits the context at the
+// first of them. Call 0 caches its 5,990-token prefix (after r); call 1
+// appends 5,100 and s. Call 2 clears r (at 3,000) and s (at 8,108 once r
+// is a placeholder): the edit at 3,000 invalidates both entries, and the
+// 1,000-token system prompt is below Sonnet's minimum, so nothing is read.
+// An edit at s would have kept call 0's entry.
+func TestEdgeEngineClearTwo(t *testing.T) {
+	tr := build(
+		step{0, "", []Item{user(2000), result("r", "r.go", 3000)}},
+		step{1, "", []Item{asst(100), user(5000), result("s", "s.go", 3000)}},
+		step{2, "", []Item{asst(100)}},
+	)
+	res := Run(tr, policyFunc(func(s *State) {
+		if s.Call == 2 {
+			s.Clear(results(s, "r", "s"), "test")
+		}
+	}), DefaultConfig())
+	if got := res.Calls[0].Write5m; got != 5990 {
+		t.Fatalf("call 0 wrote %d, want 5,990", got)
+	}
+	if got := res.Calls[2].Read; got != 0 {
+		t.Errorf("call 2 read %d, want 0 (the edit is at r, before every entry)", got)
+	}
+}
