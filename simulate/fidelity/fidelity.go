@@ -443,16 +443,17 @@ func (f *Row) explainCompaction(tr *simulate.Trace) {
 		if sim > 0 {
 			at = f.callText(sim)
 		}
-		threshold := "auto-compaction off there"
-		if f.ClaudeCodeThreshold > 0 {
-			threshold = "its threshold there " + numtext.Int(f.ClaudeCodeThreshold)
-		}
-		before := real - 1
+		// What claude-code counted before the real compaction: the last
+		// call the trace has before it (a transcript may leave calls out).
+		counted := "the transcript has no call before it"
 		if i := lastCallBefore(tr, real); i >= 0 {
-			before = tr.Calls[i].Index + 1
+			threshold := "auto-compaction off there"
+			if f.ClaudeCodeThreshold > 0 {
+				threshold = "its threshold there " + numtext.Int(f.ClaudeCodeThreshold)
+			}
+			counted = fmt.Sprintf("call %d's recorded usage total %s tokens, %s", tr.Calls[i].Index+1, numtext.Int(f.RealAutoCompactionTotal), threshold)
 		}
-		add("first auto-compaction %s, claude-code %s (call %d's recorded usage total %s tokens, %s): not explained",
-			f.callText(real), at, before, numtext.Int(f.RealAutoCompactionTotal), threshold)
+		add("first auto-compaction %s, claude-code %s (%s): not explained", f.callText(real), at, counted)
 	case real == 0 && sim > 0 && f.ManualCompactions > f.ManualReplayed:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0 && f.smallerAfterRestart(tr, sim) != "":
@@ -671,7 +672,7 @@ func (f *Row) smallerAfterRestart(tr *simulate.Trace, sim int) string {
 		return ""
 	}
 	how := "a resumed conversation"
-	if c.Version != prev.Version {
+	if c.Version != "" && prev.Version != "" && c.Version != prev.Version {
 		how = "Claude Code " + prev.Version + " → " + c.Version
 	}
 	return fmt.Sprintf("claude-code compacts at call %d where the session never compacted: the first call after a restart (%s), counting from call %d's usage total %s; "+

@@ -135,7 +135,7 @@ func TestEdgePrefixFactsMainModel(t *testing.T) {
 // Where the trace leaves out calls that sent nothing, the call before the
 // real compaction is the last trace call numbered below it: with call 2
 // left out, call 1 (the trace's first) for a compaction before call 3;
-// with calls 1 and 2 left out, none, and the reason names call 2.
+// with calls 1 and 2 left out, none, and the reason says so.
 func TestEdgeCompactionAfterLeftOutCalls(t *testing.T) {
 	after := simulate.TraceCall{Index: 2, Time: 2, Usage: replay.Usage{CacheRead: 30_000}}
 	for _, c := range []struct {
@@ -149,10 +149,8 @@ func TestEdgeCompactionAfterLeftOutCalls(t *testing.T) {
 		// reserved − 13,000 buffer.
 		{"call 2 left out", []simulate.TraceCall{{Index: 0, Time: 1, Usage: replay.Usage{CacheRead: 100_000, Output: 2_000}}, after}, 102_000, 167_000,
 			"first auto-compaction at call 3, claude-code never (call 1's recorded usage total 102,000 tokens, its threshold there 167,000): not explained"},
-		// Only the call number is pinned: the rest of this reason is in
-		// question (call 2 has no usage in the trace, nor a threshold).
 		{"calls 1 and 2 left out", []simulate.TraceCall{after}, 0, 0,
-			"first auto-compaction at call 3, claude-code never (call 2's "},
+			"first auto-compaction at call 3, claude-code never (the transcript has no call before it): not explained"},
 	} {
 		tr := &simulate.Trace{Calls: c.calls}
 		f := New(edgeAuto(2), tr, edgeObserved(tr), &simulate.Result{}, DefaultTolerances())
@@ -162,8 +160,8 @@ func TestEdgeCompactionAfterLeftOutCalls(t *testing.T) {
 			t.Errorf("%s: real %d, total %d, threshold %d, post prompt %d, error %v; want 3, %d, %d, 30000, nil",
 				c.name, f.RealAutoCompaction, f.RealAutoCompactionTotal, f.ClaudeCodeThreshold, f.RealPostCompactionPrompt, f.PostCompactionErrorPct, c.total, c.threshold)
 		}
-		if len(f.Reasons) != 1 || !strings.HasPrefix(f.Reasons[0], c.reason) {
-			t.Errorf("%s: reasons %q, want only one beginning %q", c.name, f.Reasons, c.reason)
+		if len(f.Reasons) != 1 || f.Reasons[0] != c.reason {
+			t.Errorf("%s: reasons %q, want only %q", c.name, f.Reasons, c.reason)
 		}
 	}
 }

@@ -246,6 +246,10 @@ func TestFidelityCompactionAfterRestart(t *testing.T) {
 			"the restarted Claude Code sent a prompt 26,187 tokens smaller (139,706) and did not compact: what it counts after rebuilding a conversation is not in the transcript"},
 		{"resumed", calls("2.1.133", true, 165_000), "claude-code compacts at call 2 where the session never compacted: the first call after a restart (a resumed conversation), counting from call 1's usage total 165,893; " +
 			"the restarted Claude Code sent a prompt 893 tokens smaller (165,000) and did not compact: what it counts after rebuilding a conversation is not in the transcript"},
+		// A restarted call that records no version is a resumed
+		// conversation as far as the transcript shows.
+		{"resumed, no version", calls("", true, 165_000), "claude-code compacts at call 2 where the session never compacted: the first call after a restart (a resumed conversation), counting from call 1's usage total 165,893; " +
+			"the restarted Claude Code sent a prompt 893 tokens smaller (165,000) and did not compact: what it counts after rebuilding a conversation is not in the transcript"},
 		{"not smaller", calls("2.1.138", false, 165_893), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
 		{"no restart", calls("2.1.133", false, 139_706), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
 	} {
