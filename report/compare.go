@@ -33,6 +33,10 @@ type CompareDocument struct {
 	Fidelity           []Fidelity          `json:"fidelity,omitempty"`
 	// FidelitySummary sums the fidelity rows (with --fidelity).
 	FidelitySummary *fidelity.Summary `json:"fidelity_summary,omitempty"`
+	// FidelityBy and FidelityGroups: the summary of each Claude Code
+	// version's or project's rows (GroupFidelity).
+	FidelityBy     string           `json:"fidelity_by,omitempty"`
+	FidelityGroups []fidelity.Group `json:"fidelity_groups,omitempty"`
 	// CostPartial and UnpricedModels: as in the replay document, with
 	// each session's calls counted (a call repeated in a resumed session
 	// counts twice).
@@ -129,6 +133,16 @@ func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity
 	return doc
 }
 
+// GroupFidelity sums the fidelity rows by (fidelity.ByVersion or
+// fidelity.ByProject) into FidelityGroups; nothing without fidelity rows.
+func (doc *CompareDocument) GroupFidelity(by string) {
+	if doc.FidelitySummary == nil || by == "" {
+		return
+	}
+	doc.FidelityBy = by
+	doc.FidelityGroups = fidelity.SummarizeBy(doc.Fidelity, fidelity.DefaultTolerances(), by)
+}
+
 func setDeltas(runs []Run) {
 	if len(runs) == 0 {
 		return
@@ -161,6 +175,10 @@ func (doc *CompareDocument) members() []member {
 	}
 	if doc.FidelitySummary != nil {
 		ms = append(ms, member{name: "fidelity_summary", value: doc.FidelitySummary})
+	}
+	if doc.FidelityBy != "" {
+		ms = append(ms, member{name: "fidelity_by", value: doc.FidelityBy},
+			list("fidelity_groups", doc.FidelityGroups, len(doc.FidelityGroups), func(i int) any { return doc.FidelityGroups[i] }))
 	}
 	return append(ms,
 		member{name: "cost_partial", value: doc.CostPartial},

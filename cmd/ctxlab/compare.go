@@ -32,6 +32,7 @@ type compareOptions struct {
 	sim      simOptions
 	policies string
 	fidelity bool
+	by       string // --by: the fidelity summary by version or project
 	calls    bool
 	detail   bool
 	section  string
@@ -148,6 +149,7 @@ whole input, into DIR (see docs/plots.md).`,
 	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
+	f.StringVar(&o.by, "by", "", "with --fidelity, also sum the fidelity rows by "+strings.Join(fidelityBys, " or ")+" (the Claude Code version most of a session's calls recorded)")
 	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.CompareCSVTables, ", ")+" (default compare)")
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
 	o.stats.addFlags(f)
@@ -170,6 +172,24 @@ func (o *compareOptions) checkSection() error {
 		return usageError("--section %s needs --calls", o.section)
 	case strings.HasPrefix(o.section, "fidelity") && !o.fidelity:
 		return usageError("--section %s needs --fidelity", o.section)
+	case o.section == "fidelity_groups" && o.by == "":
+		return usageError("--section fidelity_groups needs --by")
+	}
+	return nil
+}
+
+// fidelityBys are the values of compare's --by.
+var fidelityBys = []string{fidelity.ByVersion, fidelity.ByProject}
+
+// checkBy checks --by: a grouping of the fidelity summary, with --fidelity.
+func (o *compareOptions) checkBy() error {
+	switch {
+	case o.by == "":
+		return nil
+	case !slices.Contains(fidelityBys, o.by):
+		return usageError("--by %q: want %s", o.by, strings.Join(fidelityBys, " or "))
+	case !o.fidelity:
+		return usageError("--by %s needs --fidelity (it groups the fidelity summary)", o.by)
 	}
 	return nil
 }
@@ -188,6 +208,9 @@ func runCompare(o *compareOptions, e env) error {
 		return err
 	}
 	if err := o.checkSection(); err != nil {
+		return err
+	}
+	if err := o.checkBy(); err != nil {
 		return err
 	}
 	ps, err := policies.ParseList(o.policies)
@@ -236,6 +259,7 @@ func runCompare(o *compareOptions, e env) error {
 	}
 	doc := report.NewCompareDocument(names, sessions, fid, su.cfg.Prices, l.errs)
 	doc.Compare(baseline, measures, statOpt)
+	doc.GroupFidelity(o.by)
 	doc.UnpricedModels = accounting.SortedCounts(unpriced)
 	doc.CostPartial = len(unpriced) > 0
 	warnUnpriced(e, doc.UnpricedModels)

@@ -37,6 +37,8 @@ func TestCompareGolden(t *testing.T) {
 		{"compare-demo-calls.csv", []string{"compare", "--policy", "observed,keep-last-n:n=3", "--calls", "--format", "csv", "--section", "simulated_calls", demo}},
 		{"compare-fixtures-fidelity.csv", []string{"compare", "--policy", goldenPolicies, "--fidelity", "--format", "csv", "--section", "fidelity", fixtures}},
 		{"compare-fixtures-total.txt", []string{"compare", "--policy", goldenPolicies, fixtures}},
+		{"compare-fixtures-by-version.csv", []string{"compare", "--fidelity", "--by", "version", "--format", "csv", "--section", "fidelity_groups", fixtures}},
+		{"compare-fixtures-by-project.md", []string{"compare", "--fidelity", "--by", "project", "--format", "markdown", fixtures}},
 		{"compare-fixtures.tex", []string{"compare", "--policy", goldenPolicies, "--format", "latex", fixtures}},
 		{"policies.txt", []string{"policies"}},
 		{"policies.md", []string{"policies", "--format", "markdown"}},
@@ -187,6 +189,9 @@ func TestCompareErrors(t *testing.T) {
 		{"gate has no latex", []string{"gate", "--format", "latex", "--budget", "x.json", demo}, exitUsage, `--format "latex": want one of table, json, csv, markdown, junit, html`},
 		{"calls section without --calls", []string{"compare", "--format", "csv", "--section", "simulated_calls", demo}, exitUsage, "needs --calls"},
 		{"fidelity section without --fidelity", []string{"compare", "--format", "csv", "--section", "fidelity_summary", demo}, exitUsage, "needs --fidelity"},
+		{"groups section without --by", []string{"compare", "--fidelity", "--format", "csv", "--section", "fidelity_groups", demo}, exitUsage, "--section fidelity_groups needs --by"},
+		{"--by without --fidelity", []string{"compare", "--by", "version", demo}, exitUsage, "--by version needs --fidelity"},
+		{"--by model", []string{"compare", "--fidelity", "--by", "model", demo}, exitUsage, `--by "model": want version or project`},
 		{"replay unknown parameter", []string{"replay", "--policy", "claude-code:bogus=1", demo}, exitUsage, `unknown parameter "bogus"`},
 		{"replay --calls without --policy", []string{"replay", "--calls", demo}, exitUsage, "--calls needs --policy"},
 		{"replay --section simulation without --policy", []string{"replay", "--section", "simulation", demo}, exitUsage, "needs --policy"},
@@ -232,6 +237,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "replay", "--policy", "claude-code:pct=80,"}, []string{"claude-code:pct=80,window="}},
 		{[]string{"__complete", "compare", "--policy", "observed,keep-last-n:"}, []string{"observed,keep-last-n:n="}},
 		{[]string{"__complete", "replay", "--policy", "observed+keep"}, []string{"observed+keep-last-n:"}},
+		{[]string{"__complete", "compare", "--by", ""}, []string{"version", "project"}},
 	} {
 		out, errOut, code := ctxlab(t, "", nil, tt.args...)
 		if code != exitOK {

@@ -31,6 +31,7 @@ func completeFlagValues(root *cobra.Command) {
 			words["section"] = slices.Concat(report.Sections, view.CSVTables)
 		case "compare":
 			words["section"] = view.CompareCSVTables
+			words["by"] = fidelityBys
 		}
 		for name, ws := range words {
 			if c.Flags().Lookup(name) != nil {

@@ -467,7 +467,7 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 				Tables: htmlTables(&ids{prefix: "comparisons"}, []*table.Table{view.ComparisonsTable(doc, false)})}, nil
 		}
 		d := &ids{prefix: "fidelity"}
-		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, view.FidelityTables(doc.Fidelity, doc.FidelitySummary, false))}, nil
+		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, view.FidelityTables(doc, false))}, nil
 	})
 }
 

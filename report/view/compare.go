@@ -56,14 +56,14 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) 
 		if len(doc.Sessions) == 1 {
 			name = doc.Sessions[0].ID
 		}
-		secs = append(secs, section{name: name, title: "fidelity", tables: FidelityTables(doc.Fidelity, doc.FidelitySummary, false)})
+		secs = append(secs, section{name: name, title: "fidelity", tables: FidelityTables(doc, false)})
 	}
 	return render(w, opt.Format, opt.Width, secs)
 }
 
 // CompareCSVTables lists the tables compare's CSV can write, one per
 // stream (opt.Sections[0] picks it); the first is the default.
-var CompareCSVTables = []string{"compare", "comparisons", "simulated_calls", "summarizer_calls", "fidelity", "fidelity_reasons", "fidelity_summary"}
+var CompareCSVTables = []string{"compare", "comparisons", "simulated_calls", "summarizer_calls", "fidelity", "fidelity_reasons", "fidelity_summary", "fidelity_groups"}
 
 // ShowComparisons says whether the reports people read show the paired
 // statistics: with more than one session (one session's change is its
@@ -121,11 +121,11 @@ func writeCompareCSV(w io.Writer, doc *report.CompareDocument, opt report.Option
 				}
 			}
 		}
-	case "fidelity", "fidelity_reasons", "fidelity_summary":
+	case "fidelity", "fidelity_reasons", "fidelity_summary", "fidelity_groups":
 		if doc.Fidelity == nil {
 			return fmt.Errorf("CSV table %s needs --fidelity", name)
 		}
-		err = write("", FidelityTables(doc.Fidelity, doc.FidelitySummary, true))
+		err = write("", FidelityTables(doc, true))
 	default:
 		return fmt.Errorf("no CSV table %q (want one of %s)", name, strings.Join(CompareCSVTables, ", "))
 	}
@@ -137,8 +137,10 @@ func writeCompareCSV(w io.Writer, doc *report.CompareDocument, opt report.Option
 		switch name {
 		case "compare":
 			ts = CompareTables(doc.Total, true)
-		case "fidelity", "fidelity_reasons", "fidelity_summary":
-			ts = FidelityTables(nil, doc.FidelitySummary, true)
+		case "fidelity", "fidelity_reasons", "fidelity_summary", "fidelity_groups":
+			header := *doc
+			header.Fidelity = nil
+			ts = FidelityTables(&header, true)
 		}
 		for _, t := range ts {
 			if t.Name == name {
@@ -267,8 +269,10 @@ func compareCSVTable(c *report.Compared) *table.Table {
 }
 
 // FidelityTables are the per-session table, the reasons for each
-// disagreement, and the summary; machine: with every CSV column.
-func FidelityTables(fs []report.Fidelity, sum *fidelity.Summary, machine bool) []*table.Table {
+// disagreement, the summary and, with groups, the summary of each group;
+// machine: with every CSV column.
+func FidelityTables(doc *report.CompareDocument, machine bool) []*table.Table {
+	fs, sum := doc.Fidelity, doc.FidelitySummary
 	reasons := &table.Table{
 		Name: "fidelity_reasons", Title: "Why the replay differs",
 		Note:    "each disagreement beyond the tolerances (cache reads ±2%, writes ±10%, a different first auto-compaction, a compaction where none happened, a prompt after the first auto-compaction more than 10% off), with its cause",
@@ -286,46 +290,108 @@ func FidelityTables(fs []report.Fidelity, sum *fidelity.Summary, machine bool) [
 	if sum != nil {
 		ts = append(ts, fidelitySummaryTable(sum, machine))
 	}
+	if doc.FidelityBy != "" {
+		ts = append(ts, fidelityGroupsTable(doc.FidelityBy, doc.FidelityGroups, machine))
+	}
 	return ts
 }
 
 func fidelitySummaryTable(s *fidelity.Summary, machine bool) *table.Table {
 	t := &table.Table{Name: "fidelity_summary", Title: "Fidelity over all sessions"}
-	_, rre := pctCells(s.CacheReadErrorPct, true)
-	_, rwe := pctCells(s.CacheWriteErrorPct, true)
-	_, rce := pctCells(s.CallWriteErrorPct, false)
-	_, rpe := pctCells(s.PostCompactionMedianErrorPct, false)
+	text, raws := fidelitySummaryCells(s)
 	if machine {
-		t.Columns = csvColumns("sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
-			"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct",
-			"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct")
-		t.AddRow(raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
-			rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
-			raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe)
+		t.Columns = csvColumns(fidelitySummaryCSV...)
+		t.AddRow(raws...)
 		return t
 	}
-	t.Note = "first auto-compaction: sessions where claude-code places it at the real call, or within one call, of those that auto-compacted; " +
-		"false compactions: sessions that never auto-compacted but compact under claude-code; cache errors: simulated − recorded, % of recorded; " +
-		"per-call: |simulated − recorded| writes summed over calls, % of recorded (errors of opposite sign cannot cancel); " +
-		"writes within 10%: of the sessions that recorded writes; " +
-		"prompt after the first auto-compaction: sessions where claude-code's is within 10% of the recorded, of those where both compacted, and the median |error|"
+	t.Note = fidelitySummaryNote
 	t.Transpose = true
 	for _, name := range []string{"Sessions", "Calls", "First auto-compaction exact", "First auto-compaction within one call", "False compactions",
 		"Prompt mismatches", "Cache read error", "Cache write error", "Per-call write error", "Writes within 10%", "Unexplained",
-		"Prompt after compaction within 10%", "Prompt after compaction median error"} {
+		"Prompt after compaction within 10%", "Prompt after compaction median error", "Cache cost within 10%", "Auto-compactions below half the threshold"} {
 		t.Columns = append(t.Columns, table.Column{Name: name, Right: true})
 	}
-	re, _ := pctCells(s.CacheReadErrorPct, true)
-	we, _ := pctCells(s.CacheWriteErrorPct, true)
-	ce, _ := pctCells(s.CallWriteErrorPct, false)
-	pe, _ := pctCells(s.PostCompactionMedianErrorPct, false)
-	t.Add(
-		[]string{numtext.Int(s.Sessions), numtext.Int(s.Calls), fmt.Sprintf("%d of %d", s.Exact, s.AutoCompacted), fmt.Sprintf("%d of %d", s.WithinOne, s.AutoCompacted),
-			numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, fmt.Sprintf("%d of %d", s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained),
-			fmt.Sprintf("%d of %d", s.PostCompactionWithin, s.PostCompactionChecked), pe},
-		[]string{raw(s.Sessions), raw(s.Calls), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
-			rre, rwe, rce, raw(s.WritesWithin), raw(s.Unexplained), raw(s.PostCompactionWithin), rpe},
-	)
+	t.Add(text, []string{raws[0], raws[1], raws[3], raws[4], raws[5], raws[6], raws[7], raws[8], raws[12], raws[10], raws[11], raws[14], raws[15], raws[17], raws[18]})
+	return t
+}
+
+const fidelitySummaryNote = "first auto-compaction: sessions where claude-code places it at the real call, or within one call, of those that auto-compacted; " +
+	"false compactions: sessions that never auto-compacted but compact under claude-code; cache errors: simulated − recorded, % of recorded; " +
+	"per-call: |simulated − recorded| writes summed over calls, % of recorded (errors of opposite sign cannot cancel); " +
+	"writes within 10%: of the sessions that recorded writes; " +
+	"prompt after the first auto-compaction: sessions where claude-code's is within 10% of the recorded, of those where both compacted, and the median |error|; " +
+	"cache cost: 0.1 × reads + 1.25 × writes, sessions whose simulated cost is within 10% of the recorded, of those whose recorded cost is 100,000 input tokens or more; " +
+	"below half the threshold: sessions whose first auto-compaction followed a usage total below half of claude-code's threshold (a /compact the transcript does not mark as one, or a lowered threshold)"
+
+// fidelitySummaryCSV are the summary's CSV columns, in the order
+// fidelitySummaryCells gives their values.
+var fidelitySummaryCSV = []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
+	"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct",
+	"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct",
+	"cache_cost_checked", "cache_cost_within", "auto_below_half_threshold"}
+
+// fidelitySummaryCells returns a summary's figures as people read them
+// (the rows of the summary table, in its order) and its CSV values.
+func fidelitySummaryCells(s *fidelity.Summary) (text, raws []string) {
+	re, rre := pctCells(s.CacheReadErrorPct, true)
+	we, rwe := pctCells(s.CacheWriteErrorPct, true)
+	ce, rce := pctCells(s.CallWriteErrorPct, false)
+	pe, rpe := pctCells(s.PostCompactionMedianErrorPct, false)
+	of := func(n, of int) string { return numtext.Int(n) + " of " + numtext.Int(of) }
+	text = []string{numtext.Int(s.Sessions), numtext.Int(s.Calls), of(s.Exact, s.AutoCompacted), of(s.WithinOne, s.AutoCompacted),
+		numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, of(s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained),
+		of(s.PostCompactionWithin, s.PostCompactionChecked), pe, of(s.CacheCostWithin, s.CacheCostChecked), numtext.Int(s.AutoBelowHalf)}
+	raws = []string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
+		rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
+		raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe,
+		raw(s.CacheCostChecked), raw(s.CacheCostWithin), raw(s.AutoBelowHalf)}
+	return text, raws
+}
+
+// fidelityGroupsTable is the summary of each group of sessions (compare
+// --fidelity --by version or project): a row per group.
+func fidelityGroupsTable(by string, gs []fidelity.Group, machine bool) *table.Table {
+	t := &table.Table{Name: "fidelity_groups", Title: "Fidelity by " + by}
+	if machine {
+		t.Columns = csvColumns(append([]string{by}, fidelitySummaryCSV...)...)
+		for i := range gs {
+			_, raws := fidelitySummaryCells(&gs[i].Summary)
+			t.AddRow(append([]string{gs[i].Key}, raws...)...)
+		}
+		return t
+	}
+	t.Note = "each row sums the sessions of one " + by + " as the summary above sums them all"
+	name := "Project"
+	if by == fidelity.ByVersion {
+		t.Note += " (a session's version: the one most of its calls recorded)"
+		name = "Version"
+	}
+	t.Columns = []table.Column{
+		{Name: name, Kind: table.Text, Distinct: true},
+		{Name: "Sessions", Right: true},
+		{Name: "Calls", Right: true, Drop: 3},
+		{Name: "AC exact", Right: true},
+		{Name: "Within one", Right: true, Short: "±1", Drop: 6},
+		{Name: "False", Right: true},
+		{Name: "Mismatches", Right: true, Short: "Mism.", Drop: 2},
+		{Name: "Read err.", Right: true},
+		{Name: "Write err.", Right: true},
+		{Name: "Per call", Right: true, Drop: 5},
+		{Name: "Writes ±10%", Right: true, Drop: 1},
+		{Name: "After AC ±10%", Right: true, Short: "After AC"},
+		{Name: "After AC median", Right: true, Short: "Median", Drop: 4},
+		{Name: "Cost ±10%", Right: true},
+		{Name: "Below half", Right: true, Drop: 7},
+	}
+	for i := range gs {
+		text, raws := fidelitySummaryCells(&gs[i].Summary)
+		key := gs[i].Key
+		if key == "" {
+			key = "unknown"
+		}
+		t.Add([]string{key, text[0], text[1], text[2], text[3], text[4], text[5], text[6], text[7], text[8], text[9], text[11], text[12], text[13], text[14]},
+			[]string{gs[i].Key, raws[0], raws[1], raws[3], raws[4], raws[5], raws[6], raws[7], raws[8], raws[12], raws[10], raws[14], raws[15], raws[17], raws[18]})
+	}
 	return t
 }
 

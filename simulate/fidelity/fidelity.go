@@ -7,7 +7,9 @@ package fidelity
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
@@ -23,6 +25,11 @@ import (
 // tolerances (Tolerances) comes with a reason.
 type Row struct {
 	Session string `json:"session"`
+	// Project is the session's folder under projects/, and Version the
+	// Claude Code version most of its calls recorded (empty when none
+	// did): the keys SummarizeBy groups rows by.
+	Project string `json:"project,omitempty"`
+	Version string `json:"version,omitempty"`
 	Calls   int    `json:"calls"`
 	// Cache reads and writes (5 minute + 1 hour) of the main thread's
 	// calls, as recorded and as the cache model predicted them.
@@ -168,21 +175,27 @@ type Tolerances struct {
 	// PostCompactionPct bounds the error of the prompt after the first
 	// auto-compaction, ± percent.
 	PostCompactionPct float64
+	// CacheCostPct bounds the error of a session's cache cost, ± percent,
+	// counted for the sessions whose recorded cache cost is at least
+	// CacheCostMin tokens of input price (see Row.CacheCost).
+	CacheCostPct float64
+	CacheCostMin int64
 }
 
 // DefaultTolerances are the bounds the fidelity issue sets for a
 // whole set of sessions: reads within ±2%, writes within ±10%; a call's
 // read counts as different when it is 2,000 tokens off (the size Claude
 // Code's own cache-break detector ignores); the prompt after the first
-// auto-compaction within ±10%.
+// auto-compaction within ±10%; the cache cost of a session whose cache
+// cost 100,000 input tokens or more within ±10%.
 func DefaultTolerances() Tolerances {
-	return Tolerances{ReadPct: 2, WritePct: 10, Tokens: 2000, PostCompactionPct: 10}
+	return Tolerances{ReadPct: 2, WritePct: 10, Tokens: 2000, PostCompactionPct: 10, CacheCostPct: 10, CacheCostMin: 100_000}
 }
 
 // New compares the observed run (and the claude-code run) of a
 // session's trace with what the transcript recorded.
 func New(s *replay.Session, tr *simulate.Trace, observed, claudeCode *simulate.Result, tol Tolerances) Row {
-	f := Row{Session: s.ID, Calls: len(observed.Calls), Auxiliary: string(tr.Auxiliary), Reasons: []string{}}
+	f := Row{Session: s.ID, Project: s.Project, Version: tr.MainVersion(), Calls: len(observed.Calls), Auxiliary: string(tr.Auxiliary), Reasons: []string{}}
 	if tr.Auxiliary == "" && len(tr.Calls) > 0 {
 		f.SystemPrefix, f.SystemPrefixSource = tr.SystemPrefix, tr.SystemPrefixSource
 		f.KeptWarm, f.Continued = observed.KeptWarm(), tr.Continued
@@ -563,6 +576,32 @@ type Summary struct {
 	PostCompactionChecked        int      `json:"post_compaction_checked"`
 	PostCompactionWithin         int      `json:"post_compaction_within"`
 	PostCompactionMedianErrorPct *float64 `json:"post_compaction_median_error_pct,omitempty"`
+	// CacheCostChecked counts the sessions whose recorded cache cost
+	// (Row.CacheCost) is at least Tolerances.CacheCostMin; CacheCostWithin,
+	// those whose simulated cost is within ±CacheCostPct of it.
+	CacheCostChecked int `json:"cache_cost_checked"`
+	CacheCostWithin  int `json:"cache_cost_within"`
+	// AutoBelowHalf counts the sessions whose first auto-compaction
+	// followed a recorded usage total below half of claude-code's
+	// threshold there: no Claude Code version compacts on its own so
+	// early, so each is a /compact the transcript does not mark, or a
+	// lowered threshold (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
+	AutoBelowHalf int `json:"auto_below_half_threshold"`
+}
+
+// CacheCost returns a session's cache cost in tokens of input price, as
+// recorded and as simulated: 0.1 × reads + 1.25 × writes, the cache read
+// and 5-minute write prices of every Claude model relative to its input
+// price (Anthropic's "Prompt caching").
+func (f *Row) CacheCost() (recorded, simulated float64) {
+	rec, sim := f.cacheCost20()
+	return float64(rec) / 20, float64(sim) / 20
+}
+
+// cacheCost20 is CacheCost times 20, in whole tokens: 2 × reads + 25 ×
+// writes, so that the bounds are checked exactly.
+func (f *Row) cacheCost20() (recorded, simulated int64) {
+	return 2*f.RecordedCacheRead + 25*f.RecordedCacheWrite, 2*f.SimulatedCacheRead + 25*f.SimulatedCacheWrite
 }
 
 // Summarize sums fidelity rows.
@@ -588,6 +627,15 @@ func Summarize(rows []Row, tol Tolerances) Summary {
 		}
 		if f.RealAutoCompaction == 0 && f.SimulatedAutoCompaction > 0 {
 			s.FalseCompactions++
+		}
+		if f.RealAutoCompaction > 1 && f.ClaudeCodeThreshold > 0 && 2*f.RealAutoCompactionTotal < f.ClaudeCodeThreshold {
+			s.AutoBelowHalf++
+		}
+		if rec, sim := f.cacheCost20(); rec >= 20*tol.CacheCostMin && rec > 0 {
+			s.CacheCostChecked++
+			if 100*math.Abs(float64(sim-rec)) <= float64(rec)*tol.CacheCostPct {
+				s.CacheCostWithin++
+			}
 		}
 		if f.CacheWriteErrorPct != nil {
 			s.WritesChecked++
@@ -619,6 +667,58 @@ func Summarize(rows []Row, tol Tolerances) Summary {
 	s.CacheWriteErrorPct = errorPct(sw, rw)
 	s.CallWriteErrorPct = sharePct(cw, rw)
 	return s
+}
+
+// Group is the summary of the rows that share a key: a Claude Code
+// version or a project.
+type Group struct {
+	Key string `json:"key"`
+	Summary
+}
+
+// The keys SummarizeBy groups rows by.
+const (
+	ByVersion = "version" // Row.Version, in version order, unknown last
+	ByProject = "project" // Row.Project, in byte order
+)
+
+// SummarizeBy sums the rows of each key of by (ByVersion or ByProject),
+// in that key's order; nil for another by.
+func SummarizeBy(rows []Row, tol Tolerances, by string) []Group {
+	var key func(*Row) string
+	less := func(a, b string) int { return strings.Compare(a, b) }
+	switch by {
+	case ByVersion:
+		key = func(f *Row) string { return f.Version }
+		less = func(a, b string) int {
+			if (a == "") != (b == "") {
+				return strings.Compare(b, a) // the unknown version last
+			}
+			if c := replay.CompareVersions(a, b); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		}
+	case ByProject:
+		key = func(f *Row) string { return f.Project }
+	default:
+		return nil
+	}
+	groups := map[string][]Row{}
+	for i := range rows {
+		k := key(&rows[i])
+		groups[k] = append(groups[k], rows[i])
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, less)
+	out := make([]Group, len(keys))
+	for i, k := range keys {
+		out[i] = Group{Key: k, Summary: Summarize(groups[k], tol)}
+	}
+	return out
 }
 
 func errorPct(sim, rec int64) *float64 {

@@ -1,6 +1,7 @@
 package fidelity
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -336,5 +337,62 @@ func TestEdgeSummarizeBounds(t *testing.T) {
 func TestEdgeExplainedExact(t *testing.T) {
 	if (&Row{Reasons: []string{"not explained"}}).Explained() {
 		t.Error(`a reason "not explained" counts as explained`)
+	}
+}
+
+// The cache cost counts sessions from CacheCostMin on, and is within at
+// exactly CacheCostPct; a first auto-compaction counts below half the
+// threshold only strictly below it, and only where claude-code had one.
+func TestEdgeSummarizeCacheCostAndHalf(t *testing.T) {
+	rows := []Row{
+		// Recorded 0.1 × 600,000 + 1.25 × 32,000 = 100,000; simulated 110,000: +10%.
+		{RecordedCacheRead: 600_000, RecordedCacheWrite: 32_000, SimulatedCacheRead: 700_000, SimulatedCacheWrite: 32_000},
+		// Recorded 100,000; simulated 110,000: within.
+		{RecordedCacheRead: 1_000_000, SimulatedCacheRead: 1_100_000},
+		// Recorded 100,000; simulated 89,999.9: just outside.
+		{RecordedCacheRead: 1_000_000, SimulatedCacheRead: 899_999},
+		// Recorded 99,999.9: not counted.
+		{RecordedCacheRead: 999_999, SimulatedCacheRead: 0},
+		// Half the threshold exactly: not below; one token under: below.
+		{RealAutoCompaction: 5, RealAutoCompactionTotal: 77_500, ClaudeCodeThreshold: 155_000},
+		{RealAutoCompaction: 5, RealAutoCompactionTotal: 77_499, ClaudeCodeThreshold: 155_000},
+		// No threshold (auto-compaction off there), or before the first call.
+		{RealAutoCompaction: 5, RealAutoCompactionTotal: 1},
+		{RealAutoCompaction: 1, RealAutoCompactionTotal: 1, ClaudeCodeThreshold: 155_000},
+	}
+	got := Summarize(rows, DefaultTolerances())
+	if got.CacheCostChecked != 3 || got.CacheCostWithin != 2 || got.AutoBelowHalf != 1 {
+		t.Errorf("cache cost %d of %d, below half %d; want 2 of 3, 1", got.CacheCostWithin, got.CacheCostChecked, got.AutoBelowHalf)
+	}
+	if rec, sim := rows[0].CacheCost(); rec != 100_000 || sim != 110_000 {
+		t.Errorf("CacheCost = %v, %v; want 100000, 110000", rec, sim)
+	}
+}
+
+// SummarizeBy orders versions as versions (1.0.9 before 1.0.85), the
+// sessions without one last, and projects byte by byte; each group sums
+// its own rows.
+func TestSummarizeBy(t *testing.T) {
+	rows := []Row{
+		{Project: "b", Version: "1.0.85", Calls: 1},
+		{Project: "a", Version: "", Calls: 2},
+		{Project: "b", Version: "1.0.9", Calls: 4},
+		{Project: "a", Version: "2.1.0", Calls: 8},
+		{Project: "c", Version: "1.0.85", Calls: 16},
+	}
+	keys := func(gs []Group) (out []string) {
+		for _, g := range gs {
+			out = append(out, fmt.Sprintf("%s:%d", g.Key, g.Calls))
+		}
+		return out
+	}
+	if got, want := keys(SummarizeBy(rows, DefaultTolerances(), ByVersion)), []string{"1.0.9:4", "1.0.85:17", "2.1.0:8", ":2"}; !slices.Equal(got, want) {
+		t.Errorf("by version %v, want %v", got, want)
+	}
+	if got, want := keys(SummarizeBy(rows, DefaultTolerances(), ByProject)), []string{"a:10", "b:5", "c:16"}; !slices.Equal(got, want) {
+		t.Errorf("by project %v, want %v", got, want)
+	}
+	if got := SummarizeBy(rows, DefaultTolerances(), "model"); got != nil {
+		t.Errorf("by model: %v, want nil", got)
 	}
 }
