@@ -36,6 +36,9 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	}
 	t.Note = fmt.Sprintf("date: of the first message (%s); tokens: input + cache writes + cache reads + output; "+
 		"cache hit: read / (input + write + read); total: each call once (a resumed session repeats calls)", zone)
+	if w := windowText(doc); w != "" {
+		t.Note += "; sessions active " + w + ", each whole"
+	}
 	t.Note = withNote(t.Note, LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced))
 	t.Columns = []table.Column{
 		{Name: "Date"},
@@ -123,7 +126,15 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 		}
 		t.Note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
 	}
-	t.Note = withNote(t.Note, LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced))
+	tot := groupsTotal(doc)
+	if w := windowText(doc); w != "" {
+		if by == accounting.BySession {
+			t.Note += "; sessions active " + w + ", each whole"
+		} else {
+			t.Note += "; only the calls and compactions " + w
+		}
+	}
+	t.Note = withNote(t.Note, LowerBoundNote(tot.Usage.OutputLowerBound, tot.Usage.Unpriced))
 	if breakdown {
 		t.Note += "; └: the group's calls of one model"
 	}
@@ -182,9 +193,33 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 			}
 		}
 	}
-	tot := doc.Total
-	row("total", tot.Summary.Sessions, tot.Usage.Total, tot.Usage.HitRatio, compactions(len(tot.Compactions)))
+	row("total", tot.Sessions, tot.Usage, tot.HitRatio, compactions(tot.Compactions))
 	return t
+}
+
+// groupsTotal is the total row of the grouped view: the document's
+// GroupsTotal, or for a document without one (read from an older
+// report) its whole total.
+func groupsTotal(doc *report.Document) accounting.Group {
+	if doc.GroupsTotal != nil {
+		return *doc.GroupsTotal
+	}
+	t := doc.Total
+	return accounting.Group{Key: "total", Sessions: t.Summary.Sessions, Usage: t.Usage.Total, HitRatio: t.Usage.HitRatio, Compactions: len(t.Compactions)}
+}
+
+// windowText is the window of --since and --until as a note says it
+// ("from 2026-05-20T00:00:00Z to 2026-05-21T00:00:00Z"), "" when open.
+func windowText(doc *report.Document) string {
+	switch {
+	case doc.Since != 0 && doc.Until != 0:
+		return "from " + doc.Since.String() + " to " + doc.Until.String()
+	case doc.Since != 0:
+		return "from " + doc.Since.String() + " on"
+	case doc.Until != 0:
+		return "before " + doc.Until.String()
+	}
+	return ""
 }
 
 // rawCost is a cost for CSV: empty when no call had a price.
