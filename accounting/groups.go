@@ -218,14 +218,22 @@ func GroupsIn(reports []*Report, by GroupBy, loc *time.Location, table *prices.T
 	compactions := map[string]int{}
 	total := 0
 	if by != ByModel {
+		// Each compaction once, as Merge counts it, in the group of the
+		// session whose copy Merge keeps.
+		var events []CompactionEvent
+		var of []*Report
 		for _, r := range reports {
 			for _, c := range r.Compactions {
-				// At the whole second the timeline shows.
-				at := int64(c.Time.Second())
-				if win.Holds(at) {
-					compactions[keyOf(at, r.Summary.Project, "", r.Summary.ID)]++
-					total++
-				}
+				c.Session = r.Summary.ID
+				events, of = append(events, c), append(of, r)
+			}
+		}
+		for i, k := range dedupeCompactions(events) {
+			// At the whole second the timeline shows.
+			at := int64(events[i].Time.Second())
+			if k >= 0 && win.Holds(at) {
+				compactions[keyOf(at, of[i].Summary.Project, "", of[i].Summary.ID)]++
+				total++
 			}
 		}
 	}
