@@ -361,6 +361,7 @@ type engine struct {
 	micro        int
 	freed        int64
 	summaryTok   int64
+	totalCost    float64 // the run's cost and the sub-agents', unrounded (sumSide)
 	callsSince   int
 	call         int
 	trigger      int64
@@ -1105,9 +1106,10 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	default:
 		r.State = StateOK
 	}
-	if observed && tc.Usage.Prompt() > 0 {
-		// The observed run shows what was billed; the model's
-		// prediction stays beside it.
+	if observed {
+		// The observed run shows what was billed, every call: one whose
+		// usage records no prompt (all zero: a failed or cut-off response)
+		// was billed nothing. The model's prediction stays beside it.
 		r.Predicted = &Predicted{Input: r.Input, Write: r.Write5m + r.Write1h, Read: r.Read}
 		u := tc.Usage
 		r.Input, r.Write5m, r.Write1h, r.Read = u.Input, u.CacheWrite5m, u.CacheWrite1h, u.CacheRead

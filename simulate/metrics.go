@@ -283,9 +283,15 @@ func (e *engine) sumSide(m *Metrics) {
 		m.SummarizerCost += s.Cost
 	}
 	m.Cost += m.SummarizerCost
+	// The total adds the sub-agents' calls one by one to the main thread's
+	// sum, in the order replay's usage total adds them, so that the
+	// observed run's total is replay's to the last bit before rounding.
+	e.totalCost = m.Cost
 	for _, c := range e.tr.AgentCalls {
 		if pr, ok := e.cfg.Prices.Lookup(c.Model); ok {
-			m.AgentsCost += pr.Cost(c.Usage)
+			cost := pr.Cost(c.Usage)
+			m.AgentsCost += cost
+			e.totalCost += cost
 		} else {
 			m.AgentsUnpriced++
 		}
@@ -314,7 +320,7 @@ func (m *Metrics) sumTotals() {
 // total is rounded from the unrounded parts, as replay's session total is:
 // the observed run's total equals replay's.
 func (e *engine) roundCosts(m *Metrics) {
-	m.TotalCost = prices.RoundUSD(m.Cost + m.AgentsCost)
+	m.TotalCost = prices.RoundUSD(e.totalCost)
 	m.Cost = prices.RoundUSD(m.Cost)
 	m.SummarizerCost = prices.RoundUSD(m.SummarizerCost)
 	m.AgentsCost = prices.RoundUSD(m.AgentsCost)
