@@ -148,6 +148,13 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	}
 	if !math.IsInf(headroom, 1) {
 		h := prices.RoundUSD(headroom)
+		if m.Unit.Whole() {
+			// A count moves by whole steps: the headroom is the most it
+			// may grow and still pass (negative: the least it must
+			// shrink), not the distance to a bound a percentage puts
+			// between two whole numbers.
+			h = math.Floor(h)
+		}
 		o.Headroom = &h
 	}
 	return o
@@ -291,17 +298,7 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor 
 // num is a value of the limit's measure as a person reads it: dollars and
 // percentages as every report prints them, counts with a comma every three
 // digits. JSON keeps every digit (Value, Max, …).
-func (o *Outcome) num(x float64) string {
-	switch {
-	case o.Unit == metric.USD:
-		return numtext.USD(x)
-	case o.Unit == metric.Ratio:
-		return numtext.Pct(100 * x)
-	case x == math.Trunc(x) && math.Abs(x) < 1e15:
-		return numtext.Int(int64(x))
-	}
-	return numtext.Float(x, 2)
-}
+func (o *Outcome) num(x float64) string { return o.Unit.Text(x) }
 
 // pair is a value and the bound it broke as num prints them, or with every
 // digit when num's rounding would make them look equal.

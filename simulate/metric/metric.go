@@ -46,14 +46,29 @@ const (
 	unitUnlisted Unit = "unlisted" // the table below has no row: a test fails
 )
 
+// Whole reports whether the unit counts whole things (calls, tokens,
+// events, a call number, a boolean): a value of it that is not whole (a
+// mean over sessions, a bound a percentage gives) is still read as a
+// whole number.
+func (u Unit) Whole() bool {
+	switch u {
+	case Calls, Tokens, Count, CallNo, Boolean:
+		return true
+	}
+	return false
+}
+
 // Text writes a value in its unit as people read it (internal/numtext's
-// style): "$12.34", "87.5%", "24,663", "2.50".
+// style): "$12.34", "87.5%", "24,663", "2.50". A count is a whole number,
+// rounded when it is not one: "2,409,045", never "2,409,045.10".
 func (u Unit) Text(v float64) string {
 	switch {
 	case u == USD:
 		return numtext.USD(v)
 	case u == Ratio:
 		return numtext.Pct(100 * v)
+	case u.Whole() && math.Abs(v) < 1e15:
+		return numtext.Int(int64(math.Round(v)))
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return numtext.Int(int64(v))
 	}
