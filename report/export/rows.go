@@ -212,6 +212,7 @@ type SimCall struct {
 	CacheWrite1h  int64    `parquet:"cache_write_1h" json:"cache_write_1h"`
 	CacheRead     int64    `parquet:"cache_read" json:"cache_read"`
 	Output        int64    `parquet:"output" json:"output"`
+	OutputLower   bool     `parquet:"output_lower_bound" json:"output_lower_bound"`
 	Recorded      int64    `parquet:"recorded_prompt" json:"recorded_prompt"`
 	State         string   `parquet:"state,dict" json:"state"`
 	Actions       []string `parquet:"actions,list" json:"actions"`
@@ -322,7 +323,7 @@ func Build(index int, s *replay.Session, rep *accounting.Report, runs []*simulat
 			row := SimCall{
 				SchemaVersion: SchemaVersion, Session: id, SessionIndex: idx, Policy: run.Policy, Call: int32(c.Call),
 				Line: int32(c.Line), Model: c.Model, Prompt: c.Prompt, Input: c.Input, CacheWrite5m: c.Write5m,
-				CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output, Recorded: c.Recorded, State: string(c.State),
+				CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output, OutputLower: c.OutputLowerBound, Recorded: c.Recorded, State: string(c.State),
 				Actions: nonNil(c.Actions), Compacted: c.Compacted, Cleared: c.Cleared, Cost: c.Cost, Priced: c.Priced,
 				Estimated: c.Estimated,
 			}
