@@ -28,6 +28,10 @@ type CompactionEvent struct {
 	DurationMs    int64  `json:"duration_ms,omitempty"`
 	ClearedTools  int    `json:"cleared_tools,omitempty"`
 	Spiral        bool   `json:"spiral"`
+	// DedupKey is the uuid of the line that records the compaction
+	// (replay.Compaction.UUID), by which Merge counts a compaction that
+	// several files show once; "" when the line has none.
+	DedupKey string `json:"-"`
 }
 
 // Spiral is a run of full compactions each within Config.SpiralCalls calls
@@ -85,7 +89,7 @@ func EventOf(th *replay.Thread, c *replay.Compaction) CompactionEvent {
 	ev := CompactionEvent{
 		Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: replay.Time(c.Time),
 		AfterCall: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
-		ClearedTools: len(c.CompactedToolIDs),
+		ClearedTools: len(c.CompactedToolIDs), DedupKey: c.UUID,
 	}
 	ev.LastPrompt = promptAround(th, c.CallsBefore-1, -1)
 	ev.Before, ev.BeforeSource = c.PreTokens, "pre_tokens"
@@ -127,4 +131,94 @@ func promptAround(th *replay.Thread, i, dir int) int64 {
 		}
 	}
 	return 0
+}
+
+// dedupeCompactions finds the copies among events (several sessions'
+// compactions in input order): compactions that more than one file shows,
+// by their DedupKey. Claude Code 1.0.x wrote a compaction's summary at the
+// end of the file it compacted and again as the first line of the file it
+// went on in, and a resumed session's file copies the lines before it.
+// As calls keep the record with the most tokens, the copy kept is the one
+// that knows most of the context around it (the context before it and
+// after it found, BeforeSource and AfterSource not "none"), the first in
+// input order on a tie. keep[i] is the index of events[i] among the events
+// kept, or -1 for a copy dropped.
+func dedupeCompactions(events []CompactionEvent) (keep []int) {
+	known := func(e *CompactionEvent) int {
+		n := 0
+		if e.BeforeSource != "none" {
+			n++
+		}
+		if e.AfterSource != "none" {
+			n++
+		}
+		return n
+	}
+	best := map[string]int{} // key → index in events of the copy kept
+	for i := range events {
+		k := events[i].DedupKey
+		if k == "" {
+			continue
+		}
+		if j, ok := best[k]; !ok || known(&events[i]) > known(&events[j]) {
+			best[k] = i
+		}
+	}
+	keep = make([]int, len(events))
+	n := 0
+	for i := range events {
+		if j, ok := best[events[i].DedupKey]; ok && j != i {
+			keep[i] = -1
+			continue
+		}
+		keep[i] = n
+		n++
+	}
+	return keep
+}
+
+// dropCompactionCopies removes the copies dedupeCompactions finds from a
+// merged report's compactions and moves its spirals with them: a spiral
+// that loses members keeps the rest (its count, calls and freed tokens
+// theirs), and is no spiral when fewer than two remain.
+func dropCompactionCopies(events []CompactionEvent, spirals []Spiral) ([]CompactionEvent, []Spiral) {
+	keep := dedupeCompactions(events)
+	kept := make([]CompactionEvent, 0, len(events))
+	for i, e := range events {
+		if keep[i] >= 0 {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == len(events) {
+		return events, spirals
+	}
+	out := make([]Spiral, 0, len(spirals))
+	for _, sp := range spirals {
+		// The spiral's members: its thread's full compactions from First.
+		var members []int
+		n := 0
+		for i := sp.First; i < len(events) && n < sp.Count; i++ {
+			e := &events[i]
+			if e.Session != sp.Session || e.Thread != sp.Thread || e.Kind == string(replay.CompactMicro) {
+				continue
+			}
+			n++
+			if keep[i] >= 0 {
+				members = append(members, keep[i])
+			}
+		}
+		if len(members) < 2 {
+			for _, m := range members {
+				kept[m].Spiral = false
+			}
+			continue
+		}
+		first, last := &kept[members[0]], &kept[members[len(members)-1]]
+		sp.First, sp.Count, sp.Calls, sp.Freed = members[0], len(members), last.AfterCall-first.AfterCall, 0
+		for _, m := range members {
+			sp.Freed += kept[m].Freed
+		}
+		out = append(out, sp)
+	}
+	return kept, out
 }

@@ -3,6 +3,7 @@ package accounting
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -58,6 +59,11 @@ func TestCompactionTimeline(t *testing.T) {
 
 func checkEvents(t *testing.T, got, want []CompactionEvent) {
 	t.Helper()
+	// The keys are the lines' uuids, which TestMergeCompactionCopies checks.
+	got = slices.Clone(got)
+	for i := range got {
+		got[i].DedupKey = ""
+	}
 	if reflect.DeepEqual(got, want) {
 		return
 	}
@@ -196,5 +202,90 @@ func TestCompactionSpirals(t *testing.T) {
 				t.Errorf("Spiral flags = %v, want %v", flags, tc.spiral)
 			}
 		})
+	}
+}
+
+// TestMergeCompactionCopies: Claude Code 1.0.x wrote a compaction's
+// summary at the end of the file it compacted and again as the first line
+// of the file it went on in, with the same uuid; a resumed file copies the
+// lines before it. The total counts such a compaction once, as it counts
+// a call two files repeat once: the copy that knows most of the context
+// around it, the first in input order on a tie. Each session's own report
+// keeps its copy, and a spiral that loses a member keeps the rest, or is
+// none when one is left.
+func TestMergeCompactionCopies(t *testing.T) {
+	summary := func(x *tr, uuid string) {
+		x.put(map[string]any{"type": "user", "isCompactSummary": true, "parentUuid": nil, "uuid": uuid,
+			"message": map[string]any{"role": "user", "content": "summary"}})
+	}
+	// sa compacts after call 2 (own), then after call 3 (shared): a spiral;
+	// nothing follows in sa, so the shared copy knows only what came before.
+	sa := newTr("sa")
+	sa.version = "1.0.86"
+	sa.user("hi")
+	sa.call(sonnet4, use{in: 1, read: 70_000})
+	sa.call(sonnet4, use{in: 1, read: 80_000})
+	summary(sa, "own-a")
+	sa.call(sonnet4, use{in: 1, read: 9000})
+	summary(sa, "shared")
+	// sb goes on from the shared summary, then compacts again at once.
+	sb := newTr("sb")
+	sb.version = "1.0.86"
+	summary(sb, "shared")
+	sb.call(sonnet4, use{in: 1, read: 12_000})
+	summary(sb, "own-b")
+	sb.call(sonnet4, use{in: 1, read: 8000})
+	ra, rb := analyze(t, sa, nil), analyze(t, sb, nil)
+	if len(ra.Compactions) != 2 || len(rb.Compactions) != 2 || ra.Compactions[1].DedupKey != "shared" || rb.Compactions[0].DedupKey != "shared" {
+		t.Fatalf("sessions' own compactions: %+v, %+v", ra.Compactions, rb.Compactions)
+	}
+	if len(ra.Spirals) != 1 || len(rb.Spirals) != 1 {
+		t.Fatalf("sessions' own spirals: %+v, %+v", ra.Spirals, rb.Spirals)
+	}
+	type ev struct {
+		session, key string
+		spiral       bool
+	}
+	evs := func(r *Report) []ev {
+		var out []ev
+		for _, c := range r.Compactions {
+			out = append(out, ev{c.Session, c.DedupKey, c.Spiral})
+		}
+		return out
+	}
+	// A tie (sa's copy knows the context before, sb's the context after):
+	// the first in input order. sb's spiral is left with own-b alone.
+	m := Merge([]*Report{ra, rb}, nil)
+	if got, want := evs(m), []ev{{"sa", "own-a", true}, {"sa", "shared", true}, {"sb", "own-b", false}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("merged compactions %+v, want %+v", got, want)
+	}
+	if want := []Spiral{{Session: "sa", Thread: "main", First: 0, Count: 2, Calls: 1, Freed: ra.Spirals[0].Freed}}; !reflect.DeepEqual(m.Spirals, want) {
+		t.Errorf("merged spirals %+v, want %+v", m.Spirals, want)
+	}
+	m = Merge([]*Report{rb, ra}, nil)
+	if got, want := evs(m), []ev{{"sb", "shared", true}, {"sb", "own-b", true}, {"sa", "own-a", false}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("merged compactions, sb first: %+v, want %+v", got, want)
+	}
+	if len(m.Spirals) != 1 || m.Spirals[0].Session != "sb" || m.Spirals[0].First != 0 {
+		t.Errorf("merged spirals, sb first: %+v", m.Spirals)
+	}
+	// The copy that knows both sides wins over the first: sa with a call
+	// after the shared summary.
+	sa.call(sonnet4, use{in: 1, read: 12_000})
+	ra = analyze(t, sa, nil)
+	m = Merge([]*Report{rb, ra}, nil)
+	if got, want := evs(m), []ev{{"sb", "own-b", false}, {"sa", "own-a", true}, {"sa", "shared", true}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("merged compactions, sa's copy knowing more: %+v, want %+v", got, want)
+	}
+	// The grouped views count each once too.
+	for _, by := range []GroupBy{ByDay, ByProject, BySession} {
+		groups, total := GroupsIn([]*Report{rb, ra}, by, nil, nil, Window{})
+		n := 0
+		for _, g := range groups {
+			n += g.Compactions
+		}
+		if n != 3 || total.Compactions != 3 {
+			t.Errorf("by %s: %d compactions in the groups, %d in the total; want 3", by, n, total.Compactions)
+		}
 	}
 }

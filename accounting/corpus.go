@@ -11,7 +11,8 @@ import (
 // deduplicated across sessions by (message.id, requestId), keeping the
 // record with the most tokens (resumed sessions repeat calls in other
 // files, under the same message.id and requestId), so the corpus total can be less than the sum of
-// the sessions. Row lists gain the session they came from.
+// the sessions; compactions are deduplicated by the uuid of their line
+// (dedupeCompactions). Row lists gain the session they came from.
 func Merge(reports []*Report, table *prices.Table) *Report {
 	m := NewMerger(table)
 	for _, r := range reports {
@@ -190,6 +191,8 @@ func (m *merger) finish(table *prices.Table) *Report {
 		out.Tokens.Rows = append(out.Tokens.Rows, *row)
 	}
 	finishTokens(&out.Tokens)
+	// A compaction two files show is one, as a call two files repeat is.
+	out.Compactions, out.Spirals = dropCompactionCopies(out.Compactions, out.Spirals)
 	SortDuplicates(out.Duplicates)
 	sort.SliceStable(out.CacheBreaks, func(i, j int) bool { return out.CacheBreaks[i].Cost > out.CacheBreaks[j].Cost })
 	out.BreakCauses = breakCauses(out.CacheBreaks)

@@ -125,18 +125,49 @@ type ModelShare struct {
 // UnknownKey is the group of calls without a timestamp in a view by period.
 const UnknownKey = "unknown"
 
-// Groups splits the calls of reports into the view's groups, counting
-// each call once across sessions as Merge does (so the groups add up to
-// Merge's total). Periods are calendar days, weeks (Monday to Sunday; the
-// key is the Monday) or months in loc (nil: UTC), in time order; projects
-// and models come most expensive first. Each group but a model's is
-// split by model too (Group.Models).
+// Window is a span of time, [Since, Until) in Unix ms; 0 leaves a side
+// open. The zero Window holds every call, those without a time too.
+type Window struct{ Since, Until int64 }
+
+// Open reports whether neither side is bounded.
+func (w Window) Open() bool { return w.Since == 0 && w.Until == 0 }
+
+// Holds reports whether a call or event at Unix ms at falls in the window;
+// one without a time (0) falls only in an open window.
+func (w Window) Holds(at int64) bool {
+	if w.Open() {
+		return true
+	}
+	return at != 0 && (w.Since == 0 || at >= w.Since) && (w.Until == 0 || at < w.Until)
+}
+
+// Groups is GroupsIn over every call, without the total.
 func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Table) []Group {
+	out, _ := GroupsIn(reports, by, loc, table, Window{})
+	return out
+}
+
+// GroupsIn splits the calls of reports into the view's groups, counting
+// each call once across sessions as Merge does, and returns them with
+// their total (key "total", without models). Periods are calendar days,
+// weeks (Monday to Sunday; the key is the Monday) or months in loc (nil:
+// UTC), in time order; projects and models come most expensive first.
+// Each group but a model's is split by model too (Group.Models).
+//
+// Every view but the one by session counts only the calls and
+// compactions in win: a period, project or model of a time span is what
+// was spent in it, not all of every session that overlaps it. By session
+// a row is the whole session, as the session's own report is. With an
+// open window the groups add up to Merge's total.
+func GroupsIn(reports []*Report, by GroupBy, loc *time.Location, table *prices.Table, win Window) ([]Group, Group) {
 	if loc == nil {
 		loc = time.UTC
 	}
 	if table == nil {
 		table = prices.Default()
+	}
+	if by == BySession {
+		win = Window{}
 	}
 	var logs callLogs
 	for _, r := range reports {
@@ -160,7 +191,12 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 	sessions := map[string]map[string]bool{}
 	modelSessions := map[[2]string]map[string]bool{} // group and model
 	var keys []string
+	var all []call
+	allSessions := map[string]bool{}
 	for l, i := range kept.records() {
+		if !win.Holds(l.recs[i].at) {
+			continue
+		}
 		c := l.call(i)
 		k := keyOf(l.recs[i].at, l.project, c.model, l.session)
 		if recs[k] == nil {
@@ -168,7 +204,9 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 			sessions[k] = map[string]bool{}
 		}
 		recs[k] = append(recs[k], c)
+		all = append(all, c)
 		sessions[k][l.session] = true
+		allSessions[l.session] = true
 		if by != ByModel {
 			km := [2]string{k, c.model}
 			if modelSessions[km] == nil {
@@ -178,11 +216,24 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 		}
 	}
 	compactions := map[string]int{}
+	total := 0
 	if by != ByModel {
+		// Each compaction once, as Merge counts it, in the group of the
+		// session whose copy Merge keeps.
+		var events []CompactionEvent
+		var of []*Report
 		for _, r := range reports {
 			for _, c := range r.Compactions {
-				// At the whole second the timeline shows.
-				compactions[keyOf(int64(c.Time/1000*1000), r.Summary.Project, "", r.Summary.ID)]++
+				c.Session = r.Summary.ID
+				events, of = append(events, c), append(of, r)
+			}
+		}
+		for i, k := range dedupeCompactions(events) {
+			// At the whole second the timeline shows.
+			at := int64(events[i].Time.Second())
+			if k >= 0 && win.Holds(at) {
+				compactions[keyOf(at, of[i].Summary.Project, "", of[i].Summary.ID)]++
+				total++
 			}
 		}
 	}
@@ -217,7 +268,8 @@ func Groups(reports []*Report, by GroupBy, loc *time.Location, table *prices.Tab
 		}
 		return strings.Compare(a.Key, b.Key)
 	})
-	return out
+	u := usageOf(slices.Values(all), table)
+	return out, Group{Key: "total", Sessions: len(allSessions), Usage: u.Total, HitRatio: u.HitRatio, Compactions: total}
 }
 
 // periodKey is the day (2026-05-19), week (its Monday, 2026-05-18) or

@@ -121,6 +121,41 @@ func TestGroups(t *testing.T) {
 	}
 }
 
+// TestGroupsWindow: with --since and --until, a view by period, project
+// or model counts only the calls and compactions in the window, and its
+// total is theirs; by session each row is its whole session.
+func TestGroupsWindow(t *testing.T) {
+	reps := groupSessions(t)
+	jan := func(d int) int64 { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC).UnixMilli() }
+	jan2, jan3, jan7 := jan(2), jan(3), jan(7)
+	day2 := Window{Since: jan2, Until: jan3}
+	groups, total := GroupsIn(reps, ByDay, nil, nil, day2)
+	checkGroups(t, "day 2", groups, []groupWant{{"2026-01-02", 1, 1, 0, 0.005000}})
+	checkGroups(t, "day 2 total", []Group{total}, []groupWant{{"total", 1, 1, 0, 0.005000}})
+	for _, by := range []GroupBy{ByWeek, ByMonth, ByProject, ByModel} {
+		groups, total := GroupsIn(reps, by, nil, nil, day2)
+		if len(groups) != 1 || groups[0].Usage.Calls != 1 || total.Usage.Calls != 1 {
+			t.Errorf("by %s in 2026-01-02: %+v, total %+v; want the one call of that day", by, groups, total)
+		}
+	}
+	groups, total = GroupsIn(reps, BySession, nil, nil, day2)
+	checkGroups(t, "session, window ignored", groups, []groupWant{{"sa", 1, 2, 0, 0.005450}, {"sb", 1, 1, 1, 0.001500}})
+	checkGroups(t, "session total", []Group{total}, []groupWant{{"total", 2, 3, 1, 0.006950}})
+	// From the 2nd to the 7th: sa's second call, sb's call and compaction.
+	groups, total = GroupsIn(reps, ByProject, nil, nil, Window{Since: jan2, Until: jan7})
+	checkGroups(t, "project", groups, []groupWant{{"proj", 2, 2, 1, 0.006500}})
+	checkGroups(t, "project total", []Group{total}, []groupWant{{"total", 2, 2, 1, 0.006500}})
+	// Only an open window holds a call without a time.
+	if (Window{}).Holds(0) != true || (Window{Since: 1}).Holds(0) || (Window{Until: 1}).Holds(0) {
+		t.Error("Holds(0): want true only for the open window")
+	}
+	// Open, the total is Merge's.
+	_, total = GroupsIn(reps, ByDay, nil, nil, Window{})
+	if m := Merge(reps, nil); total.Usage.Calls != m.Usage.Total.Calls || total.Compactions != len(m.Compactions) {
+		t.Errorf("open window: total %+v, Merge %+v", total, m.Usage.Total)
+	}
+}
+
 func TestOverview(t *testing.T) {
 	reps := groupSessions(t)
 	kiri, err := time.LoadLocation("Pacific/Kiritimati")

@@ -127,3 +127,53 @@ func TestRealdataBreakCauses(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionsOnceInCorpus: over each set of genuine transcripts, the
+// total and the grouped views count a compaction once however many files
+// show it. In calibration3, three 1.0.86–1.0.96 summaries are in two files
+// each: at the end of the file compacted (0c8e4d02, 63bff843) or at the
+// start of a resumed copy (6041b7dc), and at the start of the file that
+// goes on (9dc58c1d, cec78578, 731e5913).
+func TestCompactionsOnceInCorpus(t *testing.T) {
+	for _, c := range []struct {
+		corpus         string
+		sessions, once int
+	}{
+		{testcorpus.Realdata, 12, 12},
+		{testcorpus.Calibration, 13, 13},
+		{testcorpus.Calibration2, 9, 9},
+		{testcorpus.Calibration3, 42, 39},
+	} {
+		var reports []*Report
+		n := 0
+		keys := map[string]bool{}
+		noKey := 0
+		for _, s := range corpusload.Sessions(t, c.corpus) {
+			r := Analyze(s, DefaultConfig())
+			reports = append(reports, r)
+			n += len(r.Compactions)
+			for _, e := range r.Compactions {
+				if e.DedupKey == "" {
+					noKey++
+				}
+				keys[e.DedupKey] = true
+			}
+		}
+		delete(keys, "")
+		m := Merge(reports, nil)
+		if n != c.sessions || len(m.Compactions) != c.once || len(keys)+noKey != c.once {
+			t.Errorf("%s: %d compactions in the sessions, %d in the total, %d distinct; want %d, %d, %d",
+				c.corpus, n, len(m.Compactions), len(keys)+noKey, c.sessions, c.once, c.once)
+		}
+		for _, by := range []GroupBy{ByDay, ByProject, BySession} {
+			if _, total := GroupsIn(reports, by, nil, nil, Window{}); total.Compactions != c.once {
+				t.Errorf("%s by %s: %d compactions, want %d", c.corpus, by, total.Compactions, c.once)
+			}
+		}
+		for _, sp := range m.Spirals {
+			if e := m.Compactions[sp.First]; e.Session != sp.Session || !e.Spiral {
+				t.Errorf("%s: spiral %+v starts at %+v", c.corpus, sp, e)
+			}
+		}
+	}
+}

@@ -85,7 +85,8 @@ func (s Source) Project() string {
 var ErrNoTranscripts = errors.New("no transcripts (.jsonl files) found")
 
 // Discover expands paths into sessions. A file is one session; a directory
-// is searched recursively for *.jsonl. Agent transcripts are attached to
+// is searched recursively for *.jsonl, following symbolic links (see
+// discoverDir). Agent transcripts are attached to
 // their parent session: <session>/subagents/agent-*.jsonl (2.1.x) by
 // directory, agent-*.jsonl beside the session files (2.0.x) by the
 // sessionId on their first lines. A session file named on its own brings
@@ -93,8 +94,9 @@ var ErrNoTranscripts = errors.New("no transcripts (.jsonl files) found")
 // becomes a session of its own. "-" is standard input.
 //
 // Sources come in argument order, those found in one directory sorted by
-// path. Each file comes back once, however often and in whatever order the
-// arguments name it (only "-" counts each time): a source stands where its
+// path. Each file comes back once, however often, through whichever
+// symbolic links and in whatever order the arguments name it (only "-"
+// counts each time): a source stands where its
 // main file is first named, and an attached agent file is in its session's
 // Agents (sorted) whichever argument named it. Errors name the path; the
 // sources found are returned alongside them.
@@ -105,9 +107,11 @@ func Discover(paths []string) ([]Source, []error) {
 		seen  = map[string]bool{}
 		own   = owners{}
 	)
-	add := func(f string) {
-		if k := filepath.Clean(f); !seen[k] {
-			seen[k] = true
+	// A file is known by its real path, so that one reached through a
+	// symbolic link and by its own path, or through two links, counts once.
+	add := func(f, real string) {
+		if !seen[real] {
+			seen[real] = true
 			files = append(files, f)
 		}
 	}
@@ -122,23 +126,21 @@ func Discover(paths []string) ([]Source, []error) {
 			continue
 		}
 		if !info.IsDir() {
-			add(p)
+			add(p, realPath(p))
 			if !isAgentFile(p) {
 				for _, a := range own.agentsOf(p) {
-					add(a)
+					add(a, realPath(a))
 				}
 			}
 			continue
 		}
-		found, err := discoverDir(p)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		if len(found) == 0 && err == nil {
+		found, reals, derrs := discoverDir(p)
+		errs = append(errs, derrs...)
+		if len(found) == 0 && len(derrs) == 0 {
 			errs = append(errs, fmt.Errorf("%s: %w", p, ErrNoTranscripts))
 		}
-		for _, f := range found {
-			add(f)
+		for i, f := range found {
+			add(f, reals[i])
 		}
 	}
 
@@ -189,42 +191,131 @@ func unwrapPathError(err error) error {
 }
 
 // discoverDir returns the *.jsonl files below root, sorted, skipping
-// tool-results folders.
-func discoverDir(root string) ([]string, error) {
-	var files []string
-	var walkErr error
+// tool-results folders, and beside each its real path (symbolic links
+// resolved), by which Discover counts a file once. It follows symbolic
+// links to files and folders, as ccusage does, once the tree itself is
+// walked: a folder already searched (a link back up the tree, a loop, a
+// second link to one folder) is not searched again, and a file already
+// found is not listed again, so each file comes once, under its path in
+// the tree when it has one, else under the link met first. A link named
+// *.jsonl whose target is missing is an error naming it.
+func discoverDir(root string) (files, reals []string, errs []error) {
+	w := &dirWalker{dirs: map[string]bool{}, seen: map[string]bool{}}
+	w.walk(root)
+	for len(w.links) > 0 {
+		links := w.links
+		w.links = nil
+		for _, l := range links {
+			w.follow(l)
+		}
+	}
+	idx := make([]int, len(w.files))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return w.files[idx[a]] < w.files[idx[b]] })
+	for _, i := range idx {
+		files, reals = append(files, w.files[i]), append(reals, w.reals[i])
+	}
+	return files, reals, w.errs
+}
+
+// dirWalker is discoverDir's state: the folders searched and the files
+// found, by real path, and the symbolic links met and not yet followed.
+type dirWalker struct {
+	dirs, seen   map[string]bool
+	files, reals []string
+	links        []string
+	errs         []error
+}
+
+// walk searches the folder dir (a path that may pass through links) unless
+// its real folder was searched already; symbolic links below it are kept
+// for follow.
+func (w *dirWalker) walk(dir string) {
+	realRoot := realPath(dir)
+	if w.dirs[realRoot] {
+		return
+	}
 	// WalkDir does not follow a symbolic link at its root; with a trailing
 	// separator Lstat resolves it, so a linked directory is searched too.
-	walkRoot := root
-	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		walkRoot = root + string(filepath.Separator)
+	walkRoot := dir
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		walkRoot = dir + string(filepath.Separator)
 	}
+	failed := false
 	err := filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if walkErr == nil {
-				walkErr = fmt.Errorf("%s: %w", p, unwrapPathError(err))
+			if !failed {
+				failed = true
+				w.errs = append(w.errs, fmt.Errorf("%s: %w", p, unwrapPathError(err)))
 			}
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if d.IsDir() {
+		real := realRoot
+		if rel, err := filepath.Rel(walkRoot, p); err == nil && rel != "." {
+			real = filepath.Join(realRoot, rel)
+		}
+		switch {
+		case d.IsDir():
 			if d.Name() == "tool-results" {
 				return fs.SkipDir // spilled tool outputs, not transcripts
 			}
-			return nil
-		}
-		if isTranscript(d) {
-			files = append(files, p)
+			if w.dirs[real] {
+				return fs.SkipDir
+			}
+			w.dirs[real] = true
+		case d.Type()&fs.ModeSymlink != 0:
+			w.links = append(w.links, p)
+		case isTranscript(d):
+			w.add(p, real)
 		}
 		return nil
 	})
-	if err != nil && walkErr == nil {
-		walkErr = err
+	if err != nil && !failed {
+		w.errs = append(w.errs, err)
 	}
-	sort.Strings(files)
-	return files, walkErr
+}
+
+// follow resolves a symbolic link met in the walk: a folder is searched, a
+// transcript listed, each unless its real path was already.
+func (w *dirWalker) follow(link string) {
+	fi, err := os.Stat(link)
+	switch {
+	case err != nil:
+		if strings.HasSuffix(link, ".jsonl") {
+			w.errs = append(w.errs, fmt.Errorf("%s: symbolic link to a missing file: %w", link, unwrapPathError(err)))
+		}
+	case fi.IsDir():
+		if filepath.Base(link) != "tool-results" {
+			w.walk(link)
+		}
+	case fi.Mode().IsRegular() && strings.HasSuffix(link, ".jsonl"):
+		w.add(link, realPath(link))
+	}
+}
+
+func (w *dirWalker) add(p, real string) {
+	if !w.seen[real] {
+		w.seen[real] = true
+		w.files, w.reals = append(w.files, p), append(w.reals, real)
+	}
+}
+
+// realPath is p made absolute with its symbolic links resolved, or as
+// far as that goes when they cannot be.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
 }
 
 // isTranscript is the test for a transcript file found in a directory.

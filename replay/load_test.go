@@ -170,6 +170,64 @@ func TestDiscoverSymlinkedDir(t *testing.T) {
 	}
 }
 
+// TestDiscoverFollowsSymlinks: a projects folder that holds a project or a
+// transcript through a symbolic link (a project kept on another disk, a
+// session linked in) has its sessions read, as ccusage reads them. Each
+// file comes once: a link to a folder or file already in the tree, a
+// second link to one target and a link back up the tree (a loop) add
+// nothing. A link named *.jsonl whose target is gone is an error that
+// names it; other dangling links are not transcripts and say nothing.
+func TestDiscoverFollowsSymlinks(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"projects/here/A.jsonl":                   sessionLine("A", "u1"),
+		"elsewhere/far/B.jsonl":                   sessionLine("B", "u2"),
+		"elsewhere/far/B/subagents/agent-x.jsonl": agentLine("B", "g1", "x"),
+		"elsewhere/C.jsonl":                       sessionLine("C", "u3"),
+	})
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	links := map[string]string{
+		"projects/far":             p("elsewhere/far"),     // a project on another disk
+		"projects/far-again":       p("elsewhere/far"),     // the same target twice
+		"projects/here/C.jsonl":    p("elsewhere/C.jsonl"), // a session linked in
+		"projects/here/A2.jsonl":   p("projects/here/A.jsonl"),
+		"projects/here/up":         p("projects"), // a loop
+		"projects/here/gone.jsonl": p("elsewhere/gone.jsonl"),
+		"projects/here/gone-dir":   p("elsewhere/gone"),
+	}
+	for l, target := range links {
+		if err := os.Symlink(target, p(l)); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	want := []Source{
+		{Path: p("projects/far/B.jsonl"), Agents: []string{p("projects/far/B/subagents/agent-x.jsonl")}},
+		{Path: p("projects/here/A.jsonl")},
+		{Path: p("projects/here/C.jsonl")},
+	}
+	got, errs := Discover([]string{p("projects")})
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Discover =\n%+v, want\n%+v", got, want)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), p("projects/here/gone.jsonl")) || !errors.Is(errs[0], fs.ErrNotExist) {
+		t.Errorf("errors = %v, want one naming the dangling link gone.jsonl", errs)
+	}
+	if got[0].Project() != "far" {
+		t.Errorf("Project() = %q, want the link's name, far", got[0].Project())
+	}
+
+	// A projects folder of links only is not "no transcripts found"; a
+	// file named again by its own path after a link reached it counts once.
+	only := writeTree(t, nil)
+	if err := os.Symlink(p("elsewhere/far"), filepath.Join(only, "far")); err != nil {
+		t.Fatal(err)
+	}
+	got, errs = Discover([]string{only, p("elsewhere/far/B.jsonl")})
+	want = []Source{{Path: filepath.Join(only, "far", "B.jsonl"), Agents: []string{filepath.Join(only, "far", "B", "subagents", "agent-x.jsonl")}}}
+	if len(errs) != 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("Discover(links only, the file again) = %+v, %v; want %+v", got, errs, want)
+	}
+}
+
 // TestDiscoverFileAttachesAgents: a session file named on its own should
 // bring its sub-agent files, as it does when its directory is named; their
 // usage is part of the session's spend.

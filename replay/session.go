@@ -273,6 +273,10 @@ type Compaction struct {
 	Trigger string // "auto", "manual", or "" when the transcript does not say
 	Line    int
 	Time    int64
+	// UUID is the uuid of the line that records it (the boundary, or the
+	// 1.0.x summary message): another file that shows the same compaction
+	// (the file Claude Code 1.0.x went on in, a resumed copy) has it too.
+	UUID string
 	// Msg is the index of the first message after the compaction: messages
 	// before it had been summarised or (micro) partly cleared.
 	Msg int
@@ -417,7 +421,7 @@ func (b *builder) add(e *Entry, th *Thread) {
 	case "system":
 		switch e.Subtype {
 		case "compact_boundary", "microcompact_boundary":
-			c := Compaction{Kind: CompactFull, Line: e.Line, Time: e.Time, Msg: len(th.Messages), CallsBefore: len(th.Calls)}
+			c := Compaction{Kind: CompactFull, Line: e.Line, Time: e.Time, UUID: e.UUID, Msg: len(th.Messages), CallsBefore: len(th.Calls)}
 			if e.Subtype == "microcompact_boundary" {
 				c.Kind = CompactMicro
 			}
@@ -585,7 +589,7 @@ func (b *builder) user(e *Entry, th *Thread) {
 			return
 		}
 		th.Compactions = append(th.Compactions, Compaction{
-			Kind: CompactSummaryOnly, Line: e.Line, Time: e.Time, Msg: mi, CallsBefore: len(th.Calls),
+			Kind: CompactSummaryOnly, Line: e.Line, Time: e.Time, UUID: e.UUID, Msg: mi, CallsBefore: len(th.Calls),
 			SummaryChars: size, SummaryEst: Estimate(size), SummaryLine: e.Line,
 		})
 	}

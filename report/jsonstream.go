@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // member is one member of a JSON object that writeObject writes: its
@@ -191,6 +192,9 @@ func (o *objectWriter) close() error {
 // Write gives for the same document.
 type ReplayJSON struct {
 	o *objectWriter
+	// Since and Until are written after the total when set, as
+	// Document's.
+	Since, Until replay.Time
 }
 
 // NewReplayJSON starts a document priced with prices on w.
@@ -217,6 +221,9 @@ func (j *ReplayJSON) Close(total *accounting.Report, errs []string) error {
 	}
 	j.o.endList([]*Session{})
 	j.o.object("total", reportMembers(total))
+	for _, m := range windowMembers(j.Since, j.Until) {
+		j.o.member(m.name, m.value)
+	}
 	unpriced := UnpricedModels(total.Usage)
 	j.o.member("cost_partial", len(unpriced) > 0)
 	j.o.member("unpriced_models", unpriced)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -29,10 +30,16 @@ type Document struct {
 	Prices   PriceInfo          `json:"prices"`
 	Sessions []*Session         `json:"sessions"`
 	Total    *accounting.Report `json:"total"`
+	// Since and Until are the window of --since and --until (0: open):
+	// the sessions are those whose activity overlaps it, and the grouped
+	// view counts only its calls in it (accounting.GroupsIn).
+	Since replay.Time `json:"since,omitempty"`
+	Until replay.Time `json:"until,omitempty"`
 	// By and Groups are the grouped view (replay --by): day, week, month,
-	// project or model, and its rows.
-	By     string             `json:"by,omitempty"`
-	Groups []accounting.Group `json:"groups,omitempty"`
+	// project, model or session, and its rows; GroupsTotal is their total.
+	By          string             `json:"by,omitempty"`
+	Groups      []accounting.Group `json:"groups,omitempty"`
+	GroupsTotal *accounting.Group  `json:"groups_total,omitempty"`
 	// CostPartial is true when some calls had no price: every cost of
 	// the document leaves them out. UnpricedModels names those models
 	// with their calls (over the whole input), most calls first.
@@ -131,6 +138,18 @@ func (o Options) Wants(section string) bool {
 	return false
 }
 
+// windowMembers are the members since and until, those that are set.
+func windowMembers(since, until replay.Time) []member {
+	var ms []member
+	if since != 0 {
+		ms = append(ms, member{name: "since", value: since})
+	}
+	if until != 0 {
+		ms = append(ms, member{name: "until", value: until})
+	}
+	return ms
+}
+
 // writeJSON writes v as JSON indented by two spaces, with a final newline.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
@@ -157,11 +176,15 @@ func (doc *Document) members() []member {
 	if doc.Total != nil {
 		ms[len(ms)-1].fields = reportMembers(doc.Total)
 	}
+	ms = append(ms, windowMembers(doc.Since, doc.Until)...)
 	if doc.By != "" {
 		ms = append(ms, member{name: "by", value: doc.By})
 	}
 	if len(doc.Groups) > 0 {
 		ms = append(ms, member{name: "groups", value: doc.Groups})
+	}
+	if doc.GroupsTotal != nil {
+		ms = append(ms, member{name: "groups_total", value: doc.GroupsTotal})
 	}
 	return append(ms,
 		member{name: "cost_partial", value: doc.CostPartial},

@@ -208,17 +208,20 @@ func (s *State) PlaceholderTokens() int64 { return s.e.placeholder }
 
 // CallResult is one simulated API call.
 type CallResult struct {
-	Call     int         `json:"call"` // 1-based number in the thread
-	Line     int         `json:"line"`
-	Time     replay.Time `json:"time,omitempty"`
-	Model    string      `json:"model"`
-	Prompt   int64       `json:"prompt"`
-	Input    int64       `json:"input"`
-	Write5m  int64       `json:"cache_write_5m"`
-	Write1h  int64       `json:"cache_write_1h"`
-	Read     int64       `json:"cache_read"`
-	Output   int64       `json:"output"`
-	Recorded int64       `json:"recorded_prompt"`
+	Call    int         `json:"call"` // 1-based number in the thread
+	Line    int         `json:"line"`
+	Time    replay.Time `json:"time,omitempty"`
+	Model   string      `json:"model"`
+	Prompt  int64       `json:"prompt"`
+	Input   int64       `json:"input"`
+	Write5m int64       `json:"cache_write_5m"`
+	Write1h int64       `json:"cache_write_1h"`
+	Read    int64       `json:"cache_read"`
+	Output  int64       `json:"output"`
+	// OutputLowerBound: the recorded output is a Claude Code 2.1.9–2.1.41
+	// placeholder, so Output and Cost are lower bounds.
+	OutputLowerBound bool  `json:"output_lower_bound,omitempty"`
+	Recorded         int64 `json:"recorded_prompt"`
 	// State is the threshold state of the prompt.
 	State   CallState `json:"state"`
 	Actions []string  `json:"actions,omitempty"`
@@ -361,6 +364,7 @@ type engine struct {
 	micro        int
 	freed        int64
 	summaryTok   int64
+	totalCost    float64 // the run's cost and the sub-agents', unrounded (sumSide)
 	callsSince   int
 	call         int
 	trigger      int64
@@ -1080,7 +1084,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	}
 	r := CallResult{
 		Call: tc.Index + 1, Line: tc.Line, Time: stamp, Model: tc.Model,
-		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output,
+		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output, OutputLowerBound: tc.OutputLowerBound,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
 	if !claudecode.BillsCacheWrites(tc.Model) {
@@ -1105,9 +1109,10 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	default:
 		r.State = StateOK
 	}
-	if observed && tc.Usage.Prompt() > 0 {
-		// The observed run shows what was billed; the model's
-		// prediction stays beside it.
+	if observed {
+		// The observed run shows what was billed, every call: one whose
+		// usage records no prompt (all zero: a failed or cut-off response)
+		// was billed nothing. The model's prediction stays beside it.
 		r.Predicted = &Predicted{Input: r.Input, Write: r.Write5m + r.Write1h, Read: r.Read}
 		u := tc.Usage
 		r.Input, r.Write5m, r.Write1h, r.Read = u.Input, u.CacheWrite5m, u.CacheWrite1h, u.CacheRead

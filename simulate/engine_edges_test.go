@@ -370,10 +370,10 @@ func TestEdgeEngineObservedFitShrink(t *testing.T) {
 // A recorded prompt above the context goes to this call's last estimated
 // item, or, when all its items are exact, to a hidden item after them.
 // Call 2 appends 200 tokens and is recorded at 3,300: 100 more. A call
-// with no recorded usage is not fitted, and reports the model's own
-// figures with no prediction beside them (call 3: reads call 2's entry,
-// 3,290, and writes the 10-token rest). The prediction of a 1-hour write
-// counts it as written (call 1).
+// with no recorded usage is not fitted, and bills what was recorded,
+// nothing, with the model's figures as its prediction (call 3: it would
+// read call 2's entry, 3,290, and write the 10-token rest). The prediction
+// of a 1-hour write counts it as written (call 1).
 func TestEdgeEngineObservedFitGrow(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -405,8 +405,9 @@ func TestEdgeEngineObservedFitGrow(t *testing.T) {
 		if r := res.Calls[1]; r.Prompt != 3300 {
 			t.Errorf("%s: call 2 prompt %d, want 3300", c.name, r.Prompt)
 		}
-		if r := res.Calls[2]; r.Prompt != 3300 || r.Predicted != nil || r.Read != 3290 || r.Write5m != 10 || r.Input != 0 {
-			t.Errorf("%s: call 3 %+v, want prompt 3300, read 3290, write 10, input 0, no prediction", c.name, r)
+		if r := res.Calls[2]; r.Prompt != 3300 || r.Read != 0 || r.Write5m != 0 || r.Input != 0 || r.Cost != 0 ||
+			r.Predicted == nil || *r.Predicted != (Predicted{Input: 0, Write: 10, Read: 3290}) {
+			t.Errorf("%s: call 3 %+v, predicted %+v; want prompt 3300, nothing billed, predicted read 3290, write 10, input 0", c.name, r, r.Predicted)
 		}
 	}
 }

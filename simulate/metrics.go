@@ -65,12 +65,16 @@ type Metrics struct {
 	AgentsCacheWrite1h int64 `json:"agents_cache_write_1h"`
 	AgentsCacheRead    int64 `json:"agents_cache_read"`
 	AgentsOutput       int64 `json:"agents_output"`
-	TotalInput         int64 `json:"total_input"`
-	TotalCacheWrite    int64 `json:"total_cache_write"`
-	TotalCacheWrite5m  int64 `json:"total_cache_write_5m"`
-	TotalCacheWrite1h  int64 `json:"total_cache_write_1h"`
-	TotalCacheRead     int64 `json:"total_cache_read"`
-	TotalOutput        int64 `json:"total_output"`
+	// AgentsOutputLowerBound: some sub-agent outputs are placeholders, so
+	// AgentsOutput and AgentsCost are lower bounds (and with them the
+	// totals).
+	AgentsOutputLowerBound bool  `json:"agents_output_lower_bound,omitempty"`
+	TotalInput             int64 `json:"total_input"`
+	TotalCacheWrite        int64 `json:"total_cache_write"`
+	TotalCacheWrite5m      int64 `json:"total_cache_write_5m"`
+	TotalCacheWrite1h      int64 `json:"total_cache_write_1h"`
+	TotalCacheRead         int64 `json:"total_cache_read"`
+	TotalOutput            int64 `json:"total_output"`
 	// Loss proxies: user messages still in the context or quoted in full by
 	// the latest summary, against those only summarised; and later tool
 	// calls on a file whose content the policy had removed (likely
@@ -100,6 +104,7 @@ func SumMetrics(ms []Metrics) Metrics {
 		t.CacheRead += m.CacheRead
 		t.Output += m.Output
 		t.OutputLowerBound = t.OutputLowerBound || m.OutputLowerBound
+		t.AgentsOutputLowerBound = t.AgentsOutputLowerBound || m.AgentsOutputLowerBound
 		t.CacheBreaks += m.CacheBreaks
 		t.PolicyBreaks += m.PolicyBreaks
 		t.Cost += m.Cost
@@ -211,6 +216,11 @@ func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
 // places, as Metrics.CacheHitRatio shows it.
 func hitRatio(u replay.Usage) float64 { return round(u.HitRatio(), 1e4) }
 
+// TotalLowerBound reports whether the session's totals (total_output,
+// total_cost_usd) rest on placeholder output counts, the main thread's or
+// the sub-agents'.
+func (m *Metrics) TotalLowerBound() bool { return m.OutputLowerBound || m.AgentsOutputLowerBound }
+
 // Usage returns the run's usage: its main-thread and summarizer calls.
 func (m *Metrics) Usage() replay.Usage {
 	return replay.Usage{Input: m.Input, CacheWrite5m: m.CacheWrite5m, CacheWrite1h: m.CacheWrite1h, CacheRead: m.CacheRead, Output: m.Output}
@@ -283,13 +293,20 @@ func (e *engine) sumSide(m *Metrics) {
 		m.SummarizerCost += s.Cost
 	}
 	m.Cost += m.SummarizerCost
+	// The total adds the sub-agents' calls one by one to the main thread's
+	// sum, in the order replay's usage total adds them, so that the
+	// observed run's total is replay's to the last bit before rounding.
+	e.totalCost = m.Cost
 	for _, c := range e.tr.AgentCalls {
 		if pr, ok := e.cfg.Prices.Lookup(c.Model); ok {
-			m.AgentsCost += pr.Cost(c.Usage)
+			cost := pr.Cost(c.Usage)
+			m.AgentsCost += cost
+			e.totalCost += cost
 		} else {
 			m.AgentsUnpriced++
 		}
 		u := c.Usage
+		m.AgentsOutputLowerBound = m.AgentsOutputLowerBound || c.OutputLowerBound
 		m.AgentsInput += u.Input
 		m.AgentsCacheWrite5m += u.CacheWrite5m
 		m.AgentsCacheWrite1h += u.CacheWrite1h
@@ -314,7 +331,7 @@ func (m *Metrics) sumTotals() {
 // total is rounded from the unrounded parts, as replay's session total is:
 // the observed run's total equals replay's.
 func (e *engine) roundCosts(m *Metrics) {
-	m.TotalCost = prices.RoundUSD(m.Cost + m.AgentsCost)
+	m.TotalCost = prices.RoundUSD(e.totalCost)
 	m.Cost = prices.RoundUSD(m.Cost)
 	m.SummarizerCost = prices.RoundUSD(m.SummarizerCost)
 	m.AgentsCost = prices.RoundUSD(m.AgentsCost)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
@@ -477,5 +479,48 @@ func TestRealdataToolRunTime(t *testing.T) {
 	want := "clock inferred: at 47 calls, where the timestamps stop, tools' recorded run times (toolUseResult) move the model's clock up to 9m16s past the timestamp"
 	if f.ClockMoved != 47 || f.ClockMovedMs != 556_495 || len(f.Reasons) != 1 || !hasReason(f, want) {
 		t.Errorf("clock moved at %d calls, by up to %d ms; reasons %q", f.ClockMoved, f.ClockMovedMs, f.Reasons)
+	}
+}
+
+// TestObservedIsRecorded: on every session of the four sets of genuine
+// transcripts, the observed run's usage metrics are what the transcript
+// recorded, exactly: its main thread's input, cache writes, cache reads,
+// output and cost are replay's usage of the main thread, and its totals
+// replay's usage of the whole session. What the cache model predicts for a
+// call that recorded no prompt (a usage all zero) is its prediction
+// (Predicted), never billed.
+func TestObservedIsRecorded(t *testing.T) {
+	for _, corpus := range testcorpus.All {
+		checked := 0
+		for _, s := range corpusload.Sessions(t, corpus) {
+			rep := accounting.Analyze(s, accounting.DefaultConfig())
+			var main accounting.UsageRow
+			for _, row := range rep.Usage.ByThread {
+				if row.Name == "main" {
+					main = row
+				}
+			}
+			if s.Auxiliary != "" {
+				// A side request read without its session is not replayed:
+				// its calls are costed among the sub-agents'.
+				main = accounting.UsageRow{}
+			}
+			res := simulate.Run(simulate.Prepare(s), mustParse(t, "observed"), simulate.DefaultConfig())
+			m := res.Metrics
+			got := [6]float64{float64(m.Input), float64(m.CacheWrite5m), float64(m.CacheWrite1h), float64(m.CacheRead), float64(m.Output), m.Cost}
+			want := [6]float64{float64(main.Input), float64(main.CacheWrite5m), float64(main.CacheWrite1h), float64(main.CacheRead), float64(main.Output), prices.RoundUSD(main.Cost)}
+			if got != want || m.Calls != main.Calls {
+				t.Errorf("%s/%s: observed %d calls, usage %v; replay's main thread %d calls, %v (input, writes 5m and 1h, read, output, cost)",
+					corpus, s.ID, m.Calls, got, main.Calls, want)
+			}
+			tot := rep.Usage.Total
+			gotT := [6]float64{float64(m.TotalInput), float64(m.TotalCacheWrite5m), float64(m.TotalCacheWrite1h), float64(m.TotalCacheRead), float64(m.TotalOutput), m.TotalCost}
+			wantT := [6]float64{float64(tot.Input), float64(tot.CacheWrite5m), float64(tot.CacheWrite1h), float64(tot.CacheRead), float64(tot.Output), prices.RoundUSD(tot.Cost)}
+			if gotT != wantT {
+				t.Errorf("%s/%s: observed totals %v, replay's session %v", corpus, s.ID, gotT, wantT)
+			}
+			checked++
+		}
+		t.Logf("%s: %d sessions", corpus, checked)
 	}
 }

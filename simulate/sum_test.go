@@ -43,9 +43,9 @@ func TestSumMetricsEveryField(t *testing.T) {
 			if f.Float() != 0.25 {
 				t.Errorf("CacheHitRatio = %v, want 0.25 recomputed from the sums", f.Float())
 			}
-		case "OutputLowerBound":
+		case "OutputLowerBound", "AgentsOutputLowerBound":
 			if !f.Bool() {
-				t.Error("OutputLowerBound lost")
+				t.Errorf("%s lost", name)
 			}
 		default:
 			want := 6.0

@@ -45,7 +45,8 @@ func resumedCopy(t *testing.T) string {
 
 // TestExportQueries runs docs/export.md's queries, as written there, in
 // DuckDB over exports of the fixtures (with a copied session, so that
-// calls repeat across sessions) and of the real transcripts, and compares
+// calls and a compaction repeat across sessions) and of the real
+// transcripts, and compares
 // the answers with replay's JSON totals and with per-day costs summed here
 // straight from the sessions.
 func TestExportQueries(t *testing.T) {
@@ -56,6 +57,11 @@ func TestExportQueries(t *testing.T) {
 		inputs["realdata"] = []string{dir}
 	} else {
 		t.Log("no ../shared/realdata beside the repository: fixtures only")
+	}
+	// calibration3 has compactions two files show (the copied demo
+	// session, all of its own).
+	if dir, ok := testcorpus.Path(testcorpus.Calibration3); ok {
+		inputs["calibration3"] = []string{dir}
 	}
 	for name, paths := range inputs {
 		t.Run(name, func(t *testing.T) {

@@ -79,7 +79,8 @@ func TestGateFormats(t *testing.T) {
 		t.Errorf("junit: %+v", suites)
 	}
 	out, _, _ = gateRun(t, nil, "gate", "--budget", budgetFile, "--format", "csv", fixtures)
-	if !strings.HasPrefix(out, "status,limit,policy,value,bound,headroom,sessions,top_sessions\nFAIL,cache writes,,37211,") || strings.Contains(out, "gate_reasons") {
+	if !strings.HasPrefix(out, "status,limit,policy,value,lower_bound,bound,headroom,sessions,top_sessions\nFAIL,cache writes,,37211,false,") ||
+		!strings.Contains(out, "\npass,cost,,1.495029,true,") || strings.Contains(out, "gate_reasons") {
 		t.Errorf("csv:\n%s", out)
 	}
 	out, _, _ = gateRun(t, nil, "gate", "--budget", budgetFile, "--format", "markdown", fixtures)

@@ -189,9 +189,12 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	for i, v := range l.values {
 		doc.Sessions[i].Simulation, doc.Sessions[i].Recorded = v.sim, v.rec
 	}
+	doc.Since, doc.Until = replay.Time(o.sel.Since), replay.Time(o.sel.Until)
 	if o.by != "" {
 		doc.By = o.by
-		doc.Groups = accounting.Groups(reps, accounting.GroupBy(o.by), o.loc, su.cfg.Prices)
+		var total accounting.Group
+		doc.Groups, total = accounting.GroupsIn(reps, accounting.GroupBy(o.by), o.loc, su.cfg.Prices, accounting.Window{Since: o.sel.Since, Until: o.sel.Until})
+		doc.GroupsTotal = &total
 	}
 	top := o.top
 	if o.format == "csv" && !cmd.Flags().Changed("top") {
@@ -227,6 +230,7 @@ func replayJSON(o *replayOptions, e env, su *setup, work func(int, *replay.Sessi
 		total.Add(v.rep)
 		if out == nil {
 			out = report.NewReplayJSON(e.stdout, su.cfg.Prices) // not before a session is read
+			out.Since, out.Until = replay.Time(o.sel.Since), replay.Time(o.sel.Until)
 		}
 		if werr == nil {
 			werr = out.Session(&report.Session{Report: v.rep, Simulation: v.sim, Recorded: v.rec})

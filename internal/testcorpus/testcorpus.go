@@ -1,6 +1,6 @@
 // Package testcorpus finds, for tests, the genuine transcripts kept beside
-// the project: ../shared/realdata and ../shared/calibration from the
-// repository root, laid out as under ~/.claude/projects. Tests that use
+// the project: ../shared/realdata and ../shared/calibration (2 and 3) from
+// the repository root, laid out as under ~/.claude/projects. Tests that use
 // them skip when they are absent, so the project's tests pass without them.
 package testcorpus
 
@@ -18,7 +18,13 @@ const (
 	// checked on.
 	Calibration  = "calibration"
 	Calibration2 = "calibration2"
+	// Calibration3 holds whole project folders of three users, to check a
+	// rule on everything a user wrote.
+	Calibration3 = "calibration3"
 )
+
+// All names every corpus, in the order above.
+var All = []string{Realdata, Calibration, Calibration2, Calibration3}
 
 // Dir returns the directory of the named corpus, or skips the test when it
 // is absent.

@@ -190,6 +190,9 @@ type Compaction struct {
 	DurationMs    int64   `parquet:"duration_ms" json:"duration_ms"`
 	ClearedTools  int32   `parquet:"cleared_tools" json:"cleared_tools"`
 	Spiral        bool    `parquet:"spiral" json:"spiral"`
+	// DedupKey is the uuid of the compaction's line, which the copies of a
+	// compaction in other files share; nil when the line has none.
+	DedupKey *string `parquet:"dedup_key,optional" json:"dedup_key"`
 }
 
 // SimCall is one call of a simulated run (table simulated_calls, with
@@ -209,6 +212,7 @@ type SimCall struct {
 	CacheWrite1h  int64    `parquet:"cache_write_1h" json:"cache_write_1h"`
 	CacheRead     int64    `parquet:"cache_read" json:"cache_read"`
 	Output        int64    `parquet:"output" json:"output"`
+	OutputLower   bool     `parquet:"output_lower_bound" json:"output_lower_bound"`
 	Recorded      int64    `parquet:"recorded_prompt" json:"recorded_prompt"`
 	State         string   `parquet:"state,dict" json:"state"`
 	Actions       []string `parquet:"actions,list" json:"actions"`
@@ -302,19 +306,24 @@ func Build(index int, s *replay.Session, rep *accounting.Report, runs []*simulat
 		})
 	}
 	for _, c := range rep.Compactions {
-		r.Compactions = append(r.Compactions, Compaction{
+		row := Compaction{
 			SchemaVersion: SchemaVersion, Session: id, SessionIndex: idx, Thread: c.Thread, Kind: c.Kind, Trigger: c.Trigger,
 			Line: int32(c.Line), Time: stamped(c.Time), AfterCall: int32(c.AfterCall), LastPrompt: c.LastPrompt,
 			Before: c.Before, BeforeSource: c.BeforeSource, After: c.After, AfterSource: c.AfterSource, Freed: c.Freed,
 			SummaryTokens: int32(c.SummaryTokens), DurationMs: c.DurationMs, ClearedTools: int32(c.ClearedTools), Spiral: c.Spiral,
-		})
+		}
+		if c.DedupKey != "" {
+			k := c.DedupKey
+			row.DedupKey = &k
+		}
+		r.Compactions = append(r.Compactions, row)
 	}
 	for _, run := range runs {
 		for _, c := range run.Calls {
 			row := SimCall{
 				SchemaVersion: SchemaVersion, Session: id, SessionIndex: idx, Policy: run.Policy, Call: int32(c.Call),
 				Line: int32(c.Line), Model: c.Model, Prompt: c.Prompt, Input: c.Input, CacheWrite5m: c.Write5m,
-				CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output, Recorded: c.Recorded, State: string(c.State),
+				CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output, OutputLower: c.OutputLowerBound, Recorded: c.Recorded, State: string(c.State),
 				Actions: nonNil(c.Actions), Compacted: c.Compacted, Cleared: c.Cleared, Cost: c.Cost, Priced: c.Priced,
 				Estimated: c.Estimated,
 			}

@@ -256,6 +256,16 @@ func intCell[T ~int | ~int64](n T) htmlCell {
 	return cell(numtext.Int(n), strconv.FormatInt(int64(n), 10))
 }
 
+// lowerCell is a count that is a lower bound when lower (it rests on
+// placeholder output counts): marked ≥, sorted by its number.
+func lowerCell[T ~int | ~int64](n T, lower bool) htmlCell {
+	c := intCell(n)
+	if lower {
+		c.Text = "≥" + c.Text
+	}
+	return c
+}
+
 // Overview columns shared by replay's and compare's.
 var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Project"},
 	{Name: "Calls", Right: true}, {Name: "Tokens", Right: true}, {Name: "Cost", Right: true},
@@ -274,7 +284,7 @@ func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htm
 	}
 	return []htmlCell{
 		{Text: name, Href: href}, {Text: date, Value: dateValue}, {Text: r.Summary.Project},
-		intCell(r.Summary.Calls), intCell(tokens), cost, intCell(len(r.Compactions)),
+		intCell(r.Summary.Calls), lowerCell(tokens, u.OutputLowerBound), cost, intCell(len(r.Compactions)),
 		cell(numtext.Pct(r.Usage.HitRatio*100), strconv.FormatFloat(r.Usage.HitRatio, 'f', -1, 64)),
 	}
 }
@@ -487,7 +497,7 @@ func compareOverviewRow(c *report.Compared, name, href string) []htmlCell {
 		if m.Unpriced+m.AgentsUnpriced > 0 && m.TotalCost == 0 {
 			cost.Value = ""
 		}
-		row = append(row, intCell(m.Calls), intCell(tokens), cost, intCell(m.Compactions),
+		row = append(row, intCell(m.Calls), lowerCell(tokens, m.OutputLowerBound), cost, intCell(m.Compactions),
 			cell(numtext.Pct(m.CacheHitRatio*100), strconv.FormatFloat(m.CacheHitRatio, 'f', -1, 64)))
 	}
 	return row

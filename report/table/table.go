@@ -43,6 +43,9 @@ type Column struct {
 	// project, a model): shortened to fit, different cells stay different,
 	// cut where they differ. Session ids (ID) always are.
 	Distinct bool
+	// MachineOnly marks a column only CSV writes: a field that the formats
+	// people read show in other cells instead (a lower bound's ≥).
+	MachineOnly bool
 }
 
 // Cell is one value: Text as a person reads it (table, Markdown, HTML),
@@ -104,9 +107,26 @@ func (t *Table) Cut(top int) *Table {
 	return t
 }
 
-// Shown is the table the text and HTML formats draw: t itself, or for a
-// one-row table marked Transpose, its row as Field/Value rows.
+// Shown is the table the text and HTML formats draw: t without its
+// MachineOnly columns, and for a one-row table marked Transpose, its row
+// as Field/Value rows.
 func (t *Table) Shown() *Table {
+	if slices.ContainsFunc(t.Columns, func(c Column) bool { return c.MachineOnly }) {
+		u := *t
+		u.Columns, u.Rows = nil, make([][]Cell, len(t.Rows))
+		for j, c := range t.Columns {
+			if c.MachineOnly {
+				continue
+			}
+			u.Columns = append(u.Columns, c)
+			for i, r := range t.Rows {
+				if j < len(r) {
+					u.Rows[i] = append(u.Rows[i], r[j])
+				}
+			}
+		}
+		t = &u
+	}
 	if !t.Transpose || len(t.Rows) != 1 {
 		return t
 	}

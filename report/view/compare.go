@@ -246,8 +246,8 @@ func compareCSVTable(c *report.Compared) *table.Table {
 	t := &table.Table{Name: "compare", Title: "Policies", Columns: csvColumns(
 		"policy", "calls", "peak_context", "peak_context_delta", "calls_above_warning", "overflows",
 		"compactions", "clearings", "tokens_freed", "summary_tokens", "cache_hit_ratio", "cache_breaks",
-		"policy_breaks", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "cost",
-		"summarizer_cost", "agents_cost", "total_cost", "total_cost_delta", "total_cost_delta_pct",
+		"policy_breaks", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "output_lower_bound", "cost",
+		"summarizer_cost", "agents_cost", "agents_output_lower_bound", "total_cost", "total_cost_delta", "total_cost_delta_pct",
 		"users_verbatim", "users_summarised", "likely_rereads", "unpriced_calls",
 	)}
 	for _, r := range c.Runs {
@@ -260,8 +260,9 @@ func compareCSVTable(c *report.Compared) *table.Table {
 			r.Policy, raw(m.Calls), raw(m.PeakContext), raw(d.PeakContext), raw(m.AboveWarning), raw(m.Overflows),
 			raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
 			strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks),
-			raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output), rawUSD(m.Cost),
-			rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,
+			raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output),
+			strconv.FormatBool(m.OutputLowerBound), rawUSD(m.Cost), rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost),
+			strconv.FormatBool(m.AgentsOutputLowerBound), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,
 			raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads), raw(m.Unpriced),
 		)
 	}
@@ -542,7 +543,7 @@ func signedPct(x float64) string {
 func RunsLowerBoundNote(runs []report.Run) string {
 	placeholders, unpriced := false, 0
 	for _, r := range runs {
-		placeholders = placeholders || r.Metrics.OutputLowerBound
+		placeholders = placeholders || r.Metrics.TotalLowerBound()
 		unpriced = max(unpriced, r.Metrics.Unpriced+r.Metrics.AgentsUnpriced)
 	}
 	return LowerBoundNote(placeholders, unpriced)

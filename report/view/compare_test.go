@@ -70,10 +70,10 @@ func TestComparisonsTable(t *testing.T) {
 		t.Errorf("title %q, note %q", tb.Title, tb.Note)
 	}
 	csv := ComparisonsTable(doc, true)
-	if got := csv.Rows[1][11].Raw; got != "0.8912" {
+	if got := csv.Rows[1][12].Raw; got != "0.8912" {
 		t.Errorf("CSV p %q", got)
 	}
-	if got := csv.Rows[2][6].Raw; got != "" {
+	if got := csv.Rows[2][7].Raw; got != "" {
 		t.Errorf("CSV undefined change %q, want blank", got)
 	}
 	doc.ComparisonSettings.Resamples = 0

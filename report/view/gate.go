@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +72,7 @@ func GateTable(res *budget.Result) *table.Table {
 			{Name: "Limit", Kind: table.Text},
 			{Name: "Policy", Kind: table.Text},
 			{Name: "Value", Right: true},
+			{Name: "Lower bound", CSV: "lower_bound", MachineOnly: true}, // ≥ on Value
 			{Name: "Bound"},
 			{Name: "Headroom", Right: true, Drop: 3},
 			{Name: "Baseline", Right: true, Drop: 4},
@@ -91,7 +93,11 @@ func GateTable(res *budget.Result) *table.Table {
 		}
 		var top, topRaw []string
 		for _, c := range o.Top {
-			top = append(top, fmt.Sprintf("%s (%s)", numtext.ShortID(c.Session), o.Unit.Text(c.Value)))
+			v := o.Unit.Text(c.Value)
+			if c.LowerBound {
+				v = "≥" + v
+			}
+			top = append(top, fmt.Sprintf("%s (%s)", numtext.ShortID(c.Session), v))
 			topRaw = append(topRaw, c.Session+"="+rawFloat(c.Value))
 		}
 		change, changeRaw := "", ""
@@ -102,13 +108,16 @@ func GateTable(res *budget.Result) *table.Table {
 			}
 		}
 		t.Add(
-			[]string{status, o.Limit, policy, optValue(o.Unit, o.Value), bound(o, false), optSigned(o.Unit, o.Headroom), optValue(o.Unit, o.Baseline), change, numtext.Int(o.Sessions), strings.Join(top, "\n")},
-			[]string{status, o.Limit, o.Policy, optRaw(o.Value), bound(o, true), optRaw(o.Headroom), optRaw(o.Baseline), changeRaw, raw(o.Sessions), strings.Join(topRaw, ";")},
+			[]string{status, o.Limit, policy, valueText(o), "", bound(o, false), optSigned(o.Unit, o.Headroom), optValue(o.Unit, o.Baseline), change, numtext.Int(o.Sessions), strings.Join(top, "\n")},
+			[]string{status, o.Limit, o.Policy, optRaw(o.Value), strconv.FormatBool(o.LowerBound), bound(o, true), optRaw(o.Headroom), optRaw(o.Baseline), changeRaw, raw(o.Sessions), strings.Join(topRaw, ";")},
 		)
 	}
+	if slices.ContainsFunc(res.Limits, func(o budget.Outcome) bool { return o.LowerBound }) {
+		t.Note = withNote(t.Note, LowerBoundNote(true, 0))
+	}
 	if res.Baseline == "" {
-		t.RemoveColumn(7) // change
-		t.RemoveColumn(6) // baseline
+		t.RemoveColumn(8) // change
+		t.RemoveColumn(7) // baseline
 	}
 	return t
 }
@@ -163,6 +172,14 @@ func signedValue(u metric.Unit, v float64) string {
 	return s
 }
 
+// valueText is a limit's value, ≥ when it is a lower bound.
+func valueText(o *budget.Outcome) string {
+	if o.LowerBound && o.Value != nil {
+		return "≥" + optValue(o.Unit, o.Value)
+	}
+	return optValue(o.Unit, o.Value)
+}
+
 func optValue(u metric.Unit, v *float64) string {
 	if v == nil {
 		return "—"
@@ -195,7 +212,7 @@ func GateText(res *budget.Result) string {
 		if !o.Pass {
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(&b, "%s: %s (%s)\n", o.Limit, optValue(o.Unit, o.Value), verdict)
+		fmt.Fprintf(&b, "%s: %s (%s)\n", o.Limit, valueText(&o), verdict)
 	}
 	return b.String()
 }
@@ -278,7 +295,7 @@ type junitFailure struct {
 func writeJUnit(w io.Writer, res *budget.Result) error {
 	s := junitSuite{Name: "ctxlab gate " + res.Budget, Tests: len(res.Limits), Failures: res.Failed}
 	for _, o := range res.Limits {
-		c := junitCase{Name: o.Limit, Classname: "ctxlab.gate", Output: fmt.Sprintf("value %s; bound %s; sessions %d", optValue(o.Unit, o.Value), bound(&o, false), o.Sessions)}
+		c := junitCase{Name: o.Limit, Classname: "ctxlab.gate", Output: fmt.Sprintf("value %s; bound %s; sessions %d", valueText(&o), bound(&o, false), o.Sessions)}
 		if !o.Pass {
 			c.Failure = &junitFailure{Message: strings.Join(o.Reasons, "; "), Text: strings.Join(o.Reasons, "\n")}
 		}

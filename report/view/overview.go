@@ -24,9 +24,10 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	lines := accounting.Overview(reps, loc)
 	t := &table.Table{Name: "sessions", Title: "Sessions"}
 	if machine {
-		t.Columns = csvColumns("date", "project", "session", "start", "calls", "tokens", "cost", "unpriced_calls", "compactions", "cache_hit_ratio")
+		t.Columns = csvColumns("date", "project", "session", "start", "calls", "tokens", "output_lower_bound", "cost", "unpriced_calls", "compactions", "cache_hit_ratio")
 		for _, l := range lines {
-			t.AddRow(l.Date, l.Project, l.ID, l.Start.String(), raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Unpriced), raw(l.Compactions), ratio(l.HitRatio))
+			t.AddRow(l.Date, l.Project, l.ID, l.Start.String(), raw(l.Calls), raw(l.Tokens), strconv.FormatBool(l.OutputLowerBound),
+				rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Unpriced), raw(l.Compactions), ratio(l.HitRatio))
 		}
 		return t
 	}
@@ -36,6 +37,9 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	}
 	t.Note = fmt.Sprintf("date: of the first message (%s); tokens: input + cache writes + cache reads + output; "+
 		"cache hit: read / (input + write + read); total: each call once (a resumed session repeats calls)", zone)
+	if w := windowText(doc); w != "" {
+		t.Note += "; sessions active " + w + ", each whole"
+	}
 	t.Note = withNote(t.Note, LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced))
 	t.Columns = []table.Column{
 		{Name: "Date"},
@@ -49,13 +53,13 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	}
 	for _, l := range lines {
 		t.Add(
-			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), numtext.Int(l.Tokens), CostText(l.Cost, l.Unpriced, l.Calls, l.OutputLowerBound), numtext.Int(l.Compactions), numtext.Pct(l.HitRatio * 100)},
+			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), atLeast(l.Tokens, l.OutputLowerBound), CostText(l.Cost, l.Unpriced, l.Calls, l.OutputLowerBound), numtext.Int(l.Compactions), numtext.Pct(l.HitRatio * 100)},
 			[]string{l.Date, l.Project, l.ID, raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Compactions), ratio(l.HitRatio)},
 		)
 	}
 	tot := doc.Total
 	u := tot.Usage.Total
-	t.AddRow("total", "", numtext.Int(tot.Summary.Sessions)+" sessions", numtext.Int(u.Calls), numtext.Int(u.Usage().Total()),
+	t.AddRow("total", "", numtext.Int(tot.Summary.Sessions)+" sessions", numtext.Int(u.Calls), atLeast(u.Usage().Total(), u.OutputLowerBound),
 		CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound), numtext.Int(len(tot.Compactions)), numtext.Pct(tot.Usage.HitRatio*100))
 	return t
 }
@@ -76,19 +80,19 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	breakdown := opt.Breakdown && !byModel
 	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
 	if machine {
-		t.Columns = csvColumns(string(by), "sessions", "calls", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "tokens",
+		t.Columns = csvColumns(string(by), "sessions", "calls", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "output_lower_bound", "tokens",
 			"cost", "unpriced_calls", "compactions", "cache_hit_ratio")
 		if byModel {
-			t.RemoveColumn(11)
+			t.RemoveColumn(12)
 		}
 		defer dropSessionsColumn(t, by)
 		rawRow := func(key string, sessions int, u accounting.UsageRow) []string {
 			return []string{key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
-				raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
+				strconv.FormatBool(u.OutputLowerBound), raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
 		}
 		if breakdown {
 			t.Columns = slices.Insert(t.Columns, 1, csvColumns("model")...)
-			t.RemoveColumn(12) // a compaction is not a model's
+			t.RemoveColumn(13) // a compaction is not a model's
 			for _, g := range doc.Groups {
 				for _, m := range g.Models {
 					row := rawRow(g.Key, m.Sessions, m.Usage)
@@ -123,7 +127,15 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 		}
 		t.Note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
 	}
-	t.Note = withNote(t.Note, LowerBoundNote(doc.Total.Usage.Total.OutputLowerBound, doc.Total.Usage.Total.Unpriced))
+	tot := groupsTotal(doc)
+	if w := windowText(doc); w != "" {
+		if by == accounting.BySession {
+			t.Note += "; sessions active " + w + ", each whole"
+		} else {
+			t.Note += "; only the calls and compactions " + w
+		}
+	}
+	t.Note = withNote(t.Note, LowerBoundNote(tot.Usage.OutputLowerBound, tot.Usage.Unpriced))
 	if breakdown {
 		t.Note += "; └: the group's calls of one model"
 	}
@@ -156,8 +168,8 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	// row adds a group, or one of its models (compactions -1: the cell
 	// stays empty, or is not there by model).
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) {
-		text := []string{name, numtext.Int(sessions), numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m + u.CacheWrite1h), numtext.Int(u.CacheRead), numtext.Int(u.Output),
-			numtext.Int(u.Usage().Total()), CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)}
+		text := []string{name, numtext.Int(sessions), numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m + u.CacheWrite1h), numtext.Int(u.CacheRead),
+			atLeast(u.Output, u.OutputLowerBound), atLeast(u.Usage().Total(), u.OutputLowerBound), CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m + u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls)}
 		switch {
@@ -182,9 +194,33 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 			}
 		}
 	}
-	tot := doc.Total
-	row("total", tot.Summary.Sessions, tot.Usage.Total, tot.Usage.HitRatio, compactions(len(tot.Compactions)))
+	row("total", tot.Sessions, tot.Usage, tot.HitRatio, compactions(tot.Compactions))
 	return t
+}
+
+// groupsTotal is the total row of the grouped view: the document's
+// GroupsTotal, or for a document without one (read from an older
+// report) its whole total.
+func groupsTotal(doc *report.Document) accounting.Group {
+	if doc.GroupsTotal != nil {
+		return *doc.GroupsTotal
+	}
+	t := doc.Total
+	return accounting.Group{Key: "total", Sessions: t.Summary.Sessions, Usage: t.Usage.Total, HitRatio: t.Usage.HitRatio, Compactions: len(t.Compactions)}
+}
+
+// windowText is the window of --since and --until as a note says it
+// ("from 2026-05-20T00:00:00Z to 2026-05-21T00:00:00Z"), "" when open.
+func windowText(doc *report.Document) string {
+	switch {
+	case doc.Since != 0 && doc.Until != 0:
+		return "from " + doc.Since.String() + " to " + doc.Until.String()
+	case doc.Since != 0:
+		return "from " + doc.Since.String() + " on"
+	case doc.Until != 0:
+		return "before " + doc.Until.String()
+	}
+	return ""
 }
 
 // rawCost is a cost for CSV: empty when no call had a price.

@@ -234,10 +234,17 @@ func summaryTable(r *accounting.Report) *table.Table {
 	kv("models", strings.Join(s.Models, "\n"), strings.Join(s.Models, " "))
 	kv("versions", strings.Join(s.Versions, ", "), strings.Join(s.Versions, " "))
 	cost := numtext.USD(s.Cost)
+	lower := r.Usage.Total.OutputLowerBound
+	if lower {
+		cost = "≥" + cost
+	}
 	if !s.CostComplete {
 		cost += " + unpriced calls"
 	}
 	kv("cost", cost, rawUSD(s.Cost))
+	if lower {
+		t.Add([]string{"output lower bound", "yes: output counts are Claude Code 2.1.9–2.1.41 placeholders"}, []string{"output lower bound", "true"})
+	}
 	kv("lines", numtext.Int(s.Lines), raw(s.Lines))
 	if s.BadLines > 0 {
 		kv("bad lines", numtext.Int(s.BadLines), raw(s.BadLines))
@@ -308,23 +315,22 @@ var usageColumns = []table.Column{
 	{Name: "Cache write 1h", Right: true, Short: "Write 1h"},
 	{Name: "Cache read", Right: true, Short: "Read"},
 	{Name: "Output", Right: true},
+	{Name: "Output lower bound", CSV: "output_lower_bound", MachineOnly: true}, // ≥ on Output and Cost
 	{Name: "Cost", Right: true},
 }
 
 // usageRow adds a usage row: the cells lead, then name, then the figures.
 func usageRow(t *table.Table, lead []string, name string, u accounting.UsageRow) {
-	out := numtext.Int(u.Output)
-	if u.OutputLowerBound {
-		out = "≥" + out
-	}
 	cost := CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)
 	rawCost := rawUSD(u.Cost)
 	if u.Unpriced == u.Calls && u.Calls > 0 {
 		rawCost = ""
 	}
 	t.Add(
-		append(lead[:len(lead):len(lead)], name, numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m), numtext.Int(u.CacheWrite1h), numtext.Int(u.CacheRead), out, cost),
-		append(lead[:len(lead):len(lead)], name, raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output), rawCost),
+		append(lead[:len(lead):len(lead)], name, numtext.Int(u.Calls), numtext.Int(u.Input), numtext.Int(u.CacheWrite5m), numtext.Int(u.CacheWrite1h), numtext.Int(u.CacheRead),
+			atLeast(u.Output, u.OutputLowerBound), "", cost),
+		append(lead[:len(lead):len(lead)], name, raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
+			strconv.FormatBool(u.OutputLowerBound), rawCost),
 	)
 }
 

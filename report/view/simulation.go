@@ -30,9 +30,9 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	l := r.Limits
 	note := fmt.Sprintf("trace-driven replay of the main thread (sizes from %s); window %s, auto-compact threshold %s, warning %s (first call's model and version)",
 		methodText(r.Method), numtext.Int(l.Window), numtext.Int(l.Threshold), numtext.Int(l.Warning))
-	lb := LowerBoundNote(m.OutputLowerBound, m.Unpriced+m.AgentsUnpriced)
+	lb := LowerBoundNote(m.TotalLowerBound(), m.Unpriced+m.AgentsUnpriced)
 	if rec != nil {
-		lb = LowerBoundNote(m.OutputLowerBound || rec.OutputLowerBound, max(m.Unpriced+m.AgentsUnpriced, rec.Unpriced+rec.AgentsUnpriced))
+		lb = LowerBoundNote(m.TotalLowerBound() || rec.TotalLowerBound(), max(m.Unpriced+m.AgentsUnpriced, rec.Unpriced+rec.AgentsUnpriced))
 	}
 	note = withNote(note, lb)
 	t := &table.Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note,
@@ -89,13 +89,17 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	n("cache write 5m", m.CacheWrite5m, o.CacheWrite5m)
 	n("cache write 1h", m.CacheWrite1h, o.CacheWrite1h)
 	n("cache read", m.CacheRead, o.CacheRead)
-	out := func(x simulate.Metrics) string {
-		if x.OutputLowerBound {
-			return "≥" + numtext.Int(x.Output)
+	// A Δ of outputs or costs is exact: both runs bill the same recorded
+	// outputs, placeholders and all, which cancel.
+	row("output", atLeast(m.Output, m.OutputLowerBound), raw(m.Output), atLeast(o.Output, o.OutputLowerBound), raw(o.Output), signedNum(m.Output-o.Output), raw(m.Output-o.Output))
+	flag := func(k string, v, recV bool) {
+		if v || recV {
+			yes := func(b bool) string { return map[bool]string{true: "yes", false: "no"}[b] }
+			row(k, yes(v), strconv.FormatBool(v), yes(recV), strconv.FormatBool(recV), "", "")
 		}
-		return numtext.Int(x.Output)
 	}
-	row("output", out(m), raw(m.Output), out(o), raw(o.Output), signedNum(m.Output-o.Output), raw(m.Output-o.Output))
+	flag("output lower bound", m.OutputLowerBound, o.OutputLowerBound)
+	flag("agents output lower bound", m.AgentsOutputLowerBound, o.AgentsOutputLowerBound)
 	money("cost (main thread + summarizer)", CostText(m.Cost, m.Unpriced, m.Calls, m.OutputLowerBound), m.Cost, CostText(o.Cost, o.Unpriced, o.Calls, o.OutputLowerBound), o.Cost)
 	money("summarizer cost", numtext.USD(m.SummarizerCost), m.SummarizerCost, numtext.USD(o.SummarizerCost), o.SummarizerCost)
 	money("agents cost (observed)", agentsText(m), m.AgentsCost, agentsText(o), o.AgentsCost)
@@ -188,22 +192,28 @@ func callsTable(r *simulate.Result) *table.Table {
 			{Name: "Cache write", Right: true, Short: "Write"},
 			{Name: "Cache read", Right: true, Short: "Read"},
 			{Name: "Output", Right: true},
+			{Name: "Output lower bound", CSV: "output_lower_bound", MachineOnly: true}, // ≥ on Output and Cost
 			{Name: "State"},
 			{Name: "Actions", Kind: table.Text},
 			{Name: "Cost", Right: true},
 		},
 	}
+	lower := false
 	for _, c := range r.Calls {
 		w := c.Write5m + c.Write1h
-		cost, rc := numtext.USD(c.Cost), rawUSD(c.Cost)
+		cost, rc := CostText(c.Cost, 0, 1, c.OutputLowerBound), rawUSD(c.Cost)
 		if !c.Priced {
 			cost, rc = "unpriced", ""
 		}
+		lower = lower || c.OutputLowerBound
 		t.Add(
-			[]string{numtext.Int(c.Call), c.Time.String(), c.Model, numtext.Int(c.Prompt), numtext.Int(c.Recorded), numtext.Int(c.Input), numtext.Int(w), numtext.Int(c.Read), numtext.Int(c.Output), string(c.State), strings.Join(c.Actions, "\n"), cost},
-			[]string{raw(c.Call), c.Time.String(), c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read), raw(c.Output), string(c.State), strings.Join(c.Actions, "; "), rc},
+			[]string{numtext.Int(c.Call), c.Time.String(), c.Model, numtext.Int(c.Prompt), numtext.Int(c.Recorded), numtext.Int(c.Input), numtext.Int(w), numtext.Int(c.Read),
+				atLeast(c.Output, c.OutputLowerBound), "", string(c.State), strings.Join(c.Actions, "\n"), cost},
+			[]string{raw(c.Call), c.Time.String(), c.Model, raw(c.Prompt), raw(c.Recorded), raw(c.Input), raw(w), raw(c.Read),
+				raw(c.Output), strconv.FormatBool(c.OutputLowerBound), string(c.State), strings.Join(c.Actions, "; "), rc},
 		)
 	}
+	t.Note = withNote(t.Note, LowerBoundNote(lower, 0))
 	return t
 }
 
@@ -224,15 +234,16 @@ func summariesTable(r *simulate.Result) *table.Table {
 }
 
 // agentsText is the sub-agents' observed cost (≥ when it leaves out
-// unpriced calls).
+// unpriced calls or rests on placeholder outputs).
 func agentsText(m simulate.Metrics) string {
-	return partCost(m.AgentsCost, m.AgentsUnpriced, false)
+	return partCost(m.AgentsCost, m.AgentsUnpriced, m.AgentsOutputLowerBound)
 }
 
 // TotalText is the run's total cost: ≥ when it leaves out unpriced calls
-// of the main thread or the sub-agents, or rests on placeholder outputs.
+// of the main thread or the sub-agents, or rests on placeholder outputs of
+// either.
 func TotalText(m simulate.Metrics) string {
-	return partCost(m.TotalCost, m.Unpriced+m.AgentsUnpriced, m.OutputLowerBound)
+	return partCost(m.TotalCost, m.Unpriced+m.AgentsUnpriced, m.TotalLowerBound())
 }
 
 // partCost is CostText for a sum whose calls are not counted: a zero

@@ -31,7 +31,7 @@ func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options) erro
 			case "totals":
 				t = SweepTotalsCSV(doc)
 			case "pareto":
-				t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons)
+				t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons, sweepLower(doc))
 			default:
 				return fmt.Errorf("sweep has no CSV table %q (want rows, totals or pareto)", opt.Sections[0])
 			}
@@ -113,6 +113,8 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 			}
 		}()
 	}
+	anyLower := false
+	defer func() { t.Note = firstLineNote(t.Note, LowerBoundNote(anyLower, 0)) }()
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
 		text := []string{numtext.Int(tot.Rank), tot.Policy}
@@ -128,15 +130,20 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		if tot.Comparison != nil {
 			cmp = *tot.Comparison
 		}
+		// A figure of the objective that rests on placeholder output
+		// counts is marked, as the total cost is.
+		lower := obj.LowerBound(m)
+		anyLower = anyLower || lower || m.TotalLowerBound()
+		val := func(v float64) string { return mark(obj.Unit.Text(v), lower) }
 		interval, change := "", ChangeText(cmp)
 		if tot.CILow != nil && tot.CIHigh != nil {
-			interval = "[" + obj.Unit.Text(*tot.CILow) + ", " + obj.Unit.Text(*tot.CIHigh) + "]"
+			interval = "[" + val(*tot.CILow) + ", " + val(*tot.CIHigh) + "]"
 		}
 		if cmp.Policy != "" && cmp.Policy == cmp.Baseline {
 			interval, change = "", "baseline"
 		}
-		text = append(text, obj.Unit.Text(obj.Value(m)), interval, change, pOrBlank(cmp.WilcoxonP), obj.Unit.Text(tot.P10), obj.Unit.Text(tot.Median), obj.Unit.Text(tot.P90),
-			numtext.USD(m.TotalCost), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
+		text = append(text, val(obj.Value(m)), interval, change, pOrBlank(cmp.WilcoxonP), val(tot.P10), val(tot.Median), val(tot.P90),
+			mark(numtext.USD(m.TotalCost), m.TotalLowerBound()), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
 		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
 			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
 		t.Add(text, rawRow)
@@ -166,7 +173,7 @@ func confidencePct(c float64) string { return numtext.Float(math.Round(c*1e8)/1e
 func SweepTotalsCSV(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	cols := append([]string{"rank", "policy"}, doc.Params()...)
-	cols = append(cols, "sessions", "feasible", "pareto", "objective", "value", "ci_low", "ci_high", "p10", "median", "p90",
+	cols = append(cols, "sessions", "feasible", "pareto", "objective", "value", "lower_bound", "ci_low", "ci_high", "p10", "median", "p90",
 		"baseline", "baseline_value", "change_pct", "change_ci_low_pct", "change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant")
 	t := &table.Table{Name: "sweep_totals", Title: "Every point", Columns: csvColumns(cols...)}
 	for _, tot := range doc.Totals {
@@ -175,7 +182,8 @@ func SweepTotalsCSV(doc *report.SweepDocument) *table.Table {
 			row = append(row, tot.Values[p])
 		}
 		row = append(row, raw(tot.Sessions), strconv.FormatBool(tot.Feasible), strconv.FormatBool(tot.Pareto), obj.Name,
-			rawFloat(obj.Value(&tot.Metrics)), optRaw(tot.CILow), optRaw(tot.CIHigh), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90))
+			rawFloat(obj.Value(&tot.Metrics)), strconv.FormatBool(obj.LowerBound(&tot.Metrics)), optRaw(tot.CILow), optRaw(tot.CIHigh),
+			rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90))
 		if c := tot.Comparison; c != nil {
 			row = append(row, c.Baseline, rawFloat(c.BaselineTotal), optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
 				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant))
@@ -247,8 +255,12 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 	for _, c := range doc.ParetoComparisons {
 		steps[c.Policy] = append(steps[c.Policy], c)
 	}
+	anyLower := false
+	defer func() { t.Note = firstLineNote(t.Note, LowerBoundNote(anyLower, 0)) }()
 	for i, tot := range front {
-		text := []string{tot.Policy, a.Unit.Text(a.Value(&tot.Metrics)), b.Unit.Text(b.Value(&tot.Metrics))}
+		la, lb := a.LowerBound(&tot.Metrics), b.LowerBound(&tot.Metrics)
+		anyLower = anyLower || la || lb
+		text := []string{tot.Policy, mark(a.Unit.Text(a.Value(&tot.Metrics)), la), mark(b.Unit.Text(b.Value(&tot.Metrics)), lb)}
 		rawRow := []string{tot.Policy, rawFloat(a.Value(&tot.Metrics)), rawFloat(b.Value(&tot.Metrics))}
 		if set != nil {
 			var ca, cb report.Comparison
@@ -276,4 +288,43 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// mark prefixes a figure with ≥ when it is a lower bound.
+func mark(s string, lower bool) string {
+	if lower {
+		return "≥" + s
+	}
+	return s
+}
+
+// sweepLower says whether a comparison's totals rest on placeholder
+// output counts: the metric's value in some session's run of either
+// point does.
+func sweepLower(doc *report.SweepDocument) func(report.Comparison) bool {
+	return func(c report.Comparison) bool {
+		mt, err := metric.Lookup(c.Metric)
+		if err != nil {
+			return false
+		}
+		rows := doc.Rows
+		if b := doc.Baseline; b != nil && !b.InGrid {
+			rows = append(slices.Clip(rows), b.Rows...)
+		}
+		for i := range rows {
+			if (rows[i].Policy == c.Policy || rows[i].Policy == c.Baseline) && mt.LowerBound(&rows[i].Metrics) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// firstLineNote adds a part to the first line of a note of several.
+func firstLineNote(note, more string) string {
+	first, rest, ok := strings.Cut(note, "\n")
+	if !ok {
+		return withNote(note, more)
+	}
+	return withNote(first, more) + "\n" + rest
 }

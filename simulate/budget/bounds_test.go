@@ -105,7 +105,9 @@ func TestRatioLeavesOutSessionsWithoutUsage(t *testing.T) {
 }
 
 // Headroom is the distance to the nearest bound, in the measure's unit; a
-// relative bound counts from the baseline.
+// relative bound counts from the baseline. A count's headroom is whole:
+// how many more it may have and pass, or (negative) how many fewer it must
+// have, even where a percentage puts the bound between two counts.
 func TestHeadroom(t *testing.T) {
 	for _, c := range []struct {
 		limit    string
@@ -122,6 +124,13 @@ func TestHeadroom(t *testing.T) {
 		{`{"measure": "cache_write", "max_increase_pct": 10}`, []int64{105}, []int64{100}, 5},
 		{`{"measure": "cache_write", "max_increase_pct": 10, "max": 107}`, []int64{105}, []int64{100}, 2},
 		{`{"measure": "cache_write", "max_increase": 3, "max_increase_pct": 10}`, []int64{101}, []int64{100}, 2},
+		// 5,421 × 1.1 = 5,963.1: 5,963 passes, 5,964 does not.
+		{`{"measure": "cache_write", "max_increase_pct": 10}`, []int64{5000}, []int64{5421}, 963},
+		{`{"measure": "cache_write", "max_increase_pct": 10}`, []int64{37211}, []int64{5421}, -31248},
+		{`{"measure": "cache_write", "max": 99.5}`, []int64{100}, nil, -1},
+		{`{"measure": "cache_write", "min": 49.5}`, []int64{50}, nil, 0},
+		// A mean over sessions is not whole; what it may grow by is.
+		{`{"measure": "cache_write", "of": "session_mean", "max": 100}`, []int64{90, 91}, nil, 9},
 	} {
 		o := evaluateOne(t, c.limit, c.writes, c.base)
 		if o.Headroom == nil || *o.Headroom != c.headroom {
@@ -236,8 +245,11 @@ func TestReasonNumbers(t *testing.T) {
 		t.Errorf("ratio: %s", got)
 	}
 	o.Unit = metric.Tokens
-	if got, got2 := o.num(5.969451e+06), o.num(1789269.45); got != "5,969,451" || got2 != "1,789,269.45" {
+	if got, got2 := o.num(5.969451e+06), o.num(1789269.45); got != "5,969,451" || got2 != "1,789,269" {
 		t.Errorf("tokens: %s, %s", got, got2)
+	}
+	if a, b := o.pair(12000.4, 12000); a != "12000.4" || b != "12000" {
+		t.Errorf("tokens that round alike: %s, %s", a, b)
 	}
 	r := evaluateOne(t, `{"measure": "cache_write", "max_increase_pct": 10}`, []int64{60000}, []int64{40000})
 	if len(r.Reasons) != 1 || r.Reasons[0] != "up 50% from the baseline's 40,000, more than max_increase_pct 10%" {

@@ -43,7 +43,11 @@ type Outcome struct {
 	Sessions int `json:"sessions"`
 	// Value is the aggregated measure; nil when it could not be computed
 	// (Reasons says why).
-	Value          *float64 `json:"value"`
+	Value *float64 `json:"value"`
+	// LowerBound: Value rests on placeholder output counts (Claude Code
+	// 2.1.9–2.1.41) of some selected session, so the true value may be
+	// higher; Reasons says how many sessions.
+	LowerBound     bool     `json:"lower_bound,omitempty"`
 	Max            *float64 `json:"max,omitempty"`
 	Min            *float64 `json:"min,omitempty"`
 	MaxIncrease    *float64 `json:"max_increase,omitempty"`
@@ -58,7 +62,8 @@ type Outcome struct {
 	// (a relative bound counts from the baseline); negative when broken.
 	Headroom *float64 `json:"headroom,omitempty"`
 	Pass     bool     `json:"pass"`
-	// Reasons say why the limit failed, or what it ignored.
+	// Reasons say why the limit failed, what it ignored, or why its value
+	// is a lower bound.
 	Reasons []string `json:"reasons,omitempty"`
 	// Top are the three sessions that weigh most on the value.
 	Top []Contributor `json:"top,omitempty"`
@@ -69,6 +74,8 @@ type Contributor struct {
 	Session string  `json:"session"`
 	Project string  `json:"project,omitempty"`
 	Value   float64 `json:"value"`
+	// LowerBound: the session's value rests on placeholder output counts.
+	LowerBound bool `json:"lower_bound,omitempty"`
 }
 
 // Evaluate checks every limit of f over the samples; baseline, when not
@@ -125,7 +132,7 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	}
 	v := aggregate(l.Of, m, p.samples, p.runs, p.values)
 	o.Value = &v
-	o.Top = top(m, l, p.samples, p.values)
+	o.Top = top(m, l, p.samples, p.values, p.lowers)
 	headroom := o.checkBounds(l, v)
 	if b := base[o.Limit]; b != nil {
 		o.Baseline = b
@@ -148,7 +155,20 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	}
 	if !math.IsInf(headroom, 1) {
 		h := prices.RoundUSD(headroom)
+		if m.Unit.Whole() {
+			// A count moves by whole steps: the headroom is the most it
+			// may grow and still pass (negative: the least it must
+			// shrink), not the distance to a bound a percentage puts
+			// between two whole numbers.
+			h = math.Floor(h)
+		}
 		o.Headroom = &h
+	}
+	if p.lower > 0 {
+		// After the verdict's reasons: this one says how far to trust it.
+		o.LowerBound = true
+		o.Reasons = append(o.Reasons, fmt.Sprintf("%s is a lower bound: the output counts of %s are Claude Code 2.1.9–2.1.41 placeholders",
+			o.num(v), numtext.Count(p.lower, "session", "sessions")))
 	}
 	return o
 }
@@ -169,6 +189,10 @@ type picked struct {
 	// has nothing to divide: a session without main-thread usage (an
 	// auxiliary transcript read without its session).
 	undefined int
+	// lower counts the sessions whose value rests on placeholder output
+	// counts, lowers says which.
+	lower  int
+	lowers []bool
 }
 
 // pick selects the samples a limit applies to: those its selection picks
@@ -193,6 +217,11 @@ func pick(l *Limit, m Measure, samples []Sample) (p picked, problem string) {
 		}
 		p.samples, p.runs = append(p.samples, s), append(p.runs, run)
 		p.values = append(p.values, m.value(s, &run))
+		lower := m.lower != nil && m.lower(&run)
+		if lower {
+			p.lower++
+		}
+		p.lowers = append(p.lowers, lower)
 		switch {
 		case m.unpriced != nil:
 			p.unpriced += m.unpriced(&run)
@@ -267,7 +296,7 @@ func aggregate(a Aggregation, m Measure, picked []*Sample, runs []simulate.Metri
 
 // top returns the three sessions with the largest values (the smallest,
 // for a measure where higher is better bounded only from below).
-func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor {
+func top(m Measure, l *Limit, picked []*Sample, values []float64, lowers []bool) []Contributor {
 	idx := make([]int, len(picked))
 	for i := range idx {
 		idx[i] = i
@@ -282,7 +311,7 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor 
 	})
 	var out []Contributor
 	for _, i := range idx[:min(3, len(idx))] {
-		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: prices.RoundUSD(values[i])})
+		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: prices.RoundUSD(values[i]), LowerBound: lowers[i]})
 	}
 	return out
 }
@@ -291,17 +320,7 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64) []Contributor 
 // num is a value of the limit's measure as a person reads it: dollars and
 // percentages as every report prints them, counts with a comma every three
 // digits. JSON keeps every digit (Value, Max, …).
-func (o *Outcome) num(x float64) string {
-	switch {
-	case o.Unit == metric.USD:
-		return numtext.USD(x)
-	case o.Unit == metric.Ratio:
-		return numtext.Pct(100 * x)
-	case x == math.Trunc(x) && math.Abs(x) < 1e15:
-		return numtext.Int(int64(x))
-	}
-	return numtext.Float(x, 2)
-}
+func (o *Outcome) num(x float64) string { return o.Unit.Text(x) }
 
 // pair is a value and the bound it broke as num prints them, or with every
 // digit when num's rounding would make them look equal.

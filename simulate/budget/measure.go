@@ -25,6 +25,9 @@ type Measure struct {
 	value func(s *Sample, m *simulate.Metrics) float64
 	// unpriced counts the unpriced calls a cost measure depends on.
 	unpriced func(m *simulate.Metrics) int
+	// lower reports whether the measure's value in a run rests on
+	// placeholder output counts (metric.Metric.LowerBound); nil: never.
+	lower func(m *simulate.Metrics) bool
 }
 
 // Sample is one session as a gate sees it: the metrics of its recorded run
@@ -54,6 +57,7 @@ var measures = func() []Measure {
 		m := Measure{
 			Name: mt.Name, Unit: mt.Unit, Doc: mt.Doc, HigherIsBetter: mt.HigherIsBetter, Cost: mt.Unit == metric.USD,
 			value: func(_ *Sample, m *simulate.Metrics) float64 { return mt.Value(m) },
+			lower: mt.LowerBound,
 		}
 		switch mt.Name {
 		case "cost_usd", "summarizer_cost_usd":

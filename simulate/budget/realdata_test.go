@@ -138,8 +138,14 @@ func TestRealdataUnpriced(t *testing.T) {
 	if o := r.Limits[0]; o.Value != nil || !strings.Contains(o.Reasons[0], "models without a price") {
 		t.Errorf("unpriced cost: %+v", o)
 	}
-	if o := r.Limits[1]; o.Value == nil || len(o.Reasons) != 1 {
+	// Four sessions are Claude Code 2.1.9–2.1.41's, whose output counts are
+	// placeholders: the cost is a lower bound, and a reason says so.
+	if o := r.Limits[1]; o.Value == nil || len(o.Reasons) != 2 || !o.LowerBound ||
+		o.Reasons[1] != "$169.30 is a lower bound: the output counts of 4 sessions are Claude Code 2.1.9–2.1.41 placeholders" {
 		t.Errorf("ignored unpriced: %+v", o)
+	}
+	if o := r.Limits[2]; o.LowerBound {
+		t.Errorf("input: a lower bound, %+v", o)
 	}
 	if o := r.Limits[3]; o.Sessions != 0 || o.Reasons[0] != "no session matches the limit" {
 		t.Errorf("empty selection: %+v", o)

@@ -56,7 +56,7 @@ func NewSample(s *replay.Session, rep *accounting.Report, f *File, run func(tr *
 // fromReport lists the measures a replay report gives for the recorded
 // run; the rest need the replay (SampleFromReport).
 var fromReport = []string{
-	"calls", "input", "cache_write_5m", "cache_write_1h", "cache_write", "cache_read", "output", "output_lower_bound",
+	"calls", "input", "cache_write_5m", "cache_write_1h", "cache_write", "cache_read", "output", "output_lower_bound", "agents_output_lower_bound",
 	"cache_hit_ratio", "cost_usd", "agents_cost_usd", "total_cost_usd", "unpriced_calls", "agents_unpriced_calls",
 	"cache_break_cost_usd", "duplicate_read_waste_tokens",
 }
@@ -74,6 +74,7 @@ func SampleFromReport(rep *accounting.Report) Sample {
 	var m simulate.Metrics
 	for _, r := range rep.Usage.ByThread {
 		if r.Kind != string(replay.KindMain) {
+			m.AgentsOutputLowerBound = m.AgentsOutputLowerBound || r.OutputLowerBound
 			continue
 		}
 		m.Calls += r.Calls

@@ -243,8 +243,8 @@ func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol To
 		f.RecordedCacheRead += u.CacheRead
 		f.RecordedCacheWrite += u.CacheWrite()
 		p := c.Predicted
-		if p == nil {
-			continue
+		if p == nil || c.Recorded == 0 {
+			continue // nothing recorded to compare the prediction with
 		}
 		f.SimulatedCacheRead += p.Read
 		f.SimulatedCacheWrite += p.Write

@@ -45,7 +45,12 @@ func TestUnitText(t *testing.T) {
 		{Ratio, 0.875, "87.5%"},
 		{Tokens, 24663, "24,663"},
 		{Tokens, -1789269, "-1,789,269"},
-		{Tokens, 2.5, "2.50"},
+		// A count is whole wherever a person reads it: a mean over
+		// sessions, or a bound a percentage puts between two counts.
+		{Tokens, 2.5, "3"},
+		{Tokens, 2409045.1, "2,409,045"},
+		{Tokens, -31247.9, "-31,248"},
+		{Calls, 7.4, "7"},
 		{Count, 3, "3"},
 		{Tokens, 1e16, "10,000,000,000,000,000.00"},
 	} {

@@ -1,0 +1,127 @@
+package view_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/table"
+	"github.com/ctxlab/ctxlab/report/view"
+	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/paired"
+)
+
+// TestLowerBoundsMarked: one fixture session (5a1b3c4d, Claude Code
+// 2.1.19) records placeholder output counts. Every figure that counts its
+// output is a lower bound: marked ≥ where people read it (outputs, tokens
+// and costs, in the overview, the grouped views, the usage tables, a
+// run's figures, its calls, compare's, gate's and sweep's), and said in a
+// column of every CSV table that carries such a figure, true on its rows.
+func TestLowerBoundsMarked(t *testing.T) {
+	const queue = "5a1b3c4d-2e6f-4a7b-8c9d-0e1f2a3b4c5d"
+	byDay := replayDoc(t, corpus, "")
+	var reps []*accounting.Report
+	for _, s := range byDay.Sessions {
+		reps = append(reps, s.Report)
+	}
+	byDay.By = "day"
+	var total accounting.Group
+	byDay.Groups, total = accounting.GroupsIn(reps, accounting.ByDay, nil, prices.Default(), accounting.Window{})
+	byDay.GroupsTotal = &total
+
+	// The text tables: the queue's day, and the total, mark output,
+	// tokens and cost; the other days mark nothing.
+	g := view.GroupTable(byDay, report.Options{})
+	col := func(name string) int {
+		return slices.IndexFunc(g.Columns, func(c table.Column) bool { return c.Name == name })
+	}
+	for _, r := range g.Rows {
+		lower := r[0].Text == "2026-01-26" || r[0].Text == "total"
+		for _, name := range []string{"Output", "Tokens", "Cost"} {
+			if got := strings.HasPrefix(r[col(name)].Text, "≥"); got != lower {
+				t.Errorf("by day, %s, %s %q: marked %v, want %v", r[0].Text, name, r[col(name)].Text, got, lower)
+			}
+		}
+	}
+
+	// Each CSV table: its lower-bound column, true where a figure is one.
+	csvOf := func(doc report.Doc, opt report.Options) (header []string, rows [][]string) {
+		t.Helper()
+		opt.Format = report.CSV
+		var b bytes.Buffer
+		if err := view.Write(&b, doc, opt); err != nil {
+			t.Fatal(err)
+		}
+		all, err := csv.NewReader(&b).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return all[0], all[1:]
+	}
+	replayOne := replayDoc(t, corpus, "claude-code")
+	compared := compareDoc(t, corpus, false)
+	cost, _ := budget.LookupMeasure("total_cost_usd")
+	peak, _ := budget.LookupMeasure("peak_context")
+	compared.Compare(0, []budget.Measure{cost, peak}, paired.Options{Resamples: -1})
+	for _, c := range []struct {
+		name   string
+		doc    report.Doc
+		opt    report.Options
+		column string
+		key    func(row []string, header []string) bool // the rows that must say true
+	}{
+		{"sessions", byDay, report.Options{Sections: []string{"sessions"}}, "output_lower_bound", has("session", queue)},
+		{"groups", byDay, report.Options{}, "output_lower_bound", has("day", "2026-01-26")},
+		{"usage", replayOne, report.Options{Sections: []string{"usage"}}, "output_lower_bound", func(row, header []string) bool {
+			// The queue's models (Claude Opus 4.5, Sonnet 4.5, Haiku 4.5)
+			// in its scope and in the total's.
+			scope, name := row[slices.Index(header, "scope")], row[slices.Index(header, "name")]
+			return scope == queue || scope == "total" && (name == "total" || strings.HasSuffix(name, "-4-5-20251101") ||
+				strings.HasSuffix(name, "-4-5-20250929") || strings.HasSuffix(name, "-4-5-20251001"))
+		}},
+		{"simulated calls", replayOne, report.Options{Sections: []string{"simulated_calls"}}, "output_lower_bound", has("scope", queue)},
+		{"compare", compareDoc(t, corpus, false), report.Options{}, "output_lower_bound", either(has("scope", queue), has("scope", "total"))},
+		{"compare, sub-agents", compareDoc(t, corpus, false), report.Options{}, "agents_output_lower_bound", either(has("scope", queue), has("scope", "total"))},
+		{"comparisons", compared, report.Options{Sections: []string{"comparisons"}}, "lower_bound", has("metric", "total_cost_usd")},
+		{"gate", gateDoc(t, false), report.Options{}, "lower_bound", has("limit", "cost")},
+		{"sweep totals", sweepStatsDoc(t), report.Options{Sections: []string{"totals"}}, "lower_bound", has("objective", "total_cost_usd")},
+		{"sweep pareto", sweepStatsDoc(t), report.Options{Sections: []string{"pareto"}}, "lower_bound", has("metric", "total_cost_usd")},
+	} {
+		header, rows := csvOf(c.doc, c.opt)
+		i := slices.Index(header, c.column)
+		if i < 0 {
+			t.Errorf("%s: no %s column in %q", c.name, c.column, header)
+			continue
+		}
+		trues := 0
+		for _, r := range rows {
+			want := c.key(r, header)
+			if got := r[i] == "true"; got != want {
+				t.Errorf("%s: %s %q on %q, want %v", c.name, c.column, r[i], r, want)
+			}
+			if want {
+				trues++
+			}
+		}
+		if trues == 0 {
+			t.Errorf("%s: no row is a lower bound", c.name)
+		}
+	}
+}
+
+// has selects the CSV rows whose column name holds value.
+func has(name, value string) func(row, header []string) bool {
+	return func(row, header []string) bool {
+		i := slices.Index(header, name)
+		return i >= 0 && row[i] == value
+	}
+}
+
+func either(a, b func(row, header []string) bool) func(row, header []string) bool {
+	return func(row, header []string) bool { return a(row, header) || b(row, header) }
+}
