@@ -15,7 +15,7 @@ import (
 // with the context. It acts through the State's methods (Clear, Drop,
 // Compact). Implementations live in package policies. A policy value may
 // keep state across the calls of one run, so each run needs its own value
-// (policies.Parse makes a fresh one); the State and its Items are valid
+// (policies.Compiled.New makes a fresh one); the State and its Items are valid
 // only during Before (the engine refills them for the next call).
 type Policy interface {
 	// Name returns the policy's canonical spec ("keep-last-n:n=10").
