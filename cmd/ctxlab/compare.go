@@ -122,7 +122,7 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 }
 
 func newCompareCmd(e env) *cobra.Command {
-	o := &compareOptions{inputOptions: inputOptions{formats: formatNames(report.StudyFormats)}}
+	o := &compareOptions{inputOptions: inputOptions{formats: render.For(report.CompareKind)}}
 	cmd := &cobra.Command{
 		Use:   "compare [paths…]",
 		Short: "Replay sessions under several context policies and compare context, cache and cost",

@@ -26,7 +26,7 @@ type gateOptions struct {
 }
 
 func newGateCmd(e env) *cobra.Command {
-	o := &gateOptions{inputOptions: inputOptions{formats: formatNames(report.GateFormats)}}
+	o := &gateOptions{inputOptions: inputOptions{formats: render.For(report.GateKind)}}
 	cmd := &cobra.Command{
 		Use:   "gate --budget FILE [paths…]",
 		Short: "Check token and cost budgets over sessions: exit 1 when a limit is broken",

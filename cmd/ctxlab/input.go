@@ -18,6 +18,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -43,7 +44,7 @@ type inputOptions struct {
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	if o.formats == nil {
-		o.formats = formatNames(report.Formats)
+		o.formats = render.For(report.ReplayKind)
 	}
 	addFormatFlag(f, &o.format, o.formats)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
@@ -132,15 +133,6 @@ func (o *textWidth) columns(e env) int {
 		return max(e.termWidth, minWidth)
 	}
 	return table.DefaultWidth
-}
-
-// formatNames are the names of report formats, as --format takes them.
-func formatNames(fs []report.Format) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = string(f)
-	}
-	return out
 }
 
 // addFormatFlag defines --format, the same for every command: one of

@@ -25,7 +25,7 @@ applies a then b before each call.`,
 			return policies.Names(), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := firstErr(checkFormat(format, formatNames(report.Formats)), width.validate()); err != nil {
+			if err := firstErr(checkFormat(format, render.For(report.PoliciesKind)), width.validate()); err != nil {
 				return err
 			}
 			var entries []policies.Entry
@@ -55,7 +55,7 @@ applies a then b before each call.`,
 			return nil
 		},
 	}
-	addFormatFlag(cmd.Flags(), &format, formatNames(report.Formats))
+	addFormatFlag(cmd.Flags(), &format, render.For(report.PoliciesKind))
 	width.addFlags(cmd.Flags())
 	return cmd
 }

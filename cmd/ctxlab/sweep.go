@@ -15,6 +15,7 @@ import (
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/report/render"
+	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -34,11 +35,8 @@ type sweepOptions struct {
 	plot        plotOptions
 }
 
-// The CSV tables of sweep (--section).
-var sweepCSVTables = []string{"rows", "totals", "pareto"}
-
 func newSweepCmd(e env) *cobra.Command {
-	o := &sweepOptions{inputOptions: inputOptions{formats: formatNames(report.StudyFormats)}}
+	o := &sweepOptions{inputOptions: inputOptions{formats: render.For(report.SweepKind)}}
 	cmd := &cobra.Command{
 		Use:   "sweep --policy NAME[,NAME…] --vary PARAM=VALUES [--vary …] [paths…]",
 		Short: "Replay sessions over a grid of policy parameters: totals, spread, best point, Pareto front",
@@ -69,7 +67,7 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	f.StringVar(&o.pareto, "pareto", "", "A,B: print the Pareto front of two metrics")
 	f.StringVar(&o.stats.baseline, "baseline", observedPolicy, "the policy spec every point is compared against, session by session (a grid point's spec, or run apart on every session)")
 	o.stats.addTestFlags(f)
-	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(sweepCSVTables, ", ")+" (default rows)")
+	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.SweepCSVTables, ", ")+" (default rows)")
 	o.plot.addFlags(f, "plot", "draw the objective against each swept parameter (a heatmap for two, the Pareto front with --pareto) into this directory")
 	// Per-call axes and top-N lists are the session plots'; a sweep draws none.
 	for _, name := range []string{"x", "plot-top"} {
@@ -223,8 +221,8 @@ func (o *sweepOptions) resolveStats(points []sweep.Point, pareto []metric.Metric
 	case o.section == "":
 	case o.format != "csv":
 		return "", false, opt, usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
-	case !slices.Contains(sweepCSVTables, o.section):
-		return "", false, opt, usageError("--section %q: want one of %s", o.section, strings.Join(sweepCSVTables, ", "))
+	case !slices.Contains(view.SweepCSVTables, o.section):
+		return "", false, opt, usageError("--section %q: want one of %s", o.section, strings.Join(view.SweepCSVTables, ", "))
 	case o.section == "pareto" && len(pareto) != 2:
 		return "", false, opt, usageError("--section pareto needs --pareto A,B")
 	}
