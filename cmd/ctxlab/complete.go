@@ -5,39 +5,33 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/view"
 )
 
-// completeFlagValues registers, on every command that has the flag, the
-// values a shell completes for the flags that take one of a few words.
+// wordsKey annotates a flag with the words it takes (takes), which the
+// shell completes.
+const wordsKey = "ctxlab-words"
+
+// takes records, where a flag is defined, the words it takes: the list
+// its value is checked against, which completion offers.
+func takes(f *pflag.FlagSet, name string, words []string) {
+	_ = f.SetAnnotation(name, wordsKey, words) // fails only for a flag that does not exist
+}
+
+// completeFlagValues registers, on every command, the completion of each
+// flag that takes one of a few words. cobra's completion reads a
+// one-letter long flag (--x) as a shorthand and finds no such flag: --x is
+// not completed.
 func completeFlagValues(root *cobra.Command) {
 	for _, c := range root.Commands() {
-		words := map[string][]string{
-			"by":          groupBys(),
-			"plot-format": {"png", "svg", "pdf"},
-			// cobra's completion reads a one-letter long flag (--x) as a
-			// shorthand and finds no such flag: --x is not completed.
-		}
-		if f := c.Flags().Lookup("format"); f != nil {
-			_, list, _ := strings.Cut(f.Usage, "output format: ")
-			words["format"] = strings.Split(list, ", ")
-		}
-		switch c.Name() {
-		case "replay":
-			words["section"] = slices.Concat(report.Sections, view.CSVTables)
-		case "compare":
-			words["section"] = view.CompareCSVTables
-			words["by"] = fidelityBys
-		}
-		for name, ws := range words {
-			if c.Flags().Lookup(name) != nil {
-				_ = c.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(ws, cobra.ShellCompDirectiveNoFileComp))
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if ws, ok := f.Annotations[wordsKey]; ok {
+				_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(ws, cobra.ShellCompDirectiveNoFileComp))
 			}
-		}
+		})
 		if c.Name() == "sweep" {
 			_ = c.RegisterFlagCompletionFunc("vary", completeVary)
 		}
@@ -50,6 +44,14 @@ func groupBys() []string {
 		out[i] = string(g)
 	}
 	return out
+}
+
+// completePolicy completes a --policy spec, or the last of a
+// comma-separated list (list): policies.Complete.
+func completePolicy(list bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return policies.Complete(toComplete, list), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
 // completeVary offers the parameters of the policies --policy names (of
@@ -65,11 +67,10 @@ func completeVary(c *cobra.Command, _ []string, _ string) ([]string, cobra.Shell
 	}
 	var out []string
 	for _, n := range names {
-		if p, ok := policies.Lookup(n); ok {
-			for _, a := range p.Params {
-				if w := a.Name + "="; !slices.Contains(out, w) {
-					out = append(out, w)
-				}
+		ps, _ := policies.Grid{}.Params(n)
+		for _, p := range ps {
+			if w := p + "="; !slices.Contains(out, w) {
+				out = append(out, w)
 			}
 		}
 	}

@@ -6,11 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report/export"
-	"github.com/ctxlab/ctxlab/simulate"
 )
 
 type exportOptions struct {
@@ -53,12 +51,14 @@ func runExport(o *exportOptions, e env) error {
 	if o.out == "" {
 		return usageError("--out DIR is required")
 	}
+	var ps []policies.Compiled
 	if o.policies != "" {
-		if _, err := policies.ParseList(o.policies); err != nil {
+		var err error
+		if ps, err = policies.CompileList(o.policies); err != nil {
 			return usageError("--policy: %v", err)
 		}
 	}
-	su, err := prepare(&o.inputOptions, &o.sim, &plotOptions{}, e)
+	in, bo, err := o.start(&o.sim, nil, e)
 	if err != nil {
 		return err
 	}
@@ -69,24 +69,9 @@ func runExport(o *exportOptions, e env) error {
 	if err != nil {
 		return &exitError{code: exitInput, err: fmt.Errorf("--out %s: %w", o.out, err)}
 	}
-	l := &loaded[*export.Rows]{}
-	var writeErr error
-	err = l.each(&o.inputOptions, e, su.in, func(i int, s *replay.Session) *export.Rows {
-		return exportSession(i, s, o, su)
-	}, func(r *export.Rows) {
-		if writeErr == nil {
-			writeErr = w.Add(r)
-		}
-	})
+	m, out, err := batch.Export(in, bo, ps, w)
 	if err != nil {
-		return err
-	}
-	var m *export.Manifest
-	if writeErr == nil {
-		m, writeErr = w.Close()
-	}
-	if writeErr != nil {
-		return &exitError{code: exitInput, err: fmt.Errorf("writing export: %w", writeErr)}
+		return failed(err)
 	}
 	fmt.Fprintf(e.stderr, "wrote %d sessions to %s:", m.Sessions, o.out)
 	for i, t := range m.Tables {
@@ -97,17 +82,5 @@ func runExport(o *exportOptions, e env) error {
 		fmt.Fprintf(e.stderr, "%s %s %d rows (%d files)", sep, t.Name, t.Rows, t.Files)
 	}
 	fmt.Fprintln(e.stderr)
-	return l.finish(&o.inputOptions, nil)
-}
-
-// exportSession builds a session's rows on the worker: its report and,
-// under --policy, its runs (policies compiled afresh for each session, as
-// a policy may keep state across a run's calls).
-func exportSession(i int, s *replay.Session, o *exportOptions, su *setup) *export.Rows {
-	rep := accounting.Analyze(s, su.cfg)
-	var runs []*simulate.Result
-	if o.policies != "" {
-		runs, _ = policies.RunList(simulate.Prepare(s), o.policies, su.simCfg) // validated in runExport
-	}
-	return export.Build(i, s, rep, runs, su.cfg.Prices)
+	return o.finish(out, nil)
 }

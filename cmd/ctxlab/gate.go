@@ -8,13 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
 
@@ -26,7 +24,7 @@ type gateOptions struct {
 }
 
 func newGateCmd(e env) *cobra.Command {
-	o := &gateOptions{inputOptions: inputOptions{formats: render.For(report.GateKind)}}
+	o := &gateOptions{inputOptions: inputOptions{kind: report.GateKind}}
 	cmd := &cobra.Command{
 		Use:   "gate --budget FILE [paths…]",
 		Short: "Check token and cost budgets over sessions: exit 1 when a limit is broken",
@@ -62,18 +60,11 @@ func runGate(o *gateOptions, e env) error {
 	if o.budget == "" {
 		return usageError("--budget FILE is required")
 	}
-	canon := func(spec string) (string, error) {
-		p, err := policies.Parse(spec)
-		if err != nil {
-			return "", err
-		}
-		return p.Name(), nil
-	}
 	bf, err := os.Open(o.budget)
 	if err != nil {
 		return usageError("--budget: %v", err)
 	}
-	file, err := budget.Parse(bf, o.budget, e.clock(), canon)
+	file, err := budget.Parse(bf, o.budget, e.clock(), policies.Canon)
 	bf.Close()
 	if err != nil {
 		return usageError("%v", err)
@@ -82,40 +73,20 @@ func runGate(o *gateOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	su, err := prepare(&o.inputOptions, &o.sim, &plotOptions{}, e)
+	in, bo, err := o.start(&o.sim, nil, e)
 	if err != nil {
 		return err
 	}
-	type measured struct {
-		smp budget.Sample
-		err error
-	}
-	l, err := load(&o.inputOptions, e, su.in, func(_ int, s *replay.Session) measured {
-		smp, err := budget.NewSample(s, accounting.Analyze(s, su.cfg), file, func(tr *simulate.Trace, spec string) (simulate.Metrics, error) {
-			r, err := policies.Run(tr, spec, su.simCfg)
-			if err != nil {
-				return simulate.Metrics{}, err
-			}
-			return r.Metrics, nil
-		})
-		return measured{smp, err}
-	})
+	samples, out, err := batch.Gate(in, bo, file)
 	if err != nil {
-		return err
-	}
-	var samples []budget.Sample
-	for _, v := range l.values {
-		if v.err != nil {
-			return &exitError{code: exitInput, err: v.err}
-		}
-		samples = append(samples, v.smp)
+		return failed(err)
 	}
 	res := budget.Evaluate(file, o.budget, samples, base)
-	werr := render.Write(e.stdout, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: report.Format(o.format), Width: o.columns(e)})
+	werr := render.Write(e.stdout, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: o.spec.Format, Width: o.columns(e)})
 	if e.getenv("GITHUB_ACTIONS") == "true" {
 		werr = firstErr(werr, github(e, res, base))
 	}
-	if err := l.finish(&o.inputOptions, werr); err != nil {
+	if err := o.finish(out, writing(werr)); err != nil {
 		return err
 	}
 	if !res.Pass {

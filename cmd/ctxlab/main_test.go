@@ -567,12 +567,4 @@ func TestCompleteFlagValues(t *testing.T) {
 			}
 		}
 	}
-	if got := previousSpec("a:x=1,b:y=2,z=3,"); got != "b" {
-		t.Errorf("previousSpec = %q, want b", got)
-	}
-	for _, h := range []string{"", "a,", "a:x=1", "a:x=1,b,"} {
-		if got := previousSpec(h); got != "" {
-			t.Errorf("previousSpec(%q) = %q, want none", h, got)
-		}
-	}
 }

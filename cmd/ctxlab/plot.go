@@ -10,10 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/plots"
-	"github.com/ctxlab/ctxlab/simulate"
 )
 
 func newPlotCmd(e env) *cobra.Command {
@@ -64,48 +63,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 	if err := o.mkdir(); err != nil {
 		return err
 	}
-	var (
-		namer           plots.Namer
-		sessions        int
-		noRuns, noCalls int
-	)
-	pool := o.pool(runtime.GOMAXPROCS(0))
-	h, err := report.ReadJSON(in, func(s report.ReadSession) error {
-		sessions++
-		var files []plots.File
-		switch {
-		case s.Replay != nil:
-			rep := s.Replay.Report
-			if rep == nil {
-				return errors.New(`a session without "summary"`)
-			}
-			var runs []*simulate.Result
-			if s.Replay.Simulation != nil {
-				runs = []*simulate.Result{s.Replay.Simulation}
-			} else {
-				noRuns++
-			}
-			name := namer.Name(rep.Summary.ID, rep.Summary.Project)
-			files = plots.SessionFiles(name, runs, rep, o.format, o.plotOpts())
-		case s.Compare != nil:
-			c := s.Compare
-			var runs []*simulate.Result
-			for i := range c.Runs {
-				r := c.Runs[i].Result(c)
-				if r == nil {
-					runs = nil
-					noCalls++
-					break
-				}
-				runs = append(runs, r)
-			}
-			name := namer.Name(c.ID, c.Project)
-			files = plots.SessionFiles(name, runs, nil, o.format, o.plotOpts())
-		}
-		pool.submit(files)
-		return nil
-	})
-	p := pool.wait()
+	p, err := batch.Redraw(in, o.plots(), runtime.GOMAXPROCS(0))
 	if err != nil {
 		var de *report.DecodeError
 		if errors.As(err, &de) {
@@ -114,23 +72,25 @@ func runPlot(path string, o *plotOptions, e env) error {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 		// What was drawn before the error is kept and listed.
-		return firstErr(&exitError{code: exitInput, err: err}, p.finish(e.stdout, "", e))
+		return firstErr(&exitError{code: exitInput, err: err}, plotsFailed(p.List(e.stdout, "", e.stderr)))
 	}
-	// The whole input's plots, as the commands draw them.
-	switch {
-	case h.ReplayTotal != nil && sessions > 1:
-		p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts())))
-	case h.CompareTotal != nil:
-		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, h.ComparisonSettings, h.Comparisons, o)))
+	if p.NoRuns > 0 {
+		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(p.NoRuns, "session", "sessions"))
 	}
-	if noRuns > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(noRuns, "session", "sessions"))
+	if p.NoCalls > 0 {
+		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without per-call results: no context, cost or cache plots (write the report with compare --calls)\n", path, numtext.Count(p.NoCalls, "session", "sessions"))
 	}
-	if noCalls > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without per-call results: no context, cost or cache plots (write the report with compare --calls)\n", path, numtext.Count(noCalls, "session", "sessions"))
-	}
-	if len(p.paths) == 0 && len(p.errs) == 0 {
+	if len(p.Paths) == 0 && len(p.Errs) == 0 {
 		return &exitError{code: exitInput, err: fmt.Errorf("%s: nothing to plot", path)}
 	}
-	return p.finish(e.stdout, "", e)
+	return plotsFailed(p.List(e.stdout, "", e.stderr))
+}
+
+// plotsFailed is the outcome of listing the plots: exit 1 when some could not
+// be written.
+func plotsFailed(err error) error {
+	if err != nil {
+		return &exitError{code: exitInput, err: err}
+	}
+	return nil
 }

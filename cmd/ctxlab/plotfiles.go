@@ -1,20 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/pflag"
 
-	"github.com/ctxlab/ctxlab/internal/atomicfile"
-	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/report/plots"
 )
 
@@ -22,7 +15,7 @@ import (
 var plotAxes = []string{"call", "time"}
 
 // plotOptions are the flags that choose how plots are drawn, shared by
-// replay --plot, compare --plot and plot.
+// replay --plot, compare --plot, sweep --plot and plot.
 type plotOptions struct {
 	dir     string
 	dirFlag string // the flag that gave dir: "plot" or "out"
@@ -40,9 +33,18 @@ func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
 		f.StringVar(&o.dir, dirFlag, "", dirUsage)
 		o.dirFlag = dirFlag
 	}
-	f.StringVar(&o.format, "plot-format", "png", "image format of the plots: png, svg or pdf")
-	f.StringVar(&o.x, "x", "call", "x axis of the context plot: call (the call's number) or time (hours since the first call)")
+	f.StringVar(&o.format, "plot-format", plots.Formats[0], "image format of the plots: "+orList(plots.Formats))
+	takes(f, "plot-format", plots.Formats)
+	f.StringVar(&o.x, "x", plotAxes[0], "x axis of the context plot: call (the call's number) or time (hours since the first call)")
 	f.IntVar(&o.top, "plot-top", plots.DefaultTop, "bars kept in the tokens and duplicates plots")
+}
+
+// orList is "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // validate checks the flags; set tells whether a flag was given, since
@@ -68,192 +70,34 @@ func (o *plotOptions) validate(set func(string) bool, dirFlag string) error {
 	return nil
 }
 
-// on reports whether plots were asked for.
-func (o *plotOptions) on() bool { return o.dir != "" }
+// plots is where and how to write the plots; nil when none were asked
+// for.
+func (o *plotOptions) plots() *batch.Plots {
+	if o == nil || o.dir == "" {
+		return nil
+	}
+	return &batch.Plots{Dir: o.dir, Format: o.format, Options: plots.Options{XTime: o.x == plotAxes[1], Top: o.top}}
+}
 
-// mkdir creates the output directory (and its parents) and checks that a
-// file can be written there, before any work: a directory that cannot be
-// written is one error, not one per plot.
+// mkdir creates the output directory, when there is one, before any
+// work.
 func (o *plotOptions) mkdir() error {
-	err := os.MkdirAll(o.dir, 0o755)
-	if err == nil {
-		var f *os.File
-		if f, err = os.CreateTemp(o.dir, ".ctxlab-check-*"); err == nil {
-			f.Close()
-			err = os.Remove(f.Name())
-		}
+	p := o.plots()
+	if p == nil {
+		return nil
 	}
-	if err != nil {
-		if cause := errors.Unwrap(err); cause != nil {
-			err = cause // the path is said already
-		}
-		return &exitError{code: exitInput, err: fmt.Errorf("--%s %s: cannot write plots there: %w", o.dirFlag, o.dir, err)}
+	if err := p.Mkdir(); err != nil {
+		return &exitError{code: exitInput, err: fmt.Errorf("--%s %s: %w", o.dirFlag, o.dir, err)}
 	}
 	return nil
 }
 
-// start prepares --plot before any session is read: it creates the
-// directory and names each session's files (plots.Namer, in input order).
-// Without --plot it only names.
-func (o *plotOptions) start(in *inputs) ([]string, error) {
-	if o.on() {
-		if err := o.mkdir(); err != nil {
-			return nil, err
-		}
+// done ends a command that wrote plots beside its report: it lists every
+// plot written on standard error, and returns the report's outcome, else
+// the plots'.
+func (o *plotOptions) done(e env, w batch.Written, outcome error) error {
+	if o.plots() == nil {
+		return outcome
 	}
-	return sessionNames(in.srcs), nil
-}
-
-// done ends replay --plot and compare --plot: it writes the whole input's
-// plots, lists every plot written (the sessions' in input order, then the
-// totals) on standard error, and returns the report's outcome, else the
-// plots'.
-func (o *plotOptions) done(e env, sessions []plotted, totals []plots.File, outcome error) error {
-	var p plotted
-	for _, s := range sessions {
-		p.add(s)
-	}
-	p.add(o.write(totals))
-	return firstErr(outcome, p.finish(e.stderr, "wrote ", e))
-}
-
-// plotOpts are the renderers' options; each plot names its session (or
-// the whole input) itself.
-func (o *plotOptions) plotOpts() plots.Options {
-	return plots.Options{XTime: o.x == "time", Top: o.top}
-}
-
-// plotted is what writing some plots did: the paths written, in order, and
-// the failures.
-type plotted struct {
-	paths []string
-	errs  []error
-}
-
-func (p *plotted) add(q plotted) {
-	p.paths = append(p.paths, q.paths...)
-	p.errs = append(p.errs, q.errs...)
-}
-
-// write writes each figure into the output directory, atomically.
-func (o *plotOptions) write(files []plots.File) plotted {
-	var p plotted
-	for _, f := range files {
-		path := filepath.Join(o.dir, f.Name)
-		err := atomicfile.Write(path, func(w io.Writer) error { return f.Figure.Write(w, o.format) })
-		if err != nil {
-			p.errs = append(p.errs, err)
-			continue
-		}
-		p.paths = append(p.paths, path)
-	}
-	return p
-}
-
-// plotPool writes plot files on a pool of workers while the caller goes on
-// reading the next session: drawing and encoding are most of plot's time.
-// At most one batch per worker waits, so memory holds a few sessions'
-// figures; results are listed in the order the batches were submitted.
-type plotPool struct {
-	o       *plotOptions
-	next    chan plotJob
-	wg      sync.WaitGroup
-	results []*plotted
-}
-
-type plotJob struct {
-	files []plots.File
-	out   *plotted
-}
-
-func (o *plotOptions) pool(workers int) *plotPool {
-	pp := &plotPool{o: o, next: make(chan plotJob, workers)}
-	for range workers {
-		pp.wg.Add(1)
-		go func() {
-			defer pp.wg.Done()
-			for j := range pp.next {
-				*j.out = pp.o.write(j.files)
-			}
-		}()
-	}
-	return pp
-}
-
-func (pp *plotPool) submit(files []plots.File) {
-	out := &plotted{}
-	pp.results = append(pp.results, out)
-	pp.next <- plotJob{files, out}
-}
-
-// wait waits for every batch and returns what was written, in order.
-func (pp *plotPool) wait() plotted {
-	close(pp.next)
-	pp.wg.Wait()
-	var p plotted
-	for _, r := range pp.results {
-		p.add(*r)
-	}
-	return p
-}
-
-// finish lists the plots written, one path a line after prefix (to w:
-// stderr for replay and compare, whose stdout is the report; stdout for
-// plot), and the failures, which make the command exit 1.
-func (p *plotted) finish(w io.Writer, prefix string, e env) error {
-	for _, path := range p.paths {
-		fmt.Fprintln(w, prefix+path)
-	}
-	for _, g := range groupErrors(p.errs) {
-		fmt.Fprintln(e.stderr, "ctxlab:", g)
-	}
-	if len(p.errs) > 0 {
-		return &exitError{code: exitInput, err: fmt.Errorf("%d of %d plots could not be written", len(p.errs), len(p.errs)+len(p.paths))}
-	}
-	return nil
-}
-
-// groupErrors folds the failures that share a cause (the same error of the
-// file system, on files of one directory: a full disk, say) into one line
-// naming the first file and the count; others are kept as they are, in
-// order.
-func groupErrors(errs []error) []string {
-	type group struct {
-		first string
-		n     int
-	}
-	var keys []string
-	groups := map[string]*group{}
-	for _, err := range errs {
-		key, first := err.Error(), err.Error()
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			key = filepath.Dir(pe.Path) + "\x00" + pe.Err.Error()
-		}
-		if g, ok := groups[key]; ok {
-			g.n++
-			continue
-		}
-		groups[key] = &group{first: first, n: 1}
-		keys = append(keys, key)
-	}
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		g := groups[k]
-		out[i] = g.first
-		if g.n > 1 {
-			out[i] += fmt.Sprintf(" (and %d more plots, for the same reason)", g.n-1)
-		}
-	}
-	return out
-}
-
-// sessionNames names each source's plot files (plots.SessionNames).
-func sessionNames(srcs []replay.Source) []string {
-	ids := make([]string, len(srcs))
-	projects := make([]string, len(srcs))
-	for i, s := range srcs {
-		ids[i], projects[i] = s.ID(), s.Project()
-	}
-	return plots.SessionNames(ids, projects)
+	return firstErr(outcome, plotsFailed(w.List(e.stderr, "wrote ", e.stderr)))
 }

@@ -29,7 +29,7 @@ type env struct {
 	isTerminal bool             // stderr is a terminal (progress)
 	termWidth  int              // stdout's terminal width; 0 when it is not a terminal
 	now        func() time.Time // nil: time.Now
-	hugeHeap   bool             // grow the heap in huge pages before a large run (growHeap)
+	hugeHeap   bool             // grow the heap in huge pages before a large run (batch.TuneGC)
 }
 
 func (e env) clock() time.Time {

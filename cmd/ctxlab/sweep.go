@@ -1,22 +1,16 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
@@ -36,7 +30,7 @@ type sweepOptions struct {
 }
 
 func newSweepCmd(e env) *cobra.Command {
-	o := &sweepOptions{inputOptions: inputOptions{formats: render.For(report.SweepKind)}}
+	o := &sweepOptions{inputOptions: inputOptions{kind: report.SweepKind}}
 	cmd := &cobra.Command{
 		Use:   "sweep --policy NAME[,NAME…] --vary PARAM=VALUES [--vary …] [paths…]",
 		Short: "Replay sessions over a grid of policy parameters: totals, spread, best point, Pareto front",
@@ -65,9 +59,10 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	f.StringVar(&o.objective, "objective", "total_cost_usd", "the metric that orders the points (lowest first, or highest for a ratio)")
 	f.StringArrayVar(&o.constraints, "constraint", nil, "METRIC<=X (or >=, <, >) that a point's totals must meet (repeatable)")
 	f.StringVar(&o.pareto, "pareto", "", "A,B: print the Pareto front of two metrics")
-	f.StringVar(&o.stats.baseline, "baseline", observedPolicy, "the policy spec every point is compared against, session by session (a grid point's spec, or run apart on every session)")
+	f.StringVar(&o.stats.baseline, "baseline", policies.Observed().Name(), "the policy spec every point is compared against, session by session (a grid point's spec, or run apart on every session)")
 	o.stats.addTestFlags(f)
 	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.SweepCSVTables, ", ")+" (default rows)")
+	takes(f, "section", view.SweepCSVTables)
 	o.plot.addFlags(f, "plot", "draw the objective against each swept parameter (a heatmap for two, the Pareto front with --pareto) into this directory")
 	// Per-call axes and top-N lists are the session plots'; a sweep draws none.
 	for _, name := range []string{"x", "plot-top"} {
@@ -76,166 +71,130 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	return cmd
 }
 
-// registry is the policies as the grid needs them.
-type registry struct{}
-
-func (registry) Params(name string) ([]string, bool) {
-	e, ok := policies.Lookup(name)
-	if !ok {
-		return nil, false
-	}
-	var out []string
-	for _, p := range e.Params {
-		out = append(out, p.Name)
-	}
-	return out, true
-}
-
-func (registry) Canon(spec string) (string, error) {
-	p, err := policies.Parse(spec)
-	if err != nil {
-		return "", err
-	}
-	return p.Name(), nil
-}
-
 func runSweep(o *sweepOptions, e env) error {
-	if err := o.validate(e); err != nil {
+	plan, err := o.plan(e)
+	if err != nil {
 		return err
 	}
-	if len(o.policies) == 0 {
-		return usageError("--policy: name at least one policy to sweep")
-	}
-	var varies []sweep.Vary
-	for _, s := range o.vary {
-		v, err := sweep.ParseVary(s)
-		if err != nil {
-			return usageError("--vary %v", err)
-		}
-		varies = append(varies, v)
-	}
-	points, err := sweep.Grid(o.policies, varies, registry{})
+	in, bo, err := o.start(&o.sim, &o.plot, e)
 	if err != nil {
-		return usageError("%v", err)
+		return err
 	}
-	fixed, err := defaults(o.policies)
+	doc, written, out, err := batch.Sweep(in, bo, plan)
 	if err != nil {
-		return usageError("--policy: %v", err)
+		return failed(err)
+	}
+	err = o.finish(out, writing(render.Write(e.stdout, doc, report.Options{Format: o.spec.Format, Width: o.columns(e), Sections: []string{o.section}})))
+	if plan.Plots == nil {
+		return err
+	}
+	return o.plot.done(e, written, err)
+}
+
+// plan checks sweep's flags: the grid, the objective, the constraints,
+// the Pareto front and the statistics.
+func (o *sweepOptions) plan(e env) (batch.SweepPlan, error) {
+	if err := o.validate(e); err != nil {
+		return batch.SweepPlan{}, err
+	}
+	grid, err := o.grid()
+	if err != nil {
+		return batch.SweepPlan{}, err
 	}
 	obj, err := metric.Lookup(o.objective)
 	if err != nil {
-		return usageError("--objective: %v", err)
+		return batch.SweepPlan{}, usageError("--objective: %v", err)
 	}
 	var cons []sweep.Constraint
 	for _, s := range o.constraints {
 		c, err := sweep.ParseConstraint(s)
 		if err != nil {
-			return usageError("--constraint %v", err)
+			return batch.SweepPlan{}, usageError("--constraint %v", err)
 		}
 		cons = append(cons, c)
 	}
+	pareto, err := o.paretoMetrics()
+	if err != nil {
+		return batch.SweepPlan{}, err
+	}
+	base, statOpt, err := o.resolveStats(pareto)
+	if err != nil {
+		return batch.SweepPlan{}, err
+	}
+	return batch.SweepPlan{
+		Ctxlab: version(), Grid: grid, Objective: obj, Constraints: cons, Pareto: pareto,
+		Baseline: base, Stats: statOpt, Plots: o.plot.plots(),
+	}, nil
+}
+
+// grid is --policy × --vary, with each base spec's parameters.
+func (o *sweepOptions) grid() (report.SweepGrid, error) {
+	if len(o.policies) == 0 {
+		return report.SweepGrid{}, usageError("--policy: name at least one policy to sweep")
+	}
+	var varies []sweep.Vary
+	for _, s := range o.vary {
+		v, err := sweep.ParseVary(s)
+		if err != nil {
+			return report.SweepGrid{}, usageError("--vary %v", err)
+		}
+		varies = append(varies, v)
+	}
+	points, err := sweep.Grid(o.policies, varies, policies.Grid{})
+	if err != nil {
+		return report.SweepGrid{}, usageError("%v", err)
+	}
+	fixed, err := defaults(o.policies)
+	if err != nil {
+		return report.SweepGrid{}, usageError("--policy: %v", err)
+	}
+	return report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points}, nil
+}
+
+// paretoMetrics are --pareto's two metrics, or none.
+func (o *sweepOptions) paretoMetrics() ([]metric.Metric, error) {
+	if o.pareto == "" {
+		return nil, nil
+	}
+	names := strings.Split(o.pareto, ",")
+	if len(names) != 2 {
+		return nil, usageError("--pareto %q: want two metrics, A,B", o.pareto)
+	}
 	var pareto []metric.Metric
-	if o.pareto != "" {
-		names := strings.Split(o.pareto, ",")
-		if len(names) != 2 {
-			return usageError("--pareto %q: want two metrics, A,B", o.pareto)
+	for _, n := range names {
+		m, err := metric.Lookup(strings.TrimSpace(n))
+		if err != nil {
+			return nil, usageError("--pareto: %v", err)
 		}
-		for _, n := range names {
-			m, err := metric.Lookup(strings.TrimSpace(n))
-			if err != nil {
-				return usageError("--pareto: %v", err)
-			}
-			pareto = append(pareto, m)
-		}
+		pareto = append(pareto, m)
 	}
-	base, apart, statOpt, err := o.resolveStats(points, pareto)
-	if err != nil {
-		return err
-	}
-	su, err := prepare(&o.inputOptions, &o.sim, &o.plot, e)
-	if err != nil {
-		return err
-	}
-	type swept struct {
-		rows  []sweep.Row
-		base  report.SweepRow // the baseline, when run apart
-		input report.SweepInput
-	}
-	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) swept {
-		tr := simulate.Prepare(s)
-		out := swept{input: report.SweepInput{Path: su.in.srcs[i].Path, SHA256: hashSource(su.in.srcs[i])}}
-		for pi, p := range points {
-			r, _ := policies.Run(tr, p.Spec, su.simCfg) // checked by Grid
-			out.rows = append(out.rows, sweep.Row{Point: pi, Session: s.ID, Project: s.Project, Metrics: r.Metrics})
-		}
-		if apart {
-			r, _ := policies.Run(tr, base, su.simCfg) // checked by resolveStats
-			out.base = report.SweepRow{Policy: base, Session: s.ID, Project: s.Project, Metrics: r.Metrics}
-		}
-		return out
-	})
-	if err != nil {
-		return err
-	}
-	var rows []sweep.Row
-	var inputs []report.SweepInput
-	var baseRows []report.SweepRow
-	for _, v := range l.values {
-		rows = append(rows, v.rows...)
-		inputs = append(inputs, v.input)
-		if apart {
-			baseRows = append(baseRows, v.base)
-		}
-	}
-	grid := report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points}
-	doc := report.NewSweepDocument(version(), grid, obj, cons, pareto, inputs, rows, l.errs)
-	if apart && baseRows == nil {
-		baseRows = []report.SweepRow{} // no session: still run apart
-	}
-	doc.Compare(base, baseRows, statOpt)
-	err = l.finish(&o.inputOptions, render.Write(e.stdout, doc, report.Options{Format: report.Format(o.format), Width: o.columns(e), Sections: []string{o.section}}))
-	if !o.plot.on() {
-		return err
-	}
-	params := make([]string, len(varies))
-	for i, v := range varies {
-		params[i] = v.Param
-	}
-	var iv plots.Interval
-	if statOpt.Resamples > 0 {
-		iv = plots.Interval{Confidence: statOpt.Confidence, Baseline: base}
-	}
-	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, o.plot.format, o.plot.plotOpts())
-	return o.plot.done(e, nil, files, err)
+	return pareto, nil
 }
 
 // resolveStats checks --baseline, --bootstrap, --confidence, --alpha and
-// --section: the baseline's canonical spec, whether it must be run apart
-// (it is none of the grid's points), and the statistics' options.
-func (o *sweepOptions) resolveStats(points []sweep.Point, pareto []metric.Metric) (string, bool, paired.Options, error) {
+// --section: the baseline's canonical spec and the statistics' options.
+func (o *sweepOptions) resolveStats(pareto []metric.Metric) (string, paired.Options, error) {
 	opt, err := o.stats.options()
 	if err != nil {
-		return "", false, opt, err
+		return "", opt, err
 	}
 	switch {
 	case o.section == "":
-	case o.format != "csv":
-		return "", false, opt, usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
+	case !o.spec.OneTable:
+		return "", opt, usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
 	case !slices.Contains(view.SweepCSVTables, o.section):
-		return "", false, opt, usageError("--section %q: want one of %s", o.section, strings.Join(view.SweepCSVTables, ", "))
+		return "", opt, usageError("--section %q: want one of %s", o.section, strings.Join(view.SweepCSVTables, ", "))
 	case o.section == "pareto" && len(pareto) != 2:
-		return "", false, opt, usageError("--section pareto needs --pareto A,B")
+		return "", opt, usageError("--section pareto needs --pareto A,B")
 	}
 	if strings.TrimSpace(o.stats.baseline) == "" {
-		return "", false, opt, usageError("--baseline: want a policy spec, such as %s", observedPolicy)
+		return "", opt, usageError("--baseline: want a policy spec, such as %s", policies.Observed().Name())
 	}
-	p, err := policies.Parse(o.stats.baseline)
+	name, err := policies.Canon(o.stats.baseline)
 	if err != nil {
-		return "", false, opt, usageError("--baseline: %v", err)
+		return "", opt, usageError("--baseline: %v", err)
 	}
-	name := p.Name()
-	apart := !slices.ContainsFunc(points, func(pt sweep.Point) bool { return pt.Spec == name })
-	return name, apart, opt, nil
+	return name, opt, nil
 }
 
 // defaults gives each base spec's parameters: the spec's own values, else
@@ -254,25 +213,4 @@ func defaults(bases []string) (map[string]map[string]string, error) {
 		out[b] = m
 	}
 	return out, nil
-}
-
-// hashSource is the SHA-256 of a session's files, the main one then its
-// agents in order; "" for standard input or a file that cannot be read.
-func hashSource(src replay.Source) string {
-	if src.Path == "-" {
-		return ""
-	}
-	h := sha256.New()
-	for _, p := range append([]string{src.Path}, src.Agents...) {
-		f, err := os.Open(p)
-		if err != nil {
-			return ""
-		}
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return ""
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

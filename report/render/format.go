@@ -21,6 +21,13 @@ type Spec struct {
 	// over the window since–until (0: open), to be given its sessions as
 	// they are read (report.SessionWriter).
 	Stream func(w io.Writer, p *prices.Table, since, until replay.Time) report.SessionWriter
+	// OneTable: the format holds one table (the command's --section
+	// picks it), and every row of it unless --top is given.
+	OneTable bool
+	// Charts: the format draws each session's runs, so replay reports a
+	// run (the observed one unless --policy names another) and compare
+	// keeps every run's calls.
+	Charts bool
 }
 
 // Formats is every output format, in the order --format lists them. The
@@ -29,10 +36,10 @@ type Spec struct {
 var Formats = []Spec{
 	{Format: report.Table, Kinds: report.Kinds, Write: view.Text},
 	{Format: report.JSON, Kinds: report.Kinds, Write: writeJSON, Stream: streamJSON},
-	{Format: report.CSV, Kinds: report.Kinds, Write: view.CSV},
+	{Format: report.CSV, Kinds: report.Kinds, Write: view.CSV, OneTable: true},
 	{Format: report.Markdown, Kinds: report.Kinds, Write: view.Markdown},
 	{Format: report.JUnit, Kinds: []report.Kind{report.GateKind}, Write: view.JUnit},
-	{Format: report.HTML, Kinds: report.Kinds, Write: html.Write},
+	{Format: report.HTML, Kinds: report.Kinds, Write: html.Write, Charts: true},
 	{Format: report.Latex, Kinds: []report.Kind{report.CompareKind, report.SweepKind}, Write: view.LaTeX},
 }
 
