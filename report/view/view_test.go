@@ -68,7 +68,10 @@ func compareDoc(t *testing.T, path string, withFidelity bool) *report.CompareDoc
 		tr := simulate.Prepare(s)
 		var rs []*simulate.Result
 		for _, spec := range specs {
-			p, _ := policies.Parse(spec)
+			p, err := policies.Parse(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
 			rs = append(rs, simulate.Run(tr, p, simulate.DefaultConfig()))
 		}
 		cs = append(cs, report.NewCompared(s, rs, true))
