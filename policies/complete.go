@@ -1,6 +1,9 @@
 package policies
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Complete lists the completions a shell offers for a spec being typed,
 // or for the last of a comma-separated list (list): a policy name, then
@@ -63,4 +66,28 @@ func previousSpec(head string) string {
 		}
 	}
 	return ""
+}
+
+// CompleteParams lists the parameters of the policies specs name (of
+// every policy when they name none) as "PARAM=", each once: what a shell
+// offers for sweep's --vary.
+func CompleteParams(specs []string) []string {
+	names := Names()
+	if len(specs) > 0 {
+		names = names[:0:0]
+		for _, spec := range specs {
+			name, _, _ := strings.Cut(spec, ":")
+			names = append(names, name)
+		}
+	}
+	var out []string
+	for _, n := range names {
+		ps, _ := Grid{}.Params(n)
+		for _, p := range ps {
+			if w := p + "="; !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }

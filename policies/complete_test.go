@@ -48,3 +48,26 @@ func TestComplete(t *testing.T) {
 		}
 	}
 }
+
+// CompleteParams offers the named policies' parameters once each, or
+// every policy's.
+func TestCompleteParams(t *testing.T) {
+	got := CompleteParams([]string{"keep-last-n:n=3", "keep-last-n", "nope"})
+	if !slices.Equal(got, []string{"n=", "polling="}) {
+		t.Errorf("CompleteParams(keep-last-n) = %q", got)
+	}
+	for i, w := range got {
+		if slices.Index(got, w) != i {
+			t.Errorf("CompleteParams: %q twice in %q", w, got)
+		}
+	}
+	all := CompleteParams(nil)
+	for _, w := range append(got, "pct=", "window=") {
+		if !slices.Contains(all, w) {
+			t.Errorf("CompleteParams(nil): no %q in %q", w, all)
+		}
+	}
+	if len(CompleteParams([]string{"observed"})) != 0 {
+		t.Error("CompleteParams(observed): a policy without parameters offers some")
+	}
+}

@@ -132,6 +132,25 @@ func Settings(spec string) ([]Setting, error) {
 	return values, err
 }
 
+// Defaults gives, for each one-policy spec, every parameter's value in
+// canonical form: the spec's own, else the policy's default (Settings),
+// by name.
+func Defaults(specs []string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, spec := range specs {
+		settings, err := Settings(spec)
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]string{}
+		for _, s := range settings {
+			m[s.Name] = s.Value
+		}
+		out[spec] = m
+	}
+	return out, nil
+}
+
 func hasParam(params []param.Param, name string) bool {
 	for _, p := range params {
 		if p.Name == name {

@@ -10,7 +10,6 @@ import (
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
@@ -199,8 +198,8 @@ func runCompare(o *compareOptions, e env) error {
 	if err != nil {
 		return failed(err)
 	}
-	err = render.Write(e.stdout, doc, report.Options{Format: o.spec.Format, PerSession: o.detail || o.sessions, Calls: o.calls, Width: o.columns(e), Sections: []string{o.section}})
-	return o.plot.done(e, written, o.finish(out, writing(err)))
+	opt := report.Options{PerSession: o.detail || o.sessions, Calls: o.calls, Sections: []string{o.section}}
+	return o.plot.done(e, written, o.write(e, doc, opt, out))
 }
 
 // plan checks compare's flags and compiles its policies.

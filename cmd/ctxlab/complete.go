@@ -1,9 +1,6 @@
 package main
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -54,25 +51,9 @@ func completePolicy(list bool) func(*cobra.Command, []string, string) ([]string,
 	}
 }
 
-// completeVary offers the parameters of the policies --policy names (of
-// every policy when it names none), as PARAM=.
+// completeVary offers the parameters of the policies --policy names:
+// policies.CompleteParams.
 func completeVary(c *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-	names := policies.Names()
-	if v, err := c.Flags().GetStringSlice("policy"); err == nil && len(v) > 0 {
-		names = nil
-		for _, spec := range v {
-			name, _, _ := strings.Cut(spec, ":")
-			names = append(names, name)
-		}
-	}
-	var out []string
-	for _, n := range names {
-		ps, _ := policies.Grid{}.Params(n)
-		for _, p := range ps {
-			if w := p + "="; !slices.Contains(out, w) {
-				out = append(out, w)
-			}
-		}
-	}
-	return out, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+	specs, _ := c.Flags().GetStringSlice("policy") // a flag of sweep's: no error
+	return policies.CompleteParams(specs), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 }

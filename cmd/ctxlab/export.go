@@ -67,20 +67,8 @@ func runExport(o *exportOptions, e env) error {
 		return usageError("--out %v", err)
 	}
 	if err != nil {
-		return &exitError{code: exitInput, err: fmt.Errorf("--out %s: %w", o.out, err)}
+		return failed(fmt.Errorf("--out %s: %w", o.out, err))
 	}
-	m, out, err := batch.Export(in, bo, ps, w)
-	if err != nil {
-		return failed(err)
-	}
-	fmt.Fprintf(e.stderr, "wrote %d sessions to %s:", m.Sessions, o.out)
-	for i, t := range m.Tables {
-		sep := ","
-		if i == 0 {
-			sep = ""
-		}
-		fmt.Fprintf(e.stderr, "%s %s %d rows (%d files)", sep, t.Name, t.Rows, t.Files)
-	}
-	fmt.Fprintln(e.stderr)
-	return o.finish(out, nil)
+	_, out, err := batch.Export(in, bo, ps, w, o.out)
+	return o.finish(out, err)
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +10,6 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
-	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
 
@@ -54,22 +51,7 @@ be read); 2 a usage error or a malformed budget or baseline.`,
 }
 
 func runGate(o *gateOptions, e env) error {
-	if err := o.validate(e); err != nil {
-		return err
-	}
-	if o.budget == "" {
-		return usageError("--budget FILE is required")
-	}
-	bf, err := os.Open(o.budget)
-	if err != nil {
-		return usageError("--budget: %v", err)
-	}
-	file, err := budget.Parse(bf, o.budget, e.clock(), policies.Canon)
-	bf.Close()
-	if err != nil {
-		return usageError("%v", err)
-	}
-	base, err := readBaseline(o.baseline, file)
+	file, base, err := o.plan(e)
 	if err != nil {
 		return err
 	}
@@ -84,20 +66,38 @@ func runGate(o *gateOptions, e env) error {
 	res := budget.Evaluate(file, o.budget, samples, base)
 	werr := render.Write(e.stdout, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: o.spec.Format, Width: o.columns(e)})
 	if e.getenv("GITHUB_ACTIONS") == "true" {
-		werr = firstErr(werr, github(e, res, base))
+		werr = firstErr(werr, batch.GitHub(e.stderr, e.getenv("GITHUB_STEP_SUMMARY"), res, base))
 	}
-	if err := o.finish(out, writing(werr)); err != nil {
+	if err := o.finish(out, writing(werr)); err != nil || res.Pass {
 		return err
 	}
-	if !res.Pass {
-		return &exitError{code: exitInput, err: fmt.Errorf("budget %s: %d of %d limits broken", o.budget, res.Failed, len(res.Limits))}
-	}
-	return nil
+	return failed(fmt.Errorf("budget %s: %d of %d limits broken", o.budget, res.Failed, len(res.Limits)))
 }
 
-// readBaseline reads the baseline: an earlier gate's JSON output, or a
-// replay report (replay --format json), whose sessions are measured for
-// the budget as far as a replay report allows; "" is none.
+// plan checks gate's flags and reads the budget and, with --baseline, the
+// baseline.
+func (o *gateOptions) plan(e env) (*budget.File, *budget.Result, error) {
+	if err := o.validate(e); err != nil {
+		return nil, nil, err
+	}
+	if o.budget == "" {
+		return nil, nil, usageError("--budget FILE is required")
+	}
+	bf, err := os.Open(o.budget)
+	if err != nil {
+		return nil, nil, usageError("--budget: %v", err)
+	}
+	file, err := budget.Parse(bf, o.budget, e.clock(), policies.Canon)
+	bf.Close()
+	if err != nil {
+		return nil, nil, usageError("%v", err)
+	}
+	base, err := readBaseline(o.baseline, file)
+	return file, base, err
+}
+
+// readBaseline reads --baseline: an earlier gate's JSON output, or a
+// replay report (batch.Baseline); "" is none.
 func readBaseline(path string, file *budget.File) (*budget.Result, error) {
 	if path == "" {
 		return nil, nil
@@ -106,56 +106,9 @@ func readBaseline(path string, file *budget.File) (*budget.Result, error) {
 	if err != nil {
 		return nil, usageError("--baseline: %v", err)
 	}
-	var head struct {
-		Schema  string `json:"schema"`
-		Version int    `json:"version"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, usageError("--baseline %s: not a JSON report: %v", path, err)
-	}
-	switch {
-	case head.Schema == budget.Schema && head.Version == budget.SchemaVersion:
-		var r budget.Result
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, usageError("--baseline %s: %v", path, err)
-		}
-		return &r, nil
-	case head.Schema == report.SchemaReplay && head.Version == report.SchemaVersion:
-		var doc report.Document
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, usageError("--baseline %s: %v", path, err)
-		}
-		samples := make([]budget.Sample, len(doc.Sessions))
-		for i, s := range doc.Sessions {
-			samples[i] = budget.SampleFromReport(s.Report)
-		}
-		return budget.Evaluate(file, path, samples, nil), nil
-	}
-	return nil, usageError("--baseline %s: schema %q version %d, want the output of ctxlab gate --format json (%s %d) or ctxlab replay --format json (%s %d)",
-		path, head.Schema, head.Version, budget.Schema, budget.SchemaVersion, report.SchemaReplay, report.SchemaVersion)
-}
-
-// github writes the annotations of the broken limits on standard error,
-// where the GitHub Actions runner reads workflow commands as it does on
-// standard output, which holds the report alone (a JSON, JUnit or CSV
-// document must parse); and it appends the Markdown report to the job
-// summary.
-func github(e env, res, base *budget.Result) error {
-	for _, a := range view.GitHubAnnotations(res) {
-		fmt.Fprintln(e.stderr, a)
-	}
-	path := e.getenv("GITHUB_STEP_SUMMARY")
-	if path == "" {
-		return nil
-	}
-	var md strings.Builder
-	if err := render.Write(&md, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: report.Markdown}); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	base, err := batch.Baseline(data, path, file)
 	if err != nil {
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+		return nil, usageError("--baseline %v", err)
 	}
-	_, err = f.WriteString(md.String() + "\n")
-	return firstErr(err, f.Close())
+	return base, nil
 }

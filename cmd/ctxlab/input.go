@@ -209,7 +209,7 @@ func discover(o *inputOptions, e env) (*batch.Inputs, error) {
 	if len(paths) == 0 {
 		var err error
 		if paths, err = replay.DefaultDirs(e.getenv, e.home); err != nil {
-			return nil, &exitError{code: exitInput, err: err}
+			return nil, failed(err)
 		}
 	}
 	srcs, errs := replay.Discover(paths)
@@ -217,6 +217,13 @@ func discover(o *inputOptions, e env) (*batch.Inputs, error) {
 		return nil, usageError("--session: %v", err)
 	}
 	return &batch.Inputs{Sources: replay.Newest(o.sel.Sources(srcs), o.last), Errs: errs}, nil
+}
+
+// write renders a command's document to standard output, in --format
+// and fitted to the width, and returns the command's outcome (finish).
+func (o *inputOptions) write(e env, doc report.Doc, opt report.Options, out *batch.Outcome) error {
+	opt.Format, opt.Width = o.spec.Format, o.columns(e)
+	return o.finish(out, writing(render.Write(e.stdout, doc, opt)))
 }
 
 // finish turns a batch's outcome into the command's: a batch that read
@@ -227,13 +234,16 @@ func (o *inputOptions) finish(out *batch.Outcome, err error) error {
 		return failed(err)
 	}
 	if o.strict && !out.Clean() {
-		return &exitError{code: exitInput, err: fmt.Errorf("--strict: input had errors or malformed lines")}
+		return failed(errors.New("--strict: input had errors or malformed lines"))
 	}
 	return nil
 }
 
-// failed is an error of reading or writing, exit 1.
+// failed is an error of reading or writing, exit 1; nil for none.
 func failed(err error) error {
+	if err == nil {
+		return nil
+	}
 	if errors.Is(err, batch.ErrNoMatch) {
 		err = fmt.Errorf("%w (--project, --session, --since, --until, --last)", err)
 	}

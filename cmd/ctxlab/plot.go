@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxlab/ctxlab/internal/batch"
-	"github.com/ctxlab/ctxlab/internal/numtext"
-	"github.com/ctxlab/ctxlab/report"
 )
 
 func newPlotCmd(e env) *cobra.Command {
@@ -52,45 +49,24 @@ func runPlot(path string, o *plotOptions, e env) error {
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return &exitError{code: exitInput, err: err}
+			return failed(err)
 		}
 		defer f.Close()
 		if info, err := f.Stat(); err == nil && info.IsDir() {
-			return &exitError{code: exitInput, err: fmt.Errorf("%s: a directory, not a JSON report", path)}
+			return failed(fmt.Errorf("%s: a directory, not a JSON report", path))
 		}
 		in = bufio.NewReaderSize(f, 1<<20)
 	}
 	if err := o.mkdir(); err != nil {
 		return err
 	}
-	p, err := batch.Redraw(in, o.plots(), runtime.GOMAXPROCS(0))
+	p, err := batch.Redraw(in, path, o.plots(), runtime.GOMAXPROCS(0), e.stderr)
 	if err != nil {
-		var de *report.DecodeError
-		if errors.As(err, &de) {
-			err = fmt.Errorf("%s: %w", de.Position(path), de.Err)
-		} else {
-			err = fmt.Errorf("%s: %w", path, err)
-		}
 		// What was drawn before the error is kept and listed.
-		return firstErr(&exitError{code: exitInput, err: err}, plotsFailed(p.List(e.stdout, "", e.stderr)))
-	}
-	if p.NoRuns > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(p.NoRuns, "session", "sessions"))
-	}
-	if p.NoCalls > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without per-call results: no context, cost or cache plots (write the report with compare --calls)\n", path, numtext.Count(p.NoCalls, "session", "sessions"))
+		return firstErr(failed(err), failed(p.List(e.stdout, "", e.stderr)))
 	}
 	if len(p.Paths) == 0 && len(p.Errs) == 0 {
-		return &exitError{code: exitInput, err: fmt.Errorf("%s: nothing to plot", path)}
+		return failed(fmt.Errorf("%s: nothing to plot", path))
 	}
-	return plotsFailed(p.List(e.stdout, "", e.stderr))
-}
-
-// plotsFailed is the outcome of listing the plots: exit 1 when some could not
-// be written.
-func plotsFailed(err error) error {
-	if err != nil {
-		return &exitError{code: exitInput, err: err}
-	}
-	return nil
+	return failed(p.List(e.stdout, "", e.stderr))
 }

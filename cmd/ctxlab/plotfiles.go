@@ -87,7 +87,7 @@ func (o *plotOptions) mkdir() error {
 		return nil
 	}
 	if err := p.Mkdir(); err != nil {
-		return &exitError{code: exitInput, err: fmt.Errorf("--%s %s: %w", o.dirFlag, o.dir, err)}
+		return failed(fmt.Errorf("--%s %s: %w", o.dirFlag, o.dir, err))
 	}
 	return nil
 }
@@ -99,5 +99,5 @@ func (o *plotOptions) done(e env, w batch.Written, outcome error) error {
 	if o.plots() == nil {
 		return outcome
 	}
-	return firstErr(outcome, plotsFailed(w.List(e.stderr, "wrote ", e.stderr)))
+	return firstErr(outcome, failed(w.List(e.stderr, "wrote ", e.stderr)))
 }

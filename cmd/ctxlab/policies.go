@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
@@ -28,29 +26,13 @@ applies a then b before each call.`,
 			if err := firstErr(checkFormat(format, render.For(report.PoliciesKind)), width.validate()); err != nil {
 				return err
 			}
-			var entries []policies.Entry
-			for _, name := range args {
-				p, ok := policies.Lookup(name)
-				if !ok {
-					return usageError("no policy %q (want one of %s)", name, strings.Join(policies.Names(), ", "))
-				}
-				entries = append(entries, p)
+			list, err := batch.PolicyList(args)
+			if err != nil {
+				return usageError("%v", err)
 			}
-			if len(args) == 0 {
-				for _, p := range policies.Registry {
-					entries = append(entries, p)
-				}
-			}
-			var list []report.PolicyInfo
-			for _, p := range entries {
-				info := report.PolicyInfo{Name: p.Name, Doc: p.Doc, Source: p.Source}
-				for _, a := range p.Params {
-					info.Params = append(info.Params, report.ParamInfo{Name: a.Name, Default: a.Default, Range: a.Range, Doc: a.Doc})
-				}
-				list = append(list, info)
-			}
-			if err := render.Write(e.stdout, report.NewPolicyList(list), report.Options{Format: report.Format(format), Width: width.columns(e)}); err != nil {
-				return &exitError{code: exitInput, err: fmt.Errorf("writing report: %w", err)}
+			err = render.Write(e.stdout, list, report.Options{Format: report.Format(format), Width: width.columns(e)})
+			if err != nil {
+				return failed(writing(err))
 			}
 			return nil
 		},

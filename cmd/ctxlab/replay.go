@@ -12,7 +12,6 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
 )
 
@@ -188,9 +187,8 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if o.spec.OneTable && !cmd.Flags().Changed("top") {
 		top = 0 // a CSV stream is every row unless asked
 	}
-	err = render.Write(e.stdout, doc, report.Options{
-		Format: o.spec.Format, Top: top, Sections: o.sections, PerSession: o.detail, Calls: o.calls || o.spec.OneTable,
-		Width: o.columns(e), Location: o.loc, Breakdown: o.breakdown,
-	})
-	return o.plot.done(e, written, o.finish(out, writing(err)))
+	opt := report.Options{
+		Top: top, Sections: o.sections, PerSession: o.detail, Calls: o.calls || o.spec.OneTable, Location: o.loc, Breakdown: o.breakdown,
+	}
+	return o.plot.done(e, written, o.write(e, doc, opt, out))
 }

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ctxlab/ctxlab/internal/batch"
 )
 
 // Exit codes, documented in docs/cli.md.
@@ -57,7 +57,7 @@ func run(args []string, e env) int {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.Version = version()
+	root.Version = batch.Build()
 	root.SetVersionTemplate("ctxlab {{.Version}}\n")
 	root.SetArgs(args)
 	root.SetIn(e.stdin)
@@ -97,48 +97,4 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// version names this build: the module version (a pseudo-version naming
-// the commit for a build from a checkout, "devel" without VCS stamping)
-// and, when the version does not name it, the VCS revision, its time and
-// "+dirty".
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	return describeBuild(bi)
-}
-
-func describeBuild(bi *debug.BuildInfo) string {
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	var rev, at string
-	dirty := false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			at = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev == "" || strings.Contains(v, rev) {
-		return v // a pseudo-version already names the revision
-	}
-	if dirty {
-		rev += "+dirty"
-	}
-	if at != "" {
-		return fmt.Sprintf("%s (%s, %s)", v, rev, at)
-	}
-	return fmt.Sprintf("%s (%s)", v, rev)
 }

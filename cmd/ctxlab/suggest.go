@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/ctxlab/ctxlab/internal/suggest"
 )
 
 // flagError adds to an unknown flag's error the command's flags it is
@@ -15,35 +17,15 @@ func flagError(c *cobra.Command, err error) error {
 	if !ok {
 		return err
 	}
-	var near []string
+	var flags []string
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden && editDistance(name, f.Name) <= 2 {
-			near = append(near, "--"+f.Name)
+		if !f.Hidden {
+			flags = append(flags, "--"+f.Name)
 		}
 	})
+	near := suggest.Near("--"+name, flags, 2)
 	if len(near) == 0 {
 		return err
 	}
 	return fmt.Errorf("%w (did you mean %s?)", err, strings.Join(near, " or "))
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

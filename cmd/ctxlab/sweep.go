@@ -9,7 +9,6 @@ import (
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -84,11 +83,7 @@ func runSweep(o *sweepOptions, e env) error {
 	if err != nil {
 		return failed(err)
 	}
-	err = o.finish(out, writing(render.Write(e.stdout, doc, report.Options{Format: o.spec.Format, Width: o.columns(e), Sections: []string{o.section}})))
-	if plan.Plots == nil {
-		return err
-	}
-	return o.plot.done(e, written, err)
+	return o.plot.done(e, written, o.write(e, doc, report.Options{Sections: []string{o.section}}, out))
 }
 
 // plan checks sweep's flags: the grid, the objective, the constraints,
@@ -122,7 +117,7 @@ func (o *sweepOptions) plan(e env) (batch.SweepPlan, error) {
 		return batch.SweepPlan{}, err
 	}
 	return batch.SweepPlan{
-		Ctxlab: version(), Grid: grid, Objective: obj, Constraints: cons, Pareto: pareto,
+		Ctxlab: batch.Build(), Grid: grid, Objective: obj, Constraints: cons, Pareto: pareto,
 		Baseline: base, Stats: statOpt, Plots: o.plot.plots(),
 	}, nil
 }
@@ -144,7 +139,7 @@ func (o *sweepOptions) grid() (report.SweepGrid, error) {
 	if err != nil {
 		return report.SweepGrid{}, usageError("%v", err)
 	}
-	fixed, err := defaults(o.policies)
+	fixed, err := policies.Defaults(o.policies)
 	if err != nil {
 		return report.SweepGrid{}, usageError("--policy: %v", err)
 	}
@@ -195,22 +190,4 @@ func (o *sweepOptions) resolveStats(pareto []metric.Metric) (string, paired.Opti
 		return "", opt, usageError("--baseline: %v", err)
 	}
 	return name, opt, nil
-}
-
-// defaults gives each base spec's parameters: the spec's own values, else
-// the policy's defaults.
-func defaults(bases []string) (map[string]map[string]string, error) {
-	out := map[string]map[string]string{}
-	for _, b := range bases {
-		settings, err := policies.Settings(b)
-		if err != nil {
-			return nil, err
-		}
-		m := map[string]string{}
-		for _, s := range settings {
-			m[s.Name] = s.Value
-		}
-		out[b] = m
-	}
-	return out, nil
 }

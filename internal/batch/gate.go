@@ -1,9 +1,16 @@
 package batch
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
+	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
@@ -47,4 +54,65 @@ func Gate(in *Inputs, o Options, f *budget.File) ([]budget.Sample, *Outcome, err
 		samples[i] = m.smp
 	}
 	return samples, out, nil
+}
+
+// Baseline reads the baseline a budget's max_increase bounds compare
+// with, from the bytes of the file at path: an earlier gate's JSON output,
+// or a replay report (replay --format json), whose sessions are measured
+// for the budget as far as a replay report allows (budget.SampleFromReport).
+func Baseline(data []byte, path string, f *budget.File) (*budget.Result, error) {
+	var head struct {
+		Schema  string `json:"schema"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s: not a JSON report: %v", path, err)
+	}
+	switch {
+	case head.Schema == budget.Schema && head.Version == budget.SchemaVersion:
+		var r budget.Result
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		return &r, nil
+	case head.Schema == report.SchemaReplay && head.Version == report.SchemaVersion:
+		var doc report.Document
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		samples := make([]budget.Sample, len(doc.Sessions))
+		for i, s := range doc.Sessions {
+			samples[i] = budget.SampleFromReport(s.Report)
+		}
+		return budget.Evaluate(f, path, samples, nil), nil
+	}
+	return nil, fmt.Errorf("%s: schema %q version %d, want the output of ctxlab gate --format json (%s %d) or ctxlab replay --format json (%s %d)",
+		path, head.Schema, head.Version, budget.Schema, budget.SchemaVersion, report.SchemaReplay, report.SchemaVersion)
+}
+
+// GitHub reports a gate to GitHub Actions: the annotations of the broken
+// limits on log (standard error, where the runner reads workflow commands
+// as it does on standard output, which holds the report alone: a JSON,
+// JUnit or CSV document must parse), and the Markdown report appended to
+// the job summary, the file at summary ("": none).
+func GitHub(log io.Writer, summary string, res, base *budget.Result) error {
+	for _, a := range view.GitHubAnnotations(res) {
+		fmt.Fprintln(log, a)
+	}
+	if summary == "" {
+		return nil
+	}
+	var md strings.Builder
+	if err := render.Write(&md, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: report.Markdown}); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(summary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	_, err = f.WriteString(md.String() + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -2,8 +2,10 @@ package batch
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
@@ -17,13 +19,14 @@ type Redrawn struct {
 	NoRuns, NoCalls int
 }
 
-// Redraw reads a saved JSON report, replay's or compare's, one session at
-// a time and writes the plots the command's --plot would have written for
-// it: each session's, then the whole input's. Drawing and encoding, most
-// of the time, run on a pool of workers while the next session is read.
-// On a malformed report it stops, and what it wrote before is returned
-// with the error (report.DecodeError).
-func Redraw(r io.Reader, p *Plots, workers int) (Redrawn, error) {
+// Redraw reads a saved JSON report, replay's or compare's, from r (the
+// file at path) one session at a time and writes the plots the command's
+// --plot would have written for it: each session's, then the whole
+// input's. Drawing and encoding, most of the time, run on a pool of
+// workers while the next session is read. It says on log which sessions
+// lacked what some plots need. On a malformed report it stops, and what
+// it wrote before is returned with the error, which names the place.
+func Redraw(r io.Reader, path string, p *Plots, workers int, log io.Writer) (Redrawn, error) {
 	var (
 		namer    plots.Namer
 		sessions int
@@ -40,7 +43,17 @@ func Redraw(r io.Reader, p *Plots, workers int) (Redrawn, error) {
 	})
 	out.Written = pool.wait()
 	if err != nil {
-		return out, err
+		var de *report.DecodeError
+		if errors.As(err, &de) {
+			return out, fmt.Errorf("%s: %w", de.Position(path), de.Err)
+		}
+		return out, fmt.Errorf("%s: %w", path, err)
+	}
+	if out.NoRuns > 0 {
+		fmt.Fprintf(log, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(out.NoRuns, "session", "sessions"))
+	}
+	if out.NoCalls > 0 {
+		fmt.Fprintf(log, "ctxlab: %s: %s without per-call results: no context, cost or cache plots (write the report with compare --calls)\n", path, numtext.Count(out.NoCalls, "session", "sessions"))
 	}
 	switch {
 	case h.ReplayTotal != nil && sessions > 1:
