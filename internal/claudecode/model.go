@@ -2,19 +2,58 @@ package claudecode
 
 import "strings"
 
-// ShortModel shortens a Claude model id as a table shows it: without the
-// "claude-" prefix and the release date ("claude-haiku-4-5-20251001" is
-// "haiku-4-5", "claude-3-opus-20240229" is "3-opus"). Anything else, such
-// as another vendor's model or a policy named "claude-code", is kept whole.
+// ModelIDs is how a model id reads: ParseModel is ctxlab's one reader of
+// it, for price lookups (accounting/prices) and short names alike.
+var ModelIDs = Fact{Name: "ModelIDs",
+	Doc:    "a Claude model id is claude-, a family and version (opus-4-6, 3-5-haiku) and, when pinned, a release date of eight digits; [1m] after it asks for the long window (ParseModel)",
+	Source: `Anthropic's "Models overview"; message.model of every transcript`}
+
+// Model is a model id read into its parts.
+type Model struct {
+	// Family is the id without its release date and "[1m]"
+	// ("claude-sonnet-4-5-20250929[1m]" is "claude-sonnet-4-5"): the key
+	// of a price table.
+	Family string
+	// Date is the release date, eight digits, or "".
+	Date string
+	// Long is set when the id holds "[1m]", the mark Claude Code reads
+	// for the 1M-token window (its bundled cli.js tests that the id
+	// includes it; LongWindow).
+	Long bool
+	// Claude is set for a Claude model's id: "claude-" and a family name
+	// or a Claude version number, not a name such as "claude-code".
+	Claude bool
+}
+
+// ParseModel reads a model id. Any id reads: one that is not Claude's
+// keeps its whole text, less a date and "[1m]", as Family.
+func ParseModel(id string) Model {
+	m := Model{Long: strings.Contains(id, "[1m]")}
+	base := strings.TrimSuffix(id, "[1m]")
+	if n := len(base); n > 9 && base[n-9] == '-' && isDate(base[n-8:]) {
+		m.Date, base = base[n-8:], base[:n-9]
+	}
+	m.Family = base
+	rest, ok := strings.CutPrefix(id, "claude-")
+	m.Claude = ok && isModelName(rest)
+	return m
+}
+
+// ShortModel shortens a Claude model id as a table shows it: its family
+// without the "claude-" prefix, and "[1m]" when the id has it at the end
+// ("claude-haiku-4-5-20251001" is "haiku-4-5", "claude-3-opus-20240229" is
+// "3-opus"). Anything else, such as another vendor's model or a policy
+// named "claude-code", is kept whole.
 func ShortModel(model string) string {
-	rest, ok := strings.CutPrefix(model, "claude-")
-	if !ok || !isModelName(rest) {
+	m := ParseModel(model)
+	if !m.Claude {
 		return model
 	}
-	if i := strings.LastIndexByte(rest, '-'); i > 0 && isDate(rest[i+1:]) {
-		rest = rest[:i]
+	short := strings.TrimPrefix(m.Family, "claude-")
+	if strings.HasSuffix(model, "[1m]") {
+		short += "[1m]"
 	}
-	return rest
+	return short
 }
 
 // isModelName tells a model id's rest after "claude-" (opus-4-6,
