@@ -404,27 +404,19 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MinCacheable == nil {
 		cfg.MinCacheable = claudecode.DefaultMinCacheable()
 	}
-	cfg.TurnRules = cfg.TurnRules.WithDefaults()
-	if cfg.EstimateFrom == "" {
-		cfg.EstimateFrom = claudecode.Estimate.From
+	for _, k := range cfg.cutoffs() {
+		if *k.dst == "" {
+			*k.dst = k.fromFact()
+		}
 	}
 	if cfg.ManualCompactions == "" {
 		cfg.ManualCompactions = ManualClaudeCode
-	}
-	if cfg.EstimateResponseFrom == "" {
-		cfg.EstimateResponseFrom = claudecode.EstimateResponse.From
-	}
-	if cfg.FinalOutputFrom == "" {
-		cfg.FinalOutputFrom = claudecode.FinalOutput.From
 	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
 	}
 	if cfg.SharedPrefixTTL <= 0 {
 		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
-	}
-	if cfg.SharedPrefixFrom == "" {
-		cfg.SharedPrefixFrom = claudecode.SharedPrefix.From
 	}
 	if cfg.ClockSlack == 0 {
 		cfg.ClockSlack = DefaultClockSlack
@@ -443,9 +435,6 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.RestoreTotalTokens == 0 {
 		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens.Value
-	}
-	if cfg.RestoreWrittenFrom == "" {
-		cfg.RestoreWrittenFrom = claudecode.RestoreWritten.From
 	}
 	return cfg
 }
