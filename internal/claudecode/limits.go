@@ -27,7 +27,7 @@ var (
 	// reads from a model's name, so a gateway's "claude-opus-4.6-1m"
 	// (2.1.63) auto-compacted like a 200K window.
 	LongWindow = Value[int64]{Fact{Name: "LongWindow",
-		Doc:    "the context window of a model whose name ends in [1m], the only mark of it Claude Code reads",
+		Doc:    "the context window of a model whose id holds [1m], the only mark of it Claude Code reads",
 		Source: `Anthropic's "Context windows"; compactMetadata.preTokens of a gateway's claude-opus-4.6-1m (2.1.63)`}, 1_000_000}
 	// LongWindowModels are matched anywhere in a model id. The
 	// transcript's message.model does not say whether a session used the

@@ -14,13 +14,13 @@ var (
 	MicroBySize = Fact{Name: "MicroBySize", From: "2.1.0", Until: ReservedNew.From,
 		Doc:    "past the warning level, Claude Code clears the oldest compactable tool results by size (micro-compaction)",
 		Source: "Claude Code 2.1.7's bundled cli.js (microCompactToolResults); microcompact_boundary lines"}
-	MicroKeep = Value[int]{Fact{Name: "MicroKeep",
+	MicroKeep = Value[int]{Fact{Name: "MicroKeep", From: MicroBySize.From, Until: MicroBySize.Until,
 		Doc:    "the newest compactable results micro-compaction keeps",
 		Source: "Claude Code 2.1.7's bundled cli.js (microCompactToolResults)"}, 3}
-	MicroTarget = Value[int64]{Fact{Name: "MicroTarget",
+	MicroTarget = Value[int64]{Fact{Name: "MicroTarget", From: MicroBySize.From, Until: MicroBySize.Until,
 		Doc:    "micro-compaction clears results while the rest exceed these tokens, by Claude Code's estimate",
 		Source: "Claude Code 2.1.7's bundled cli.js (microCompactToolResults)"}, 40_000}
-	MicroMinSavings = Value[int64]{Fact{Name: "MicroMinSavings",
+	MicroMinSavings = Value[int64]{Fact{Name: "MicroMinSavings", From: MicroBySize.From, Until: MicroBySize.Until,
 		Doc:    "micro-compaction clears nothing unless it frees at least these tokens, by Claude Code's estimate",
 		Source: "Claude Code 2.1.7's bundled cli.js (microCompactToolResults)"}, 20_000}
 	CompactableTools = Value[[]string]{Fact{Name: "CompactableTools",

@@ -18,7 +18,7 @@ var (
 		Source: "the attachment lines 2.1.118 and later write after a compact_boundary"}, 50_000}
 	RestoreWritten = Fact{Name: "RestoreWritten", From: "2.0.0",
 		Doc:    "restoration after a compaction counts the files a tool wrote, before those only read",
-		Source: "the prompt after 1.0.89's compactions: it holds no file written"}
+		Source: "usage of the first call after 1.0.89's compactions: no room for the files written"}
 	ReadLinePrefix = Value[int]{Fact{Name: "ReadLinePrefix",
 		Doc:    "what Claude Code's Read output adds to each line: the line number padded to six places and an arrow or tab, in characters",
 		Source: "the Read tool results of every transcript"}, 7}

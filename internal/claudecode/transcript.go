@@ -34,6 +34,18 @@ type Field struct {
 	Skimmed bool
 }
 
+// Row is the field's row in docs/claude-code.md's tables.
+func (f Field) Row() string {
+	from, how := f.From, "read"
+	if from == "" {
+		from = "every version"
+	}
+	if f.Skimmed {
+		how = "read past"
+	}
+	return "| `" + f.Name + "` | " + from + " | " + how + " |"
+}
+
 // TranscriptFields lists the top-level fields of a transcript line that
 // ctxlab knows. replay's switch of the fields it reads past is generated
 // from it (replay/fields_gen.go, go generate ./replay).
