@@ -251,26 +251,9 @@ func NewTurns(r TurnRules, continued bool) Turns {
 
 // Next returns the rules that apply at the thread's next call.
 func (t *Turns) Next(c TurnCall) Rewrite {
-	var rw Rewrite
 	first := !t.started
 	t.started = true
-	if first || c.NewTurn {
-		if !first && c.Model == t.prev.Model && t.turnModel != "" && t.turnModel != c.Model {
-			rw |= RewriteModelNamed
-		}
-		t.turnModel = c.Model
-	}
-	budget := t.budget
-	if first || c.NewTurn {
-		budget = 0
-		if c.Thought {
-			budget = c.Budget
-		}
-	}
-	if !first && t.Keywords(c.Version) && t.Keywords(t.prev.Version) && budget != t.budget {
-		rw |= RewriteThinkingBudget
-	}
-	t.budget = budget
+	rw := t.modelAndBudget(c, first)
 	if !first && c.NewTurn && !t.second {
 		t.second = true
 		if Before(c.Version, t.rules.SecondTurnUntil) {
@@ -291,6 +274,30 @@ func (t *Turns) Next(c TurnCall) Rewrite {
 		}
 	}
 	t.prev = c
+	return rw
+}
+
+// modelAndBudget follows the model and the keyword thinking budget a turn
+// runs with, and returns the rules they set off at call c (the thread's
+// first when first is set): a turn on the model a switched turn went on
+// with, and a changed budget.
+func (t *Turns) modelAndBudget(c TurnCall, first bool) Rewrite {
+	var rw Rewrite
+	budget := t.budget
+	if first || c.NewTurn {
+		if !first && c.Model == t.prev.Model && t.turnModel != "" && t.turnModel != c.Model {
+			rw |= RewriteModelNamed
+		}
+		t.turnModel = c.Model
+		budget = 0
+		if c.Thought {
+			budget = c.Budget
+		}
+	}
+	if !first && t.Keywords(c.Version) && t.Keywords(t.prev.Version) && budget != t.budget {
+		rw |= RewriteThinkingBudget
+	}
+	t.budget = budget
 	return rw
 }
 
