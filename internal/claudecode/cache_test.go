@@ -1,6 +1,9 @@
 package claudecode
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestMinCacheable(t *testing.T) {
 	for model, want := range map[string]int64{
@@ -61,5 +64,42 @@ func TestModelFacts(t *testing.T) {
 	}
 	if BreakMinFraction.Value != 0.05 || BreakMinTokens.Value != 2000 {
 		t.Errorf("break detector: %v, %d", BreakMinFraction.Value, BreakMinTokens.Value)
+	}
+}
+
+// TestBreakRule pins Claude Code's break rule at its bounds: a fall of
+// more than 5% and more than 2,000 tokens breaks, either alone does not.
+func TestBreakRule(t *testing.T) {
+	r := DefaultBreakRule()
+	if r != (BreakRule{BreakMinFraction: 0.05, BreakMinTokens: 2000}) {
+		t.Fatalf("DefaultBreakRule = %+v", r)
+	}
+	for _, c := range []struct {
+		prev, read int64
+		want       bool
+	}{
+		{100_000, 94_999, true},  // 5,001: both above
+		{100_000, 95_000, false}, // exactly 5%: not more
+		{40_000, 37_999, true},   // 2,001 > 2,000 and > 5% (2,000)
+		{40_000, 38_000, false},  // exactly 2,000
+		{20_000, 17_999, true},   // 2,001, 10%
+		{1_000_000, 990_000, false},
+		{100_000, 100_000, false},
+		{0, 0, false},
+		{10_000, 20_000, false}, // a rise
+	} {
+		if got := r.IsBreak(c.prev, c.read); got != c.want {
+			t.Errorf("IsBreak(%d, %d) = %v, want %v", c.prev, c.read, got, c.want)
+		}
+	}
+	// A rule of 1% and 1,000 tokens.
+	if r := (BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000}); !r.IsBreak(100_000, 98_999) || r.IsBreak(100_000, 99_000) {
+		t.Error("1% and 1,000 tokens")
+	}
+}
+
+func TestCacheTTLs(t *testing.T) {
+	if CacheTTL5m.Value != 5*time.Minute || CacheTTL1h.Value != time.Hour {
+		t.Errorf("TTLs %v, %v", CacheTTL5m.Value, CacheTTL1h.Value)
 	}
 }

@@ -36,15 +36,17 @@ func (f Fact) In(version string) bool {
 
 // Versions says in words which versions the fact holds in.
 func (f Fact) Versions() string {
-	switch {
-	case f.From != "" && f.Until != "":
-		return "from " + f.From + ", before " + f.Until
-	case f.From != "":
-		return "from " + f.From
-	case f.Until != "":
-		return "before " + f.Until
+	var parts []string
+	if f.From != "" {
+		parts = append(parts, "from "+f.From)
 	}
-	return "every version"
+	if f.Until != "" {
+		parts = append(parts, "before "+f.Until)
+	}
+	if len(parts) == 0 {
+		return "every version"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Value is a fact that is a value: a number of tokens, a duration, a

@@ -167,7 +167,7 @@ func TestValueText(t *testing.T) {
 		want string
 	}{
 		{int64(1_000_000), "1,000,000"}, {int64(999), "999"}, {int64(1000), "1,000"}, {int64(-20_000), "-20,000"},
-		{3, "3"}, {0.05, "0.05"}, {5 * time.Minute, "5m"}, {time.Hour, "1h"}, {90 * time.Minute, "90m"},
+		{3, "3"}, {int64(0), "0"}, {0.05, "0.05"}, {0.125, "0.125"}, {5 * time.Minute, "5m"}, {time.Hour, "1h"}, {90 * time.Minute, "90m"},
 		{"x", "`x`"}, {[]string{"a", "b"}, "`a`, `b`"},
 		{[]MinPrefix{{"opus", 4096}, {"haiku", 2048}}, "`opus` 4,096, `haiku` 2,048"}, {true, "true"},
 	} {

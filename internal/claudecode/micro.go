@@ -40,14 +40,11 @@ func Compactable(tool string) bool { return slices.Contains(CompactableTools.Val
 // results, oldest first: all but the last keep may go, oldest first, while
 // the rest exceed target. It returns how many go and what that frees.
 func MicroClears(ests []int64, keep int, target int64) (n int, freed int64) {
-	if len(ests) <= keep {
-		return 0, 0
-	}
 	var total int64
 	for _, e := range ests {
 		total += e
 	}
-	for _, e := range ests[:len(ests)-keep] {
+	for _, e := range ests[:max(len(ests)-keep, 0)] {
 		if total-freed <= target {
 			break
 		}

@@ -61,21 +61,33 @@ func ThinkingBudget(text string) int64 {
 		if !wordEnd(t, end) {
 			continue // "thinking", "thinks"
 		}
-		switch {
-		case strings.HasSuffix(t[:i], "ultra") && wordEnd(t, i-len("ultra")-1):
-			return ThinkHighest.Value
-		case strings.HasSuffix(t[:i], "mega") && wordEnd(t, i-len("mega")-1):
-			budget = max(budget, ThinkMiddle.Value)
-		case !wordEnd(t, i-1):
-			// "rethink"
-		case followedBy(t[end:], thinkHighest):
-			return ThinkHighest.Value
-		case followedBy(t[end:], thinkMiddle):
-			budget = max(budget, ThinkMiddle.Value)
-		default:
-			budget = max(budget, ThinkBasic.Value)
+		budget = max(budget, phraseBudget(t, i, end))
+		if budget == ThinkHighest.Value {
+			return budget
 		}
 	}
+}
+
+// phraseBudget is the budget of the phrase around the whole word "think"
+// at t[i:end]: "ultrathink", "megathink", "think" and the words after it;
+// 0 for a word such as "rethink".
+func phraseBudget(t string, i, end int) int64 {
+	if strings.HasSuffix(t[:i], "ultra") && wordEnd(t, i-len("ultra")-1) {
+		return ThinkHighest.Value
+	}
+	if strings.HasSuffix(t[:i], "mega") && wordEnd(t, i-len("mega")-1) {
+		return ThinkMiddle.Value
+	}
+	if !wordEnd(t, i-1) {
+		return 0 // "rethink"
+	}
+	if followedBy(t[end:], thinkHighest) {
+		return ThinkHighest.Value
+	}
+	if followedBy(t[end:], thinkMiddle) {
+		return ThinkMiddle.Value
+	}
+	return ThinkBasic.Value
 }
 
 // wordEnd reports whether t has no word character at i: i is outside t,

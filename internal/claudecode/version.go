@@ -1,6 +1,9 @@
 package claudecode
 
-import "strconv"
+import (
+	"cmp"
+	"strconv"
+)
 
 // VersionOrder is how Claude Code's versions follow one another: the
 // version field of a transcript's lines, as npm publishes
@@ -21,10 +24,7 @@ func CompareVersions(a, b string) int {
 		nx, a = nextVersionPart(a)
 		ny, b = nextVersionPart(b)
 		if nx != ny {
-			if nx < ny {
-				return -1
-			}
-			return 1
+			return cmp.Compare(nx, ny)
 		}
 	}
 	return 0
