@@ -101,7 +101,7 @@ func LimitsFor(p LimitParams, model, version string) Limits {
 	l := Limits{Window: p.Window, Reserved: p.Reserved}
 	if l.Window == 0 {
 		l.Window = ContextWindow.Value
-		if ParseModel(model).Long {
+		if hasLongMark(model) {
 			l.Window = LongWindow.Value
 		}
 	}

@@ -28,8 +28,8 @@ type Model struct {
 // ParseModel reads a model id. Any id reads: one that is not Claude's
 // keeps its whole text, less a date and "[1m]", as Family.
 func ParseModel(id string) Model {
-	m := Model{Long: strings.Contains(id, "[1m]")}
-	base := strings.TrimSuffix(id, "[1m]")
+	m := Model{Long: hasLongMark(id)}
+	base := strings.TrimSuffix(id, longMark)
 	if n := len(base); n > 9 && base[n-9] == '-' && isDate(base[n-8:]) {
 		m.Date, base = base[n-8:], base[:n-9]
 	}
@@ -50,11 +50,19 @@ func ShortModel(model string) string {
 		return model
 	}
 	short := strings.TrimPrefix(m.Family, "claude-")
-	if strings.HasSuffix(model, "[1m]") {
+	if strings.HasSuffix(model, longMark) {
 		short += "[1m]"
 	}
 	return short
 }
+
+// longMark is what a model id holds to ask for the 1M-token window.
+const longMark = "[1m]"
+
+// hasLongMark reports whether a model id holds longMark, as Claude Code
+// tests it (LimitsFor asks at every call, so without the rest of
+// ParseModel).
+func hasLongMark(id string) bool { return strings.Contains(id, longMark) }
 
 // isModelName tells a model id's rest after "claude-" (opus-4-6,
 // 3-5-haiku) from a policy name's (claude-code).
