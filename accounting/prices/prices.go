@@ -37,7 +37,7 @@ const (
 )
 
 // Table is a dated price table keyed by model family (the model id without
-// its date suffix or "[1m]" tag: claudecode.Model.Family).
+// its date suffix or "[1m]" tag: claudecode.ModelFamily).
 type Table struct {
 	Date   string           `json:"date"`
 	Source string           `json:"source"`
@@ -99,7 +99,7 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 		out.Models[k] = v
 	}
 	for k, v := range p.Models {
-		out.Models[claudecode.ParseModel(k).Family] = v
+		out.Models[claudecode.ModelFamily(k)] = v
 	}
 	if p.Date != "" {
 		out.Date = p.Date
@@ -114,7 +114,7 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 
 // Lookup returns the price of a model and whether the table has it.
 func (p *Table) Lookup(model string) (Price, bool) {
-	pr, ok := p.Models[claudecode.ParseModel(model).Family]
+	pr, ok := p.Models[claudecode.ModelFamily(model)]
 	return pr, ok
 }
 

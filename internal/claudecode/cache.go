@@ -22,13 +22,13 @@ var (
 // (deepseek-*, for one) cache prefixes automatically and report no
 // cache_creation_input_tokens at all: their transcripts show reads but
 // never a write.
-var CacheWriteModels = Value[[]string]{Fact{Name: "CacheWriteModels",
-	Doc:    "the models whose calls bill cache writes, matched anywhere in the model id; other models cache on their own and bill what they do not read as input",
-	Source: "usage.cache_creation_input_tokens, never above 0 for deepseek-* models"}, []string{"claude"}}
+var CacheWriteModels = Value[string]{Fact{Name: "CacheWriteModels",
+	Doc:    "the models whose id holds this bill cache writes; other models cache on their own and bill what they do not read as input",
+	Source: "usage.cache_creation_input_tokens, never above 0 for deepseek-* models"}, "claude"}
 
 // BillsCacheWrites reports whether a model's calls bill cache writes
 // (CacheWriteModels).
-func BillsCacheWrites(model string) bool { return matchesAny(model, CacheWriteModels.Value) }
+func BillsCacheWrites(model string) bool { return strings.Contains(model, CacheWriteModels.Value) }
 
 // MinPrefix is a row of the minimum cacheable prefix table: a model whose
 // id contains Match caches no prefix shorter than Tokens.
@@ -76,9 +76,9 @@ var (
 	BreakMinTokens = Value[int64]{Fact{Name: "BreakMinTokens",
 		Doc:    "a call breaks the cache when its cache read fell by more than these tokens, and by more than BreakMinFraction",
 		Source: "Claude Code 2.1.x's bundled cli.js (its prompt-cache break detector)"}, 2000}
-	BreakExcludedModels = Value[[]string]{Fact{Name: "BreakExcludedModels",
-		Doc:    "the models whose calls the break detector skips: they neither break nor count as the previous call",
-		Source: "Claude Code 2.1.x's bundled cli.js (its prompt-cache break detector)"}, []string{"haiku"}}
+	BreakExcludedModels = Value[string]{Fact{Name: "BreakExcludedModels",
+		Doc:    "the models whose id holds this are skipped by the break detector: they neither break nor count as the previous call",
+		Source: "Claude Code 2.1.x's bundled cli.js (its prompt-cache break detector)"}, "haiku"}
 )
 
 // BreakRule is a cache-break rule: a call breaks the cache when its cache
@@ -108,7 +108,7 @@ func (r BreakRule) IsBreak(prevRead, read int64) bool {
 // BreakExcluded reports whether Claude Code's break detector skips a
 // model's calls (BreakExcludedModels: Haiku, whose caching behaves
 // differently).
-func BreakExcluded(model string) bool { return matchesAny(model, BreakExcludedModels.Value) }
+func BreakExcluded(model string) bool { return strings.Contains(model, BreakExcludedModels.Value) }
 
 // SharedPrefix: from it, a call on a new version (a restarted Claude
 // Code) still reads a system prompt prefix from Anthropic's cache, which

@@ -1,7 +1,5 @@
 package claudecode
 
-import "slices"
-
 // Claude Code's size-based micro-compaction (microCompactToolResults in
 // its bundled cli.js, 2.1.7): past the warning level it clears the oldest
 // results of the CompactableTools, keeping the last MicroKeep, while the
@@ -32,9 +30,19 @@ var (
 		Source: "Claude Code 2.1.7's bundled cli.js (microCompactToolResults)"}, "[Old tool result content cleared]"}
 )
 
+// compactable is CompactableTools as a set: the claude-code policy asks
+// for every tool result of the context at every call.
+var compactable = func() map[string]bool {
+	set := map[string]bool{}
+	for _, t := range CompactableTools.Value {
+		set[t] = true
+	}
+	return set
+}()
+
 // Compactable reports whether micro-compaction clears the results of tool
 // (CompactableTools).
-func Compactable(tool string) bool { return slices.Contains(CompactableTools.Value, tool) }
+func Compactable(tool string) bool { return compactable[tool] }
 
 // MicroClears applies the size rule to the estimates of the compactable
 // results, oldest first: all but the last keep may go, oldest first, while

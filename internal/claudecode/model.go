@@ -29,14 +29,26 @@ type Model struct {
 // keeps its whole text, less a date and "[1m]", as Family.
 func ParseModel(id string) Model {
 	m := Model{Long: hasLongMark(id)}
-	base := strings.TrimSuffix(id, longMark)
-	if n := len(base); n > 9 && base[n-9] == '-' && isDate(base[n-8:]) {
-		m.Date, base = base[n-8:], base[:n-9]
-	}
-	m.Family = base
+	m.Family, m.Date = familyDate(id)
 	rest, ok := strings.CutPrefix(id, "claude-")
 	m.Claude = ok && isModelName(rest)
 	return m
+}
+
+// ModelFamily is ParseModel(id).Family, which a price lookup asks at every
+// call, without the rest.
+func ModelFamily(id string) string {
+	family, _ := familyDate(id)
+	return family
+}
+
+// familyDate splits a model id into its family and its release date.
+func familyDate(id string) (family, date string) {
+	base := strings.TrimSuffix(id, longMark)
+	if n := len(base); n > 9 && base[n-9] == '-' && isDate(base[n-8:]) {
+		return base[:n-9], base[n-8:]
+	}
+	return base, ""
 }
 
 // ShortModel shortens a Claude model id as a table shows it: its family
@@ -78,5 +90,13 @@ func isModelName(rest string) bool {
 // isDate reports whether s is a release date as model ids write it: eight
 // digits (20251001).
 func isDate(s string) bool {
-	return len(s) == 8 && strings.Trim(s, "0123456789") == ""
+	if len(s) != 8 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

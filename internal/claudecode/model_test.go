@@ -71,5 +71,8 @@ func TestParseModel(t *testing.T) {
 		if got := ParseModel(tc.id); got != tc.want {
 			t.Errorf("ParseModel(%q) = %+v, want %+v", tc.id, got, tc.want)
 		}
+		if got := ModelFamily(tc.id); got != tc.want.Family {
+			t.Errorf("ModelFamily(%q) = %q, want %q", tc.id, got, tc.want.Family)
+		}
 	}
 }
