@@ -26,8 +26,8 @@ type Field struct {
 	// From is the first Claude Code version known to write it: the oldest
 	// version of the transcripts ctxlab is checked on whose lines carry
 	// it ("" when that is the oldest of them all, 1.0.70, so that when it
-	// came is not known), or, for one none of them carries, the first
-	// version whose bundled cli.js writes it.
+	// came is not known), or, for one none of them carries, the oldest
+	// of the bundled cli.js versions read that writes it.
 	From string
 	// Skimmed is set for a field replay reads past: it checks the
 	// structure of its value and decodes none of it.
