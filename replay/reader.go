@@ -561,38 +561,14 @@ func (r *Reader) parseAttachment(e *Entry, v string) {
 // skimmed reports whether the value of the top-level field k is only
 // skimmed (jsonscan.Skim: its structure checked, not the characters of its
 // strings): toolUseResult, the structured copy of a tool's result, and the
-// fields ctxlab reads past (knownFields). Every string ctxlab decodes is
+// fields ctxlab reads past (claudecode.TranscriptFields, whose table
+// skimmedField is generated from). Every string ctxlab decodes is
 // validated where it is read; docs/session-model.md says which lines this
 // lets through.
+//
+//go:generate go run gen_fields.go
 func skimmed(k string) bool {
-	return k == "toolUseResult" || knownFields(k) == k
-}
-
-// knownFields returns its argument for the top-level fields that ctxlab
-// reads past or does not need (skimmed); a field neither read nor listed
-// here is counted as unknown.
-func knownFields(k string) string {
-	switch k {
-	case "userType", "gitBranch", "slug", "entrypoint", "promptId",
-		"sourceToolAssistantUUID", "sourceToolUseID", "permissionMode", "todos", "thinkingMetadata",
-		"imagePasteIds", "mcpMeta", "planContent", "error", "apiErrorStatus", "level", "toolUseID",
-		"content", "cause", "retryInMs", "retryAttempt", "maxRetries", "durationMs", "messageCount",
-		"hookCount", "hookInfos", "hookErrors", "preventedContinuation", "stopReason", "hasOutput",
-		"summary", "leafUuid", "messageId", "snapshot", "isSnapshotUpdate", "operation", "data",
-		"parentToolUseID", "lastPrompt", "aiTitle", "customTitle", "prNumber", "prUrl", "prRepository":
-		return k
-	}
-	return "\x00" // matches no key
-}
-
-func knownType(t string) bool {
-	switch t {
-	case "user", "assistant", "system", "summary", "file-history-snapshot", "progress",
-		"queue-operation", "attachment", "permission-mode", "last-prompt", "ai-title",
-		"custom-title", "pr-link":
-		return true
-	}
-	return false
+	return k == "toolUseResult" || skimmedField(k)
 }
 
 // parseMessage validates the message object at s[i] == '{' (depth deep,

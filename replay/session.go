@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 )
 
 // Session is one Claude Code conversation: a main transcript file and the
@@ -210,6 +212,14 @@ func (c *Call) Sent() bool { return !c.Synthetic && !c.Duplicate && !c.APIError 
 // and is neither a duplicate of another thread's call nor a line written
 // locally (<synthetic>).
 func (c *Call) Counted() bool { return c.HasUsage && !c.Duplicate && !c.Synthetic }
+
+// SkillListChanged reports whether the call was sent with a skill list
+// that a skill written in the session changed: SkillsChanged marks it, on
+// a version that reloads the skills while a session runs
+// (claudecode.SkillsReload).
+func (c *Call) SkillListChanged() bool {
+	return c.SkillsChanged && claudecode.SkillsReload.In(c.Version)
+}
 
 // Key is the deduplication key: message.id and requestId, or message.id
 // alone when the line has no requestId, as ccusage keys them.
@@ -529,8 +539,8 @@ func (b *builder) call(e *Entry, th *Thread, key callID, mi, ci int) int {
 		c := Call{
 			MessageID: e.MessageID, RequestID: e.RequestID, Model: e.Model, Version: e.Version,
 			SessionID: e.SessionID, Line: e.Line, Time: e.Time, Msg: mi,
-			Synthetic: e.Model == "<synthetic>", APIError: e.APIError,
-			OutputLowerBound: placeholderOutput(e.Version),
+			Synthetic: e.Model == claudecode.SyntheticModel.Value, APIError: e.APIError,
+			OutputLowerBound: claudecode.PlaceholderOutput.In(e.Version),
 		}
 		if key.msg != "" {
 			if owner, ok := b.callOwner[key]; ok && owner != th {
@@ -617,7 +627,7 @@ func (b *builder) finish() *Session {
 		th.markSkillChanges()
 	}
 	s.Versions = sortedKeys(b.versions)
-	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
+	sort.SliceStable(s.Versions, func(i, j int) bool { return claudecode.CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
 	s.Models = sortedKeys(b.models)
 	return s
 }
@@ -631,59 +641,26 @@ func sortedKeys(m map[string]struct{}) []string {
 	return out
 }
 
-// placeholderOutput reports whether a CLI version wrote message_start
-// placeholder output_tokens (2.1.9–2.1.41).
-func placeholderOutput(v string) bool {
-	return CompareVersions(v, "2.1.9") >= 0 && CompareVersions(v, "2.1.41") <= 0
-}
-
-// versionPart is strconv.Atoi(p), or 0 when p is not a number, without
-// Atoi's error for the usual short run of digits (CompareVersions runs for
-// every call of every simulation).
-func versionPart(p string) int {
-	n := 0
-	for i := 0; i < len(p); i++ {
-		if c := p[i]; c >= '0' && c <= '9' && len(p) < 10 {
-			n = n*10 + int(c-'0')
-			continue
-		}
-		n, _ = strconv.Atoi(p) // signs, other characters, overflow
-		return n
-	}
-	return n
-}
-
-// nextVersionPart splits v at its first dot (as strings.Cut) and reads the
-// part before it.
-func nextVersionPart(v string) (n int, rest string) {
-	for i := 0; i < len(v); i++ {
-		if v[i] == '.' {
-			return versionPart(v[:i]), v[i+1:]
-		}
-	}
-	return versionPart(v), ""
-}
-
-// CompareVersions compares dotted numeric versions ("2.1.9" < "2.1.41").
-// Missing or non-numeric parts count as 0.
-func CompareVersions(a, b string) int {
-	for a != "" || b != "" {
-		var nx, ny int
-		nx, a = nextVersionPart(a)
-		ny, b = nextVersionPart(b)
-		if nx != ny {
-			if nx < ny {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
-
 // HasThinking reports whether m, a response, has a thinking block.
 func (m *Message) HasThinking() bool {
 	return slices.ContainsFunc(m.Blocks, func(b Block) bool { return b.Kind == BlockThinking })
+}
+
+// PromptBudget returns the thinking budget a user message sets by its
+// keywords (claudecode.ThinkingBudget, the strongest phrase of its text
+// blocks), and false when it sets none: it is not a prompt the user typed
+// (Typed), so it starts no turn.
+func (m *Message) PromptBudget() (int64, bool) {
+	if !m.Typed() {
+		return 0, false
+	}
+	var budget int64
+	for _, b := range m.Blocks {
+		if b.Kind == BlockText {
+			budget = max(budget, claudecode.ThinkingBudget(b.Text))
+		}
+	}
+	return budget, true
 }
 
 // Typed reports whether m is a prompt the user typed, which begins a turn:
@@ -778,6 +755,30 @@ func writesSkill(t *ToolCall) bool {
 func (th *Thread) Between(from, to int, pred func(*Call) bool) bool {
 	for k := max(from+1, 0); k <= to && k < len(th.Calls); k++ {
 		if pred(&th.Calls[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// Continues reports whether the thread begins with a compaction summary: a
+// full compaction comes before its first sent call. Claude Code 1.0.x
+// wrote a conversation it compacted on into a new transcript that begins
+// with the summary, and a resumed one copies it from there (2.x compacts
+// within the transcript). Such a conversation began in the session it
+// continues: its second turn is long past, and its first call read a
+// prefix its own compaction had just written, not one the user's other
+// requests keep warm.
+func (th *Thread) Continues() bool {
+	first := slices.IndexFunc(th.Calls, func(c Call) bool { return c.Sent() })
+	if first < 0 {
+		return false
+	}
+	for _, comp := range th.Compactions {
+		if comp.Msg > th.Calls[first].Msg {
+			break
+		}
+		if comp.Kind != CompactMicro {
 			return true
 		}
 	}

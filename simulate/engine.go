@@ -30,18 +30,18 @@ type Config struct {
 	CacheEdits bool
 	// EstimateFrom is the first Claude Code version whose threshold count
 	// adds an estimate of what followed the last response
-	// (claudecode.EstimateFrom).
+	// (claudecode.Estimate).
 	EstimateFrom string
 	// ManualCompactions says which runs compact where the user ran
 	// /compact (ManualClaudeCode, ManualAll, ManualNone).
 	ManualCompactions string
 	// EstimateResponseFrom is the first version whose count also
 	// estimates the last response's blocks after its first
-	// (claudecode.EstimateResponseFrom).
+	// (claudecode.EstimateResponse).
 	EstimateResponseFrom string
 	// FinalOutputFrom is the first version whose count has a response's
 	// final output where the transcript records a placeholder; the model
-	// then estimates it (claudecode.FinalOutputFrom).
+	// then estimates it (claudecode.FinalOutput).
 	FinalOutputFrom string
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
@@ -56,7 +56,7 @@ type Config struct {
 	SharedPrefixTTL time.Duration
 	// SharedPrefixFrom is the first Claude Code version whose calls on a
 	// new version still read the system prompt prefix
-	// (claudecode.SharedPrefixFrom).
+	// (claudecode.SharedPrefix).
 	SharedPrefixFrom string
 	// ColdStart starts every run with an empty cache and no prefix kept
 	// warm by other requests. By default a run starts with the prefix the
@@ -80,8 +80,8 @@ type Config struct {
 	// (claudecode.DefaultMinCacheable).
 	MinCacheable []claudecode.MinPrefix
 	// Breaks is the cache-break rule of Metrics.CacheBreaks (Claude Code's,
-	// accounting.DefaultBreakRule); the zero value means the default.
-	Breaks     accounting.BreakRule
+	// claudecode.DefaultBreakRule); the zero value means the default.
+	Breaks     claudecode.BreakRule
 	Summarizer Summarizer
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
@@ -92,7 +92,7 @@ type Config struct {
 	RestoreTotalTokens int64
 	// RestoreWrittenFrom is the first Claude Code version whose
 	// restoration counts the files a tool wrote
-	// (claudecode.RestoreWrittenFrom).
+	// (claudecode.RestoreWritten).
 	RestoreWrittenFrom string
 }
 
@@ -297,33 +297,25 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Summarizer == (Summarizer{}) {
 		cfg.Summarizer = DefaultSummarizer()
 	}
-	if cfg.Breaks == (accounting.BreakRule{}) {
-		cfg.Breaks = accounting.DefaultBreakRule()
+	if cfg.Breaks == (claudecode.BreakRule{}) {
+		cfg.Breaks = claudecode.DefaultBreakRule()
 	}
 	if cfg.MinCacheable == nil {
 		cfg.MinCacheable = claudecode.DefaultMinCacheable()
 	}
-	cfg.TurnRules = cfg.TurnRules.WithDefaults()
-	if cfg.EstimateFrom == "" {
-		cfg.EstimateFrom = claudecode.EstimateFrom
+	for _, k := range cfg.cutoffs() {
+		if *k.dst == "" {
+			*k.dst = k.fromFact()
+		}
 	}
 	if cfg.ManualCompactions == "" {
 		cfg.ManualCompactions = ManualClaudeCode
-	}
-	if cfg.EstimateResponseFrom == "" {
-		cfg.EstimateResponseFrom = claudecode.EstimateResponseFrom
-	}
-	if cfg.FinalOutputFrom == "" {
-		cfg.FinalOutputFrom = claudecode.FinalOutputFrom
 	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
 	}
 	if cfg.SharedPrefixTTL <= 0 {
 		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
-	}
-	if cfg.SharedPrefixFrom == "" {
-		cfg.SharedPrefixFrom = claudecode.SharedPrefixFrom
 	}
 	if cfg.ClockSlack == 0 {
 		cfg.ClockSlack = DefaultClockSlack
@@ -335,16 +327,13 @@ func (cfg Config) withDefaults() Config {
 		cfg.GatewayCacheUnit = DefaultGatewayCacheUnit
 	}
 	if cfg.RestoreFiles == 0 {
-		cfg.RestoreFiles = claudecode.RestoreFiles
+		cfg.RestoreFiles = claudecode.RestoreFiles.Value
 	}
 	if cfg.RestoreFileTokens == 0 {
-		cfg.RestoreFileTokens = claudecode.RestoreFileTokens
+		cfg.RestoreFileTokens = claudecode.RestoreFileTokens.Value
 	}
 	if cfg.RestoreTotalTokens == 0 {
-		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens
-	}
-	if cfg.RestoreWrittenFrom == "" {
-		cfg.RestoreWrittenFrom = claudecode.RestoreWrittenFrom
+		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens.Value
 	}
 	return cfg
 }
@@ -388,7 +377,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, LimitParams: cfg.Limits},
 	}
-	e.placeholder = tr.Estimate(replay.Estimate(len(claudecode.Placeholder)))
+	e.placeholder = tr.Estimate(replay.Estimate(len(claudecode.Placeholder.Value)))
 	// Room for every item the trace appends, so the context is not
 	// regrown call after call (a compaction replaces it with a smaller one).
 	n := 1
@@ -890,9 +879,9 @@ func (e *engine) callTTL(tc *TraceCall) time.Duration {
 	case e.cfg.TTL > 0:
 		return e.cfg.TTL
 	case u.CacheWrite1h > 0 && u.CacheWrite5m == 0:
-		return accounting.DefaultTTL1h
+		return claudecode.CacheTTL1h.Value
 	case u.CacheWrite5m > 0 && u.CacheWrite1h == 0:
-		return accounting.DefaultTTL5m
+		return claudecode.CacheTTL5m.Value
 	}
 	return e.ttl
 }
@@ -931,10 +920,10 @@ func (e *engine) rulesOf(version string) versionRules {
 			return r
 		}
 	}
-	from := func(cut string) bool { return version == "" || replay.CompareVersions(version, cut) >= 0 }
+	from := func(cut string) bool { return version == "" || claudecode.AtLeast(version, cut) }
 	r := versionRules{version: version, estimateAfter: from(e.cfg.EstimateFrom),
 		estimateResponse: from(e.cfg.EstimateResponseFrom), finalOutput: from(e.cfg.FinalOutputFrom),
-		sharedPrefix: replay.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
+		sharedPrefix: claudecode.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
 	e.rules = append(e.rules, r)
 	return r
 }
@@ -976,7 +965,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheable(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
 	if stamp == 0 {
 		stamp = replay.Time(tc.Time)

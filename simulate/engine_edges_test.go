@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -110,14 +110,14 @@ func TestEdgeEngineBreakRule(t *testing.T) {
 	tr.Calls[2].Usage = replay.Usage{Input: 10, CacheRead: 99_490, CacheWrite5m: 1900, Output: 100}
 	for _, c := range []struct {
 		name string
-		rule accounting.BreakRule
+		rule claudecode.BreakRule
 		want int
 	}{
-		{"default rule", accounting.BreakRule{}, 0},
-		{"1% and 1,000 tokens", accounting.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000}, 1},
+		{"default rule", claudecode.BreakRule{}, 0},
+		{"1% and 1,000 tokens", claudecode.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000}, 1},
 	} {
 		cfg := DefaultConfig()
-		if c.rule != (accounting.BreakRule{}) {
+		if c.rule != (claudecode.BreakRule{}) {
 			cfg.Breaks = c.rule
 		}
 		res := Run(tr, nothing{}, cfg)

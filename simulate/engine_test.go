@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
@@ -394,13 +393,13 @@ func TestCacheBreaksRule(t *testing.T) {
 		{Model: sonnet46, Read: 6_000},      // 1,999: no break
 		{Model: "claude-opus-4-6", Read: 0}, // a model change breaks too
 	}
-	got := CacheBreaks(calls, accounting.DefaultBreakRule())
+	got := CacheBreaks(calls, claudecode.DefaultBreakRule())
 	if want := []int{4, 5, 7}; !reflect.DeepEqual(got, want) {
 		t.Errorf("breaks %v, want %v", got, want)
 	}
 	// Config.Breaks sets the thresholds: at 1% and 1,000 tokens the drops
 	// of 3% (index 2), 2.06% (3) and 1,999 tokens (6) break as well.
-	got = CacheBreaks(calls, accounting.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000})
+	got = CacheBreaks(calls, claudecode.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000})
 	if want := []int{2, 3, 4, 5, 6, 7}; !reflect.DeepEqual(got, want) {
 		t.Errorf("breaks at 1%%/1,000 %v, want %v", got, want)
 	}

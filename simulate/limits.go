@@ -61,8 +61,8 @@ func inferLimits(calls []TraceCall) Inferred {
 	// A prompt above the window is the stronger proof: look for it first.
 	for _, c := range calls {
 		l := claudecode.LimitsFor(claudecode.LimitParams{}, c.Model, c.Version)
-		if p := c.Usage.Prompt(); p > l.Window && l.Window < claudecode.LongWindow {
-			return Inferred{Window: claudecode.LongWindow, Reason: fmt.Sprintf(
+		if p := c.Usage.Prompt(); p > l.Window && l.Window < claudecode.LongWindow.Value {
+			return Inferred{Window: claudecode.LongWindow.Value, Reason: fmt.Sprintf(
 				"call %d's recorded prompt of %s tokens passed the %s-token window", c.Index+1, numtext.Int(p), numtext.Int(l.Window))}
 		}
 	}
@@ -76,7 +76,7 @@ func inferLimits(calls []TraceCall) Inferred {
 		why := fmt.Sprintf("call %d was sent without a compaction after call %d's usage total of %s tokens, at or above the %s-token auto-compact threshold",
 			next.Index+1, c.Index+1, numtext.Int(total), numtext.Int(l.Threshold))
 		if claudecode.OffersLongWindow(c.Model) {
-			return Inferred{Window: claudecode.LongWindow, Reason: why}
+			return Inferred{Window: claudecode.LongWindow.Value, Reason: why}
 		}
 		return Inferred{AutoCompactOff: true, Reason: why}
 	}
@@ -99,7 +99,7 @@ func (in Inferred) With(p claudecode.LimitParams) claudecode.LimitParams {
 // by size in a session whose recorded prompts show ev: by version, unless
 // they show it off (an experiment flag decides, whatever the version).
 func MicroByDefault(version string, ev MicroEvidence) bool {
-	return !ev.Off && claudecode.MicroBySize(version)
+	return !ev.Off && claudecode.MicroBySize.In(version)
 }
 
 // MicroEvidence is what a session's recorded prompts show of Claude Code's
@@ -155,7 +155,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
 				appended += int64(it.Est)
 			}
-			if it.Kind == KindToolResult && claudecode.CompactableTools[it.Tool] {
+			if it.Kind == KindToolResult && claudecode.Compactable(it.Tool) {
 				results = append(results, result{it.ToolID, int64(it.Est)})
 			}
 		}
@@ -172,7 +172,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 		for k, r := range results {
 			ests[k] = r.est
 		}
-		if _, saved := claudecode.MicroClears(ests, claudecode.MicroKeep, claudecode.MicroTarget); saved >= claudecode.MicroMinSavings {
+		if _, saved := claudecode.MicroClears(ests, claudecode.MicroKeep.Value, claudecode.MicroTarget.Value); saved >= claudecode.MicroMinSavings.Value {
 			return MicroEvidence{Off: true, Reason: fmt.Sprintf(
 				"call %d was sent with its tool results whole although Claude Code's count (at least %s tokens) was past the %s-token warning level and micro-compaction would have cleared %s tokens of them (by Claude Code's estimate)",
 				c.Index+1, numtext.Int(count), numtext.Int(l.Warning), numtext.Int(saved))}

@@ -108,3 +108,26 @@ func TestParamsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestCutoffsFromFacts checks that each version parameter defaults to the
+// cut-off of the Claude Code fact it moves, and is named for the side it
+// moves: a …-from parameter the version a fact holds from, an …-until one
+// the version it stops holding at.
+func TestCutoffsFromFacts(t *testing.T) {
+	def := DefaultConfig()
+	for _, k := range def.cutoffs() {
+		want, suffix := k.fact.From, "-from"
+		if want == "" {
+			want, suffix = k.fact.Until, "-until"
+		}
+		if *k.dst != want || want == "" {
+			t.Errorf("%s defaults to %q, the fact %s says %q", k.name, *k.dst, k.fact.Name, want)
+		}
+		if !strings.HasSuffix(k.name, suffix) {
+			t.Errorf("%s moves %s's %s", k.name, k.fact.Name, strings.TrimPrefix(suffix, "-"))
+		}
+		if got := reflect.ValueOf(def).FieldByName(k.field); !got.IsValid() || got.String() != want {
+			t.Errorf("%s: Config.%s = %v", k.name, k.field, got)
+		}
+	}
+}

@@ -40,11 +40,11 @@ func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
 		cfg     Config
 		read    int64
 	}{
-		{"1.0.89, budget changed", "1.0.89", claudecode.ThinkHighest, true, DefaultConfig(), 0},
+		{"1.0.89, budget changed", "1.0.89", claudecode.ThinkHighest.Value, true, DefaultConfig(), 0},
 		{"1.0.89, same budget", "1.0.89", 0, false, DefaultConfig(), 2990},
-		{"1.0.80, keyword without thinking", "1.0.80", claudecode.ThinkBasic, false, DefaultConfig(), 2990},
-		{"2.1.146, budget changed", "2.1.146", claudecode.ThinkHighest, true, DefaultConfig(), 2990},
-		{"1.0.89, rule off", "1.0.89", claudecode.ThinkHighest, true, off, 2990},
+		{"1.0.80, keyword without thinking", "1.0.80", claudecode.ThinkBasic.Value, false, DefaultConfig(), 2990},
+		{"2.1.146, budget changed", "2.1.146", claudecode.ThinkHighest.Value, true, DefaultConfig(), 2990},
+		{"1.0.89, rule off", "1.0.89", claudecode.ThinkHighest.Value, true, off, 2990},
 	} {
 		got := run(c.version, c.second, c.thought, c.cfg)
 		if got.Read != c.read {
@@ -255,8 +255,8 @@ func TestSystemPrefixOf(t *testing.T) {
 // Before SecondTurnUntil the session's second turn reads only the system
 // prompt; its third turn, and any turn from 2.1.0 on, reads the whole
 // previous prompt. So does the second turn of a transcript that continues
-// a conversation from its summary (claudecode.Continues): the conversation is past
-// its second turn.
+// a conversation from its summary (replay.Thread.Continues): the
+// conversation is past its second turn.
 func TestSecondTurnRewrite(t *testing.T) {
 	for _, c := range []struct {
 		version      string

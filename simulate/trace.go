@@ -93,7 +93,7 @@ type TraceCall struct {
 	Side []replay.SideRequest
 	// Thinking is the thinking budget the keywords of the turn's prompt
 	// ask for (claudecode.ThinkingBudget), which applies before
-	// accounting.ThinkingKeywordsUntil.
+	// Config.ThinkingKeywordsUntil (claudecode.ThinkingKeywords).
 	Thinking int64
 	// NewTurn is set when a prompt the user typed precedes the call: it
 	// starts a turn.
@@ -105,7 +105,7 @@ type TraceCall struct {
 	// cached prefix breaks there.
 	CwdChanged bool
 	// SkillsChanged is set when the call was sent with a skill list that a
-	// skill written in the session changed (claudecode.SkillsChanged, on
+	// skill written in the session changed (replay.Call.SkillListChanged, on
 	// this call or a call between it and the previous one): the list comes
 	// after the base prefix, so the cached prefix breaks there.
 	SkillsChanged bool
@@ -146,7 +146,7 @@ type Trace struct {
 	// Continued is set when the transcript begins with a compaction
 	// summary: its conversation began in an earlier session, so it is past
 	// its second turn, and what its first call read from the cache its own
-	// compaction had just written (claudecode.Continues).
+	// compaction had just written (replay.Thread.Continues).
 	Continued bool
 	// MissOnlyInput is set when a call to a model reached through a
 	// compatible endpoint recorded less input than cache read: that
@@ -161,8 +161,8 @@ type Trace struct {
 	// length/4 estimate is used.
 	Method accounting.Method
 	// TTL is the cache lifetime the session's writes show
-	// (accounting.DefaultTTL1h when any call wrote 1-hour entries, else
-	// DefaultTTL5m): a run starts with it, and each call's own writes
+	// (claudecode.CacheTTL1h when any call wrote 1-hour entries, else
+	// CacheTTL5m): a run starts with it, and each call's own writes
 	// choose its entries' lifetime (engine.callTTL). Config.TTL overrides
 	// both.
 	TTL time.Duration
@@ -214,7 +214,7 @@ func Prepare(s *replay.Session) *Trace {
 	th := s.Main
 	sz := accounting.SizeThread(th)
 	tr := &Trace{
-		Session: s.ID, Thread: th, Method: sz.Method, TTL: accounting.DefaultTTL5m,
+		Session: s.ID, Thread: th, Method: sz.Method, TTL: claudecode.CacheTTL5m.Value,
 		Overhead: sz.Overhead, Ratio: sz.Ratio,
 	}
 	threads := s.Agents
@@ -233,7 +233,7 @@ func Prepare(s *replay.Session) *Trace {
 	}
 	for i := range th.Calls {
 		if c := &th.Calls[i]; c.Sent() && c.Usage.CacheWrite1h > 0 {
-			tr.TTL = accounting.DefaultTTL1h
+			tr.TTL = claudecode.CacheTTL1h.Value
 		}
 	}
 	if tr.Auxiliary == "" {
@@ -245,7 +245,7 @@ func Prepare(s *replay.Session) *Trace {
 	tr.userMsgs = typedUsers(tr.Calls)
 	tr.quotes = &sync.Map{}
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-	tr.Continued = claudecode.Continues(th)
+	tr.Continued = th.Continues()
 	tr.MissOnlyInput = MissOnly(tr.Calls)
 	tr.markPrefixReads()
 	return tr
@@ -269,7 +269,7 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
 			Restarted:     th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.Restart }),
 			CwdChanged:    th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.CwdChanged }),
-			SkillsChanged: th.Between(prevCall, seg.Call, claudecode.SkillsChanged),
+			SkillsChanged: th.Between(prevCall, seg.Call, (*replay.Call).SkillListChanged),
 		}
 		prevCall = seg.Call
 		if c.OutputLowerBound {
@@ -308,7 +308,7 @@ func (tc *TraceCall) appendSegment(th *replay.Thread, sz *accounting.Sizes, seg 
 		if tc.RealCompact != nil && m == tc.RealCompact.Msg {
 			afterBoundary = true
 		}
-		if b, isPrompt := claudecode.PromptBudget(&th.Messages[m]); isPrompt {
+		if b, isPrompt := th.Messages[m].PromptBudget(); isPrompt {
 			thinking, ok, tc.NewTurn = b, true, true
 		}
 		n := len(tc.Items)

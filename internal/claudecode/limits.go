@@ -1,10 +1,6 @@
 package claudecode
 
-import (
-	"strings"
-
-	"github.com/ctxlab/ctxlab/replay"
-)
+import "strings"
 
 // Limits are Claude Code's context thresholds for one model and version
 // (its bundled cli.js, 2.1.x, checked against where real auto-compactions
@@ -21,56 +17,74 @@ type Limits struct {
 	AutoCompactOff bool `json:"auto_compact_off,omitempty"`
 }
 
-// Windows and thresholds, each from its source.
-const (
-	// DefaultWindow is the context window of Claude models; "[1m]"
-	// variants have LongWindow (Anthropic's "Context windows"). "[1m]" is
-	// the only mark Claude Code reads from a model's name: a gateway's
-	// "claude-opus-4.6-1m" (2.1.63) auto-compacted like a 200K window.
-	DefaultWindow = 200_000
-	LongWindow    = 1_000_000
-	// Reserved output: ReservedOld before ReservedNewFrom, ReservedNew
-	// from it on, where real auto-compactions moved from ≈155K to ≈167K on
-	// 200K models (2.1.19 and earlier against 2.1.22 and later).
-	ReservedOld     = 32_000
-	ReservedNew     = 20_000
-	ReservedNewFrom = "2.1.22"
-	// The auto-compact buffer below the available window, the warning
-	// level below the threshold, and the blocking limit below the window
-	// (cli.js: uL0 / zQ0, rD5 / c97, mL0).
-	AutoCompactBuffer = 13_000
-	WarningOffset     = 20_000
-	BlockingOffset    = 3_000
+// The windows and the thresholds below them.
+var (
+	// ContextWindow is the context window of Claude models.
+	ContextWindow = Value[int64]{Fact{Name: "ContextWindow",
+		Doc:    "the context window of Claude models, in tokens",
+		Source: `Anthropic's "Context windows"`}, 200_000}
+	// LongWindow is the window of "[1m]" models: the only mark Claude Code
+	// reads from a model's name, so a gateway's "claude-opus-4.6-1m"
+	// (2.1.63) auto-compacted like a 200K window.
+	LongWindow = Value[int64]{Fact{Name: "LongWindow",
+		Doc:    "the context window of a model whose id holds [1m], the only mark of it Claude Code reads",
+		Source: `Anthropic's "Context windows"; compactMetadata.preTokens of a gateway's claude-opus-4.6-1m (2.1.63)`}, 1_000_000}
+	// LongWindowModels are matched anywhere in a model id. The
+	// transcript's message.model does not say whether a session used the
+	// long window: Claude Code asks for it in a beta header, so the model
+	// id is the same.
+	LongWindowModels = Value[[]string]{Fact{Name: "LongWindowModels",
+		Doc:    "the models offered with a 1M-token window (Claude Sonnet 4, 4.5 and 4.6, Claude Opus 4.6)",
+		Source: `Anthropic's "Context windows"`}, []string{"sonnet-4-2", "sonnet-4-5", "sonnet-4-6", "opus-4-6"}}
+	// ReservedOld and ReservedNew are the output reservations before and
+	// from 2.1.22: real auto-compactions on 200K models moved from ≈155K
+	// (2.1.19 and earlier) to ≈167K (2.1.22 and later).
+	ReservedOld = Value[int64]{Fact{Name: "ReservedOld", Until: "2.1.22",
+		Doc:    "output tokens reserved below the window",
+		Source: "compactMetadata.preTokens: auto-compactions at ≈155K on 200K models up to 2.1.19"}, 32_000}
+	ReservedNew = Value[int64]{Fact{Name: "ReservedNew", From: ReservedOld.Until,
+		Doc:    "output tokens reserved below the window",
+		Source: "compactMetadata.preTokens: auto-compactions at ≈167K on 200K models from 2.1.22"}, 20_000}
+	// AutoCompactBuffer, WarningOffset and BlockingOffset place the
+	// auto-compact threshold below the available window, the warning
+	// level below the threshold and the blocking limit below the window.
+	AutoCompactBuffer = Value[int64]{Fact{Name: "AutoCompactBuffer",
+		Doc:    "the auto-compact threshold lies this far below the available window (window − reserved output)",
+		Source: "Claude Code 2.1.x's bundled cli.js; compactMetadata.preTokens"}, 13_000}
+	WarningOffset = Value[int64]{Fact{Name: "WarningOffset",
+		Doc:    "the warning level lies this far below the threshold (below the available window with auto-compaction off)",
+		Source: "Claude Code 2.1.x's bundled cli.js"}, 20_000}
+	BlockingOffset = Value[int64]{Fact{Name: "BlockingOffset",
+		Doc:    "input is blocked this far below the window",
+		Source: "Claude Code 2.1.x's bundled cli.js"}, 3_000}
 )
 
-// EstimateFrom is the first Claude Code version whose auto-compaction count
-// is the last response's usage total (input, cache reads and writes,
-// output) plus Claude Code's estimate of every message after the first
-// block of that response; earlier versions count the usage total alone.
-// compactMetadata.preTokens shows which a version counts.
-const EstimateFrom = "2.1.0"
-
-// FinalOutputFrom is the first Claude Code version whose count has a
-// response's final output tokens where its transcript records a
-// placeholder (the usage of the response's first streamed message; 2.1.9
-// to 2.1.41 write those). Before it the count has the placeholder too, as
-// the transcript does: 2.1.19's compactMetadata.preTokens equal the
-// recorded usage total and the estimate of what followed, to the token, in
-// both its compactions; a 2.1.41 one exceeds them by 3,744, the size of
-// the long Write its response made. No transcript between has a
-// compaction, so the change is placed at the first version that shows it.
-const FinalOutputFrom = "2.1.41"
-
-// EstimateResponseFrom is the first Claude Code version whose count also
-// adds the estimate of the last response's blocks after its first: Claude
-// Code writes each block of a response as a message of its own, all with
-// the response's usage, and from this version its count walks back to the
-// response's first block, so the tool results between the blocks count
-// (Claude Code 2.1.88's published source).
-const EstimateResponseFrom = "2.1.88"
+// What the auto-compaction count holds, by version. Before Estimate it is
+// the last response's usage total (input, cache reads and writes,
+// output); from it, that total plus Claude Code's estimate of every
+// message after the response's first block. Before FinalOutput the total
+// has the placeholder output the transcript records (PlaceholderOutput):
+// 2.1.19's compactMetadata.preTokens equal the recorded usage total and
+// the estimate of what followed, to the token, in both its compactions,
+// and a 2.1.41 one exceeds them by 3,744, the size of the long Write its
+// response made (no transcript between has a compaction). From
+// EstimateResponse the count walks back to the response's first block, so
+// the tool results between a response's blocks count: Claude Code writes
+// each block as a message of its own with the response's usage.
+var (
+	Estimate = Fact{Name: "Estimate", From: "2.1.0",
+		Doc:    "the auto-compaction count adds an estimate of what followed the last response to its usage total",
+		Source: "compactMetadata.preTokens (2.0.76: the usage total; 2.1.19, 2.1.41: more)"}
+	FinalOutput = Fact{Name: "FinalOutput", From: "2.1.41",
+		Doc:    "the auto-compaction count has a response's final output where the transcript records a placeholder",
+		Source: "compactMetadata.preTokens (2.1.19: the placeholder; 2.1.41: the final output)"}
+	EstimateResponse = Fact{Name: "EstimateResponse", From: "2.1.88",
+		Doc:    "the auto-compaction count also estimates the last response's blocks after its first",
+		Source: "Claude Code 2.1.88's published source; compactMetadata.preTokens (2.1.118–2.1.146)"}
+)
 
 // LimitParams are the overridable inputs of Limits. Zero fields take the
-// defaults above.
+// facts above.
 type LimitParams struct {
 	Window   int64   // 0: by model
 	Reserved int64   // 0: by version
@@ -86,20 +100,20 @@ type LimitParams struct {
 func LimitsFor(p LimitParams, model, version string) Limits {
 	l := Limits{Window: p.Window, Reserved: p.Reserved}
 	if l.Window == 0 {
-		l.Window = DefaultWindow
-		if strings.Contains(model, "[1m]") {
-			l.Window = LongWindow
+		l.Window = ContextWindow.Value
+		if hasLongMark(model) {
+			l.Window = LongWindow.Value
 		}
 	}
 	if l.Reserved == 0 {
-		l.Reserved = ReservedOld
-		if version == "" || replay.CompareVersions(version, ReservedNewFrom) >= 0 {
-			l.Reserved = ReservedNew
+		l.Reserved = ReservedNew.Value
+		if ReservedOld.In(version) {
+			l.Reserved = ReservedOld.Value
 		}
 	}
 	buf := p.Buffer
 	if buf == 0 {
-		buf = AutoCompactBuffer
+		buf = AutoCompactBuffer.Value
 	}
 	l.Available = l.Window - l.Reserved
 	l.Threshold = l.Available - buf
@@ -112,22 +126,18 @@ func LimitsFor(p LimitParams, model, version string) Limits {
 		base = l.Available
 		l.AutoCompactOff = true
 	}
-	l.Warning = base - WarningOffset
-	l.Blocking = l.Window - BlockingOffset
+	l.Warning = base - WarningOffset.Value
+	l.Blocking = l.Window - BlockingOffset.Value
 	return l
 }
 
-// LongWindowModels lists the models offered with a 1M-token context window
-// (Anthropic's "Context windows": Claude Sonnet 4, 4.5 and 4.6, and Claude
-// Opus 4.6). The transcript's message.model does not say whether a session
-// used it: Claude Code asks for the long window in a beta header, so the
-// model id is the same.
-var LongWindowModels = []string{"sonnet-4-2", "sonnet-4-5", "sonnet-4-6", "opus-4-6"}
-
 // OffersLongWindow reports whether model is offered with a 1M-token window
 // (LongWindowModels).
-func OffersLongWindow(model string) bool {
-	for _, m := range LongWindowModels {
+func OffersLongWindow(model string) bool { return matchesAny(model, LongWindowModels.Value) }
+
+// matchesAny reports whether model holds one of parts.
+func matchesAny(model string, parts []string) bool {
+	for _, m := range parts {
 		if strings.Contains(model, m) {
 			return true
 		}

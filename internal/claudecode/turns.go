@@ -1,11 +1,6 @@
 package claudecode
 
-import (
-	"slices"
-	"strings"
-
-	"github.com/ctxlab/ctxlab/replay"
-)
+import "strings"
 
 // The turn rules say where Claude Code, or the API, rewrites the cached
 // conversation when a user turn begins, which no line of the transcript
@@ -18,20 +13,27 @@ import (
 // extended-thinking budget from words in the user's prompt; Anthropic's
 // "Claude Code: Best practices for agentic coding" names the escalating
 // phrases ("think" < "think hard" < "think harder" < "ultrathink"), and
-// Claude Code 1.0.x's bundled cli.js maps them to these budgets.
-const (
-	ThinkBasic   = 4_000
-	ThinkMiddle  = 10_000
-	ThinkHighest = 31_999
+// Claude Code 1.0.x's bundled cli.js maps them to these budgets. From 2.0
+// (ThinkingKeywords) the budget no longer follows the keywords: 2.x
+// records its setting as thinkingMetadata on user lines. Before it, a turn
+// whose budget differs from the previous call's invalidates the cached
+// messages, as changing the thinking parameters does while the system
+// prompt and tools stay cached (Anthropic's "Building with extended
+// thinking").
+var (
+	ThinkingKeywords = Fact{Name: "ThinkingKeywords", Until: "2.0.0",
+		Doc:    "the thinking budget follows the prompt's keywords, and a changed budget breaks the cached messages",
+		Source: `Claude Code 1.0.x's bundled cli.js; Anthropic's "Building with extended thinking"; thinkingMetadata on 2.x user lines`}
+	ThinkBasic = Value[int64]{Fact{Name: "ThinkBasic", Until: ThinkingKeywords.Until,
+		Doc:    `the thinking budget of "think"`,
+		Source: "Claude Code 1.0.x's bundled cli.js"}, 4_000}
+	ThinkMiddle = Value[int64]{Fact{Name: "ThinkMiddle", Until: ThinkingKeywords.Until,
+		Doc:    `the thinking budget of "think hard", "megathink" and their variants`,
+		Source: "Claude Code 1.0.x's bundled cli.js"}, 10_000}
+	ThinkHighest = Value[int64]{Fact{Name: "ThinkHighest", Until: ThinkingKeywords.Until,
+		Doc:    `the thinking budget of "think harder", "ultrathink" and their variants`,
+		Source: "Claude Code 1.0.x's bundled cli.js"}, 31_999}
 )
-
-// ThinkingKeywordsUntil is the first Claude Code version whose thinking
-// budget no longer follows the prompt's keywords (2.x records its setting
-// as thinkingMetadata on user lines). Before it, a turn whose budget
-// differs from the previous call's invalidates the cached messages, as
-// changing the thinking parameters does while the system prompt and tools
-// stay cached (Anthropic's "Building with extended thinking").
-const ThinkingKeywordsUntil = "2.0.0"
 
 // The phrases after "think" that raise its budget, matched as whole words.
 var (
@@ -59,21 +61,33 @@ func ThinkingBudget(text string) int64 {
 		if !wordEnd(t, end) {
 			continue // "thinking", "thinks"
 		}
-		switch {
-		case strings.HasSuffix(t[:i], "ultra") && wordEnd(t, i-len("ultra")-1):
-			return ThinkHighest
-		case strings.HasSuffix(t[:i], "mega") && wordEnd(t, i-len("mega")-1):
-			budget = max(budget, ThinkMiddle)
-		case !wordEnd(t, i-1):
-			// "rethink"
-		case followedBy(t[end:], thinkHighest):
-			return ThinkHighest
-		case followedBy(t[end:], thinkMiddle):
-			budget = max(budget, ThinkMiddle)
-		default:
-			budget = max(budget, ThinkBasic)
+		budget = max(budget, phraseBudget(t, i, end))
+		if budget == ThinkHighest.Value {
+			return budget
 		}
 	}
+}
+
+// phraseBudget is the budget of the phrase around the whole word "think"
+// at t[i:end]: "ultrathink", "megathink", "think" and the words after it;
+// 0 for a word such as "rethink".
+func phraseBudget(t string, i, end int) int64 {
+	if strings.HasSuffix(t[:i], "ultra") && wordEnd(t, i-len("ultra")-1) {
+		return ThinkHighest.Value
+	}
+	if strings.HasSuffix(t[:i], "mega") && wordEnd(t, i-len("mega")-1) {
+		return ThinkMiddle.Value
+	}
+	if !wordEnd(t, i-1) {
+		return 0 // "rethink"
+	}
+	if followedBy(t[end:], thinkHighest) {
+		return ThinkHighest.Value
+	}
+	if followedBy(t[end:], thinkMiddle) {
+		return ThinkMiddle.Value
+	}
+	return ThinkBasic.Value
 }
 
 // wordEnd reports whether t has no word character at i: i is outside t,
@@ -112,69 +126,47 @@ func hasThink(s string) bool {
 	return false
 }
 
-// PromptBudget returns the thinking budget a user message sets, and false
-// when it sets none: it is not a prompt the user typed (replay.Message.Typed),
-// so it starts no turn.
-func PromptBudget(m *replay.Message) (int64, bool) {
-	if !m.Typed() {
-		return 0, false
-	}
-	var text []string
-	for _, b := range m.Blocks {
-		if b.Kind == replay.BlockText && hasThink(b.Text) {
-			text = append(text, b.Text)
-		}
-	}
-	if len(text) == 0 {
-		return 0, true
-	}
-	return ThinkingBudget(strings.Join(text, "\n")), true
-}
-
-// SkillsReloadFrom is the first Claude Code version that reloads the
-// skills while a session runs (its CHANGELOG, 2.1.0: "skill hot-reload"):
-// from it, a skill written in the session changes the skill list in the
-// prompt ahead of the conversation (replay.Call.SkillsChanged).
-const SkillsReloadFrom = "2.1.0"
-
-// SkillsChanged reports whether call c was sent with a skill list a skill
-// written in the session changed.
-func SkillsChanged(c *replay.Call) bool {
-	return c.SkillsChanged && c.Version != "" && replay.CompareVersions(c.Version, SkillsReloadFrom) >= 0
-}
-
-// PostCompactTurnFrom is the first Claude Code version whose first user
-// turn after a compaction rewrites the conversation after the system
-// prompt: its transcripts read only the system prompt there, although the
-// prompt grew and nothing recorded changed; 2.1.41's read it all.
-const PostCompactTurnFrom = "2.1.126"
-
-// SecondTurnUntil is the first Claude Code version whose second user turn
-// no longer rewrites the conversation from its first message: before 2.1
-// that turn read only the system prompt, although the prompt grew and
-// nothing recorded changed.
-const SecondTurnUntil = "2.1.0"
-
-// DropThinkingUntil is the first Claude Code version whose user turns keep
-// the cached conversation after a turn with thinking. Before it, on the
-// models of DropsThinking, the API drops the thinking blocks of earlier
-// assistant turns once a user message that is not a tool result follows
-// (Anthropic's "Building with extended thinking"), so the cached prefix
-// breaks at the previous turn's first response; 2.1's transcripts show the
-// thinking kept.
-const DropThinkingUntil = "2.1.0"
-
-// DropThinkingModels lists the models whose earlier turns' thinking the
-// API drops (Anthropic's "Building with extended thinking": every Claude
-// model before Claude Opus 4.5), matched anywhere in the model id, so
-// that ids behind a provider prefix match too.
-var DropThinkingModels = []string{"claude-3", "sonnet-4-2", "opus-4-2", "opus-4-1", "sonnet-4-5", "haiku-4-5"}
+// The turns at which the cached conversation is rewritten, by version.
+var (
+	// SkillsReload: from 2.1.0 Claude Code reloads the skills while a
+	// session runs (its CHANGELOG, 2.1.0: "skill hot-reload"), so a skill
+	// written in the session changes the skill list in the prompt ahead
+	// of the conversation (replay.Call.SkillsChanged).
+	SkillsReload = Fact{Name: "SkillsReload", From: "2.1.0",
+		Doc:    "a skill written in the session changes the skill list sent ahead of the conversation, from the second call after the write",
+		Source: `Claude Code's CHANGELOG, 2.1.0 ("skill hot-reload"); usage.cache_read_input_tokens after a SKILL.md is written`}
+	// PostCompactTurn: from 2.1.126 the first user turn after a
+	// compaction reads only the system prompt, although the prompt grew
+	// and nothing recorded changed; 2.1.41's read it all.
+	PostCompactTurn = Fact{Name: "PostCompactTurn", From: "2.1.126",
+		Doc:    "the first user turn after a compaction reads only the system prompt",
+		Source: "usage.cache_read_input_tokens of the first turn after a compaction (2.1.41: all; 2.1.126–2.1.146: the system prompt)"}
+	// SecondTurn: before 2.1 the session's second user turn read only the
+	// system prompt, although the prompt grew and nothing recorded
+	// changed.
+	SecondTurn = Fact{Name: "SecondTurn", Until: "2.1.0",
+		Doc:    "the session's second user turn reads only the system prompt",
+		Source: "usage.cache_read_input_tokens of second turns (1.0.70–2.0.76: the system prompt; 2.1.11 on: all)"}
+	// DropThinking: before 2.1, on the models of DropThinkingModels, the
+	// API drops the thinking blocks of earlier assistant turns once a user
+	// message that is not a tool result follows (Anthropic's "Building
+	// with extended thinking"), so the cached prefix breaks at the
+	// previous turn's first response; 2.1's transcripts show the thinking
+	// kept.
+	DropThinking = Fact{Name: "DropThinking", Until: "2.1.0",
+		Doc:    "a user turn after a turn with thinking breaks the cached conversation, on the models of DropThinkingModels",
+		Source: `Anthropic's "Building with extended thinking"; usage.cache_read_input_tokens of such turns (2.0.76: the system prompt; 2.1.x: all)`}
+	// DropThinkingModels are matched anywhere in the model id, so that
+	// ids behind a provider prefix match too.
+	DropThinkingModels = Value[[]string]{Fact{Name: "DropThinkingModels",
+		Doc:    "the models whose earlier turns' thinking the API drops: every Claude model before Claude Opus 4.5",
+		Source: `Anthropic's "Building with extended thinking"`},
+		[]string{"claude-3", "sonnet-4-2", "opus-4-2", "opus-4-1", "sonnet-4-5", "haiku-4-5"}}
+)
 
 // DropsThinking reports whether the API drops the thinking of model's
 // earlier turns (DropThinkingModels).
-func DropsThinking(model string) bool {
-	return slices.ContainsFunc(DropThinkingModels, func(m string) bool { return strings.Contains(model, m) })
-}
+func DropsThinking(model string) bool { return matchesAny(model, DropThinkingModels.Value) }
 
 // TurnRules are the versions the turn rules apply from or until. The zero
 // value of a field means its default; "0" is before every version and
@@ -182,32 +174,32 @@ func DropsThinking(model string) bool {
 type TurnRules struct {
 	// ThinkingKeywordsUntil: before it, a turn whose keyword thinking
 	// budget differs from the previous call's rewrites the conversation
-	// (ThinkingKeywordsUntil).
+	// (ThinkingKeywords).
 	ThinkingKeywordsUntil string
 	// PostCompactTurnFrom: from it, the first user turn after a
-	// compaction does (PostCompactTurnFrom).
+	// compaction does (PostCompactTurn).
 	PostCompactTurnFrom string
 	// DropThinkingUntil: before it, a user turn after a turn with thinking
-	// does, on the models of DropsThinking (DropThinkingUntil).
+	// does, on the models of DropsThinking (DropThinking).
 	DropThinkingUntil string
 	// SecondTurnUntil: before it, the session's second user turn does
-	// (SecondTurnUntil).
+	// (SecondTurn).
 	SecondTurnUntil string
 }
 
 // WithDefaults returns r with every empty field set to its default.
 func (r TurnRules) WithDefaults() TurnRules {
 	if r.ThinkingKeywordsUntil == "" {
-		r.ThinkingKeywordsUntil = ThinkingKeywordsUntil
+		r.ThinkingKeywordsUntil = ThinkingKeywords.Until
 	}
 	if r.PostCompactTurnFrom == "" {
-		r.PostCompactTurnFrom = PostCompactTurnFrom
+		r.PostCompactTurnFrom = PostCompactTurn.From
 	}
 	if r.DropThinkingUntil == "" {
-		r.DropThinkingUntil = DropThinkingUntil
+		r.DropThinkingUntil = DropThinking.Until
 	}
 	if r.SecondTurnUntil == "" {
-		r.SecondTurnUntil = SecondTurnUntil
+		r.SecondTurnUntil = SecondTurn.Until
 	}
 	return r
 }
@@ -239,7 +231,8 @@ const (
 type TurnCall struct {
 	Model, Version string
 	// NewTurn is set when a prompt the user typed precedes the call, and
-	// Budget is then that prompt's keyword thinking budget (PromptBudget).
+	// Budget is then that prompt's keyword thinking budget
+	// (replay.Message.PromptBudget).
 	// The turn runs with it only when the call's response shows thinking
 	// (Thought): a keyword that asked for a budget whose response did not
 	// think set none (Turns.Next). Budget counts on no other call.
@@ -270,17 +263,44 @@ func NewTurns(r TurnRules, continued bool) Turns {
 
 // Next returns the rules that apply at the thread's next call.
 func (t *Turns) Next(c TurnCall) Rewrite {
-	var rw Rewrite
 	first := !t.started
 	t.started = true
+	rw := t.modelAndBudget(c, first)
+	if !first && c.NewTurn && !t.second {
+		t.second = true
+		if Before(c.Version, t.rules.SecondTurnUntil) {
+			rw |= RewriteSecondTurn
+		}
+	}
+	if c.NewTurn && t.thought && Before(c.Version, t.rules.DropThinkingUntil) && DropsThinking(c.Model) {
+		rw |= RewriteThinkingDropped
+	}
+	if c.NewTurn {
+		t.thought = false
+	}
+	t.thought = t.thought || c.Thought
+	if c.NewTurn && t.compacted {
+		t.compacted = false
+		if AtLeast(c.Version, t.rules.PostCompactTurnFrom) {
+			rw |= RewritePostCompact
+		}
+	}
+	t.prev = c
+	return rw
+}
+
+// modelAndBudget follows the model and the keyword thinking budget a turn
+// runs with, and returns the rules they set off at call c (the thread's
+// first when first is set): a turn on the model a switched turn went on
+// with, and a changed budget.
+func (t *Turns) modelAndBudget(c TurnCall, first bool) Rewrite {
+	var rw Rewrite
+	budget := t.budget
 	if first || c.NewTurn {
 		if !first && c.Model == t.prev.Model && t.turnModel != "" && t.turnModel != c.Model {
 			rw |= RewriteModelNamed
 		}
 		t.turnModel = c.Model
-	}
-	budget := t.budget
-	if first || c.NewTurn {
 		budget = 0
 		if c.Thought {
 			budget = c.Budget
@@ -290,60 +310,16 @@ func (t *Turns) Next(c TurnCall) Rewrite {
 		rw |= RewriteThinkingBudget
 	}
 	t.budget = budget
-	if !first && c.NewTurn && !t.second {
-		t.second = true
-		if before(c.Version, t.rules.SecondTurnUntil) {
-			rw |= RewriteSecondTurn
-		}
-	}
-	if c.NewTurn && t.thought && before(c.Version, t.rules.DropThinkingUntil) && DropsThinking(c.Model) {
-		rw |= RewriteThinkingDropped
-	}
-	if c.NewTurn {
-		t.thought = false
-	}
-	t.thought = t.thought || c.Thought
-	if c.NewTurn && t.compacted {
-		t.compacted = false
-		if c.Version != "" && replay.CompareVersions(c.Version, t.rules.PostCompactTurnFrom) >= 0 {
-			rw |= RewritePostCompact
-		}
-	}
-	t.prev = c
 	return rw
 }
 
 // Keywords reports whether a call on version sets its thinking budget
-// from its prompt's keywords (before ThinkingKeywordsUntil): only then does
-// TurnCall.Budget count.
+// from its prompt's keywords (before TurnRules.ThinkingKeywordsUntil):
+// only then does TurnCall.Budget count.
 func (t *Turns) Keywords(version string) bool {
-	return before(version, t.rules.ThinkingKeywordsUntil)
+	return Before(version, t.rules.ThinkingKeywordsUntil)
 }
 
 // Compacted records a compaction before the call Next just returned for
 // (its first user turn after is RewritePostCompact's).
 func (t *Turns) Compacted() { t.compacted = true }
-
-// Continues reports whether a thread begins with a compaction summary: a
-// full compaction comes before its first sent call. Claude Code 1.0.x
-// wrote a conversation it compacted on into a new transcript that begins
-// with the summary, and a resumed one copies it from there (2.x compacts
-// within the transcript). Such a conversation began in the session it
-// continues: its second turn is long past, and its first call read a
-// prefix its own compaction had just written, not one the user's other
-// requests keep warm.
-func Continues(th *replay.Thread) bool {
-	first := slices.IndexFunc(th.Calls, func(c replay.Call) bool { return c.Sent() })
-	if first < 0 {
-		return false
-	}
-	for _, comp := range th.Compactions {
-		if comp.Msg > th.Calls[first].Msg {
-			break
-		}
-		if comp.Kind != replay.CompactMicro {
-			return true
-		}
-	}
-	return false
-}

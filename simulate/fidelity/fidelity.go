@@ -342,9 +342,9 @@ func microDecision(tr *simulate.Trace) (mode, why string) {
 	case tr.Micro.Off:
 		return "off", "the recorded prompts show it off: " + tr.Micro.Reason
 	case simulate.MicroByDefault(v, tr.Micro):
-		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, claudecode.MicroFrom, claudecode.MicroUntil)
+		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, claudecode.MicroBySize.From, claudecode.MicroBySize.Until)
 	}
-	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, claudecode.MicroFrom, claudecode.MicroUntil)
+	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, claudecode.MicroBySize.From, claudecode.MicroBySize.Until)
 }
 
 // postCompaction fills the prompts of the first call after the first real
@@ -694,7 +694,7 @@ func SummarizeBy(rows []Row, tol Tolerances, by string) []Group {
 			if (a == "") != (b == "") {
 				return strings.Compare(b, a) // the unknown version last
 			}
-			if c := replay.CompareVersions(a, b); c != 0 {
+			if c := claudecode.CompareVersions(a, b); c != 0 {
 				return c
 			}
 			return strings.Compare(a, b)
