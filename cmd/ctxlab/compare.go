@@ -18,7 +18,6 @@ import (
 
 type compareOptions struct {
 	inputOptions
-	sim      simOptions
 	policies string
 	fidelity bool
 	by       string // --by: the fidelity summary by version or project
@@ -111,7 +110,7 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 }
 
 func newCompareCmd(e env) *cobra.Command {
-	o := &compareOptions{inputOptions: inputOptions{kind: report.CompareKind}}
+	o := &compareOptions{inputOptions: inputOptions{outputOptions: outputOptions{kind: report.CompareKind}}}
 	cmd := &cobra.Command{
 		Use:   "compare [paths…]",
 		Short: "Replay sessions under several context policies and compare context, cache and cost",
@@ -125,7 +124,7 @@ cumulative cost and cache per policy, and the cost of each policy over the
 whole input, into DIR (see docs/plots.md).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
-			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
+			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			return runCompare(o, e)
@@ -135,7 +134,6 @@ whole input, into DIR (see docs/plots.md).`,
 	o.addFlags(f)
 	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's tables after the overview")
-	o.sim.addFlags(f)
 	f.StringVar(&o.policies, "policy", policies.Observed().Name()+","+policies.ClaudeCode().Name(), "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
 	f.StringVar(&o.by, "by", "", "with --fidelity, also sum the fidelity rows by "+strings.Join(fidelityBys, " or ")+" (the Claude Code version most of a session's calls recorded)")
@@ -149,22 +147,22 @@ whole input, into DIR (see docs/plots.md).`,
 	return cmd
 }
 
-// checkSection checks --section: a CSV table of compare's, with what it
-// needs.
+// checkSection checks --section, a CSV table of compare's with what it
+// needs, and --by, a grouping of the fidelity summary, with --fidelity.
 func (o *compareOptions) checkSection() error {
-	switch {
-	case o.section == "":
-		return nil
-	case !o.spec.OneTable:
-		return usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
-	case !slices.Contains(view.CompareCSVTables, o.section):
-		return usageError("--section %q: want one of %s", o.section, strings.Join(view.CompareCSVTables, ", "))
+	switch err := o.checkTable(o.section, view.CompareCSVTables); {
+	case err != nil:
+		return err
 	case strings.HasSuffix(o.section, "_calls") && !o.calls:
 		return usageError("--section %s needs --calls", o.section)
 	case strings.HasPrefix(o.section, "fidelity") && !o.fidelity:
 		return usageError("--section %s needs --fidelity", o.section)
 	case o.section == "fidelity_groups" && o.by == "":
 		return usageError("--section fidelity_groups needs --by")
+	case o.by != "" && !slices.Contains(fidelityBys, o.by):
+		return usageError("--by %q: want %s", o.by, strings.Join(fidelityBys, " or "))
+	case o.by != "" && !o.fidelity:
+		return usageError("--by %s needs --fidelity (it groups the fidelity summary)", o.by)
 	}
 	return nil
 }
@@ -172,25 +170,12 @@ func (o *compareOptions) checkSection() error {
 // fidelityBys are the values of compare's --by.
 var fidelityBys = []string{fidelity.ByVersion, fidelity.ByProject}
 
-// checkBy checks --by: a grouping of the fidelity summary, with --fidelity.
-func (o *compareOptions) checkBy() error {
-	switch {
-	case o.by == "":
-		return nil
-	case !slices.Contains(fidelityBys, o.by):
-		return usageError("--by %q: want %s", o.by, strings.Join(fidelityBys, " or "))
-	case !o.fidelity:
-		return usageError("--by %s needs --fidelity (it groups the fidelity summary)", o.by)
-	}
-	return nil
-}
-
 func runCompare(o *compareOptions, e env) error {
 	plan, err := o.plan(e)
 	if err != nil {
 		return err
 	}
-	in, bo, err := o.start(&o.sim, &o.plot, e)
+	in, bo, err := o.start(&o.plot, e)
 	if err != nil {
 		return err
 	}
@@ -204,7 +189,7 @@ func runCompare(o *compareOptions, e env) error {
 
 // plan checks compare's flags and compiles its policies.
 func (o *compareOptions) plan(e env) (batch.ComparePlan, error) {
-	if err := firstErr(o.validate(e), o.checkSection(), o.checkBy()); err != nil {
+	if err := firstErr(o.validate(e), o.checkSection()); err != nil {
 		return batch.ComparePlan{}, err
 	}
 	cs, err := policies.CompileList(o.policies)

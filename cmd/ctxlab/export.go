@@ -13,14 +13,13 @@ import (
 
 type exportOptions struct {
 	inputOptions
-	sim       simOptions
 	out       string
 	policies  string
 	overwrite bool
 }
 
 func newExportCmd(e env) *cobra.Command {
-	o := &exportOptions{inputOptions: inputOptions{formats: export.Formats}}
+	o := &exportOptions{inputOptions: inputOptions{outputOptions: outputOptions{formats: export.Formats}}}
 	cmd := &cobra.Command{
 		Use:   "export --out DIR [paths…]",
 		Short: "Write per-call, per-message, per-session, cache-break and compaction tables as Parquet or NDJSON",
@@ -37,7 +36,6 @@ docs/export.md gives every column and queries that reproduce ctxlab's totals.`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
-	o.sim.addFlags(f)
 	f.StringVarP(&o.out, "out", "o", "", "folder to write the tables into (created if missing)")
 	f.StringVar(&o.policies, "policy", "", "comma-separated policy specs: add the simulated_calls table, each session replayed under each")
 	f.BoolVar(&o.overwrite, "overwrite", false, "write into a folder that holds files but no previous export")
@@ -58,7 +56,7 @@ func runExport(o *exportOptions, e env) error {
 			return usageError("--policy: %v", err)
 		}
 	}
-	in, bo, err := o.start(&o.sim, nil, e)
+	in, bo, err := o.start(nil, e)
 	if err != nil {
 		return err
 	}

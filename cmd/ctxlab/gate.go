@@ -9,19 +9,17 @@ import (
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
 
 type gateOptions struct {
 	inputOptions
-	sim      simOptions
 	budget   string
 	baseline string
 }
 
 func newGateCmd(e env) *cobra.Command {
-	o := &gateOptions{inputOptions: inputOptions{kind: report.GateKind}}
+	o := &gateOptions{inputOptions: inputOptions{outputOptions: outputOptions{kind: report.GateKind}}}
 	cmd := &cobra.Command{
 		Use:   "gate --budget FILE [paths…]",
 		Short: "Check token and cost budgets over sessions: exit 1 when a limit is broken",
@@ -44,7 +42,6 @@ be read); 2 a usage error or a malformed budget or baseline.`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
-	o.sim.addFlags(f)
 	f.StringVar(&o.budget, "budget", "", "the budget file (JSON; docs/gate.md)")
 	f.StringVar(&o.baseline, "baseline", "", "an earlier `gate --format json` output whose values the max_increase bounds compare with")
 	return cmd
@@ -55,7 +52,7 @@ func runGate(o *gateOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	in, bo, err := o.start(&o.sim, nil, e)
+	in, bo, err := o.start(nil, e)
 	if err != nil {
 		return err
 	}
@@ -64,11 +61,11 @@ func runGate(o *gateOptions, e env) error {
 		return failed(err)
 	}
 	res := budget.Evaluate(file, o.budget, samples, base)
-	werr := render.Write(e.stdout, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: o.spec.Format, Width: o.columns(e)})
+	werr := o.outputOptions.write(e, &report.GateDocument{Result: res, Baseline: base}, report.Options{})
 	if e.getenv("GITHUB_ACTIONS") == "true" {
-		werr = firstErr(werr, batch.GitHub(e.stderr, e.getenv("GITHUB_STEP_SUMMARY"), res, base))
+		werr = firstErr(werr, writing(batch.GitHub(e.stderr, e.getenv("GITHUB_STEP_SUMMARY"), res, base)))
 	}
-	if err := o.finish(out, writing(werr)); err != nil || res.Pass {
+	if err := o.finish(out, werr); err != nil || res.Pass {
 		return err
 	}
 	return failed(fmt.Errorf("budget %s: %d of %d limits broken", o.budget, res.Failed, len(res.Limits)))
@@ -92,23 +89,17 @@ func (o *gateOptions) plan(e env) (*budget.File, *budget.Result, error) {
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}
-	base, err := readBaseline(o.baseline, file)
-	return file, base, err
-}
-
-// readBaseline reads --baseline: an earlier gate's JSON output, or a
-// replay report (batch.Baseline); "" is none.
-func readBaseline(path string, file *budget.File) (*budget.Result, error) {
-	if path == "" {
-		return nil, nil
+	if o.baseline == "" {
+		return file, nil, nil
 	}
-	data, err := os.ReadFile(path)
+	// An earlier gate's JSON output, or a replay report (batch.Baseline).
+	data, err := os.ReadFile(o.baseline)
 	if err != nil {
-		return nil, usageError("--baseline: %v", err)
+		return nil, nil, usageError("--baseline: %v", err)
 	}
-	base, err := batch.Baseline(data, path, file)
+	base, err := batch.Baseline(data, o.baseline, file)
 	if err != nil {
-		return nil, usageError("--baseline %v", err)
+		return nil, nil, usageError("--baseline %v", err)
 	}
-	return base, nil
+	return file, base, nil
 }

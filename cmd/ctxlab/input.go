@@ -24,33 +24,20 @@ import (
 // inputOptions are the flags of every command that reads sessions: which
 // sessions, how to read them, how to print them.
 type inputOptions struct {
-	paths      []string
-	format     string
-	strict     bool
-	sessions   bool
-	pricesFile string
-	jobs       int
-	maxWarn    int
-	kind       report.Kind // the document the command writes: its formats
-	formats    []string    // --format's values when they are not a document's (export's)
-	spec       render.Spec // --format's, by validate
-	projects   []string
-	sessionIDs []string
-	since      string
-	until      string
-	last       int
-	sel        replay.Selection // from the four above, by validate
-	textWidth
+	outputOptions
+	paths                []string
+	pricesFile           string
+	strict, sessions     bool
+	jobs, maxWarn        int
+	projects, sessionIDs []string
+	since, until         string
+	last                 int
+	sel                  replay.Selection // from the selection's flags, by validate
+	sim                  simOptions
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
-	if o.kind == "" {
-		o.kind = report.ReplayKind
-	}
-	if o.formats == nil {
-		o.formats = render.For(o.kind)
-	}
-	addFormatFlag(f, &o.format, o.formats)
+	o.outputOptions.addFlags(f)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
 	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
@@ -60,31 +47,20 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
 	f.IntVar(&o.last, "last", 0, "only the N newest sessions (their transcript written last), after the other filters")
-	o.textWidth.addFlags(f)
+	o.sim.addFlags(f)
 }
 
 func (o *inputOptions) validate(e env) error {
-	if err := checkFormat(o.format, o.formats); err != nil {
-		return err
-	}
-	o.spec, _ = render.Lookup(report.Format(o.format))
-	if err := o.textWidth.validate(); err != nil {
+	if err := o.outputOptions.validate(); err != nil {
 		return err
 	}
 	o.sel = replay.Selection{Projects: o.projects, Sessions: o.sessionIDs}
-	for _, b := range []struct {
-		flag, v string
-		to      *int64
-		parse   func(string, time.Time) (int64, error)
-	}{{"--since", o.since, &o.sel.Since, replay.ParseSince}, {"--until", o.until, &o.sel.Until, replay.ParseUntil}} {
-		if b.v == "" {
-			continue
-		}
-		t, err := b.parse(b.v, e.clock())
-		if err != nil {
-			return usageError("%s %v", b.flag, err)
-		}
-		*b.to = t
+	var err error
+	if o.sel.Since, err = parseTime("--since", o.since, replay.ParseSince, e); err != nil {
+		return err
+	}
+	if o.sel.Until, err = parseTime("--until", o.until, replay.ParseUntil, e); err != nil {
+		return err
 	}
 	if err := o.sel.Check(); err != nil {
 		return usageError("selection: %v", err)
@@ -93,6 +69,49 @@ func (o *inputOptions) validate(e env) error {
 		return usageError("--last %d: must be 1 or more", o.last)
 	}
 	return nil
+}
+
+// outputOptions are the flags of every command that writes a document:
+// its format and, for text tables, their width.
+type outputOptions struct {
+	format  string
+	kind    report.Kind // the document the command writes: its formats
+	formats []string    // --format's values when they are not a document's (export's)
+	spec    render.Spec // --format's, by validate
+	textWidth
+}
+
+func (o *outputOptions) addFlags(f *pflag.FlagSet) {
+	if o.kind == "" {
+		o.kind = report.ReplayKind
+	}
+	if o.formats == nil {
+		o.formats = render.For(o.kind)
+	}
+	f.StringVar(&o.format, "format", o.formats[0], "output format: "+strings.Join(o.formats, ", "))
+	takes(f, "format", o.formats)
+	o.textWidth.addFlags(f)
+}
+
+// validate checks --format, one of the command's formats, and the width.
+func (o *outputOptions) validate() error {
+	if !slices.Contains(o.formats, o.format) {
+		return usageError("--format %q: want one of %s", o.format, strings.Join(o.formats, ", "))
+	}
+	o.spec, _ = render.Lookup(report.Format(o.format))
+	return o.textWidth.validate()
+}
+
+// parseTime parses --since or --until ("": none).
+func parseTime(flag, v string, parse func(string, time.Time) (int64, error), e env) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	t, err := parse(v, e.clock())
+	if err != nil {
+		return 0, usageError("%s %v", flag, err)
+	}
+	return t, nil
 }
 
 // textWidth is the width text tables are fitted to: --width, else all of
@@ -140,22 +159,6 @@ func (o *textWidth) columns(e env) int {
 	return table.DefaultWidth
 }
 
-// addFormatFlag defines --format, the same for every command: one of
-// formats (render.For's, for a command that writes a document), the first
-// by default.
-func addFormatFlag(f *pflag.FlagSet, p *string, formats []string) {
-	f.StringVar(p, "format", formats[0], "output format: "+strings.Join(formats, ", "))
-	takes(f, "format", formats)
-}
-
-// checkFormat rejects a --format that the command cannot write.
-func checkFormat(format string, formats []string) error {
-	if !slices.Contains(formats, format) {
-		return usageError("--format %q: want one of %s", format, strings.Join(formats, ", "))
-	}
-	return nil
-}
-
 // config returns the accounting configuration, with --prices laid over the
 // built-in price table.
 func (o *inputOptions) config() (accounting.Config, error) {
@@ -179,12 +182,12 @@ func (o *inputOptions) config() (accounting.Config, error) {
 // start checks the shared flags, finds the sessions and, under --plot,
 // creates the plot directory: what a command holds before reading any
 // session.
-func (o *inputOptions) start(sim *simOptions, plot *plotOptions, e env) (*batch.Inputs, batch.Options, error) {
+func (o *inputOptions) start(plot *plotOptions, e env) (*batch.Inputs, batch.Options, error) {
 	cfg, err := o.config()
 	if err != nil {
 		return nil, batch.Options{}, err
 	}
-	if err := sim.validate(); err != nil {
+	if err := o.sim.validate(); err != nil {
 		return nil, batch.Options{}, err
 	}
 	in, err := discover(o, e)
@@ -194,7 +197,7 @@ func (o *inputOptions) start(sim *simOptions, plot *plotOptions, e env) (*batch.
 	if err := plot.mkdir(); err != nil {
 		return nil, batch.Options{}, err
 	}
-	simCfg := sim.config(cfg.Prices)
+	simCfg := o.sim.config(cfg.Prices)
 	cfg.TurnRules = simCfg.TurnRules // the break report names the rules the simulation applies
 	return in, batch.Options{
 		Jobs: o.jobs, Stdin: e.stdin, Selection: o.sel, Log: e.stderr, MaxWarnings: o.maxWarn,
@@ -212,18 +215,24 @@ func discover(o *inputOptions, e env) (*batch.Inputs, error) {
 			return nil, failed(err)
 		}
 	}
-	srcs, errs := replay.Discover(paths)
-	if err := o.sel.ResolvePrefixes(srcs); err != nil {
+	in, err := batch.Find(paths, &o.sel, o.last)
+	if err != nil {
 		return nil, usageError("--session: %v", err)
 	}
-	return &batch.Inputs{Sources: replay.Newest(o.sel.Sources(srcs), o.last), Errs: errs}, nil
+	return in, nil
 }
 
 // write renders a command's document to standard output, in --format
 // and fitted to the width, and returns the command's outcome (finish).
 func (o *inputOptions) write(e env, doc report.Doc, opt report.Options, out *batch.Outcome) error {
+	return o.finish(out, o.outputOptions.write(e, doc, opt))
+}
+
+// write renders a document to standard output, in --format and fitted to
+// the width.
+func (o *outputOptions) write(e env, doc report.Doc, opt report.Options) error {
 	opt.Format, opt.Width = o.spec.Format, o.columns(e)
-	return o.finish(out, writing(render.Write(e.stdout, doc, opt)))
+	return writing(render.Write(e.stdout, doc, opt))
 }
 
 // finish turns a batch's outcome into the command's: a batch that read
@@ -250,12 +259,42 @@ func failed(err error) error {
 	return &exitError{code: exitInput, err: err}
 }
 
-// writing names a report's write error.
-func writing(err error) error {
-	if err != nil {
-		return fmt.Errorf("writing report: %w", err)
+// checkTable checks a --section that picks the one table of a format that
+// holds one (CSV): one of tables, or "" for the default.
+func (o *inputOptions) checkTable(section string, tables []string) error {
+	switch {
+	case section == "":
+		return nil
+	case !o.spec.OneTable:
+		return usageError("--section %s: only with --format csv (the other formats print every table)", section)
+	case !slices.Contains(tables, section):
+		return usageError("--section %q: want one of %s", section, strings.Join(tables, ", "))
 	}
 	return nil
+}
+
+// parseEach parses each value of a repeated flag.
+func parseEach[T any](flag string, values []string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, v := range values {
+		x, err := parse(v)
+		if err != nil {
+			return nil, usageError("%s %v", flag, err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// writing names a report's write error.
+func writing(err error) error { return wrap(err, "writing report") }
+
+// wrap prefixes an error with what was being done; nil stays nil.
+func wrap(err error, format string, a ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %w", append(a, err)...)
 }
 
 // simOptions are the simulation's knobs shared by replay --policy and

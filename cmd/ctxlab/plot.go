@@ -6,10 +6,14 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/report/plots"
 )
 
 func newPlotCmd(e env) *cobra.Command {
@@ -32,7 +36,7 @@ See docs/plots.md.`,
 				// Never into the current directory unless asked (-o .).
 				return usageError("--out: want the directory to write the plots into (-o DIR; -o . for the current one)")
 			}
-			if err := o.validate(cmd.Flags().Changed, "out"); err != nil {
+			if err := o.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			return runPlot(args[0], o, e)
@@ -69,4 +73,81 @@ func runPlot(path string, o *plotOptions, e env) error {
 		return failed(fmt.Errorf("%s: nothing to plot", path))
 	}
 	return failed(p.List(e.stdout, "", e.stderr))
+}
+
+// The context plot's x axes, as --x takes them.
+var plotAxes = []string{"call", "time"}
+
+// plotOptions are the flags that choose how plots are drawn, shared by
+// replay --plot, compare --plot, sweep --plot and plot.
+type plotOptions struct {
+	dir     string
+	dirFlag string // the flag that gave dir: "plot" or "out"
+	format  string
+	x       string
+	top     int
+}
+
+// addFlags adds --plot-format, --x and --plot-top; dirFlag names the flag
+// that gives the output directory ("plot" for replay and compare, "out"
+// for plot), "" to leave it to the caller.
+func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
+	o.dirFlag = "out"
+	if dirFlag != "" {
+		f.StringVar(&o.dir, dirFlag, "", dirUsage)
+		o.dirFlag = dirFlag
+	}
+	last := len(plots.Formats) - 1
+	f.StringVar(&o.format, "plot-format", plots.Formats[0], "image format of the plots: "+strings.Join(plots.Formats[:last], ", ")+" or "+plots.Formats[last])
+	takes(f, "plot-format", plots.Formats)
+	f.StringVar(&o.x, "x", plotAxes[0], "x axis of the context plot: call (the call's number) or time (hours since the first call)")
+	f.IntVar(&o.top, "plot-top", plots.DefaultTop, "bars kept in the tokens and duplicates plots")
+}
+
+// validate checks the flags; set tells whether a flag was given, since
+// the plot flags mean nothing without a directory.
+func (o *plotOptions) validate(set func(string) bool) error {
+	if o.dir == "" {
+		for _, name := range []string{"plot-format", "x", "plot-top"} {
+			if set(name) {
+				return usageError("--%s needs --%s DIR", name, o.dirFlag)
+			}
+		}
+		return nil
+	}
+	if !slices.Contains(plots.Formats, o.format) {
+		return usageError("--plot-format %q: want one of %s", o.format, strings.Join(plots.Formats, ", "))
+	}
+	if !slices.Contains(plotAxes, o.x) {
+		return usageError("--x %q: want one of %s", o.x, strings.Join(plotAxes, ", "))
+	}
+	if o.top < 1 {
+		return usageError("--plot-top %d: must be 1 or more", o.top)
+	}
+	return nil
+}
+
+// plots is where and how to write the plots; nil when none were asked
+// for.
+func (o *plotOptions) plots() *batch.Plots {
+	if o == nil || o.dir == "" {
+		return nil
+	}
+	return &batch.Plots{Dir: o.dir, Format: o.format, Options: plots.Options{XTime: o.x == plotAxes[1], Top: o.top}}
+}
+
+// mkdir creates the output directory, when there is one, before any
+// work.
+func (o *plotOptions) mkdir() error {
+	if p := o.plots(); p != nil {
+		return failed(wrap(p.Mkdir(), "--%s %s", o.dirFlag, o.dir))
+	}
+	return nil
+}
+
+// done ends a command that may have written plots beside its report: it
+// lists every plot written on standard error, and returns the report's
+// outcome, else the plots'.
+func (o *plotOptions) done(e env, w batch.Written, outcome error) error {
+	return firstErr(outcome, failed(w.List(e.stderr, "wrote ", e.stderr)))
 }

@@ -6,12 +6,10 @@ import (
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/render"
 )
 
 func newPoliciesCmd(e env) *cobra.Command {
-	var format string
-	var width textWidth
+	o := &outputOptions{kind: report.PoliciesKind}
 	cmd := &cobra.Command{
 		Use:   "policies [NAME…]",
 		Short: "List the context policies replay --policy and compare accept",
@@ -23,21 +21,16 @@ applies a then b before each call.`,
 			return policies.Names(), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := firstErr(checkFormat(format, render.For(report.PoliciesKind)), width.validate()); err != nil {
+			if err := o.validate(); err != nil {
 				return err
 			}
 			list, err := batch.PolicyList(args)
 			if err != nil {
 				return usageError("%v", err)
 			}
-			err = render.Write(e.stdout, list, report.Options{Format: report.Format(format), Width: width.columns(e)})
-			if err != nil {
-				return failed(writing(err))
-			}
-			return nil
+			return failed(o.write(e, list, report.Options{}))
 		},
 	}
-	addFormatFlag(cmd.Flags(), &format, render.For(report.PoliciesKind))
-	width.addFlags(cmd.Flags())
+	o.addFlags(cmd.Flags())
 	return cmd
 }

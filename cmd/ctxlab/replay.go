@@ -10,14 +10,12 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/view"
 )
 
 type replayOptions struct {
 	inputOptions
-	sim       simOptions
 	top       int
 	sections  []string
 	policy    string
@@ -50,7 +48,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 ~/.claude/projects.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
-			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
+			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			return runReplay(o, cmd, e)
@@ -63,7 +61,6 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project, model or session instead")
 	f.BoolVar(&o.breakdown, "breakdown", false, "with --by day, week, month, project or session, split each group by model")
 	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
-	o.sim.addFlags(f)
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
 	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+
 		" (default all); with --format csv, the one table to write: "+strings.Join(view.CSVTables, ", ")+" (default sessions, or groups with --by)")
@@ -103,8 +100,16 @@ func (o *replayOptions) validate(e env) error {
 		// transcript.
 		o.policy = policies.Observed().Name()
 	}
+	if o.policy == "" && o.calls {
+		return usageError("--calls needs --policy")
+	}
 	if o.policy == "" {
-		return o.checkNoPolicy()
+		if slices.ContainsFunc(o.sections, func(s string) bool {
+			return s == "simulation" || s == "simulated_calls" || s == "summarizer_calls"
+		}) {
+			return usageError("--section %s needs --policy", o.sections[0])
+		}
+		return nil
 	}
 	c, err := policies.Compile(o.policy)
 	if err != nil {
@@ -151,32 +156,17 @@ func (o *replayOptions) checkSections() error {
 	return nil
 }
 
-// checkNoPolicy checks the flags that need --policy.
-func (o *replayOptions) checkNoPolicy() error {
-	if o.calls {
-		return usageError("--calls needs --policy")
-	}
-	if slices.ContainsFunc(o.sections, func(s string) bool {
-		return s == "simulation" || s == "simulated_calls" || s == "summarizer_calls"
-	}) {
-		return usageError("--section %s needs --policy", o.sections[0])
-	}
-	return nil
-}
-
 func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if err := o.validate(e); err != nil {
 		return err
 	}
-	in, bo, err := o.start(&o.sim, &o.plot, e)
+	in, bo, err := o.start(&o.plot, e)
 	if err != nil {
 		return err
 	}
 	plan := batch.ReplayPlan{Policy: o.compiled, Plots: o.plot.plots(), By: accounting.GroupBy(o.by), Location: o.loc}
 	if o.spec.Stream != nil && plan.Plots == nil && o.by == "" {
-		out, err := batch.ReplayStream(in, bo, plan, func() report.SessionWriter {
-			return o.spec.Stream(e.stdout, bo.Accounting.Prices, replay.Time(o.sel.Since), replay.Time(o.sel.Until))
-		})
+		out, err := batch.ReplayStream(in, bo, plan, e.stdout, o.spec.Stream)
 		return o.finish(out, err)
 	}
 	doc, written, out, err := batch.Replay(in, bo, plan)

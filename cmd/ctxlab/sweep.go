@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,7 +16,6 @@ import (
 
 type sweepOptions struct {
 	inputOptions
-	sim         simOptions
 	policies    []string
 	vary        []string
 	objective   string
@@ -29,7 +27,7 @@ type sweepOptions struct {
 }
 
 func newSweepCmd(e env) *cobra.Command {
-	o := &sweepOptions{inputOptions: inputOptions{kind: report.SweepKind}}
+	o := &sweepOptions{inputOptions: inputOptions{outputOptions: outputOptions{kind: report.SweepKind}}}
 	cmd := &cobra.Command{
 		Use:   "sweep --policy NAME[,NAME…] --vary PARAM=VALUES [--vary …] [paths…]",
 		Short: "Replay sessions over a grid of policy parameters: totals, spread, best point, Pareto front",
@@ -43,7 +41,7 @@ hold one row per point and session (tidy), and the totals apart; JSON also
 records the grid, the build and each input's SHA-256 so that a study can be
 rerun and checked. docs/sweep.md has a worked example.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
+			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			o.paths = args
@@ -52,7 +50,6 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
-	o.sim.addFlags(f)
 	f.StringSliceVar(&o.policies, "policy", nil, "the policies to sweep (specs; fixed parameters as in compare)")
 	f.StringArrayVar(&o.vary, "vary", nil, "PARAM=VALUES: a list a,b,c, a range lo..hi or lo..hi:step, or lo..hi:xF (repeatable: the cross product)")
 	f.StringVar(&o.objective, "objective", "total_cost_usd", "the metric that orders the points (lowest first, or highest for a ratio)")
@@ -67,6 +64,7 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	for _, name := range []string{"x", "plot-top"} {
 		_ = f.MarkHidden(name) // fails only for a flag that does not exist
 	}
+	_ = cmd.RegisterFlagCompletionFunc("vary", completeVary)
 	return cmd
 }
 
@@ -75,7 +73,7 @@ func runSweep(o *sweepOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	in, bo, err := o.start(&o.sim, &o.plot, e)
+	in, bo, err := o.start(&o.plot, e)
 	if err != nil {
 		return err
 	}
@@ -100,13 +98,9 @@ func (o *sweepOptions) plan(e env) (batch.SweepPlan, error) {
 	if err != nil {
 		return batch.SweepPlan{}, usageError("--objective: %v", err)
 	}
-	var cons []sweep.Constraint
-	for _, s := range o.constraints {
-		c, err := sweep.ParseConstraint(s)
-		if err != nil {
-			return batch.SweepPlan{}, usageError("--constraint %v", err)
-		}
-		cons = append(cons, c)
+	cons, err := parseEach("--constraint", o.constraints, sweep.ParseConstraint)
+	if err != nil {
+		return batch.SweepPlan{}, err
 	}
 	pareto, err := o.paretoMetrics()
 	if err != nil {
@@ -127,13 +121,9 @@ func (o *sweepOptions) grid() (report.SweepGrid, error) {
 	if len(o.policies) == 0 {
 		return report.SweepGrid{}, usageError("--policy: name at least one policy to sweep")
 	}
-	var varies []sweep.Vary
-	for _, s := range o.vary {
-		v, err := sweep.ParseVary(s)
-		if err != nil {
-			return report.SweepGrid{}, usageError("--vary %v", err)
-		}
-		varies = append(varies, v)
+	varies, err := parseEach("--vary", o.vary, sweep.ParseVary)
+	if err != nil {
+		return report.SweepGrid{}, err
 	}
 	points, err := sweep.Grid(o.policies, varies, policies.Grid{})
 	if err != nil {
@@ -155,15 +145,7 @@ func (o *sweepOptions) paretoMetrics() ([]metric.Metric, error) {
 	if len(names) != 2 {
 		return nil, usageError("--pareto %q: want two metrics, A,B", o.pareto)
 	}
-	var pareto []metric.Metric
-	for _, n := range names {
-		m, err := metric.Lookup(strings.TrimSpace(n))
-		if err != nil {
-			return nil, usageError("--pareto: %v", err)
-		}
-		pareto = append(pareto, m)
-	}
-	return pareto, nil
+	return parseEach("--pareto:", names, func(n string) (metric.Metric, error) { return metric.Lookup(strings.TrimSpace(n)) })
 }
 
 // resolveStats checks --baseline, --bootstrap, --confidence, --alpha and
@@ -173,13 +155,10 @@ func (o *sweepOptions) resolveStats(pareto []metric.Metric) (string, paired.Opti
 	if err != nil {
 		return "", opt, err
 	}
-	switch {
-	case o.section == "":
-	case !o.spec.OneTable:
-		return "", opt, usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
-	case !slices.Contains(view.SweepCSVTables, o.section):
-		return "", opt, usageError("--section %q: want one of %s", o.section, strings.Join(view.SweepCSVTables, ", "))
-	case o.section == "pareto" && len(pareto) != 2:
+	if err := o.checkTable(o.section, view.SweepCSVTables); err != nil {
+		return "", opt, err
+	}
+	if o.section == "pareto" && len(pareto) != 2 {
 		return "", opt, usageError("--section pareto needs --pareto A,B")
 	}
 	if strings.TrimSpace(o.stats.baseline) == "" {

@@ -18,6 +18,17 @@ type Inputs struct {
 	Errs    []error // paths that could not be searched
 }
 
+// Find expands paths into the sessions they stand for (replay.Discover)
+// and picks those of sel's projects and sessions, a session named by an id
+// or by the one id a prefix begins, then the last newest (0: all).
+func Find(paths []string, sel *replay.Selection, last int) (*Inputs, error) {
+	srcs, errs := replay.Discover(paths)
+	if err := sel.ResolvePrefixes(srcs); err != nil {
+		return nil, err
+	}
+	return &Inputs{Sources: replay.Newest(sel.Sources(srcs), last), Errs: errs}, nil
+}
+
 // Options say how a batch reads its sessions and how it accounts and
 // replays each.
 type Options struct {

@@ -2,9 +2,11 @@ package batch
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
@@ -88,23 +90,24 @@ func Replay(in *Inputs, o Options, p ReplayPlan) (*report.Document, Written, *Ou
 	return doc, written, out, nil
 }
 
-// ReplayStream is Replay for a format that streams: each session is
-// written by the writer start makes (when the first session is read, so
-// that nothing is written when none is) as soon as it and every one
-// before it are read, and merged into the total, then dropped. A write
-// error stops the writing, not the reading.
-func ReplayStream(in *Inputs, o Options, p ReplayPlan, start func() report.SessionWriter) (*Outcome, error) {
+// ReplayStream is Replay for a format that streams (start: its writer of
+// replay's document, report/render's Spec.Stream): each session is
+// written to w (started when the first session is read, so that nothing
+// is written when none is) as soon as it and every one before it are
+// read, and merged into the total, then dropped. A write error stops the
+// writing, not the reading.
+func ReplayStream(in *Inputs, o Options, p ReplayPlan, w io.Writer, start StartStream) (*Outcome, error) {
 	p.Plots = nil // a stream keeps no session for the whole input's plots
 	total := accounting.NewMerger(o.Accounting.Prices)
-	var w report.SessionWriter
+	var sw report.SessionWriter
 	var werr error
 	out, err := Each(in, o, func(s *Session) replayed { return p.session(s, nil) }, func(r replayed) {
 		total.Add(r.s.Report)
-		if w == nil {
-			w = start()
+		if sw == nil {
+			sw = start(w, o.Accounting.Prices, replay.Time(o.Selection.Since), replay.Time(o.Selection.Until))
 		}
 		if werr == nil {
-			werr = w.Session(r.s)
+			werr = sw.Session(r.s)
 		}
 	})
 	if err != nil {
@@ -113,10 +116,14 @@ func ReplayStream(in *Inputs, o Options, p ReplayPlan, start func() report.Sessi
 	t := total.Report()
 	warnUnpriced(o.Log, report.UnpricedModels(t.Usage))
 	if werr == nil {
-		werr = w.Close(t, out.Errors)
+		werr = sw.Close(t, out.Errors)
 	}
 	if werr != nil {
 		return out, fmt.Errorf("writing report: %w", werr)
 	}
 	return out, nil
 }
+
+// StartStream starts replay's document on w, priced with p, over the
+// window since–until, to be given its sessions as they are read.
+type StartStream func(w io.Writer, p *prices.Table, since, until replay.Time) report.SessionWriter
