@@ -101,8 +101,8 @@ func (p *SweepPlan) plots(doc *report.SweepDocument) Written {
 		params[i] = v.Param
 	}
 	var iv plots.Interval
-	if p.Stats.Resamples > 0 {
-		iv = plots.Interval{Confidence: p.Stats.Confidence, Baseline: p.Baseline}
+	if opt := p.Stats.Resolved(); opt.Resamples > 0 { // as the document's comparisons
+		iv = plots.Interval{Confidence: opt.Confidence, Baseline: p.Baseline}
 	}
 	return p.Plots.Write(plots.SweepFiles(p.Grid.Points, doc.Totals, params, p.Objective, p.Pareto, doc.ParetoComparisons, len(doc.Inputs), iv, p.Plots.Format, p.Plots.Options))
 }
