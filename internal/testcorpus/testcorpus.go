@@ -18,6 +18,9 @@ const (
 	// checked on.
 	Calibration  = "calibration"
 	Calibration2 = "calibration2"
+	// Calibration3 holds whole project folders of users the other sets do
+	// not have (Claude Code 1.0.81–1.0.102 and 2.0.76–2.1.19).
+	Calibration3 = "calibration3"
 )
 
 // Dir returns the directory of the named corpus, or skips the test when it
