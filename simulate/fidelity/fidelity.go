@@ -586,8 +586,10 @@ type Summary struct {
 	// AutoBelowHalf counts the sessions whose first auto-compaction
 	// followed a recorded usage total below half of claude-code's
 	// threshold there: no Claude Code version compacts on its own so
-	// early, so each is a /compact the transcript does not mark, or a
-	// lowered threshold (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
+	// early, so each is a /compact nothing in the transcript shows
+	// (replay.Compaction.TriggerFrom: no boundary, no command lines, no
+	// summary text Claude Code's versions tell apart), or a lowered
+	// threshold (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
 	AutoBelowHalf int `json:"auto_below_half_threshold"`
 }
 
