@@ -165,6 +165,9 @@ type Entry struct {
 	CompactSummary          bool
 	VisibleInTranscriptOnly bool
 	APIError                bool
+	// Summary says what the text of a compaction summary (CompactSummary)
+	// shows of the compaction that wrote it.
+	Summary SummaryText
 
 	// message
 	Role          string
@@ -194,6 +197,26 @@ type Entry struct {
 	// the model (attachmentEst).
 	AttachmentEst int
 }
+
+// SummaryText is what the text of a compaction summary shows. Claude Code
+// opens every summary with "This session is being continued from a
+// previous conversation that ran out of context." and, when it compacted
+// on its own, ends it with the instruction to go on: "Please continue the
+// conversation from where we left it off without asking the user any
+// further questions. Continue with the last task that you were asked to
+// work on." (its bundled cli.js, 1.0.0 to 2.1.x: the summary function adds
+// the sentence only when its caller, the automatic compaction, asks;
+// /compact does not).
+type SummaryText uint8
+
+const (
+	// SummaryOther is a text that does not open as Claude Code's summaries do.
+	SummaryOther SummaryText = iota
+	// SummaryGoOn is Claude Code's summary ending with the instruction to go on.
+	SummaryGoOn
+	// SummaryPlain is Claude Code's summary without it.
+	SummaryPlain
+)
 
 // Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,
 // whole seconds); "" for 0, an unknown time.

@@ -486,6 +486,9 @@ func (p *lineParse) flag(k string, v bool) bool {
 // counts the line's type and unknown fields.
 func (p *lineParse) finish() {
 	e, st := p.e, &p.r.stats
+	if e.CompactSummary {
+		e.Summary = summaryText(e.Blocks) // from the raw text, before keepUserText cuts it
+	}
 	keepUserText(e)
 	if e.Type == "" {
 		e.Type = NoType
@@ -497,6 +500,35 @@ func (p *lineParse) finish() {
 	for _, f := range p.unknown {
 		st.Unknown[e.Type+"."+f]++
 	}
+}
+
+// The opening and closing of Claude Code's compaction summaries
+// (SummaryText) as their JSON string literals begin and end: neither has a
+// character JSON escapes but the newline before the instruction.
+const (
+	summaryOpening = `"This session is being continued from a previous conversation that ran out of context.`
+	summaryGoOn    = `\nPlease continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on."`
+)
+
+// summaryText reads what a compaction summary's text blocks, raw JSON
+// string literals, show: the first opens the summary, the last ends it.
+func summaryText(blocks []Block) SummaryText {
+	first, last := -1, -1
+	for i := range blocks {
+		if blocks[i].Kind == BlockText {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	switch {
+	case first < 0 || !strings.HasPrefix(blocks[first].Text, summaryOpening):
+		return SummaryOther
+	case strings.HasSuffix(blocks[last].Text, summaryGoOn):
+		return SummaryGoOn
+	}
+	return SummaryPlain
 }
 
 // keepUserText decodes the text of a user's text blocks, cut to

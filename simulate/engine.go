@@ -563,7 +563,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	e.sideRequests(tc)
 	e.turnRewrites(i, tc)
 	e.sync(st)
-	if !obs && e.replaysManual(p) && tc.RealCompact != nil && tc.RealCompact.Kind == replay.CompactFull && tc.RealCompact.Trigger == "manual" {
+	if c := tc.RealCompact; !obs && e.replaysManual(p) && c != nil && c.Trigger == "manual" && !c.Continued {
 		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
 	}
 	if i == 0 {

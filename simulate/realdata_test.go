@@ -77,8 +77,8 @@ func TestRealdataFirstAutoCompaction(t *testing.T) {
 			}
 		}
 		// Only sessions that compacted at a call we can compare: after the
-		// first call, and by Claude Code itself (not /compact). 1.0.x files
-		// do not record the trigger; their compactions came at the threshold.
+		// first call, and by Claude Code itself (not /compact; 1.0.x files
+		// show it by the summary's text, replay.Compaction.TriggerFrom).
 		if real <= 1 || s.Main.Compactions[0].Trigger == "manual" {
 			continue
 		}

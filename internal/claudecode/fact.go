@@ -76,6 +76,7 @@ func (l Listed) Row() string {
 func Facts() []Listed {
 	return []Listed{
 		VersionOrder.listed(), ModelIDs.listed(), SyntheticModel.listed(), PlaceholderOutput.listed(),
+		SummarySaysAuto.listed(),
 
 		ContextWindow.listed(), LongWindow.listed(), LongWindowModels.listed(), ReservedOld.listed(),
 		ReservedNew.listed(), AutoCompactBuffer.listed(), WarningOffset.listed(), BlockingOffset.listed(),

@@ -513,6 +513,9 @@ func compactionsTable(r *accounting.Report, corpus bool) *table.Table {
 		if trig == "" {
 			trig = "-"
 		}
+		if c.Continued {
+			trig += " (continued)" // the summary the thread goes on from
+		}
 		t.Add(
 			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, numtext.Int(c.AfterCall), numtext.Int(c.Line), c.Time.String(), numtext.Int(c.LastPrompt), before, after, freed, numtext.Int(c.SummaryTokens), spiral}),
 			prefix(corpus, c.Session, []string{c.Thread, c.Kind, c.Trigger, raw(c.AfterCall), raw(c.Line), c.Time.String(), raw(c.LastPrompt), raw(c.Before), raw(c.After), raw(c.Freed), raw(c.SummaryTokens), strconv.FormatBool(c.Spiral)}),

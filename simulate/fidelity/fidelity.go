@@ -53,10 +53,11 @@ type Row struct {
 	PromptMismatches int `json:"prompt_mismatches"`
 	Unmeasured       int `json:"unmeasured_calls"`
 	// RealAutoCompaction is the call before which the session first
-	// auto-compacted (a full compaction whose trigger is auto or, as in
-	// 1.0.x summaries, unrecorded): its calls before it + 1; 0 when it never
-	// did. A summary the file starts with is the previous file's
-	// compaction, not counted; a compaction after the last call (the
+	// auto-compacted (a full compaction whose trigger is auto or, where
+	// nothing in the transcript says, unknown): its calls before it + 1; 0
+	// when it never did. The summary a file goes on from
+	// (replay.Compaction.Continued) is a compaction made elsewhere, not
+	// counted; a compaction after the last call (the
 	// conversation went on in another file, replay.Session.ContinuedIn) is
 	// the last call + 1. SimulatedAutoCompaction is the first call after a
 	// compaction claude-code decided (not a /compact it replayed), the last
@@ -300,11 +301,12 @@ func (f *Row) compactions(s *replay.Session, tr *simulate.Trace, claudeCode *sim
 		for _, c := range s.Main.Compactions {
 			switch {
 			case c.Kind == replay.CompactMicro:
+			case c.Continued:
+				// The summary the file goes on from (before its first
+				// call, or copied in by a resume): a compaction made
+				// elsewhere, whatever its trigger.
 			case c.Trigger == "manual":
 				f.ManualCompactions++
-			case c.CallsBefore == 0:
-				// Before the file's first call: the summary a continued
-				// file starts with, the previous file's compaction.
 			case f.RealAutoCompaction == 0:
 				f.RealAutoCompaction = c.CallsBefore + 1
 			}
@@ -584,8 +586,10 @@ type Summary struct {
 	// AutoBelowHalf counts the sessions whose first auto-compaction
 	// followed a recorded usage total below half of claude-code's
 	// threshold there: no Claude Code version compacts on its own so
-	// early, so each is a /compact the transcript does not mark, or a
-	// lowered threshold (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
+	// early, so each is a /compact nothing in the transcript shows
+	// (replay.Compaction.TriggerFrom: no boundary, no command lines, no
+	// summary text Claude Code's versions tell apart), or a lowered
+	// threshold (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
 	AutoBelowHalf int `json:"auto_below_half_threshold"`
 }
 

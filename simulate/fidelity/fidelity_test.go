@@ -333,7 +333,9 @@ func TestFidelityContinued(t *testing.T) {
 		real, sim   int
 		reason      string
 	}{
-		{"starts from a summary", []replay.Compaction{{Kind: replay.CompactSummaryOnly}, {Kind: replay.CompactSummaryOnly, CallsBefore: 2}}, "", 0, 3, 0, "first auto-compaction at call 3, claude-code never"},
+		{"starts from a summary", []replay.Compaction{{Kind: replay.CompactSummaryOnly, Continued: true}, {Kind: replay.CompactSummaryOnly, CallsBefore: 2}}, "", 0, 3, 0, "first auto-compaction at call 3, claude-code never"},
+		{"a summary copied in by a resume", []replay.Compaction{{Kind: replay.CompactSummaryOnly, Trigger: "auto", Continued: true, CallsBefore: 1}}, "", 0, 0, 0, ""},
+		{"a /compact, then an automatic one", []replay.Compaction{{Kind: replay.CompactSummaryOnly, Trigger: "manual", CallsBefore: 1}, {Kind: replay.CompactSummaryOnly, Trigger: "auto", CallsBefore: 2}}, "", 0, 3, 0, "first auto-compaction at call 3, claude-code never"},
 		{"ends over the threshold", nil, "", 156_000, 0, 0, ""},
 		{"continued, claude-code too", nil, "next", 156_000, 4, 4, ""},
 		{"continued, claude-code below", nil, "next", 154_999, 4, 0, "first auto-compaction after the last call, claude-code never (call 3's recorded usage total 156,000 tokens, its threshold there 155,000)"},
