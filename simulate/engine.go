@@ -78,10 +78,12 @@ type Config struct {
 	// estimates the last response's blocks after its first
 	// (claudecode.EstimateResponseFrom).
 	EstimateResponseFrom string
-	// FinalOutputFrom is the first version whose count has a response's
-	// final output where the transcript records a placeholder; the model
-	// then estimates it (claudecode.FinalOutputFrom).
-	FinalOutputFrom string
+	// FinalOutputUntil and FinalOutputFrom bound the versions whose count
+	// has a response's placeholder output rather than its final output
+	// (claudecode.FinalOutputUntil, claudecode.FinalOutputFrom); where the
+	// count has the final output and the transcript may record a
+	// placeholder, the model estimates it.
+	FinalOutputUntil, FinalOutputFrom string
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
 	// (claudecode.TurnRules: a changed keyword thinking budget, the
@@ -413,6 +415,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.FinalOutputFrom == "" {
 		cfg.FinalOutputFrom = claudecode.FinalOutputFrom
 	}
+	if cfg.FinalOutputUntil == "" {
+		cfg.FinalOutputUntil = claudecode.FinalOutputUntil
+	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
 	}
@@ -546,6 +551,11 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
+	if e.restarted(i, tc) {
+		// A restarted Claude Code read the conversation back from its
+		// transcript: its count has the output the transcript recorded.
+		e.trigger = e.lastPrompt + tr.Calls[i-1].Usage.Output
+	}
 	rules := e.rulesOf(tc.Version)
 	if rules.estimateAfter {
 		e.trigger += estAfter
@@ -587,7 +597,14 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.turns.Compacted()
 	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
-	if tc.OutputLowerBound && rules.finalOutput {
+	switch {
+	case rules.finalOutput && rules.unmarked:
+		// The transcript may record a placeholder it does not mark,
+		// where Claude Code counted the final output: Claude Code's own
+		// estimate of the response stands in, one token a unit
+		// (docs/simulation.md, "Windows and thresholds").
+		e.lastOutput = max(e.lastOutput, tc.OutputEst)
+	case rules.finalOutput && tc.OutputLowerBound:
 		// Claude Code counted the final output, which the transcript's
 		// placeholder does not show: its estimate stands in.
 		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
@@ -1015,9 +1032,12 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 // versionRules are the rules of Config that the engine checks by a
 // call's Claude Code version at every call ("" counts as the newest,
 // except for the shared prefix, which needs a version that has it).
+// unmarked is set before FinalOutputUntil, whose transcripts record
+// placeholder outputs that replay does not mark (Call.OutputLowerBound).
 type versionRules struct {
 	version                                                    string
 	estimateAfter, estimateResponse, finalOutput, sharedPrefix bool
+	unmarked                                                   bool
 }
 
 // rulesOf returns the rules for version, worked out the first time: a run
@@ -1030,8 +1050,10 @@ func (e *engine) rulesOf(version string) versionRules {
 	}
 	from := func(cut string) bool { return version == "" || replay.CompareVersions(version, cut) >= 0 }
 	r := versionRules{version: version, estimateAfter: from(e.cfg.EstimateFrom),
-		estimateResponse: from(e.cfg.EstimateResponseFrom), finalOutput: from(e.cfg.FinalOutputFrom),
-		sharedPrefix: replay.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
+		estimateResponse: from(e.cfg.EstimateResponseFrom),
+		finalOutput:      claudecode.CountsFinalOutput(version, e.cfg.FinalOutputUntil, e.cfg.FinalOutputFrom),
+		unmarked:         version != "" && replay.CompareVersions(version, e.cfg.FinalOutputUntil) < 0,
+		sharedPrefix:     replay.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
 	e.rules = append(e.rules, r)
 	return r
 }

@@ -592,7 +592,9 @@ func TestEngineMemos(t *testing.T) {
 	for _, v := range versions {
 		from := func(cut string) bool { return v == "" || replay.CompareVersions(v, cut) >= 0 }
 		want := versionRules{version: v, estimateAfter: from(e.cfg.EstimateFrom), estimateResponse: from(e.cfg.EstimateResponseFrom),
-			finalOutput: from(e.cfg.FinalOutputFrom), sharedPrefix: replay.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
+			finalOutput:  v == "" || replay.CompareVersions(v, e.cfg.FinalOutputUntil) < 0 || from(e.cfg.FinalOutputFrom),
+			unmarked:     v != "" && replay.CompareVersions(v, e.cfg.FinalOutputUntil) < 0,
+			sharedPrefix: replay.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
 		if got := e.rulesOf(v); got != want {
 			t.Errorf("rulesOf(%q) = %+v, want %+v", v, got, want)
 		}

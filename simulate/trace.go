@@ -83,9 +83,10 @@ type TraceCall struct {
 	// before this call, if any.
 	RealCompact *replay.Compaction
 	RealMicro   *replay.Compaction
-	// OutputLowerBound marks placeholder output counts; OutputEst is then
-	// Claude Code's estimate of the response, which its own threshold
-	// check would have known the real size of.
+	// OutputLowerBound marks placeholder output counts. OutputEst is
+	// Claude Code's estimate of the response, a stand-in for the final
+	// output its own threshold check knew where the transcript records a
+	// placeholder.
 	OutputLowerBound bool
 	OutputEst        int64
 	// Side are the side requests sent on the conversation since the
@@ -272,7 +273,7 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 			SkillsChanged: th.Between(prevCall, seg.Call, claudecode.SkillsChanged),
 		}
 		prevCall = seg.Call
-		if c.OutputLowerBound {
+		if c.Msg >= 0 {
 			for _, b := range th.Messages[c.Msg].Blocks {
 				tc.OutputEst += int64(b.Est)
 			}

@@ -50,16 +50,34 @@ const (
 // compactMetadata.preTokens shows which a version counts.
 const EstimateFrom = "2.1.0"
 
-// FinalOutputFrom is the first Claude Code version whose count has a
-// response's final output tokens where its transcript records a
-// placeholder (the usage of the response's first streamed message; 2.1.9
-// to 2.1.41 write those). Before it the count has the placeholder too, as
-// the transcript does: 2.1.19's compactMetadata.preTokens equal the
-// recorded usage total and the estimate of what followed, to the token, in
-// both its compactions; a 2.1.41 one exceeds them by 3,744, the size of
-// the long Write its response made. No transcript between has a
-// compaction, so the change is placed at the first version that shows it.
-const FinalOutputFrom = "2.1.41"
+// FinalOutputUntil is the first Claude Code version whose count has the
+// output of a response's first streamed event (message_start's usage, a
+// placeholder of a few tokens) instead of its final output. Up to 2.1.7
+// Claude Code streams a response with the SDK's message stream
+// (beta.messages.stream in its bundled cli.js): each block's message shares
+// its usage with the message of message_start, which the stream updates in
+// place when message_delta brings the final output. 2.1.8 reads the raw
+// event stream (beta.messages.create with stream: true), which updates
+// nothing. The transcript writes a block's line when the block ends, before
+// message_delta, so it often records the placeholder where the count has
+// the final output: two 2.0.76 compactions' compactMetadata.preTokens
+// exceed the recorded usage total, whose output is 1, by 327 and 618.
+const FinalOutputUntil = "2.1.8"
+
+// FinalOutputFrom is the first Claude Code version whose count has the
+// final output again: from 2.1.30 its bundled cli.js gives the response's
+// last message the usage message_delta brings. The transcript still
+// records the placeholder (2.1.9 to 2.1.41 write one): a 2.1.41
+// compaction's preTokens exceed the recorded usage total and the estimate
+// of what followed by 3,744, the size of the long Write its response made.
+const FinalOutputFrom = "2.1.30"
+
+// CountsFinalOutput reports whether Claude Code of a version counts a
+// response's final output (FinalOutputUntil, FinalOutputFrom) rather than
+// the placeholder of its first streamed event; an unknown version does.
+func CountsFinalOutput(version, until, from string) bool {
+	return version == "" || before(version, until) || replay.CompareVersions(version, from) >= 0
+}
 
 // EstimateResponseFrom is the first Claude Code version whose count also
 // adds the estimate of the last response's blocks after its first: Claude

@@ -40,3 +40,24 @@ func TestLimitsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsFinalOutput: the versions whose count has a response's final
+// output, by the cut-offs of their bundled cli.js: up to 2.1.7 (the SDK's
+// message stream updates the message in place) and from 2.1.30 (the last
+// message takes message_delta's usage); an unknown version counts as the
+// newest.
+func TestCountsFinalOutput(t *testing.T) {
+	for v, want := range map[string]bool{
+		"1.0.62": true, "1.0.85": true, "2.0.76": true, "2.1.7": true,
+		"2.1.8": false, "2.1.19": false, "2.1.29": false,
+		"2.1.30": true, "2.1.41": true, "2.1.146": true, "": true,
+	} {
+		if got := CountsFinalOutput(v, FinalOutputUntil, FinalOutputFrom); got != want {
+			t.Errorf("CountsFinalOutput(%q) = %v, want %v", v, got, want)
+		}
+	}
+	// "0" and "99" turn either side off.
+	if CountsFinalOutput("1.0.85", "0", FinalOutputFrom) || CountsFinalOutput("2.1.41", FinalOutputUntil, "99") {
+		t.Error(`until "0" or from "99" still counts the final output`)
+	}
+}

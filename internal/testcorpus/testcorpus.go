@@ -18,6 +18,9 @@ const (
 	// checked on.
 	Calibration  = "calibration"
 	Calibration2 = "calibration2"
+	// Calibration3 holds whole project folders of users the simulator
+	// was not tuned on, to check a rule on everything a user wrote.
+	Calibration3 = "calibration3"
 )
 
 // Dir returns the directory of the named corpus, or skips the test when it
