@@ -514,3 +514,26 @@ func TestCalibration3FinalOutput(t *testing.T) {
 		t.Errorf("d05c4f7d: first auto-compaction at call %d, claude-code's at %d, want none", f.RealAutoCompaction, f.SimulatedAutoCompaction)
 	}
 }
+
+// TestCalibration3FailedCompaction pins 7eb3ce7b (1.0.95), which
+// auto-compacted before calls 161, 352 and 511 at its 200K window's
+// 155,000 threshold, and sent call 510 after a usage total of 155,893
+// without compacting. That call proves no larger window: the session's
+// auto-compactions prove the default one, so nothing is inferred. Call 160
+// came 85 s after its prompt, where every call sent below the warning
+// level came within 54 s: after call 159's 154,767 and its response's
+// final output, Claude Code tried to compact there and failed or was
+// interrupted, and compacted at the next call. claude-code compacts
+// before call 160, and the reason says why.
+func TestCalibration3FailedCompaction(t *testing.T) {
+	f := calibration3Fidelity(t, "7eb3ce7b-3f5c-4a5a-9110-b3542712a058")
+	if f.Inferred != nil {
+		t.Errorf("limits inferred: %+v, want none", *f.Inferred)
+	}
+	if f.RealAutoCompaction != 161 || f.SimulatedAutoCompaction != 160 {
+		t.Errorf("first auto-compaction at call %d, claude-code's at %d, want 161 and 160", f.RealAutoCompaction, f.SimulatedAutoCompaction)
+	}
+	if !hasReason(f, "first auto-compaction at call 161, claude-code at call 160") || !f.Explained() {
+		t.Errorf("reasons %q, want the failed compaction's", f.Reasons)
+	}
+}
