@@ -53,9 +53,11 @@ type Block struct {
 	// Name is the tool's name (tool_use) or the block type (other).
 	Name    string
 	IsError bool
-	// Images counts image items inside a tool result.
-	Images int
-	Input  *ToolInput // tool_use only
+	// Images and Documents count the image and document items inside a
+	// tool result (Est counts an image TokensPerImage, a document
+	// nothing).
+	Images, Documents int
+	Input             *ToolInput // tool_use only
 	// Text is the text of a user text block, cut to at most MaxKeptText
 	// bytes at a character boundary.
 	Text string

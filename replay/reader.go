@@ -788,6 +788,8 @@ func (r *Reader) measureResult(b *Block, content string) (utfOK bool) {
 			case "image":
 				b.Images++
 				b.Est += TokensPerImage
+			case "document":
+				b.Documents++
 			}
 		})
 	}

@@ -84,6 +84,10 @@ type Config struct {
 	// count has the final output and the transcript may record a
 	// placeholder, the model estimates it.
 	FinalOutputUntil, FinalOutputFrom string
+	// CountCutoffs are the versions from which Claude Code's estimate
+	// weighs images, attachments and other blocks as it does
+	// (claudecode.CountRulesFor).
+	claudecode.CountCutoffs
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
 	// (claudecode.TurnRules: a changed keyword thinking budget, the
@@ -418,6 +422,7 @@ func (cfg Config) withDefaults() Config {
 	if cfg.FinalOutputUntil == "" {
 		cfg.FinalOutputUntil = claudecode.FinalOutputUntil
 	}
+	cfg.CountCutoffs = cfg.CountCutoffs.WithDefaults()
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
 	}
@@ -546,7 +551,8 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if obs {
 		e.applyReal(tc)
 	}
-	estAfter, estResponse := e.appendItems(tc, obs)
+	rules := e.rulesOf(tc.Version)
+	estAfter, estResponse := e.appendItems(tc, obs, rules)
 	if tc.Shrink > 0 && !obs {
 		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
 	}
@@ -556,7 +562,6 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		// transcript: its count has the output the transcript recorded.
 		e.trigger = e.lastPrompt + tr.Calls[i-1].Usage.Output
 	}
-	rules := e.rulesOf(tc.Version)
 	if rules.estimateAfter {
 		e.trigger += estAfter
 	}
@@ -727,13 +732,14 @@ func (e *engine) sideRequests(tc *TraceCall) {
 }
 
 // appendItems adds the call's new items to the context and returns Claude
-// Code's estimate of them, in two parts: what followed the last response
-// (tool results, user text, attachments), and the last response's blocks
-// after its first (Claude Code's count walks back to a response's first
-// block from EstimateResponseFrom, though the usage counts them as
-// output). Under observed, items a real compaction summarised away are
-// dropped, and compaction artifacts are kept only there.
-func (e *engine) appendItems(tc *TraceCall, obs bool) (after, response int64) {
+// Code's estimate of them, as the call's version weighs them (rules), in
+// two parts: what followed the last response (tool results, user text,
+// attachments), and the last response's blocks after its first (Claude
+// Code's count walks back to a response's first block from
+// EstimateResponseFrom, though the usage counts them as output). Under
+// observed, items a real compaction summarised away are dropped, and
+// compaction artifacts are kept only there.
+func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules) (after, response int64) {
 	e.appendedFrom = len(e.items)
 	firstOfPrev := true
 	for _, it := range tc.Items {
@@ -752,9 +758,9 @@ func (e *engine) appendItems(tc *TraceCall, obs bool) (after, response int64) {
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:
-			after += int64(it.Est)
+			after += rules.countEst(&it)
 		case !firstOfPrev:
-			response += int64(it.Est)
+			response += rules.countEst(&it)
 		}
 		if it.Msg == e.prevMsg {
 			firstOfPrev = false
@@ -1038,6 +1044,43 @@ type versionRules struct {
 	version                                                    string
 	estimateAfter, estimateResponse, finalOutput, sharedPrefix bool
 	unmarked                                                   bool
+	count                                                      claudecode.CountRules
+}
+
+// countEst is an item's weight in Claude Code's own estimate under the
+// version's rules (countEst).
+func (r versionRules) countEst(it *Item) int64 { return countEst(r.count, it) }
+
+// countEst is an item's weight in Claude Code's own estimate: its
+// estimate (Item.Est), with images, documents, other blocks and
+// attachments weighed as the version's rules weigh them
+// (claudecode.CountRulesFor).
+func countEst(r claudecode.CountRules, it *Item) int64 {
+	est := int64(it.Est)
+	switch it.Kind {
+	case KindAttachment:
+		switch r.Attachment {
+		case claudecode.AttachmentNothing:
+			return 0
+		case claudecode.AttachmentJSON:
+			return int64(it.Raw)
+		}
+	case KindImage: // an image, a document or a newer kind of block
+		switch {
+		case it.Images > 0:
+			return int64(it.Images) * r.Image
+		case !r.AllBlocks:
+			return 0
+		case it.Docs > 0:
+			return int64(it.Docs) * replay.TokensPerImage
+		}
+	case KindToolResult: // Est counts its images at TokensPerImage, its documents not
+		est += int64(it.Images) * (r.Image - replay.TokensPerImage)
+		if r.AllBlocks {
+			est += int64(it.Docs) * replay.TokensPerImage
+		}
+	}
+	return est
 }
 
 // rulesOf returns the rules for version, worked out the first time: a run
@@ -1053,6 +1096,7 @@ func (e *engine) rulesOf(version string) versionRules {
 		estimateResponse: from(e.cfg.EstimateResponseFrom),
 		finalOutput:      claudecode.CountsFinalOutput(version, e.cfg.FinalOutputUntil, e.cfg.FinalOutputFrom),
 		unmarked:         version != "" && replay.CompareVersions(version, e.cfg.FinalOutputUntil) < 0,
+		count:            claudecode.CountRulesFor(version, e.cfg.CountCutoffs),
 		sharedPrefix:     replay.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
 	e.rules = append(e.rules, r)
 	return r

@@ -169,6 +169,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 			results = kept
 		}
 		var appended int64
+		weights := claudecode.CountRulesFor(c.Version, claudecode.CountCutoffs{})
 		for _, it := range c.Items {
 			if it.Artifact || it.Msg < 0 {
 				continue
@@ -177,7 +178,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 				continue
 			}
 			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
-				appended += int64(it.Est)
+				appended += countEst(weights, &it)
 			}
 			if it.Kind == KindToolResult && claudecode.CompactableTools[it.Tool] {
 				results = append(results, result{it.ToolID, int64(it.Est)})

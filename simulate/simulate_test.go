@@ -594,6 +594,7 @@ func TestEngineMemos(t *testing.T) {
 		want := versionRules{version: v, estimateAfter: from(e.cfg.EstimateFrom), estimateResponse: from(e.cfg.EstimateResponseFrom),
 			finalOutput:  v == "" || replay.CompareVersions(v, e.cfg.FinalOutputUntil) < 0 || from(e.cfg.FinalOutputFrom),
 			unmarked:     v != "" && replay.CompareVersions(v, e.cfg.FinalOutputUntil) < 0,
+			count:        claudecode.CountRulesFor(v, claudecode.CountCutoffs{}),
 			sharedPrefix: replay.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
 		if got := e.rulesOf(v); got != want {
 			t.Errorf("rulesOf(%q) = %+v, want %+v", v, got, want)

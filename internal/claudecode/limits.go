@@ -46,9 +46,94 @@ const (
 // EstimateFrom is the first Claude Code version whose auto-compaction count
 // is the last response's usage total (input, cache reads and writes,
 // output) plus Claude Code's estimate of every message after the first
-// block of that response; earlier versions count the usage total alone.
-// compactMetadata.preTokens shows which a version counts.
-const EstimateFrom = "2.1.0"
+// block of that response; earlier versions count the usage total alone
+// (its bundled cli.js: 2.1.1's check counts the usage alone, 2.1.2's adds
+// the estimate). compactMetadata.preTokens shows which a version counts.
+const EstimateFrom = "2.1.2"
+
+// Claude Code's estimate of a message in its count
+// (roughTokenCountEstimationForMessages in 2.1.88's published source; the
+// same function in earlier bundles) weighs blocks by version. Up to
+// AllBlocksFrom it counts text (round(length/4)), tool results (their text
+// and images) and images, and nothing else: not a document (a PDF Read
+// adds one, its base64 data in the transcript), a tool use or thinking.
+// An image counts ImageEstimateOld until ImageEstimateFrom and
+// replay.TokensPerImage from it. An attachment counts nothing until
+// AttachmentJSONFrom, the estimate of its JSON (JSON.stringify of the
+// attachment) until AttachmentSentFrom, and from it what it sends the
+// model. From AllBlocksFrom a document counts replay.TokensPerImage, a
+// tool use its name and input's JSON, thinking its text, and any other
+// block its JSON.
+const (
+	ImageEstimateOld   = 1334
+	ImageEstimateFrom  = "2.1.38"
+	AttachmentJSONFrom = "2.1.33"
+	AttachmentSentFrom = "2.1.45"
+	AllBlocksFrom      = "2.1.74"
+)
+
+// CountRules are the weights Claude Code's estimate gives the blocks whose
+// weight changed by version (see ImageEstimateFrom).
+type CountRules struct {
+	Image      int64          // an image
+	Attachment AttachmentRule // an attachment
+	// AllBlocks is set when a document counts replay.TokensPerImage and
+	// any other block that is not text, a tool result or an image its
+	// own estimate; else they count nothing.
+	AllBlocks bool
+}
+
+// AttachmentRule says what an attachment counts in Claude Code's estimate.
+type AttachmentRule uint8
+
+// The attachment rules, oldest first.
+const (
+	AttachmentNothing AttachmentRule = iota
+	AttachmentJSON                   // the estimate of its JSON
+	AttachmentSent                   // the estimate of what it sends the model
+)
+
+// CountCutoffs are the versions the count rules change at (ImageEstimateFrom
+// and the others); zero fields take the defaults.
+type CountCutoffs struct {
+	ImageEstimateFrom, AttachmentJSONFrom, AttachmentSentFrom, AllBlocksFrom string
+}
+
+// WithDefaults fills the zero fields with the defaults.
+func (c CountCutoffs) WithDefaults() CountCutoffs {
+	if c.ImageEstimateFrom == "" {
+		c.ImageEstimateFrom = ImageEstimateFrom
+	}
+	if c.AttachmentJSONFrom == "" {
+		c.AttachmentJSONFrom = AttachmentJSONFrom
+	}
+	if c.AttachmentSentFrom == "" {
+		c.AttachmentSentFrom = AttachmentSentFrom
+	}
+	if c.AllBlocksFrom == "" {
+		c.AllBlocksFrom = AllBlocksFrom
+	}
+	return c
+}
+
+// CountRulesFor returns the weights of Claude Code's estimate in a version
+// under the cut-offs c (defaults in zero fields); an unknown version ("")
+// takes the newest.
+func CountRulesFor(version string, c CountCutoffs) CountRules {
+	c = c.WithDefaults()
+	from := func(cut string) bool { return !before(version, cut) }
+	r := CountRules{Image: ImageEstimateOld, AllBlocks: from(c.AllBlocksFrom)}
+	if from(c.ImageEstimateFrom) {
+		r.Image = replay.TokensPerImage
+	}
+	switch {
+	case from(c.AttachmentSentFrom):
+		r.Attachment = AttachmentSent
+	case from(c.AttachmentJSONFrom):
+		r.Attachment = AttachmentJSON
+	}
+	return r
+}
 
 // FinalOutputUntil is the first Claude Code version whose count has the
 // output of a response's first streamed event (message_start's usage, a

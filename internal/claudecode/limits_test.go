@@ -61,3 +61,35 @@ func TestCountsFinalOutput(t *testing.T) {
 		t.Error(`until "0" or from "99" still counts the final output`)
 	}
 }
+
+// TestCountRulesFor: the weights of Claude Code's estimate by version, as
+// its bundled cli.js gives them (images 1,334 until 2.1.38; attachments
+// nothing until 2.1.33, their JSON until 2.1.45; documents and other
+// blocks nothing until 2.1.74), an unknown version taking the newest, and
+// cut-offs that turn each rule on or off.
+func TestCountRulesFor(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		cut     CountCutoffs
+		want    CountRules
+	}{
+		{"1.0.85", CountCutoffs{}, CountRules{Image: 1334}},
+		{"2.1.2", CountCutoffs{}, CountRules{Image: 1334}},
+		{"2.1.32", CountCutoffs{}, CountRules{Image: 1334}},
+		{"2.1.33", CountCutoffs{}, CountRules{Image: 1334, Attachment: AttachmentJSON}},
+		{"2.1.37", CountCutoffs{}, CountRules{Image: 1334, Attachment: AttachmentJSON}},
+		{"2.1.38", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentJSON}},
+		{"2.1.44", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentJSON}},
+		{"2.1.45", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentSent}},
+		{"2.1.73", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentSent}},
+		{"2.1.74", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentSent, AllBlocks: true}},
+		{"2.1.146", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentSent, AllBlocks: true}},
+		{"", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentSent, AllBlocks: true}},
+		{"2.1.146", CountCutoffs{"99", "99", "99", "99"}, CountRules{Image: 1334}},
+		{"1.0.85", CountCutoffs{"0", "0", "99", "0"}, CountRules{Image: 2000, Attachment: AttachmentJSON, AllBlocks: true}},
+	} {
+		if got := CountRulesFor(c.version, c.cut); got != c.want {
+			t.Errorf("CountRulesFor(%q, %+v) = %+v, want %+v", c.version, c.cut, got, c.want)
+		}
+	}
+}
