@@ -19,10 +19,6 @@ var blockKindNames = [...]string{"text", "thinking", "tool_use", "tool_result", 
 
 func (k BlockKind) String() string { return blockKindNames[k] }
 
-// TokensPerImage is Claude Code's fixed estimate for an image block
-// (2,000 tokens, in its bundled cli.js).
-const TokensPerImage = 2000
-
 // NoType is the Type of a line without a "type" field: no transcript
 // record has one.
 const NoType = "(none)"
@@ -53,9 +49,11 @@ type Block struct {
 	// Name is the tool's name (tool_use) or the block type (other).
 	Name    string
 	IsError bool
-	// Images counts image items inside a tool result.
-	Images int
-	Input  *ToolInput // tool_use only
+	// Images and Documents count the image and document items inside a
+	// tool result (Est counts an image TokensPerImage, a document
+	// nothing).
+	Images, Documents int
+	Input             *ToolInput // tool_use only
 	// Text is the text of a user text block, cut to at most MaxKeptText
 	// bytes at a character boundary.
 	Text string

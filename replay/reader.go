@@ -14,6 +14,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/jsonscan"
 )
 
@@ -750,7 +751,7 @@ func (r *Reader) measureBlock(b *Block, f *blockFields, raw string) (utfOK bool)
 		utfOK = r.measureResult(b, f.content)
 	case "image":
 		b.Kind = BlockImage
-		b.Est = TokensPerImage
+		b.Est = claudecode.ImageTokens.Value
 		b.Hash = xxhash.Sum64String(raw)
 	default:
 		// document and anything newer: Claude Code's fallback counts the
@@ -769,7 +770,7 @@ func (r *Reader) measureBlock(b *Block, f *blockFields, raw string) (utfOK bool)
 
 // measureResult measures a tool_result block's content into b: a string,
 // or an array whose text items count by their length and images by
-// TokensPerImage. It reports whether the text was valid UTF-8.
+// claudecode.ImageTokens. It reports whether the text was valid UTF-8.
 func (r *Reader) measureResult(b *Block, content string) (utfOK bool) {
 	utfOK = true
 	switch {
@@ -795,7 +796,9 @@ func (r *Reader) measureResult(b *Block, content string) (utfOK bool) {
 				b.Est += Estimate(n)
 			case "image":
 				b.Images++
-				b.Est += TokensPerImage
+				b.Est += claudecode.ImageTokens.Value
+			case "document":
+				b.Documents++
 			}
 		})
 	}
@@ -837,7 +840,7 @@ func parseInput(in string) *ToolInput {
 // attachmentEst is Claude Code's estimate of what an attachment sends the
 // model, the measure of its own threshold check: nothing for the kinds it
 // shows only in its interface (a tool hook's output, a command's
-// permissions), TokensPerImage for each image, length/4 for the rest of
+// permissions), claudecode.ImageTokens for each image, length/4 for the rest of
 // its JSON.
 func attachmentEst(typ, raw string, chars int, sc *jsonscan.Scanner) int {
 	switch typ {
@@ -872,7 +875,7 @@ func attachmentEst(typ, raw string, chars int, sc *jsonscan.Scanner) int {
 		data += end - start
 		i = end
 	}
-	return Estimate(max(0, chars-data)) + images*TokensPerImage
+	return Estimate(max(0, chars-data)) + images*claudecode.ImageTokens.Value
 }
 
 // textSize returns the JavaScript length of a raw JSON string literal's

@@ -158,7 +158,7 @@ type Message struct {
 	AttachmentType string
 	// AttachmentChars is the JavaScript length of the attachment's JSON,
 	// and AttachmentEst Claude Code's estimate of what it sends the model:
-	// nothing for the kinds only its interface shows, TokensPerImage per
+	// nothing for the kinds only its interface shows, claudecode.ImageTokens per
 	// image.
 	AttachmentChars, AttachmentEst int
 	// Cwd is the working directory recorded on a user message's line.

@@ -78,10 +78,16 @@ type Config struct {
 	// estimates the last response's blocks after its first
 	// (claudecode.EstimateResponse).
 	EstimateResponseFrom string
-	// FinalOutputFrom is the first version whose count has a response's
-	// final output where the transcript records a placeholder; the model
-	// then estimates it (claudecode.FinalOutput).
-	FinalOutputFrom string
+	// FinalOutputUntil and FinalOutputFrom bound the versions whose count
+	// has a response's placeholder output rather than its final output
+	// (claudecode.FinalOutputHeld, claudecode.FinalOutput); where the
+	// count has the final output and the transcript may record a
+	// placeholder, the model estimates it.
+	FinalOutputUntil, FinalOutputFrom string
+	// CountCutoffs are the versions from which Claude Code's estimate
+	// weighs images, attachments and other blocks as it does
+	// (claudecode.CountRulesFor).
+	claudecode.CountCutoffs
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
 	// (claudecode.TurnRules: a changed keyword thinking budget, the
@@ -534,12 +540,17 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if obs {
 		e.applyReal(tc)
 	}
-	estAfter, estResponse := e.appendItems(tc, obs)
+	rules := e.rulesOf(tc.Version)
+	estAfter, estResponse := e.appendItems(tc, obs, rules)
 	if tc.Shrink > 0 && !obs {
 		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
-	rules := e.rulesOf(tc.Version)
+	if e.restarted(i, tc) {
+		// A restarted Claude Code read the conversation back from its
+		// transcript: its count has the output the transcript recorded.
+		e.trigger = e.lastPrompt + tr.Calls[i-1].Usage.Output
+	}
 	if rules.estimateAfter {
 		e.trigger += estAfter
 	}
@@ -580,7 +591,14 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.turns.Compacted()
 	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
-	if tc.OutputLowerBound && rules.finalOutput {
+	switch {
+	case rules.finalOutput && rules.unmarked:
+		// The transcript may record a placeholder it does not mark,
+		// where Claude Code counted the final output: Claude Code's own
+		// estimate of the response stands in, one token a unit
+		// (docs/simulation.md, "Windows and thresholds").
+		e.lastOutput = max(e.lastOutput, tc.OutputEst)
+	case rules.finalOutput && tc.OutputLowerBound:
 		// Claude Code counted the final output, which the transcript's
 		// placeholder does not show: its estimate stands in.
 		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
@@ -703,13 +721,14 @@ func (e *engine) sideRequests(tc *TraceCall) {
 }
 
 // appendItems adds the call's new items to the context and returns Claude
-// Code's estimate of them, in two parts: what followed the last response
-// (tool results, user text, attachments), and the last response's blocks
-// after its first (Claude Code's count walks back to a response's first
-// block from EstimateResponseFrom, though the usage counts them as
-// output). Under observed, items a real compaction summarised away are
-// dropped, and compaction artifacts are kept only there.
-func (e *engine) appendItems(tc *TraceCall, obs bool) (after, response int64) {
+// Code's estimate of them, as the call's version weighs them (rules), in
+// two parts: what followed the last response (tool results, user text,
+// attachments), and the last response's blocks after its first (Claude
+// Code's count walks back to a response's first block from
+// EstimateResponseFrom, though the usage counts them as output). Under
+// observed, items a real compaction summarised away are dropped, and
+// compaction artifacts are kept only there.
+func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules) (after, response int64) {
 	e.appendedFrom = len(e.items)
 	firstOfPrev := true
 	for _, it := range tc.Items {
@@ -728,9 +747,9 @@ func (e *engine) appendItems(tc *TraceCall, obs bool) (after, response int64) {
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:
-			after += int64(it.Est)
+			after += rules.countEst(&it)
 		case !firstOfPrev:
-			response += int64(it.Est)
+			response += rules.countEst(&it)
 		}
 		if it.Msg == e.prevMsg {
 			firstOfPrev = false
@@ -771,7 +790,7 @@ func (e *engine) applyReal(tc *TraceCall) {
 			// tokensSaved is a multiple of its 2,000-token image estimate:
 			// it cleared images, the newest first. The prompt fit sizes
 			// the saving; the cache breaks at the oldest image cleared.
-			k := int(m.TokensSaved / replay.TokensPerImage)
+			k := int(m.TokensSaved / int64(claudecode.ImageTokens.Value))
 			for j := len(e.items) - 1; j >= 1 && images < k; j-- {
 				if e.items[j].Kind == KindImage && !e.items[j].Cleared {
 					e.markEdit(j)
@@ -1008,9 +1027,49 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 // versionRules are the rules of Config that the engine checks by a
 // call's Claude Code version at every call ("" counts as the newest,
 // except for the shared prefix, which needs a version that has it).
+// unmarked is set before FinalOutputUntil, whose transcripts record
+// placeholder outputs that replay does not mark (Call.OutputLowerBound).
 type versionRules struct {
 	version                                                    string
 	estimateAfter, estimateResponse, finalOutput, sharedPrefix bool
+	unmarked                                                   bool
+	count                                                      claudecode.CountRules
+}
+
+// countEst is an item's weight in Claude Code's own estimate under the
+// version's rules (countEst).
+func (r versionRules) countEst(it *Item) int64 { return countEst(r.count, it) }
+
+// countEst is an item's weight in Claude Code's own estimate: its
+// estimate (Item.Est), with images, documents, other blocks and
+// attachments weighed as the version's rules weigh them
+// (claudecode.CountRulesFor).
+func countEst(r claudecode.CountRules, it *Item) int64 {
+	est := int64(it.Est)
+	switch it.Kind {
+	case KindAttachment:
+		switch r.Attachment {
+		case claudecode.AttachmentNothing:
+			return 0
+		case claudecode.AttachmentByJSON:
+			return int64(it.Raw)
+		}
+	case KindImage: // an image, a document or a newer kind of block
+		switch {
+		case it.Images > 0:
+			return int64(it.Images) * r.Image
+		case !r.AllBlocks:
+			return 0
+		case it.Docs > 0:
+			return int64(it.Docs) * int64(claudecode.ImageTokens.Value)
+		}
+	case KindToolResult: // Est counts its images at TokensPerImage, its documents not
+		est += int64(it.Images) * (r.Image - int64(claudecode.ImageTokens.Value))
+		if r.AllBlocks {
+			est += int64(it.Docs) * int64(claudecode.ImageTokens.Value)
+		}
+	}
+	return est
 }
 
 // rulesOf returns the rules for version, worked out the first time: a run
@@ -1023,8 +1082,11 @@ func (e *engine) rulesOf(version string) versionRules {
 	}
 	from := func(cut string) bool { return version == "" || claudecode.AtLeast(version, cut) }
 	r := versionRules{version: version, estimateAfter: from(e.cfg.EstimateFrom),
-		estimateResponse: from(e.cfg.EstimateResponseFrom), finalOutput: from(e.cfg.FinalOutputFrom),
-		sharedPrefix: claudecode.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
+		estimateResponse: from(e.cfg.EstimateResponseFrom),
+		finalOutput:      claudecode.CountsFinalOutput(version, e.cfg.FinalOutputUntil, e.cfg.FinalOutputFrom),
+		unmarked:         claudecode.Before(version, e.cfg.FinalOutputUntil),
+		count:            claudecode.CountRulesFor(version, e.cfg.CountCutoffs),
+		sharedPrefix:     claudecode.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
 	e.rules = append(e.rules, r)
 	return r
 }

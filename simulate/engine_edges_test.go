@@ -188,13 +188,13 @@ func TestEdgeEngineGap(t *testing.T) {
 }
 
 // State.Trigger is Claude Code's own count: the last prompt and output,
-// plus, from EstimateFrom (2.1.0), the estimate of what followed the last
+// plus, from EstimateFrom (2.1.2), the estimate of what followed the last
 // response, plus, from EstimateResponseFrom (2.1.88), the last response's
 // blocks after its first. A call without a version counts both.
 //
 // Call 2 appends three blocks of call 1's response (message 0: estimates
 // 10, 20 and 30, the first not counted) and a user message (estimate 40).
-// Call 1's prompt was 2,000 and its output 100: 2,100, + 40 from 2.1.0,
+// Call 1's prompt was 2,000 and its output 100: 2,100, + 40 from 2.1.2,
 // + 50 from 2.1.88.
 func TestEdgeEngineTriggerEstimates(t *testing.T) {
 	for _, c := range []struct {
@@ -204,7 +204,8 @@ func TestEdgeEngineTriggerEstimates(t *testing.T) {
 		{"2.1.146", 2190},
 		{"2.1.88", 2190},
 		{"2.1.87", 2140},
-		{"2.1.0", 2140},
+		{"2.1.2", 2140},
+		{"2.1.1", 2100},
 		{"2.0.77", 2100},
 		{"", 2190},
 	} {
@@ -226,6 +227,54 @@ func TestEdgeEngineTriggerEstimates(t *testing.T) {
 		var trig []int64
 		Run(tr, policyFunc(func(s *State) { trig = append(trig, s.Trigger) }), DefaultConfig())
 		if want := []int64{2000, c.want}; !reflect.DeepEqual(trig, want) {
+			t.Errorf("version %q: triggers %v, want %v", c.version, trig, want)
+		}
+	}
+}
+
+// Claude Code's estimate weighs some blocks by version
+// (claudecode.CountRulesFor). Call 2 appends a tool result of 500 text
+// units with an image (Est 2,500) and a document (which Est leaves out),
+// an image (2,000), a document and a newer kind of block (the estimates of
+// their JSON, 10,000 and 300), and an attachment that sends 400 units and
+// whose JSON is 900. Call 1's prompt and output are 2,100; before
+// EstimateFrom (2.1.2) nothing more counts.
+func TestEdgeEngineTriggerCountWeights(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		after   int64
+	}{
+		{"2.1.1", 0},
+		// Images 1,334; documents, other blocks and attachments nothing.
+		{"2.1.2", 500 + 1334 + 1334},
+		{"2.1.32", 500 + 1334 + 1334},
+		// Attachments by their JSON.
+		{"2.1.33", 500 + 1334 + 1334 + 900},
+		// Images 2,000.
+		{"2.1.38", 500 + 2000 + 2000 + 900},
+		// Attachments by what they send.
+		{"2.1.45", 500 + 2000 + 2000 + 400},
+		{"2.1.73", 500 + 2000 + 2000 + 400},
+		// Documents 2,000, other blocks their estimate.
+		{"2.1.74", 500 + 2000 + 2000 + 2000 + 2000 + 300 + 400},
+		{"", 500 + 2000 + 2000 + 2000 + 2000 + 300 + 400},
+	} {
+		tr := build(
+			step{0, "", []Item{user(1000)}},
+			step{1, "", []Item{
+				{Kind: KindToolResult, Tokens: 900, Est: 2500, Images: 1, Docs: 1},
+				{Kind: KindImage, Tokens: 1500, Est: 2000, Images: 1},
+				{Kind: KindImage, Tokens: 1800, Est: 10_000, Docs: 1},
+				{Kind: KindImage, Tokens: 250, Est: 300},
+				{Kind: KindAttachment, Tokens: 350, Est: 400, Raw: 900},
+			}},
+		)
+		for i := range tr.Calls {
+			tr.Calls[i].Version = c.version
+		}
+		var trig []int64
+		Run(tr, policyFunc(func(s *State) { trig = append(trig, s.Trigger) }), DefaultConfig())
+		if want := []int64{2000, 2100 + c.after}; !reflect.DeepEqual(trig, want) {
 			t.Errorf("version %q: triggers %v, want %v", c.version, trig, want)
 		}
 	}

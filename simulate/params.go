@@ -41,6 +41,11 @@ func (c *Config) cutoffs() []cutoff {
 	return []cutoff{
 		{&c.EstimateFrom, claudecode.Estimate, "estimate-from", "EstimateFrom"},
 		{&c.EstimateResponseFrom, claudecode.EstimateResponse, "estimate-response-from", "EstimateResponseFrom"},
+		{&c.ImageEstimateFrom, claudecode.ImageEstimate, "image-estimate-from", "ImageEstimateFrom"},
+		{&c.AttachmentJSONFrom, claudecode.AttachmentJSON, "attachment-json-from", "AttachmentJSONFrom"},
+		{&c.AttachmentSentFrom, claudecode.AttachmentSent, "attachment-sent-from", "AttachmentSentFrom"},
+		{&c.AllBlocksFrom, claudecode.AllBlocks, "all-blocks-from", "AllBlocksFrom"},
+		{&c.FinalOutputUntil, claudecode.FinalOutputHeld, "final-output-until", "FinalOutputUntil"},
 		{&c.FinalOutputFrom, claudecode.FinalOutput, "final-output-from", "FinalOutputFrom"},
 		{&c.ThinkingKeywordsUntil, claudecode.ThinkingKeywords, "thinking-keywords-until", "ThinkingKeywordsUntil"},
 		{&c.DropThinkingUntil, claudecode.DropThinking, "drop-thinking-until", "DropThinkingUntil"},

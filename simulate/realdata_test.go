@@ -524,3 +524,61 @@ func TestObservedIsRecorded(t *testing.T) {
 		t.Logf("%s: %d sessions", corpus, checked)
 	}
 }
+
+// calibration3Fidelity loads the third calibration set's session id and
+// returns its fidelity row, or skips when the set or the session is absent.
+func calibration3Fidelity(t *testing.T, id string) fidelity.Row {
+	t.Helper()
+	for _, s := range corpusload.Sessions(t, testcorpus.Calibration3) {
+		if s.ID == id {
+			tr := simulate.Prepare(s)
+			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
+			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
+			return fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances())
+		}
+	}
+	t.Skipf("%s not in the third calibration set", id)
+	return fidelity.Row{}
+}
+
+// TestCalibration3FinalOutput pins the final output Claude Code 1.0.x
+// counts. In f1d9485a (1.0.85) the recorded usage total of call 63 is
+// 154,897, 103 under the 155,000 threshold, with an output of 1: the
+// placeholder the transcript wrote before the response ended. Claude
+// Code's count had the final output, and it compacted before call 64; the
+// model, counting the response's estimate (120), compacts there too, and
+// not before call 63 (call 62: 154,657 and an estimate of 115). d05c4f7d
+// resumed the same conversation after call 63: the restarted Claude Code
+// read the transcript's placeholder back, counted 154,897, and did not
+// compact, nor does the model.
+func TestCalibration3FinalOutput(t *testing.T) {
+	if f := calibration3Fidelity(t, "f1d9485a-2de6-4eac-ad9b-76d552f66b08"); f.RealAutoCompaction != 64 || f.SimulatedAutoCompaction != 64 {
+		t.Errorf("f1d9485a: first auto-compaction at call %d, claude-code's at %d, want 64 and 64", f.RealAutoCompaction, f.SimulatedAutoCompaction)
+	}
+	if f := calibration3Fidelity(t, "d05c4f7d-ef93-4559-9c22-37ec57f6a6a5"); f.RealAutoCompaction != 0 || f.SimulatedAutoCompaction != 0 {
+		t.Errorf("d05c4f7d: first auto-compaction at call %d, claude-code's at %d, want none", f.RealAutoCompaction, f.SimulatedAutoCompaction)
+	}
+}
+
+// TestCalibration3FailedCompaction pins 7eb3ce7b (1.0.95), which
+// auto-compacted before calls 161, 352 and 511 at its 200K window's
+// 155,000 threshold, and sent call 510 after a usage total of 155,893
+// without compacting. That call proves no larger window: the session's
+// auto-compactions prove the default one, so nothing is inferred. Call 160
+// came 85 s after its prompt, where every call sent below the warning
+// level came within 54 s: after call 159's 154,767 and its response's
+// final output, Claude Code tried to compact there and failed or was
+// interrupted, and compacted at the next call. claude-code compacts
+// before call 160, and the reason says why.
+func TestCalibration3FailedCompaction(t *testing.T) {
+	f := calibration3Fidelity(t, "7eb3ce7b-3f5c-4a5a-9110-b3542712a058")
+	if f.Inferred != nil {
+		t.Errorf("limits inferred: %+v, want none", *f.Inferred)
+	}
+	if f.RealAutoCompaction != 161 || f.SimulatedAutoCompaction != 160 {
+		t.Errorf("first auto-compaction at call %d, claude-code's at %d, want 161 and 160", f.RealAutoCompaction, f.SimulatedAutoCompaction)
+	}
+	if !hasReason(f, "first auto-compaction at call 161, claude-code at call 160") || !f.Explained() {
+		t.Errorf("reasons %q, want the failed compaction's", f.Reasons)
+	}
+}

@@ -344,22 +344,29 @@ func TestThinkingDropped(t *testing.T) {
 }
 
 // Claude Code's count has the output it held for the previous response:
-// up to 2.1.19 the placeholder its transcript records too (4 here), from
-// 2.1.41 the final output, which the transcript does not show and the
-// model estimates (500 units at ratio 1). The rest of call 2's count (call
-// 1's prompt and the estimate of what followed) is the same either way.
+// up to 2.1.7 and from 2.1.30 the final output, from 2.1.8 to 2.1.29 the
+// placeholder of its first streamed event, which the transcript records
+// too (4 here). Where the count has the final output the model estimates
+// it: a marked placeholder (2.1.9–2.1.41) by the response's estimate at
+// the session's ratio (500 units at 2: 1,000), an unmarked one (before
+// 2.1.8) by the estimate itself, one token a unit (500). A restarted
+// Claude Code counts what the transcript recorded. The rest of call 2's
+// count is call 1's prompt (3,000) and, from 2.1.0, the estimate of what
+// followed (200).
 func TestTriggerCountsFinalOutput(t *testing.T) {
-	count := func(version, from string) int64 {
+	count := func(version, until, from string, marked, restart bool) int64 {
 		tr := build(
 			step{0, "", []Item{user(2000)}},
 			step{1, "", []Item{asst(100), user(100)}},
 		)
+		tr.Ratio = 2
 		for i := range tr.Calls {
 			tr.Calls[i].Version = version
 		}
-		tr.Calls[0].Usage.Output, tr.Calls[0].OutputLowerBound, tr.Calls[0].OutputEst = 4, true, 500
+		tr.Calls[0].Usage.Output, tr.Calls[0].OutputLowerBound, tr.Calls[0].OutputEst = 4, marked, 500
+		tr.Calls[1].Restarted = restart
 		cfg := DefaultConfig()
-		cfg.FinalOutputFrom = from
+		cfg.FinalOutputUntil, cfg.FinalOutputFrom = until, from
 		var got int64
 		Run(tr, policyFunc(func(s *State) {
 			if s.Call == 1 {
@@ -368,16 +375,34 @@ func TestTriggerCountsFinalOutput(t *testing.T) {
 		}), cfg)
 		return got
 	}
-	placeholder := count("2.1.19", "")
-	if placeholder <= 3000+4 {
-		t.Fatalf("2.1.19: count %d, want above 3,004", placeholder)
-	}
-	for _, c := range []struct{ version, from string }{{"2.1.41", ""}, {"2.1.146", ""}, {"2.1.19", "0"}} {
-		if got := count(c.version, c.from); got != placeholder-4+500 {
-			t.Errorf("%s, final-output-from %q: count %d, want %d", c.version, c.from, got, placeholder-4+500)
+	for _, c := range []struct {
+		version, until, from string
+		marked, restart      bool
+		output               int64 // what the count has for call 1's output
+	}{
+		{"2.1.41", "", "", true, false, 1000},
+		{"2.1.30", "", "", true, false, 1000},
+		{"2.1.146", "", "", true, false, 1000},
+		{"2.1.29", "", "", true, false, 4},
+		{"2.1.8", "", "", false, false, 4},
+		{"2.1.19", "", "0", true, false, 1000},
+		{"2.1.41", "", "99", true, false, 4},
+		{"2.1.7", "", "", false, false, 500},
+		{"2.0.76", "", "", false, false, 500},
+		{"1.0.85", "", "", false, false, 500},
+		{"1.0.85", "0", "", false, false, 4},
+		{"2.1.19", "99", "", false, false, 500},
+		{"1.0.85", "", "", false, true, 4},
+		{"2.1.41", "", "", true, true, 4},
+		{"2.1.146", "", "", false, false, 4}, // a final output recorded
+	} {
+		want := 3000 + c.output
+		if claudecode.CompareVersions(c.version, "2.1.0") >= 0 {
+			want += 200
 		}
-	}
-	if got := count("2.1.41", "99"); got != placeholder {
-		t.Errorf("2.1.41, final-output-from 99: count %d, want %d", got, placeholder)
+		if got := count(c.version, c.until, c.from, c.marked, c.restart); got != want {
+			t.Errorf("%s (final-output-until %q, -from %q, marked %v, restarted %v): count %d, want %d",
+				c.version, c.until, c.from, c.marked, c.restart, got, want)
+		}
 	}
 }

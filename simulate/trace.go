@@ -57,6 +57,12 @@ type Item struct {
 	// the file.
 	File  FileSize
 	Wrote bool
+	// Images and Docs count the images and documents the block holds (an
+	// image or a document block: 1; a tool result: those in its content),
+	// and Raw is the estimate of an attachment's JSON: what Claude Code's
+	// own count weighs by version (versionRules.countEst).
+	Images, Docs int32
+	Raw          int
 }
 
 // TraceCall is one recorded main-thread API call and what was appended to
@@ -83,9 +89,10 @@ type TraceCall struct {
 	// before this call, if any.
 	RealCompact *replay.Compaction
 	RealMicro   *replay.Compaction
-	// OutputLowerBound marks placeholder output counts; OutputEst is then
-	// Claude Code's estimate of the response, which its own threshold
-	// check would have known the real size of.
+	// OutputLowerBound marks placeholder output counts. OutputEst is
+	// Claude Code's estimate of the response, a stand-in for the final
+	// output its own threshold check knew where the transcript records a
+	// placeholder.
 	OutputLowerBound bool
 	OutputEst        int64
 	// Side are the side requests sent on the conversation since the
@@ -272,7 +279,7 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 			SkillsChanged: th.Between(prevCall, seg.Call, (*replay.Call).SkillListChanged),
 		}
 		prevCall = seg.Call
-		if c.OutputLowerBound {
+		if c.Msg >= 0 {
 			for _, b := range th.Messages[c.Msg].Blocks {
 				tc.OutputEst += int64(b.Est)
 			}
@@ -461,7 +468,7 @@ func attachSide(calls []TraceCall, side []replay.SideRequest) {
 // appendItems turns one message into context items.
 func appendItems(items []Item, m *replay.Message, mi int, tools map[string]replay.ToolCall, files fileSizes, afterBoundary bool) []Item {
 	if m.Role == replay.RoleAttachment {
-		return append(items, Item{Kind: KindAttachment, Est: m.AttachmentEst, Msg: mi, Artifact: afterBoundary})
+		return append(items, Item{Kind: KindAttachment, Est: m.AttachmentEst, Raw: replay.Estimate(m.AttachmentChars), Msg: mi, Artifact: afterBoundary})
 	}
 	for _, b := range m.Blocks {
 		it := Item{Est: b.Est, Msg: mi}
@@ -482,6 +489,7 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 			}
 		case replay.BlockToolResult:
 			it.Kind, it.ToolID, it.IsError = KindToolResult, b.ToolID, b.IsError
+			it.Images, it.Docs = int32(b.Images), int32(b.Documents)
 			if t, ok := tools[b.ToolID]; ok {
 				it.Tool, it.Path = t.Name, t.Input.FilePath
 				if it.Path != "" && !b.IsError {
@@ -489,7 +497,13 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 				}
 			}
 		default:
-			it.Kind = KindImage
+			it.Kind = KindImage // an image, a document or a newer kind of block
+			switch b.Kind {
+			case replay.BlockImage:
+				it.Images = 1
+			case replay.BlockDocument:
+				it.Docs = 1
+			}
 		}
 		items = append(items, it)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -419,5 +420,41 @@ func TestEdgeTraceRestore(t *testing.T) {
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
+	}
+}
+
+// appendItems keeps what Claude Code's count weighs by version
+// (versionRules.countEst): the images and documents of a tool result, of
+// an image block and of a document block, and the estimate of an
+// attachment's JSON beside the estimate of what it sends.
+func TestEdgeTraceCountParts(t *testing.T) {
+	user := &replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{
+		{Kind: replay.BlockToolResult, ToolID: "t1", Est: 2003, Images: 1, Documents: 2},
+		{Kind: replay.BlockImage, Est: claudecode.ImageTokens.Value},
+		{Kind: replay.BlockDocument, Est: 9000},
+		{Kind: replay.BlockOther, Name: "container_upload", Est: 30},
+	}}
+	att := &replay.Message{Role: replay.RoleAttachment, AttachmentType: "file", AttachmentChars: 401, AttachmentEst: 50}
+	items := appendItems(nil, user, 0, map[string]replay.ToolCall{}, fileSizes{}, false)
+	items = appendItems(items, att, 1, map[string]replay.ToolCall{}, fileSizes{}, false)
+	type parts struct {
+		kind         ItemKind
+		est          int
+		images, docs int32
+		raw          int
+	}
+	var got []parts
+	for _, it := range items {
+		got = append(got, parts{it.Kind, it.Est, it.Images, it.Docs, it.Raw})
+	}
+	want := []parts{
+		{KindToolResult, 2003, 1, 2, 0},
+		{KindImage, 2000, 1, 0, 0},
+		{KindImage, 9000, 0, 1, 0},
+		{KindImage, 30, 0, 0, 0},
+		{KindAttachment, 50, 0, 0, 100}, // round(401/4)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("items %+v, want %+v", got, want)
 	}
 }

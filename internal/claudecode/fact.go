@@ -80,7 +80,8 @@ func Facts() []Listed {
 
 		ContextWindow.listed(), LongWindow.listed(), LongWindowModels.listed(), ReservedOld.listed(),
 		ReservedNew.listed(), AutoCompactBuffer.listed(), WarningOffset.listed(), BlockingOffset.listed(),
-		Estimate.listed(), FinalOutput.listed(), EstimateResponse.listed(),
+		Estimate.listed(), FinalOutputHeld.listed(), FinalOutput.listed(), EstimateResponse.listed(),
+		ImageTokens.listed(), ImageEstimate.listed(), ImageEstimateOld.listed(), AttachmentJSON.listed(), AttachmentSent.listed(), AllBlocks.listed(),
 
 		CacheTTL5m.listed(), CacheTTL1h.listed(), CacheWriteModels.listed(), MinCacheable.listed(),
 		MinCacheableOther.listed(), BreakMinFraction.listed(), BreakMinTokens.listed(), BreakExcludedModels.listed(),

@@ -468,16 +468,22 @@ func (f *Row) explainCompaction(tr *simulate.Trace) {
 			}
 			counted = fmt.Sprintf("call %d's recorded usage total %s tokens, %s", tr.Calls[i].Index+1, numtext.Int(f.RealAutoCompactionTotal), threshold)
 		}
+		if why := failedCompaction(tr, sim); sim > 0 && sim < real && why != "" {
+			add("first auto-compaction %s, claude-code %s (%s): %s", f.callText(real), at, counted, why)
+			break
+		}
 		add("first auto-compaction %s, claude-code %s (%s): not explained", f.callText(real), at, counted)
 	case real == 0 && sim > 0 && f.ManualCompactions > f.ManualReplayed:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0 && f.smallerAfterRestart(tr, sim) != "":
 		add("%s", f.smallerAfterRestart(tr, sim))
+	case real == 0 && sim > 0 && failedCompaction(tr, sim) != "":
+		add("claude-code compacts at call %d where the session never compacted: %s", sim, failedCompaction(tr, sim))
 	case real == 0 && sim > 0:
 		why := ""
 		if i := lastCallBefore(tr, sim); i >= 0 {
 			u := tr.Calls[i].Usage
-			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there)",
+			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there)",
 				tr.Calls[i].Index+1, numtext.Int(u.Prompt()+u.Output))
 		}
 		add("claude-code compacts at call %d where the session never compacted%s: not explained", sim, why)
@@ -782,6 +788,56 @@ func (f *Row) smallerAfterRestart(tr *simulate.Trace, sim int) string {
 	return fmt.Sprintf("claude-code compacts at call %d where the session never compacted: the first call after a restart (%s), counting from call %d's usage total %s; "+
 		"the restarted Claude Code sent a prompt %s tokens smaller (%s) and did not compact: what it counts after rebuilding a conversation is not in the transcript",
 		sim, how, prev.Index+1, numtext.Int(before), numtext.Int(before-c.Usage.Prompt()), numtext.Int(c.Usage.Prompt()))
+}
+
+// failedCompaction explains a compaction claude-code decides at a call
+// the session sent uncompacted, when the recorded response to that call
+// came later after the message before it than the response to any call
+// sent while Claude Code's count was below its warning level, where no
+// compaction is tried: the time a compaction takes. Claude Code (1.0.x to
+// 2.1.x) sends the request as it is when its auto-compaction fails or the
+// user interrupts it, and the transcript records neither. Empty when that
+// is not the case.
+func failedCompaction(tr *simulate.Trace, sim int) string {
+	j := lastCallBefore(tr, sim+1)
+	if j < 1 || tr.Calls[j].Index+1 != sim || tr.Thread == nil {
+		return ""
+	}
+	wait := responseWait(tr, j)
+	var normal int64 = -1
+	for k := 1; k < len(tr.Calls); k++ {
+		c, prev := &tr.Calls[k], &tr.Calls[k-1]
+		l := claudecode.LimitsFor(claudecode.LimitParams{}, prev.Model, prev.Version)
+		if c.RealCompact != nil || c.RealMicro != nil || prev.Usage.Prompt() == 0 || prev.Usage.Prompt()+prev.Usage.Output >= l.Warning {
+			continue
+		}
+		normal = max(normal, responseWait(tr, k))
+	}
+	if normal <= 0 || wait <= normal {
+		return ""
+	}
+	u := tr.Calls[j-1].Usage
+	return fmt.Sprintf("after call %d's recorded usage total of %s tokens the session sent call %d uncompacted %s after the message before it, later than any call it sent below the warning level (at most %s): "+
+		"an auto-compaction tried there that failed or was interrupted (Claude Code then sends the request as it is, and the transcript records neither)",
+		tr.Calls[j-1].Index+1, numtext.Int(u.Prompt()+u.Output), sim, secondsText(wait), secondsText(normal))
+}
+
+// responseWait is the time from the last message before trace call j's
+// response to the response's first line, in ms; 0 when the transcript's
+// clock does not show it.
+func responseWait(tr *simulate.Trace, j int) int64 {
+	th := tr.Thread
+	c := &th.Calls[tr.Calls[j].Index]
+	for m := c.Msg - 1; m >= 0; m-- {
+		if t := th.Messages[m].Time; t > 0 {
+			return max(c.Time-t, 0)
+		}
+	}
+	return 0
+}
+
+func secondsText(ms int64) string {
+	return (time.Duration(ms) * time.Millisecond).Round(time.Second).String()
 }
 
 func lastCallBefore(tr *simulate.Trace, call int) int {

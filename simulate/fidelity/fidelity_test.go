@@ -250,8 +250,8 @@ func TestFidelityCompactionAfterRestart(t *testing.T) {
 		// conversation as far as the transcript shows.
 		{"resumed, no version", calls("", true, 165_000), "claude-code compacts at call 2 where the session never compacted: the first call after a restart (a resumed conversation), counting from call 1's usage total 165,893; " +
 			"the restarted Claude Code sent a prompt 893 tokens smaller (165,000) and did not compact: what it counts after rebuilding a conversation is not in the transcript"},
-		{"not smaller", calls("2.1.138", false, 165_893), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
-		{"no restart", calls("2.1.133", false, 139_706), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
+		{"not smaller", calls("2.1.138", false, 165_893), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"},
+		{"no restart", calls("2.1.133", false, 139_706), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"},
 	} {
 		f := New(s, c.tr, observed, cc, DefaultTolerances())
 		if !slices.Contains(f.Reasons, c.want) {
@@ -371,5 +371,59 @@ func TestMicroDecision(t *testing.T) {
 	}
 	if mode, why := microDecision(&simulate.Trace{Calls: []simulate.TraceCall{{}}}); mode != "off" || why != "the transcript records no Claude Code version" {
 		t.Errorf("no version: %q %q", mode, why)
+	}
+}
+
+// A compaction claude-code decides at a call the session sent
+// uncompacted is one Claude Code tried and failed (or the user
+// interrupted) when the recorded response came later after the message
+// before it than any response to a call sent below the warning level: the
+// time a compaction takes. Call 2 was sent below the warning level
+// (135,000 on 2.0.76), its response 12 s after its prompt; claude-code
+// compacts before call 3, after call 2's total of 154,900 (the final
+// output taking its count to the threshold); call 3 waited the case's
+// wait. The session auto-compacted before call 4, or never.
+func TestFidelityFailedCompaction(t *testing.T) {
+	const model, version = "claude-opus-4-5-20251101", "2.0.76"
+	sec := func(s int64) int64 { return 1_700_000_000_000 + s*1000 }
+	session := func(wait int64, compacted bool) (*replay.Session, *simulate.Trace) {
+		th := &replay.Thread{}
+		tr := &simulate.Trace{Thread: th}
+		totals := []int64{20_000, 154_900, 155_500, 40_000}
+		at := int64(0)
+		for i, w := range []int64{10, 12, wait, 10} {
+			th.Messages = append(th.Messages, replay.Message{Role: replay.RoleUser, Time: sec(at), Call: -1})
+			at += w
+			th.Messages = append(th.Messages, replay.Message{Role: replay.RoleAssistant, Time: sec(at), Call: i})
+			th.Calls = append(th.Calls, replay.Call{Model: model, Version: version, Time: sec(at), Msg: len(th.Messages) - 1})
+			tc := simulate.TraceCall{Index: i, Time: sec(at), Model: model, Version: version, Usage: replay.Usage{Input: 10, CacheRead: totals[i] - 110, Output: 100}}
+			if i == 3 && compacted {
+				tc.RealCompact = &replay.Compaction{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 3}
+				th.Compactions = []replay.Compaction{*tc.RealCompact}
+			}
+			tr.Calls = append(tr.Calls, tc)
+			at += 30
+		}
+		return &replay.Session{ID: "s", Main: th}, tr
+	}
+	cc := &simulate.Result{Metrics: simulate.Metrics{FirstCompaction: 3}, Compacted: simulate.RunCompactions{FirstAuto: 3}}
+	failed := "after call 2's recorded usage total of 154,900 tokens the session sent call 3 uncompacted 1m25s after the message before it, later than any call it sent below the warning level (at most 12s): " +
+		"an auto-compaction tried there that failed or was interrupted (Claude Code then sends the request as it is, and the transcript records neither)"
+	for _, c := range []struct {
+		name      string
+		wait      int64
+		compacted bool
+		want      string
+	}{
+		{"one call early", 85, true, "first auto-compaction at call 4, claude-code at call 3 (call 3's recorded usage total 155,500 tokens, its threshold there 155,000): " + failed},
+		{"one call early, a usual wait", 12, true, "first auto-compaction at call 4, claude-code at call 3 (call 3's recorded usage total 155,500 tokens, its threshold there 155,000): not explained"},
+		{"never compacted", 85, false, "claude-code compacts at call 3 where the session never compacted: " + failed},
+		{"never compacted, a usual wait", 11, false, "claude-code compacts at call 3 where the session never compacted (call 2's recorded usage total 154,900 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"},
+	} {
+		s, tr := session(c.wait, c.compacted)
+		f := New(s, tr, edgeObserved(tr), cc, DefaultTolerances())
+		if !slices.Contains(f.Reasons, c.want) {
+			t.Errorf("%s: reasons %q, want %q", c.name, f.Reasons, c.want)
+		}
 	}
 }
