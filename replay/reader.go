@@ -885,7 +885,8 @@ func textSize(raw string) (chars, lines int) {
 	if len(raw) < 2 {
 		return 0, 0
 	}
-	return jsonscan.UTF16Len(raw) - 2, strings.Count(raw, `\n`) + 1
+	n, newlines := jsonscan.UTF16LenNewlines(raw)
+	return n - 2, newlines + 1
 }
 
 // durationMs reads a tool's recorded run time (toolUseResult) in ms:

@@ -96,10 +96,72 @@ func UTF16Len(s string) int {
 	return n
 }
 
-// word returns the eight bytes of s at i (i+8 <= len(s)) as one
-// little-endian word, for the scanners that test eight bytes at a time.
+// UTF16LenNewlines is UTF16Len of s together with the number of `\n`
+// escapes in it (the two bytes '\' 'n', as strings.Count counts them), in
+// one pass rather than two.
+func UTF16LenNewlines(s string) (n, newlines int) {
+	i := 0
+	for i < len(s) {
+		// Eight bytes at a time while they are ASCII, one unit each; the
+		// word one byte on says which backslashes an 'n' follows.
+		for i+9 <= len(s) {
+			v := word(s, i)
+			if m := v & msb; m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				// Only the pairs that start before the non-ASCII byte.
+				pairs := zeroBytes(v^(lsb*'\\')) & zeroBytes(word(s, i+1)^(lsb*'n'))
+				newlines += countFlags(pairs & (1<<(k<<3) - 1))
+				n += k
+				i += k
+				break
+			}
+			// v is ASCII, so adding 0x7F to each byte carries out of
+			// none: the bytes left without their high bit were '\\'.
+			if b := ^(v ^ (lsb * '\\') + lsb*0x7F) & msb; b != 0 {
+				newlines += countFlags(b & zeroBytes(word(s, i+1)^(lsb*'n')))
+			}
+			n += 8
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '\\' && i+1 < len(s) && s[i+1] == 'n' {
+				newlines++
+			}
+			n++
+			i++
+			continue
+		}
+		size, units, _ := measureRune(s[i:])
+		n += units
+		i += size
+	}
+	return n, newlines
+}
+
+// countFlags counts the bytes of m whose high bit is set, m having no other
+// bit set: the multiplication sums the bytes' flags into the top byte. It
+// never calls out, unlike bits.OnesCount64 without POPCNT guaranteed, which
+// made the loops around it keep their counters in memory.
+func countFlags(m uint64) int {
+	return int((m >> 7) * lsb >> 56)
+}
+
+// zeroBytes sets the high bit of each byte of x that is zero, and only of
+// those (no borrow crosses bytes, unlike the usual (x-lsb)&^x test).
+func zeroBytes(x uint64) uint64 {
+	return ^((x&^msb + lsb*0x7F) | x) & msb
+}
+
+// word returns the eight bytes of s at i as one little-endian word, for
+// the scanners that test eight bytes at a time. The caller ensures
+// i+8 <= len(s): nothing is checked, so that the load is one instruction
+// (slicing s[i:] first cost six more, in every scanner's inner loop).
 func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
 }
 
 // measureRune decodes the character at the start of s, which is not ASCII:
