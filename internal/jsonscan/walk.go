@@ -185,16 +185,18 @@ func walkObject(s string, i, depth int, check bool, sc *Scanner, value ValueFunc
 			return i, false
 		}
 		var kEnd int
+		var escaped bool
 		if check {
 			var ok bool
-			if kEnd, ok = validString(s, i); !ok {
+			if kEnd, escaped, ok = validString(s, i); !ok {
 				return i, false
 			}
 		} else {
 			kEnd = stringEnd(s, i)
+			escaped = strings.IndexByte(s[i+1:kEnd-1], '\\') >= 0
 		}
 		key := s[i+1 : kEnd-1]
-		if strings.IndexByte(key, '\\') >= 0 {
+		if escaped {
 			key = string(AppendUnescaped(nil, key, -1))
 		}
 		i = SkipSpace(s, kEnd)
@@ -290,7 +292,9 @@ func (sc *Scanner) EachElem(raw string, fn func(val string)) {
 // SkipSpace returns the index of the first byte at or after s[i] that is
 // not JSON white space.
 func SkipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	// Every JSON white space byte is at most ' ', and Claude Code writes
+	// compact JSON: one test usually decides.
+	for i < len(s) && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
 	return i
