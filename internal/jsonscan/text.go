@@ -102,26 +102,43 @@ func UTF16Len(s string) int {
 func UTF16LenNewlines(s string) (n, newlines int) {
 	i := 0
 	for i < len(s) {
-		// Eight bytes at a time while they are ASCII, one unit each; the
-		// word one byte on says which backslashes an 'n' follows.
-		for i+9 <= len(s) {
+		// Eight bytes at a time while they are ASCII without '\\', one
+		// unit each; the first non-ASCII byte or backslash is exact.
+		for i+8 <= len(s) {
 			v := word(s, i)
-			if m := v & msb; m != 0 {
-				k := bits.TrailingZeros64(m) >> 3
-				// Only the pairs that start before the non-ASCII byte.
-				pairs := zeroBytes(v^(lsb*'\\')) & zeroBytes(word(s, i+1)^(lsb*'n'))
-				newlines += countFlags(pairs & (1<<(k<<3) - 1))
-				n += k
-				i += k
-				break
+			special := (v | (v ^ (lsb * '\\') - lsb)) & msb
+			if special == 0 {
+				n += 8
+				i += 8
+				continue
 			}
-			// v is ASCII, so adding 0x7F to each byte carries out of
-			// none: the bytes left without their high bit were '\\'.
-			if b := ^(v ^ (lsb * '\\') + lsb*0x7F) & msb; b != 0 {
-				newlines += countFlags(b & zeroBytes(word(s, i+1)^(lsb*'n')))
+			k := bits.TrailingZeros64(special) >> 3
+			n += k
+			i += k
+			// Passed here: a backslash, and the characters of one unit
+			// that measureRune recognises without decoding.
+			switch c := s[i]; {
+			case c == '\\':
+				if i+1 < len(s) && s[i+1] == 'n' {
+					newlines++
+				}
+				n++
+				i++
+				continue
+			case c >= 0xC2 && c <= 0xDF:
+				if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+					n++
+					i += 2
+					continue
+				}
+			case c >= 0xE1 && c <= 0xEC:
+				if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+					n++
+					i += 3
+					continue
+				}
 			}
-			n += 8
-			i += 8
+			break
 		}
 		if i >= len(s) {
 			break
@@ -140,20 +157,6 @@ func UTF16LenNewlines(s string) (n, newlines int) {
 		i += size
 	}
 	return n, newlines
-}
-
-// countFlags counts the bytes of m whose high bit is set, m having no other
-// bit set: the multiplication sums the bytes' flags into the top byte. It
-// never calls out, unlike bits.OnesCount64 without POPCNT guaranteed, which
-// made the loops around it keep their counters in memory.
-func countFlags(m uint64) int {
-	return int((m >> 7) * lsb >> 56)
-}
-
-// zeroBytes sets the high bit of each byte of x that is zero, and only of
-// those (no borrow crosses bytes, unlike the usual (x-lsb)&^x test).
-func zeroBytes(x uint64) uint64 {
-	return ^((x&^msb + lsb*0x7F) | x) & msb
 }
 
 // word returns the eight bytes of s at i as one little-endian word, for
