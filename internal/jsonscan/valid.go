@@ -345,9 +345,21 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 			// special byte (a borrow).
 			special := ((q - lsb*0x21) | (b - lsb) | v) & msb
 			if special == 0 {
+				if i+16 > len(s) {
+					i += 8
+					n += 8
+					continue
+				}
+				v = word(s, i+8)
+				q = v ^ (lsb * 0x02)
+				b = v ^ (lsb * '\\')
+				if special = ((q - lsb*0x21) | (b - lsb) | v) & msb; special == 0 {
+					i += 16
+					n += 16
+					continue
+				}
 				i += 8
 				n += 8
-				continue
 			}
 			k := bits.TrailingZeros64(special) >> 3
 			i += k
