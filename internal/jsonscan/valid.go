@@ -331,6 +331,11 @@ func validString(s string, i int) (end int, escaped, ok bool) {
 // Bytes of 0x80 and above leave the fast path, to be decoded.
 func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 	i++
+	start := i
+	// The length is counted as the bytes passed less fewer: what an escape
+	// or a multi-byte character saves, so that the loops over plain text
+	// keep no count of their own.
+	fewer := 0
 	utf8OK = true
 	for {
 		for i+8 <= len(s) {
@@ -347,7 +352,6 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 			if special == 0 {
 				if i+16 > len(s) {
 					i += 8
-					n += 8
 					continue
 				}
 				v = word(s, i+8)
@@ -355,15 +359,11 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 				b = v ^ (lsb * '\\')
 				if special = ((q - lsb*0x21) | (b - lsb) | v) & msb; special == 0 {
 					i += 16
-					n += 16
 					continue
 				}
 				i += 8
-				n += 8
 			}
-			k := bits.TrailingZeros64(special) >> 3
-			i += k
-			n += k
+			i += bits.TrailingZeros64(special) >> 3
 			// The commonest stops are passed here, without leaving the
 			// loop: a two-byte escape (a tool output's \n, \t, \"), and a
 			// character of two bytes or of three whose lead byte allows
@@ -373,55 +373,56 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 			case c == '\\':
 				if i+1 < len(s) && shortEscape[s[i+1]] {
 					i += 2
-					n++
+					fewer++
 					continue
 				}
 			case c >= 0xC2 && c <= 0xDF:
 				if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
 					i += 2
-					n++
+					fewer++
 					continue
 				}
 			case c >= 0xE1 && c <= 0xEC:
 				if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
 					i += 3
-					n++
+					fewer += 2
 					continue
 				}
 			}
 			break
 		}
 		if i >= len(s) {
-			return i, n, utf8OK, false
+			return i, i - start - fewer, utf8OK, false
 		}
 		switch c := s[i]; {
 		case c == '"':
-			return i + 1, n, utf8OK, true
+			return i + 1, i - start - fewer, utf8OK, true
 		case c == '\\':
 			if i+1 >= len(s) {
-				return i, n, utf8OK, false
+				return i, i - start - fewer, utf8OK, false
 			}
+			// An escape is one code unit (a surrogate pair is two escapes).
 			switch s[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
+				fewer++
 			case 'u':
 				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
-					return i, n, utf8OK, false
+					return i, i - start - fewer, utf8OK, false
 				}
 				i += 6
+				fewer += 5
 			default:
-				return i, n, utf8OK, false
+				return i, i - start - fewer, utf8OK, false
 			}
-			n++ // an escape is one code unit (a surrogate pair is two escapes)
 		case c < 0x20:
-			return i, n, utf8OK, false
+			return i, i - start - fewer, utf8OK, false
 		case c < utf8.RuneSelf:
 			i++
-			n++
 		default:
 			size, units, bad := measureRune(s[i:])
 			utf8OK = utf8OK && !bad
-			n += units
+			fewer += size - units
 			i += size
 		}
 	}
