@@ -102,8 +102,9 @@ func UTF16Len(s string) int {
 func UTF16LenNewlines(s string) (n, newlines int) {
 	i := 0
 	for i < len(s) {
-		// Eight bytes at a time while they are ASCII without '\\', one
-		// unit each; the first non-ASCII byte or backslash is exact.
+		// Eight bytes at a time while they are ASCII without a backslash,
+		// one unit each; the lowest flag, the first non-ASCII byte or
+		// backslash, is exact (a borrow only flags bytes above it).
 		for i+8 <= len(s) {
 			v := word(s, i)
 			special := (v | (v ^ (lsb * '\\') - lsb)) & msb
