@@ -427,13 +427,6 @@ func TestCutWidest(t *testing.T) {
 
 func TestShortFormBoundaries(t *testing.T) {
 	for in, want := range map[string]string{
-		"a-b-c-d-": "a-b-c-d-", "a-b-c-d-e": "a-b-c-d-", "abc-def-ghi-jkl": "abc-def-ghi-jkl", "ab-cd-ef-gh-ij": "ab-cd-ef",
-	} {
-		if got := numtext.ShortID(in); got != want {
-			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{
 		"claude-x-20251001": "claude-x-20251001", "claude-9-20251001": "9", "claude-0x": "0x", "claude-:x": "claude-:x",
 		"claude-opus-4-2025100": "opus-4-2025100", "claude-opus-4-2025100a": "opus-4-2025100a", "claude-opus-4x20251001": "opus-4x20251001",
 		"claude-": "claude-",
