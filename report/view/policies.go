@@ -8,7 +8,8 @@ import (
 	"github.com/ctxlab/ctxlab/report/table"
 )
 
-// Text widths of the policies listing in the table format.
+// Text widths of the policies listing in the table format when it is
+// not fitted to a width (--wide).
 const (
 	docWidth   = 78
 	paramWidth = 60
@@ -31,16 +32,22 @@ func writePolicies(w io.Writer, doc *report.PolicyList, opt report.Options) erro
 		}
 		return table.WriteCSV(w, t)
 	}
+	// Text not fitted to a width is wrapped here; fitted, to the width (the
+	// parameters' meanings are prose).
 	text := opt.Format != report.Markdown
+	unfitted := text && opt.Width <= 0
 	var tables []*table.Table
 	for _, p := range doc.Policies {
 		note := p.Doc + "\n\nsource: " + p.Source
-		if text {
+		switch {
+		case unfitted:
 			note = wrap(p.Doc, docWidth) + "\nsource: " + p.Source
+		case text:
+			note = p.Doc + "\nsource: " + p.Source
 		}
 		t := &table.Table{
 			Name: "policies", Title: p.Name, Note: note,
-			Columns: []table.Column{{Name: "Parameter"}, {Name: "Default"}, {Name: "Meaning"}}, Empty: "no parameters",
+			Columns: []table.Column{{Name: "Parameter"}, {Name: "Default"}, {Name: "Meaning", Kind: table.Prose}}, Empty: "no parameters",
 		}
 		for _, a := range p.Params {
 			def, meaning := a.Default, a.Doc
@@ -50,7 +57,7 @@ func writePolicies(w io.Writer, doc *report.PolicyList, opt report.Options) erro
 			if a.Range != "" {
 				meaning += "; takes " + a.Range
 			}
-			if text {
+			if unfitted {
 				meaning = wrap(meaning, paramWidth)
 			}
 			t.AddRow(a.Name, def, meaning)
