@@ -864,13 +864,19 @@ func (e *engine) fit(target int64, unexplained, restart bool) {
 // breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
 // compaction re-attached without a line in the transcript) gives too: a
 // new process builds it anew, so at a restart it gives first, and
-// otherwise when the messages have nothing left to give.
+// otherwise when the messages have nothing left to give. What is left
+// then comes from the system prompt itself: the recorded prompt proves
+// that it ends there at the latest (a restarted process's tools and
+// system prompt are its own; a 1.0.x compaction rebuilds what it puts
+// before the first message), and its breakpoint moves down with it, so
+// that the fit always reaches the recorded prompt.
 func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 	if n > 0 && unexplained {
 		e.markEdit(1)
 	}
+	sys := e.sysFor(e.model)
 	if restart {
-		n = e.shrinkOverhead(n)
+		n = e.shrinkOverhead(n, sys)
 	}
 	for j := end - 1; j >= 1 && n > 0; j-- {
 		take := min(e.items[j].Tokens, n)
@@ -881,19 +887,30 @@ func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 		e.tokens -= take
 		n -= take
 	}
-	e.shrinkOverhead(n)
+	n = e.shrinkOverhead(n, sys)
+	e.shrinkOverhead(n, 0)
 }
 
-// shrinkOverhead takes up to n tokens from the overhead's part past the
-// system prompt's breakpoint and returns what it could not take.
-func (e *engine) shrinkOverhead(n int64) int64 {
-	take := min(n, e.items[0].Tokens-e.sys)
+// shrinkOverhead takes up to n tokens from the overhead, down to floor,
+// and returns what it could not take. Past the system prompt's breakpoint
+// (sysFor) the cached prefix breaks there; below it, the breakpoint moves
+// to the overhead's new end, on every model.
+func (e *engine) shrinkOverhead(n, floor int64) int64 {
+	sys := e.sysFor(e.model)
+	take := min(n, e.items[0].Tokens-floor)
 	if take <= 0 {
 		return n
 	}
-	e.editAt(e.sys)
 	e.items[0].Tokens -= take
 	e.tokens -= take
+	end := e.items[0].Tokens
+	e.editAt(min(sys, end))
+	if end < sys {
+		e.sys = min(e.sys, end)
+		for m, s := range e.sysOf {
+			e.sysOf[m] = min(s, end)
+		}
+	}
 	return n - take
 }
 
