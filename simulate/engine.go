@@ -382,6 +382,11 @@ type engine struct {
 	lastOutput   int64  // and output
 	model        string
 	compacted    bool // a compaction happened before this call
+	// key is the cache key of this call's requests (cacheKey), prevKey
+	// the previous call's; turnPos is where the latest turn's first
+	// response begins (that turn's first prompt).
+	key, prevKey string
+	turnPos      int64
 	// turns follows the trace's turns for the turn rules.
 	turns      claudecode.Turns
 	clearedNow bool  // content cleared or dropped before this call
@@ -543,7 +548,9 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	rules := e.rulesOf(tc.Version)
 	estAfter, estResponse := e.appendItems(tc, obs, rules)
 	if tc.Shrink > 0 && !obs {
-		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
+		// Whether the loss rewrote the conversation is known once the
+		// call's cache key is (below).
+		e.shrink(tc.Shrink, e.appendedFrom, false, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
 	if e.restarted(i, tc) {
@@ -573,6 +580,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.sideRequests(tc)
 	e.turnRewrites(i, tc)
+	e.key = e.cacheKey(tc)
+	if tc.Shrink > 0 && !obs && !e.thinkingSwitched() {
+		e.markEdit(1)
+	}
 	e.sync(st)
 	if c := tc.RealCompact; !obs && e.replaysManual(p) && c != nil && c.Trigger == "manual" && !c.Continued {
 		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
@@ -584,7 +595,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
-		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil, e.restarted(i, tc)) // a call without usage has nothing to fit
+		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil && !e.thinkingSwitched(), e.restarted(i, tc)) // a call without usage has nothing to fit
 	}
 	e.request(tc, st.Limits, obs)
 	if e.compacted {
@@ -603,7 +614,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		// placeholder does not show: its estimate stands in.
 		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
 	}
-	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
+	e.prevTime, e.prevModel, e.prevMsg, e.prevKey = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg, e.key
+	if tc.NewTurn || i == 0 {
+		e.turnPos = e.tokens
+	}
 	if tc.BaseRead {
 		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
 	}
@@ -688,12 +702,46 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		}
 	}
 	// The other rules rewrite the cached messages, not the system prompt.
+	// A changed thinking budget takes the cache key of the new one
+	// (cacheKey), whose messages are cached apart; before
+	// ThinkingKeywordsUntil only a keyword turn thinks, so the thinking
+	// the API drops is in the previous turn's responses, from where that
+	// turn began.
 	for _, r := range messageRewrites {
-		if rw&r.rw != 0 {
-			e.markEdit(1)
-			e.actions = append(e.actions, r.action)
+		if rw&r.rw == 0 {
+			continue
 		}
+		switch {
+		case r.rw == claudecode.RewriteThinkingBudget:
+		case r.rw == claudecode.RewriteThinkingDropped && e.turns.Keywords(tc.Version):
+			e.editAt(min(e.turnPos, e.tokens))
+		default:
+			e.markEdit(1)
+		}
+		e.actions = append(e.actions, r.action)
 	}
+}
+
+// cacheKey is the cache key of call tc's requests: its model, and before
+// ThinkingKeywordsUntil (on this call's version and the one before) the
+// keyword thinking budget of its turn.
+func (e *engine) cacheKey(tc *TraceCall) string {
+	prev := tc.Version
+	if e.call > 0 {
+		prev = e.tr.Calls[e.call-1].Version
+	}
+	if e.turns.Keywords(tc.Version) && e.turns.Keywords(prev) {
+		return thinkingKey(tc.Model, e.turns.Budget())
+	}
+	return tc.Model
+}
+
+// thinkingSwitched reports whether this call's requests run with another
+// thinking budget than the previous call's, on the same model: a prompt
+// smaller than the previous one is then no rewrite of the conversation,
+// since the previous request carried what thinking adds to it.
+func (e *engine) thinkingSwitched() bool {
+	return e.prevKey != "" && e.key != e.prevKey && modelOf(e.key) == modelOf(e.prevKey)
 }
 
 // messageRewrites are the turn rules that rewrite the cached messages,
@@ -1145,7 +1193,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
 	if stamp == 0 {
 		stamp = replay.Time(tc.Time)

@@ -313,6 +313,10 @@ func (t *Turns) modelAndBudget(c TurnCall, first bool) Rewrite {
 	return rw
 }
 
+// Budget is the keyword thinking budget the current turn runs with, as
+// of the call Next last returned for (0 when it does not think).
+func (t *Turns) Budget() int64 { return t.budget }
+
 // Keywords reports whether a call on version sets its thinking budget
 // from its prompt's keywords (before TurnRules.ThinkingKeywordsUntil):
 // only then does TurnCall.Budget count.
