@@ -658,8 +658,8 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base), and so does a skill written in the session, at any
-// call. A restarted Claude Code (a new version, or a resumed
+// prefix (cache.base), and so does a new UTC date before 1.0.110, and a
+// skill written in the session at any call. A restarted Claude Code (a new version, or a resumed
 // conversation) loses the cached messages; from SharedPrefixFrom, on
 // Anthropic's cache, it still reads the system prompt prefix that the
 // user's other requests keep warm. The turn rules (claudecode.Turns)
@@ -672,6 +672,10 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
+	}
+	if tc.DateChanged && claudecode.DateUTC.In(tc.Version) {
+		e.editAt(e.cache.base)
+		e.actions = append(e.actions, "the UTC date the system prompt names changed")
 	}
 	if tc.SkillsChanged {
 		e.editAt(e.cache.base)

@@ -221,12 +221,15 @@ func TestFirstTurnAfterCompaction(t *testing.T) {
 // messages but, from 2.0.0 on Anthropic's cache, reads the system prompt
 // prefix that other requests on the new version keep warm. Through a
 // compatible gateway, or before 2.0.0, it reads nothing. So does the first
-// call of a resumed conversation's new process (TraceCall.Restarted).
-// Otherwise the turn reads the whole previous prompt.
+// call of a resumed conversation's new process (TraceCall.Restarted), and,
+// before 1.0.110, a turn begun on a new UTC date (the system prompt names
+// it; from 1.0.110 the local date, which nothing here shows). Otherwise
+// the turn reads the whole previous prompt.
 func TestSystemPromptChangeBreaksCache(t *testing.T) {
 	const sys = 3000 // above every model's minimum cacheable prompt
 	const restarted = "Claude Code restarted (a resumed conversation)"
 	const skills = "a skill written in the session changed the skill list"
+	const dateAction = "the UTC date the system prompt names changed"
 	for _, c := range []struct {
 		name   string
 		model  string
@@ -243,6 +246,8 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 		{"version, gateway", "deepseek-v4-flash", "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", 0},
 		{"restart", sonnet46, "2.1.146", func(tc *TraceCall) { tc.Restarted = true }, restarted, sys},
 		{"restart 1.0.x", sonnet46, "1.0.89", func(tc *TraceCall) { tc.Restarted = true }, restarted, 0},
+		{"UTC date, 1.0.109", sonnet46, "1.0.109", func(tc *TraceCall) { tc.DateChanged = true }, dateAction, 0},
+		{"UTC date, 1.0.110", sonnet46, "1.0.110", func(tc *TraceCall) { tc.DateChanged = true }, "", sys + 1990},
 	} {
 		tr := build(
 			step{0, c.model, []Item{user(2000)}},
@@ -259,7 +264,7 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 		if got.Read != c.want {
 			t.Errorf("%s: read %d, want %d (actions %q)", c.name, got.Read, c.want, got.Actions)
 		}
-		for _, act := range []string{"working directory changed", "Claude Code version changed", restarted, skills} {
+		for _, act := range []string{"working directory changed", "Claude Code version changed", restarted, skills, dateAction} {
 			if slices.Contains(got.Actions, act) != (act == c.action) {
 				t.Errorf("%s: actions %q", c.name, got.Actions)
 			}
@@ -367,20 +372,25 @@ func TestSystemPrefixOf(t *testing.T) {
 	}
 }
 
-// Before SecondTurnUntil the session's second turn reads only the system
-// prompt; its third turn, and any turn from 2.1.0 on, reads the whole
-// previous prompt. So does the second turn of a transcript that continues
-// a conversation from its summary (replay.Thread.Continues): the
-// conversation is past its second turn.
+// The second-turn rule holds in no version by default
+// (claudecode.SecondTurn): the second turn reads the whole previous
+// prompt. Turned on (SecondTurnUntil 2.1.0), the session's second turn
+// reads only the system prompt before it; its third turn, and any turn
+// from 2.1.0 on, reads the whole previous prompt. So does the second turn
+// of a transcript that continues a conversation from its summary
+// (replay.Thread.Continues): the conversation is past its second turn.
 func TestSecondTurnRewrite(t *testing.T) {
 	for _, c := range []struct {
 		version      string
+		until        string // SecondTurnUntil
 		continued    bool
 		turn2, turn3 int64
 	}{
-		{"2.0.76", false, 1100, 3490},
-		{"2.1.0", false, 3290, 3490},
-		{"2.0.76", true, 3290, 3490},
+		{"2.0.76", "", false, 3290, 3490},
+		{"1.0.83", "", false, 3290, 3490},
+		{"2.0.76", "2.1.0", false, 1100, 3490},
+		{"2.1.0", "2.1.0", false, 3290, 3490},
+		{"2.0.76", "2.1.0", true, 3290, 3490},
 	} {
 		tr := build(
 			step{0, "", []Item{user(2000)}},
@@ -395,9 +405,13 @@ func TestSecondTurnRewrite(t *testing.T) {
 			tr.Calls[i].Usage.CacheWrite5m += 100
 		}
 		tr.Continued = c.continued
-		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+		cfg := DefaultConfig()
+		if c.until != "" {
+			cfg.SecondTurnUntil = c.until
+		}
+		res := Run(tr, policyFunc(func(*State) {}), cfg)
 		if got := res.Calls[2].Read; got != c.turn2 {
-			t.Errorf("%s (continued %v): second turn read %d, want %d", c.version, c.continued, got, c.turn2)
+			t.Errorf("%s (until %q, continued %v): second turn read %d, want %d", c.version, c.until, c.continued, got, c.turn2)
 		}
 		if got := res.Calls[3].Read; got != c.turn3 {
 			t.Errorf("%s (continued %v): third turn read %d, want %d", c.version, c.continued, got, c.turn3)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -161,6 +162,14 @@ type Row struct {
 	// other requests kept warm, ended earlier than the model's measure of
 	// the system prompt. They are not in UnseenBreaks.
 	ShorterPrefix int `json:"shorter_system_prefix"`
+	// AllowedToolsBreaks counts the turns whose recorded read fell that
+	// much below the model's after a turn that first used a tool Claude
+	// Code asks permission for (simulate.TraceCall.AfterAsk), on a version
+	// whose system prompt lists the tools the user allowed
+	// (claudecode.AllowedTools): a "don't ask again" answer, which the
+	// transcript does not record, changes it. They are not in
+	// UnseenBreaks.
+	AllowedToolsBreaks int `json:"allowed_tools_breaks"`
 	// CopiedCalls counts the calls left out of the cache figures above
 	// because another session of the input recorded them first (the same
 	// message.id and requestId: a resumed conversation's copy), and
@@ -266,6 +275,8 @@ func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol To
 				r.cause, r.diff = causeStopped, d
 			case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
 				r.cause, r.diff = causeShorter, d
+			case d > tol.Tokens && tc.AfterAsk && claudecode.AllowedTools.In(tc.Version):
+				r.cause, r.diff = causeAllowedTools, d
 			case d > tol.Tokens:
 				r.cause, r.diff = causeUnseen, d
 			case d < -tol.Tokens && (len(c.Actions) > 0 || tc.Shrink > 0):
@@ -304,6 +315,7 @@ const (
 	causeNewVersion
 	causeStopped
 	causeShorter
+	causeAllowedTools
 	causeUnseen
 	causeShallower
 	causeWarm
@@ -316,6 +328,7 @@ func (f *Row) tally() reasonTokens {
 	var tok reasonTokens
 	f.RecordedCacheRead, f.RecordedCacheWrite, f.SimulatedCacheRead, f.SimulatedCacheWrite, f.CallWriteError = 0, 0, 0, 0, 0
 	f.NewVersionShorter, f.StoppedClock, f.ShorterPrefix, f.UnseenBreaks, f.ShallowerFallbacks, f.WarmElsewhere = 0, 0, 0, 0, 0, 0
+	f.AllowedToolsBreaks = 0
 	f.CopiedCalls, f.CopiedFrom = 0, nil
 	for _, r := range f.calls {
 		if r.copiedFrom != "" {
@@ -343,6 +356,9 @@ func (f *Row) tally() reasonTokens {
 		case causeShorter:
 			f.ShorterPrefix++
 			tok.shorter += r.diff
+		case causeAllowedTools:
+			f.AllowedToolsBreaks++
+			tok.allowed += r.diff
 		case causeUnseen:
 			f.UnseenBreaks++
 			tok.unseen += r.diff
@@ -526,7 +542,7 @@ type postParts struct {
 // reasonTokens are the read differences, in tokens, of the calls each
 // reason counts.
 type reasonTokens struct {
-	unseen, warm, shallower, newVersion, stopped, shorter int64
+	unseen, warm, shallower, newVersion, stopped, shorter, allowed int64
 }
 
 // explain gives a reason for each disagreement beyond the tolerances.
@@ -660,6 +676,11 @@ func (f *Row) explainCache(tok reasonTokens, tol Tolerances) {
 		add("%s at which the model reads only the system prompt prefix it takes (%s tokens, the %s) read a shorter one: %s tokens the model reads were written", numtext.Count(f.ShorterPrefix, "call", "calls"), numtext.Int(f.SystemPrefix), f.SystemPrefixSource, numtext.Int(tok.shorter))
 		explained = true
 	}
+	if f.AllowedToolsBreaks > 0 {
+		add("%s recorded cache reads fell back after a turn that first used a tool Claude Code asks permission for: Claude Code %s–%s lists the tools the user allowed in the system prompt it builds at each turn, and a \"don't ask again\" answer, which the transcript does not record, changes it: %s tokens the model reads were written",
+			numtext.Count(f.AllowedToolsBreaks, "turn's", "turns'"), claudecode.AllowedTools.From, previousVersion(claudecode.AllowedTools.Until), numtext.Int(tok.allowed))
+		explained = true
+	}
 	if f.NewVersionShorter > 0 {
 		add("%s on a new Claude Code version read a shorter system prompt prefix than the previous version's, which the model reads: %s tokens the model reads were written", numtext.Count(f.NewVersionShorter, "call", "calls"), numtext.Int(tok.newVersion))
 		explained = true
@@ -676,6 +697,18 @@ func (f *Row) explainCache(tok reasonTokens, tol Tolerances) {
 		add("cache reads %s, writes %s against the recorded: small differences spread over many calls (each under %s tokens)",
 			pctText(f.CacheReadErrorPct), pctText(f.CacheWriteErrorPct), numtext.Int(tol.Tokens))
 	}
+}
+
+// previousVersion names the versions before v by its minor series: 2.1.0
+// gives "2.0.x".
+func previousVersion(v string) string {
+	parts := strings.Split(v, ".")
+	if len(parts) == 3 && parts[2] == "0" && parts[1] != "0" {
+		if n, err := strconv.Atoi(parts[1]); err == nil {
+			return parts[0] + "." + strconv.Itoa(n-1) + ".x"
+		}
+	}
+	return "before " + v
 }
 
 // sessionsText names sessions: "session a", "sessions a and b", "sessions

@@ -508,3 +508,33 @@ func TestLeaveOutCopies(t *testing.T) {
 		t.Error("a second LeaveOutCopies changed the rows")
 	}
 }
+
+// A turn whose read fell short after a turn that first used a tool Claude
+// Code asks permission for (TraceCall.AfterAsk) is counted apart, on the
+// versions whose system prompt lists the allowed tools (1.0.66 until
+// 2.1.0): 1.0.83 and 2.0.76, not 1.0.65 or 2.1.0, where it is a break
+// with no cause.
+func TestFidelityAllowedTools(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		allowed bool
+	}{
+		{"1.0.83", true}, {"2.0.76", true}, {"1.0.65", false}, {"2.1.0", false},
+	} {
+		tr := &simulate.Trace{Calls: []simulate.TraceCall{
+			{Index: 0, Time: 1_000, Model: "m", Version: c.version, Usage: replay.Usage{CacheWrite5m: 40_000}},
+			{Index: 1, Time: 60_000, Model: "m", Version: c.version, AfterAsk: true, Usage: replay.Usage{CacheRead: 11_331, CacheWrite5m: 30_000}},
+		}}
+		observed := &simulate.Result{Calls: []simulate.CallResult{
+			{Call: 1, Prompt: 40_000, Recorded: 40_000, Predicted: &simulate.Predicted{Write: 40_000}},
+			{Call: 2, Prompt: 41_331, Recorded: 41_331, Predicted: &simulate.Predicted{Read: 40_000, Write: 1_331}},
+		}}
+		f := New(&replay.Session{ID: "s"}, tr, observed, &simulate.Result{}, DefaultTolerances())
+		if got := f.AllowedToolsBreaks == 1 && f.UnseenBreaks == 0; got != c.allowed || f.AllowedToolsBreaks+f.UnseenBreaks != 1 {
+			t.Errorf("%s: allowed-tools breaks %d, unseen %d", c.version, f.AllowedToolsBreaks, f.UnseenBreaks)
+		}
+		if c.allowed {
+			wantReason(t, f, `1 turn's recorded cache reads fell back after a turn that first used a tool Claude Code asks permission for: Claude Code 1.0.66–2.0.x lists the tools the user allowed in the system prompt it builds at each turn, and a "don't ask again" answer, which the transcript does not record, changes it: 28,669 tokens`)
+		}
+	}
+}
