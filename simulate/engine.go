@@ -382,6 +382,11 @@ type engine struct {
 	lastOutput   int64  // and output
 	model        string
 	compacted    bool // a compaction happened before this call
+	// key is the cache key of this call's requests (cacheKey), prevKey
+	// the previous call's; turnPos is where the latest turn's first
+	// response begins (that turn's first prompt).
+	key, prevKey string
+	turnPos      int64
 	// turns follows the trace's turns for the turn rules.
 	turns      claudecode.Turns
 	clearedNow bool  // content cleared or dropped before this call
@@ -543,7 +548,9 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	rules := e.rulesOf(tc.Version)
 	estAfter, estResponse := e.appendItems(tc, obs, rules)
 	if tc.Shrink > 0 && !obs {
-		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
+		// Whether the loss rewrote the conversation is known once the
+		// call's cache key is (below).
+		e.shrink(tc.Shrink, e.appendedFrom, false, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
 	if e.restarted(i, tc) {
@@ -573,6 +580,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.sideRequests(tc)
 	e.turnRewrites(i, tc)
+	e.key = e.cacheKey(tc)
+	if tc.Shrink > 0 && !obs && !e.thinkingSwitched() {
+		e.markEdit(1)
+	}
 	e.sync(st)
 	if c := tc.RealCompact; !obs && e.replaysManual(p) && c != nil && c.Trigger == "manual" && !c.Continued {
 		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
@@ -584,7 +595,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
-		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil, e.restarted(i, tc)) // a call without usage has nothing to fit
+		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil && !e.thinkingSwitched(), e.restarted(i, tc)) // a call without usage has nothing to fit
 	}
 	e.request(tc, st.Limits, obs)
 	if e.compacted {
@@ -603,7 +614,10 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		// placeholder does not show: its estimate stands in.
 		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
 	}
-	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
+	e.prevTime, e.prevModel, e.prevMsg, e.prevKey = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg, e.key
+	if tc.NewTurn || i == 0 {
+		e.turnPos = e.tokens
+	}
 	if tc.BaseRead {
 		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
 	}
@@ -644,8 +658,8 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base), and so does a skill written in the session, at any
-// call. A restarted Claude Code (a new version, or a resumed
+// prefix (cache.base), and so does a new UTC date before 1.0.110, and a
+// skill written in the session at any call. A restarted Claude Code (a new version, or a resumed
 // conversation) loses the cached messages; from SharedPrefixFrom, on
 // Anthropic's cache, it still reads the system prompt prefix that the
 // user's other requests keep warm. The turn rules (claudecode.Turns)
@@ -658,6 +672,10 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
+	}
+	if tc.DateChanged && claudecode.DateUTC.In(tc.Version) {
+		e.editAt(e.cache.base)
+		e.actions = append(e.actions, "the UTC date the system prompt names changed")
 	}
 	if tc.SkillsChanged {
 		e.editAt(e.cache.base)
@@ -688,12 +706,46 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		}
 	}
 	// The other rules rewrite the cached messages, not the system prompt.
+	// A changed thinking budget takes the cache key of the new one
+	// (cacheKey), whose messages are cached apart; before
+	// ThinkingKeywordsUntil only a keyword turn thinks, so the thinking
+	// the API drops is in the previous turn's responses, from where that
+	// turn began.
 	for _, r := range messageRewrites {
-		if rw&r.rw != 0 {
-			e.markEdit(1)
-			e.actions = append(e.actions, r.action)
+		if rw&r.rw == 0 {
+			continue
 		}
+		switch {
+		case r.rw == claudecode.RewriteThinkingBudget:
+		case r.rw == claudecode.RewriteThinkingDropped && e.turns.Keywords(tc.Version):
+			e.editAt(min(e.turnPos, e.tokens))
+		default:
+			e.markEdit(1)
+		}
+		e.actions = append(e.actions, r.action)
 	}
+}
+
+// cacheKey is the cache key of call tc's requests: its model, and before
+// ThinkingKeywordsUntil (on this call's version and the one before) the
+// keyword thinking budget of its turn.
+func (e *engine) cacheKey(tc *TraceCall) string {
+	prev := tc.Version
+	if e.call > 0 {
+		prev = e.tr.Calls[e.call-1].Version
+	}
+	if e.turns.Keywords(tc.Version) && e.turns.Keywords(prev) {
+		return thinkingKey(tc.Model, e.turns.Budget())
+	}
+	return tc.Model
+}
+
+// thinkingSwitched reports whether this call's requests run with another
+// thinking budget than the previous call's, on the same model: a prompt
+// smaller than the previous one is then no rewrite of the conversation,
+// since the previous request carried what thinking adds to it.
+func (e *engine) thinkingSwitched() bool {
+	return e.prevKey != "" && e.key != e.prevKey && modelOf(e.key) == modelOf(e.prevKey)
 }
 
 // messageRewrites are the turn rules that rewrite the cached messages,
@@ -864,13 +916,19 @@ func (e *engine) fit(target int64, unexplained, restart bool) {
 // breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
 // compaction re-attached without a line in the transcript) gives too: a
 // new process builds it anew, so at a restart it gives first, and
-// otherwise when the messages have nothing left to give.
+// otherwise when the messages have nothing left to give. What is left
+// then comes from the system prompt itself: the recorded prompt proves
+// that it ends there at the latest (a restarted process's tools and
+// system prompt are its own; a 1.0.x compaction rebuilds what it puts
+// before the first message), and its breakpoint moves down with it, so
+// that the fit always reaches the recorded prompt.
 func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 	if n > 0 && unexplained {
 		e.markEdit(1)
 	}
+	sys := e.sysFor(e.model)
 	if restart {
-		n = e.shrinkOverhead(n)
+		n = e.shrinkOverhead(n, sys)
 	}
 	for j := end - 1; j >= 1 && n > 0; j-- {
 		take := min(e.items[j].Tokens, n)
@@ -881,19 +939,30 @@ func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 		e.tokens -= take
 		n -= take
 	}
-	e.shrinkOverhead(n)
+	n = e.shrinkOverhead(n, sys)
+	e.shrinkOverhead(n, 0)
 }
 
-// shrinkOverhead takes up to n tokens from the overhead's part past the
-// system prompt's breakpoint and returns what it could not take.
-func (e *engine) shrinkOverhead(n int64) int64 {
-	take := min(n, e.items[0].Tokens-e.sys)
+// shrinkOverhead takes up to n tokens from the overhead, down to floor,
+// and returns what it could not take. Past the system prompt's breakpoint
+// (sysFor) the cached prefix breaks there; below it, the breakpoint moves
+// to the overhead's new end, on every model.
+func (e *engine) shrinkOverhead(n, floor int64) int64 {
+	sys := e.sysFor(e.model)
+	take := min(n, e.items[0].Tokens-floor)
 	if take <= 0 {
 		return n
 	}
-	e.editAt(e.sys)
 	e.items[0].Tokens -= take
 	e.tokens -= take
+	end := e.items[0].Tokens
+	e.editAt(min(sys, end))
+	if end < sys {
+		e.sys = min(e.sys, end)
+		for m, s := range e.sysOf {
+			e.sysOf[m] = min(s, end)
+		}
+	}
 	return n - take
 }
 
@@ -1128,7 +1197,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
 	if stamp == 0 {
 		stamp = replay.Time(tc.Time)

@@ -310,7 +310,15 @@ func fidelitySummaryTable(s *fidelity.Summary, machine bool) *table.Table {
 		"Prompt after compaction within 10%", "Prompt after compaction median error", "Cache cost within 10%", "Auto-compactions below half the threshold"} {
 		t.Columns = append(t.Columns, table.Column{Name: name, Right: true})
 	}
-	t.Add(text, []string{raws[0], raws[1], raws[3], raws[4], raws[5], raws[6], raws[7], raws[8], raws[12], raws[10], raws[11], raws[14], raws[15], raws[17], raws[18]})
+	rawRow := []string{raws[0], raws[1], raws[3], raws[4], raws[5], raws[6], raws[7], raws[8], raws[12], raws[10], raws[11], raws[14], raws[15], raws[17], raws[18]}
+	if s.CopiedCalls > 0 {
+		// Only when some were: the cache figures above leave them out.
+		t.Columns = append(t.Columns, table.Column{Name: "Calls recorded first in another session, left out", Right: true})
+		rawRow = append(rawRow, raws[19])
+	} else {
+		text = text[:len(text)-1]
+	}
+	t.Add(text, rawRow)
 	return t
 }
 
@@ -327,7 +335,7 @@ const fidelitySummaryNote = "first auto-compaction: sessions where claude-code p
 var fidelitySummaryCSV = []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
 	"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct",
 	"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct",
-	"cache_cost_checked", "cache_cost_within", "auto_below_half_threshold"}
+	"cache_cost_checked", "cache_cost_within", "auto_below_half_threshold", "copied_calls"}
 
 // fidelitySummaryCells returns a summary's figures as people read them
 // (the rows of the summary table, in its order) and its CSV values.
@@ -339,11 +347,12 @@ func fidelitySummaryCells(s *fidelity.Summary) (text, raws []string) {
 	of := func(n, of int) string { return numtext.Int(n) + " of " + numtext.Int(of) }
 	text = []string{numtext.Int(s.Sessions), numtext.Int(s.Calls), of(s.Exact, s.AutoCompacted), of(s.WithinOne, s.AutoCompacted),
 		numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, of(s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained),
-		of(s.PostCompactionWithin, s.PostCompactionChecked), pe, of(s.CacheCostWithin, s.CacheCostChecked), numtext.Int(s.AutoBelowHalf)}
+		of(s.PostCompactionWithin, s.PostCompactionChecked), pe, of(s.CacheCostWithin, s.CacheCostChecked), numtext.Int(s.AutoBelowHalf),
+		numtext.Int(s.CopiedCalls)}
 	raws = []string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
 		rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
 		raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe,
-		raw(s.CacheCostChecked), raw(s.CacheCostWithin), raw(s.AutoBelowHalf)}
+		raw(s.CacheCostChecked), raw(s.CacheCostWithin), raw(s.AutoBelowHalf), raw(s.CopiedCalls)}
 	return text, raws
 }
 
@@ -426,7 +435,7 @@ func fidelityTable(fs []report.Fidelity, machine bool) *table.Table {
 			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source", "call_write_error_pct",
 			"clock_moved_calls", "clock_moved_ms", "base_prefix_tokens", "base_prefix_call", "system_prefix_read_tokens", "system_prefix_read_call",
 			"real_auto_compaction_total", "claude_code_threshold", "system_prefix_kept_warm", "continued",
-			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct")
+			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct", "copied_calls")
 		for _, f := range fs {
 			_, rre := pctCells(f.CacheReadErrorPct, true)
 			_, rwe := pctCells(f.CacheWriteErrorPct, true)
@@ -437,7 +446,7 @@ func fidelityTable(fs []report.Fidelity, machine bool) *table.Table {
 				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), fidelityMatch(f), raw(f.SystemPrefix), f.SystemPrefixSource, rce,
 				raw(f.ClockMoved), raw(f.ClockMovedMs), raw(f.BasePrefix), raw(f.BasePrefixCall), raw(f.SystemPrefixRead), raw(f.SystemPrefixReadCall),
 				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued),
-				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe)
+				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe, raw(f.CopiedCalls))
 		}
 		return t
 	}
