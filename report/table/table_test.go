@@ -680,7 +680,7 @@ func TestPathCell(t *testing.T) {
 		want string
 	}{
 		{"[4] recruitment_interview_invite.py", 20, "[4] recruitment_….py"},
-		{"[7] OKKI客户分析启动指令.md", 16, "[7] OKKI客户…​.md"},
+		{"[7] OKKI客户分析启动指令.md", 16, "[7] OKKI客户…\u200b.md"},
 		{"[12] x", 10, "[12] x"},
 		{"[3] no-extension-at-all", 12, "[3] no-exte…"},
 		{"plain_file_name.go", 10, "plain_….go"},
