@@ -158,7 +158,7 @@ type Message struct {
 	AttachmentType string
 	// AttachmentChars is the JavaScript length of the attachment's JSON,
 	// and AttachmentEst Claude Code's estimate of what it sends the model:
-	// nothing for the kinds only its interface shows, TokensPerImage per
+	// nothing for the kinds only its interface shows, claudecode.ImageTokens per
 	// image.
 	AttachmentChars, AttachmentEst int
 	// Cwd is the working directory recorded on a user message's line.
@@ -279,10 +279,19 @@ const (
 
 // Compaction is a compaction observed in a thread.
 type Compaction struct {
-	Kind    CompactionKind
-	Trigger string // "auto", "manual", or "" when the transcript does not say
-	Line    int
-	Time    int64
+	Kind CompactionKind
+	// Trigger is "auto", "manual", or "" when the transcript does not say;
+	// TriggerFrom says what in the transcript says it (docs/session-model.md,
+	// "Which compactions were automatic").
+	Trigger     string
+	TriggerFrom TriggerSource
+	// Continued marks the summary a thread goes on from rather than a
+	// compaction made in it: one before the thread's first call (a file
+	// that starts from a summary) or one stamped earlier than a line before
+	// it (copied in from another conversation by a resume).
+	Continued bool
+	Line      int
+	Time      int64
 	// UUID is the uuid of the line that records it (the boundary, or the
 	// 1.0.x summary message): another file that shows the same compaction
 	// (the file Claude Code 1.0.x went on in, a resumed copy) has it too.
@@ -301,6 +310,67 @@ type Compaction struct {
 	// Micro-compaction.
 	TokensSaved      int64
 	CompactedToolIDs []string
+
+	command bool   // a /compact typed in the compaction's stretch (builder.linkCompact)
+	said    string // the trigger the summary's text shows (summaryTrigger)
+	early   bool   // stamped earlier than a line before it
+}
+
+// TriggerSource says what in the transcript gives a compaction's trigger.
+type TriggerSource string
+
+const (
+	// TriggerRecorded is compactMetadata.trigger (compact_boundary and
+	// microcompact_boundary lines, Claude Code 1.0.106+).
+	TriggerRecorded TriggerSource = "metadata"
+	// TriggerCommand is a /compact command line in the compaction's
+	// stretch: "manual".
+	TriggerCommand TriggerSource = "command"
+	// TriggerSummaryText is the summary's text (SummaryText), read for the
+	// versions that write no boundary.
+	TriggerSummaryText TriggerSource = "summary"
+)
+
+// settle decides what the builder gathered: whether the compaction is the
+// summary the thread goes on from, and its trigger where no
+// compactMetadata records it, from the /compact typed in its stretch, else
+// from the summary's text.
+func (c *Compaction) settle() {
+	defer func() { c.command, c.said, c.early = false, "", false }()
+	if c.Kind == CompactMicro {
+		if c.Trigger != "" {
+			c.TriggerFrom = TriggerRecorded
+		}
+		return
+	}
+	c.Continued = c.CallsBefore == 0 || c.early
+	switch {
+	case c.Trigger != "":
+		c.TriggerFrom = TriggerRecorded
+	case c.command:
+		c.Trigger, c.TriggerFrom = "manual", TriggerCommand
+	case c.said != "":
+		c.Trigger, c.TriggerFrom = c.said, TriggerSummaryText
+	}
+}
+
+// summaryTrigger is the trigger a summary's text shows where Claude Code
+// writes no compact_boundary (claudecode.SummarySaysAuto): "auto" for a
+// summary that ends with the instruction to go on, "manual" for one
+// without it. From 1.0.106 the boundary records the trigger, and later
+// 2.1.x leave the sentence out of automatic summaries too, so the text
+// says nothing there.
+func summaryTrigger(t SummaryText, version string) string {
+	if !claudecode.SummarySaysAuto.In(version) {
+		return ""
+	}
+	switch t {
+	case SummaryGoOn:
+		return "auto"
+	case SummaryPlain:
+		return "manual"
+	}
+	return ""
 }
 
 // SideRequest is a request Claude Code sent on a thread's conversation
@@ -338,6 +408,17 @@ type builder struct {
 	lastSide *Thread
 	// lastSID is the sessionId of the previous main-thread line (Resumes).
 	lastSID string
+	// compactOf links the uuid of each line of a compaction's stretch to
+	// the compaction (linkCompact), and typed holds, per thread, the time
+	// of a /compact with no response or prompt after it yet.
+	compactOf map[string]compactRef
+	typed     map[*Thread]int64
+}
+
+// compactRef is a compaction of a thread, by index.
+type compactRef struct {
+	th *Thread
+	i  int
 }
 
 func newBuilder(path string) *builder {
@@ -352,6 +433,8 @@ func newBuilder(path string) *builder {
 		models:    map[string]struct{}{},
 		sids:      map[string]struct{}{},
 		chainOf:   map[string]*Thread{},
+		compactOf: map[string]compactRef{},
+		typed:     map[*Thread]int64{},
 	}
 }
 
@@ -410,6 +493,8 @@ func (b *builder) add(e *Entry, th *Thread) {
 	if e.SessionID != "" && th == b.s.Main {
 		b.noteSession(e, th)
 	}
+	early := e.Time > 0 && e.Time < th.End
+	n := len(th.Compactions)
 	if e.Time > 0 {
 		if th.Start == 0 || e.Time < th.Start {
 			th.Start = e.Time
@@ -444,6 +529,98 @@ func (b *builder) add(e *Entry, th *Thread) {
 			th.SideRequests = append(th.SideRequests, SideRequest{Kind: e.Subtype, Line: e.Line, Time: e.Time, CallsBefore: len(th.Calls)})
 		}
 	}
+	if len(th.Compactions) > n {
+		th.Compactions[n].early = early
+	}
+	b.linkCompact(e, th, n)
+}
+
+// linkCompact finds the /compact that made a compaction, in either order
+// Claude Code writes them. A compaction's stretch is its lines and those
+// that follow them by parentUuid up to a response or a prompt: Claude
+// Code 1.0.x and 2.x write the summary (after its compact_boundary) and
+// then, linked to it, the /compact's own lines (the caveat, the
+// <command-name>/compact line stamped when it was typed, the "Compacted"
+// output). A /compact line with no response or typed prompt between it
+// and the compaction that follows is that compaction's too. Either way
+// the command was typed, by its timestamp, no later than the compaction.
+// n is the thread's count of compactions before e.
+func (b *builder) linkCompact(e *Entry, th *Thread, n int) {
+	ref, linked := b.compactOf[e.ParentUUID]
+	linked = linked && e.ParentUUID != "" && ref.th == th
+	switch {
+	case len(th.Compactions) > n && th.Compactions[n].Kind != CompactMicro:
+		ref, linked = compactRef{th, n}, true
+		if t, ok := b.typed[th]; ok {
+			b.noteCommand(ref, t)
+			delete(b.typed, th)
+		}
+	case e.CompactSummary && n > 0 && th.Compactions[n-1].SummaryLine == e.Line:
+		ref, linked = compactRef{th, n - 1}, true // the summary after a boundary
+	case e.Type == "assistant" || startsTurn(e):
+		delete(b.typed, th)
+		return
+	case compactCommand(e):
+		if linked {
+			b.noteCommand(ref, e.Time)
+		} else {
+			b.typed[th] = e.Time
+		}
+	}
+	if linked && e.UUID != "" {
+		b.compactOf[e.UUID] = ref
+	}
+}
+
+// noteCommand records a /compact typed at time t (Unix ms, 0 when
+// unknown) as the cause of the compaction ref, unless it was typed after
+// the compaction.
+func (b *builder) noteCommand(ref compactRef, t int64) {
+	c := &ref.th.Compactions[ref.i]
+	if t == 0 || c.Time == 0 || t <= c.Time {
+		c.command = true
+	}
+}
+
+// compactCommand reports whether e is the line of a /compact command:
+// "<command-name>/compact</command-name>" with its message and arguments.
+func compactCommand(e *Entry) bool {
+	t := userText(e)
+	return strings.HasPrefix(t, "<command-") && strings.Contains(t, "<command-name>/compact</command-name>")
+}
+
+// startsTurn reports whether e is a prompt the user typed (Message.Typed)
+// that is not the line of a local command or its output, which Claude
+// Code runs without a request: the prompt begins a turn.
+func startsTurn(e *Entry) bool {
+	if e.Type != "user" {
+		return false
+	}
+	m := Message{Role: RoleUser, Meta: e.Meta, CompactSummary: e.CompactSummary, Blocks: e.Blocks}
+	if !m.Typed() {
+		return false
+	}
+	t := userText(e)
+	for _, p := range []string{"<command-", "<local-command-", "<bash-"} {
+		if strings.HasPrefix(t, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// userText is the kept text of a user line's first text block, without
+// leading white space.
+func userText(e *Entry) string {
+	if e.Type != "user" {
+		return ""
+	}
+	for i := range e.Blocks {
+		if e.Blocks[i].Kind == BlockText {
+			return strings.TrimLeft(e.Blocks[i].Text, " \t\r\n")
+		}
+	}
+	return ""
 }
 
 func (b *builder) noteSession(e *Entry, th *Thread) {
@@ -601,6 +778,7 @@ func (b *builder) user(e *Entry, th *Thread) {
 		th.Compactions = append(th.Compactions, Compaction{
 			Kind: CompactSummaryOnly, Line: e.Line, Time: e.Time, UUID: e.UUID, Msg: mi, CallsBefore: len(th.Calls),
 			SummaryChars: size, SummaryEst: Estimate(size), SummaryLine: e.Line,
+			said: summaryTrigger(e.Summary, e.Version),
 		})
 	}
 }
@@ -621,6 +799,9 @@ func (b *builder) finish() *Session {
 	}
 	for _, th := range s.Threads() {
 		th.toolIndex, th.msgIndex = nil, nil
+		for i := range th.Compactions {
+			th.Compactions[i].settle()
+		}
 		th.setClocks()
 		th.markRestarts()
 		th.markCwdChanges()

@@ -389,7 +389,7 @@ func TestCompactions(t *testing.T) {
 `,
 			// "Summary:\nCafé ✓" is 8 + 1 + 4 + 1 + 1 = 15 units, est 4.
 			want: []Compaction{{
-				Kind: CompactFull, Trigger: "auto", Line: 3, Time: 1767262368351, UUID: "c1", Msg: 2, CallsBefore: 1,
+				Kind: CompactFull, Trigger: "auto", TriggerFrom: TriggerRecorded, Line: 3, Time: 1767262368351, UUID: "c1", Msg: 2, CallsBefore: 1,
 				PreTokens: 155548, SummaryChars: 15, SummaryEst: 4, SummaryLine: 4,
 			}},
 			summaryMsg: 2,
@@ -404,7 +404,7 @@ func TestCompactions(t *testing.T) {
 {"parentUuid":"s1","type":"attachment","uuid":"t1","attachment":{"type":"compact_file_reference","filename":"/a"}}
 `,
 			want: []Compaction{{
-				Kind: CompactFull, Trigger: "auto", Line: 4, UUID: "c1", Msg: 3, CallsBefore: 2,
+				Kind: CompactFull, Trigger: "auto", TriggerFrom: TriggerRecorded, Line: 4, UUID: "c1", Msg: 3, CallsBefore: 2,
 				PreTokens: 170719, PostTokens: 17071, DurationMs: 105411, SummaryChars: 10, SummaryEst: 3, SummaryLine: 5,
 			}},
 			summaryMsg: 3,
@@ -433,7 +433,7 @@ func TestCompactions(t *testing.T) {
 {"type":"user","uuid":"u3","parentUuid":"mc1","message":{"role":"user","content":"next"}}
 `,
 			want: []Compaction{{
-				Kind: CompactMicro, Trigger: "auto", Line: 5, UUID: "mc1", Msg: 4, CallsBefore: 2,
+				Kind: CompactMicro, Trigger: "auto", TriggerFrom: TriggerRecorded, Line: 5, UUID: "mc1", Msg: 4, CallsBefore: 2,
 				PreTokens: 59492, TokensSaved: 21761, CompactedToolIDs: []string{"toolu_1", "toolu_9"},
 			}},
 			summaryMsg: -1,
@@ -448,8 +448,8 @@ func TestCompactions(t *testing.T) {
 {"parentUuid":"c2","type":"user","isCompactSummary":true,"uuid":"s2","message":{"role":"user","content":"abcdefgh"}}
 `,
 			want: []Compaction{
-				{Kind: CompactFull, Trigger: "manual", Line: 2, UUID: "c1", Msg: 1, PreTokens: 100448, PostTokens: 9024, DurationMs: 44459, SummaryChars: 4, SummaryEst: 1, SummaryLine: 3},
-				{Kind: CompactFull, Trigger: "manual", Line: 5, UUID: "c2", Msg: 3, CallsBefore: 1, PreTokens: 83885, PostTokens: 11000, DurationMs: 52119, SummaryChars: 8, SummaryEst: 2, SummaryLine: 6},
+				{Kind: CompactFull, Trigger: "manual", TriggerFrom: TriggerRecorded, Continued: true, Line: 2, UUID: "c1", Msg: 1, PreTokens: 100448, PostTokens: 9024, DurationMs: 44459, SummaryChars: 4, SummaryEst: 1, SummaryLine: 3},
+				{Kind: CompactFull, Trigger: "manual", TriggerFrom: TriggerRecorded, Line: 5, UUID: "c2", Msg: 3, CallsBefore: 1, PreTokens: 83885, PostTokens: 11000, DurationMs: 52119, SummaryChars: 8, SummaryEst: 2, SummaryLine: 6},
 			},
 			summaryMsg: 1,
 		},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // DefaultSharedPrefixTTL is how long the system prompt prefix stays
@@ -44,10 +45,15 @@ const DefaultGatewayCacheUnit = 64
 // Claude Code applied, beyond what the model and version give. A recorded
 // call that succeeded with a prompt above the window proves a larger
 // window; a call sent, without a compaction, after a call whose usage total
-// (Claude Code's own count, before any estimate) reached the auto-compact
+// (a lower bound of Claude Code's count) reached the auto-compact
 // threshold proves that auto-compaction could not fire there: the window
 // was larger (on a model offered with a long window) or auto-compaction was
-// off. Only recorded prompt sizes are used, never where the recorded
+// off. Unless the session auto-compacted: an auto-compaction after a call
+// below the larger window's threshold proves auto-compaction on at the
+// model's own window, and Claude Code then sent that call uncompacted
+// because its auto-compaction failed or was interrupted (Claude Code
+// catches the failure and sends the request as it is; 1.0.x to 2.1.x).
+// Otherwise only recorded prompt sizes are used, never where the recorded
 // compactions fell.
 type Inferred struct {
 	Window         int64  `json:"window,omitempty"`
@@ -66,6 +72,9 @@ func inferLimits(calls []TraceCall) Inferred {
 				"call %d's recorded prompt of %s tokens passed the %s-token window", c.Index+1, numtext.Int(p), numtext.Int(l.Window))}
 		}
 	}
+	if autoCompacted(calls) {
+		return Inferred{}
+	}
 	for i := 0; i+1 < len(calls); i++ {
 		c, next := calls[i], calls[i+1]
 		l := claudecode.LimitsFor(claudecode.LimitParams{}, c.Model, c.Version)
@@ -81,6 +90,21 @@ func inferLimits(calls []TraceCall) Inferred {
 		return Inferred{AutoCompactOff: true, Reason: why}
 	}
 	return Inferred{}
+}
+
+// autoCompacted reports whether the session auto-compacted: a full
+// compaction that the transcript does not mark manual, after a measured
+// call. Its count was below a long window's threshold (a prompt above the
+// 200,000-token window is the stronger proof, looked for first), so it
+// proves auto-compaction on at the model's own window.
+func autoCompacted(calls []TraceCall) bool {
+	for i := 1; i < len(calls); i++ {
+		c := calls[i].RealCompact
+		if c != nil && c.Kind != replay.CompactMicro && c.Trigger != "manual" && calls[i-1].Usage.Prompt() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // With returns p with the inference applied where p leaves the value to the
@@ -145,6 +169,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 			results = kept
 		}
 		var appended int64
+		weights := claudecode.CountRulesFor(c.Version, claudecode.CountCutoffs{})
 		for _, it := range c.Items {
 			if it.Artifact || it.Msg < 0 {
 				continue
@@ -153,7 +178,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 				continue
 			}
 			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
-				appended += int64(it.Est)
+				appended += countEst(weights, &it)
 			}
 			if it.Kind == KindToolResult && claudecode.Compactable(it.Tool) {
 				results = append(results, result{it.ToolID, int64(it.Est)})

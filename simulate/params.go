@@ -41,6 +41,11 @@ func (c *Config) cutoffs() []cutoff {
 	return []cutoff{
 		{&c.EstimateFrom, claudecode.Estimate, "estimate-from", "EstimateFrom"},
 		{&c.EstimateResponseFrom, claudecode.EstimateResponse, "estimate-response-from", "EstimateResponseFrom"},
+		{&c.ImageEstimateFrom, claudecode.ImageEstimate, "image-estimate-from", "ImageEstimateFrom"},
+		{&c.AttachmentJSONFrom, claudecode.AttachmentJSON, "attachment-json-from", "AttachmentJSONFrom"},
+		{&c.AttachmentSentFrom, claudecode.AttachmentSent, "attachment-sent-from", "AttachmentSentFrom"},
+		{&c.AllBlocksFrom, claudecode.AllBlocks, "all-blocks-from", "AllBlocksFrom"},
+		{&c.FinalOutputUntil, claudecode.FinalOutputHeld, "final-output-until", "FinalOutputUntil"},
 		{&c.FinalOutputFrom, claudecode.FinalOutput, "final-output-from", "FinalOutputFrom"},
 		{&c.ThinkingKeywordsUntil, claudecode.ThinkingKeywords, "thinking-keywords-until", "ThinkingKeywordsUntil"},
 		{&c.DropThinkingUntil, claudecode.DropThinking, "drop-thinking-until", "DropThinkingUntil"},
@@ -100,7 +105,7 @@ func bind(c *Config) []Param {
 }
 
 // Set overrides parameters by name from a comma-separated list of
-// name=value pairs ("second-turn-until=0,shared-prefix-ttl=1h"). The
+// name=value pairs ("drop-thinking-until=0,shared-prefix-ttl=1h"). The
 // error names the pair and what was wrong: an unknown name (with the
 // known ones) or a value the parameter does not take. Config is left
 // unchanged on error.

@@ -28,6 +28,11 @@ func TestParams(t *testing.T) {
 		"shared-prefix-from":      {"1.0.0", "1.0.0"},
 		"shared-prefix-ttl":       {"90m", 90 * time.Minute},
 		"final-output-from":       {"2.1.0", "2.1.0"},
+		"final-output-until":      {"0", "0"},
+		"image-estimate-from":     {"2.1.0", "2.1.0"},
+		"attachment-json-from":    {"99", "99"},
+		"attachment-sent-from":    {"2.1.33", "2.1.33"},
+		"all-blocks-from":         {"0", "0"},
 		"clock-slack":             {"0", time.Duration(-1)}, // none
 		"gateway-ttl":             {"1h", time.Hour},
 		"gateway-cache-unit":      {"128", int64(128)},

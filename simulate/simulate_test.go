@@ -592,7 +592,10 @@ func TestEngineMemos(t *testing.T) {
 	for _, v := range versions {
 		from := func(cut string) bool { return v == "" || claudecode.CompareVersions(v, cut) >= 0 }
 		want := versionRules{version: v, estimateAfter: from(e.cfg.EstimateFrom), estimateResponse: from(e.cfg.EstimateResponseFrom),
-			finalOutput: from(e.cfg.FinalOutputFrom), sharedPrefix: claudecode.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
+			finalOutput:  claudecode.CountsFinalOutput(v, e.cfg.FinalOutputUntil, e.cfg.FinalOutputFrom),
+			unmarked:     claudecode.Before(v, e.cfg.FinalOutputUntil),
+			count:        claudecode.CountRulesFor(v, e.cfg.CountCutoffs),
+			sharedPrefix: claudecode.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
 		if got := e.rulesOf(v); got != want {
 			t.Errorf("rulesOf(%q) = %+v, want %+v", v, got, want)
 		}

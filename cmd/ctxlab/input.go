@@ -311,7 +311,7 @@ func (o *simOptions) addFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.ttl, "ttl", 0, "prompt-cache lifetime for the simulation, e.g. 5m or 1h (default: as the session's own cache writes show)")
 	f.BoolVar(&o.cacheEdits, "cache-edits", false, "model server-side cache edits: clearing tool results keeps the cached prefix")
 	f.BoolVar(&o.coldStart, "cold-start", false, "start every simulated run with an empty prompt cache and no prefix kept warm by other requests (default: with what the session's first call read from it)")
-	f.StringArrayVar(&o.params, "sim-param", nil, "override simulation parameters, name=value[,name=value…] (repeatable; docs/simulation.md lists them, e.g. second-turn-until=0)")
+	f.StringArrayVar(&o.params, "sim-param", nil, "override simulation parameters, name=value[,name=value…] (repeatable; docs/simulation.md lists them, e.g. drop-thinking-until=0)")
 }
 
 func (o *simOptions) validate() error {

@@ -36,6 +36,9 @@ func (f Fact) In(version string) bool {
 
 // Versions says in words which versions the fact holds in.
 func (f Fact) Versions() string {
+	if f.Until == "0" {
+		return "no version"
+	}
 	var parts []string
 	if f.From != "" {
 		parts = append(parts, "from "+f.From)
@@ -76,18 +79,20 @@ func (l Listed) Row() string {
 func Facts() []Listed {
 	return []Listed{
 		VersionOrder.listed(), ModelIDs.listed(), SyntheticModel.listed(), PlaceholderOutput.listed(),
+		SummarySaysAuto.listed(),
 
 		ContextWindow.listed(), LongWindow.listed(), LongWindowModels.listed(), ReservedOld.listed(),
 		ReservedNew.listed(), AutoCompactBuffer.listed(), WarningOffset.listed(), BlockingOffset.listed(),
-		Estimate.listed(), FinalOutput.listed(), EstimateResponse.listed(),
+		Estimate.listed(), FinalOutputHeld.listed(), FinalOutput.listed(), EstimateResponse.listed(),
+		ImageTokens.listed(), ImageEstimate.listed(), ImageEstimateOld.listed(), AttachmentJSON.listed(), AttachmentSent.listed(), AllBlocks.listed(),
 
 		CacheTTL5m.listed(), CacheTTL1h.listed(), CacheWriteModels.listed(), MinCacheable.listed(),
 		MinCacheableOther.listed(), BreakMinFraction.listed(), BreakMinTokens.listed(), BreakExcludedModels.listed(),
 		SharedPrefix.listed(),
 
 		ThinkingKeywords.listed(), ThinkBasic.listed(), ThinkMiddle.listed(), ThinkHighest.listed(),
-		SecondTurn.listed(), DropThinking.listed(), DropThinkingModels.listed(), PostCompactTurn.listed(),
-		SkillsReload.listed(),
+		SecondTurn.listed(), AllowedTools.listed(), AskingTools.listed(), DateUTC.listed(), DropThinking.listed(), DropThinkingModels.listed(),
+		PostCompactTurn.listed(), SkillsReload.listed(),
 
 		MicroBySize.listed(), MicroKeep.listed(), MicroTarget.listed(), MicroMinSavings.listed(),
 		CompactableTools.listed(), Placeholder.listed(),

@@ -62,26 +62,145 @@ var (
 // What the auto-compaction count holds, by version. Before Estimate it is
 // the last response's usage total (input, cache reads and writes,
 // output); from it, that total plus Claude Code's estimate of every
-// message after the response's first block. Before FinalOutput the total
-// has the placeholder output the transcript records (PlaceholderOutput):
-// 2.1.19's compactMetadata.preTokens equal the recorded usage total and
-// the estimate of what followed, to the token, in both its compactions,
-// and a 2.1.41 one exceeds them by 3,744, the size of the long Write its
-// response made (no transcript between has a compaction). From
-// EstimateResponse the count walks back to the response's first block, so
-// the tool results between a response's blocks count: Claude Code writes
-// each block as a message of its own with the response's usage.
+// message after the response's first block (CountRulesFor weighs them).
+// From EstimateResponse the count walks back to the response's first
+// block, so the tool results between a response's blocks count: Claude
+// Code writes each block as a message of its own with the response's
+// usage.
+//
+// The output in that total is what Claude Code held for the response.
+// Before FinalOutputHeld it streams with the SDK's message stream
+// (beta.messages.stream in its bundled cli.js): each block's message
+// shares its usage with the message of message_start, which the stream
+// updates in place when message_delta brings the final output; the
+// transcript writes a block's line when the block ends, before
+// message_delta, so it often records a placeholder where the count has
+// the final output (two 2.0.76 compactions' compactMetadata.preTokens
+// exceed the recorded usage total, whose output is 1, by 327 and 618).
+// 2.1.8 reads the raw event stream, which updates nothing, so the count
+// has the placeholder (2.1.19's preTokens equal the recorded usage total
+// and the estimate of what followed, to the token, in both its
+// compactions), until FinalOutput gives the response's last message the
+// usage message_delta brings (a 2.1.41 compaction's preTokens exceed the
+// recorded total and the estimate of what followed by 3,744, the size of
+// the long Write its response made).
 var (
-	Estimate = Fact{Name: "Estimate", From: "2.1.0",
+	Estimate = Fact{Name: "Estimate", From: "2.1.2",
 		Doc:    "the auto-compaction count adds an estimate of what followed the last response to its usage total",
-		Source: "compactMetadata.preTokens (2.0.76: the usage total; 2.1.19, 2.1.41: more)"}
-	FinalOutput = Fact{Name: "FinalOutput", From: "2.1.41",
-		Doc:    "the auto-compaction count has a response's final output where the transcript records a placeholder",
-		Source: "compactMetadata.preTokens (2.1.19: the placeholder; 2.1.41: the final output)"}
+		Source: "cli.js (2.1.1's check counts the usage alone, 2.1.2's adds the estimate); compactMetadata.preTokens (2.0.76: the usage total; 2.1.19, 2.1.41: more)"}
+	FinalOutputHeld = Fact{Name: "FinalOutputHeld", Until: "2.1.8",
+		Doc:    "the auto-compaction count has a response's final output, which the SDK's message stream updates in place, where the transcript may record a placeholder it does not mark",
+		Source: "cli.js (beta.messages.stream up to 2.1.7, the raw event stream from 2.1.8); compactMetadata.preTokens (2.0.76)"}
+	FinalOutput = Fact{Name: "FinalOutput", From: "2.1.30",
+		Doc:    "the auto-compaction count has a response's final output again where the transcript records a placeholder",
+		Source: "cli.js (the response's last message takes message_delta's usage from 2.1.30); compactMetadata.preTokens (2.1.19: the placeholder; 2.1.41: the final output)"}
 	EstimateResponse = Fact{Name: "EstimateResponse", From: "2.1.88",
 		Doc:    "the auto-compaction count also estimates the last response's blocks after its first",
 		Source: "Claude Code 2.1.88's published source; compactMetadata.preTokens (2.1.118–2.1.146)"}
 )
+
+// CountsFinalOutput reports whether Claude Code of a version counts a
+// response's final output rather than the placeholder of its first
+// streamed event: before until (FinalOutputHeld) and from from
+// (FinalOutput); an unknown version does.
+func CountsFinalOutput(version, until, from string) bool {
+	return version == "" || Before(version, until) || AtLeast(version, from)
+}
+
+// How Claude Code's estimate of a message in its count
+// (roughTokenCountEstimationForMessages in 2.1.88's published source; the
+// same function in earlier bundles) weighs blocks, by version. Before
+// AllBlocks it counts text (round(length/4)), tool results (their text
+// and images) and images, and nothing else: not a document (a PDF Read
+// adds one, its base64 data in the transcript), a tool use or thinking.
+// An image counts ImageEstimateOld before its Until, ImageTokens from it.
+// An attachment counts nothing before AttachmentJSON, the estimate of its
+// JSON (JSON.stringify of the attachment) from it, and what it sends the
+// model from AttachmentSent. From AllBlocks a document counts ImageTokens,
+// a tool use its name and input's JSON, thinking its text, and any other
+// block its JSON.
+var (
+	ImageTokens = Value[int]{Fact{Name: "ImageTokens",
+		Doc:    "Claude Code's estimate of an image, in tokens, whatever its size",
+		Source: "cli.js (every version's token estimate of an image block)"}, 2000}
+	ImageEstimate = Fact{Name: "ImageEstimate", From: "2.1.38",
+		Doc:    "the auto-compaction count estimates an image at ImageTokens (before it, at ImageEstimateOld)",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of an image block)"}
+	ImageEstimateOld = Value[int64]{Fact{Name: "ImageEstimateOld", Until: ImageEstimate.From,
+		Doc:    "the auto-compaction count's estimate of an image, in tokens",
+		Source: "the bundled cli.js of 2.1.2–2.1.37 (the count's estimate of an image block)"}, 1334}
+	AttachmentJSON = Fact{Name: "AttachmentJSON", From: "2.1.33",
+		Doc:    "the auto-compaction count estimates an attachment by its JSON (before it, attachments count nothing)",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of an attachment message)"}
+	AttachmentSent = Fact{Name: "AttachmentSent", From: "2.1.45",
+		Doc:    "the auto-compaction count estimates an attachment by what it sends the model",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of an attachment message)"}
+	AllBlocks = Fact{Name: "AllBlocks", From: "2.1.74",
+		Doc:    "the auto-compaction count weighs every block: a document as an image, a tool use by its name and input's JSON, thinking by its text (before it they count nothing)",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of a message's blocks); 2.1.88's published source (roughTokenCountEstimationForMessages)"}
+)
+
+// CountRules are the weights Claude Code's estimate gives the blocks whose
+// weight changed by version (CountRulesFor).
+type CountRules struct {
+	Image      int64          // an image
+	Attachment AttachmentRule // an attachment
+	// AllBlocks is set when a document counts ImageTokens and any other
+	// block that is not text, a tool result or an image its own estimate;
+	// else they count nothing.
+	AllBlocks bool
+}
+
+// AttachmentRule says what an attachment counts in Claude Code's estimate.
+type AttachmentRule uint8
+
+// The attachment rules, oldest first.
+const (
+	AttachmentNothing AttachmentRule = iota
+	AttachmentByJSON                 // the estimate of its JSON
+	AttachmentBySent                 // the estimate of what it sends the model
+)
+
+// CountCutoffs are the versions the count's weights change at: the
+// cut-offs of ImageEstimate, AttachmentJSON, AttachmentSent and
+// AllBlocks, which simulate's parameters move; a zero field takes the
+// fact's.
+type CountCutoffs struct {
+	ImageEstimateFrom, AttachmentJSONFrom, AttachmentSentFrom, AllBlocksFrom string
+}
+
+// WithDefaults fills the zero fields with the facts' cut-offs.
+func (c CountCutoffs) WithDefaults() CountCutoffs {
+	for _, f := range []struct {
+		dst *string
+		cut string
+	}{{&c.ImageEstimateFrom, ImageEstimate.From}, {&c.AttachmentJSONFrom, AttachmentJSON.From},
+		{&c.AttachmentSentFrom, AttachmentSent.From}, {&c.AllBlocksFrom, AllBlocks.From}} {
+		if *f.dst == "" {
+			*f.dst = f.cut
+		}
+	}
+	return c
+}
+
+// CountRulesFor returns the weights of Claude Code's estimate in a version
+// under the cut-offs c (the facts' in zero fields); an unknown version
+// ("") takes the newest.
+func CountRulesFor(version string, c CountCutoffs) CountRules {
+	c = c.WithDefaults()
+	from := func(cut string) bool { return !Before(version, cut) }
+	r := CountRules{Image: ImageEstimateOld.Value, AllBlocks: from(c.AllBlocksFrom)}
+	if from(c.ImageEstimateFrom) {
+		r.Image = int64(ImageTokens.Value)
+	}
+	switch {
+	case from(c.AttachmentSentFrom):
+		r.Attachment = AttachmentBySent
+	case from(c.AttachmentJSONFrom):
+		r.Attachment = AttachmentByJSON
+	}
+	return r
+}
 
 // LimitParams are the overridable inputs of Limits. Zero fields take the
 // facts above.

@@ -16,6 +16,16 @@ var (
 	PlaceholderOutput = Fact{Name: "PlaceholderOutput", From: "2.1.9", Until: "2.1.42",
 		Doc:    "every line of a response records the usage of its first streamed message, whose output_tokens is a placeholder",
 		Source: "message.usage.output_tokens and message.stop_reason of assistant lines (2.1.9–2.1.41)"}
+	// SummarySaysAuto: before 1.0.106, which is the first to write a
+	// compact_boundary line with compactMetadata.trigger, a compaction's
+	// trigger shows only in its summary message: the summary function has
+	// two callers, the automatic compaction, which asks for a closing
+	// instruction to go on with the last task, and /compact, which does
+	// not (1.0.0, 1.0.30, 1.0.51, 1.0.62, 1.0.80, 1.0.83, 1.0.85, 1.0.96,
+	// 1.0.98, 1.0.103 and 1.0.105 checked).
+	SummarySaysAuto = Fact{Name: "SummarySaysAuto", Until: "1.0.106",
+		Doc:    "the summary message of a compaction Claude Code made on its own ends with an instruction to go on with the last task; a /compact summary does not",
+		Source: "cli.js of 1.0.0–1.0.105 (the summary function's callers); isCompactSummary user lines; compact_boundary lines from 1.0.106"}
 )
 
 // Field is a top-level field of a transcript line, or a line type, that

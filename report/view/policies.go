@@ -8,7 +8,8 @@ import (
 	"github.com/ctxlab/ctxlab/report/table"
 )
 
-// Text widths of the policies listing in the table format.
+// Text widths of the policies listing in the table format when it is
+// not fitted to a width (--wide).
 const (
 	docWidth   = 78
 	paramWidth = 60
@@ -17,16 +18,22 @@ const (
 // writePolicies draws the list: per policy its doc and source, then a
 // table of its parameters with their defaults and the values they take.
 func writePolicies(w io.Writer, doc *report.PolicyList, opt report.Options, l layout) error {
+	// Text not fitted to a width is wrapped here; fitted, to the width (the
+	// parameters' meanings are prose).
 	text := !l.markdown
+	unfitted := text && opt.Width <= 0
 	var tables []*table.Table
 	for _, p := range doc.Policies {
 		note := p.Doc + "\n\nsource: " + p.Source
-		if text {
+		switch {
+		case unfitted:
 			note = wrap(p.Doc, docWidth) + "\nsource: " + p.Source
+		case text:
+			note = p.Doc + "\nsource: " + p.Source
 		}
 		t := &table.Table{
 			Name: "policies", Title: p.Name, Note: note,
-			Columns: []table.Column{{Name: "Parameter"}, {Name: "Default"}, {Name: "Meaning"}}, Empty: "no parameters",
+			Columns: []table.Column{{Name: "Parameter"}, {Name: "Default"}, {Name: "Meaning", Kind: table.Prose}}, Empty: "no parameters",
 		}
 		for _, a := range p.Params {
 			def, meaning := a.Default, a.Doc
@@ -36,7 +43,7 @@ func writePolicies(w io.Writer, doc *report.PolicyList, opt report.Options, l la
 			if a.Range != "" {
 				meaning += "; takes " + a.Range
 			}
-			if text {
+			if unfitted {
 				meaning = wrap(meaning, paramWidth)
 			}
 			t.AddRow(a.Name, def, meaning)
