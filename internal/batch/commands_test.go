@@ -37,6 +37,15 @@ func compile(t *testing.T, spec string) policies.Compiled {
 	return c
 }
 
+func compileList(t *testing.T, list string) []policies.Compiled {
+	t.Helper()
+	cs, err := policies.CompileList(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
 // sessions loads the fixtures' sessions, in input order.
 func sessions(t *testing.T) []*replay.Session {
 	t.Helper()
@@ -208,7 +217,7 @@ func TestCompare(t *testing.T) {
 			}
 		}
 	}
-	cs, _ := policies.CompileList("observed")
+	cs := compileList(t, "observed")
 	doc, _, _, err := Compare(in, options(&bytes.Buffer{}), ComparePlan{Policies: cs, Calls: true})
 	if err != nil || doc.Fidelity != nil || doc.Sessions[0].Runs[0].Result(doc.Sessions[0]) == nil {
 		t.Errorf("with calls, without fidelity: %v", err)
@@ -225,7 +234,7 @@ func TestCompareUnpriced(t *testing.T) {
 	var log bytes.Buffer
 	o := options(&log)
 	o.Simulation.Prices = &prices.Table{Date: "never", Models: map[string]prices.Price{}}
-	cs, _ := policies.CompileList("observed")
+	cs := compileList(t, "observed")
 	doc, _, _, err := Compare(in, o, ComparePlan{Policies: cs})
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +248,7 @@ func TestCompareUnpriced(t *testing.T) {
 // policy, with its intervals when the statistics resample.
 func TestComparePlots(t *testing.T) {
 	in := inputs(t)
-	cs, _ := policies.CompileList("observed,none")
+	cs := compileList(t, "observed,none")
 	cost, _ := budget.LookupMeasure("total_cost_usd")
 	dir := t.TempDir()
 	p := &Plots{Dir: dir, Format: "svg"}
@@ -487,7 +496,7 @@ func TestExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	cs, _ := policies.CompileList("observed,none")
+	cs := compileList(t, "observed,none")
 	m, out, err := Export(in, options(&log), cs, w, "DIR")
 	if err != nil || !out.Clean() {
 		t.Fatal(err, out)
@@ -523,7 +532,10 @@ func TestPolicyList(t *testing.T) {
 	if err != nil || len(l.Policies) != 2 || l.Policies[0].Name != "keep-last-n" || len(l.Policies[0].Params) == 0 || len(l.Policies[1].Params) != 0 {
 		t.Errorf("named: %v, %+v", err, l)
 	}
-	e, _ := policies.Lookup("keep-last-n")
+	e, ok := policies.Lookup("keep-last-n")
+	if !ok {
+		t.Fatal("no keep-last-n")
+	}
 	if p := l.Policies[0].Params[0]; p.Name != e.Params[0].Name || p.Default != e.Params[0].Default || p.Range != e.Params[0].Range || p.Doc != e.Params[0].Doc || l.Policies[0].Doc != e.Doc || l.Policies[0].Source != e.Source {
 		t.Errorf("keep-last-n: %+v", l.Policies[0])
 	}

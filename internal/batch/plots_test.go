@@ -133,7 +133,7 @@ func TestPlotPool(t *testing.T) {
 func TestRedraw(t *testing.T) {
 	in := inputs(t)
 	obs := policies.Observed()
-	cs, _ := policies.CompileList("observed,none")
+	cs := compileList(t, "observed,none")
 	replayed, _, _, _ := Replay(in, options(&bytes.Buffer{}), ReplayPlan{Policy: &obs})
 	bare, _, _, _ := Replay(in, options(&bytes.Buffer{}), ReplayPlan{})
 	compared, _, _, _ := Compare(in, options(&bytes.Buffer{}), ComparePlan{Policies: cs, Calls: true})
