@@ -19,10 +19,7 @@ import (
 // writeCompare draws a comparison in opt.Format (Top and report.Sections do
 // not apply); with opt.Calls, the text formats add each run's calls when
 // the runs carry them.
-func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) error {
-	if opt.Format == report.CSV {
-		return writeCompareCSV(w, doc, opt)
-	}
+func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options, l layout) error {
 	var secs []section
 	add := func(name, title string, c *report.Compared) {
 		ts := CompareTables(c, false)
@@ -58,7 +55,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) 
 		}
 		secs = append(secs, section{name: name, title: "fidelity", tables: FidelityTables(doc, false)})
 	}
-	return render(w, opt.Format, opt.Width, secs)
+	return l.write(w, secs, opt.Width)
 }
 
 // CompareCSVTables lists the tables compare's CSV can write, one per

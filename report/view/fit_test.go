@@ -216,7 +216,7 @@ func checkFits(t *testing.T, what string, cases []fitCase, widths []int) {
 			opt := c.opt
 			opt.Width = w
 			var b bytes.Buffer
-			if err := view.Write(&b, c.doc, opt); err != nil {
+			if err := view.Text(&b, c.doc, opt); err != nil {
 				t.Errorf("%s %s: %v", what, c.name, err)
 				continue
 			}
@@ -241,7 +241,7 @@ func TestFitsExtremes(t *testing.T) {
 	checkFits(t, "extremes", cases, []int{40, 80, 100, 120})
 	// The names that make the tables wide are there.
 	var b bytes.Buffer
-	if err := view.Write(&b, cases[0].doc, report.Options{Width: 80}); err != nil {
+	if err := view.Text(&b, cases[0].doc, report.Options{Width: 80}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"general-tool-calls-with-comment-lines-exported-from-a-chat-log-part-", "5a1b3c4d-converted", "d3e4f5a6 "} {

@@ -23,22 +23,15 @@ import (
 // others in the budget's order; with a baseline, the text diff of the two
 // evaluations follows (table and markdown). Text tables are fitted to
 // opt.Width (0: no limit).
-func writeGate(w io.Writer, d *report.GateDocument, opt report.Options) error {
-	res, base, format := d.Result, d.Baseline, opt.Format
-	if format == report.JUnit {
-		return writeJUnit(w, res)
-	}
-	t := GateTable(res)
-	if format == report.CSV {
-		return table.WriteCSV(w, t) // the limits; their reasons are JSON's and the text's
-	}
-	secs := []section{{name: "gate", tables: []*table.Table{t, GateReasons(res)}}}
-	if err := render(w, format, opt.Width, secs); err != nil {
+func writeGate(w io.Writer, d *report.GateDocument, opt report.Options, l layout) error {
+	res, base := d.Result, d.Baseline
+	secs := []section{{name: "gate", tables: []*table.Table{GateTable(res), GateReasons(res)}}}
+	if err := l.write(w, secs, opt.Width); err != nil {
 		return err
 	}
 	if base != nil {
 		d := GateDiff(base, res)
-		if format == report.Markdown {
+		if l.markdown {
 			_, err := fmt.Fprintf(w, "### Against the baseline\n\n```diff\n%s```\n", d)
 			return err
 		}

@@ -17,24 +17,10 @@ const (
 
 // writePolicies draws the list: per policy its doc and source, then a
 // table of its parameters with their defaults and the values they take.
-func writePolicies(w io.Writer, doc *report.PolicyList, opt report.Options) error {
-	if opt.Format == report.CSV {
-		// One row per policy and parameter (one with empty parameter
-		// columns for a policy without any).
-		t := &table.Table{Name: "policies", Columns: csvColumns("policy", "source", "doc", "parameter", "default", "takes", "meaning")}
-		for _, p := range doc.Policies {
-			if len(p.Params) == 0 {
-				t.AddRow(p.Name, p.Source, p.Doc, "", "", "", "")
-			}
-			for _, a := range p.Params {
-				t.AddRow(p.Name, p.Source, p.Doc, a.Name, a.Default, a.Range, a.Doc)
-			}
-		}
-		return table.WriteCSV(w, t)
-	}
+func writePolicies(w io.Writer, doc *report.PolicyList, opt report.Options, l layout) error {
 	// Text not fitted to a width is wrapped here; fitted, to the width (the
 	// parameters' meanings are prose).
-	text := opt.Format != report.Markdown
+	text := !l.markdown
 	unfitted := text && opt.Width <= 0
 	var tables []*table.Table
 	for _, p := range doc.Policies {
@@ -64,7 +50,22 @@ func writePolicies(w io.Writer, doc *report.PolicyList, opt report.Options) erro
 		}
 		tables = append(tables, t)
 	}
-	return render(w, opt.Format, opt.Width, []section{{name: "policies", tables: tables}})
+	return l.write(w, []section{{name: "policies", tables: tables}}, opt.Width)
+}
+
+// writePoliciesCSV writes one row per policy and parameter (one with empty
+// parameter columns for a policy without any).
+func writePoliciesCSV(w io.Writer, doc *report.PolicyList) error {
+	t := &table.Table{Name: "policies", Columns: csvColumns("policy", "source", "doc", "parameter", "default", "takes", "meaning")}
+	for _, p := range doc.Policies {
+		if len(p.Params) == 0 {
+			t.AddRow(p.Name, p.Source, p.Doc, "", "", "", "")
+		}
+		for _, a := range p.Params {
+			t.AddRow(p.Name, p.Source, p.Doc, a.Name, a.Default, a.Range, a.Doc)
+		}
+	}
+	return table.WriteCSV(w, t)
 }
 
 // wrap breaks s into lines of at most width characters at spaces.

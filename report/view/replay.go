@@ -19,12 +19,9 @@ import (
 // one-line-per-session overview, then (with PerSession) each session, then
 // the total; a grouped document (doc.By) is its grouped view alone. CSV is
 // one table (CSVTable).
-func writeReplay(w io.Writer, doc *report.Document, opt report.Options) error {
-	if opt.Format == report.CSV {
-		return writeCSV(w, doc, opt)
-	}
+func writeReplay(w io.Writer, doc *report.Document, opt report.Options, l layout) error {
 	if doc.By != "" {
-		return render(w, opt.Format, opt.Width, []section{{tables: []*table.Table{groupTable(doc, opt, false)}}})
+		return l.write(w, []section{{tables: []*table.Table{groupTable(doc, opt, false)}}}, opt.Width)
 	}
 	var secs []section
 	if len(doc.Sessions) > 1 {
@@ -33,7 +30,7 @@ func writeReplay(w io.Writer, doc *report.Document, opt report.Options) error {
 	for _, sc := range scopes(doc, opt) {
 		secs = append(secs, section{name: sc.name, title: sc.title, tables: scopeTables(sc, opt)})
 	}
-	return render(w, opt.Format, opt.Width, secs)
+	return l.write(w, secs, opt.Width)
 }
 
 // scopeTables are the selected tables of one session or the total.
@@ -134,12 +131,15 @@ type section struct {
 	tables      []*table.Table
 }
 
-// render writes sections as text tables or Markdown.
-func render(w io.Writer, format report.Format, width int, secs []section) error {
-	md := format == report.Markdown
-	if format == report.Latex {
-		return renderLaTeX(w, secs)
-	}
+// writeText writes sections as text tables fitted to width (0: no
+// limit).
+func writeText(w io.Writer, secs []section, width int) error { return render(w, false, width, secs) }
+
+// writeMarkdown writes sections as Markdown.
+func writeMarkdown(w io.Writer, secs []section, _ int) error { return render(w, true, 0, secs) }
+
+// render writes sections as text tables or Markdown (md).
+func render(w io.Writer, md bool, width int, secs []section) error {
 	for _, sec := range secs {
 		switch {
 		case sec.title == "":

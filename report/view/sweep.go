@@ -22,27 +22,33 @@ import (
 // point (SweepTotalsCSV) or "pareto" the steps along the Pareto front;
 // table and Markdown one row per point, best first, text tables fitted
 // to opt.Width (0: no limit).
-func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options) error {
-	if opt.Format == report.CSV {
-		t := SweepRows(doc)
-		if len(opt.Sections) > 0 {
-			switch opt.Sections[0] {
-			case "", "rows":
-			case "totals":
-				t = SweepTotalsCSV(doc)
-			case "pareto":
-				t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons, sweepLower(doc))
-			default:
-				return fmt.Errorf("sweep has no CSV table %q (want rows, totals or pareto)", opt.Sections[0])
-			}
-		}
-		return table.WriteCSV(w, t)
-	}
+func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options, l layout) error {
 	secs := []section{{name: "sweep", tables: []*table.Table{SweepTotals(doc)}}}
 	if len(doc.Pareto) == 2 {
 		secs[0].tables = append(secs[0].tables, ParetoTable(doc))
 	}
-	return render(w, opt.Format, opt.Width, secs)
+	return l.write(w, secs, opt.Width)
+}
+
+// SweepCSVTables lists the tables sweep's CSV can write, one per stream
+// (opt.Sections[0] picks it); the first is the default.
+var SweepCSVTables = []string{"rows", "totals", "pareto"}
+
+// writeSweepCSV writes one of SweepCSVTables.
+func writeSweepCSV(w io.Writer, doc *report.SweepDocument, opt report.Options) error {
+	t := SweepRows(doc)
+	if len(opt.Sections) > 0 {
+		switch opt.Sections[0] {
+		case "", "rows":
+		case "totals":
+			t = SweepTotalsCSV(doc)
+		case "pareto":
+			t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons, sweepLower(doc))
+		default:
+			return fmt.Errorf("sweep has no CSV table %q (want %s)", opt.Sections[0], strings.Join(SweepCSVTables, ", "))
+		}
+	}
+	return table.WriteCSV(w, t)
 }
 
 // SweepRows is a row per point and session with every metric (CSV, and
