@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/replay"
@@ -169,33 +167,13 @@ func (o *textWidth) columns(e env) int {
 	return table.DefaultWidth
 }
 
-// config returns the accounting configuration, with --prices laid over the
-// built-in price table.
-func (o *inputOptions) config() (accounting.Config, error) {
-	cfg := accounting.DefaultConfig()
-	if o.pricesFile == "" {
-		return cfg, nil
-	}
-	f, err := os.Open(o.pricesFile)
-	if err != nil {
-		return cfg, usageError("--prices: %v", err)
-	}
-	defer f.Close()
-	p, err := prices.Read(f, cfg.Prices)
-	if err != nil {
-		return cfg, usageError("--prices %s: %v", o.pricesFile, err)
-	}
-	cfg.Prices = p
-	return cfg, nil
-}
-
 // start checks the shared flags, finds the sessions and, under --plot,
 // creates the plot directory: what a command holds before reading any
 // session.
 func (o *inputOptions) start(plot *plotOptions, e env) (*batch.Inputs, batch.Options, error) {
-	cfg, err := o.config()
+	cfg, err := batch.Config(o.pricesFile)
 	if err != nil {
-		return nil, batch.Options{}, err
+		return nil, batch.Options{}, wrapUsage(err)
 	}
 	if err := o.sim.validate(); err != nil {
 		return nil, batch.Options{}, err
@@ -217,20 +195,9 @@ func (o *inputOptions) start(plot *plotOptions, e env) (*batch.Inputs, batch.Opt
 		return nil, batch.Options{}, err
 	}
 	if !o.part.IsZero() {
-		bo.Part = &batch.Part{W: e.stdout, Header: batch.PartHeader{
-			Ctxlab: batch.Build(), Command: o.flags.Name(), Args: batch.FlagArgs(o.flags, "shard"), Paths: o.paths,
-			Shard: o.part, Prices: batch.PriceDigest(cfg.Prices), PricesDate: cfg.Prices.Date,
-		}}
+		bo.Part = batch.NewPart(e.stdout, o.flags, []string{"shard", "jobs", "max-warnings"}, o.paths, o.part, cfg.Prices)
 	}
 	return in, bo, plot.mkdir()
-}
-
-// shardName names --shard's shard in file names ("2-of-3"; "": none).
-func (o *inputOptions) shardName() string {
-	if o.part.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf("%d-of-%d", o.part.K, o.part.N)
 }
 
 // discover expands the command's paths (or the default folders) into

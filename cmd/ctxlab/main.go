@@ -201,3 +201,11 @@ func completeVary(c *cobra.Command, _ []string, _ string) ([]string, cobra.Shell
 	specs, _ := c.Flags().GetStringSlice("policy") // a flag of sweep's: no error
 	return policies.CompleteParams(specs), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 }
+
+// wrapUsage makes err a usage error; nil stays nil.
+func wrapUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: exitUsage, err: err}
+}

@@ -209,14 +209,14 @@ func eachMerged[T any](in *Inputs, o Options, emit func(T)) (*Outcome, error) {
 // write their tables' files, which need no merge.
 var Mergeable = []string{"replay", "compare", "sweep", "gate"}
 
-// FlagArgs are the flags set on f, but skip, as a part records them: one
+// FlagArgs are the flags set on f, but those of skip, as a part records them: one
 // --name=value each (a list's values one flag each), in the order of the
 // flags' names, so that the same flags given in any order are the same
 // arguments, and parsing them again sets the same values.
-func FlagArgs(f *pflag.FlagSet, skip string) []string {
+func FlagArgs(f *pflag.FlagSet, skip ...string) []string {
 	out := []string{}
 	f.Visit(func(fl *pflag.Flag) {
-		if fl.Name == skip {
+		if slices.Contains(skip, fl.Name) {
 			return
 		}
 		sv, ok := fl.Value.(pflag.SliceValue)

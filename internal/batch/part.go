@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/pflag"
+
 	"github.com/ctxlab/ctxlab/accounting/prices"
 )
 
@@ -150,4 +152,16 @@ func (p *Part) end() error {
 		return fmt.Errorf("writing part: %w", p.err)
 	}
 	return ErrPartWritten
+}
+
+// NewPart is the part of shard s of a command, to be written to w: the
+// command named by its flags f (a command's flag set bears its name),
+// which it records but those of skip (the shard's own flag, and those
+// that change how, not what, it reads: --jobs, --max-warnings), its
+// paths, and the price table t.
+func NewPart(w io.Writer, f *pflag.FlagSet, skip []string, paths []string, s Shard, t *prices.Table) *Part {
+	return &Part{W: w, Header: PartHeader{
+		Ctxlab: Build(), Command: f.Name(), Args: FlagArgs(f, skip...), Paths: paths,
+		Shard: s, Prices: PriceDigest(t), PricesDate: t.Date,
+	}}
 }

@@ -76,3 +76,12 @@ func inShard(srcs []replay.Source, s Shard) []int {
 	}
 	return out
 }
+
+// FileName names the shard in file names: "2-of-3"; "" for the whole
+// input.
+func (s Shard) FileName() string {
+	if s.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%d-of-%d", s.K, s.N)
+}
