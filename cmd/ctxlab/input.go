@@ -195,7 +195,7 @@ func (o *inputOptions) start(plot *plotOptions, e env) (*batch.Inputs, batch.Opt
 		return nil, batch.Options{}, err
 	}
 	if !o.part.IsZero() {
-		bo.Part = batch.NewPart(e.stdout, o.flags, []string{"shard", "jobs", "max-warnings"}, o.paths, o.part, cfg.Prices)
+		bo.Part = batch.NewPart(e.stdout, o.flags, []string{"shard", "jobs", "max-warnings"}, o.paths, o.part, cfg.Prices, o.sel)
 	}
 	return in, bo, plot.mkdir()
 }

@@ -158,8 +158,12 @@ func Each[T any](in *Inputs, o Options, work func(*Session) T, emit func(T)) (*O
 		out.Errors = append(out.Errors, err.Error())
 	}
 	kept := inShard(in.Sources, o.Shard)
-	if o.HugeHeap && o.Shard.IsZero() {
-		growHeap(in.Sources)
+	if o.HugeHeap {
+		srcs := make([]replay.Source, len(kept))
+		for j, i := range kept {
+			srcs[j] = in.Sources[i]
+		}
+		growHeap(srcs) // by the sessions this run reads
 	}
 	if o.Part != nil {
 		o.Part.begin(in)

@@ -9,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // A part is what one shard of a command writes (--shard K/N): a JSON
@@ -158,10 +161,20 @@ func (p *Part) end() error {
 // command named by its flags f (a command's flag set bears its name),
 // which it records but those of skip (the shard's own flag, and those
 // that change how, not what, it reads: --jobs, --max-warnings), its
-// paths, and the price table t.
-func NewPart(w io.Writer, f *pflag.FlagSet, skip []string, paths []string, s Shard, t *prices.Table) *Part {
+// paths, and the price table t. The window of sel is recorded as the
+// times --since and --until stood for, so that an age (7d) means at the
+// merge what it meant to the shard.
+func NewPart(w io.Writer, f *pflag.FlagSet, skip []string, paths []string, s Shard, t *prices.Table, sel replay.Selection) *Part {
+	args := FlagArgs(f, skip...)
+	for i, a := range args {
+		for flag, at := range map[string]int64{"--since=": sel.Since, "--until=": sel.Until} {
+			if strings.HasPrefix(a, flag) && at != 0 {
+				args[i] = flag + time.UnixMilli(at).UTC().Format(time.RFC3339Nano)
+			}
+		}
+	}
 	return &Part{W: w, Header: PartHeader{
-		Ctxlab: Build(), Command: f.Name(), Args: FlagArgs(f, skip...), Paths: paths,
+		Ctxlab: Build(), Command: f.Name(), Args: args, Paths: paths,
 		Shard: s, Prices: PriceDigest(t), PricesDate: t.Date,
 	}}
 }

@@ -125,7 +125,7 @@ func writeParts(t *testing.T, n int, args []string, table *prices.Table) map[str
 		var buf bytes.Buffer
 		o := options(nil)
 		o.Shard = Shard{k, n}
-		o.Part = NewPart(&buf, f, []string{"jobs"}, []string{fixtures}, o.Shard, table)
+		o.Part = NewPart(&buf, f, []string{"jobs"}, []string{fixtures}, o.Shard, table, replay.Selection{})
 		_, err := Each(in, o, func(s *Session) string { return s.ID }, func(string) { t.Error("a shard emitted a value") })
 		if err != ErrPartWritten {
 			t.Fatalf("shard %d/%d: %v", k, n, err)

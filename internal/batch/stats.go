@@ -78,4 +78,3 @@ func (o Stats) Resolve(names []string) (int, []budget.Measure, paired.Options, e
 	}
 	return base, ms, opt, nil
 }
-
