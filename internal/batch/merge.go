@@ -36,31 +36,22 @@ func partErr(format string, a ...any) error { return &PartError{fmt.Errorf(forma
 // readPart reads one part, whole: a file that is not a part, of another
 // version, or cut short is refused.
 func readPart(name string, data []byte) (*PartHeader, []partEntry, error) {
-	var head struct {
-		Schema  string `json:"schema"`
-		Version int    `json:"version"`
-	}
-	err := json.Unmarshal(data, &head)
-	if err != nil || head.Schema != PartSchema {
-		// A part names its schema first: one that does and does not parse
-		// was cut short.
-		if err != nil && strings.Contains(string(data[:min(len(data), 64)]), `"`+PartSchema+`"`) {
-			return nil, nil, partErr("%s: a ctxlab part cut short (%v): write it again", name, err)
-		}
-		return nil, nil, partErr("%s: not a ctxlab part (the output of a command run with --shard K/N)", name)
-	}
-	if head.Version != PartVersion {
-		return nil, nil, partErr("%s: part version %d, this ctxlab merges version %d", name, head.Version, PartVersion)
-	}
 	var p struct {
 		PartHeader
 		Sessions []partEntry `json:"sessions"`
 		Complete bool        `json:"complete"`
 	}
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, nil, partErr("%s: %v", name, err)
-	}
-	if !p.Complete {
+	err := json.Unmarshal(data, &p)
+	switch {
+	case err != nil && strings.Contains(string(data[:min(len(data), 64)]), `"`+PartSchema+`"`):
+		// A part names its schema first: one that does and does not parse
+		// was cut short.
+		return nil, nil, partErr("%s: a ctxlab part cut short (%v): write it again", name, err)
+	case err != nil || p.Schema != PartSchema:
+		return nil, nil, partErr("%s: not a ctxlab part (the output of a command run with --shard K/N)", name)
+	case p.Version != PartVersion:
+		return nil, nil, partErr("%s: part version %d, this ctxlab merges version %d", name, p.Version, PartVersion)
+	case !p.Complete:
 		return nil, nil, partErr("%s: a ctxlab part cut short (no end): write it again", name)
 	}
 	return &p.PartHeader, p.Sessions, nil

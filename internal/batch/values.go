@@ -39,14 +39,14 @@ func (p writtenPart) written() Written {
 }
 
 type replayedPart struct {
-	Report     json.RawMessage   `json:"report"`
-	Simulation *simulate.Result  `json:"simulation,omitempty"`
-	Recorded   *simulate.Metrics `json:"recorded,omitempty"`
-	Plots      writtenPart       `json:"plots"`
+	Report     *accounting.ReportPart `json:"report"`
+	Simulation *simulate.Result       `json:"simulation,omitempty"`
+	Recorded   *simulate.Metrics      `json:"recorded,omitempty"`
+	Plots      writtenPart            `json:"plots"`
 }
 
 func (r replayed) MarshalJSON() ([]byte, error) {
-	rep, err := r.s.Report.MarshalPart()
+	rep, err := r.s.Report.Part()
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,10 @@ func (r *replayed) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return err
 	}
-	rep, err := accounting.UnmarshalPart(p.Report)
+	if p.Report == nil {
+		return errors.New("no report")
+	}
+	rep, err := p.Report.MakeReport()
 	if err != nil {
 		return err
 	}
