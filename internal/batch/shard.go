@@ -27,9 +27,9 @@ func ParseShard(v string) (Shard, error) {
 	case !ok || kerr != nil || nerr != nil:
 		return Shard{}, fmt.Errorf("want K/N, two whole numbers such as 1/4 (K counts from 1; Kubernetes' JOB_COMPLETION_INDEX counts from 0: --shard $((JOB_COMPLETION_INDEX+1))/N)")
 	case n < 1:
-		return Shard{}, fmt.Errorf("N is %d: want 1 or more shards", n)
+		return Shard{}, fmt.Errorf("%d shards: want 1 or more", n)
 	case k < 1 || k > n:
-		return Shard{}, fmt.Errorf("K is %d: want 1 to %d (K counts from 1; Kubernetes' JOB_COMPLETION_INDEX counts from 0: pass $((JOB_COMPLETION_INDEX+1)))", k, n)
+		return Shard{}, fmt.Errorf("shard %d of %d: want 1 to %d (K counts from 1; Kubernetes' JOB_COMPLETION_INDEX counts from 0: pass $((JOB_COMPLETION_INDEX+1)))", k, n, n)
 	}
 	return Shard{K: k, N: n}, nil
 }

@@ -23,8 +23,8 @@ func TestParseShard(t *testing.T) {
 		}
 	}
 	for v, msg := range map[string]string{
-		"0/3": "K is 0", "4/3": "K is 4", "1/0": "N is 0", "x/y": "want K/N", "3": "want K/N", "": "want K/N",
-		"-1/3": "K is -1", "1/-2": "N is -2", "1/3/5": "want K/N", " 1/3": "want K/N",
+		"0/3": "shard 0 of 3: want 1 to 3", "4/3": "shard 4 of 3: want 1 to 3", "1/0": "0 shards: want 1 or more", "x/y": "want K/N", "3": "want K/N", "": "want K/N",
+		"-1/3": "shard -1 of 3", "1/-2": "-2 shards", "1/3/5": "want K/N", " 1/3": "want K/N",
 	} {
 		if _, err := ParseShard(v); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("ParseShard(%q): %v, want %q", v, err, msg)
