@@ -77,6 +77,9 @@ func TestShardMergeAllN(t *testing.T) {
 	paths := corpora(testcorpus.All...)
 	dir := t.TempDir()
 	ns := []int{1, 2, 3, 7, 16}
+	if raceEnabled {
+		paths, ns = corpora(testcorpus.Realdata), []int{3, 16}
+	}
 	json := string(report.JSON)
 	for _, args := range [][]string{
 		{"replay", "--format", json},
@@ -94,6 +97,9 @@ func TestShardMergeAllN(t *testing.T) {
 // they write the document, not in what the document holds).
 func TestShardFormats(t *testing.T) {
 	paths := corpora(testcorpus.Realdata, testcorpus.Calibration)
+	if raceEnabled {
+		paths = corpora(testcorpus.Realdata)
+	}
 	dir := t.TempDir()
 	for _, c := range []struct {
 		kind report.Kind
