@@ -714,7 +714,7 @@ func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made s
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:
-			after += e.sentEst(rules, made, &it)
+			after += e.cfg.sentEst(rules, made, &it)
 		case !firstOfPrev:
 			response += rules.countEst(&it)
 		}
@@ -1066,13 +1066,46 @@ func countEst(r claudecode.CountRules, it *Item) int64 {
 // transcript does not name is not guessed at. A result's length is its
 // text's, which for a list of blocks falls short of the JSON Claude Code
 // measures, so a result near its limit counts whole.
-func (e *engine) sentEst(r versionRules, made string, it *Item) int64 {
+func (cfg *Config) sentEst(r versionRules, made string, it *Item) int64 {
 	if it.Kind == KindToolResult && it.Images == 0 && made != "" {
-		if limit := claudecode.ResultLimitFor(made, it.Tool, e.cfg.PersistResultsFrom); limit > 0 && it.Chars > limit {
-			return int64(replay.Estimate(e.cfg.PersistedChars))
+		if limit := claudecode.ResultLimitFor(made, it.Tool, cfg.PersistResultsFrom); limit > 0 && it.Chars > limit {
+			return int64(replay.Estimate(cfg.PersistedChars))
 		}
 	}
 	return r.countEst(it)
+}
+
+// Followed returns what claude-code's count adds before call i for what
+// followed the previous call's response (the tool results, user text and
+// attachments after it, weighed as the engine weighs them under cfg: the
+// call's version's rules, sentEst), and the item of those that weighs
+// most, with its weight; zero before the first call, and from a version
+// whose count adds no estimate (Config.EstimateFrom). The fidelity report
+// names it where claude-code compacts and the session did not.
+func (tr *Trace) Followed(i int, cfg Config) (est int64, most Item, mostEst int64) {
+	if i <= 0 || i >= len(tr.Calls) || tr.Thread == nil || tr.Calls[i-1].Index >= len(tr.Thread.Calls) {
+		return 0, Item{}, 0
+	}
+	cfg = cfg.withDefaults()
+	e := &engine{cfg: cfg}
+	tc, prev := &tr.Calls[i], &tr.Calls[i-1]
+	r := e.rulesOf(tc.Version)
+	if !r.estimateAfter {
+		return 0, Item{}, 0
+	}
+	prevMsg := tr.Thread.Calls[prev.Index].Msg
+	for k := range tc.Items {
+		it := &tc.Items[k]
+		if it.Artifact || it.Msg == prevMsg {
+			continue
+		}
+		w := cfg.sentEst(r, prev.Version, it)
+		est += w
+		if w > mostEst {
+			most, mostEst = *it, w
+		}
+	}
+	return est, most, mostEst
 }
 
 // rulesOf returns the rules for version, worked out the first time: a run

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // resultSession writes a two-call session of a Claude Code version in the
@@ -116,6 +118,21 @@ func TestCountPersistedResult(t *testing.T) {
 		if got := res.Metrics.FirstCompaction; got != c.compactAt {
 			t.Errorf("%s: claude-code compacts before call %d, want %d", c.name, got, c.compactAt)
 		}
+	}
+	// Where claude-code compacts and the session did not, the fidelity
+	// report says what the count added and how much the prompt grew: here
+	// the result was sent, and the prompt grew by as much.
+	s := resultSession(t, "2.1.3", "mcp__docs__fetch", []any{map[string]any{"type": "text", "text": out390}}, out390, 60_000, 170_000)
+	tr := simulate.Prepare(s)
+	obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
+	cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
+	f := fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances())
+	want := "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 60,050 tokens; " +
+		"with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, " +
+		"claude-code's count reaches its threshold there: the estimate of what followed is 97,500, 97,500 of them " +
+		"a mcp__docs__fetch result at line 3; the recorded prompt grew by 110,000 tokens): not explained"
+	if !slices.Contains(f.Reasons, want) {
+		t.Errorf("reasons %q, want %q", f.Reasons, want)
 	}
 	if claudecode.ResultLimitFor("2.1.19", "Bash", "") != 30_000 || claudecode.PersistPreview.Value+claudecode.PersistedWrapper.Value != 2_260 {
 		t.Error("the limits this test assumes have moved")
