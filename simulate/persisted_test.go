@@ -16,7 +16,8 @@ import (
 )
 
 // resultSession writes a two-call session of a Claude Code version in the
-// shape its transcripts have: a first call whose prompt is first tokens
+// shape its transcripts have (the fields of its lines as the version's
+// cli.js writes them, and the 2.0.76–2.1.19 transcripts here show): a first call whose prompt is first tokens
 // asks for a tool, whose result line holds content as message.content and
 // full as toolUseResult, and a second call whose prompt is second tokens,
 // what the API was sent.
@@ -34,10 +35,14 @@ func resultSession(t *testing.T, version, tool string, content, full any, first,
 	}
 	head := `"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s","version":"` + version + `","gitBranch":"main",`
 	model := `"model":"claude-sonnet-4-5-20250929"`
+	source := "" // the response that asked for the result, written from 2.1.2
+	if claudecode.AtLeast(version, "2.1.2") {
+		source = `,"sourceToolAssistantUUID":"a1"`
+	}
 	lines := []string{
 		`{"parentUuid":null,` + head + `"type":"user","message":{"role":"user","content":"run it"},"uuid":"u1","timestamp":"2026-01-01T10:00:00.000Z"}`,
 		`{"parentUuid":"u1",` + head + `"message":{` + model + `,"id":"m1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"` + tool + `","input":{"command":"./run"}}],"stop_reason":"tool_use",` + usage(first) + `},"requestId":"r1","type":"assistant","uuid":"a1","timestamp":"2026-01-01T10:00:05.000Z"}`,
-		`{"parentUuid":"a1",` + head + `"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":` + js(content) + `}]},"uuid":"u2","timestamp":"2026-01-01T10:00:09.000Z","toolUseResult":` + js(full) + `,"sourceToolAssistantUUID":"a1"}`,
+		`{"parentUuid":"a1",` + head + `"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":` + js(content) + `}]},"uuid":"u2","timestamp":"2026-01-01T10:00:09.000Z","toolUseResult":` + js(full) + source + `}`,
 		`{"parentUuid":"u2",` + head + `"message":{` + model + `,"id":"m2","type":"message","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn",` + usage(second) + `},"requestId":"r2","type":"assistant","uuid":"a2","timestamp":"2026-01-01T10:00:15.000Z"}`,
 	}
 	path := filepath.Join(t.TempDir(), "s.jsonl")
@@ -58,6 +63,10 @@ type triggers []int64
 
 func (p *triggers) Name() string             { return "triggers" }
 func (p *triggers) Before(s *simulate.State) { *p = append(*p, s.Trigger) }
+
+// persistedPreview is the message Claude Code 2.1.x sends in place of a
+// saved result, as its transcripts record it: the markers, the size, the
+// saved file's path and the first n characters of the output.
 func persistedPreview(output string, n int) string {
 	return "<persisted-output>\nOutput too large (488.3KB). Full output saved to: /home/u/.claude/projects/-w/s/tool-results/toolu_1.txt\n\nPreview (first 2KB):\n" +
 		output[:n] + "\n...\n</persisted-output>"
