@@ -101,6 +101,9 @@ func TestCutoffVersions(t *testing.T) {
 		"SkillsReload from":       {SkillsReload.From, "2.1.0"},
 		"PlaceholderOutput from":  {PlaceholderOutput.From, "2.1.9"},
 		"PlaceholderOutput until": {PlaceholderOutput.Until, "2.1.42"},
+		"PersistResults from":     {PersistResults.From, "2.1.2"},
+		"ResultLimitOld until":    {ResultLimitOld.Until, "2.1.6"},
+		"ResultLimit from":        {ResultLimit.From, "2.1.6"},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %s, want %s", name, c[0], c[1])
