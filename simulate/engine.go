@@ -105,7 +105,7 @@ type Config struct {
 	// (claudecode.PersistResults, claudecode.ResultLimitFor), and
 	// PersistedChars the characters of the message it sends
 	// (claudecode.PersistPreview and PersistedWrapper): the count weighs
-	// such a result as that message (engine.sentEst).
+	// such a result as that message (Config.sentEst).
 	PersistResultsFrom string
 	PersistedChars     int
 }

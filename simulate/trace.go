@@ -66,7 +66,7 @@ type Item struct {
 	Images, Docs int32
 	Raw          int
 	// Chars is a tool result's length in characters (its text's), which
-	// Claude Code's limit on what it sends whole measures (engine.sentEst).
+	// Claude Code's limit on what it sends whole measures (Config.sentEst).
 	Chars int
 }
 

@@ -949,10 +949,6 @@ func pctText(p *float64) string {
 	return fmt.Sprintf("%+.1f%%", *p)
 }
 
-// lastCallBefore returns the index in tr.Calls of the last call numbered
-// (Index + 1, the numbering of the thread's calls) below call, or -1. The
-// trace leaves out calls that sent nothing (synthetic responses), so a
-// call's number is not its position.
 // followedText says, for the trace's call j when it is call sim, what
 // Claude Code's estimate of what followed the last response came to, the
 // item that weighed most in it, and how much the recorded prompt grew: a
@@ -1070,6 +1066,10 @@ func secondsText(ms int64) string {
 	return (time.Duration(ms) * time.Millisecond).Round(time.Second).String()
 }
 
+// lastCallBefore returns the index in tr.Calls of the last call numbered
+// (Index + 1, the numbering of the thread's calls) below call, or -1. The
+// trace leaves out calls that sent nothing (synthetic responses), so a
+// call's number is not its position.
 func lastCallBefore(tr *simulate.Trace, call int) int {
 	return sort.Search(len(tr.Calls), func(i int) bool { return tr.Calls[i].Index+1 >= call }) - 1
 }
