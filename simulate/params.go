@@ -53,6 +53,7 @@ func (c *Config) cutoffs() []cutoff {
 		{&c.PostCompactTurnFrom, claudecode.PostCompactTurn, "post-compact-turn-from", "PostCompactTurnFrom"},
 		{&c.SharedPrefixFrom, claudecode.SharedPrefix, "shared-prefix-from", "SharedPrefixFrom"},
 		{&c.RestoreWrittenFrom, claudecode.RestoreWritten, "restore-written-from", "RestoreWrittenFrom"},
+		{&c.PersistResultsFrom, claudecode.PersistResults, "persist-results-from", "PersistResultsFrom"},
 	}
 }
 
@@ -99,6 +100,8 @@ func bind(c *Config) []Param {
 			"tokens of each re-attached file at most (0: none)"), "RestoreFileTokens"},
 		Param{param.WholeOrNone(&c.RestoreTotalTokens, "restore-total-tokens", c.RestoreTotalTokens, 0,
 			"tokens of all re-attached files at most (0: none)"), "RestoreTotalTokens"},
+		Param{param.Whole(&c.PersistedChars, "persisted-chars", c.PersistedChars, 1,
+			"characters of the message Claude Code sends in place of a tool result over its tool's limit: the preview, the saved file's path and size"), "PersistedChars"},
 		Param{param.OneOf(&c.ManualCompactions, "manual-compactions", c.ManualCompactions,
 			"which runs compact where the user ran /compact: the policies that model Claude Code, every policy, or none", ManualClaudeCode, ManualAll, ManualNone), "ManualCompactions"},
 	)

@@ -65,6 +65,9 @@ type Item struct {
 	// own count weighs by version (versionRules.countEst).
 	Images, Docs int32
 	Raw          int
+	// Chars is a tool result's length in characters (its text's), which
+	// Claude Code's limit on what it sends whole measures (Config.sentEst).
+	Chars int
 }
 
 // TraceCall is one recorded main-thread API call and what was appended to
@@ -589,7 +592,7 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 			}
 		case replay.BlockToolResult:
 			it.Kind, it.ToolID, it.IsError = KindToolResult, b.ToolID, b.IsError
-			it.Images, it.Docs = int32(b.Images), int32(b.Documents)
+			it.Images, it.Docs, it.Chars = int32(b.Images), int32(b.Documents), b.Chars
 			if t, ok := tools[b.ToolID]; ok {
 				it.Tool, it.Path = t.Name, t.Input.FilePath
 				if it.Path != "" && !b.IsError {

@@ -31,6 +31,12 @@ func TestVersionCutoffs(t *testing.T) {
 	reservedOld := func(version string) bool {
 		return LimitsFor(LimitParams{}, sonnet45, version).Reserved == ReservedOld.Value
 	}
+	// ResultLimitFor gives an unknown version the newest limits, as the
+	// count's rules do (TestResultLimitFor): these check the known ones.
+	persist := func(version string) bool { return version != "" && ResultLimitFor(version, "Read", "") > 0 }
+	limitOld := func(version string) bool {
+		return version != "" && ResultLimitFor(version, "Read", "") == ResultLimitOld.Value
+	}
 	for _, c := range []struct {
 		name, cutoff, prev string
 		rule               func(string) bool
@@ -49,6 +55,8 @@ func TestVersionCutoffs(t *testing.T) {
 		{"SkillsReload", SkillsReload.From, "2.0.77", SkillsReload.In, true},
 		{"PlaceholderOutput from", PlaceholderOutput.From, "2.1.8", PlaceholderOutput.In, true},
 		{"PlaceholderOutput until", PlaceholderOutput.Until, "2.1.41", PlaceholderOutput.In, false},
+		{"PersistResults", PersistResults.From, "2.1.1", persist, true},
+		{"ResultLimitOld until", ResultLimitOld.Until, "2.1.5", limitOld, false},
 	} {
 		if CompareVersions(c.prev, c.cutoff) >= 0 {
 			t.Fatalf("%s: %s is not before %s", c.name, c.prev, c.cutoff)
@@ -93,6 +101,9 @@ func TestCutoffVersions(t *testing.T) {
 		"SkillsReload from":       {SkillsReload.From, "2.1.0"},
 		"PlaceholderOutput from":  {PlaceholderOutput.From, "2.1.9"},
 		"PlaceholderOutput until": {PlaceholderOutput.Until, "2.1.42"},
+		"PersistResults from":     {PersistResults.From, "2.1.2"},
+		"ResultLimitOld until":    {ResultLimitOld.Until, "2.1.6"},
+		"ResultLimit from":        {ResultLimit.From, "2.1.6"},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %s, want %s", name, c[0], c[1])
