@@ -40,6 +40,11 @@ func TestParams(t *testing.T) {
 		"restore-files":           {"0", -1}, // none
 		"restore-file-tokens":     {"2_000", int64(2000)},
 		"restore-total-tokens":    {"0", int64(-1)},
+		"restore-file-tokens-old": {"8000", int64(8000)},
+		"restore-reference-from":  {"0", "0"},
+		"restore-seed-from":       {"99", "99"},
+		"shared-files-until":      {"0", "0"},
+		"plan-file-from":          {"99", "99"},
 	}
 	bad := map[string]string{
 		"estimate-from": "2.1.x", "shared-prefix-ttl": "0", "clock-slack": "-1s", "gateway-ttl": "soon",
