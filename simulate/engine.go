@@ -144,12 +144,16 @@ type Config struct {
 	// restarted process's files from history (claudecode.RestoreSeed);
 	// SharedFilesUntil, sub-agents' files the session's
 	// (claudecode.SharedFiles); PlanFileFrom, the plan file apart
-	// (claudecode.PlanFile).
+	// (claudecode.PlanFile); RestoreEstimateFrom, the per-file limit on
+	// Claude Code's estimate rather than the API's count (the model
+	// assumes the count succeeds before it, and gives what a failed one
+	// gives from it: claudecode.ReadCountFallback).
 	RestoreWrittenFrom   string
 	RestoreReferenceFrom string
 	RestoreSeedFrom      string
 	SharedFilesUntil     string
 	PlanFileFrom         string
+	RestoreEstimateFrom  string
 }
 
 // DefaultConfig returns the defaults, every field set.

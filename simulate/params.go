@@ -57,6 +57,7 @@ func (c *Config) cutoffs() []cutoff {
 		{&c.RestoreSeedFrom, claudecode.RestoreSeed, "restore-seed-from", "RestoreSeedFrom"},
 		{&c.SharedFilesUntil, claudecode.SharedFiles, "shared-files-until", "SharedFilesUntil"},
 		{&c.PlanFileFrom, claudecode.PlanFile, "plan-file-from", "PlanFileFrom"},
+		{&c.RestoreEstimateFrom, claudecode.ReadCountFallback, "restore-estimate-from", "RestoreEstimateFrom"},
 	}
 }
 

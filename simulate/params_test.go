@@ -45,6 +45,7 @@ func TestParams(t *testing.T) {
 		"restore-seed-from":       {"99", "99"},
 		"shared-files-until":      {"0", "0"},
 		"plan-file-from":          {"99", "99"},
+		"restore-estimate-from":   {"0", "0"},
 	}
 	bad := map[string]string{
 		"estimate-from": "2.1.x", "shared-prefix-ttl": "0", "clock-slack": "-1s", "gateway-ttl": "soon",

@@ -162,12 +162,13 @@ func TestFidelityBars(t *testing.T) {
 	}{
 		// The prompt after the first compaction: 1.0.x restoration by
 		// last touch, files written included (docs/simulation.md), took
-		// the median from 7.9% to 9.75% here (5f2d5220, 1.0.89: +10.6% →
-		// +25.1%) and from 4.0% to 4.75% in the calibration set (beee53d0
-		// −2.4% → +4.1%, f5a50440 +2.0% → +9.1%): their compactions
-		// re-attached less than the files Claude Code kept, for what the
-		// transcript does not show (docs/simulation.md).
-		{testcorpus.Realdata, 4, 4, 9, 6, 2, 10, 0},
+		// the median from 4.0% to 4.75% in the calibration set (beee53d0
+		// −2.4% → +4.1%, f5a50440 +2.0% → +9.1%, both 1.0.89). The
+		// per-file limit on the tokens the API counts before 2.1.6 took
+		// 5f2d5220 (1.0.89) from +25.1% to +5.1%, and the median here
+		// from 9.75% to 6.0% (7.9% before restoration followed Claude
+		// Code's files).
+		{testcorpus.Realdata, 4, 4, 9, 6, 3, 6.5, 0},
 		{testcorpus.Calibration, 6, 6, 7, 5, 6, 5, 0},
 		// d80e8a73: the one compaction where none happened, at a restart
 		// that sent a smaller prompt (explained as such); 0c45b0a6 (1.0.81):

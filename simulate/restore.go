@@ -285,8 +285,8 @@ func (e *engine) restartFiles(version string) {
 // restoreRules are the rules of restoration a Claude Code version
 // follows (claudecode.RestoreWritten, RestoreReference, PlanFile).
 type restoreRules struct {
-	byWrite, reference, plan bool
-	limit                    int64 // the per-file limit, in tokens; negative: none
+	byWrite, reference, plan, counted bool
+	limit                             int64 // the per-file limit, in tokens; negative: none
 }
 
 func (e *engine) restoreRules(version string) restoreRules {
@@ -294,6 +294,7 @@ func (e *engine) restoreRules(version string) restoreRules {
 		byWrite:   version == "" || claudecode.AtLeast(version, e.cfg.RestoreWrittenFrom),
 		reference: version == "" || claudecode.AtLeast(version, e.cfg.RestoreReferenceFrom),
 		plan:      version == "" || claudecode.AtLeast(version, e.cfg.PlanFileFrom),
+		counted:   version != "" && claudecode.Before(version, e.cfg.RestoreEstimateFrom),
 	}
 	r.limit = e.cfg.RestoreFileTokens
 	if !r.reference {
@@ -386,7 +387,20 @@ func (e *engine) restore(replaced, kept []Item, version string) []Item {
 // the path twice and the fields around them), and false when nothing
 // comes back.
 func (e *engine) restoreFile(p string, size FileSize, rules restoreRules) (Item, int64, bool) {
-	over := func(s FileSize) bool { return rules.limit < 0 || int64(s.RawEst) > rules.limit }
+	// Claude Code counts a file's tokens with the API only when its
+	// estimate is above a quarter of the limit (claudecode.RestoreCounted);
+	// the model takes the session's tokens per unit of estimate for that
+	// count, and from RestoreEstimateFrom the estimate itself, as a count
+	// that fails gives there (claudecode.ReadCountFallback).
+	over := func(s FileSize) bool {
+		if rules.limit < 0 {
+			return true
+		}
+		if !rules.counted {
+			return int64(s.RawEst) > rules.limit
+		}
+		return int64(s.RawEst) > rules.limit/4 && e.tr.Estimate(s.RawEst) > rules.limit
+	}
 	note := 0
 	if over(size) {
 		if rules.reference {

@@ -51,6 +51,7 @@ func TestVersionCutoffs(t *testing.T) {
 		{"SharedFiles", SharedFiles.Until, "1.0.116", SharedFiles.In, false},
 		{"RestoreSeed", RestoreSeed.From, "2.0.58", RestoreSeed.In, true},
 		{"PlanFile", PlanFile.From, "2.0.55", PlanFile.In, true},
+		{"ReadCountFallback", ReadCountFallback.From, "2.1.5", ReadCountFallback.In, true},
 	} {
 		if CompareVersions(c.prev, c.cutoff) >= 0 {
 			t.Fatalf("%s: %s is not before %s", c.name, c.prev, c.cutoff)
@@ -95,6 +96,7 @@ func TestCutoffVersions(t *testing.T) {
 		"SharedFiles until":       {SharedFiles.Until, "1.0.117"},
 		"RestoreSeed from":        {RestoreSeed.From, "2.0.59"},
 		"PlanFile from":           {PlanFile.From, "2.0.56"},
+		"ReadCountFallback from":  {ReadCountFallback.From, "2.1.6"},
 		"SkillsReload from":       {SkillsReload.From, "2.1.0"},
 		"PlaceholderOutput from":  {PlaceholderOutput.From, "2.1.9"},
 		"PlaceholderOutput until": {PlaceholderOutput.Until, "2.1.42"},

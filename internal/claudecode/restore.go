@@ -23,6 +23,9 @@ var (
 	RestoreCounted = Fact{Name: "RestoreCounted",
 		Doc:    "the per-file limit is checked on the file's tokens as the API counts them (messages.countTokens), and only when Claude Code's estimate of its text is above a quarter of the limit",
 		Source: "the bundled cli.js of 1.0.80–2.1.50 (the Read tool's token check)"}
+	ReadCountFallback = Fact{Name: "ReadCountFallback", From: "2.1.6",
+		Doc:    "when the API's count of a file's tokens fails, the Read tool checks its token limit (and restoration its per-file limit) on Claude Code's estimate; before it, a file whose count failed passes the limit",
+		Source: "the bundled cli.js of 2.1.5 and 2.1.6 (the Read tool's token check)"}
 	RestoreReference = Fact{Name: "RestoreReference", From: "1.0.85",
 		Doc:    "a file over the per-file limit keeps its place among the files re-attached as a one-line note that names it (compact_file_reference); before it, it comes back as its first ReadLineLimit lines when those are within the limit, else not at all",
 		Source: "the bundled cli.js of 1.0.84 and 1.0.85 (the compaction's file restoration)"}
