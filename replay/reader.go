@@ -744,7 +744,7 @@ func (r *Reader) measureBlock(b *Block, f *blockFields, raw string) (utfOK bool)
 		b.Chars = jsonscan.UTF16Len(f.input)
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(f.input)
-		b.Input = parseInput(f.input)
+		b.Input = parseInput(f.input, &r.sc)
 	case "tool_result":
 		b.Kind = BlockToolResult
 		b.Hash = xxhash.Sum64String(f.content)
@@ -805,12 +805,15 @@ func (r *Reader) measureResult(b *Block, content string) (utfOK bool) {
 	return utfOK
 }
 
-func parseInput(in string) *ToolInput {
+// parseInput reads a tool_use block's input object, in, a value of the
+// line sc scanned (whose recorded ends spare scanning its long strings
+// again).
+func parseInput(in string, sc *jsonscan.Scanner) *ToolInput {
 	if !jsonscan.IsObject(in) {
 		return nil
 	}
 	t := &ToolInput{}
-	jsonscan.EachField(in, func(k, v string) {
+	sc.EachField(in, func(k, v string) {
 		switch k {
 		case "file_path", "notebook_path":
 			t.FilePath = strings.Clone(jsonscan.String(v))
@@ -885,7 +888,8 @@ func textSize(raw string) (chars, lines int) {
 	if len(raw) < 2 {
 		return 0, 0
 	}
-	return jsonscan.UTF16Len(raw) - 2, strings.Count(raw, `\n`) + 1
+	n, newlines := jsonscan.UTF16LenNewlines(raw)
+	return n - 2, newlines + 1
 }
 
 // durationMs reads a tool's recorded run time (toolUseResult) in ms:

@@ -416,6 +416,41 @@ func TestEdgeEngineObservedFitShrink(t *testing.T) {
 	}
 }
 
+// A recorded prompt below what the messages and the context before the
+// first message can give comes from the system prompt itself: the fit
+// reaches it, and the system prompt's breakpoint moves down with it (a
+// 1.0.x compaction or a restarted process rebuilds what precedes the
+// first message). Overhead 25,000, the system prompt ending at 20,000:
+// call 1 writes 29,990, call 2 reads it and writes 3,050; Claude Code
+// compacts before call 3, recorded at 18,000 where the overhead and the
+// 2,000-token summary come to 27,000. The summary gives its 2,000, the
+// context past the breakpoint 5,000 and the system prompt 2,000: call 3
+// reads nothing (the entry at 20,000 lies past the new end) and writes
+// 17,990; call 4 appends 3,050 and reads call 3's entry.
+func TestEdgeEngineObservedFitBelowSystemPrompt(t *testing.T) {
+	tr := observedTrace()
+	tr.Overhead, tr.SystemPrefix = 25_000, 20_000
+	tr.Calls[0].Usage = replay.Usage{Input: 10, CacheWrite5m: 29_990, Output: 100}
+	tr.Calls[1].Usage = replay.Usage{Input: 10, CacheRead: 29_990, CacheWrite5m: 3050, Output: 100}
+	tr.Calls[2].Usage = replay.Usage{Input: 10, CacheWrite5m: 17_990, Output: 100}
+	tr.Calls[3].Usage = replay.Usage{Input: 10, CacheRead: 17_990, CacheWrite5m: 3050, Output: 100}
+	p, tokensAt, _ := edgeEngineContextAt(3)
+	res := Run(tr, p, DefaultConfig())
+	for i, c := range res.Calls {
+		if c.Prompt != c.Recorded {
+			t.Errorf("call %d: prompt %d, recorded %d", i+1, c.Prompt, c.Recorded)
+		}
+	}
+	if want := []int64{18_000, 0, 50, 3000}; !reflect.DeepEqual(*tokensAt, want) {
+		t.Errorf("context at call 4 %v, want %v", *tokensAt, want)
+	}
+	for i, want := range []Predicted{{Input: 10, Write: 17_990}, {Input: 10, Write: 3050, Read: 17_990}} {
+		if got := res.Calls[2+i].Predicted; got == nil || *got != want {
+			t.Errorf("call %d: predicted %+v, want %+v", 3+i, got, want)
+		}
+	}
+}
+
 // A recorded prompt above the context goes to this call's last estimated
 // item, or, when all its items are exact, to a hidden item after them.
 // Call 2 appends 200 tokens and is recorded at 3,300: 100 more. A call

@@ -112,7 +112,7 @@ func bind(c *Config) []Param {
 }
 
 // Set overrides parameters by name from a comma-separated list of
-// name=value pairs ("second-turn-until=0,shared-prefix-ttl=1h"). The
+// name=value pairs ("drop-thinking-until=0,shared-prefix-ttl=1h"). The
 // error names the pair and what was wrong: an unknown name (with the
 // known ones) or a value the parameter does not take. Config is left
 // unchanged on error.

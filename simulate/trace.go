@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,6 +116,12 @@ type TraceCall struct {
 	// its system prompt, which it builds at the start of each turn, so the
 	// cached prefix breaks there.
 	CwdChanged bool
+	// DateChanged is set on a turn's first call when its prompt was
+	// written on another UTC date than the previous turn's (the call's
+	// timestamp where the prompt has none): before 1.0.110 the system
+	// prompt Claude Code builds when a turn begins names the UTC date, past
+	// the base prefix (claudecode.DateUTC).
+	DateChanged bool
 	// SkillsChanged is set when the call was sent with a skill list that a
 	// skill written in the session changed (replay.Call.SkillListChanged, on
 	// this call or a call between it and the previous one): the list comes
@@ -135,6 +143,16 @@ type TraceCall struct {
 	BaseRead, SysRead bool
 	// Thought is set when the call's response has a thinking block.
 	Thought bool
+	// promptTime is the timestamp of the typed prompt that starts the
+	// call's turn (NewTurn), 0 when none or it has none.
+	promptTime int64
+	// AfterAsk is set on a turn's first call when the turn before it used
+	// a tool Claude Code asks permission for (claudecode.Asks), as the
+	// session had not used it before (askKey): the user may have allowed
+	// it for good, which the transcript does not record, and from 1.0.66
+	// until 2.1.0 that changes the system prompt at this turn
+	// (claudecode.AllowedTools).
+	AfterAsk bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -259,6 +277,7 @@ func Prepare(s *replay.Session) *Trace {
 	tr.Micro = inferMicro(tr.Calls)
 	tr.userMsgs = typedUsers(tr.Calls)
 	tr.quotes = &sync.Map{}
+	markDateChanges(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 	tr.Continued = th.Continues()
 	tr.MissOnlyInput = MissOnly(tr.Calls)
@@ -276,6 +295,8 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 	var out []TraceCall
 	var thinking int64 // the current turn's budget
 	files := fileSizes{}
+	asked := map[string]bool{} // the tools used that ask (askKey)
+	askedInTurn := false
 	prevCall := -1 // the previous trace call's index in th.Calls
 	for _, seg := range sz.Segments {
 		c := &th.Calls[seg.Call]
@@ -305,10 +326,62 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 		if b, ok := tc.appendSegment(th, sz, seg, tools, files); ok {
 			thinking = b
 		}
+		// The segment's tool calls are the previous response's: the
+		// previous turn's when this call starts one.
+		for _, it := range tc.Items {
+			if t, ok := tools[it.ToolID]; ok && it.Kind == KindToolUse && claudecode.Asks(t.Name) {
+				if k := askKey(&t); !asked[k] {
+					asked[k], askedInTurn = true, true
+				}
+			}
+		}
+		if tc.NewTurn {
+			tc.AfterAsk, askedInTurn = askedInTurn, false
+		}
 		tc.Thinking = thinking
 		out = append(out, tc)
 	}
 	return out
+}
+
+// askKey is what a permission rule allowing the tool call t would name:
+// Claude Code allows a Bash command by its prefix (here its first word,
+// and the second when it is a subcommand: "git push", "npm run"), a
+// WebFetch by its domain, and file edits for the session (Anthropic's
+// "Identity and Access Management": "Yes, don't ask again" lasts for the
+// project and command, or until the session ends for file edits); any
+// other tool by its name.
+func askKey(t *replay.ToolCall) string {
+	switch t.Name {
+	case "Bash":
+		w := strings.Fields(t.Input.Command)
+		switch {
+		case len(w) == 0:
+			return t.Name
+		case len(w) > 1 && isSubcommand(w[1]):
+			return t.Name + " " + w[0] + " " + w[1]
+		}
+		return t.Name + " " + w[0]
+	case "WebFetch":
+		if u, err := url.Parse(t.Input.URL); err == nil && u.Host != "" {
+			return t.Name + " " + u.Host
+		}
+	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		return "edits"
+	}
+	return t.Name
+}
+
+// isSubcommand reports whether w reads as a command's subcommand: a
+// lower-case word of letters, digits and hyphens that begins with a
+// letter (not an option, a path or a file name).
+func isSubcommand(w string) bool {
+	for i, r := range w {
+		if !('a' <= r && r <= 'z' || i > 0 && ('0' <= r && r <= '9' || r == '-')) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // appendSegment appends the items of a segment's messages, sized, and
@@ -325,6 +398,7 @@ func (tc *TraceCall) appendSegment(th *replay.Thread, sz *accounting.Sizes, seg 
 		}
 		if b, isPrompt := th.Messages[m].PromptBudget(); isPrompt {
 			thinking, ok, tc.NewTurn = b, true, true
+			tc.promptTime = th.Messages[m].Time
 		}
 		n := len(tc.Items)
 		tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, files, afterBoundary)
@@ -344,6 +418,32 @@ func (tc *TraceCall) appendSegment(th *replay.Thread, sz *accounting.Sizes, seg 
 		tc.Items = append(tc.Items, Item{Kind: KindHidden, Tokens: seg.Hidden, Msg: -1, Exact: true})
 	}
 	return thinking, ok
+}
+
+// markDateChanges sets DateChanged on the calls that begin a turn on
+// another UTC date than the turn before: the date of the turn's prompt
+// line, or of the call's recorded timestamp where the prompt has none. The
+// first call's date is the first system prompt's, whether or not a prompt
+// precedes it.
+func markDateChanges(calls []TraceCall) {
+	date := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.DateOnly) }
+	prev := ""
+	for i := range calls {
+		c := &calls[i]
+		if i > 0 && !c.NewTurn {
+			continue
+		}
+		at := c.promptTime
+		if at == 0 {
+			at = c.Time - c.Ahead
+		}
+		if at == 0 {
+			continue // no clock: the date is unknown, and so is the next turn's change
+		}
+		d := date(at)
+		c.DateChanged = i > 0 && prev != "" && d != prev
+		prev = d
+	}
 }
 
 // systemEnd is where the model puts the system prompt's cache breakpoint:
@@ -394,7 +494,7 @@ func (tr *Trace) markPrefixReads() {
 		if !ok {
 			cur = upper // the prefix the model takes until a read shows another
 		}
-		if within && !c.CwdChanged && r != cur {
+		if within && !c.CwdChanged && !(c.DateChanged && claudecode.DateUTC.In(c.Version)) && r != cur {
 			sys[c.Model], c.SysRead = r, true
 		}
 	}

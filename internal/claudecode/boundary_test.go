@@ -9,7 +9,7 @@ func TestVersionCutoffs(t *testing.T) {
 	// secondTurn and the others report whether the rule fires on version
 	// at the call that should show it.
 	secondTurn := func(version string) bool {
-		turns := NewTurns(TurnRules{}, false)
+		turns := NewTurns(TurnRules{SecondTurnUntil: "2.1.0"}, false) // off by default: turned on at 2.1.0
 		turns.Next(TurnCall{Model: sonnet45, Version: version, NewTurn: true})
 		return turns.Next(TurnCall{Model: sonnet45, Version: version, NewTurn: true})&RewriteSecondTurn != 0
 	}
@@ -37,7 +37,10 @@ func TestVersionCutoffs(t *testing.T) {
 		from               bool // the rule holds from the cut-off on (else before it)
 	}{
 		{"ThinkingKeywords", ThinkingKeywords.Until, "1.0.128", keywords, false},
-		{"SecondTurn", SecondTurn.Until, "2.0.77", secondTurn, false},
+		{"SecondTurn turned on until 2.1.0", "2.1.0", "2.0.77", secondTurn, false},
+		{"AllowedTools from", AllowedTools.From, "1.0.65", AllowedTools.In, true},
+		{"AllowedTools until", AllowedTools.Until, "2.0.76", AllowedTools.In, false},
+		{"DateUTC", DateUTC.Until, "1.0.109", DateUTC.In, false},
 		{"DropThinking", DropThinking.Until, "2.0.77", dropThinking, false},
 		{"PostCompactTurn", PostCompactTurn.From, "2.1.125", postCompact, true},
 		{"ReservedOld", ReservedOld.Until, "2.1.21", reservedOld, false},
@@ -73,7 +76,10 @@ func TestVersionCutoffs(t *testing.T) {
 func TestCutoffVersions(t *testing.T) {
 	for name, c := range map[string][2]string{
 		"ThinkingKeywords until":  {ThinkingKeywords.Until, "2.0.0"},
-		"SecondTurn until":        {SecondTurn.Until, "2.1.0"},
+		"SecondTurn until":        {SecondTurn.Until, "0"},
+		"AllowedTools from":       {AllowedTools.From, "1.0.66"},
+		"AllowedTools until":      {AllowedTools.Until, "2.1.0"},
+		"DateUTC until":           {DateUTC.Until, "1.0.110"},
 		"DropThinking until":      {DropThinking.Until, "2.1.0"},
 		"PostCompactTurn from":    {PostCompactTurn.From, "2.1.126"},
 		"ReservedOld until":       {ReservedOld.Until, "2.1.22"},

@@ -36,6 +36,9 @@ func (f Fact) In(version string) bool {
 
 // Versions says in words which versions the fact holds in.
 func (f Fact) Versions() string {
+	if f.Until == "0" {
+		return "no version"
+	}
 	var parts []string
 	if f.From != "" {
 		parts = append(parts, "from "+f.From)
@@ -88,8 +91,8 @@ func Facts() []Listed {
 		SharedPrefix.listed(),
 
 		ThinkingKeywords.listed(), ThinkBasic.listed(), ThinkMiddle.listed(), ThinkHighest.listed(),
-		SecondTurn.listed(), DropThinking.listed(), DropThinkingModels.listed(), PostCompactTurn.listed(),
-		SkillsReload.listed(),
+		SecondTurn.listed(), AllowedTools.listed(), AskingTools.listed(), DateUTC.listed(), DropThinking.listed(), DropThinkingModels.listed(),
+		PostCompactTurn.listed(), SkillsReload.listed(),
 
 		MicroBySize.listed(), MicroKeep.listed(), MicroTarget.listed(), MicroMinSavings.listed(),
 		CompactableTools.listed(), Placeholder.listed(),

@@ -1,6 +1,9 @@
 package claudecode
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The turn rules say where Claude Code, or the API, rewrites the cached
 // conversation when a user turn begins, which no line of the transcript
@@ -141,12 +144,44 @@ var (
 	PostCompactTurn = Fact{Name: "PostCompactTurn", From: "2.1.126",
 		Doc:    "the first user turn after a compaction reads only the system prompt",
 		Source: "usage.cache_read_input_tokens of the first turn after a compaction (2.1.41: all; 2.1.126–2.1.146: the system prompt)"}
-	// SecondTurn: before 2.1 the session's second user turn read only the
-	// system prompt, although the prompt grew and nothing recorded
-	// changed.
-	SecondTurn = Fact{Name: "SecondTurn", Until: "2.1.0",
+	// SecondTurn: the session's second user turn reading only the system
+	// prompt is a rule no version is known to have (Until "0": the
+	// simulator's second-turn-until can turn it on). It was taken from
+	// four second turns of 1.0.70–2.0.76 that fell back; the third
+	// calibration set's 1.0.81–1.0.102 sessions read the whole previous
+	// prompt at 23 of their 30 second turns, and AllowedTools, which
+	// applies at every turn, accounts for the fallbacks at those versions.
+	SecondTurn = Fact{Name: "SecondTurn", Until: "0",
 		Doc:    "the session's second user turn reads only the system prompt",
-		Source: "usage.cache_read_input_tokens of second turns (1.0.70–2.0.76: the system prompt; 2.1.11 on: all)"}
+		Source: "usage.cache_read_input_tokens of second turns within the cache lifetime (1.0.81–1.0.102: 7 of 30 read only the tools and system prompt, 4 of them after a turn that first used a tool that asks; 2.1.11 on: 1 of 12)"}
+	// AllowedTools: from 1.0.66 until 2.1.0 the system prompt ends with
+	// the tools the user allowed without asking ("You can use the
+	// following tools without requiring user approval: …", from the
+	// permission rules of every source), and Claude Code builds the
+	// system prompt when a user turn begins. Allowing a tool for good in
+	// a turn ("Yes, and don't ask again"), which the transcript does not
+	// record, changes it at the next turn past its first block (the line
+	// "You are Claude Code, …", which has a breakpoint of its own), so the
+	// turn reads only the tools and that line. 1.0.62–1.0.65 wrote the
+	// list only with DETAILED_PERMISSION_MESSAGES set; 2.1.0 does not.
+	AllowedTools = Fact{Name: "AllowedTools", From: "1.0.66", Until: "2.1.0",
+		Doc:    "the system prompt Claude Code builds at each user turn lists the tools the user allowed without asking, so a tool allowed for good in a turn, which the transcript does not record, changes it past its first block at the next turn",
+		Source: "the bundled cli.js of 1.0.62–2.1.0 (the system prompt's allowed-tools line: behind DETAILED_PERMISSION_MESSAGES in 1.0.62–1.0.65, gone in 2.1.0); usage.cache_read_input_tokens of 1.0.70–2.0.76 turns (39 of 124 after a turn that first used a tool that asks read only the tools and the first block, against 18 of 678 after none)"}
+	// DateUTC: until 1.0.110 the system prompt's environment block names
+	// today's date in UTC (new Date().toISOString()), after its first
+	// block; Claude Code builds it when a user turn begins. From 1.0.110
+	// it names the local date, and the transcript does not record the
+	// time zone.
+	DateUTC = Fact{Name: "DateUTC", Until: "1.0.110",
+		Doc:    "the system prompt Claude Code builds at each user turn names the date in UTC, so a turn begun on another UTC date than the turn before changes it past its first block",
+		Source: `the bundled cli.js of 1.0.0–1.0.109 (the environment's "Today's date" from toISOString; from 1.0.110 the local date); usage.cache_read_input_tokens of a 1.0.96 turn begun 51 seconds after midnight UTC (the tools and first block)`}
+	// AskingTools are the tools Claude Code asks the user's permission to
+	// run unless a rule allows them; a tool of an MCP server (its name
+	// begins with "mcp_") asks too.
+	AskingTools = Value[[]string]{Fact{Name: "AskingTools",
+		Doc:    "the tools Claude Code asks permission to run unless a rule allows them, and every MCP server's tool",
+		Source: `Anthropic's "Claude Code settings" (the tools available to Claude, "Permission Required")`},
+		[]string{"Bash", "Edit", "MultiEdit", "NotebookEdit", "WebFetch", "WebSearch", "Write"}}
 	// DropThinking: before 2.1, on the models of DropThinkingModels, the
 	// API drops the thinking blocks of earlier assistant turns once a user
 	// message that is not a tool result follows (Anthropic's "Building
@@ -163,6 +198,13 @@ var (
 		Source: `Anthropic's "Building with extended thinking"`},
 		[]string{"claude-3", "sonnet-4-2", "opus-4-2", "opus-4-1", "sonnet-4-5", "haiku-4-5"}}
 )
+
+// Asks reports whether Claude Code asks permission to run the tool named
+// name unless a rule allows it (AskingTools, and the tools of MCP
+// servers).
+func Asks(name string) bool {
+	return strings.HasPrefix(name, "mcp_") || slices.Contains(AskingTools.Value, name)
+}
 
 // DropsThinking reports whether the API drops the thinking of model's
 // earlier turns (DropThinkingModels).
@@ -312,6 +354,10 @@ func (t *Turns) modelAndBudget(c TurnCall, first bool) Rewrite {
 	t.budget = budget
 	return rw
 }
+
+// Budget is the keyword thinking budget the current turn runs with, as
+// of the call Next last returned for (0 when it does not think).
+func (t *Turns) Budget() int64 { return t.budget }
 
 // Keywords reports whether a call on version sets its thinking budget
 // from its prompt's keywords (before TurnRules.ThinkingKeywordsUntil):

@@ -61,17 +61,23 @@ func TestTurns(t *testing.T) {
 		continued bool
 		calls     []call
 	}{
-		{"second turn, once", TurnRules{}, false, []call{
+		// The second-turn rule holds in no version by default
+		// (SecondTurn); turned on, it fires once, within its versions.
+		{"second turn, by default", TurnRules{}, false, []call{
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+		}},
+		{"second turn, once", TurnRules{SecondTurnUntil: "2.1.0"}, false, []call{
 			{c: turn(sonnet45, "2.0.76", 0, false)},
 			{c: within(sonnet45, "2.0.76", 0, false)},
 			{c: turn(sonnet45, "2.0.76", 0, false), want: RewriteSecondTurn},
 			{c: turn(sonnet45, "2.0.76", 0, false)},
 		}},
-		{"second turn, 2.1", TurnRules{}, false, []call{
+		{"second turn, 2.1", TurnRules{SecondTurnUntil: "2.1.0"}, false, []call{
 			{c: turn(sonnet45, "2.1.11", 0, false)},
 			{c: turn(sonnet45, "2.1.11", 0, false)},
 		}},
-		{"second turn, continued", TurnRules{}, true, []call{
+		{"second turn, continued", TurnRules{SecondTurnUntil: "2.1.0"}, true, []call{
 			{c: within(sonnet45, "1.0.81", 0, false)},
 			{c: turn(sonnet45, "1.0.81", 0, false)},
 		}},
@@ -213,5 +219,19 @@ func TestWordEnd(t *testing.T) {
 	}
 	if !wordEnd("ab", -1) || !wordEnd("ab", 2) || wordEnd("ab", 1) || wordEnd("ab", 0) {
 		t.Error("wordEnd outside the text")
+	}
+}
+
+// TestAsks: the tools Claude Code asks permission for, and an MCP
+// server's (its name begins with "mcp_"); the read-only ones do not ask.
+func TestAsks(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Bash": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "WebFetch": true, "WebSearch": true, "Write": true,
+		"mcp__github__get_issue": true, "mcp_docker_jira": true,
+		"Read": false, "Glob": false, "Grep": false, "LS": false, "TodoWrite": false, "Task": false, "mcp": false, "": false,
+	} {
+		if got := Asks(name); got != want {
+			t.Errorf("Asks(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -39,7 +39,7 @@ func TestEdgeEmptyTrace(t *testing.T) {
 	s := &replay.Session{ID: "s", ContinuedIn: "next"}
 	tr := &simulate.Trace{SystemPrefix: 10_000, SystemPrefixSource: simulate.PrefixFromFirstRead}
 	f := New(s, tr, &simulate.Result{}, &simulate.Result{}, DefaultTolerances())
-	if want := (Row{Session: "s", Reasons: []string{}}); !reflect.DeepEqual(f, want) {
+	if want := (Row{Session: "s", Reasons: []string{}}); !reflect.DeepEqual(exported(f), want) {
 		t.Errorf("got %+v\nwant %+v", f, want)
 	}
 }
