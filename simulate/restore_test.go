@@ -161,6 +161,44 @@ func TestRestoreOldLimit(t *testing.T) {
 	}
 }
 
+// Before RestoreEstimateFrom the per-file limit is checked on the
+// file's tokens as the API counts them, which the model takes at the
+// session's ratio (2 here), and only when the estimate is above a
+// quarter of the limit; from it, on the estimate.
+func TestRestoreCountedLimit(t *testing.T) {
+	cfg := restoreCfg(50_000)
+	cfg.RestoreEstimateFrom = "2.1.6"
+	replaced := []Item{file("c", 1200, false), file("b", 3000, false), file("a", 2000, false)}
+	// a counts 4,000, within 5,000; b 6,000, over it; c's 1,200 is not
+	// above a quarter of the limit, so it is not counted. A whole file is
+	// its estimate and 43 more (173 characters), at ratio 2; a note 45
+	// (181 characters).
+	for _, c := range []struct {
+		version string
+		names   []string
+		tokens  []int64
+	}{
+		{"1.0.95", []string{"a/Read", "b/compact_file_reference", "c/Read"}, []int64{4086, 90, 2486}},
+		{"2.1.6", []string{"a/Read", "b/Read", "c/Read"}, []int64{4086, 6086, 2486}},
+	} {
+		names, tokens := restoreRun(cfg, c.version, replaced, nil)
+		if !reflect.DeepEqual(names, c.names) || !reflect.DeepEqual(tokens, c.tokens) {
+			t.Errorf("%s: restored %v %v, want %v %v", c.version, names, tokens, c.names, c.tokens)
+		}
+	}
+	// Up to 1.0.84 a file that counts 12,000, over 10,000, whose first
+	// 2,000 lines are all of it, does not come back; by the estimate
+	// (6,000) it would.
+	d := []Item{file("d", 6000, false)}
+	if names, _ := restoreRun(cfg, "1.0.84", d, nil); names != nil {
+		t.Errorf("1.0.84, counted: %v, want nothing", names)
+	}
+	cfg.RestoreEstimateFrom = "0"
+	if names, tokens := restoreRun(cfg, "1.0.84", d, nil); !reflect.DeepEqual(names, []string{"d/Read"}) || !reflect.DeepEqual(tokens, []int64{12086}) {
+		t.Errorf("1.0.84, by the estimate: %v %v, want [d/Read] [12086]", names, tokens)
+	}
+}
+
 // A file is known by its path resolved as Claude Code resolves it: against
 // the working directory, with Windows' separators on a Windows path.
 func TestFileKey(t *testing.T) {
