@@ -91,15 +91,30 @@ type Config struct {
 	Summarizer Summarizer
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
-	// files, RestoreFileTokens each, RestoreTotalTokens in all
+	// files, RestoreFileTokens each (RestoreFileTokensOld before
+	// RestoreReferenceFrom), RestoreTotalTokens in all
 	// (claudecode.RestoreFiles, …); a negative value restores none.
-	RestoreFiles       int
-	RestoreFileTokens  int64
-	RestoreTotalTokens int64
-	// RestoreWrittenFrom is the first Claude Code version whose
-	// restoration counts the files a tool wrote
-	// (claudecode.RestoreWritten).
-	RestoreWrittenFrom string
+	RestoreFiles         int
+	RestoreFileTokens    int64
+	RestoreFileTokensOld int64
+	RestoreTotalTokens   int64
+	// The versions from or until which restoration follows a rule:
+	// RestoreWrittenFrom, files a tool wrote first
+	// (claudecode.RestoreWritten); RestoreReferenceFrom, a file over the
+	// limit as a note (claudecode.RestoreReference); RestoreSeedFrom, a
+	// restarted process's files from history (claudecode.RestoreSeed);
+	// SharedFilesUntil, sub-agents' files the session's
+	// (claudecode.SharedFiles); PlanFileFrom, the plan file apart
+	// (claudecode.PlanFile); RestoreEstimateFrom, the per-file limit on
+	// Claude Code's estimate rather than the API's count (the model
+	// assumes the count succeeds before it, and gives what a failed one
+	// gives from it: claudecode.ReadCountFallback).
+	RestoreWrittenFrom   string
+	RestoreReferenceFrom string
+	RestoreSeedFrom      string
+	SharedFilesUntil     string
+	PlanFileFrom         string
+	RestoreEstimateFrom  string
 	// PersistResultsFrom is the first Claude Code version that sends a
 	// preview in place of a tool result over its tool's limit
 	// (claudecode.PersistResults, claudecode.ResultLimitFor), and
@@ -305,6 +320,18 @@ type engine struct {
 	// sysOf is where a recorded read showed the system prompt ends, per
 	// model (TraceCall.SysRead); sys where none did.
 	sysOf map[string]int64
+	// files are the files Claude Code keeps (restore.go), fileSeq orders
+	// their touches, and agentNext is the next of the trace's AgentFiles
+	// to apply; plan is the session's plan file, the last it wrote
+	// (isPlan), and planSize its size.
+	files     map[string]*fileState
+	fileSeq   int64
+	agentNext int
+	plan      string
+	planSize  FileSize
+	// projectDir is the directory the session started in, once memoryFile
+	// has looked for it.
+	projectDir *string
 }
 
 // withDefaults returns the config with every zero field set to its
@@ -350,6 +377,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.RestoreFileTokens == 0 {
 		cfg.RestoreFileTokens = claudecode.RestoreFileTokens.Value
+	}
+	if cfg.RestoreFileTokensOld == 0 {
+		cfg.RestoreFileTokensOld = claudecode.RestoreFileTokensOld.Value
 	}
 	if cfg.RestoreTotalTokens == 0 {
 		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens.Value
@@ -461,6 +491,12 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		made = tr.Calls[i-1].Version
 	}
 	estAfter, estResponse := e.appendItems(tc, obs, rules, made)
+	if e.restarted(i, tc) {
+		// What this call appended came before the new process: the files
+		// it keeps start over.
+		e.agentFilesUntil(tc.Time, tc.Version)
+		e.restartFiles(tc.Version)
+	}
 	if tc.Shrink > 0 && !obs {
 		// Whether the loss rewrote the conversation is known once the
 		// call's cache key is (below).
@@ -711,6 +747,7 @@ func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made s
 			delete(e.cleared, it.Path)
 		}
 		e.items = append(e.items, it)
+		e.noteFile(&it, tc.Version)
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:

@@ -42,6 +42,12 @@ func TestParams(t *testing.T) {
 		"restore-total-tokens":    {"0", int64(-1)},
 		"persist-results-from":    {"99", "99"},
 		"persisted-chars":         {"2000", 2000},
+		"restore-file-tokens-old": {"8000", int64(8000)},
+		"restore-reference-from":  {"0", "0"},
+		"restore-seed-from":       {"99", "99"},
+		"shared-files-until":      {"0", "0"},
+		"plan-file-from":          {"99", "99"},
+		"restore-estimate-from":   {"0", "0"},
 	}
 	bad := map[string]string{
 		"estimate-from": "2.1.x", "shared-prefix-ttl": "0", "clock-slack": "-1s", "gateway-ttl": "soon",

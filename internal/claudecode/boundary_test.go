@@ -57,6 +57,12 @@ func TestVersionCutoffs(t *testing.T) {
 		{"PlaceholderOutput until", PlaceholderOutput.Until, "2.1.41", PlaceholderOutput.In, false},
 		{"PersistResults", PersistResults.From, "2.1.1", persist, true},
 		{"ResultLimitOld until", ResultLimitOld.Until, "2.1.5", limitOld, false},
+		{"RestoreReference", RestoreReference.From, "1.0.84", RestoreReference.In, true},
+		{"RestoreWritten", RestoreWritten.From, "1.0.113", RestoreWritten.In, true},
+		{"SharedFiles", SharedFiles.Until, "1.0.116", SharedFiles.In, false},
+		{"RestoreSeed", RestoreSeed.From, "2.0.58", RestoreSeed.In, true},
+		{"PlanFile", PlanFile.From, "2.0.55", PlanFile.In, true},
+		{"ReadCountFallback", ReadCountFallback.From, "2.1.5", ReadCountFallback.In, true},
 	} {
 		if CompareVersions(c.prev, c.cutoff) >= 0 {
 			t.Fatalf("%s: %s is not before %s", c.name, c.prev, c.cutoff)
@@ -97,7 +103,14 @@ func TestCutoffVersions(t *testing.T) {
 		"SharedPrefix from":       {SharedPrefix.From, "2.0.0"},
 		"MicroBySize from":        {MicroBySize.From, "2.1.0"},
 		"MicroBySize until":       {MicroBySize.Until, "2.1.22"},
-		"RestoreWritten from":     {RestoreWritten.From, "2.0.0"},
+		"RestoreWritten from":     {RestoreWritten.From, "1.0.114"},
+		"RestoreReference from":   {RestoreReference.From, "1.0.85"},
+		"RestoreFileTokens from":  {RestoreFileTokens.From, "1.0.85"},
+		"RestoreFileTokensOld":    {RestoreFileTokensOld.Until, "1.0.85"},
+		"SharedFiles until":       {SharedFiles.Until, "1.0.117"},
+		"RestoreSeed from":        {RestoreSeed.From, "2.0.59"},
+		"PlanFile from":           {PlanFile.From, "2.0.56"},
+		"ReadCountFallback from":  {ReadCountFallback.From, "2.1.6"},
 		"SkillsReload from":       {SkillsReload.From, "2.1.0"},
 		"PlaceholderOutput from":  {PlaceholderOutput.From, "2.1.9"},
 		"PlaceholderOutput until": {PlaceholderOutput.Until, "2.1.42"},

@@ -99,8 +99,11 @@ func Facts() []Listed {
 		MicroBySize.listed(), MicroKeep.listed(), MicroTarget.listed(), MicroMinSavings.listed(),
 		CompactableTools.listed(), Placeholder.listed(),
 
-		RestoreFiles.listed(), RestoreFileTokens.listed(), RestoreTotalTokens.listed(), RestoreWritten.listed(),
-		ReadLinePrefix.listed(),
+		RestoreFiles.listed(), RestoreFileTokensOld.listed(), RestoreFileTokens.listed(), RestoreCounted.listed(), ReadCountFallback.listed(),
+		RestoreReference.listed(), RestoreTotalTokens.listed(), RestoreWritten.listed(), SharedFiles.listed(),
+		RestoreSeed.listed(), PlanFile.listed(), ReadLinePrefix.listed(), ReadLineLimit.listed(),
+		RestoreWrapChars.listed(), ReferenceChars.listed(), TruncatedChars.listed(), PlanChars.listed(),
+		AttachmentJSONChars.listed(), ReferenceJSONChars.listed(),
 	}
 }
 
