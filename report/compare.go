@@ -9,7 +9,6 @@ import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -215,11 +214,11 @@ type ComparisonSettings struct {
 // budget: gate's names), over the sessions that have both values (a cost
 // with unpriced calls has none). They come metric by metric in the order
 // given, then policy by policy in the document's order.
-func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt paired.Options) {
+func (doc *CompareDocument) Compare(baseline int, measures []metric.Metric, opt paired.Options) {
 	opt = opt.Resolved()
 	set := &ComparisonSettings{Baseline: doc.Policies[baseline], Metrics: make([]string, len(measures)),
 		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
-	values := func(m budget.Measure, policy int) []float64 {
+	values := func(m metric.Metric, policy int) []float64 {
 		vs := make([]float64, len(doc.Sessions))
 		for i, s := range doc.Sessions {
 			v, ok := m.RunValue(&s.Runs[policy].Metrics)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // Version is the budget file version this package reads.
@@ -157,7 +158,7 @@ func Parse(r io.Reader, name string, now time.Time, canon Canon) (*File, error) 
 // check validates the limit and fills its parsed fields; it returns the
 // offending field.
 func (l *Limit) check(now time.Time, canon Canon) (string, error) {
-	m, err := LookupMeasure(l.Measure)
+	m, err := metric.LookupMeasure(l.Measure)
 	if err != nil {
 		if l.Measure == "" {
 			return "measure", errors.New("missing")

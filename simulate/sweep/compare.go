@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
@@ -23,12 +22,11 @@ import (
 // the objective's total is the sessions' sum (metric.Summed) over every
 // session of the point, so that it stands beside the total it bounds.
 func Compare(totals []Total, rows []Row, base []simulate.Metrics, name string, objective metric.Metric, opt paired.Options) {
-	m := measure(objective)
 	baseVals := make([]float64, len(base))
 	for k := range base {
-		baseVals[k] = runValue(m, &base[k])
+		baseVals[k] = runValue(objective, &base[k])
 	}
-	per := pointValues(rows, m)
+	per := pointValues(rows, objective)
 	pairs := make([]paired.Pair, len(totals))
 	for i := range totals {
 		pairs[i] = paired.Pair{Baseline: baseVals, Values: at(per, totals[i].Point)}
@@ -57,7 +55,7 @@ func FrontSteps(totals []Total, rows []Row, a, b metric.Metric, opt paired.Optio
 	ms := []metric.Metric{a, b}
 	per := make([][][]float64, len(ms))
 	for j, mt := range ms {
-		per[j] = pointValues(rows, measure(mt))
+		per[j] = pointValues(rows, mt)
 	}
 	var pairs []paired.Pair
 	var out []paired.Comparison
@@ -75,18 +73,8 @@ func FrontSteps(totals []Total, rows []Row, a, b metric.Metric, opt paired.Optio
 	return out
 }
 
-// measure is a metric as compare's statistics read it (gate's measure of
-// the same name: a cost with unpriced calls is unknown).
-func measure(m metric.Metric) budget.Measure {
-	bm, err := budget.LookupMeasure(m.Name)
-	if err != nil { // every metric is a measure (budget's tests)
-		return budget.Measure{}
-	}
-	return bm
-}
-
 // runValue is a run's value of m, NaN when unknown.
-func runValue(m budget.Measure, run *simulate.Metrics) float64 {
+func runValue(m metric.Metric, run *simulate.Metrics) float64 {
 	v, ok := m.RunValue(run)
 	if !ok {
 		return math.NaN()
@@ -96,7 +84,7 @@ func runValue(m budget.Measure, run *simulate.Metrics) float64 {
 
 // pointValues is each point's values of m, its rows in order; a point
 // with no rows has none.
-func pointValues(rows []Row, m budget.Measure) [][]float64 {
+func pointValues(rows []Row, m metric.Metric) [][]float64 {
 	n := 0
 	for _, r := range rows {
 		n = max(n, r.Point+1)
