@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
@@ -138,10 +139,7 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 		o.Baseline = b
 		ch := prices.RoundUSD(v - *b)
 		o.Change = &ch
-		if *b != 0 {
-			pct := math.Round(10000*ch / *b) / 100
-			o.ChangePct = &pct
-		}
+		o.ChangePct = numstat.PctPtr(ch, *b)
 	}
 	if l.MaxIncrease != nil || l.MaxIncreasePct != nil {
 		switch {

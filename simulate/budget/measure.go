@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 )
@@ -52,7 +53,7 @@ func aggregationNames() []string {
 }
 
 // fold aggregates per-session values (not Total, which sums the metrics
-// first), as simulate.Quantile and simulate.Median define them.
+// first), as internal/numstat defines quantiles and the median.
 func fold(a Aggregation, vs []float64) float64 {
 	if len(vs) == 0 {
 		return 0
@@ -69,11 +70,11 @@ func fold(a Aggregation, vs []float64) float64 {
 		}
 		return sum / float64(len(s))
 	case Median:
-		return simulate.Median(s)
+		return numstat.Median(s)
 	case P90:
-		return simulate.Quantile(s, 90)
+		return numstat.Quantile(s, 0.9)
 	case P99:
-		return simulate.Quantile(s, 99)
+		return numstat.Quantile(s, 0.99)
 	}
 	panic("budget: fold of " + string(a))
 }

@@ -63,21 +63,19 @@ func SampleFromReport(rep *accounting.Report) Sample {
 	// At the whole seconds the report shows.
 	s.Start, s.End = int64(rep.Summary.Start.Second()), int64(rep.Summary.End.Second())
 	var m simulate.Metrics
+	var main replay.Usage
 	for _, r := range rep.Usage.ByThread {
 		if r.Kind != string(replay.KindMain) {
 			m.AgentsOutputLowerBound = m.AgentsOutputLowerBound || r.OutputLowerBound
 			continue
 		}
 		m.Calls += r.Calls
-		m.Input += r.Input
-		m.CacheWrite5m += r.CacheWrite5m
-		m.CacheWrite1h += r.CacheWrite1h
-		m.CacheRead += r.CacheRead
-		m.Output += r.Output
+		main = main.Add(r.Usage())
 		m.OutputLowerBound = m.OutputLowerBound || r.OutputLowerBound
 		m.Cost += r.Cost
 		m.Unpriced += r.Unpriced
 	}
+	m.SetUsage(main)
 	m.CacheHitRatio = simulate.SumMetrics([]simulate.Metrics{m}).CacheHitRatio
 	m.TotalCost = rep.Usage.Total.Cost
 	m.AgentsCost = prices.RoundUSD(m.TotalCost - m.Cost)

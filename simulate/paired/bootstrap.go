@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/ctxlab/ctxlab/internal/numstat"
 )
 
 // The bootstrap's seed: fixed, so that an interval is the same on every
@@ -129,7 +131,7 @@ func chunkIntervals(cols []column, n, resamples int, confidence float64) []inter
 		}
 		for i := range cols {
 			if sb := sums[slots[2*i]]; sb != 0 {
-				changes[i] = append(changes[i], changePct(sums[slots[2*i+1]], sb))
+				changes[i] = append(changes[i], numstat.ChangePct(sums[slots[2*i+1]], sb))
 			}
 		}
 	}

@@ -1,9 +1,6 @@
 package sweep
 
 import (
-	"math"
-
-	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -24,20 +21,21 @@ import (
 func Compare(totals []Total, rows []Row, base []simulate.Metrics, name string, objective metric.Metric, opt paired.Options) {
 	baseVals := make([]float64, len(base))
 	for k := range base {
-		baseVals[k] = runValue(objective, &base[k])
+		baseVals[k] = objective.PairValue(&base[k])
 	}
 	per := pointValues(rows, objective)
 	pairs := make([]paired.Pair, len(totals))
+	of := make([]metric.Metric, len(totals))
 	for i := range totals {
 		pairs[i] = paired.Pair{Baseline: baseVals, Values: at(per, totals[i].Point)}
+		of[i] = objective
 	}
-	for i, st := range paired.CompareAll(pairs, opt) {
-		roundTotals(&st, objective)
+	for i, st := range metric.CompareAll(pairs, of, opt) {
 		t := &totals[i]
 		t.Comparison = &paired.Comparison{Policy: t.Policy, Baseline: name, Metric: objective.Name, Stats: st}
 		t.CILow, t.CIHigh = nil, nil
-		if objective.Summed && st.Sessions == t.Sessions && st.CILowPct != nil && st.CIHighPct != nil {
-			t.CILow, t.CIHigh = ptr(st.BaselineTotal*(1+*st.CILowPct/100)), ptr(st.BaselineTotal*(1+*st.CIHighPct/100))
+		if lo, hi, ok := st.TotalInterval(); ok && objective.Summed && st.Sessions == t.Sessions {
+			t.CILow, t.CIHigh = &lo, &hi
 		}
 	}
 }
@@ -58,28 +56,20 @@ func FrontSteps(totals []Total, rows []Row, a, b metric.Metric, opt paired.Optio
 		per[j] = pointValues(rows, mt)
 	}
 	var pairs []paired.Pair
+	var of []metric.Metric
 	var out []paired.Comparison
 	for i := 1; i < len(front); i++ {
 		from, to := front[i-1], front[i]
 		for j, mt := range ms {
 			pairs = append(pairs, paired.Pair{Baseline: at(per[j], from.Point), Values: at(per[j], to.Point)})
+			of = append(of, mt)
 			out = append(out, paired.Comparison{Policy: to.Policy, Baseline: from.Policy, Metric: mt.Name})
 		}
 	}
-	for i, st := range paired.CompareAll(pairs, opt) {
-		roundTotals(&st, ms[i%2])
+	for i, st := range metric.CompareAll(pairs, of, opt) {
 		out[i].Stats = st
 	}
 	return out
-}
-
-// runValue is a run's value of m, NaN when unknown.
-func runValue(m metric.Metric, run *simulate.Metrics) float64 {
-	v, ok := m.RunValue(run)
-	if !ok {
-		return math.NaN()
-	}
-	return v
 }
 
 // pointValues is each point's values of m, its rows in order; a point
@@ -91,7 +81,7 @@ func pointValues(rows []Row, m metric.Metric) [][]float64 {
 	}
 	out := make([][]float64, n)
 	for _, r := range rows {
-		out[r.Point] = append(out[r.Point], runValue(m, &r.Metrics))
+		out[r.Point] = append(out[r.Point], m.PairValue(&r.Metrics))
 	}
 	return out
 }
@@ -103,13 +93,3 @@ func at(per [][]float64, i int) []float64 {
 	}
 	return per[i]
 }
-
-// roundTotals rounds dollar totals as costs are (as compare's are): sums
-// of rounded costs carry no float noise.
-func roundTotals(st *paired.Stats, m metric.Metric) {
-	if m.Unit == metric.USD {
-		st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total)
-	}
-}
-
-func ptr(x float64) *float64 { return &x }
