@@ -573,7 +573,7 @@ func pct(n, total int64) string {
 	if total == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+	return numtext.Pct(100 * float64(n) / float64(total))
 }
 
 // Tokens draws the token accounting plot: two panels of horizontal bars,
