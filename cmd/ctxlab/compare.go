@@ -11,8 +11,8 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -62,7 +62,7 @@ func (o *statsOptions) options() (paired.Options, error) {
 
 // resolve checks the flags against the policies' canonical names
 // (batch.Stats).
-func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Options, error) {
+func (o *statsOptions) resolve(names []string) (int, []metric.Metric, paired.Options, error) {
 	base, ms, opt, err := o.Stats().Resolve(names)
 	return base, ms, opt, wrapUsage(err)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -44,7 +44,7 @@ func (o Stats) Options() (paired.Options, error) {
 
 // Resolve checks the flags against the policies' canonical names and
 // returns the baseline's index, the measures and the options.
-func (o Stats) Resolve(names []string) (int, []budget.Measure, paired.Options, error) {
+func (o Stats) Resolve(names []string) (int, []metric.Metric, paired.Options, error) {
 	var opt paired.Options
 	base := 0
 	if o.Baseline != "" {
@@ -56,10 +56,10 @@ func (o Stats) Resolve(names []string) (int, []budget.Measure, paired.Options, e
 			return 0, nil, opt, fmt.Errorf("--baseline %s: not one of --policy (%s)", name, strings.Join(names, ", "))
 		}
 	}
-	var ms []budget.Measure
+	var ms []metric.Metric
 	for _, name := range strings.Split(o.Metrics, ",") {
 		name = strings.TrimSpace(name)
-		m, err := budget.LookupMeasure(name)
+		m, err := metric.LookupMeasure(name)
 		switch {
 		case name == "":
 			return 0, nil, opt, fmt.Errorf("--stats %q: want comma-separated metric names, such as %s", o.Metrics, DefaultStats)
@@ -67,7 +67,7 @@ func (o Stats) Resolve(names []string) (int, []budget.Measure, paired.Options, e
 			return 0, nil, opt, fmt.Errorf("--stats: %v", err)
 		case m.RecordedOnly:
 			return 0, nil, opt, fmt.Errorf("--stats %s: a figure of the transcript alone, which no policy changes", name)
-		case slices.ContainsFunc(ms, func(x budget.Measure) bool { return x.Name == name }):
+		case slices.ContainsFunc(ms, func(x metric.Metric) bool { return x.Name == name }):
 			return 0, nil, opt, fmt.Errorf("--stats %s: listed twice", name)
 		}
 		ms = append(ms, m)

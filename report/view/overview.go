@@ -78,67 +78,16 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	by := accounting.GroupBy(doc.By)
 	byModel := by == accounting.ByModel // compactions are not a model's
 	breakdown := opt.Breakdown && !byModel
-	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
 	if machine {
-		t.Columns = csvColumns(string(by), "sessions", "calls", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "output_lower_bound", "tokens",
-			"cost", "unpriced_calls", "compactions", "cache_hit_ratio")
-		if byModel {
-			t.RemoveColumn(12)
-		}
-		defer dropSessionsColumn(t, by)
-		rawRow := func(key string, sessions int, u accounting.UsageRow) []string {
-			return []string{key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
-				strconv.FormatBool(u.OutputLowerBound), raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
-		}
-		if breakdown {
-			t.Columns = slices.Insert(t.Columns, 1, csvColumns("model")...)
-			t.RemoveColumn(13) // a compaction is not a model's
-			for _, g := range doc.Groups {
-				for _, m := range g.Models {
-					row := rawRow(g.Key, m.Sessions, m.Usage)
-					t.AddRow(append(slices.Insert(row, 1, m.Model), ratio(m.HitRatio))...)
-				}
-			}
-			return t
-		}
-		for _, g := range doc.Groups {
-			row := rawRow(g.Key, g.Sessions, g.Usage)
-			if !byModel {
-				row = append(row, raw(g.Compactions))
-			}
-			t.AddRow(append(row, ratio(g.HitRatio))...)
-		}
-		return t
+		return groupCSV(doc, by, breakdown)
 	}
-	loc := opt.Location
+	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
 	key := map[accounting.GroupBy]string{
 		accounting.ByDay: "Day", accounting.ByWeek: "Week", accounting.ByMonth: "Month",
 		accounting.ByProject: "Project", accounting.ByModel: "Model", accounting.BySession: "Session",
 	}[by]
-	t.Note = "tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read); each call counted once, in the group of its own time or model"
-	if by.IsTime() {
-		zone := "UTC"
-		if loc != nil {
-			zone = loc.String()
-		}
-		t.Note = fmt.Sprintf("calls by the %s they were made in (%s)", by, zone)
-		if by == accounting.ByWeek {
-			t.Note += "; a week runs Monday to Sunday and is named by its Monday"
-		}
-		t.Note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
-	}
 	tot := groupsTotal(doc)
-	if w := windowText(doc); w != "" {
-		if by == accounting.BySession {
-			t.Note += "; sessions active " + w + ", each whole"
-		} else {
-			t.Note += "; only the calls and compactions " + w
-		}
-	}
-	t.Note = withNote(t.Note, LowerBoundNote(tot.Usage.OutputLowerBound, tot.Usage.Unpriced))
-	if breakdown {
-		t.Note += "; └: the group's calls of one model"
-	}
+	t.Note = groupNote(doc, by, opt.Location, tot, breakdown)
 	keyKind := table.Fixed
 	switch {
 	case breakdown:
@@ -196,6 +145,72 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	}
 	row("total", tot.Sessions, tot.Usage, tot.HitRatio, compactions(tot.Compactions))
 	return t
+}
+
+// groupCSV is the grouped view for machines: the groups alone, with
+// every CSV column; with breakdown one row per group and model instead
+// (the groups are their sums).
+func groupCSV(doc *report.Document, by accounting.GroupBy, breakdown bool) *table.Table {
+	byModel := by == accounting.ByModel
+	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
+	t.Columns = csvColumns(string(by), "sessions", "calls", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "output_lower_bound", "tokens",
+		"cost", "unpriced_calls", "compactions", "cache_hit_ratio")
+	if byModel {
+		t.RemoveColumn(12)
+	}
+	defer dropSessionsColumn(t, by)
+	rawRow := func(key string, sessions int, u accounting.UsageRow) []string {
+		return []string{key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
+			strconv.FormatBool(u.OutputLowerBound), raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
+	}
+	if breakdown {
+		t.Columns = slices.Insert(t.Columns, 1, csvColumns("model")...)
+		t.RemoveColumn(13) // a compaction is not a model's
+		for _, g := range doc.Groups {
+			for _, m := range g.Models {
+				row := rawRow(g.Key, m.Sessions, m.Usage)
+				t.AddRow(append(slices.Insert(row, 1, m.Model), ratio(m.HitRatio))...)
+			}
+		}
+		return t
+	}
+	for _, g := range doc.Groups {
+		row := rawRow(g.Key, g.Sessions, g.Usage)
+		if !byModel {
+			row = append(row, raw(g.Compactions))
+		}
+		t.AddRow(append(row, ratio(g.HitRatio))...)
+	}
+	return t
+}
+
+// groupNote is the grouped view's note: what a group counts, in which
+// zone and window, and what its marks mean.
+func groupNote(doc *report.Document, by accounting.GroupBy, loc *time.Location, tot accounting.Group, breakdown bool) string {
+	note := "tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read); each call counted once, in the group of its own time or model"
+	if by.IsTime() {
+		zone := "UTC"
+		if loc != nil {
+			zone = loc.String()
+		}
+		note = fmt.Sprintf("calls by the %s they were made in (%s)", by, zone)
+		if by == accounting.ByWeek {
+			note += "; a week runs Monday to Sunday and is named by its Monday"
+		}
+		note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
+	}
+	if w := windowText(doc); w != "" {
+		if by == accounting.BySession {
+			note += "; sessions active " + w + ", each whole"
+		} else {
+			note += "; only the calls and compactions " + w
+		}
+	}
+	note = withNote(note, LowerBoundNote(tot.Usage.OutputLowerBound, tot.Usage.Unpriced))
+	if breakdown {
+		note += "; └: the group's calls of one model"
+	}
+	return note
 }
 
 // groupsTotal is the total row of the grouped view: the document's
