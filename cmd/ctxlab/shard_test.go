@@ -170,6 +170,9 @@ func TestShardErrors(t *testing.T) {
 	}
 	// A shard given no session writes a part; the merge is one run's.
 	sameAsOneRun(t, dir, []int{16}, []string{"replay", "--format", string(report.JSON), demo})
+	// --strict: the shards exit 0, the merge 1 as one run does, for the
+	// malformed line of one shard's session.
+	sameAsOneRun(t, dir, []int{2}, []string{"replay", "--strict", "../../docs/examples/broken.jsonl", demo})
 }
 
 // export's shards write their own files into one folder: together, the
