@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/replay"
@@ -34,6 +32,9 @@ type inputOptions struct {
 	last                 int
 	sel                  replay.Selection // from the selection's flags, by validate
 	sim                  simOptions
+	shard                string
+	part                 batch.Shard    // --shard's, by validate
+	flags                *pflag.FlagSet // the command's, named after it: a part records them
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
@@ -47,7 +48,9 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
 	f.IntVar(&o.last, "last", 0, "only the N newest sessions (their transcript written last), after the other filters")
+	f.StringVar(&o.shard, "shard", "", "read shard K of N (K/N, K from 1) of the sessions and write its part for ctxlab merge (docs/scale.md)")
 	o.sim.addFlags(f)
+	o.flags = f
 }
 
 func (o *inputOptions) validate(e env) error {
@@ -67,6 +70,11 @@ func (o *inputOptions) validate(e env) error {
 	}
 	if o.last < 0 {
 		return usageError("--last %d: must be 1 or more", o.last)
+	}
+	if o.shard != "" {
+		if o.part, err = batch.ParseShard(o.shard); err != nil {
+			return usageError("--shard %q: %v", o.shard, err)
+		}
 	}
 	return nil
 }
@@ -159,50 +167,37 @@ func (o *textWidth) columns(e env) int {
 	return table.DefaultWidth
 }
 
-// config returns the accounting configuration, with --prices laid over the
-// built-in price table.
-func (o *inputOptions) config() (accounting.Config, error) {
-	cfg := accounting.DefaultConfig()
-	if o.pricesFile == "" {
-		return cfg, nil
-	}
-	f, err := os.Open(o.pricesFile)
-	if err != nil {
-		return cfg, usageError("--prices: %v", err)
-	}
-	defer f.Close()
-	p, err := prices.Read(f, cfg.Prices)
-	if err != nil {
-		return cfg, usageError("--prices %s: %v", o.pricesFile, err)
-	}
-	cfg.Prices = p
-	return cfg, nil
-}
-
 // start checks the shared flags, finds the sessions and, under --plot,
 // creates the plot directory: what a command holds before reading any
 // session.
 func (o *inputOptions) start(plot *plotOptions, e env) (*batch.Inputs, batch.Options, error) {
-	cfg, err := o.config()
+	cfg, err := batch.Config(o.pricesFile)
 	if err != nil {
-		return nil, batch.Options{}, err
+		return nil, batch.Options{}, wrapUsage(err)
 	}
 	if err := o.sim.validate(); err != nil {
 		return nil, batch.Options{}, err
+	}
+	simCfg := o.sim.config(cfg.Prices)
+	cfg.TurnRules = simCfg.TurnRules // the break report names the rules the simulation applies
+	bo := batch.Options{
+		Jobs: o.jobs, Stdin: e.stdin, Selection: o.sel, Log: e.stderr, MaxWarnings: o.maxWarn,
+		Progress: e.isTerminal, HugeHeap: e.hugeHeap, Accounting: cfg, Simulation: simCfg, Shard: o.part,
+	}
+	if bo.Merge = e.parts; e.parts != nil { // ctxlab merge: the parts' sessions
+		if batch.PriceDigest(cfg.Prices) != e.parts.Header.Prices {
+			return nil, bo, usageError("the parts were priced with another price table than --prices gives here (%s)", e.parts.Header.PricesDate)
+		}
+		return e.parts.Inputs(), bo, plot.mkdir()
 	}
 	in, err := discover(o, e)
 	if err != nil {
 		return nil, batch.Options{}, err
 	}
-	if err := plot.mkdir(); err != nil {
-		return nil, batch.Options{}, err
+	if !o.part.IsZero() {
+		bo.Part = batch.NewPart(e.stdout, o.flags, []string{"shard", "jobs", "max-warnings"}, o.paths, o.part, cfg.Prices, o.sel)
 	}
-	simCfg := o.sim.config(cfg.Prices)
-	cfg.TurnRules = simCfg.TurnRules // the break report names the rules the simulation applies
-	return in, batch.Options{
-		Jobs: o.jobs, Stdin: e.stdin, Selection: o.sel, Log: e.stderr, MaxWarnings: o.maxWarn,
-		Progress: e.isTerminal, HugeHeap: e.hugeHeap, Accounting: cfg, Simulation: simCfg,
-	}, nil
+	return in, bo, plot.mkdir()
 }
 
 // discover expands the command's paths (or the default folders) into
@@ -250,8 +245,8 @@ func (o *inputOptions) finish(out *batch.Outcome, err error) error {
 
 // failed is an error of reading or writing, exit 1; nil for none.
 func failed(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, batch.ErrPartWritten) {
+		return nil // a shard's part: the merge makes the document
 	}
 	if errors.Is(err, batch.ErrNoMatch) {
 		err = fmt.Errorf("%w (--project, --session, --since, --until, --last)", err)

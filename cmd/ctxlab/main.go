@@ -65,6 +65,7 @@ type env struct {
 	termWidth  int              // stdout's terminal width; 0 when it is not a terminal
 	now        func() time.Time // nil: time.Now
 	hugeHeap   bool             // grow the heap in huge pages before a large run (batch.TuneGC)
+	parts      *batch.Merged    // ctxlab merge: the sessions come from these parts
 }
 
 func (e env) clock() time.Time {
@@ -98,7 +99,7 @@ func run(args []string, e env) int {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e))
+	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e), newMergeCmd(e))
 	completeFlagValues(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: flagError(c, err)}
@@ -199,4 +200,12 @@ func completePolicy(list bool) func(*cobra.Command, []string, string) ([]string,
 func completeVary(c *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 	specs, _ := c.Flags().GetStringSlice("policy") // a flag of sweep's: no error
 	return policies.CompleteParams(specs), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+}
+
+// wrapUsage makes err a usage error; nil stays nil.
+func wrapUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: exitUsage, err: err}
 }
