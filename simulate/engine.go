@@ -608,8 +608,10 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base), and so does a new UTC date before 1.0.110, and a
-// skill written in the session at any call. A restarted Claude Code (a new version, or a resumed
+// prefix (cache.base), and so does a new UTC date before 1.0.110, a
+// skill written in the session at any call, and from 1.0.66 until 2.1.0 a
+// tool allowed for good in the turn before, where the turn's recorded
+// read shows it (TraceCall.AllowedChanged). A restarted Claude Code (a new version, or a resumed
 // conversation) loses the cached messages; from SharedPrefixFrom, on
 // Anthropic's cache, it still reads the system prompt prefix that the
 // user's other requests keep warm. The turn rules (claudecode.Turns)
@@ -630,6 +632,16 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.SkillsChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "a skill written in the session changed the skill list")
+	}
+	if tc.AllowedChanged {
+		// Where no call has shown a base prefix, the model has the system
+		// prompt's entry as the shortest prefix (as for the model named).
+		pos := e.cache.base
+		if pos == 0 {
+			pos = e.sysFor(tc.Model)
+		}
+		e.editAt(pos)
+		e.actions = append(e.actions, "a tool allowed for good changed the system prompt's list of allowed tools")
 	}
 	rw := e.turns.Next(claudecode.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
 	if rw&claudecode.RewriteModelNamed != 0 {

@@ -156,6 +156,15 @@ type TraceCall struct {
 	// until 2.1.0 that changes the system prompt at this turn
 	// (claudecode.AllowedTools).
 	AfterAsk bool
+	// AllowedChanged is set on an AfterAsk call, on a version whose system
+	// prompt lists the allowed tools, whose recorded read (above 0) reached
+	// no further than the base prefix where no cause the transcript shows
+	// (a new working directory or UTC date, a skill written) broke it: the
+	// system prompt changed past its first block, as a tool allowed for
+	// good changes it (markPrefixReads). Every run breaks there
+	// (engine.turnRewrites): the user's answer is an event of the session,
+	// whatever the context policy.
+	AllowedChanged bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -500,7 +509,26 @@ func (tr *Trace) markPrefixReads() {
 		if within && !c.CwdChanged && !(c.DateChanged && claudecode.DateUTC.In(c.Version)) && r != cur {
 			sys[c.Model], c.SysRead = r, true
 		}
+		c.AllowedChanged = c.allowedChanged(base[c.Model], cur)
 	}
+}
+
+// allowedChanged reports whether call c, which read r > 0 tokens, shows
+// a tool allowed for good in the turn before (TraceCall.AllowedChanged):
+// the read stopped at or before the base prefix, which is base where a
+// read on the model has shown one, else sys, where the model has the
+// system prompt end (the cache model's base, or its system prompt's
+// entry while it has no base: the position engine.turnRewrites breaks
+// at).
+func (c *TraceCall) allowedChanged(base, sys int64) bool {
+	if !c.AfterAsk || !claudecode.AllowedTools.In(c.Version) || c.CwdChanged || c.SkillsChanged ||
+		c.DateChanged && claudecode.DateUTC.In(c.Version) {
+		return false
+	}
+	if base == 0 {
+		base = sys
+	}
+	return c.Usage.CacheRead <= base
 }
 
 // mainModel returns the model most of the trace's calls used, and

@@ -163,12 +163,16 @@ type Row struct {
 	// the system prompt. They are not in UnseenBreaks.
 	ShorterPrefix int `json:"shorter_system_prefix"`
 	// AllowedToolsBreaks counts the turns whose recorded read fell that
-	// much below the model's after a turn that first used a tool Claude
-	// Code asks permission for (simulate.TraceCall.AfterAsk), on a version
-	// whose system prompt lists the tools the user allowed
-	// (claudecode.AllowedTools): a "don't ask again" answer, which the
-	// transcript does not record, changes it. They are not in
-	// UnseenBreaks.
+	// much below the model's, into the tools and system prompt (above 0,
+	// below the context before the first message), after a turn that
+	// first used a tool Claude Code asks permission for
+	// (simulate.TraceCall.AfterAsk), on a version whose system prompt
+	// lists the tools the user allowed (claudecode.AllowedTools): a "don't
+	// ask again" answer, which the transcript does not record, changes it.
+	// A read that stopped at the base prefix the model knows is one the
+	// model breaks at (simulate.TraceCall.AllowedChanged), no disagreement;
+	// these stopped past it (a base the model has not seen, as on a new
+	// version). They are not in UnseenBreaks.
 	AllowedToolsBreaks int `json:"allowed_tools_breaks"`
 	// CopiedCalls counts the calls left out of the cache figures above
 	// because another session of the input recorded them first (the same
@@ -275,7 +279,7 @@ func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol To
 				r.cause, r.diff = causeStopped, d
 			case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
 				r.cause, r.diff = causeShorter, d
-			case d > tol.Tokens && tc.AfterAsk && claudecode.AllowedTools.In(tc.Version):
+			case d > tol.Tokens && tc.AfterAsk && claudecode.AllowedTools.In(tc.Version) && u.CacheRead > 0 && u.CacheRead < tr.Overhead:
 				r.cause, r.diff = causeAllowedTools, d
 			case d > tol.Tokens:
 				r.cause, r.diff = causeUnseen, d
