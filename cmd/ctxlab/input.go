@@ -34,10 +34,13 @@ type inputOptions struct {
 	last                 int
 	sel                  replay.Selection // from the selection's flags, by validate
 	sim                  simOptions
+	set                  func(string) bool // whether a flag was given
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	o.outputOptions.addFlags(f)
+	o.set = f.Changed
+	o.sim.set = f.Changed
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
 	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
@@ -65,8 +68,17 @@ func (o *inputOptions) validate(e env) error {
 	if err := o.sel.Check(); err != nil {
 		return usageError("selection: %v", err)
 	}
-	if o.last < 0 {
-		return usageError("--last %d: must be 1 or more", o.last)
+	// --jobs and --last default to "all"; a value given must be one.
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"jobs", o.jobs}, {"last", o.last}} {
+		if c.v < 1 && o.set(c.name) {
+			return usageError("--%s %d: must be 1 or more", c.name, c.v)
+		}
+	}
+	if o.maxWarn < 0 {
+		return usageError("--max-warnings %d: must be 0 (all) or more", o.maxWarn)
 	}
 	return nil
 }
@@ -304,7 +316,8 @@ type simOptions struct {
 	cacheEdits bool
 	coldStart  bool
 	params     []string // --sim-param lists
-	set        simulate.Config
+	cfg        simulate.Config
+	set        func(string) bool // whether a flag was given
 }
 
 func (o *simOptions) addFlags(f *pflag.FlagSet) {
@@ -315,12 +328,12 @@ func (o *simOptions) addFlags(f *pflag.FlagSet) {
 }
 
 func (o *simOptions) validate() error {
-	if o.ttl < 0 {
+	if o.ttl < 0 || (o.ttl == 0 && o.set != nil && o.set("ttl")) {
 		return usageError("--ttl %v: must be positive", o.ttl)
 	}
-	o.set = simulate.DefaultConfig()
+	o.cfg = simulate.DefaultConfig()
 	for _, list := range o.params {
-		if err := o.set.Set(list); err != nil {
+		if err := o.cfg.Set(list); err != nil {
 			return usageError("--sim-param: %v", err)
 		}
 	}
@@ -330,7 +343,7 @@ func (o *simOptions) validate() error {
 // config returns the simulation's configuration with the given prices:
 // the defaults, with --sim-param's values (validate has parsed them).
 func (o *simOptions) config(prices *prices.Table) simulate.Config {
-	c := o.set // zero fields are defaults
+	c := o.cfg // zero fields are defaults
 	c.Prices, c.TTL, c.CacheEdits, c.ColdStart = prices, o.ttl, o.cacheEdits, o.coldStart
 	return c
 }

@@ -211,6 +211,14 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"replay", "--no-such-flag", demo}, "unknown flag"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"replay", "--prices", "/no/such/prices.json", demo}, "--prices"},
+		{[]string{"replay", "--jobs", "0", demo}, "--jobs 0: must be 1 or more"},
+		{[]string{"replay", "--jobs", "-1", demo}, "--jobs -1: must be 1 or more"},
+		{[]string{"replay", "--last", "0", demo}, "--last 0: must be 1 or more"},
+		{[]string{"replay", "--max-warnings", "-1", demo}, "--max-warnings -1"},
+		{[]string{"replay", "--policy", "none", "--ttl", "0s", demo}, "--ttl 0s: must be positive"},
+		{[]string{"compare", "--policy", "observed+claude-code", demo}, `"observed+claude-code": observed is the recorded run`},
+		{[]string{"compare", "--policy", "claude-code+claude-code", demo}, "claude-code is given twice"},
+		{[]string{"compare", "--policy", "observed,,claude-code", demo}, "an empty spec between commas"},
 	}
 	for _, tt := range tests {
 		_, errOut, code := ctxlab(t, "", nil, tt.args...)
