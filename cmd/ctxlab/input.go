@@ -97,12 +97,15 @@ func (o *outputOptions) addFlags(f *pflag.FlagSet) {
 	if o.kind == "" {
 		o.kind = report.ReplayKind
 	}
-	if o.formats == nil {
+	files := o.formats != nil // export's: files, not a document, so no text tables
+	if !files {
 		o.formats = render.For(o.kind)
 	}
 	f.StringVar(&o.format, "format", o.formats[0], "output format: "+strings.Join(o.formats, ", "))
 	takes(f, "format", o.formats)
-	o.textWidth.addFlags(f)
+	if !files {
+		o.textWidth.addFlags(f)
+	}
 }
 
 // validate checks --format, one of the command's formats, and the width.

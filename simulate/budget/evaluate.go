@@ -65,7 +65,8 @@ type Outcome struct {
 	// Reasons say why the limit failed, what it ignored, or why its value
 	// is a lower bound.
 	Reasons []string `json:"reasons,omitempty"`
-	// Top are the three sessions that weigh most on the value.
+	// Top are the three sessions that weigh most on the value; a session
+	// whose value is 0 weighs nothing on a bound above and is not listed.
 	Top []Contributor `json:"top,omitempty"`
 }
 
@@ -310,8 +311,12 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64, lowers []bool)
 		return picked[idx[a]].Session < picked[idx[b]].Session
 	})
 	var out []Contributor
-	for _, i := range idx[:min(3, len(idx))] {
-		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: prices.RoundUSD(values[i]), LowerBound: lowers[i]})
+	for _, i := range idx {
+		v := prices.RoundUSD(values[i])
+		if len(out) == 3 || (v == 0 && !low) {
+			break // the rest weigh nothing on a total or a maximum
+		}
+		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: v, LowerBound: lowers[i]})
 	}
 	return out
 }
