@@ -465,6 +465,20 @@ func TestExportErrors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tmp, "a")); err == nil {
 		t.Error("a usage error created --out")
 	}
+	// A run that read nothing leaves nothing it created: not the folder
+	// b, and in a folder that was there (empty, or holding an export), no
+	// file of its own and nothing removed but the previous tables.
+	if _, err := os.Stat(filepath.Join(tmp, "b")); err == nil {
+		t.Error("a failed export left its folder")
+	}
+	empty := filepath.Join(tmp, "empty")
+	os.MkdirAll(empty, 0o755)
+	if _, _, code := ctxlab(t, "", nil, "export", "-o", empty, filepath.Join(tmp, "missing")); code != exitInput {
+		t.Errorf("empty input: exit %d", code)
+	}
+	if entries, err := os.ReadDir(empty); err != nil || len(entries) != 0 {
+		t.Errorf("a failed export into an empty folder left %v (%v)", entries, err)
+	}
 	// --overwrite writes beside the other file.
 	if _, errOut, code := ctxlab(t, "", nil, "export", "--overwrite", "-o", full, fixtures); code != exitOK {
 		t.Fatalf("--overwrite: exit %d\n%s", code, errOut)

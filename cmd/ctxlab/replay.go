@@ -51,6 +51,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			defer o.plot.tidy()
 			return runReplay(o, cmd, e)
 		},
 	}

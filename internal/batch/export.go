@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/ctxlab/ctxlab/policies"
@@ -22,14 +23,15 @@ func Export(in *Inputs, o Options, ps []policies.Compiled, w *export.Writer, dir
 		}
 	})
 	if err != nil {
-		return nil, out, err
+		// A failed run leaves nothing it wrote (Writer.Abort).
+		return nil, out, errors.Join(err, w.Abort())
 	}
 	var m *export.Manifest
 	if werr == nil {
 		m, werr = w.Close()
 	}
 	if werr != nil {
-		return nil, out, fmt.Errorf("writing export: %w", werr)
+		return nil, out, errors.Join(fmt.Errorf("writing export: %w", werr), w.Abort())
 	}
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "wrote %d sessions to %s:", m.Sessions, dir)
