@@ -534,7 +534,9 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"replay", "--format", ""}, []string{"table", "json", "csv", "markdown", "html"}},
 		{[]string{"gate", "--format", ""}, []string{"junit"}},
 		{[]string{"replay", "--by", ""}, []string{"day", "week", "month", "project", "model"}},
-		{[]string{"replay", "--section", ""}, []string{"summary", "breaks", "cache_breaks"}},
+		{[]string{"replay", "--section", ""}, []string{"summary", "breaks", "simulation"}},
+		{[]string{"replay", "--format", "csv", "--section", ""}, []string{"summary", "cache_breaks", "groups"}},
+		{[]string{"sweep", "--format", "csv", "--section", ""}, []string{"rows", "totals", "pareto"}},
 		{[]string{"compare", "--section", ""}, []string{"fidelity_reasons"}},
 		{[]string{"replay", "--plot-format", ""}, []string{"png", "svg", "pdf"}},
 		{[]string{"sweep", "--policy", "keep-last-n", "--vary", ""}, []string{"n=", "polling="}},
@@ -546,6 +548,9 @@ func TestCompleteFlagValues(t *testing.T) {
 			if code != 0 || !slices.Contains(lines, w) {
 				t.Errorf("%v: %q not offered (exit %d):\n%s", c.args, w, code, out)
 			}
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(lines)))) != len(lines) {
+			t.Errorf("%v: a word offered twice:\n%s", c.args, out)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
 )
 
@@ -65,7 +66,14 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
 	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+
 		" (default all); with --format csv, the one table to write: "+strings.Join(view.CSVTables, ", ")+" (default sessions, or groups with --by)")
-	takes(f, "section", slices.Concat(report.Sections, view.CSVTables))
+	// --section's words: the report's sections, or with a format of one
+	// table (CSV) the tables it can hold, each once.
+	_ = cmd.RegisterFlagCompletionFunc("section", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		if s, ok := render.Lookup(report.Format(o.format)); ok && s.OneTable {
+			return view.CSVTables, cobra.ShellCompDirectiveNoFileComp
+		}
+		return report.Sections, cobra.ShellCompDirectiveNoFileComp
+	})
 	takes(f, "by", groupBys())
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
 	f.BoolVar(&o.calls, "calls", false, "with --policy, print every simulated call")
