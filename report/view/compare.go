@@ -43,7 +43,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options, 
 				add(s.ID, "session "+s.ID, s)
 			}
 		}
-		add("total", fmt.Sprintf("all %d sessions", doc.Total.Sessions), doc.Total)
+		add("total", "all "+numtext.Count(doc.Total.Sessions, "session", "sessions"), doc.Total)
 		if ShowComparisons(doc) {
 			secs = append(secs, section{name: "comparisons", title: "is the difference real?", tables: []*table.Table{ComparisonsTable(doc, false)}})
 		}

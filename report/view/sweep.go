@@ -80,7 +80,7 @@ func SweepRows(doc *report.SweepDocument) *table.Table {
 func SweepTotals(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	ps := doc.Params()
-	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s)", len(doc.Totals), len(doc.Inputs), obj.Name, Direction(obj))
+	note := fmt.Sprintf("%s over %s, best first by %s (%s)", numtext.Count(len(doc.Totals), "point", "points"), numtext.Count(len(doc.Inputs), "session", "sessions"), obj.Name, Direction(obj))
 	if len(doc.Constraints) > 0 {
 		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
 	}

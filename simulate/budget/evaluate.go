@@ -126,10 +126,10 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	}
 	if m.Cost && p.unpriced > 0 {
 		if l.Unpriced != "ignore" {
-			o.fail("%d calls of models without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", p.unpriced)
+			o.fail("%s without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", numtext.Count(p.unpriced, "call of a model", "calls of models"))
 			return o
 		}
-		o.Reasons = append(o.Reasons, fmt.Sprintf("%d calls of models without a price are left out (\"unpriced\": \"ignore\")", p.unpriced))
+		o.Reasons = append(o.Reasons, numtext.Count(p.unpriced, "call of a model without a price is", "calls of models without a price are")+" left out (\"unpriced\": \"ignore\")")
 	}
 	v := aggregate(l.Of, m, p.samples, p.runs, p.values)
 	o.Value = &v
