@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,10 +13,10 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
-	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -90,7 +89,7 @@ type outputOptions struct {
 	kind    report.Kind // the document the command writes: its formats
 	formats []string    // --format's values when they are not a document's (export's)
 	spec    render.Spec // --format's, by validate
-	textWidth
+	width   cliflag.Width
 }
 
 func (o *outputOptions) addFlags(f *pflag.FlagSet) {
@@ -104,7 +103,7 @@ func (o *outputOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.format, "format", o.formats[0], "output format: "+strings.Join(o.formats, ", "))
 	takes(f, "format", o.formats)
 	if !files {
-		o.textWidth.addFlags(f)
+		o.width.AddFlags(f)
 	}
 }
 
@@ -114,7 +113,7 @@ func (o *outputOptions) validate() error {
 		return usageError("--format %q: want one of %s", o.format, strings.Join(o.formats, ", "))
 	}
 	o.spec, _ = render.Lookup(report.Format(o.format))
-	return o.textWidth.validate()
+	return o.width.Validate()
 }
 
 // parseTime parses --since or --until ("": none).
@@ -127,51 +126,6 @@ func parseTime(flag, v string, parse func(string, time.Time) (int64, error), e e
 		return 0, usageError("%s %v", flag, err)
 	}
 	return t, nil
-}
-
-// textWidth is the width text tables are fitted to: --width, else all of
-// it under --wide, else COLUMNS, else the terminal's width when standard
-// output is one, else table.DefaultWidth.
-type textWidth struct {
-	width int
-	wide  bool
-}
-
-func (o *textWidth) addFlags(f *pflag.FlagSet) {
-	f.IntVar(&o.width, "width", 0, "fit text tables to this many columns (default: COLUMNS, the terminal's width, else 100)")
-	f.BoolVar(&o.wide, "wide", false, "print every column of text tables, however wide")
-}
-
-func (o *textWidth) validate() error {
-	if o.width < 0 || (o.width > 0 && o.width < minWidth) {
-		return usageError("--width %d: want %d or more", o.width, minWidth)
-	}
-	if o.width > 0 && o.wide {
-		return usageError("--width and --wide: give one")
-	}
-	return nil
-}
-
-// minWidth is the narrowest --width: below it no table is readable.
-const minWidth = 40
-
-// columns returns the width to fit text tables to; 0 is no limit.
-func (o *textWidth) columns(e env) int {
-	switch {
-	case o.width > 0:
-		return o.width
-	case o.wide:
-		return 0
-	}
-	if e.getenv != nil {
-		if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
-			return max(n, minWidth)
-		}
-	}
-	if e.termWidth > 0 {
-		return max(e.termWidth, minWidth)
-	}
-	return table.DefaultWidth
 }
 
 // config returns the accounting configuration, with --prices laid over the
@@ -246,7 +200,7 @@ func (o *inputOptions) write(e env, doc report.Doc, opt report.Options, out *bat
 // write renders a document to standard output, in --format and fitted to
 // the width.
 func (o *outputOptions) write(e env, doc report.Doc, opt report.Options) error {
-	opt.Format, opt.Width = o.spec.Format, o.columns(e)
+	opt.Format, opt.Width = o.spec.Format, o.width.Columns(e.getenv, e.termWidth)
 	return writing(render.Write(e.stdout, doc, opt))
 }
 
