@@ -90,6 +90,8 @@ type outputOptions struct {
 	formats []string    // --format's values when they are not a document's (export's)
 	spec    render.Spec // --format's, by validate
 	width   cliflag.Width
+	json    bool // --json: --format json, as ccusage spells it
+	jsonSet func(string) bool
 }
 
 func (o *outputOptions) addFlags(f *pflag.FlagSet) {
@@ -102,6 +104,10 @@ func (o *outputOptions) addFlags(f *pflag.FlagSet) {
 	}
 	f.StringVar(&o.format, "format", o.formats[0], "output format: "+strings.Join(o.formats, ", "))
 	takes(f, "format", o.formats)
+	if slices.Contains(o.formats, string(report.JSON)) {
+		f.BoolVar(&o.json, string(report.JSON), false, "short for --format "+string(report.JSON))
+		o.jsonSet = f.Changed
+	}
 	if !files {
 		o.width.AddFlags(f)
 	}
@@ -109,6 +115,12 @@ func (o *outputOptions) addFlags(f *pflag.FlagSet) {
 
 // validate checks --format, one of the command's formats, and the width.
 func (o *outputOptions) validate() error {
+	if o.json {
+		if o.jsonSet("format") && o.format != string(report.JSON) {
+			return usageError("--%s and --format %s: give one", report.JSON, o.format)
+		}
+		o.format = string(report.JSON)
+	}
 	if !slices.Contains(o.formats, o.format) {
 		return usageError("--format %q: want one of %s", o.format, strings.Join(o.formats, ", "))
 	}

@@ -211,6 +211,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"replay", "--no-such-flag", demo}, "unknown flag"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"replay", "--prices", "/no/such/prices.json", demo}, "--prices"},
+		{[]string{"replay", "--json", "--format", "csv", demo}, "--json and --format csv: give one"},
+		{[]string{"replay", "--by", "project", "--order", "desc", demo}, `--order "desc": want asc or desc, with --by day, week or month`},
+		{[]string{"replay", "--by", "day", "--order", "newest", demo}, `--order "newest"`},
 		{[]string{"replay", "--jobs", "0", demo}, "--jobs 0: must be 1 or more"},
 		{[]string{"replay", "--jobs", "-1", demo}, "--jobs -1: must be 1 or more"},
 		{[]string{"replay", "--last", "0", demo}, "--last 0: must be 1 or more"},
@@ -552,5 +555,34 @@ func TestCompleteFlagValues(t *testing.T) {
 		if len(slices.Compact(slices.Sorted(slices.Values(lines)))) != len(lines) {
 			t.Errorf("%v: a word offered twice:\n%s", c.args, out)
 		}
+	}
+}
+
+// --json is --format json, and --order desc puts the newest period first.
+func TestJSONShorthandAndOrder(t *testing.T) {
+	plain, _, _ := ctxlab(t, "", nil, "replay", "--format", "json", "--by", "day", fixtures)
+	short, _, code := ctxlab(t, "", nil, "replay", "--json", "--by", "day", fixtures)
+	if code != exitOK || short != plain {
+		t.Errorf("--json differs from --format json (exit %d)", code)
+	}
+	keys := func(out string) []string {
+		var doc struct {
+			Groups []struct{ Key string } `json:"groups"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for _, g := range doc.Groups {
+			ks = append(ks, g.Key)
+		}
+		return ks
+	}
+	asc := keys(plain)
+	desc, _, _ := ctxlab(t, "", nil, "replay", "--json", "--by", "day", "--order", "desc", fixtures)
+	rev := slices.Clone(asc)
+	slices.Reverse(rev)
+	if got := keys(desc); len(asc) < 2 || !slices.Equal(got, rev) {
+		t.Errorf("--order desc: %v, want %v reversed", got, asc)
 	}
 }

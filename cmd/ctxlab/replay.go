@@ -25,6 +25,7 @@ type replayOptions struct {
 	detail    bool
 	by        string
 	breakdown bool
+	order     string // --order: the periods' order
 	tz        string
 	loc       *time.Location
 	compiled  *policies.Compiled // --policy's, by validate
@@ -61,6 +62,8 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's reports after the overview")
 	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project, model or session instead")
+	f.StringVar(&o.order, "order", "", "with --by day, week or month: asc, oldest first (default), or desc, newest first")
+	takes(f, "order", orders)
 	f.BoolVar(&o.breakdown, "breakdown", false, "with --by day, week, month, project or session, split each group by model")
 	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
@@ -81,6 +84,9 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(false))
 	return cmd
 }
+
+// orders are --order's words: oldest period first, or newest.
+var orders = []string{"asc", "desc"}
 
 func (o *replayOptions) validate(e env) error {
 	if err := o.inputOptions.validate(e); err != nil {
@@ -139,6 +145,9 @@ func (o *replayOptions) checkBy() error {
 			return usageError("--by is a view of its own: it takes no --detail, --policy or --section")
 		}
 	}
+	if o.order != "" && (!slices.Contains(orders, o.order) || !accounting.GroupBy(o.by).IsTime()) {
+		return usageError("--order %q: want %s, with --by day, week or month", o.order, strings.Join(orders, " or "))
+	}
 	if o.breakdown && (o.by == "" || o.by == string(accounting.ByModel)) {
 		return usageError("--breakdown splits --by day, week, month, project or session by model; give one of those")
 	}
@@ -173,7 +182,7 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if err != nil {
 		return err
 	}
-	plan := batch.ReplayPlan{Policy: o.compiled, Plots: o.plot.plots(), By: accounting.GroupBy(o.by), Location: o.loc}
+	plan := batch.ReplayPlan{Policy: o.compiled, Plots: o.plot.plots(), By: accounting.GroupBy(o.by), Location: o.loc, Newest: o.order == orders[1]}
 	if o.spec.Stream != nil && plan.Plots == nil && o.by == "" {
 		out, err := batch.ReplayStream(in, bo, plan, e.stdout, o.spec.Stream)
 		return o.finish(out, err)

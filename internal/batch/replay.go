@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -27,6 +28,8 @@ type ReplayPlan struct {
 	// days, weeks and months of Location.
 	By       accounting.GroupBy
 	Location *time.Location
+	// Newest puts a period view's newest period first (--order desc).
+	Newest bool
 }
 
 // replayed is one session's part of the document, and its plots.
@@ -82,6 +85,12 @@ func Replay(in *Inputs, o Options, p ReplayPlan) (*report.Document, Written, *Ou
 		var total accounting.Group
 		win := accounting.Window{Since: o.Selection.Since, Until: o.Selection.Until}
 		doc.Groups, total = accounting.GroupsIn(reps, p.By, p.Location, o.Accounting.Prices, win)
+		if n := len(doc.Groups); p.Newest && n > 0 {
+			if doc.Groups[n-1].Key == accounting.UnknownKey {
+				n-- // calls without a time stay last
+			}
+			slices.Reverse(doc.Groups[:n])
+		}
 		doc.GroupsTotal = &total
 	}
 	if p.Plots != nil && len(rs) > 1 {
