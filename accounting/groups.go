@@ -112,6 +112,10 @@ type Group struct {
 	// --breakdown shows them, as ccusage's does); they add up to Usage.
 	// None by model.
 	Models []ModelShare `json:"models,omitempty"`
+	// Project and LastActivity are a session's, by session (ccusage's
+	// session report shows both): its project and its last timestamp.
+	Project      string      `json:"project,omitempty"`
+	LastActivity replay.Time `json:"last_activity,omitempty"`
 }
 
 // ModelShare is one model's calls within a group.
@@ -170,9 +174,13 @@ func GroupsIn(reports []*Report, by GroupBy, loc *time.Location, table *prices.T
 		win = Window{}
 	}
 	var logs callLogs
+	bySession := map[string]*Report{}
 	for _, r := range reports {
 		if r.calls != nil {
 			logs.add(r.calls)
+		}
+		if _, ok := bySession[r.Summary.ID]; !ok {
+			bySession[r.Summary.ID] = r
 		}
 	}
 	kept, _ := dedupe(logs)
@@ -241,6 +249,9 @@ func GroupsIn(reports []*Report, by GroupBy, loc *time.Location, table *prices.T
 	for _, k := range keys {
 		u := usageOf(slices.Values(recs[k]), table)
 		g := Group{Key: k, Sessions: len(sessions[k]), Usage: u.Total, HitRatio: u.HitRatio, Compactions: compactions[k]}
+		if r := bySession[k]; by == BySession && r != nil {
+			g.Project, g.LastActivity = r.Summary.Project, r.Summary.End
+		}
 		if by != ByModel {
 			for _, m := range u.ByModel {
 				g.Models = append(g.Models, ModelShare{Model: m.Name, Sessions: len(modelSessions[[2]string{k, m.Name}]),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // overviewTable is one line per session and the total: the view people
@@ -86,23 +87,35 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 			t.RemoveColumn(12)
 		}
 		defer dropSessionsColumn(t, by)
-		rawRow := func(key string, sessions int, u accounting.UsageRow) []string {
-			return []string{key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
-				strconv.FormatBool(u.OutputLowerBound), raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
+		bySession := by == accounting.BySession
+		if bySession {
+			t.Columns = slices.Insert(t.Columns, 1, csvColumns("project", "last_activity")...)
+		}
+		rawRow := func(g accounting.Group, sessions int, u accounting.UsageRow) []string {
+			key := []string{g.Key}
+			if bySession {
+				key = append(key, g.Project, g.LastActivity.String())
+			}
+			return append(key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
+				strconv.FormatBool(u.OutputLowerBound), raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced))
 		}
 		if breakdown {
-			t.Columns = slices.Insert(t.Columns, 1, csvColumns("model")...)
-			t.RemoveColumn(13) // a compaction is not a model's
+			at := 1
+			if bySession {
+				at = 3
+			}
+			t.Columns = slices.Insert(t.Columns, at, csvColumns("model")...)
+			t.RemoveColumn(13 + at - 1) // a compaction is not a model's
 			for _, g := range doc.Groups {
 				for _, m := range g.Models {
-					row := rawRow(g.Key, m.Sessions, m.Usage)
-					t.AddRow(append(slices.Insert(row, 1, m.Model), ratio(m.HitRatio))...)
+					row := rawRow(g, m.Sessions, m.Usage)
+					t.AddRow(append(slices.Insert(row, at, m.Model), ratio(m.HitRatio))...)
 				}
 			}
 			return t
 		}
 		for _, g := range doc.Groups {
-			row := rawRow(g.Key, g.Sessions, g.Usage)
+			row := rawRow(g, g.Sessions, g.Usage)
 			if !byModel {
 				row = append(row, raw(g.Compactions))
 			}
@@ -164,7 +177,21 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	if byModel {
 		t.RemoveColumn(9)
 	}
+	bySession := by == accounting.BySession
+	if bySession { // ccusage's session report: the project and the last activity
+		zone := "UTC"
+		if loc != nil {
+			zone = loc.String()
+		}
+		t.Note += "; last: the session's last activity (" + zone + ")"
+		t.Columns = slices.Insert(t.Columns, 1, table.Column{Name: "Project", Kind: table.Text, Distinct: true, Drop: 7},
+			table.Column{Name: "Last activity", Short: "Last", Drop: 6})
+	}
 	defer dropSessionsColumn(t, by)
+	groupOf := map[string]accounting.Group{}
+	for _, g := range doc.Groups {
+		groupOf[g.Key] = g
+	}
 	// row adds a group, or one of its models (compactions -1: the cell
 	// stays empty, or is not there by model).
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) {
@@ -172,6 +199,14 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 			atLeast(u.Output, u.OutputLowerBound), atLeast(u.Usage().Total(), u.OutputLowerBound), CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m + u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls)}
+		if bySession {
+			project, last, lastRaw := "", "", ""
+			if g, ok := groupOf[name]; ok {
+				project, last, lastRaw = g.Project, lastActivity(g.LastActivity, loc), g.LastActivity.String()
+			}
+			text = slices.Insert(text, 1, project, last)
+			rawRow = slices.Insert(rawRow, 1, project, lastRaw)
+		}
 		switch {
 		case compactions >= 0:
 			text, rawRow = append(text, numtext.Int(compactions)), append(rawRow, raw(compactions))
@@ -242,4 +277,16 @@ func dropSessionsColumn(t *table.Table, by accounting.GroupBy) {
 	if i := slices.IndexFunc(t.Columns, func(c table.Column) bool { return strings.EqualFold(c.Name, "sessions") }); i >= 0 {
 		t.RemoveColumn(i)
 	}
+}
+
+// lastActivity is a session's last timestamp as the session view shows
+// it, to the minute in loc; "" when it has none.
+func lastActivity(t replay.Time, loc *time.Location) string {
+	if t == 0 {
+		return ""
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.UTC().In(loc).Format("2006-01-02 15:04")
 }
