@@ -77,10 +77,13 @@ const (
 	ByProject GroupBy = "project"
 	ByModel   GroupBy = "model"
 	BySession GroupBy = "session"
+	// ByBlock is ccusage's blocks report: Anthropic's 5-hour billing
+	// windows (Blocks).
+	ByBlock GroupBy = "block"
 )
 
 // GroupBys lists the grouped views, in the order the docs give them.
-var GroupBys = []GroupBy{ByDay, ByWeek, ByMonth, ByProject, ByModel, BySession}
+var GroupBys = []GroupBy{ByDay, ByWeek, ByMonth, ByBlock, ByProject, ByModel, BySession}
 
 // ParseGroupBy reads a --by value.
 func ParseGroupBy(s string) (GroupBy, error) {
@@ -94,8 +97,40 @@ func ParseGroupBy(s string) (GroupBy, error) {
 	return "", fmt.Errorf("%q: want one of %s", s, strings.Join(names, ", "))
 }
 
-// IsTime reports whether the view groups by calendar period.
-func (g GroupBy) IsTime() bool { return g == ByDay || g == ByWeek || g == ByMonth }
+// IsTime reports whether the view groups by period: calendar periods
+// and billing blocks.
+func (g GroupBy) IsTime() bool { return g == ByDay || g == ByWeek || g == ByMonth || g == ByBlock }
+
+// BlockLength is a billing block's span, as ccusage's blocks report cuts
+// them: a block starts at the hour of its first call (floored) and holds
+// the calls of the next 5 hours; a call 5 hours or more after the block's
+// start, or after the call before it, starts the next block.
+const BlockLength = 5 * time.Hour
+
+// Blocks returns the starts of the billing blocks of calls at the given
+// Unix ms times (sorted, none 0), in time order.
+func Blocks(times []int64) []int64 {
+	var starts []int64
+	var start, last int64
+	span := BlockLength.Milliseconds()
+	for i, at := range times {
+		if i == 0 || at-start >= span || at-last >= span {
+			start = at - at%time.Hour.Milliseconds()
+			starts = append(starts, start)
+		}
+		last = at
+	}
+	return starts
+}
+
+// ActiveBlock reports whether a block (its group, by block) is still open
+// at now, Unix ms: its last call less than 5 hours before now and its 5
+// hours not over, as ccusage marks the active block.
+func ActiveBlock(g Group, now int64) bool {
+	span := BlockLength.Milliseconds()
+	return g.Start != 0 && g.LastActivity != 0 && now >= int64(g.LastActivity) &&
+		now-int64(g.LastActivity) < span && now < int64(g.Start)+span
+}
 
 // Group is one row of a grouped view: the calls of one period, project
 // or model, their usage and cost, the sessions they came from and, except
@@ -113,9 +148,13 @@ type Group struct {
 	// None by model.
 	Models []ModelShare `json:"models,omitempty"`
 	// Project and LastActivity are a session's, by session (ccusage's
-	// session report shows both): its project and its last timestamp.
+	// session report shows both): its project and its last timestamp; by
+	// block, LastActivity is the block's last call, Start its start and
+	// Active whether it is still open (ActiveBlock, against a given time).
 	Project      string      `json:"project,omitempty"`
 	LastActivity replay.Time `json:"last_activity,omitempty"`
+	Start        replay.Time `json:"start,omitempty"`
+	Active       bool        `json:"active,omitempty"`
 }
 
 // ModelShare is one model's calls within a group.
@@ -184,8 +223,32 @@ func GroupsIn(reports []*Report, by GroupBy, loc *time.Location, table *prices.T
 		}
 	}
 	kept, _ := dedupe(logs)
+	var starts []int64 // by block
+	if by == ByBlock {
+		var times []int64
+		for l, i := range kept.records() {
+			if at := l.recs[i].at; at != 0 && win.Holds(at) {
+				times = append(times, at)
+			}
+		}
+		slices.Sort(times)
+		starts = Blocks(times)
+	}
+	blockOf := func(at int64) int64 {
+		i, found := slices.BinarySearch(starts, at)
+		if !found {
+			i--
+		}
+		return starts[max(i, 0)]
+	}
+	lastAt := map[string]int64{}
 	keyOf := func(at int64, project, model, session string) string {
 		switch by {
+		case ByBlock:
+			if at == 0 || len(starts) == 0 {
+				return UnknownKey
+			}
+			return time.UnixMilli(blockOf(at)).In(loc).Format("2006-01-02 15:04")
 		case ByProject:
 			return project
 		case ByModel:
@@ -212,6 +275,7 @@ func GroupsIn(reports []*Report, by GroupBy, loc *time.Location, table *prices.T
 			sessions[k] = map[string]bool{}
 		}
 		recs[k] = append(recs[k], c)
+		lastAt[k] = max(lastAt[k], l.recs[i].at)
 		all = append(all, c)
 		sessions[k][l.session] = true
 		allSessions[l.session] = true
@@ -251,6 +315,9 @@ func GroupsIn(reports []*Report, by GroupBy, loc *time.Location, table *prices.T
 		g := Group{Key: k, Sessions: len(sessions[k]), Usage: u.Total, HitRatio: u.HitRatio, Compactions: compactions[k]}
 		if r := bySession[k]; by == BySession && r != nil {
 			g.Project, g.LastActivity = r.Summary.Project, r.Summary.End
+		}
+		if by == ByBlock && k != UnknownKey {
+			g.LastActivity, g.Start = replay.Time(lastAt[k]), replay.Time(blockOf(lastAt[k]))
 		}
 		if by != ByModel {
 			for _, m := range u.ByModel {

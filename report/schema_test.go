@@ -448,7 +448,7 @@ var schemaCases = []schemaCase{
 	{
 		schema: report.SchemaGroups, goType: reflect.TypeOf(report.GroupsDocument{}),
 		outputs: func(t *testing.T) [][]byte {
-			return [][]byte{groupsJSON(t, accounting.ByMonth), groupsJSON(t, accounting.ByModel), groupsJSON(t, accounting.BySession)}
+			return [][]byte{groupsJSON(t, accounting.ByMonth), groupsJSON(t, accounting.ByModel), groupsJSON(t, accounting.BySession), groupsJSON(t, accounting.ByBlock)}
 		},
 		example:    func(t *testing.T) []byte { return groupsJSON(t, accounting.ByMonth) },
 		minExample: 20, alias: "`groups_total` has the shape of `groups[]`",

@@ -586,3 +586,15 @@ func TestJSONShorthandAndOrder(t *testing.T) {
 		t.Errorf("--order desc: %v, want %v reversed", got, asc)
 	}
 }
+
+// --by block marks the block open at --now, and none without it.
+func TestByBlockActive(t *testing.T) {
+	plain, _, code := ctxlab(t, "", nil, "replay", "--by", "block", "--wide", fixtures)
+	if code != exitOK || strings.Contains(plain, "active |") || !strings.Contains(plain, "| 2026-05-20 05:00 ") {
+		t.Errorf("--by block without --now (exit %d):\n%s", code, plain)
+	}
+	out, _, _ := ctxlab(t, "", nil, "replay", "--by", "block", "--wide", "--now", "2026-05-20T06:00:00Z", fixtures)
+	if strings.Count(out, " active ") != 1 || !strings.Contains(out, "| 2026-05-20 05:00 active ") {
+		t.Errorf("--now 2026-05-20T06:00:00Z marks no or several blocks:\n%s", out)
+	}
+}

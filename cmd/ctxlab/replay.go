@@ -10,6 +10,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
@@ -26,6 +27,7 @@ type replayOptions struct {
 	by        string
 	breakdown bool
 	order     string // --order: the periods' order
+	now       string // --now: the time --by block's active block is open at
 	tz        string
 	loc       *time.Location
 	compiled  *policies.Compiled // --policy's, by validate
@@ -62,8 +64,9 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's reports after the overview")
 	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project, model or session instead")
-	f.StringVar(&o.order, "order", "", "with --by day, week or month: asc, oldest first (default), or desc, newest first")
+	f.StringVar(&o.order, "order", "", "with --by day, week, month or block: asc, oldest first (default), or desc, newest first")
 	takes(f, "order", orders)
+	f.StringVar(&o.now, "now", "", "with --by block, mark the block open at this time (a time, a date, or now for the clock)")
 	f.BoolVar(&o.breakdown, "breakdown", false, "with --by day, week, month, project or session, split each group by model")
 	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
@@ -182,7 +185,11 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if err != nil {
 		return err
 	}
-	plan := batch.ReplayPlan{Policy: o.compiled, Plots: o.plot.plots(), By: accounting.GroupBy(o.by), Location: o.loc, Newest: o.order == orders[1]}
+	now, err := parseTime("--now", strings.Replace(o.now, "now", "0s", 1), replay.ParseSince, e)
+	if err != nil {
+		return err
+	}
+	plan := batch.ReplayPlan{Policy: o.compiled, Plots: o.plot.plots(), By: accounting.GroupBy(o.by), Location: o.loc, Newest: o.order == orders[1], Now: now}
 	if o.spec.Stream != nil && plan.Plots == nil && o.by == "" {
 		out, err := batch.ReplayStream(in, bo, plan, e.stdout, o.spec.Stream)
 		return o.finish(out, err)

@@ -126,7 +126,7 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	loc := opt.Location
 	key := map[accounting.GroupBy]string{
 		accounting.ByDay: "Day", accounting.ByWeek: "Week", accounting.ByMonth: "Month",
-		accounting.ByProject: "Project", accounting.ByModel: "Model", accounting.BySession: "Session",
+		accounting.ByProject: "Project", accounting.ByModel: "Model", accounting.BySession: "Session", accounting.ByBlock: "Block",
 	}[by]
 	t.Note = "tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read); each call counted once, in the group of its own time or model"
 	if by.IsTime() {
@@ -135,6 +135,9 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 			zone = loc.String()
 		}
 		t.Note = fmt.Sprintf("calls by the %s they were made in (%s)", by, zone)
+		if by == accounting.ByBlock {
+			t.Note = fmt.Sprintf("calls by 5-hour billing block (%s): a block starts at its first call's hour and ends 5 hours later, or where 5 hours pass without a call; last: its last call; active: open at --now", zone)
+		}
 		if by == accounting.ByWeek {
 			t.Note += "; a week runs Monday to Sunday and is named by its Monday"
 		}
@@ -177,6 +180,9 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	if byModel {
 		t.RemoveColumn(9)
 	}
+	if by == accounting.ByBlock {
+		t.Columns = slices.Insert(t.Columns, 1, table.Column{Name: "Last", Drop: 6})
+	}
 	bySession := by == accounting.BySession
 	if bySession { // ccusage's session report: the project and the last activity
 		zone := "UTC"
@@ -199,6 +205,15 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 			atLeast(u.Output, u.OutputLowerBound), atLeast(u.Usage().Total(), u.OutputLowerBound), CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m + u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls)}
+		if g, ok := groupOf[name]; ok && by == accounting.ByBlock {
+			if g.Active {
+				text[0] += " active"
+			}
+			text = slices.Insert(text, 1, lastActivity(g.LastActivity, loc))
+			rawRow = slices.Insert(rawRow, 1, g.LastActivity.String())
+		} else if by == accounting.ByBlock {
+			text, rawRow = slices.Insert(text, 1, ""), slices.Insert(rawRow, 1, "")
+		}
 		if bySession {
 			project, last, lastRaw := "", "", ""
 			if g, ok := groupOf[name]; ok {
