@@ -449,7 +449,7 @@ func TestReplayViewErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--by", "year"}, `--by "year": want one of day, week, month, project, model`},
+		{[]string{"--by", "year"}, `--by "year": want one of day, week, month, block, project, model`},
 		{[]string{"--by", "day", "--detail"}, "--by is a view of its own"},
 		{[]string{"--by", "day", "--policy", "observed"}, "--by is a view of its own"},
 		{[]string{"--breakdown"}, "--breakdown splits --by day, week, month, project or session"},
