@@ -9,7 +9,6 @@ import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -215,23 +214,19 @@ type ComparisonSettings struct {
 // budget: gate's names), over the sessions that have both values (a cost
 // with unpriced calls has none). They come metric by metric in the order
 // given, then policy by policy in the document's order.
-func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt paired.Options) {
+func (doc *CompareDocument) Compare(baseline int, measures []metric.Metric, opt paired.Options) {
 	opt = opt.Resolved()
 	set := &ComparisonSettings{Baseline: doc.Policies[baseline], Metrics: make([]string, len(measures)),
 		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
-	values := func(m budget.Measure, policy int) []float64 {
+	values := func(m metric.Metric, policy int) []float64 {
 		vs := make([]float64, len(doc.Sessions))
 		for i, s := range doc.Sessions {
-			v, ok := m.RunValue(&s.Runs[policy].Metrics)
-			if !ok {
-				v = math.NaN()
-			}
-			vs[i] = v
+			vs[i] = m.PairValue(&s.Runs[policy].Metrics)
 		}
 		return vs
 	}
 	var pairs []paired.Pair
-	var usd []bool // the comparison's totals are dollars: rounded as costs are
+	var of []metric.Metric
 	comps := []Comparison{}
 	for k, m := range measures {
 		set.Metrics[k] = m.Name
@@ -241,14 +236,11 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 				continue
 			}
 			pairs = append(pairs, paired.Pair{Baseline: base, Values: values(m, p)})
-			usd = append(usd, m.Unit == metric.USD)
+			of = append(of, m)
 			comps = append(comps, Comparison{Policy: name, Baseline: set.Baseline, Metric: m.Name})
 		}
 	}
-	for i, st := range paired.CompareAll(pairs, opt) {
-		if usd[i] { // sums of rounded costs: no float noise
-			st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total)
-		}
+	for i, st := range metric.CompareAll(pairs, of, opt) {
 		comps[i].Stats = st
 	}
 	doc.ComparisonSettings, doc.Comparisons = set, comps
@@ -277,10 +269,12 @@ func TotalCostIntervals(policies []string, sessions int, comps []Comparison) (lo
 	}
 	for _, c := range comps {
 		i := slices.Index(policies, c.Policy)
-		if c.Metric != "total_cost_usd" || i < 0 || c.CILowPct == nil || c.CIHighPct == nil || c.Sessions != sessions {
+		if c.Metric != "total_cost_usd" || i < 0 || c.Sessions != sessions {
 			continue
 		}
-		low[i], high[i] = c.BaselineTotal*(1+*c.CILowPct/100), c.BaselineTotal*(1+*c.CIHighPct/100)
+		if lo, hi, ok := c.TotalInterval(); ok {
+			low[i], high[i] = lo, hi
+		}
 	}
 	return low, high
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -339,10 +338,10 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 }
 
 // comparisonMeasures are compare's default --stats.
-func comparisonMeasures(t *testing.T) []budget.Measure {
-	var ms []budget.Measure
+func comparisonMeasures(t *testing.T) []metric.Metric {
+	var ms []metric.Metric
 	for _, name := range report.DefaultComparisonMetrics {
-		m, err := budget.LookupMeasure(name)
+		m, err := metric.LookupMeasure(name)
 		if err != nil {
 			t.Fatal(err)
 		}

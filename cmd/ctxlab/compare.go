@@ -11,8 +11,8 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -74,7 +74,7 @@ func (o *statsOptions) options() (paired.Options, error) {
 
 // resolve checks the flags against the policies' canonical names and
 // returns the baseline's index, the measures and the options.
-func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Options, error) {
+func (o *statsOptions) resolve(names []string) (int, []metric.Metric, paired.Options, error) {
 	var opt paired.Options
 	base := 0
 	if o.baseline != "" {
@@ -86,10 +86,10 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 			return 0, nil, opt, usageError("--baseline %s: not one of --policy (%s)", name, strings.Join(names, ", "))
 		}
 	}
-	var ms []budget.Measure
+	var ms []metric.Metric
 	for _, name := range strings.Split(o.metrics, ",") {
 		name = strings.TrimSpace(name)
-		m, err := budget.LookupMeasure(name)
+		m, err := metric.LookupMeasure(name)
 		switch {
 		case name == "":
 			return 0, nil, opt, usageError("--stats %q: want comma-separated metric names, such as %s", o.metrics, defaultStats)
@@ -97,7 +97,7 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 			return 0, nil, opt, usageError("--stats: %v", err)
 		case m.RecordedOnly:
 			return 0, nil, opt, usageError("--stats %s: a figure of the transcript alone, which no policy changes", name)
-		case slices.ContainsFunc(ms, func(x budget.Measure) bool { return x.Name == name }):
+		case slices.ContainsFunc(ms, func(x metric.Metric) bool { return x.Name == name }):
 			return 0, nil, opt, usageError("--stats %s: listed twice", name)
 		}
 		ms = append(ms, m)

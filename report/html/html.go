@@ -277,7 +277,7 @@ var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Pr
 // document's (rawFloat prints a float as JSON does).
 func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htmlCell {
 	u := r.Usage.Total
-	tokens := u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead + u.Output
+	tokens := u.Usage().Total()
 	cost := cell(view.CostText(r.Summary.Cost, u.Unpriced, u.Calls, u.OutputLowerBound), strconv.FormatFloat(r.Summary.Cost, 'f', -1, 64))
 	if u.Unpriced > 0 && u.Unpriced == u.Calls {
 		cost.Value = ""
@@ -492,7 +492,7 @@ func compareOverviewRow(c *report.Compared, name, href string) []htmlCell {
 	row := []htmlCell{{Text: name, Href: href}, {Text: c.Project}}
 	for _, r := range c.Runs {
 		m := r.Metrics
-		tokens := m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead + m.Output
+		tokens := m.Usage().Total()
 		cost := cell(view.TotalText(m), strconv.FormatFloat(m.TotalCost, 'f', -1, 64))
 		if m.Unpriced+m.AgentsUnpriced > 0 && m.TotalCost == 0 {
 			cost.Value = ""

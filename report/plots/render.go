@@ -166,8 +166,24 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 			f.Legend = append(f.Legend, LegendEntry{Text: k.name, Thumbs: []plot.Thumbnailer{&marks{Glyph: k.g}}})
 		}
 	}
-	// The levels, with the runs' thresholds after the window: the
-	// levels top down.
+	f.Legend = append(f.Legend, levelLegend(d, ths, len(runs))...)
+	addIdleCuts(p, f, d.Gaps)
+	if empty(d.Lines) {
+		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
+		p.Y.Max = math.Max(p.Y.Max, 1)
+		p.HideX()
+		p.X.Label.Text = ""
+	}
+	p.Y.Max *= 1.04
+	closeThresholds(ths, p.Y.Max)
+	padX(p)
+	f.Panels = []*plot.Plot{p}
+	return f
+}
+
+// levelLegend is the legend's entries of the levels, with the runs'
+// thresholds after the window: the levels top down.
+func levelLegend(d ContextData, ths []*hline, runs int) []LegendEntry {
 	var levels []LegendEntry
 	for _, lv := range d.Levels {
 		levels = append(levels, LegendEntry{
@@ -181,7 +197,7 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	}
 	for k, th := range d.Thresholds {
 		text := "threshold " + numtext.Float(float64(th.Tokens), 0)
-		if len(runs) > 1 {
+		if runs > 1 {
 			names := make([]string, len(th.Runs))
 			for j, i := range th.Runs {
 				names[j] = d.Lines[i].Policy
@@ -190,31 +206,25 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 		}
 		levels = slices.Insert(levels, at+k, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ths[k]}})
 	}
-	f.Legend = append(f.Legend, levels...)
-	if len(d.Gaps) > 0 {
+	return levels
+}
+
+// addIdleCuts marks the idle gaps cut from a time axis, with their
+// legend entry.
+func addIdleCuts(p *plot.Plot, f *Figure, gaps []IdleCut) {
+	if len(gaps) > 0 {
 		cuts := &rug{Style: idleStyle, Full: idleStyle, Length: vg.Points(0)}
 		var idle float64
-		for _, g := range d.Gaps {
+		for _, g := range gaps {
 			cuts.X = append(cuts.X, g.X)
 			idle += g.Hours
 		}
 		p.Add(cuts)
 		f.Legend = append(f.Legend, LegendEntry{
-			Text:   fmt.Sprintf("%s cut (%.1f h idle)", numtext.Count(len(d.Gaps), "idle gap", "idle gaps"), idle),
+			Text:   fmt.Sprintf("%s cut (%.1f h idle)", numtext.Count(len(gaps), "idle gap", "idle gaps"), idle),
 			Thumbs: []plot.Thumbnailer{cuts},
 		})
 	}
-	if empty(d.Lines) {
-		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
-		p.Y.Max = math.Max(p.Y.Max, 1)
-		p.HideX()
-		p.X.Label.Text = ""
-	}
-	p.Y.Max *= 1.04
-	closeThresholds(ths, p.Y.Max)
-	padX(p)
-	f.Panels = []*plot.Plot{p}
-	return f
 }
 
 // closeThresholds makes thresholds that lie within 1% of the axis's
@@ -563,7 +573,7 @@ func pct(n, total int64) string {
 	if total == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+	return numtext.Pct(100 * float64(n) / float64(total))
 }
 
 // Tokens draws the token accounting plot: two panels of horizontal bars,

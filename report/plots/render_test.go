@@ -130,9 +130,6 @@ func TestPDF(t *testing.T) {
 	if !bytes.Contains(a.Bytes(), []byte("/BaseFont /LiberationSans")) {
 		t.Error("the font is not Liberation Sans")
 	}
-	if got := windows1252("a—b ≤ 中"); got != "a\x97b ? ?" {
-		t.Errorf("windows1252 = %q", got)
-	}
 }
 
 // TestEmptyInputs: empty runs and reports still draw.

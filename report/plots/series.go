@@ -12,6 +12,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -551,10 +552,9 @@ func PolicyCosts(policies []string, ms []simulate.Metrics, sessions int) PolicyC
 			Unpriced:   m.Unpriced + m.AgentsUnpriced,
 		}
 		if i > 0 {
-			if base := d.Bars[0].Total; base != 0 {
-				// Rounded as report's compare deltas are (to 0.01, printed
-				// to 0.1), so that the plot and the table agree.
-				p := math.Round(10000*(b.Total-base)/base) / 100
+			// Rounded as report's compare deltas are (internal/numstat,
+			// printed to 0.1), so that the plot and the table agree.
+			if p, ok := numstat.Pct(b.Total-d.Bars[0].Total, d.Bars[0].Total); ok {
 				if p == 0 {
 					p = 0 // not −0
 				}

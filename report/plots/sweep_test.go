@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
@@ -93,7 +94,7 @@ func TestSweepSeries(t *testing.T) {
 	// the first point's two spread from 4 to 6.
 	two := []float64{4, 6}
 	want := []SweepLine{
-		{Label: "a (y=p)", X: []float64{1, 10}, Median: []float64{simulate.Median(two), 3}, P10: []float64{simulate.Quantile(two, 10), 3}, P90: []float64{simulate.Quantile(two, 90), 3}, Points: []int{0, 1}},
+		{Label: "a (y=p)", X: []float64{1, 10}, Median: []float64{numstat.Median(two), 3}, P10: []float64{numstat.Quantile(two, 0.1), 3}, P90: []float64{numstat.Quantile(two, 0.9), 3}, Points: []int{0, 1}},
 		{Label: "a (y=q)", X: []float64{1, 10}, Median: []float64{2, 5}, P10: []float64{2, 5}, P90: []float64{2, 5}, Points: []int{2, 3}},
 		{Label: "b", X: []float64{5}, Median: []float64{1}, P10: []float64{1}, P90: []float64{1}, Points: []int{4}},
 	}

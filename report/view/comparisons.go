@@ -7,7 +7,6 @@ import (
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
@@ -119,7 +118,7 @@ func IntervalText(c report.Comparison) string {
 
 // measureText is a total in its metric's unit.
 func measureText(name string, v float64) string {
-	m, err := budget.LookupMeasure(name)
+	m, err := metric.LookupMeasure(name)
 	switch {
 	case err != nil:
 		return numtext.Float(v, 2)

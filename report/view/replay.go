@@ -153,6 +153,7 @@ func render(w io.Writer, md bool, width int, secs []section) error {
 			if md {
 				err = table.WriteMarkdown(w, t)
 			} else {
+				t.ShortText = shortModels
 				err = table.WriteText(w, t, width)
 			}
 			if err != nil {

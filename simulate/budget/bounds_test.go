@@ -74,7 +74,7 @@ func TestMeasuresDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	pos := 0
-	for _, m := range Measures() {
+	for _, m := range metric.Measures() {
 		i := strings.Index(string(b[pos:]), "| `"+m.Name+"` |")
 		if i < 0 {
 			t.Errorf("measure %s is not in docs/gate.md's table (or not in order)", m.Name)
@@ -188,7 +188,7 @@ func TestUnpricedByMeasure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": m}, BreakUnpriced: 7}}, nil).Limits[0]
+		o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": m}, Recorded: metric.Recorded{BreakUnpriced: 7}}}, nil).Limits[0]
 		if o.Pass || len(o.Reasons) != 1 || !strings.HasPrefix(o.Reasons[0], fmt.Sprintf("%d calls of models without a price", want)) {
 			t.Errorf("%s: pass %v, reasons %q; want %d unpriced calls", measure, o.Pass, o.Reasons, want)
 		}

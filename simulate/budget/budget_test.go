@@ -107,27 +107,3 @@ func run(tr *simulate.Trace, spec string) (simulate.Metrics, error) {
 	}
 	return simulate.Run(tr, p, simulate.Config{}).Metrics, nil
 }
-
-// TestRunValue: a run's measure as compare's statistics read it; a cost
-// with unpriced calls and a figure of the transcript alone have none.
-func TestRunValue(t *testing.T) {
-	run := simulate.Metrics{CacheWrite5m: 3, CacheWrite1h: 4, TotalCost: 2.5, Cost: 2, AgentsUnpriced: 1}
-	for _, c := range []struct {
-		name string
-		v    float64
-		ok   bool
-	}{
-		{"cache_write", 7, true},
-		{"cost_usd", 2, true},        // the main thread's calls are all priced
-		{"total_cost_usd", 0, false}, // a sub-agent's call is not
-		{"duplicate_read_waste_tokens", 0, false},
-	} {
-		m, err := LookupMeasure(c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v, ok := m.RunValue(&run); v != c.v || ok != c.ok {
-			t.Errorf("%s: %v, %v; want %v, %v", c.name, v, ok, c.v, c.ok)
-		}
-	}
-}
