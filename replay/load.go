@@ -593,7 +593,7 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 	case st.BytesRead == 0:
 		return fmt.Errorf("%s: empty file", path)
 	case entries == 0 && st.Bad > 0:
-		return fmt.Errorf("%s: no valid transcript line in %d lines (not a Claude Code transcript?)", path, st.Lines)
+		return fmt.Errorf("%s: no valid transcript line in %s (not a Claude Code transcript?)", path, numtext.Count(st.Lines, "line", "lines"))
 	case entries == 0:
 		return fmt.Errorf("%s: only blank lines", path)
 	case records == 0:

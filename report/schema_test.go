@@ -291,6 +291,26 @@ func replayJSON(t *testing.T, path, policy string) ([]byte, int) {
 	return buf.Bytes(), len(sessions)
 }
 
+// groupsJSON is `ctxlab replay --by by --format json` on the fixtures.
+func groupsJSON(t *testing.T, by accounting.GroupBy) []byte {
+	t.Helper()
+	cfg := accounting.DefaultConfig()
+	var reps []*accounting.Report
+	for _, s := range corpusload.Path(t, corpusFixtures) {
+		reps = append(reps, accounting.Analyze(s, cfg))
+	}
+	doc := report.NewDocument(reps, cfg.Prices, nil)
+	var total accounting.Group
+	doc.By = string(by)
+	doc.Groups, total = accounting.GroupsIn(reps, by, nil, cfg.Prices, accounting.Window{})
+	doc.GroupsTotal = &total
+	var buf bytes.Buffer
+	if err := report.WriteJSON(&buf, doc); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return buf.Bytes()
+}
+
 // compareJSON runs the real pipeline on path as `ctxlab compare --format
 // json --fidelity --policy specs` does.
 func compareJSON(t *testing.T, path string, specs ...string) []byte {
@@ -423,6 +443,14 @@ var schemaCases = []schemaCase{
 			return [][]byte{demoJSON(t), corpus, compacting}
 		},
 		example: demoJSON, minExample: 20, alias: "`total` has the shape of `sessions[]`",
+	},
+	{
+		schema: report.SchemaGroups, goType: reflect.TypeOf(report.GroupsDocument{}),
+		outputs: func(t *testing.T) [][]byte {
+			return [][]byte{groupsJSON(t, accounting.ByMonth), groupsJSON(t, accounting.ByModel), groupsJSON(t, accounting.BySession), groupsJSON(t, accounting.ByBlock)}
+		},
+		example:    func(t *testing.T) []byte { return groupsJSON(t, accounting.ByMonth) },
+		minExample: 20, alias: "`groups_total` has the shape of `groups[]`",
 	},
 	{
 		schema: "ctxlab.compare", goType: reflect.TypeOf(report.CompareDocument{}),

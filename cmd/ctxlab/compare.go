@@ -90,6 +90,7 @@ whole input, into DIR (see docs/plots.md).`,
 			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			defer o.plot.tidy()
 			return runCompare(o, e)
 		},
 	}

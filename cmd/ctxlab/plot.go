@@ -39,6 +39,7 @@ See docs/plots.md.`,
 			if err := o.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			defer o.tidy()
 			return runPlot(args[0], o, e)
 		},
 	}
@@ -86,6 +87,7 @@ type plotOptions struct {
 	format  string
 	x       string
 	top     int
+	made    *batch.Plots // by plots, once the flags are parsed
 }
 
 // addFlags adds --plot-format, --x and --plot-top; dirFlag names the flag
@@ -133,8 +135,14 @@ func (o *plotOptions) plots() *batch.Plots {
 	if o == nil || o.dir == "" {
 		return nil
 	}
-	return &batch.Plots{Dir: o.dir, Format: o.format, Options: plots.Options{XTime: o.x == plotAxes[1], Top: o.top}}
+	if o.made == nil {
+		o.made = &batch.Plots{Dir: o.dir, Format: o.format, Options: plots.Options{XTime: o.x == plotAxes[1], Top: o.top}}
+	}
+	return o.made
 }
+
+// tidy removes the folder mkdir made when nothing was written into it.
+func (o *plotOptions) tidy() { o.made.Tidy() }
 
 // mkdir creates the output directory, when there is one, before any
 // work.

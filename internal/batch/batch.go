@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"io"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -273,10 +274,6 @@ func warnUnpriced(w io.Writer, models []accounting.Count) {
 		return
 	}
 	for _, m := range models {
-		calls := "calls"
-		if m.Count == 1 {
-			calls = "call"
-		}
-		fmt.Fprintf(w, "warning: model %s has no price: its %d %s are left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, m.Count, calls)
+		fmt.Fprintf(w, "warning: model %s has no price: its %s left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, numtext.Count(m.Count, "call is", "calls are"))
 	}
 }

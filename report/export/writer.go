@@ -116,6 +116,10 @@ type Writer struct {
 	buffered int
 	sessions int
 	info     map[string]*TableInfo
+	// What Abort removes: the folders Create made (deepest first), and
+	// the manifest unless a previous export's was there.
+	created     []string
+	hadManifest bool
 }
 
 type partKey struct{ table, project, date string }
@@ -137,7 +141,8 @@ type buffer interface {
 // Create prepares dir for an export: it creates it, refuses one that holds
 // files but no export (unless opt.Overwrite), removes a previous export's
 // tables and writes an incomplete manifest, so that a folder that cannot be
-// written fails before any session is read. Errors name the folder.
+// written fails before any session is read. Errors name the folder. A run
+// that fails calls Abort.
 func Create(dir string, opt Options) (*Writer, error) {
 	if opt.Format == "" {
 		opt.Format = FormatParquet
@@ -151,7 +156,8 @@ func Create(dir string, opt Options) (*Writer, error) {
 	if opt.BufferedRows <= 0 {
 		opt.BufferedRows = DefaultBufferedRows
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	created, err := atomicfile.MkdirAll(dir)
+	if err != nil {
 		return nil, err
 	}
 	entries, err := os.ReadDir(dir)
@@ -164,7 +170,8 @@ func Create(dir string, opt Options) (*Writer, error) {
 	if err := removeFiles(dir, opt.Shard); err != nil {
 		return nil, err
 	}
-	w := &Writer{dir: dir, opt: opt, parts: map[partKey]*partition{}, info: map[string]*TableInfo{}}
+	_, statErr := os.Stat(filepath.Join(dir, manifestName(opt.Shard)))
+	w := &Writer{dir: dir, opt: opt, parts: map[partKey]*partition{}, info: map[string]*TableInfo{}, created: created, hadManifest: statErr == nil}
 	for _, t := range Tables {
 		w.info[t] = &TableInfo{Name: t}
 	}
@@ -240,6 +247,23 @@ func (w *Writer) Close() (*Manifest, error) {
 		return nil, err
 	}
 	return w.manifest(true), nil
+}
+
+// Abort removes what this export wrote, after a failed run: its tables
+// (Create removed a previous export's), its manifest when none was there
+// before (a previous export's stays, marked incomplete, since its tables
+// are gone), and the folders Create made, when they are left empty.
+// Nothing that was in the folder before, other than a previous export's
+// tables, is touched.
+func (w *Writer) Abort() error {
+	errs := []error{removeFiles(w.dir, w.opt.Shard)} // under a shard, its own files alone
+	if !w.hadManifest {
+		if err := os.Remove(filepath.Join(w.dir, manifestName(w.opt.Shard))); !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	atomicfile.RemoveEmpty(w.created)
+	return errors.Join(errs...)
 }
 
 // pending returns the partitions holding rows, in path order.

@@ -513,12 +513,32 @@ func cutDistinct(values []string, width int, prefix bool) ([]string, bool) {
 	if prefix {
 		return distinct(values, cut(width-1))
 	}
+	// A policy spec keeps its policy's name, up to the colon, and the end
+	// where its settings differ: "claude-code:…pct=60".
+	if h := specHead(values); h > 0 && h < width-1 {
+		if out, ok := distinct(values, cut(h)); ok {
+			return out, true
+		}
+	}
 	for h := 0; h < width; h++ {
 		if out, ok := distinct(values, cut(h)); ok {
 			return out, true
 		}
 	}
 	return nil, false
+}
+
+// specHead is the width of the longest policy name before a colon among
+// values that name policies with parameters ("claude-code:pct=60"), or
+// 0 when none does.
+func specHead(values []string) int {
+	h := 0
+	for _, v := range values {
+		if name, _, ok := strings.Cut(v, ":"); ok && name != "" && !strings.ContainsAny(name, " /\\") {
+			h = max(h, twwidth.Width(name)+1)
+		}
+	}
+	return h
 }
 
 // distinct applies f to values and reports whether different values stay

@@ -515,6 +515,9 @@ func TestCutDistinct(t *testing.T) {
 		{[]string{"1xxxxxx", "2xxxxxx", "xxxxxx1", "xxxxxx2"}, 5, false, []string{"1…xxx", "2…xxx", "x…xx1", "x…xx2"}},
 		// Wide characters count two columns.
 		{[]string{"-home-開発-デモ-one", "-home-開発-デモ-two"}, 12, false, []string{"…発-デモ-one", "…発-デモ-two"}},
+		// Policy specs keep their policy's name and where they differ.
+		{[]string{"observed", "claude-code:window=100000,pct=60", "claude-code:window=100000,pct=70", "keep-last-n:n=10"}, 19, false,
+			[]string{"observed", "claude-code:…pct=60", "claude-code:…pct=70", "keep-last-n:n=10"}},
 		{[]string{"agent-acompact-fa0be5", "agent-acompact-b9c21e", "general-tool-calls"}, 17, true, []string{"agent-acompact-f…", "agent-acompact-b…", "general-tool-cal…"}},
 	} {
 		got, ok := cutDistinct(c.in, c.width, c.prefix)

@@ -35,7 +35,7 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 	}
 	t.Columns = []table.Column{
 		{Name: "Metric", Kind: table.Text},
-		{Name: "Policy", Kind: table.Text},
+		{Name: "Policy", Kind: table.Text, Distinct: true},
 		{Name: "Baseline", Right: true, Drop: 2},
 		{Name: "Total", Right: true, Drop: 3},
 		{Name: "Change", Right: true},

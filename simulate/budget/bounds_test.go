@@ -154,6 +154,14 @@ func TestTop(t *testing.T) {
 	if want := "b=9 d=9 c=7"; strings.Join(got, " ") != want {
 		t.Errorf("top %v, want %s", got, want)
 	}
+	// Sessions whose value is 0 weigh nothing on a bound above.
+	got = nil
+	for _, c := range evaluateOne(t, `{"measure": "cache_write", "max": 1000}`, []int64{0, 4, 0}, nil).Top {
+		got = append(got, fmt.Sprintf("%s=%v", c.Session, c.Value))
+	}
+	if want := "b=4"; strings.Join(got, " ") != want {
+		t.Errorf("top with sessions weighing 0: %v, want %s", got, want)
+	}
 	f, err := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "cache_hit_ratio", "of": "session_mean", "min": 0.1}]}`), "b.json", time.Unix(0, 0), canon)
 	if err != nil {
 		t.Fatal(err)

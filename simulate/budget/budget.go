@@ -277,6 +277,11 @@ func cause(err error) error {
 		if want == "" {
 			want = "a " + te.Type.Kind().String()
 		}
+		// A number where a number was expected fails only by its size
+		// (1e400 overflows a float64).
+		if n, ok := strings.CutPrefix(te.Value, "number "); ok && want == "a number" {
+			return fmt.Errorf("%s is out of range", n)
+		}
 		return fmt.Errorf("a %s where %s was expected", te.Value, want)
 	}
 	if strings.HasPrefix(err.Error(), "json: unknown field ") {

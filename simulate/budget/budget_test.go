@@ -24,6 +24,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown measure", `{"version":1,"limits":[{"measure":"cost","max":1}]}`, `b.json: limits[0].measure: unknown measure "cost" (want one of calls, `},
 		{"missing measure", `{"version":1,"limits":[{"max":1}]}`, "b.json: limits[0].measure: missing"},
 		{"max a string", `{"version":1,"limits":[{"measure":"cost_usd","max":1},{"measure":"input","max":"10"}]}`, "b.json: limits[1].max: a string where a number was expected"},
+		{"max out of range", `{"version":1,"limits":[{"measure":"cost_usd","max":1e400}]}`, "b.json: limits[0].max: 1e400 is out of range"},
 		{"unknown limit field", `{"version":1,"limits":[{"measure":"cost_usd","maximum":1}]}`, "b.json: limits[0].maximum: unknown field"},
 		{"no bound", `{"version":1,"limits":[{"measure":"cost_usd"}]}`, "b.json: limits[0]: no bound"},
 		{"bad aggregation", `{"version":1,"limits":[{"measure":"cost_usd","of":"p50","max":1}]}`, `b.json: limits[0].of: "p50": want one of total, session_max, session_mean, median, p90, p99`},

@@ -66,7 +66,8 @@ type Outcome struct {
 	// Reasons say why the limit failed, what it ignored, or why its value
 	// is a lower bound.
 	Reasons []string `json:"reasons,omitempty"`
-	// Top are the three sessions that weigh most on the value.
+	// Top are the three sessions that weigh most on the value; a session
+	// whose value is 0 weighs nothing on a bound above and is not listed.
 	Top []Contributor `json:"top,omitempty"`
 }
 
@@ -126,10 +127,10 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	}
 	if m.Cost && p.unpriced > 0 {
 		if l.Unpriced != "ignore" {
-			o.fail("%d calls of models without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", p.unpriced)
+			o.fail("%s without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", numtext.Count(p.unpriced, "call of a model", "calls of models"))
 			return o
 		}
-		o.Reasons = append(o.Reasons, fmt.Sprintf("%d calls of models without a price are left out (\"unpriced\": \"ignore\")", p.unpriced))
+		o.Reasons = append(o.Reasons, numtext.Count(p.unpriced, "call of a model without a price is", "calls of models without a price are")+" left out (\"unpriced\": \"ignore\")")
 	}
 	v := aggregate(l.Of, m, p.samples, p.runs, p.values)
 	o.Value = &v
@@ -303,8 +304,12 @@ func top(m metric.Metric, l *Limit, picked []*Sample, values []float64, lowers [
 		return picked[idx[a]].Session < picked[idx[b]].Session
 	})
 	var out []Contributor
-	for _, i := range idx[:min(3, len(idx))] {
-		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: prices.RoundUSD(values[i]), LowerBound: lowers[i]})
+	for _, i := range idx {
+		v := prices.RoundUSD(values[i])
+		if len(out) == 3 || (v == 0 && !low) {
+			break // the rest weigh nothing on a total or a maximum
+		}
+		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: v, LowerBound: lowers[i]})
 	}
 	return out
 }
