@@ -477,7 +477,24 @@ func WarmStart(calls []TraceCall) *TraceCall {
 // step replays call i: the real compaction under observed, the call's new
 // items, the policy's turn, the fit to the recorded prompt, the request.
 func (e *engine) step(i int, p Policy, obs bool) {
-	tr, tc := e.tr, &e.tr.Calls[i]
+	tc := &e.tr.Calls[i]
+	rules := e.advance(i, tc, obs)
+	st := e.newState(i, tc)
+	e.callRewrites(i, tc, obs)
+	e.policyTurn(i, tc, p, st, obs)
+	e.request(tc, st.Limits, obs)
+	if e.compacted {
+		e.turns.Compacted()
+	}
+	e.settle(i, tc, rules)
+}
+
+// advance starts call i: the real compaction under observed, the items
+// the call appends, what a new process or a lost prefix undoes, and the
+// count Claude Code's auto-compact check reads (trigger). It returns the
+// call's version rules.
+func (e *engine) advance(i int, tc *TraceCall, obs bool) versionRules {
+	tr := e.tr
 	e.call, e.now, e.model = i, tc.Time, tc.Model
 	e.ttl = e.callTTL(tc)
 	e.actions = nil
@@ -499,7 +516,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	if tc.Shrink > 0 && !obs {
 		// Whether the loss rewrote the conversation is known once the
-		// call's cache key is (below).
+		// call's cache key is (callRewrites).
 		e.shrink(tc.Shrink, e.appendedFrom, false, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
@@ -517,8 +534,13 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if i == 0 {
 		e.trigger = e.tokens
 	}
-	// One State per run, refilled for each call: policies use it only
-	// during Before.
+	return rules
+}
+
+// newState refills the run's one State for call i: policies use it only
+// during Before.
+func (e *engine) newState(i int, tc *TraceCall) *State {
+	tr := e.tr
 	st := &e.st
 	*st = State{
 		Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
@@ -528,12 +550,26 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if i > 0 && e.prevTime > 0 && tc.Time > 0 {
 		st.GapMs = tc.Time - e.prevTime
 	}
+	return st
+}
+
+// callRewrites applies what call tc's requests rewrite in the cache: its
+// side requests, the turn's rewrites, and a lost prefix under the call's
+// cache key.
+func (e *engine) callRewrites(i int, tc *TraceCall, obs bool) {
 	e.sideRequests(tc)
 	e.turnRewrites(i, tc)
 	e.key = e.cacheKey(tc)
 	if tc.Shrink > 0 && !obs && !e.thinkingSwitched() {
 		e.markEdit(1)
 	}
+}
+
+// policyTurn is the policy's turn at call i (after a replayed /compact,
+// and the threshold it reports at the first call), then the fit to the
+// recorded prompt under observed.
+func (e *engine) policyTurn(i int, tc *TraceCall, p Policy, st *State, obs bool) {
+	tr := e.tr
 	e.sync(st)
 	if c := tc.RealCompact; !obs && e.replaysManual(p) && c != nil && c.Trigger == "manual" && !c.Continued {
 		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
@@ -547,10 +583,13 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
 		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil && !e.thinkingSwitched(), e.restarted(i, tc)) // a call without usage has nothing to fit
 	}
-	e.request(tc, st.Limits, obs)
-	if e.compacted {
-		e.turns.Compacted()
-	}
+}
+
+// settle records what the next call reads of call i: the prompt and
+// output Claude Code counts, the previous call's time, model, message and
+// key, the turn's start, and the cached prefixes the call showed.
+func (e *engine) settle(i int, tc *TraceCall, rules versionRules) {
+	tr := e.tr
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
 	switch {
 	case rules.finalOutput && rules.unmarked:
