@@ -903,16 +903,11 @@ func (e *engine) fit(target int64, unexplained, restart bool) {
 // an edit at the first message, unless the loss is explained (a real
 // micro-compaction before the call, which marks its own edits).
 //
-// The context before the first message past the system prompt's
-// breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
-// compaction re-attached without a line in the transcript) gives too: a
-// new process builds it anew, so at a restart it gives first, and
-// otherwise when the messages have nothing left to give. What is left
-// then comes from the system prompt itself: the recorded prompt proves
-// that it ends there at the latest (a restarted process's tools and
-// system prompt are its own; a 1.0.x compaction rebuilds what it puts
-// before the first message), and its breakpoint moves down with it, so
-// that the fit always reaches the recorded prompt.
+// The context before the first message gives too (first at a restart,
+// else when the messages have nothing left), then the system prompt, whose
+// breakpoint moves down with it, so that the fit always reaches the
+// recorded prompt (docs/simulation.md, "Sizes: exact where the transcript
+// allows", says why each may give).
 func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 	if n > 0 && unexplained {
 		e.markEdit(1)
