@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -199,7 +200,7 @@ const (
 type Result struct {
 	Policy  string            `json:"policy"`
 	Session string            `json:"session"`
-	Method  accounting.Method `json:"method"`
+	Method  sizing.Method     `json:"method"`
 	Limits  claudecode.Limits `json:"limits"`
 	// CompactAt is the context at which the run's policy compacts, as of
 	// the first call (Thresholder); 0 when it compacts at no threshold (it
@@ -580,7 +581,7 @@ func (e *engine) policyTurn(i int, tc *TraceCall, p Policy, st *State, obs bool)
 		}
 	}
 	p.Before(st)
-	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
+	if obs && tr.Method == sizing.MethodUsage && tc.Usage.Prompt() > 0 {
 		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil && !e.thinkingSwitched(), e.restarted(i, tc)) // a call without usage has nothing to fit
 	}
 }
