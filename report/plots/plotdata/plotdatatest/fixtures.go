@@ -14,30 +14,22 @@ import (
 
 // Synthetic returns two small runs over one session, every number chosen
 // so that the series can be computed by hand (see the tests' comments).
-//
-// observed: window 200,000, threshold 167,000, warning 147,000 (Sonnet 4.5,
-// CLI 2.1.30: 200,000 − 20,000 reserved − 13,000 buffer; − 20,000).
-//
-//	call time      prompt  input  write        read    cost  notes
-//	1    10:00:00  20,000  10     19,990       0       0.10
-//	2    10:30:00  60,000  10     40,000       19,990  0.20
-//	3    11:00:00  62,000  10     4,990        57,000  0.30  micro: cleared
-//	4    11:15:00  60,000  10     2,000+3,000  54,990  0.25  read −2,010: 3.5% < 5%, no break
-//	5    12:00:00  30,000  10     20,000       9,990   0.05  compacted; read −45,000: break
-//	6    (none)    33,000  10     3,000        29,990  0     unpriced; real microcompact
-//	7    12:30:00  34,000  10     5,500        28,490  0.04  read −1,500: 5% but ≤ 2,000, no break
-//
-// and one summarizer call before call 5 costing 0.15.
-//
-// claude-code: three calls at 10:00, 10:30, 11:00 with prompts 20,000,
-// 90,000, 25,000; call 3 compacted and dropped items; another window
-// (1,000,000) that the plot must not use; a threshold of its own, 108,000
-// (as claude-code:pct=60's: ⌊180,000 × 60%⌋), where observed's is Claude
-// Code's 167,000.
 func Synthetic() []*simulate.Result {
 	lim := claudecode.LimitsFor(claudecode.LimitParams{}, "claude-sonnet-4-5", "2.1.30")
+	// observed: window 200,000, threshold 167,000, warning 147,000 (Sonnet
+	// 4.5, CLI 2.1.30: 200,000 − 20,000 reserved − 13,000 buffer; − 20,000),
+	// and one summarizer call before call 5 costing 0.15.
+	//
+	//	call time      prompt  input  write        read    cost  notes
+	//	1    10:00:00  20,000  10     19,990       0       0.10
+	//	2    10:30:00  60,000  10     40,000       19,990  0.20
+	//	3    11:00:00  62,000  10     4,990        57,000  0.30  micro: cleared
+	//	4    11:15:00  60,000  10     2,000+3,000  54,990  0.25  read −2,010: 3.5% < 5%, no break
+	//	5    12:00:00  30,000  10     20,000       9,990   0.05  compacted; read −45,000: break
+	//	6    (none)    33,000  10     3,000        29,990  0     unpriced; real microcompact
+	//	7    12:30:00  34,000  10     5,500        28,490  0.04  read −1,500: 5% but ≤ 2,000, no break
 	obs := &simulate.Result{
-		Policy: "observed", Session: "Synthetic", Method: "usage", Limits: lim, CompactAt: lim.Threshold,
+		Policy: "observed", Session: "synthetic", Method: "usage", Limits: lim, CompactAt: lim.Threshold,
 		Calls: []simulate.CallResult{
 			{Call: 1, Time: Stamp("2026-01-02T10:00:00Z"), Prompt: 20000, Input: 10, Write5m: 19990, Cost: 0.1, Priced: true},
 			{Call: 2, Time: Stamp("2026-01-02T10:30:00Z"), Prompt: 60000, Input: 10, Write5m: 40000, Read: 19990, Cost: 0.2, Priced: true},
@@ -53,8 +45,13 @@ func Synthetic() []*simulate.Result {
 		// Calls 0.94 + summarizer 0.15.
 		Metrics: simulate.Metrics{Cost: 1.09},
 	}
+	// claude-code: three calls at 10:00, 10:30, 11:00 with prompts 20,000,
+	// 90,000, 25,000; call 3 compacted and dropped items; another window
+	// (1,000,000) that the plot must not use; a threshold of its own,
+	// 108,000 (as claude-code:pct=60's: ⌊180,000 × 60%⌋), where observed's
+	// is Claude Code's 167,000.
 	cc := &simulate.Result{
-		Policy: "claude-code", Session: "Synthetic", Method: "usage",
+		Policy: "claude-code", Session: "synthetic", Method: "usage",
 		Limits:    claudecode.LimitsFor(claudecode.LimitParams{Window: 1_000_000}, "claude-sonnet-4-5", "2.1.30"),
 		CompactAt: 108_000,
 		Calls: []simulate.CallResult{
