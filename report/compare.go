@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
@@ -47,12 +48,12 @@ type CompareDocument struct {
 // Compared is one session (or, as the document's Total, every session) run
 // under each policy, in the order the policies were given.
 type Compared struct {
-	Sessions int               `json:"sessions"`
-	ID       string            `json:"id,omitempty"`
-	Path     string            `json:"path,omitempty"`
-	Project  string            `json:"project,omitempty"`
-	Method   accounting.Method `json:"method,omitempty"`
-	Runs     []Run             `json:"runs"`
+	Sessions int           `json:"sessions"`
+	ID       string        `json:"id,omitempty"`
+	Path     string        `json:"path,omitempty"`
+	Project  string        `json:"project,omitempty"`
+	Method   sizing.Method `json:"method,omitempty"`
+	Runs     []Run         `json:"runs"`
 }
 
 // Run is one policy's run: simulate's metrics and the delta against the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/report/plots"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 )
 
 func newPlotCmd(e env) *cobra.Command {
@@ -103,7 +104,7 @@ func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
 	f.StringVar(&o.format, "plot-format", plots.Formats[0], "image format of the plots: "+strings.Join(plots.Formats[:last], ", ")+" or "+plots.Formats[last])
 	takes(f, "plot-format", plots.Formats)
 	f.StringVar(&o.x, "x", plotAxes[0], "x axis of the context plot: call (the call's number) or time (hours since the first call)")
-	f.IntVar(&o.top, "plot-top", plots.DefaultTop, "bars kept in the tokens and duplicates plots")
+	f.IntVar(&o.top, "plot-top", plotdata.DefaultTop, "bars kept in the tokens and duplicates plots")
 }
 
 // validate checks the flags; set tells whether a flag was given, since

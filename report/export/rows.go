@@ -10,6 +10,7 @@ package export
 import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -258,7 +259,7 @@ func Build(index int, s *replay.Session, rep *accounting.Report, runs []*simulat
 			}
 			r.Calls = append(r.Calls, row)
 		}
-		sz := accounting.SizeThread(th)
+		sz := sizing.SizeThread(th)
 		for mi := range th.Messages {
 			m := &th.Messages[mi]
 			row := Message{

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
@@ -159,7 +159,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	if c.Sessions > 1 {
 		notes = append(notes, "totals: sums over the sessions, peak: the largest session's; ")
 	}
-	if c.Method == accounting.MethodEstimate {
+	if c.Method == sizing.MethodEstimate {
 		notes = append(notes, "sizes are Claude Code's estimates (the session has no usage); ")
 	}
 	note := strings.Join(notes, "")

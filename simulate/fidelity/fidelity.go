@@ -272,25 +272,48 @@ func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol To
 		}
 		if p := c.Predicted; p != nil && c.Recorded != 0 {
 			r.measured, r.simRead, r.simWrite = true, p.Read, p.Write
-			switch d := p.Read - u.CacheRead; {
-			case d > tol.Tokens && newVersion:
-				r.cause, r.diff = causeNewVersion, d
-			case d > tol.Tokens && stopped:
-				r.cause, r.diff = causeStopped, d
-			case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
-				r.cause, r.diff = causeShorter, d
-			case d > tol.Tokens && tc.AfterAsk && claudecode.AllowedTools.In(tc.Version) && u.CacheRead > 0 && u.CacheRead < tr.Overhead:
-				r.cause, r.diff = causeAllowedTools, d
-			case d > tol.Tokens:
-				r.cause, r.diff = causeUnseen, d
-			case d < -tol.Tokens && (len(c.Actions) > 0 || tc.Shrink > 0):
-				r.cause, r.diff = causeShallower, -d
-			case d < -tol.Tokens:
-				r.cause, r.diff = causeWarm, -d
-			}
+			r.cause, r.diff = readCauseOf(p.Read-u.CacheRead, tol.Tokens, readFacts{
+				newVersion: newVersion, stopped: stopped,
+				shorter:   p.Read == tr.SystemPrefix && u.CacheRead > 0,
+				allowed:   tc.AfterAsk && claudecode.AllowedTools.In(tc.Version) && u.CacheRead > 0 && u.CacheRead < tr.Overhead,
+				shallower: len(c.Actions) > 0 || tc.Shrink > 0,
+			})
 		}
 		f.calls = append(f.calls, r)
 	}
+}
+
+// readFacts is what, besides its figures, decides the cause a call's
+// read difference falls under.
+type readFacts struct {
+	newVersion bool // another Claude Code version than the model's previous call
+	stopped    bool // the call or the one before has no timestamp, or shares it with another response
+	shorter    bool // the prediction read the system prompt prefix alone, the call more
+	allowed    bool // after a permission prompt, where the allowed tools rewrite the prompt
+	shallower  bool // the run rewrote or lost part of the conversation at the call
+}
+
+// readCauseOf returns the cause a read difference d (predicted minus
+// recorded) falls under, the first that applies, and the tokens it
+// accounts for; causeNone within tol.
+func readCauseOf(d, tol int64, f readFacts) (readCause, int64) {
+	switch {
+	case d > tol && f.newVersion:
+		return causeNewVersion, d
+	case d > tol && f.stopped:
+		return causeStopped, d
+	case d > tol && f.shorter:
+		return causeShorter, d
+	case d > tol && f.allowed:
+		return causeAllowedTools, d
+	case d > tol:
+		return causeUnseen, d
+	case d < -tol && f.shallower:
+		return causeShallower, -d
+	case d < -tol:
+		return causeWarm, -d
+	}
+	return causeNone, 0
 }
 
 // callRecord is one call as the fidelity row measures it.

@@ -1,4 +1,4 @@
-package accounting
+package sizing
 
 import (
 	"cmp"
@@ -349,3 +349,15 @@ func (sz *Sizes) distribute(slots []slot, sum, total int64) {
 		sz.Blocks[slots[j].m][slots[j].b]++
 	}
 }
+
+// Method says how tokens were counted.
+type Method string
+
+// The counting methods.
+const (
+	// MethodUsage sizes context from each call's API usage.
+	MethodUsage Method = "usage"
+	// MethodEstimate is Claude Code's own estimate: round(length/4) per
+	// text piece, 2,000 per image.
+	MethodEstimate Method = "estimate"
+)

@@ -1,4 +1,4 @@
-package plots
+package plotdata
 
 import (
 	"fmt"
@@ -335,11 +335,11 @@ type TokenData struct {
 	Tools BarData
 }
 
-// Token segment names.
+// Token segment names, as the token plot's legend and BarData.Segments give them.
 const (
-	segmentTokens  = "category total"
-	segmentRequest = "tool_use input"
-	segmentResult  = "tool results"
+	SegmentTokens  = "category total"
+	SegmentRequest = "tool_use input"
+	SegmentResult  = "tool results"
 )
 
 // DefaultTop is the number of rows kept when a caller passes top ≤ 0.
@@ -376,12 +376,12 @@ func TokenBars(t accounting.Tokens, top int) TokenData {
 	for name, n := range cats {
 		cb = append(cb, Bar{Label: string(name), Parts: []int64{n}})
 	}
-	d.Categories = foldBars(cb, []string{segmentTokens}, top, "categories")
+	d.Categories = foldBars(cb, []string{SegmentTokens}, top, "categories")
 	var tb []Bar
 	for name, v := range tools {
 		tb = append(tb, Bar{Label: name, Parts: []int64{v[0], v[1]}})
 	}
-	d.Tools = foldBars(tb, []string{segmentRequest, segmentResult}, top, "tools")
+	d.Tools = foldBars(tb, []string{SegmentRequest, SegmentResult}, top, "tools")
 	return d
 }
 
