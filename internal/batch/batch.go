@@ -149,15 +149,7 @@ func Each[T any](in *Inputs, o Options, work func(*Session) T, emit func(T)) (*O
 	if o.Merge != nil {
 		return eachMerged(in, o, emit)
 	}
-	log := o.Log
-	if log == nil {
-		log = io.Discard
-	}
-	out := &Outcome{}
-	for _, err := range in.Errs {
-		fmt.Fprintln(log, "ctxlab:", err)
-		out.Errors = append(out.Errors, err.Error())
-	}
+	log, out := start(in, o)
 	kept := inShard(in.Sources, o.Shard)
 	if o.HugeHeap {
 		srcs := make([]replay.Source, len(kept))
@@ -276,4 +268,19 @@ func warnUnpriced(w io.Writer, models []accounting.Count) {
 	for _, m := range models {
 		fmt.Fprintf(w, "warning: model %s has no price: its %s left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, numtext.Count(m.Count, "call is", "calls are"))
 	}
+}
+
+// start returns the log a run writes to and its outcome, with the input's
+// errors (paths that could not be searched) said on the log and recorded.
+func start(in *Inputs, o Options) (io.Writer, *Outcome) {
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	out := &Outcome{}
+	for _, err := range in.Errs {
+		fmt.Fprintln(log, "ctxlab:", err)
+		out.Errors = append(out.Errors, err.Error())
+	}
+	return log, out
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -160,15 +159,7 @@ func (m *Merged) Inputs() *Inputs {
 // eachMerged is Each over the parts' values: each session's value, its
 // warnings and read error, in input order, as Each hands them.
 func eachMerged[T any](in *Inputs, o Options, emit func(T)) (*Outcome, error) {
-	log := o.Log
-	if log == nil {
-		log = io.Discard
-	}
-	out := &Outcome{}
-	for _, err := range in.Errs {
-		fmt.Fprintln(log, "ctxlab:", err)
-		out.Errors = append(out.Errors, err.Error())
-	}
+	log, out := start(in, o)
 	read, skipped := 0, false
 	for _, e := range o.Merge.entries {
 		out.Warned = out.Warned || e.Warned
