@@ -22,6 +22,9 @@ func Complete(toComplete string, list bool) []string {
 	if !hasParams {
 		var out []string
 		for _, n := range Names() {
+			if !composes(head, n) {
+				continue
+			}
 			out = append(out, head+n, head+n+":")
 		}
 		// After "spec:k=v," a piece with "=" continues spec's parameters
@@ -90,4 +93,20 @@ func CompleteParams(specs []string) []string {
 		}
 	}
 	return out
+}
+
+// composes reports whether policy name may follow head's last "+": a
+// composition Compile would refuse (observed in it, a part twice, two
+// models of Claude Code) is not offered. Outside a composition every
+// name may come.
+func composes(head, name string) bool {
+	comp, ok := strings.CutSuffix(head, "+")
+	if !ok {
+		return true
+	}
+	if i := strings.LastIndex(comp, ","); i >= 0 {
+		comp = comp[i+1:]
+	}
+	_, err := Compile(comp + "+" + name)
+	return err == nil
 }
