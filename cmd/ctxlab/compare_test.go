@@ -236,7 +236,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "replay", "--policy", "keep-last-n:"}, []string{"keep-last-n:n=", "keep-last-n:polling="}},
 		{[]string{"__complete", "replay", "--policy", "claude-code:pct=80,"}, []string{"claude-code:pct=80,window="}},
 		{[]string{"__complete", "compare", "--policy", "observed,keep-last-n:"}, []string{"observed,keep-last-n:n="}},
-		{[]string{"__complete", "replay", "--policy", "observed+keep"}, []string{"observed+keep-last-n:"}},
+		{[]string{"__complete", "replay", "--policy", "context-editing+keep"}, []string{"context-editing+keep-last-n:"}},
 		{[]string{"__complete", "compare", "--by", ""}, []string{"version", "project"}},
 	} {
 		out, errOut, code := ctxlab(t, "", nil, tt.args...)
