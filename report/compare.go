@@ -121,7 +121,7 @@ func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity
 	}
 	setDeltas(total.Runs)
 	doc := &CompareDocument{
-		Schema: SchemaCompare, Version: SchemaVersion,
+		Schema: SchemaCompare, Version: CompareVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: rows, Errors: errs,
 		UnpricedModels: []accounting.Count{}, Comparisons: []Comparison{},
@@ -203,7 +203,22 @@ type ComparisonSettings struct {
 	// Resamples is the bootstrap's; 0: no intervals.
 	Resamples  int     `json:"resamples"`
 	Confidence float64 `json:"confidence"`
-	Alpha      float64 `json:"alpha"`
+	// Alpha is the signed-rank test's level (wilcoxon_significant).
+	Alpha float64 `json:"alpha"`
+	// Significance names the rule that decides each comparison's
+	// `significant`: SignificanceInterval.
+	Significance string `json:"significance"`
+}
+
+// SignificanceInterval is the one rule that decides significance: the
+// change's bootstrap interval, at Confidence, excludes 0.
+const SignificanceInterval = "bootstrap_interval"
+
+// newSettings are the settings of comparisons made with opt.
+func newSettings(baseline string, metrics []string, opt paired.Options) *ComparisonSettings {
+	opt = opt.Resolved()
+	return &ComparisonSettings{Baseline: baseline, Metrics: metrics, Resamples: max(opt.Resamples, 0),
+		Confidence: opt.Confidence, Alpha: opt.Alpha, Significance: SignificanceInterval}
 }
 
 // Compare sets the document's comparisons: every policy but the baseline
@@ -213,8 +228,7 @@ type ComparisonSettings struct {
 // given, then policy by policy in the document's order.
 func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt paired.Options) {
 	opt = opt.Resolved()
-	set := &ComparisonSettings{Baseline: doc.Policies[baseline], Metrics: make([]string, len(measures)),
-		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
+	set := newSettings(doc.Policies[baseline], make([]string, len(measures)), opt)
 	values := func(m budget.Measure, policy int) []float64 {
 		vs := make([]float64, len(doc.Sessions))
 		for i, s := range doc.Sessions {

@@ -102,7 +102,7 @@ var transcriptKeys = map[string]bool{"type": true, "parentUuid": true, "uuid": t
 // to session before the next is read, so memory holds one session. The
 // document must start with "schema" (ctxlab writes it first); unknown
 // fields are skipped, so documents of later versions with new fields are
-// read, but a version above SchemaVersion is refused. An error from
+// read, but a version above the schema's Version is refused. An error from
 // session stops the reading and is returned as is.
 func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 	dec := json.NewDecoder(r)
@@ -158,8 +158,8 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 			if err := dec.Decode(&h.Version); err != nil {
 				return fail(err)
 			}
-			if h.Version > SchemaVersion {
-				return fail(fmt.Errorf("version %d: written by a later ctxlab (this one reads up to %d)", h.Version, SchemaVersion))
+			if h.Version > Version(h.Schema) {
+				return fail(fmt.Errorf("version %d: written by a later ctxlab (this one reads up to %d)", h.Version, Version(h.Schema)))
 			}
 		case "policies":
 			if err := dec.Decode(&h.Policies); err != nil {

@@ -82,7 +82,7 @@ type SweepRow struct {
 func NewSweepDocument(ctxlab string, grid SweepGrid, obj metric.Metric, cons []sweep.Constraint, pareto []metric.Metric,
 	inputs []SweepInput, rows []sweep.Row, errs []string) *SweepDocument {
 	doc := &SweepDocument{
-		Schema: SchemaSweep, Version: SchemaVersion, Ctxlab: ctxlab, Grid: grid, Objective: obj.Name,
+		Schema: SchemaSweep, Version: SweepVersion, Ctxlab: ctxlab, Grid: grid, Objective: obj.Name,
 		Constraints: []string{}, Inputs: inputs, Rows: []SweepRow{}, ParetoComparisons: []Comparison{}, Errors: errs,
 	}
 	if doc.Errors == nil {
@@ -153,8 +153,7 @@ func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Opt
 			metrics = append(metrics, m)
 		}
 	}
-	set := &ComparisonSettings{Baseline: policy, Metrics: metrics,
-		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
+	set := newSettings(policy, metrics, opt)
 	sweep.Compare(doc.Totals, rows, ms, policy, obj, opt)
 	if len(doc.Pareto) == 2 {
 		a, _ := metric.Lookup(doc.Pareto[0])

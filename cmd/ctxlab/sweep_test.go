@@ -179,6 +179,7 @@ func TestSweepStats(t *testing.T) {
 		High                     *float64 `json:"total_change_ci_high_pct"`
 		P                        *float64 `json:"wilcoxon_p"`
 		Significant              bool
+		WilcoxonSignificant      bool `json:"wilcoxon_significant"`
 	}
 	type doc struct {
 		Settings report.ComparisonSettings `json:"comparison_settings"`
@@ -228,7 +229,9 @@ func TestSweepStats(t *testing.T) {
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9*max(1, math.Abs(b)) }
 
 	// Against observed, run apart on every session: compare's costs
-	// (docs/compare.md), all four sessions dearer under n=2 (p = 2/2⁴).
+	// (docs/compare.md), all four sessions dearer under n=2 (p = 2/2⁴,
+	// not significant by rank; every resample dearer too, so the
+	// interval excludes 0 and decides: significant).
 	d, out := run()
 	if _, again := run(); again != out {
 		t.Error("two runs differ")
@@ -243,7 +246,7 @@ func TestSweepStats(t *testing.T) {
 		c := tot.Comparison
 		v := costs(d.Rows, tot.Policy)
 		ch := pairedtest.ExactChanges(obs, v)
-		if c.Baseline != "observed" || c.Sessions != 4 || *c.P != 0.125 || c.Significant || !near(*c.Change, 100*(sum(v)/sum(obs)-1)) ||
+		if c.Baseline != "observed" || c.Sessions != 4 || *c.P != 0.125 || c.WilcoxonSignificant || !c.Significant || !(*c.Low > 0) || !near(*c.Change, 100*(sum(v)/sum(obs)-1)) ||
 			!quantileFits(ch, *c.Low, 0.025) || !quantileFits(ch, *c.High, 0.975) ||
 			!near(*tot.Low, 1.495029*(1+*c.Low/100)) || !near(*tot.High, 1.495029*(1+*c.High/100)) {
 			t.Errorf("%s: %+v, interval %v %v; want change %v", tot.Policy, c, *tot.Low, *tot.High, 100*(sum(v)/sum(obs)-1))
@@ -262,13 +265,14 @@ func TestSweepStats(t *testing.T) {
 	}
 	clear := d.Pareto[1]
 	if clear.Metric != "clearings" || clear.Baseline != "keep-last-n:n=2" || clear.Policy != "keep-last-n:n=8" || clear.BaselineTotal != 59 || clear.Total != 35 ||
-		!near(*clear.Change, 100*(35.0/59-1)) || !near(*clear.P, 2*distuv.UnitNormal.CDF(-2)) || !clear.Significant ||
+		!near(*clear.Change, 100*(35.0/59-1)) || !near(*clear.P, 2*distuv.UnitNormal.CDF(-2)) || !clear.Significant || !clear.WilcoxonSignificant ||
 		!near(*clear.Low, -2400.0/54) || *clear.High != -37.5 {
 		t.Errorf("clearings step: %+v (change %v, p %v, interval %v %v)", clear, *clear.Change, *clear.P, *clear.Low, *clear.High)
 	}
 	ch := pairedtest.ExactChanges(n2, n8)
 	cost := d.Pareto[0]
-	if cost.Metric != "total_cost_usd" || !quantileFits(ch, *cost.Low, 0.025) || !quantileFits(ch, *cost.High, 0.975) || *cost.P != 0.125 || cost.Significant {
+	if cost.Metric != "total_cost_usd" || !quantileFits(ch, *cost.Low, 0.025) || !quantileFits(ch, *cost.High, 0.975) || *cost.P != 0.125 ||
+		cost.Significant != (*cost.Low > 0) || cost.WilcoxonSignificant {
 		t.Errorf("cost step: %+v", cost)
 	}
 	for _, tot := range d.Totals {
@@ -279,18 +283,20 @@ func TestSweepStats(t *testing.T) {
 		}
 	}
 
-	// --alpha above p: significant; --bootstrap 0: no interval, the test
-	// still; the table shows the change, or ~.
+	// --alpha above p: significant by rank; --bootstrap 0: no interval,
+	// so nothing significant, the test still; the table shows the change
+	// whatever the tests say, differs (the interval's verdict) and p,
+	// marked † where the test disagrees.
 	d, _ = run("--alpha", "0.2", "--bootstrap", "0")
-	if c := d.Totals[0].Comparison; !c.Significant || c.Low != nil || d.Totals[0].Low != nil || *c.P != 0.125 || d.Settings.Resamples != 0 {
+	if c := d.Totals[0].Comparison; c.Significant || !c.WilcoxonSignificant || c.Low != nil || d.Totals[0].Low != nil || *c.P != 0.125 || d.Settings.Resamples != 0 {
 		t.Errorf("--alpha 0.2 --bootstrap 0: %+v, interval %v", c, d.Totals[0].Low)
 	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--alpha", "0.2"}, "+57.6%"},
-		{nil, "      ~ |"},
+		{[]string{"--alpha", "0.2"}, "| +57.6% | yes     | 0.125 |"},
+		{nil, "| +57.6% | yes     | 0.125† |"},
 	} {
 		text, _, _ := ctxlab(t, "", nil, append([]string{"sweep", "--wide", "--policy", "keep-last-n", "--vary", "n=2,8"}, append(c.args, fixtures)...)...)
 		// One fixture session's output counts are placeholders: the cost

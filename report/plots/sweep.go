@@ -639,7 +639,8 @@ const (
 
 // MarkSteps records which steps along the front differ significantly, from
 // sweep's front comparisons (each point of the front against the one
-// before it, on each metric; sweep.FrontSteps).
+// before it, on each metric; sweep.FrontSteps): a comparison's interval
+// decides, and one without an interval leaves the step untested.
 func (d *ParetoData) MarkSteps(cs []paired.Comparison) {
 	if len(cs) == 0 || len(d.Front) < 2 {
 		return
@@ -652,6 +653,7 @@ func (d *ParetoData) MarkSteps(cs []paired.Comparison) {
 				continue
 			}
 			switch {
+			case !c.Decided(): // no interval (--bootstrap 0): no verdict
 			case c.Significant:
 				d.Steps[k] = StepDiffers
 			case d.Steps[k] == StepUntested:

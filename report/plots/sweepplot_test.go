@@ -500,8 +500,13 @@ func TestParetoSteps(t *testing.T) {
 	d := ParetoData{A: lookup(t, "total_cost_usd"), B: lookup(t, "peak_context"), Bases: []string{"p"}}
 	d.Front = []ParetoPoint{pt("p:k=1", 1, 40), pt("p:k=2", 2, 30), pt("p:k=4", 3, 20), pt("p:k=8", 4, 10)}
 	d.Points = d.Front
+	// The interval decides: [1, 2] excludes 0, [−1, 1] holds it.
 	cmp := func(from, to, m string, sig bool) paired.Comparison {
-		return paired.Comparison{Policy: to, Baseline: from, Metric: m, Stats: paired.Stats{Significant: sig}}
+		lo, hi := -1.0, 1.0
+		if sig {
+			lo, hi = 1, 2
+		}
+		return paired.Comparison{Policy: to, Baseline: from, Metric: m, Stats: paired.Stats{Significant: sig, CILowPct: &lo, CIHighPct: &hi}}
 	}
 	frontLines := func(f *Figure) (steps int, dashed []int) {
 		for _, pl := range plotters(f.Panels[0]) {
@@ -529,6 +534,13 @@ func TestParetoSteps(t *testing.T) {
 	})
 	if want := []StepTest{StepDiffers, StepSame, StepUntested}; !slices.Equal(d.Steps, want) {
 		t.Fatalf("steps %v, want %v", d.Steps, want)
+	}
+	// Without intervals (--bootstrap 0) nothing decides: untested, even
+	// where the signed-rank test finds a shift.
+	noIv := d
+	noIv.MarkSteps([]paired.Comparison{{Policy: "p:k=2", Baseline: "p:k=1", Metric: "peak_context", Stats: paired.Stats{WilcoxonSignificant: true}}})
+	if want := []StepTest{StepUntested, StepUntested, StepUntested}; !slices.Equal(noIv.Steps, want) {
+		t.Errorf("no intervals: steps %v, want %v", noIv.Steps, want)
 	}
 	f = Pareto(d, 3, Options{})
 	if n, dashed := frontLines(f); n != 3 || !slices.Equal(dashed, []int{1}) || !legendHas(f, "step with no significant difference") {

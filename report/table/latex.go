@@ -76,7 +76,7 @@ var latexText = strings.NewReplacer(
 	`~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
 	"\n", " ", `<`, `$<$`, `>`, `$>$`, `|`, `\textbar{}`,
 	`…`, `\ldots{}`, `≥`, `$\geq$`, `≤`, `$\leq$`, `Δ`, `$\Delta$`, `×`, `$\times$`,
-	`−`, `$-$`, `—`, `---`, `–`, `--`, `→`, `$\rightarrow$`, `α`, `$\alpha$`, `±`, `$\pm$`, `²`, `$^2$`,
+	`−`, `$-$`, `—`, `---`, `–`, `--`, `→`, `$\rightarrow$`, `α`, `$\alpha$`, `±`, `$\pm$`, `²`, `$^2$`, `†`, `\dag{}`,
 )
 
 // Escape writes s as LaTeX text on one line: the ten special characters

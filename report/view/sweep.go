@@ -90,6 +90,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		table.Column{Name: obj.Name, Right: true},
 		table.Column{Name: "Interval", Right: true, Drop: 8},
 		table.Column{Name: "Change", Right: true},
+		table.Column{Name: "Differs"},
 		table.Column{Name: "p", Right: true, Drop: 7},
 		table.Column{Name: "p10", Right: true, Drop: 1},
 		table.Column{Name: "Median", Right: true, Drop: 3},
@@ -108,7 +109,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	}
 	if doc.ComparisonSettings == nil { // no statistics computed
 		defer func() {
-			for _, name := range []string{"Interval", "Change", "p"} {
+			for _, name := range []string{"Interval", "Change", "Differs", "p"} {
 				remove(name)
 			}
 		}()
@@ -135,31 +136,29 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		lower := obj.LowerBound(m)
 		anyLower = anyLower || lower || m.TotalLowerBound()
 		val := func(v float64) string { return mark(obj.Unit.Text(v), lower) }
-		interval, change := "", ChangeText(cmp)
+		// The interval that decides: in the objective's unit, else (a
+		// total that is not the sessions' sum) the change's, in percent.
+		interval, change, differs, p := IntervalText(cmp), ChangeText(cmp), DiffersText(cmp), PText(cmp)
 		if tot.CILow != nil && tot.CIHigh != nil {
 			interval = "[" + val(*tot.CILow) + ", " + val(*tot.CIHigh) + "]"
 		}
 		if cmp.Policy != "" && cmp.Policy == cmp.Baseline {
-			interval, change = "", "baseline"
+			interval, change, differs, p = "", "baseline", "", ""
 		}
-		text = append(text, val(obj.Value(m)), interval, change, pOrBlank(cmp.WilcoxonP), val(tot.P10), val(tot.Median), val(tot.P90),
+		text = append(text, val(obj.Value(m)), interval, change, differs, p, val(tot.P10), val(tot.Median), val(tot.P90),
 			mark(numtext.USD(m.TotalCost), m.TotalLowerBound()), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
-		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
+		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), differs, optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
 			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
 		t.Add(text, rawRow)
 	}
 	return t
 }
 
-// versusNote says what the interval, change and p columns are.
+// versusNote says what the interval, change, differs and p columns are.
 func versusNote(set *report.ComparisonSettings, obj metric.Metric) string {
-	interval := "no interval (--bootstrap 0)"
-	if set.Resamples > 0 {
-		interval = fmt.Sprintf("interval: the total's %s%% interval against %s (bootstrap over sessions, %s resamples; blank where the total is not the sessions' sum, or a session's cost is unknown: its calls have no price)",
-			confidencePct(set.Confidence), set.Baseline, numtext.Int(set.Resamples))
-	}
-	return interval + "; change: of " + obj.Name + " against " + set.Baseline + ", ~ where the Wilcoxon signed-rank test finds no difference (p ≥ α = " +
-		numtext.Float(set.Alpha, -1) + "); each row is its own test, not corrected for the others (docs/sweep.md)"
+	more := "; in percent of " + set.Baseline + "'s where the total is not the sessions' sum, blank where a session's cost is unknown: its calls have no price"
+	return "change: of " + obj.Name + " against " + set.Baseline + "; " + intervalNote(set, "interval: the total's ", more, set.Baseline+"'s total") +
+		"; each row is its own test, not corrected for the others (docs/sweep.md)"
 }
 
 // confidencePct is a confidence level in percent, as short as it is
@@ -174,7 +173,8 @@ func SweepTotalsCSV(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	cols := append([]string{"rank", "policy"}, doc.Params()...)
 	cols = append(cols, "sessions", "feasible", "pareto", "objective", "value", "lower_bound", "ci_low", "ci_high", "p10", "median", "p90",
-		"baseline", "baseline_value", "change_pct", "change_ci_low_pct", "change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant")
+		"baseline", "baseline_value", "change_pct", "change_ci_low_pct", "change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant",
+		"wilcoxon_significant")
 	t := &table.Table{Name: "sweep_totals", Title: "Every point", Columns: csvColumns(cols...)}
 	for _, tot := range doc.Totals {
 		row := []string{raw(tot.Rank), tot.Policy}
@@ -186,9 +186,9 @@ func SweepTotalsCSV(doc *report.SweepDocument) *table.Table {
 			rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90))
 		if c := tot.Comparison; c != nil {
 			row = append(row, c.Baseline, rawFloat(c.BaselineTotal), optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
-				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant))
+				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant), strconv.FormatBool(c.WilcoxonSignificant))
 		} else {
-			row = append(row, "", "", "", "", "", "", "", "", "")
+			row = append(row, "", "", "", "", "", "", "", "", "", "")
 		}
 		t.AddRow(row...)
 	}
@@ -226,8 +226,9 @@ func defaultsNote(doc *report.SweepDocument) string {
 
 // ParetoTable is the points no other beats on both Pareto metrics, best
 // first on the first; with the statistics, each point against the one
-// before it on each metric (the change, "~" where the signed-rank test
-// finds no difference, and p) and whether it differs from it on either.
+// before it on each metric (the change and the signed-rank p, marked
+// where it disagrees with the interval) and whether it differs from it on
+// either: the intervals' verdict.
 func ParetoTable(doc *report.SweepDocument) *table.Table {
 	a, _ := metric.Lookup(doc.Pareto[0])
 	b, _ := metric.Lookup(doc.Pareto[1])
@@ -242,8 +243,9 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 		set = nil // no neighbours to compare
 	}
 	if set != nil {
-		t.Note += fmt.Sprintf("\neach point against the one above it, session by session: the change of each total, ~ where the Wilcoxon signed-rank test finds no difference (p ≥ α = %s); "+
-			"differs: on either metric; A: %s, B: %s", numtext.Float(set.Alpha, -1), a.Name, b.Name)
+		t.Note += "\neach point against the one above it, session by session: the change of each total; " +
+			strings.Replace(intervalNote(set, "each change's ", "", ""), "differs: yes when the interval excludes 0", "differs: yes when either interval (JSON pareto_comparisons) excludes 0", 1) +
+			"; A: " + a.Name + ", B: " + b.Name
 		t.Columns = append(t.Columns,
 			table.Column{Name: "Δ " + a.Name, Short: "Δ A", Right: true},
 			table.Column{Name: "p " + a.Name, Short: "p A", Right: true, Drop: 2},
@@ -272,10 +274,10 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 				}
 			}
 			differs := ""
-			if i > 0 {
+			if i > 0 && (ca.Decided() || cb.Decided()) {
 				differs = yesNo(ca.Significant || cb.Significant)
 			}
-			text = append(text, ChangeText(ca), pOrBlank(ca.WilcoxonP), ChangeText(cb), pOrBlank(cb.WilcoxonP), differs)
+			text = append(text, ChangeText(ca), PText(ca), ChangeText(cb), PText(cb), differs)
 			rawRow = append(rawRow, optRaw(ca.TotalChangePct), optRaw(ca.WilcoxonP), optRaw(cb.TotalChangePct), optRaw(cb.WilcoxonP), differs)
 		}
 		t.Add(text, rawRow)

@@ -73,9 +73,11 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	c := byPoint[0].Comparison
-	// W+ = 1+2+3+4 = 10, the largest of 2⁴ equally likely sums: p = 2/16.
+	// W+ = 1+2+3+4 = 10, the largest of 2⁴ equally likely sums: p = 2/16,
+	// not significant by rank; every resample doubles, so the interval
+	// [+100%, +100%] excludes 0 and decides: significant.
 	if c.Sessions != 4 || c.BaselineTotal != 15 || c.Total != 30 || *c.TotalChangePct != 100 || *c.CILowPct != 100 || *c.CIHighPct != 100 ||
-		*c.MedianChangePct != 100 || *c.GeomeanRatio != 2 || *c.WilcoxonP != 0.125 || c.Significant {
+		*c.MedianChangePct != 100 || *c.GeomeanRatio != 2 || *c.WilcoxonP != 0.125 || c.WilcoxonSignificant || !c.Significant || !c.Disagree() {
 		t.Errorf("twice the baseline: %+v", c.Stats)
 	}
 	if lo, hi := byPoint[0].CILow, byPoint[0].CIHigh; lo == nil || hi == nil || *lo != 30 || *hi != 30 {
@@ -227,15 +229,18 @@ func TestFrontSteps(t *testing.T) {
 			diffs[k], sb, sv = vb-va, sb+va, sv+vb
 		}
 		p := bruteWilcoxon(t, diffs)
-		if s.WilcoxonP == nil || *s.WilcoxonP != p || s.Significant != (p < 0.05) || math.Abs(*s.TotalChangePct-100*(sv/sb-1)) > 1e-9 {
-			t.Errorf("step %d (%s): p %v, significant %v, change %v; want p %v, change %v", i, w.metric, s.WilcoxonP, s.Significant, *s.TotalChangePct, p, 100*(sv/sb-1))
+		if s.WilcoxonP == nil || *s.WilcoxonP != p || s.WilcoxonSignificant != (p < 0.05) || math.Abs(*s.TotalChangePct-100*(sv/sb-1)) > 1e-9 {
+			t.Errorf("step %d (%s): p %v, significant %v, change %v; want p %v, change %v", i, w.metric, s.WilcoxonP, s.WilcoxonSignificant, *s.TotalChangePct, p, 100*(sv/sb-1))
+		}
+		if s.Significant != (*s.CILowPct > 0 || *s.CIHighPct < 0) {
+			t.Errorf("step %d (%s): interval [%v, %v], significant %v", i, w.metric, *s.CILowPct, *s.CIHighPct, s.Significant)
 		}
 	}
 	// p → q costs more in all six sessions: p = 2/2⁶, the smallest there
 	// is. Its peaks move both ways: W+ = 1 + 2 + 5 = 8 (the ranks of +10,
 	// +20 and +70), and 22 of the 64 subsets of 1…6 sum to 8 or less, so
 	// p = 2 × 22/64.
-	if *steps[0].WilcoxonP != 2.0/64 || !steps[0].Significant || *steps[1].WilcoxonP != 44.0/64 || steps[1].Significant {
+	if *steps[0].WilcoxonP != 2.0/64 || !steps[0].WilcoxonSignificant || *steps[1].WilcoxonP != 44.0/64 || steps[1].WilcoxonSignificant {
 		t.Errorf("p → q: cost %+v, peak %+v", steps[0].Stats, steps[1].Stats)
 	}
 	// A front of two points has one step, on each metric.
