@@ -25,6 +25,11 @@ type CompareDocument struct {
 	Policies []string    `json:"policies"`
 	Sessions []*Compared `json:"sessions"`
 	Total    *Compared   `json:"total"`
+	// SessionsWithoutCalls counts the sessions whose main thread made no
+	// call: nothing to replay, every policy's run the same and empty.
+	// They stay in the sessions and the total, and are left out of the
+	// comparisons and the plots.
+	SessionsWithoutCalls int `json:"sessions_without_calls"`
 	// ComparisonSettings and Comparisons: each policy against the
 	// baseline, metric by metric, with its uncertainty over sessions
 	// (Compare); nil and empty until Compare is called.
@@ -83,6 +88,18 @@ func (r *Run) Result(c *Compared) *simulate.Result {
 	}
 }
 
+// HasCalls says whether the session's main thread made a call: the runs
+// (all alike in their calls, the replay being trace-driven) replayed one.
+// A session without one is left out of the statistics and the plots.
+func (c *Compared) HasCalls() bool {
+	for _, r := range c.Runs {
+		if r.Metrics.Calls > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // NewCompared gathers one session's runs, one per policy in order; the
 // first run is the baseline of the deltas. With calls, each run keeps its
 // limits, simulated calls and summarizer calls.
@@ -126,6 +143,11 @@ func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: rows, Errors: errs,
 		UnpricedModels: []accounting.Count{}, Comparisons: []Comparison{},
 	}
+	for _, s := range sessions {
+		if !s.HasCalls() {
+			doc.SessionsWithoutCalls++
+		}
+	}
 	if rows != nil {
 		sum := fidelity.Summarize(rows, fidelity.DefaultTolerances())
 		doc.FidelitySummary = &sum
@@ -165,6 +187,7 @@ func (doc *CompareDocument) members() []member {
 		{name: "policies", value: doc.Policies},
 		list("sessions", doc.Sessions, len(doc.Sessions), func(i int) any { return doc.Sessions[i] }),
 		{name: "total", value: doc.Total},
+		{name: "sessions_without_calls", value: doc.SessionsWithoutCalls},
 	}
 	if doc.ComparisonSettings != nil {
 		ms = append(ms, member{name: "comparison_settings", value: doc.ComparisonSettings})
@@ -224,14 +247,24 @@ func newSettings(baseline string, metrics []string, opt paired.Options) *Compari
 // Compare sets the document's comparisons: every policy but the baseline
 // (doc.Policies[baseline]) against it, on each measure (run measures of
 // budget: gate's names), over the sessions that have both values (a cost
-// with unpriced calls has none). They come metric by metric in the order
+// with unpriced calls has none) and a call (a session without one has
+// nothing a policy could change: it would only add a zero difference, and
+// a session to n). They come metric by metric in the order
 // given, then policy by policy in the document's order.
 func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt paired.Options) {
 	opt = opt.Resolved()
 	set := newSettings(doc.Policies[baseline], make([]string, len(measures)), opt)
+	// The sessions without a call are not resampled at all: left out, not
+	// drawn as empty sessions.
+	var sessions []*Compared
+	for _, s := range doc.Sessions {
+		if s.HasCalls() {
+			sessions = append(sessions, s)
+		}
+	}
 	values := func(m budget.Measure, policy int) []float64 {
-		vs := make([]float64, len(doc.Sessions))
-		for i, s := range doc.Sessions {
+		vs := make([]float64, len(sessions))
+		for i, s := range sessions {
 			v, ok := m.RunValue(&s.Runs[policy].Metrics)
 			if !ok {
 				v = math.NaN()
@@ -266,31 +299,36 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 
 // TotalCostIntervals are each policy's total cost interval against the
 // baseline in dollars, in the order of Policies, from the comparisons of
-// total_cost_usd: the baseline's total times 1 + the change's interval.
-// NaN for the baseline, without an interval, and when some session's cost
-// is unknown (the comparison then covers fewer sessions than the total).
+// total_cost_usd: the baseline's total times 1 + the change's interval,
+// plus what the sessions without a call cost (their sub-agents, the same
+// under every policy). NaN for the baseline, without an interval, and
+// when some session's cost is unknown (the comparison then covers fewer
+// sessions than the total).
 func (doc *CompareDocument) TotalCostIntervals() (low, high []float64) {
-	sessions := 0
-	if doc.Total != nil {
-		sessions = doc.Total.Sessions
-	}
-	return TotalCostIntervals(doc.Policies, sessions, doc.Comparisons)
+	return TotalCostIntervals(doc.Policies, doc.Total, doc.SessionsWithoutCalls, doc.Comparisons)
 }
 
 // TotalCostIntervals is CompareDocument.TotalCostIntervals from a
 // document's parts (as ReadJSON's Header has them): its policies, its
-// total's sessions and its comparisons.
-func TotalCostIntervals(policies []string, sessions int, comps []Comparison) (low, high []float64) {
+// total, its sessions without a call and its comparisons.
+func TotalCostIntervals(policies []string, total *Compared, withoutCalls int, comps []Comparison) (low, high []float64) {
 	low, high = make([]float64, len(policies)), make([]float64, len(policies))
 	for i := range low {
 		low[i], high[i] = math.NaN(), math.NaN()
 	}
+	if total == nil {
+		return low, high
+	}
 	for _, c := range comps {
 		i := slices.Index(policies, c.Policy)
-		if c.Metric != "total_cost_usd" || i < 0 || c.CILowPct == nil || c.CIHighPct == nil || c.Sessions != sessions {
+		if c.Metric != "total_cost_usd" || i < 0 || i >= len(total.Runs) || c.CILowPct == nil || c.CIHighPct == nil || c.Sessions+withoutCalls != total.Sessions {
 			continue
 		}
-		low[i], high[i] = c.BaselineTotal*(1+*c.CILowPct/100), c.BaselineTotal*(1+*c.CIHighPct/100)
+		fixed := 0.0 // the sessions without a call: the policy's total less the compared sessions'
+		if withoutCalls > 0 {
+			fixed = total.Runs[i].Metrics.TotalCost - c.Total
+		}
+		low[i], high[i] = c.BaselineTotal*(1+*c.CILowPct/100)+fixed, c.BaselineTotal*(1+*c.CIHighPct/100)+fixed
 	}
 	return low, high
 }

@@ -25,6 +25,8 @@ type Header struct {
 	// statistics; nil when it has none.
 	ComparisonSettings *ComparisonSettings
 	Comparisons        []Comparison
+	// SessionsWithoutCalls is a compare document's; 0 in version 1.
+	SessionsWithoutCalls int
 }
 
 // ReadSession is one session of a document: Replay for a replay document,
@@ -189,6 +191,10 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 			}
 		case "comparisons":
 			if err := dec.Decode(&h.Comparisons); err != nil {
+				return fail(err)
+			}
+		case "sessions_without_calls":
+			if err := dec.Decode(&h.SessionsWithoutCalls); err != nil {
 				return fail(err)
 			}
 		default:

@@ -28,6 +28,11 @@ type SweepDocument struct {
 	ComparisonSettings *ComparisonSettings `json:"comparison_settings,omitempty"`
 	Baseline           *SweepBaseline      `json:"baseline,omitempty"`
 	Inputs             []SweepInput        `json:"inputs"`
+	// SessionsWithoutCalls counts the sessions whose main thread made no
+	// call: nothing to replay, the same empty run at every point. Their
+	// rows and totals stay; the spreads, the comparisons and the plots
+	// leave them out.
+	SessionsWithoutCalls int `json:"sessions_without_calls"`
 	// Rows: one per point and session, in point then input order.
 	Rows []SweepRow `json:"rows"`
 	// Totals: one per point, best first.
@@ -108,6 +113,13 @@ func NewSweepDocument(ctxlab string, grid SweepGrid, obj metric.Metric, cons []s
 		}
 	}
 	doc.Totals = sweep.Summarize(grid.Points, rows, obj, cons, pareto)
+	if len(byPoint) > 0 { // every point runs every session: count at the first
+		for _, r := range byPoint[0] {
+			if r.Metrics.Calls == 0 {
+				doc.SessionsWithoutCalls++
+			}
+		}
+	}
 	return doc
 }
 

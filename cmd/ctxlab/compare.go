@@ -274,27 +274,27 @@ func runCompare(o *compareOptions, e env) error {
 	// Unlike replay's totals, which would repeat a lone session's plots,
 	// the cost by policy is drawn for one session too: no other plot puts
 	// the policies' totals side by side.
-	totals := compareTotalFiles(doc.Policies, doc.Total, doc.ComparisonSettings, doc.Comparisons, &o.plot)
+	totals := compareTotalFiles(doc.Policies, doc.Total, doc.SessionsWithoutCalls, doc.ComparisonSettings, doc.Comparisons, &o.plot)
 	return o.plot.done(e, per, totals, l.finish(&o.inputOptions, err))
 }
 
 // compareTotalFiles is the plot of the whole input's cost under each
 // policy, from a compare document's total, with the intervals of the
 // totals against the baseline.
-func compareTotalFiles(policies []string, total *report.Compared, set *report.ComparisonSettings, comps []report.Comparison, o *plotOptions) []plots.File {
+func compareTotalFiles(policies []string, total *report.Compared, withoutCalls int, set *report.ComparisonSettings, comps []report.Comparison, o *plotOptions) []plots.File {
 	ms := make([]simulate.Metrics, len(total.Runs))
 	for i, r := range total.Runs {
 		ms[i] = r.Metrics
 	}
-	return plots.CompareTotalFiles(policies, ms, total.Sessions, costIntervals(policies, total.Sessions, set, comps), o.format, o.plotOpts())
+	return plots.CompareTotalFiles(policies, ms, total.Sessions, costIntervals(policies, total, withoutCalls, set, comps), o.format, o.plotOpts())
 }
 
 // costIntervals are the cost plot's intervals: none without statistics
 // or resamples.
-func costIntervals(policies []string, sessions int, set *report.ComparisonSettings, comps []report.Comparison) plots.CostIntervals {
+func costIntervals(policies []string, total *report.Compared, withoutCalls int, set *report.ComparisonSettings, comps []report.Comparison) plots.CostIntervals {
 	var ivs plots.CostIntervals
 	if set != nil && set.Resamples > 0 {
-		ivs.Low, ivs.High = report.TotalCostIntervals(policies, sessions, comps)
+		ivs.Low, ivs.High = report.TotalCostIntervals(policies, total, withoutCalls, comps)
 		ivs.Interval = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
 	}
 	return ivs
@@ -320,7 +320,7 @@ func compareSession(s *replay.Session, o *compareOptions, names []string, cfg si
 	// The HTML report draws each session's runs: it needs their calls.
 	out := compared{runs: report.NewCompared(s, results, o.calls || o.format == "html"), unpriced: accounting.Unpriced(s, cfg.Prices)}
 	if o.plot.on() {
-		out.plots = o.plot.write(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts()))
+		out.plots = o.plot.writeSession(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts()), out.runs.HasCalls())
 	}
 	if !o.fidelity {
 		return out

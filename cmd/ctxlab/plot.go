@@ -68,6 +68,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 		namer           plots.Namer
 		sessions        int
 		noRuns, noCalls int
+		withoutCalls    int // sessions whose main thread made no call
 	)
 	pool := o.pool(runtime.GOMAXPROCS(0))
 	h, err := report.ReadJSON(in, func(s report.ReadSession) error {
@@ -87,6 +88,12 @@ func runPlot(path string, o *plotOptions, e env) error {
 			}
 			name := namer.Name(rep.Summary.ID, rep.Summary.Project)
 			files = plots.SessionFiles(name, runs, rep, o.format, o.plotOpts())
+			if !plots.HasCalls(runs, rep) {
+				withoutCalls++
+			}
+		case s.Compare != nil && !s.Compare.HasCalls():
+			namer.Name(s.Compare.ID, s.Compare.Project) // the later sessions' names are compare --plot's
+			withoutCalls++                              // nothing to draw, with or without --calls
 		case s.Compare != nil:
 			c := s.Compare
 			var runs []*simulate.Result
@@ -106,6 +113,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 		return nil
 	})
 	p := pool.wait()
+	p.withoutCalls = withoutCalls
 	if err != nil {
 		var de *report.DecodeError
 		if errors.As(err, &de) {
@@ -121,7 +129,7 @@ func runPlot(path string, o *plotOptions, e env) error {
 	case h.ReplayTotal != nil && sessions > 1:
 		p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts())))
 	case h.CompareTotal != nil:
-		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, h.ComparisonSettings, h.Comparisons, o)))
+		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, h.SessionsWithoutCalls, h.ComparisonSettings, h.Comparisons, o)))
 	}
 	if noRuns > 0 {
 		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(noRuns, "session", "sessions"))

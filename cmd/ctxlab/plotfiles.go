@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/internal/atomicfile"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report/plots"
 )
@@ -128,11 +129,25 @@ func (o *plotOptions) plotOpts() plots.Options {
 type plotted struct {
 	paths []string
 	errs  []error
+	// withoutCalls counts the sessions that got no plots: their main
+	// thread made no call, so there was nothing to draw.
+	withoutCalls int
 }
 
 func (p *plotted) add(q plotted) {
 	p.paths = append(p.paths, q.paths...)
 	p.errs = append(p.errs, q.errs...)
+	p.withoutCalls += q.withoutCalls
+}
+
+// writeSession writes a session's plots (plots.SessionFiles); a session
+// without a call has none, and is counted.
+func (o *plotOptions) writeSession(files []plots.File, hasCalls bool) plotted {
+	p := o.write(files)
+	if !hasCalls {
+		p.withoutCalls = 1
+	}
+	return p
 }
 
 // write writes each figure into the output directory, atomically.
@@ -203,6 +218,9 @@ func (pp *plotPool) wait() plotted {
 func (p *plotted) finish(w io.Writer, prefix string, e env) error {
 	for _, path := range p.paths {
 		fmt.Fprintln(w, prefix+path)
+	}
+	if p.withoutCalls > 0 {
+		fmt.Fprintf(e.stderr, "ctxlab: no plots for %s without a call: nothing to draw\n", numtext.Count(p.withoutCalls, "session", "sessions"))
 	}
 	for _, g := range groupErrors(p.errs) {
 		fmt.Fprintln(e.stderr, "ctxlab:", g)

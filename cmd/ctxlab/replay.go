@@ -168,8 +168,8 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 		}
 		if o.plot.on() {
 			// Drawn here, on the worker, so that only the paths are kept.
-			files := plots.SessionFiles(su.names[i], []*simulate.Result{r.sim}, r.rep, o.plot.format, o.plot.plotOpts())
-			r.plots = o.plot.write(files)
+			runs := []*simulate.Result{r.sim}
+			r.plots = o.plot.writeSession(plots.SessionFiles(su.names[i], runs, r.rep, o.plot.format, o.plot.plotOpts()), plots.HasCalls(runs, r.rep))
 		}
 		return r
 	}

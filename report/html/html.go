@@ -498,7 +498,7 @@ func compareOverviewRow(c *report.Compared, name, href string) []htmlCell {
 			cost.Value = ""
 		}
 		row = append(row, intCell(m.Calls), lowerCell(tokens, m.OutputLowerBound), cost, intCell(m.Compactions),
-			cell(numtext.Pct(m.CacheHitRatio*100), strconv.FormatFloat(m.CacheHitRatio, 'f', -1, 64)))
+			cell(view.HitText(&m), view.HitRaw(&m)))
 	}
 	return row
 }

@@ -45,7 +45,7 @@ func geometricGrid(n int, same map[int]int) ([]sweep.Point, []sweep.Total) {
 			pi := len(points) - 1
 			for s := range 2 {
 				c := float64(cost+s) + float64(k)/32
-				rows = append(rows, sweep.Row{Point: pi, Session: fmt.Sprint(s), Metrics: simulate.Metrics{TotalCost: c, PeakContext: int64(1000 * (n - cost))}})
+				rows = append(rows, sweep.Row{Point: pi, Session: fmt.Sprint(s), Metrics: simulate.Metrics{Calls: 1, TotalCost: c, PeakContext: int64(1000 * (n - cost))}})
 			}
 		}
 	}

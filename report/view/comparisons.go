@@ -28,8 +28,8 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 	if set != nil {
 		t.Title = "Against " + set.Baseline + ", session by session"
 		t.Note = "change: of the total; " + intervalNote(set, "interval: its ", "", "") +
-			"; median: of the sessions' changes; geomean: of their ratios; n: sessions; " +
-			"each row is its own test, not corrected for the others (docs/compare.md)"
+			"; median: of the sessions' changes; geomean: of their ratios; n: sessions" + withoutCalls(doc.SessionsWithoutCalls) +
+			"; each row is its own test, not corrected for the others (docs/compare.md)"
 	}
 	t.Columns = []table.Column{
 		{Name: "Metric", Kind: table.Text},
@@ -56,6 +56,15 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 	}
 	t.Note = withNote(t.Note, LowerBoundNote(anyLower, 0))
 	return t
+}
+
+// withoutCalls says how many sessions without a call the statistics left
+// out: "" when none.
+func withoutCalls(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return " (" + numtext.Count(n, "session", "sessions") + " without a call left out: nothing to replay)"
 }
 
 // intervalNote says what decides significance and what the signed-rank

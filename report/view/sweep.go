@@ -74,7 +74,8 @@ func SweepRows(doc *report.SweepDocument) *table.Table {
 func SweepTotals(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	ps := doc.Params()
-	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s); p10, median, p90: the objective across the sessions", len(doc.Totals), len(doc.Inputs), obj.Name, Direction(obj))
+	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s); p10, median, p90: the objective across the sessions%s", len(doc.Totals), len(doc.Inputs), obj.Name, Direction(obj),
+		strings.Replace(withoutCalls(doc.SessionsWithoutCalls), "left out", "left out, of these and of the comparisons", 1))
 	if len(doc.Constraints) > 0 {
 		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
 	}
@@ -146,9 +147,9 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 			interval, change, differs, p = "", "baseline", "", ""
 		}
 		text = append(text, val(obj.Value(m)), interval, change, differs, p, val(tot.P10), val(tot.Median), val(tot.P90),
-			mark(numtext.USD(m.TotalCost), m.TotalLowerBound()), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
+			mark(numtext.USD(m.TotalCost), m.TotalLowerBound()), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), HitText(m), feasible)
 		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), differs, optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
-			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
+			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), HitRaw(m), feasible)
 		t.Add(text, rawRow)
 	}
 	return t

@@ -25,7 +25,7 @@ func costRows(costs [][]float64, peaks [][]int64) []Row {
 	var rows []Row
 	for p := range costs {
 		for k := range costs[p] {
-			m := simulate.Metrics{TotalCost: costs[p][k]}
+			m := simulate.Metrics{Calls: 1, TotalCost: costs[p][k]}
 			if peaks != nil {
 				m.PeakContext = peaks[p][k]
 			}
@@ -62,7 +62,7 @@ func TestCompare(t *testing.T) {
 	totals := Summarize(points(3), rows, cost, nil, nil)
 	bm := make([]simulate.Metrics, len(base))
 	for k, v := range base {
-		bm[k] = simulate.Metrics{TotalCost: v}
+		bm[k] = simulate.Metrics{Calls: 1, TotalCost: v}
 	}
 	Compare(totals, rows, bm, "observed", cost, paired.Options{Resamples: 500})
 	byPoint := map[int]Total{}
@@ -106,7 +106,7 @@ func TestCompareRoundsDollars(t *testing.T) {
 	rows := costRows([][]float64{{0.1, 0.2}}, nil)
 	cost := mustMetric(t, "total_cost_usd")
 	totals := Summarize(points(1), rows, cost, nil, nil)
-	Compare(totals, rows, []simulate.Metrics{{TotalCost: 0.2}, {TotalCost: 0.1}}, "observed", cost, paired.Options{Resamples: -1})
+	Compare(totals, rows, []simulate.Metrics{{Calls: 1, TotalCost: 0.2}, {Calls: 1, TotalCost: 0.1}}, "observed", cost, paired.Options{Resamples: -1})
 	if c := totals[0].Comparison; c.BaselineTotal != 0.3 || c.Total != 0.3 {
 		t.Errorf("totals %v, %v; want 0.3, 0.3", c.BaselineTotal, c.Total)
 	}
@@ -118,7 +118,7 @@ func TestCompareRoundsDollars(t *testing.T) {
 func TestCompareNotSummed(t *testing.T) {
 	peaks := [][]int64{{200, 400}}
 	rows := costRows([][]float64{{1, 1}}, peaks)
-	bm := []simulate.Metrics{{PeakContext: 100}, {PeakContext: 200}}
+	bm := []simulate.Metrics{{Calls: 1, PeakContext: 100}, {Calls: 1, PeakContext: 200}}
 	for _, name := range []string{"peak_context", "cache_hit_ratio"} {
 		obj := mustMetric(t, name)
 		totals := Summarize(points(1), rows, obj, nil, nil)
@@ -254,5 +254,41 @@ func TestFrontSteps(t *testing.T) {
 	// A front of one point has no step.
 	if got := FrontSteps(Summarize(points(1), rows[:6], cost, nil, nil), rows[:6], cost, peak, paired.Options{}); len(got) != 0 || got == nil {
 		t.Errorf("one point: %+v", got)
+	}
+}
+
+// TestWithoutCalls: a session whose main thread made no call (nothing to
+// replay: the same run at every point, here its sub-agents' $0.05) is
+// left out of the spread and of the comparisons, which then cover the
+// other sessions; the objective's interval in its unit still bounds the
+// point's total, the fixed session's value added. Counted in, it would
+// pull p10 to its $0.05 at every point and add a zero difference.
+func TestWithoutCalls(t *testing.T) {
+	cost := mustMetric(t, "total_cost_usd")
+	empty := simulate.Metrics{TotalCost: 0.05, AgentsCost: 0.05}
+	var rows []Row
+	for p, costs := range [][]float64{{1, 2, 3, 4}, {2, 4, 6, 8}} {
+		for k, c := range costs {
+			rows = append(rows, Row{Point: p, Session: string(rune('a' + k)), Metrics: simulate.Metrics{Calls: 3, TotalCost: c}})
+		}
+		rows = append(rows, Row{Point: p, Session: "e", Metrics: empty})
+	}
+	totals := Summarize(points(2), rows, cost, nil, nil)
+	for _, tot := range totals {
+		if tot.Sessions != 5 || tot.P10 < 1 {
+			t.Errorf("%s: %d sessions, p10 %v: want 5 sessions, p10 of the four with calls", tot.Policy, tot.Sessions, tot.P10)
+		}
+	}
+	base := []simulate.Metrics{{Calls: 3, TotalCost: 1}, {Calls: 3, TotalCost: 2}, {Calls: 3, TotalCost: 3}, {Calls: 3, TotalCost: 4}, empty}
+	Compare(totals, rows, base, "observed", cost, paired.Options{Resamples: 500})
+	for _, tot := range totals {
+		c := tot.Comparison
+		if c.Sessions != 4 || c.BaselineTotal != 10 || tot.CILow == nil {
+			t.Fatalf("%s: %+v, interval %v: want the four sessions with calls", tot.Policy, c.Stats, tot.CILow)
+		}
+		if lo, hi := 10*(1+*c.CILowPct/100)+0.05, 10*(1+*c.CIHighPct/100)+0.05; math.Abs(*tot.CILow-lo) > 1e-9 || math.Abs(*tot.CIHigh-hi) > 1e-9 ||
+			*tot.CILow > tot.Metrics.TotalCost || *tot.CIHigh < tot.Metrics.TotalCost {
+			t.Errorf("%s: interval [%v, %v] around %v, want [%v, %v]", tot.Policy, *tot.CILow, *tot.CIHigh, tot.Metrics.TotalCost, lo, hi)
+		}
 	}
 }

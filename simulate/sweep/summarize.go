@@ -74,7 +74,9 @@ type Total struct {
 	Sessions int               `json:"sessions"`
 	Metrics  simulate.Metrics  `json:"metrics"`
 	// P10, Median and P90 are the objective's nearest-rank percentiles
-	// over the sessions' values (simulate.Quantile, Median).
+	// over the values of the sessions with a call (simulate.Quantile,
+	// Median): a session without one has nothing to replay, and would
+	// pull the spread to its empty run at every point.
 	P10    float64 `json:"objective_p10"`
 	Median float64 `json:"objective_median"`
 	P90    float64 `json:"objective_p90"`
@@ -105,9 +107,11 @@ func Summarize(points []Point, rows []Row, objective metric.Metric, cons []Const
 	out := make([]Total, len(points))
 	for i, p := range points {
 		t := Total{Point: i, Policy: p.Spec, Values: p.Values, Sessions: len(per[i]), Metrics: simulate.SumMetrics(per[i]), Feasible: true}
-		vs := make([]float64, len(per[i]))
+		vs := make([]float64, 0, len(per[i]))
 		for j := range per[i] {
-			vs[j] = objective.Value(&per[i][j])
+			if per[i][j].Calls > 0 {
+				vs = append(vs, objective.Value(&per[i][j]))
+			}
 		}
 		sort.Float64s(vs)
 		// Six decimals, as costs are: no float noise in a median.
