@@ -27,7 +27,11 @@ type SweepDocument struct {
 	// against, and how (Compare); nil until Compare is called.
 	ComparisonSettings *ComparisonSettings `json:"comparison_settings,omitempty"`
 	Baseline           *SweepBaseline      `json:"baseline,omitempty"`
-	Inputs             []SweepInput        `json:"inputs"`
+	// ClaudeCode is Claude Code's own scheme (the claude-code policy as
+	// it comes) on every session, which the plots draw beside the points
+	// for reference; nil when it is the baseline (SetClaudeCode).
+	ClaudeCode *SweepBaseline `json:"claude_code,omitempty"`
+	Inputs     []SweepInput   `json:"inputs"`
 	// SessionsWithoutCalls counts the sessions whose main thread made no
 	// call: nothing to replay, the same empty run at every point. Their
 	// rows and totals stay; the spreads, the comparisons and the plots
@@ -139,25 +143,8 @@ func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Opt
 	for i, r := range doc.Rows {
 		rows[i] = sweep.Row{Point: index[r.Policy], Session: r.Session, Project: r.Project, Metrics: r.Metrics}
 	}
-	b := &SweepBaseline{Policy: policy, Rows: []SweepRow{}}
-	if _, ok := index[policy]; ok && base == nil {
-		b.InGrid = true
-		for _, r := range doc.Rows {
-			if r.Policy == policy {
-				b.Rows = append(b.Rows, r)
-			}
-		}
-	} else {
-		for _, r := range base {
-			r.Policy, r.Values = policy, map[string]string{} // no swept value
-			b.Rows = append(b.Rows, r)
-		}
-	}
-	ms := make([]simulate.Metrics, len(b.Rows))
-	for i, r := range b.Rows {
-		ms[i] = r.Metrics
-	}
-	b.Metrics = simulate.SumMetrics(ms)
+	b := doc.run(policy, base)
+	ms := b.metrics()
 	obj, _ := metric.Lookup(doc.Objective)
 	metrics := []string{doc.Objective}
 	for _, m := range doc.Pareto {
@@ -173,6 +160,64 @@ func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Opt
 		doc.ParetoComparisons = sweep.FrontSteps(doc.Totals, rows, a, c, opt)
 	}
 	doc.ComparisonSettings, doc.Baseline = set, b
+}
+
+// run is a policy's run of every session: a grid point's rows (base nil
+// and policy a point's spec), else base, run apart.
+func (doc *SweepDocument) run(policy string, base []SweepRow) *SweepBaseline {
+	b := &SweepBaseline{Policy: policy, Rows: []SweepRow{}}
+	if base == nil && slices.ContainsFunc(doc.Grid.Points, func(p sweep.Point) bool { return p.Spec == policy }) {
+		b.InGrid = true
+		for _, r := range doc.Rows {
+			if r.Policy == policy {
+				b.Rows = append(b.Rows, r)
+			}
+		}
+	} else {
+		for _, r := range base {
+			r.Policy, r.Values = policy, map[string]string{} // no swept value
+			b.Rows = append(b.Rows, r)
+		}
+	}
+	b.Metrics = simulate.SumMetrics(b.metrics())
+	return b
+}
+
+// metrics is the run's metrics of each session, in input order.
+func (b *SweepBaseline) metrics() []simulate.Metrics {
+	ms := make([]simulate.Metrics, len(b.Rows))
+	for i, r := range b.Rows {
+		ms[i] = r.Metrics
+	}
+	return ms
+}
+
+// SetClaudeCode records Claude Code's own scheme, policy (claude-code's
+// canonical spec), for the plots to draw: a grid point's rows (rows nil),
+// or its run apart of every session. Nothing when it is the baseline,
+// drawn already.
+func (doc *SweepDocument) SetClaudeCode(policy string, rows []SweepRow) {
+	if doc.Baseline != nil && doc.Baseline.Policy == policy {
+		doc.ClaudeCode = nil
+		return
+	}
+	doc.ClaudeCode = doc.run(policy, rows)
+}
+
+// References are the runs the plots draw beside the grid's points: the
+// baseline ("observed (baseline)"), then Claude Code's own scheme when it
+// is another run ("claude-code (reference)"); each summed as a point is
+// (sweep.NewReference).
+func (doc *SweepDocument) References() []sweep.Reference {
+	obj, _ := metric.Lookup(doc.Objective)
+	var out []sweep.Reference
+	if b := doc.Baseline; b != nil {
+		out = append(out, sweep.NewReference(b.Policy+" (baseline)", b.Policy, b.metrics(), obj))
+	}
+	if c := doc.ClaudeCode; c != nil {
+		out = append(out, sweep.NewReference(c.Policy+" (reference)", c.Policy, c.metrics(), obj))
+	}
+	return out
 }
 
 // Params are the swept parameters, in the grid's order.

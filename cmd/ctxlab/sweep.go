@@ -158,9 +158,15 @@ func runSweep(o *sweepOptions, e env) error {
 	if err != nil {
 		return err
 	}
+	// Claude Code's own scheme, drawn beside the points: a grid point's
+	// rows, else run apart, unless it is the baseline.
+	cc, _ := policies.Parse(claudeCodePolicy)
+	ccSpec := cc.Name()
+	ccApart := ccSpec != base && !slices.ContainsFunc(points, func(pt sweep.Point) bool { return pt.Spec == ccSpec })
 	type swept struct {
 		rows  []sweep.Row
 		base  report.SweepRow // the baseline, when run apart
+		cc    report.SweepRow // claude-code, when run apart
 		input report.SweepInput
 	}
 	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) swept {
@@ -174,6 +180,10 @@ func runSweep(o *sweepOptions, e env) error {
 			r, _ := policies.Run(tr, base, su.simCfg) // checked by resolveStats
 			out.base = report.SweepRow{Policy: base, Session: s.ID, Project: s.Project, Metrics: r.Metrics}
 		}
+		if ccApart {
+			r, _ := policies.Run(tr, ccSpec, su.simCfg)
+			out.cc = report.SweepRow{Policy: ccSpec, Session: s.ID, Project: s.Project, Metrics: r.Metrics}
+		}
 		return out
 	})
 	if err != nil {
@@ -181,12 +191,15 @@ func runSweep(o *sweepOptions, e env) error {
 	}
 	var rows []sweep.Row
 	var inputs []report.SweepInput
-	var baseRows []report.SweepRow
+	var baseRows, ccRows []report.SweepRow
 	for _, v := range l.values {
 		rows = append(rows, v.rows...)
 		inputs = append(inputs, v.input)
 		if apart {
 			baseRows = append(baseRows, v.base)
+		}
+		if ccApart {
+			ccRows = append(ccRows, v.cc)
 		}
 	}
 	grid := report.SweepGrid{Policies: o.policies, Vary: varies, Defaults: fixed, Points: points}
@@ -195,6 +208,10 @@ func runSweep(o *sweepOptions, e env) error {
 		baseRows = []report.SweepRow{} // no session: still run apart
 	}
 	doc.Compare(base, baseRows, statOpt)
+	if ccApart && ccRows == nil {
+		ccRows = []report.SweepRow{} // no session: still run apart
+	}
+	doc.SetClaudeCode(ccSpec, ccRows)
 	err = l.finish(&o.inputOptions, render.Write(e.stdout, doc, report.Options{Format: report.Format(o.format), Width: o.columns(e), Sections: []string{o.section}}))
 	if !o.plot.on() {
 		return err
@@ -207,7 +224,7 @@ func runSweep(o *sweepOptions, e env) error {
 	if statOpt.Resamples > 0 {
 		iv = plots.Interval{Confidence: statOpt.Confidence, Baseline: base}
 	}
-	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, o.plot.format, o.plot.plotOpts())
+	files := plots.SweepFiles(points, doc.Totals, params, obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, doc.References(), o.plot.format, o.plot.plotOpts())
 	return o.plot.done(e, nil, files, err)
 }
 

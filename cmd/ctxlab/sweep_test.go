@@ -336,3 +336,46 @@ func TestSweepStatsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepClaudeCodeReference: the study carries Claude Code's own
+// scheme for its plots to draw beside the points (and the baseline): run
+// apart on every session (its totals compare's), taken from the grid when
+// a point is plain claude-code, and left out when it is the baseline.
+func TestSweepClaudeCodeReference(t *testing.T) {
+	type run struct {
+		Policy  string
+		InGrid  bool `json:"in_grid"`
+		Metrics struct {
+			TotalCost float64 `json:"total_cost_usd"`
+		}
+		Rows []report.SweepRow
+	}
+	sweepJSON := func(args ...string) map[string]json.RawMessage {
+		t.Helper()
+		out, errOut, code := ctxlab(t, "", nil, append(append([]string{"sweep", "--format", "json"}, args...), fixtures)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var d map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := sweepJSON("--policy", "keep-last-n", "--vary", "n=2,8")
+	var cc run
+	if err := json.Unmarshal(d["claude_code"], &cc); err != nil {
+		t.Fatalf("claude_code: %v", err)
+	}
+	// compare's claude-code over the four fixtures (docs/compare.md).
+	if cc.Policy != "claude-code" || cc.InGrid || len(cc.Rows) != 4 || math.Abs(cc.Metrics.TotalCost-2.171907) > 1e-9 {
+		t.Errorf("claude_code: %+v", cc)
+	}
+	d = sweepJSON("--policy", "keep-last-n,claude-code", "--vary", "n=2,8")
+	if err := json.Unmarshal(d["claude_code"], &cc); err != nil || !cc.InGrid || len(cc.Rows) != 4 || cc.Rows[0].Values == nil {
+		t.Errorf("claude-code a point of the grid: %+v (%v)", cc, err)
+	}
+	if d = sweepJSON("--policy", "keep-last-n", "--vary", "n=2,8", "--baseline", "claude-code"); d["claude_code"] != nil {
+		t.Errorf("claude-code the baseline: claude_code %s, want it left out", d["claude_code"])
+	}
+}

@@ -629,7 +629,7 @@ func writeSweepHTML(w io.Writer, doc *report.SweepDocument) error {
 			if set := doc.ComparisonSettings; set != nil && set.Resamples > 0 {
 				iv = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
 			}
-			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, doc.Params(), obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, "svg", plots.Options{})
+			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, doc.Params(), obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, doc.References(), "svg", plots.Options{})
 			charts, err := htmlCharts("charts", files)
 			return &htmlSection{ID: "charts", Title: "Charts", Charts: charts}, err
 		},

@@ -55,6 +55,65 @@ type SweepData struct {
 	Log       bool
 	// Interval names the lines' intervals; zero: none drawn.
 	Interval Interval
+	// Refs are runs drawn across the plot for comparison (the baseline,
+	// Claude Code's own scheme): a horizontal line at each one's median
+	// per session, the statistic the series' lines draw.
+	Refs []RefLine
+}
+
+// RefLine is a reference run in a sweep plot: its label and its median of
+// the objective per session.
+type RefLine struct {
+	Label string
+	Y     float64
+}
+
+// Reference styles: near-black for the baseline, grey for the next, each
+// dashed its own way and neither a series' colour, so that they read as
+// reference, not as one more series; on the Pareto plot, a × and a +.
+var (
+	refLines = []draw.LineStyle{
+		{Color: colorObserved, Width: vg.Points(1.1), Dashes: []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}},
+		{Color: colorMuted, Width: vg.Points(1.1), Dashes: []vg.Length{vg.Points(7), vg.Points(3)}},
+	}
+	refGlyphs = []draw.GlyphStyle{
+		{Color: colorObserved, Radius: vg.Points(4.5), Shape: crossGlyph{width: vg.Points(1.6)}},
+		{Color: colorMuted, Radius: vg.Points(4.5), Shape: crossGlyph{plus: true, width: vg.Points(1.6)}},
+	}
+)
+
+// refStyle is the i-th reference's line and marker.
+func refStyle(i int) (draw.LineStyle, draw.GlyphStyle) {
+	return refLines[i%len(refLines)], refGlyphs[i%len(refGlyphs)]
+}
+
+// crossGlyph is a × (or with plus a +) stroked at width: thicker than
+// gonum's, so that it holds its own among filled markers.
+type crossGlyph struct {
+	plus  bool
+	width vg.Length
+}
+
+func (g crossGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: g.width}
+	r := sty.Radius
+	if g.plus {
+		c.StrokeLine2(ls, pt.X-r, pt.Y, pt.X+r, pt.Y)
+		c.StrokeLine2(ls, pt.X, pt.Y-r, pt.X, pt.Y+r)
+		return
+	}
+	d := r * 0.8
+	c.StrokeLine2(ls, pt.X-d, pt.Y-d, pt.X+d, pt.Y+d)
+	c.StrokeLine2(ls, pt.X-d, pt.Y+d, pt.X+d, pt.Y-d)
+}
+
+// SweepRefs are the reference runs' lines of a sweep plot.
+func SweepRefs(refs []sweep.Reference) []RefLine {
+	out := make([]RefLine, len(refs))
+	for i, r := range refs {
+		out[i] = RefLine{Label: r.Label, Y: r.Total.Median}
+	}
+	return out
 }
 
 // SweepSeries extracts the objective against param from the sweep's
@@ -319,6 +378,14 @@ func Sweep(d SweepData, sessions int, opt Options) *Figure {
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{st.Band, ln, mk}})
 	}
+	// The references go under the series: they are the background the
+	// series are read against.
+	for i, r := range d.Refs {
+		sty, _ := refStyle(i)
+		h := &hline{Y: r.Y, Style: sty}
+		p.Add(h)
+		f.Legend = append(f.Legend, LegendEntry{Text: r.Label + ": its median per session, " + d.Objective.Unit.Text(r.Y), Thumbs: []plot.Thumbnailer{h}})
+	}
 	// Every band under every line, every line under every marker: no
 	// series' band hides another's line.
 	p.Add(bands...)
@@ -358,6 +425,9 @@ func sweepRanges(p *plot.Plot, d SweepData) {
 				ylo, yhi = min(ylo, l.Low[k]), max(yhi, l.High[k])
 			}
 		}
+	}
+	for _, r := range d.Refs {
+		ylo, yhi = min(ylo, r.Y), max(yhi, r.Y)
 	}
 	switch {
 	case d.Ticks != nil:
@@ -624,6 +694,26 @@ type ParetoData struct {
 	// Front[k]), whether the paired test found the two points differ on
 	// either metric; nil when the steps were not tested (MarkSteps).
 	Steps []StepTest
+	// Refs are runs drawn beside the points for comparison (the
+	// baseline, Claude Code's own scheme), each marked and labelled at
+	// its totals.
+	Refs []RefPoint
+}
+
+// RefPoint is a reference run in a Pareto plot: its legend's label, the
+// shorter name written beside it (its policy), and its totals.
+type RefPoint struct {
+	Label, Name string
+	A, B        float64
+}
+
+// ParetoRefs are the reference runs' points of a Pareto plot of a and b.
+func ParetoRefs(refs []sweep.Reference, a, b metric.Metric) []RefPoint {
+	out := make([]RefPoint, len(refs))
+	for i, r := range refs {
+		out[i] = RefPoint{Label: r.Label, Name: r.Total.Policy, A: a.Value(&r.Total.Metrics), B: b.Value(&r.Total.Metrics)}
+	}
+	return out
 }
 
 // StepTest is what the paired test said of one step along the front.
@@ -915,6 +1005,19 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("%s (%s)", base, numtext.Count(len(xys), "point", "points")), Thumbs: []plot.Thumbnailer{&marks{Glyph: sty}}})
 	}
+	// The references: marked and labelled, in the legend, and kept in
+	// view by the axes.
+	var refMarks []plot.Plotter
+	var refXYs []XY
+	for i, r := range d.Refs {
+		_, g := refStyle(i)
+		q := XY{X: r.A, Y: r.B}
+		m := &marks{XYs: []XY{q}, Glyph: g}
+		refMarks, refXYs = append(refMarks, m), append(refXYs, q)
+		f.Legend = append(f.Legend, LegendEntry{Text: r.Label, Thumbs: []plot.Thumbnailer{&marks{Glyph: g}}})
+	}
+	pl := &pointLabels{Style: textStyle(fontSans, tickSize, color.Black), Obstacles: append(slices.Clip(all), refXYs...), Radius: frontGlyph.Radius,
+		TowardA: d.A.HigherIsBetter, TowardB: d.B.HigherIsBetter}
 	if len(d.Front) > 0 {
 		front := make([]XY, len(d.Front))
 		for i, pt := range d.Front {
@@ -922,16 +1025,15 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 		}
 		p.Add(frontSteps(front, d.Steps)...)
 		p.Add(scatter...)
+		p.Add(refMarks...)
 		rings := &marks{XYs: front, Glyph: frontGlyph}
 		p.Add(rings)
 		labels := FrontLabels(d)
-		pl := &pointLabels{Style: textStyle(fontSans, tickSize, color.Black), Obstacles: all, Radius: frontGlyph.Radius,
-			Path: front, TowardA: d.A.HigherIsBetter, TowardB: d.B.HigherIsBetter}
+		pl.Path = front
 		for _, l := range labels {
 			pl.XYs = append(pl.XYs, XY{X: l.A, Y: l.B})
 			pl.Texts = append(pl.Texts, l.Text)
 		}
-		p.Add(pl)
 		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("Pareto front (%s, labelled)", numtext.Count(len(d.Front), "point", "points")),
 			Thumbs: []plot.Thumbnailer{&hline{Style: frontLine}, &marks{Glyph: frontGlyph}}})
 		if slices.Contains(d.Steps, StepSame) {
@@ -940,8 +1042,14 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 		}
 	} else {
 		p.Add(scatter...)
+		p.Add(refMarks...)
 	}
-	xlo, xhi, ylo, yhi := xyRange(all)
+	for i, r := range d.Refs {
+		pl.XYs = append(pl.XYs, refXYs[i])
+		pl.Texts = append(pl.Texts, r.Name)
+	}
+	p.Add(pl)
+	xlo, xhi, ylo, yhi := xyRange(append(slices.Clip(all), refXYs...))
 	p.X.Min, p.X.Max = padRange(xlo, xhi, 0.08, false)
 	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.1, false)
 	f.Panels = []*plot.Plot{p}
@@ -969,12 +1077,14 @@ func frontSteps(front []XY, steps []StepTest) []plot.Plotter {
 // parameter (with the totals' intervals, iv saying what they are), a
 // heatmap per base policy when exactly two parameters are swept, and the
 // Pareto front when pareto names two metrics, its steps marked by steps
-// (the front's comparisons, MarkSteps).
-func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, steps []paired.Comparison, sessions int, iv Interval, format string, opt Options) []File {
+// (the front's comparisons, MarkSteps). The sweep and Pareto plots draw
+// refs beside the points: the runs the study is read against.
+func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, steps []paired.Comparison, sessions int, iv Interval, refs []sweep.Reference, format string, opt Options) []File {
 	var out []File
 	for _, param := range params {
 		d := SweepSeries(points, totals, param, objective)
 		d.Interval = iv
+		d.Refs = SweepRefs(refs)
 		out = append(out, File{Name: fileName(KindSweep, objective.Name, param, format), Figure: Sweep(d, sessions, opt)})
 	}
 	if len(params) == 2 {
@@ -985,6 +1095,7 @@ func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, obj
 	if len(pareto) == 2 {
 		d := ParetoSeries(points, totals, pareto[0], pareto[1])
 		d.MarkSteps(steps)
+		d.Refs = ParetoRefs(refs, pareto[0], pareto[1])
 		out = append(out, File{Name: fileName(KindPareto, pareto[0].Name, pareto[1].Name, format), Figure: Pareto(d, sessions, opt)})
 	}
 	return out

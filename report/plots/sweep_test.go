@@ -161,7 +161,7 @@ func TestParetoSeries(t *testing.T) {
 func TestSweepFilesRender(t *testing.T) {
 	points, totals := sweepGrid()
 	files := SweepFiles(points, totals, []string{"x", "y"}, lookup(t, "total_cost_usd"),
-		[]metric.Metric{lookup(t, "total_cost_usd"), lookup(t, "peak_context")}, nil, 3, Interval{}, "png", Options{})
+		[]metric.Metric{lookup(t, "total_cost_usd"), lookup(t, "peak_context")}, nil, 3, Interval{}, nil, "png", Options{})
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
