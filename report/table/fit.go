@@ -107,6 +107,23 @@ func (t *Table) shortenColumn(i int, short func(string) string) {
 	}
 }
 
+// ShortDistinct shortens each value with short, and where two different
+// values would then read alike, lengthens each of them to the shortest
+// prefix no other value shares (session ids as --session takes them:
+// d3e4f5a6, or d3e4f5a6-b beside d3e4f5a6-f). Equal values stay equal.
+func ShortDistinct(values []string, short func(string) string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		r := []rune(v)
+		n := min(len([]rune(short(v))), len(r)) // short gives a prefix
+		for n < len(r) && slices.ContainsFunc(values, func(o string) bool { return o != v && strings.HasPrefix(o, string(r[:n])) }) {
+			n++
+		}
+		out[i] = string(r[:n])
+	}
+	return out
+}
+
 // distinct applies f to values and reports whether different values stay
 // different.
 func distinct(values []string, f func(string) string) ([]string, bool) {

@@ -39,7 +39,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) 
 		add(s.ID, "session "+s.ID, s)
 	default:
 		if len(doc.Sessions) > 1 && len(doc.Policies) > 0 {
-			secs = append(secs, section{tables: []*table.Table{compareOverviewTable(doc)}})
+			secs = append(secs, section{name: "total", tables: []*table.Table{compareOverviewTable(doc)}})
 		}
 		if opt.PerSession {
 			for _, s := range doc.Sessions {
@@ -48,7 +48,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) 
 		}
 		add("total", fmt.Sprintf("all %d sessions", doc.Total.Sessions), doc.Total)
 		if ShowComparisons(doc) {
-			secs = append(secs, section{name: "comparisons", title: "is the difference real?", tables: []*table.Table{ComparisonsTable(doc, false)}})
+			secs = append(secs, section{name: "total", title: "is the difference real?", tables: []*table.Table{ComparisonsTable(doc, false)}})
 		}
 	}
 	if doc.Fidelity != nil {

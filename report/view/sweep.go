@@ -38,7 +38,7 @@ func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options) erro
 		}
 		return table.WriteCSV(w, t)
 	}
-	secs := []section{{name: "sweep", tables: []*table.Table{SweepTotals(doc)}}}
+	secs := []section{{name: "total", tables: []*table.Table{SweepTotals(doc)}}}
 	if len(doc.Pareto) == 2 {
 		secs[0].tables = append(secs[0].tables, ParetoTable(doc))
 	}
