@@ -100,6 +100,14 @@ func TestSessionsWithoutCalls(t *testing.T) {
 		}
 	}
 
+	// replay's overview: a session without a call has no hit ratio.
+	text, _ = run("replay", "--wide", root)
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, emptySession[:8]) && strings.Contains(line, "%") {
+			t.Errorf("replay: a hit ratio of nothing: %s", line)
+		}
+	}
+
 	// Plots: none for the empty session, and the count on standard error.
 	dir := t.TempDir()
 	_, errOut := run("compare", "--plot", dir, root)

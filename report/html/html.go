@@ -285,8 +285,17 @@ func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htm
 	return []htmlCell{
 		{Text: name, Href: href}, {Text: date, Value: dateValue}, {Text: r.Summary.Project},
 		intCell(r.Summary.Calls), lowerCell(tokens, u.OutputLowerBound), cost, intCell(len(r.Compactions)),
-		cell(numtext.Pct(r.Usage.HitRatio*100), strconv.FormatFloat(r.Usage.HitRatio, 'f', -1, 64)),
+		hitCell(u.Calls, r.Usage.HitRatio),
 	}
+}
+
+// hitCell is a cache hit ratio; blank for a session without a call (a
+// ratio of nothing, not 0%).
+func hitCell(calls int, hit float64) htmlCell {
+	if calls == 0 {
+		return cell("", "")
+	}
+	return cell(numtext.Pct(hit*100), strconv.FormatFloat(hit, 'f', -1, 64))
 }
 
 // writeHTML writes replay's report: the overview (oldest session first,

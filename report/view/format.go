@@ -42,3 +42,12 @@ func HitRaw(m *simulate.Metrics) string {
 func hasPrompt(m *simulate.Metrics) bool {
 	return m.Input+m.CacheWrite5m+m.CacheWrite1h+m.CacheRead > 0
 }
+
+// orBlank is s where ok, else blank: a session without a call has no hit
+// ratio, not one of 0%.
+func orBlank(ok bool, s string) string {
+	if !ok {
+		return ""
+	}
+	return s
+}
