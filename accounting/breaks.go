@@ -133,35 +133,11 @@ type TTLChange struct {
 	To      string      `json:"to"`
 }
 
-// BreakRule is a cache-break rule: a call breaks the cache when its cache
-// read fell by more than BreakMinFraction of the previous call's read AND
-// by more than BreakMinTokens. The previous call is the thread's previous
-// call whose model Claude Code's detector does not skip
-// (claudecode.BreakExcluded). accounting.Config and simulate.Config each
-// carry one; DefaultBreakRule is Claude Code's own.
-type BreakRule struct {
-	BreakMinFraction float64
-	BreakMinTokens   int64
-}
-
-// DefaultBreakRule returns Claude Code's thresholds
-// (claudecode.BreakMinFraction, claudecode.BreakMinTokens).
-func DefaultBreakRule() BreakRule {
-	return BreakRule{BreakMinFraction: claudecode.BreakMinFraction, BreakMinTokens: claudecode.BreakMinTokens}
-}
-
-// IsBreak reports whether a call that read read tokens from the cache
-// broke it, the previous call having read prevRead.
-func (r BreakRule) IsBreak(prevRead, read int64) bool {
-	drop := prevRead - read
-	return float64(drop) > r.BreakMinFraction*float64(prevRead) && drop > r.BreakMinTokens
-}
-
 func cacheBreaks(s *replay.Session, cfg Config) ([]CacheBreak, []TTLChange) {
 	breaks := []CacheBreak{}
 	changes := []TTLChange{}
 	for _, th := range s.Threads() {
-		w := breakWalk{th: th, cfg: cfg, name: ThreadName(th), turns: claudecode.NewTurns(cfg.TurnRules, claudecode.Continues(th))}
+		w := breakWalk{th: th, cfg: cfg, name: ThreadName(th), turns: claudecode.NewTurns(cfg.TurnRules, th.Continues())}
 		w.run()
 		breaks, changes = append(breaks, w.breaks...), append(changes, w.changes...)
 	}
@@ -221,7 +197,7 @@ func (w *breakWalk) follow(i int, c *replay.Call) {
 			if w.th.Messages[w.m].Typed() {
 				tc.NewTurn, w.budget = true, 0
 				if w.turns.Keywords(c.Version) { // only then does the budget count
-					w.budget, _ = claudecode.PromptBudget(&w.th.Messages[w.m])
+					w.budget, _ = w.th.Messages[w.m].PromptBudget()
 				}
 			}
 		}
@@ -287,7 +263,7 @@ func (w *breakWalk) cause(prev, i int, prevTTL string) string {
 	// Marks on this call, or on calls not counted since p.
 	restarted := w.th.Between(prev, i, func(c *replay.Call) bool { return c.Restart })
 	cwdChanged := w.th.Between(prev, i, func(c *replay.Call) bool { return c.CwdChanged })
-	skillsChanged := w.th.Between(prev, i, claudecode.SkillsChanged)
+	skillsChanged := w.th.Between(prev, i, (*replay.Call).SkillListChanged)
 	clocked := c.Clock > 0 && p.Clock > 0
 	gap := c.Clock - p.Clock
 	switch {

@@ -176,8 +176,10 @@ func TestCacheBreakCauses(t *testing.T) {
 		// compaction): each explains a fallback within the cache lifetime.
 		{"thinking dropped", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000, think: true}, {gap: minute, prompt: "c", read: 10_000}},
 			[]brk{{3, CauseThinkingDropped, false, 100_000, 10_000, 60}}},
+		// The second-turn rule holds in no version by default
+		// (claudecode.SecondTurn); TestSecondTurnCause turns it on.
 		{"second turn", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, read: 100_000}, {gap: minute, prompt: "b", read: 10_000}},
-			[]brk{{3, CauseSecondTurn, false, 100_000, 10_000, 60}}},
+			[]brk{{3, CauseUnexplained, false, 100_000, 10_000, 60}}},
 		{"third turn", []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "c", read: 10_000}},
 			[]brk{{3, CauseUnexplained, false, 100_000, 10_000, 60}}},
 		{"thinking budget", []step{{version: "1.0.89", prompt: "a", read: 50_000}, {gap: minute, prompt: "b", read: 100_000}, {gap: minute, prompt: "ultrathink", think: true, read: 10_000}},
@@ -257,6 +259,18 @@ func TestCacheBreakCauses(t *testing.T) {
 				t.Errorf("breaks = %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSecondTurnCause: with the second-turn rule turned on (before
+// 2.1.0), the session's second turn is its cause.
+func TestSecondTurnCause(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.SecondTurnUntil = "2.1.0"
+	steps := []step{{version: "2.0.76", prompt: "a", read: 50_000}, {gap: minute, read: 100_000}, {gap: minute, prompt: "b", read: 10_000}}
+	got := brks(Analyze(load(t, scenario(steps), nil), cfg).CacheBreaks)
+	if want := []brk{{3, CauseSecondTurn, false, 100_000, 10_000, 60}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("breaks = %+v, want %+v", got, want)
 	}
 }
 

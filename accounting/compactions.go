@@ -6,10 +6,14 @@ import (
 
 // CompactionEvent is one observed compaction on the timeline.
 type CompactionEvent struct {
-	Session   string      `json:"session,omitempty"` // corpus reports only
-	Thread    string      `json:"thread"`
-	Kind      string      `json:"kind"`    // compact, summary (1.0.x), microcompact
-	Trigger   string      `json:"trigger"` // auto, manual, or "" when unrecorded
+	Session string `json:"session,omitempty"` // corpus reports only
+	Thread  string `json:"thread"`
+	Kind    string `json:"kind"`    // compact, summary (1.0.x), microcompact
+	Trigger string `json:"trigger"` // auto, manual, or "" when the transcript does not say
+	// Continued marks the summary the thread goes on from, a compaction
+	// made before its first call or copied in by a resume
+	// (replay.Compaction.Continued).
+	Continued bool        `json:"continued,omitempty"`
 	Line      int         `json:"line"`
 	Time      replay.Time `json:"time,omitempty"`
 	AfterCall int         `json:"after_call"` // calls of the thread before it: it came after call number AfterCall
@@ -87,7 +91,7 @@ func compactions(s *replay.Session, cfg Config) ([]CompactionEvent, []Spiral) {
 // what it freed.
 func EventOf(th *replay.Thread, c *replay.Compaction) CompactionEvent {
 	ev := CompactionEvent{
-		Kind: string(c.Kind), Trigger: c.Trigger, Line: c.Line, Time: replay.Time(c.Time),
+		Kind: string(c.Kind), Trigger: c.Trigger, Continued: c.Continued, Line: c.Line, Time: replay.Time(c.Time),
 		AfterCall: c.CallsBefore, SummaryTokens: c.SummaryEst, DurationMs: c.DurationMs,
 		ClearedTools: len(c.CompactedToolIDs), DedupKey: c.UUID,
 	}

@@ -103,7 +103,7 @@ func TestMicrocompactionWithoutPreTokens(t *testing.T) {
 
 // TestCompactionAtStart: a file that starts with a summary (a 1.0.x session
 // continued from another) has nothing before it: Before is unknown and
-// nothing is freed, not −After.
+// nothing is freed, not −After; the timeline marks it continued.
 func TestCompactionAtStart(t *testing.T) {
 	m := newTr("st")
 	m.summaryOnly(rep("u", 40))
@@ -111,7 +111,7 @@ func TestCompactionAtStart(t *testing.T) {
 	m.micro(`{"trigger":"auto","tokensSaved":5000,"compactedToolIds":[]}`)
 	c := analyze(t, m, nil).Compactions
 	checkEvents(t, c, []CompactionEvent{
-		{Thread: "main", Kind: "summary", Line: 1, Time: stamp("2026-01-01T10:00:00Z"), AfterCall: 0, LastPrompt: 0,
+		{Thread: "main", Kind: "summary", Continued: true, Line: 1, Time: stamp("2026-01-01T10:00:00Z"), AfterCall: 0, LastPrompt: 0,
 			Before: 0, BeforeSource: "none", After: 47_006, AfterSource: "next_prompt", Freed: 0, SummaryTokens: 10},
 		// 47,006 − 5,000 = 42,006.
 		{Thread: "main", Kind: "microcompact", Trigger: "auto", Line: 3, Time: stamp("2026-01-01T10:00:00Z"), AfterCall: 1, LastPrompt: 47_006,

@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
-	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 )
 
 // Merge combines per-session reports into one for the whole input. Usage is
@@ -177,7 +177,7 @@ func (m *merger) finish(table *prices.Table) *Report {
 	sum.Cost = out.Usage.Total.Cost
 	sum.CostComplete = out.Usage.Total.Unpriced == 0
 	sum.Models, sum.Versions = setKeys(m.models), setKeys(m.versions)
-	sort.Slice(sum.Versions, func(i, j int) bool { return replay.CompareVersions(sum.Versions[i], sum.Versions[j]) < 0 })
+	sort.Slice(sum.Versions, func(i, j int) bool { return claudecode.CompareVersions(sum.Versions[i], sum.Versions[j]) < 0 })
 	if sum.Start != 0 {
 		// Between the whole seconds the report shows.
 		sum.Seconds = int64(sum.End/1000 - sum.Start/1000)

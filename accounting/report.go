@@ -14,13 +14,14 @@ import (
 type Config struct {
 	Prices *prices.Table
 	// BreakRule detects cache breaks (BreakMinFraction, BreakMinTokens), as
-	// Claude Code's own cache-break detection does.
-	BreakRule
+	// Claude Code's own cache-break detection does
+	// (claudecode.DefaultBreakRule).
+	claudecode.BreakRule
 	// TurnRules name the rules by which Claude Code, or the API, rewrites
 	// the cached conversation when a user turn begins, as break causes.
 	claudecode.TurnRules
-	// TTL5m and TTL1h are the prompt-cache lifetimes (Anthropic's "Prompt
-	// caching" documentation).
+	// TTL5m and TTL1h are the prompt-cache lifetimes (claudecode.CacheTTL5m,
+	// claudecode.CacheTTL1h).
 	TTL5m time.Duration
 	TTL1h time.Duration
 	// SpiralCalls: a full compaction that follows the previous one within
@@ -42,29 +43,21 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Prices == nil {
 		cfg.Prices = prices.Default()
 	}
-	if cfg.BreakRule == (BreakRule{}) {
-		cfg.BreakRule = DefaultBreakRule()
+	if cfg.BreakRule == (claudecode.BreakRule{}) {
+		cfg.BreakRule = claudecode.DefaultBreakRule()
 	}
 	cfg.TurnRules = cfg.TurnRules.WithDefaults()
 	if cfg.TTL5m <= 0 {
-		cfg.TTL5m = DefaultTTL5m
+		cfg.TTL5m = claudecode.CacheTTL5m.Value
 	}
 	if cfg.TTL1h <= 0 {
-		cfg.TTL1h = DefaultTTL1h
+		cfg.TTL1h = claudecode.CacheTTL1h.Value
 	}
 	if cfg.SpiralCalls == 0 {
 		cfg.SpiralCalls = DefaultSpiralCalls
 	}
 	return cfg
 }
-
-// The prompt cache's lifetimes: 5 minutes, or 1 hour for 1-hour writes
-// (Anthropic's "Prompt caching" documentation; the transcript's
-// usage.cache_creation.ephemeral_1h_input_tokens shows which was written).
-const (
-	DefaultTTL5m = 5 * time.Minute
-	DefaultTTL1h = time.Hour
-)
 
 // Report is what happened in one session (or, from Merge, in a corpus).
 type Report struct {

@@ -263,7 +263,7 @@ func (sz *Sizes) scaleCleared(th *replay.Thread, segs []Segment, ids []string, f
 	for _, id := range ids {
 		cleared[id] = true
 	}
-	placeholder := AtRatio(int64(replay.Estimate(len(claudecode.Placeholder))), sz.Ratio)
+	placeholder := AtRatio(int64(replay.Estimate(len(claudecode.Placeholder.Value))), sz.Ratio)
 	target := freed // what the movable results must cost
 	var movable int64
 	isCleared := func(m, b int) bool {

@@ -57,7 +57,7 @@ func TestContinues(t *testing.T) {
 		m := newTr("c")
 		c.write(m)
 		s := loadLax(t, m, nil)
-		if got := claudecode.Continues(s.Main); got != c.want {
+		if got := s.Main.Continues(); got != c.want {
 			t.Errorf("%s: Continues = %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -22,17 +22,16 @@ const (
 
 // The size variant's defaults (Claude Code's), which claude-code-sm's
 // micro-compaction uses too.
-const (
-	microMinSavings = claudecode.MicroMinSavings // skip a clearing that would free less
-	microTarget     = claudecode.MicroTarget     // clear until the remaining results fit in this
+var (
+	microMinSavings = claudecode.MicroMinSavings.Value // skip a clearing that would free less
+	microTarget     = claudecode.MicroTarget.Value     // clear until the remaining results fit in this
 )
 
 // The tool results micro-compaction keeps when the keep parameter is 0, by
 // variant.
-const (
-	microKeepSize = claudecode.MicroKeep
-	microKeepTime = 5
-)
+var microKeepSize = claudecode.MicroKeep.Value
+
+const microKeepTime = 5
 
 var claudeCodeDef = policyDef{
 	name: "claude-code",
@@ -46,7 +45,7 @@ var claudeCodeDef = policyDef{
 			param.OptionalVersion(&p.version, "version", "", "Claude Code version to model; empty: each call's recorded version"),
 			reserveParam(&p.limits.Reserved),
 			param.Whole(&p.limits.Window, "window", 0, 0, "context window; 0: 200000, 1000000 for [1m] models"),
-			param.Whole(&p.limits.Buffer, "buffer", claudecode.AutoCompactBuffer, 1, "auto-compact buffer below the available window"),
+			param.Whole(&p.limits.Buffer, "buffer", claudecode.AutoCompactBuffer.Value, 1, "auto-compact buffer below the available window"),
 			pctParam(&p.limits.Pct),
 			param.Bool(&p.auto, "auto", true, "auto-compaction enabled"),
 			microParam(&p.micro.mode, "micro-compaction: size (2.1.7's), time (idle longer than the TTL, keep 5), off; "+
@@ -76,10 +75,10 @@ func checkRoom(l claudecode.LimitParams) error {
 	}
 	reserve, buffer := l.Reserved, l.Buffer
 	if reserve == 0 {
-		reserve = max(claudecode.ReservedOld, claudecode.ReservedNew)
+		reserve = max(claudecode.ReservedOld.Value, claudecode.ReservedNew.Value)
 	}
 	if buffer == 0 {
-		buffer = claudecode.AutoCompactBuffer
+		buffer = claudecode.AutoCompactBuffer.Value
 	}
 	if l.Window <= reserve+buffer {
 		return fmt.Errorf("window=%d leaves no room for a threshold: want 0 (the model's) or more than reserve + buffer (%d + %d)", l.Window, reserve, buffer)
@@ -207,7 +206,7 @@ func (m microCompaction) sizeMicro(s *simulate.State, keep int) {
 func compactable(s *simulate.State) []int {
 	var out []int
 	for j, it := range s.Items {
-		if it.Kind == simulate.KindToolResult && !it.Cleared && claudecode.CompactableTools[it.Tool] {
+		if it.Kind == simulate.KindToolResult && !it.Cleared && claudecode.Compactable(it.Tool) {
 			out = append(out, j)
 		}
 	}

@@ -6,6 +6,20 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 )
 
+// Compile a spec once: parameters left out take their defaults, and the
+// name is the canonical spec, with only the parameters that differ from
+// them. Each run takes a fresh policy of it.
+func ExampleCompile() {
+	c, err := policies.Compile("keep-last-n:n=5,polling=1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Name(), c.New() != c.New())
+	// Output:
+	// keep-last-n:n=5 true
+}
+
 // Parse a spec: parameters left out take their defaults, and the name is
 // the canonical spec, with only the parameters that differ from them.
 func ExampleParse() {
@@ -24,7 +38,10 @@ func ExampleParse() {
 
 // List the policies and what each parameter takes.
 func ExampleLookup() {
-	e, _ := policies.Lookup("keep-last-n")
+	e, ok := policies.Lookup("keep-last-n")
+	if !ok {
+		return
+	}
 	for _, p := range e.Params {
 		fmt.Printf("%s=%s: %s\n", p.Name, p.Default, p.Range)
 	}
@@ -36,7 +53,11 @@ func ExampleLookup() {
 // The settings a spec gives, with the defaults for the rest, in canonical
 // form: what a study records as its fixed parameters.
 func ExampleSettings() {
-	set, _ := policies.Settings("threshold:pct=70.0")
+	set, err := policies.Settings("threshold:pct=70.0")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, s := range set {
 		fmt.Printf("%s=%s (default %s)\n", s.Name, s.Value, s.Default)
 	}

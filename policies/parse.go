@@ -8,44 +8,28 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// Parse compiles one policy spec: "name" or "name:key=value,key=value", or
-// several joined by "+" into a composition applied left to right
-// ("keep-last-n:n=10+summary-nm:n=21,m=10"). Errors name the policy and
-// the offending key, or the value and what the parameter takes. Each call
-// returns a fresh policy.
+// Parse makes a fresh policy of one spec: "name" or
+// "name:key=value,key=value", or several joined by "+" into a composition
+// applied left to right ("keep-last-n:n=10+summary-nm:n=21,m=10"). Errors
+// name the policy and the offending key, or the value and what the
+// parameter takes. A command that runs a spec on many sessions compiles it
+// once (Compile) and asks the compiled spec for a fresh policy per run.
 func Parse(spec string) (simulate.Policy, error) {
-	spec = strings.TrimSpace(spec)
-	if spec == "" {
-		return nil, fmt.Errorf("empty policy spec")
-	}
-	parts := strings.Split(spec, "+")
-	if len(parts) > 1 {
-		var ps []simulate.Policy
-		for _, part := range parts {
-			p, err := Parse(part)
-			if err != nil {
-				return nil, err
-			}
-			ps = append(ps, p)
-		}
-		return &composite{parts: ps}, nil
-	}
-	name, params, _ := strings.Cut(spec, ":")
-	d, ok := lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("unknown policy %q (see ctxlab policies; known: %s)", name, strings.Join(Names(), ", "))
-	}
-	return d.parse(params)
-}
-
-// parse compiles a spec of d, given what follows the colon: a fresh policy
-// with the values given and its defaults for the rest. Its name is d's name
-// and the parameters whose canonical value differs from the default, in
-// order.
-func (d *policyDef) parse(spec string) (simulate.Policy, error) {
-	p, values, err := d.compile(spec)
+	c, err := Compile(spec)
 	if err != nil {
 		return nil, err
+	}
+	return c.New(), nil
+}
+
+// compile checks a spec of d, given what follows the colon, and returns
+// what makes a fresh policy of it with the values given and its defaults
+// for the rest. The policy's name is d's name and the parameters whose
+// canonical value differs from the default, in order.
+func (d *policyDef) compileSpec(spec string) (Compiled, error) {
+	given, values, err := d.compile(spec)
+	if err != nil {
+		return Compiled{}, err
 	}
 	name, sep := d.name, ":"
 	for _, v := range values {
@@ -54,17 +38,17 @@ func (d *policyDef) parse(spec string) (simulate.Policy, error) {
 			sep = ","
 		}
 	}
-	p.setName(name)
-	return p, nil
+	return Compiled{name: name, fresh: func() simulate.Policy { return d.fresh(given, name) }}, nil
 }
 
-// compile sets a fresh policy of d from spec (what follows the colon) and
-// returns it with every parameter's canonical value, in the parameters'
-// order. Unknown keys are reported before bad values, and bad values in
-// the parameters' order; a key given twice takes the last value.
-func (d *policyDef) compile(spec string) (policy, []Setting, error) {
+// compile checks spec (what follows the colon) on a fresh policy of d and
+// returns the values given, in the parameters' order, with every
+// parameter's canonical value. Unknown keys are reported before bad
+// values, and bad values in the parameters' order; a key given twice takes
+// the last value.
+func (d *policyDef) compile(spec string) ([]given, []Setting, error) {
 	p, params := d.new()
-	given := map[string]string{}
+	byName := map[string]string{}
 	if spec != "" {
 		for _, kv := range strings.Split(spec, ",") {
 			k, v, ok := strings.Cut(kv, "=")
@@ -75,13 +59,14 @@ func (d *policyDef) compile(spec string) (policy, []Setting, error) {
 			if !hasParam(params, k) {
 				return nil, nil, d.errorf("unknown parameter %q (%s)", k, knownParams(params))
 			}
-			given[k] = strings.TrimSpace(v)
+			byName[k] = strings.TrimSpace(v)
 		}
 	}
+	var gs []given
 	values := make([]Setting, len(params))
 	for i, par := range params {
 		values[i] = Setting{Name: par.Name, Value: par.Default, Default: par.Default}
-		v, ok := given[par.Name]
+		v, ok := byName[par.Name]
 		if !ok {
 			continue
 		}
@@ -90,13 +75,33 @@ func (d *policyDef) compile(spec string) (policy, []Setting, error) {
 			return nil, nil, d.errorf("%s=%q: want %s", par.Name, v, par.Takes)
 		}
 		values[i].Value = canon
+		gs = append(gs, given{param: i, value: v})
 	}
 	if c, ok := p.(checker); ok {
 		if err := c.check(); err != nil {
 			return nil, nil, d.errorf("%v", err)
 		}
 	}
-	return p, values, nil
+	return gs, values, nil
+}
+
+// given is a value a spec gives a parameter (by its index in d.new's
+// list), as written.
+type given struct {
+	param int
+	value string
+}
+
+// fresh makes a policy of d with the values compile checked.
+func (d *policyDef) fresh(gs []given, name string) simulate.Policy {
+	p, params := d.new()
+	for _, g := range gs {
+		if _, ok := params[g.param].Set(g.value); !ok {
+			panic(fmt.Sprintf("policies: %s=%q was accepted once and refused again", params[g.param].Name, g.value))
+		}
+	}
+	p.setName(name)
+	return p
 }
 
 // checker is a policy whose parameters must agree with each other; check
@@ -121,10 +126,29 @@ func Settings(spec string) ([]Setting, error) {
 	}
 	d, ok := lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("unknown policy %q (see ctxlab policies; known: %s)", name, strings.Join(Names(), ", "))
+		return nil, unknown(name)
 	}
 	_, values, err := d.compile(params)
 	return values, err
+}
+
+// Defaults gives, for each one-policy spec, every parameter's value in
+// canonical form: the spec's own, else the policy's default (Settings),
+// by name.
+func Defaults(specs []string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, spec := range specs {
+		settings, err := Settings(spec)
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]string{}
+		for _, s := range settings {
+			m[s.Name] = s.Value
+		}
+		out[spec] = m
+	}
+	return out, nil
 }
 
 func hasParam(params []param.Param, name string) bool {
@@ -148,39 +172,16 @@ func knownParams(params []param.Param) string {
 	return "want one of " + strings.Join(n, ", ")
 }
 
-// ParseList splits a comma-separated list of specs, as `--policy a,b,c`
-// gives them. A piece with "=" and no ":" continues the previous spec's
-// parameters: "keep-last-n:n=10,polling=5,none" is two policies. Two specs
-// of the same policy with the same settings (keep-last-n and
-// keep-last-n:n=10) are an error: their runs would be the same.
+// ParseList makes a fresh policy of each spec of a list, as CompileList
+// reads it.
 func ParseList(list string) ([]simulate.Policy, error) {
-	var specs []string
-	for _, piece := range strings.Split(list, ",") {
-		piece = strings.TrimSpace(piece)
-		if piece == "" {
-			continue
-		}
-		if strings.Contains(piece, "=") && !strings.Contains(piece, ":") && len(specs) > 0 {
-			specs[len(specs)-1] += "," + piece
-			continue
-		}
-		specs = append(specs, piece)
+	cs, err := CompileList(list)
+	if err != nil {
+		return nil, err
 	}
-	if len(specs) == 0 {
-		return nil, fmt.Errorf("no policy given")
-	}
-	out := make([]simulate.Policy, 0, len(specs))
-	given := map[string]string{}
-	for _, s := range specs {
-		p, err := Parse(s)
-		if err != nil {
-			return nil, err
-		}
-		if first, ok := given[p.Name()]; ok {
-			return nil, fmt.Errorf("%q and %q are the same policy, %s: give it once", first, s, p.Name())
-		}
-		given[p.Name()] = s
-		out = append(out, p)
+	out := make([]simulate.Policy, len(cs))
+	for i, c := range cs {
+		out[i] = c.New()
 	}
 	return out, nil
 }

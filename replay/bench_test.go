@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
@@ -243,5 +244,95 @@ func BenchmarkDiscover(b *testing.B) {
 		if _, errs := Discover([]string{dir}); len(errs) > 0 {
 			b.Fatal(errs)
 		}
+	}
+}
+
+// genuineSources returns the sessions of every set of genuine transcripts
+// present (testcorpus.All), and their files' total size; it skips
+// when there are none.
+func genuineSources(tb testing.TB) ([]Source, int64) {
+	tb.Helper()
+	var srcs []Source
+	var size int64
+	for _, name := range testcorpus.All {
+		dir, ok := testcorpus.Path(name)
+		if !ok {
+			continue
+		}
+		s, errs := Discover([]string{dir})
+		if len(errs) > 0 {
+			tb.Fatalf("Discover(%s): %v", dir, errs)
+		}
+		for _, src := range s {
+			for _, p := range append([]string{src.Path}, src.Agents...) {
+				info, err := os.Stat(p)
+				if err != nil {
+					tb.Fatal(err)
+				}
+				size += info.Size()
+			}
+		}
+		srcs = append(srcs, s...)
+	}
+	if len(srcs) == 0 {
+		tb.Skip("no genuine transcripts beside the repository")
+	}
+	return srcs, size
+}
+
+// BenchmarkReadGenuine is BenchmarkReadRealdata over every set of genuine
+// transcripts present (about 120 MB): the parser alone, in memory.
+func BenchmarkReadGenuine(b *testing.B) {
+	srcs, _ := genuineSources(b)
+	var data []byte
+	for _, src := range srcs {
+		for _, p := range append([]string{src.Path}, src.Agents...) {
+			f, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			data = append(data, f...)
+		}
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(data), "genuine")
+		r.ReuseEntry = true
+		n := 0
+		for r.Scan() {
+			n++
+		}
+		r.Close()
+		if n == 0 || r.Err() != nil {
+			b.Fatal(n, r.Err())
+		}
+	}
+}
+
+// BenchmarkLoadGenuine loads every session of every set of genuine
+// transcripts present, one after another on one goroutine, from the files.
+func BenchmarkLoadGenuine(b *testing.B) {
+	srcs, size := genuineSources(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, err := Load(src, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// reportCPU reports the processor time the process used per iteration
+// since start (cpu-ms/op), garbage collection included: on a machine
+// shared with other jobs, time spent waiting for a processor inflates
+// ns/op but not this.
+func reportCPU(b *testing.B, start time.Duration) {
+	if used := cpuTime() - start; start > 0 && b.N > 0 {
+		b.ReportMetric(float64(used)/float64(b.N)/1e6, "cpu-ms/op")
 	}
 }

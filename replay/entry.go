@@ -19,10 +19,6 @@ var blockKindNames = [...]string{"text", "thinking", "tool_use", "tool_result", 
 
 func (k BlockKind) String() string { return blockKindNames[k] }
 
-// TokensPerImage is Claude Code's fixed estimate for an image block
-// (2,000 tokens, in its bundled cli.js).
-const TokensPerImage = 2000
-
 // NoType is the Type of a line without a "type" field: no transcript
 // record has one.
 const NoType = "(none)"
@@ -53,9 +49,11 @@ type Block struct {
 	// Name is the tool's name (tool_use) or the block type (other).
 	Name    string
 	IsError bool
-	// Images counts image items inside a tool result.
-	Images int
-	Input  *ToolInput // tool_use only
+	// Images and Documents count the image and document items inside a
+	// tool result (Est counts an image TokensPerImage, a document
+	// nothing).
+	Images, Documents int
+	Input             *ToolInput // tool_use only
 	// Text is the text of a user text block, cut to at most MaxKeptText
 	// bytes at a character boundary.
 	Text string
@@ -165,6 +163,9 @@ type Entry struct {
 	CompactSummary          bool
 	VisibleInTranscriptOnly bool
 	APIError                bool
+	// Summary says what the text of a compaction summary (CompactSummary)
+	// shows of the compaction that wrote it.
+	Summary SummaryText
 
 	// message
 	Role          string
@@ -194,6 +195,26 @@ type Entry struct {
 	// the model (attachmentEst).
 	AttachmentEst int
 }
+
+// SummaryText is what the text of a compaction summary shows. Claude Code
+// opens every summary with "This session is being continued from a
+// previous conversation that ran out of context." and, when it compacted
+// on its own, ends it with the instruction to go on: "Please continue the
+// conversation from where we left it off without asking the user any
+// further questions. Continue with the last task that you were asked to
+// work on." (its bundled cli.js, 1.0.0 to 2.1.x: the summary function adds
+// the sentence only when its caller, the automatic compaction, asks;
+// /compact does not).
+type SummaryText uint8
+
+const (
+	// SummaryOther is a text that does not open as Claude Code's summaries do.
+	SummaryOther SummaryText = iota
+	// SummaryGoOn is Claude Code's summary ending with the instruction to go on.
+	SummaryGoOn
+	// SummaryPlain is Claude Code's summary without it.
+	SummaryPlain
+)
 
 // Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,
 // whole seconds); "" for 0, an unknown time.

@@ -56,6 +56,10 @@ type Source struct {
 	// ContinuedIn is the session whose file continues this one after an
 	// auto-compaction past this file's last call (MarkContinued sets it).
 	ContinuedIn string
+	// continuedAt is the uuid of the summary the continuing file starts
+	// from: when this file holds that line, the conversation went on from
+	// a compaction the file records itself, not one past its last call.
+	continuedAt string
 }
 
 // ID is the session id a Source stands for: its file name without .jsonl.
@@ -448,10 +452,13 @@ func parallel(n int, f func(i int)) {
 // MarkContinued sets ContinuedIn on each source that another source
 // continues. Claude Code 1.0.x starts a new file after an auto-compaction:
 // the new file's first message is the summary (isCompactSummary), still
-// carrying the compacted session's sessionId. The files' first lines are
-// read in parallel.
+// carrying the compacted session's sessionId. A resumed conversation's
+// file starts the same way with a copy of a summary the earlier file
+// already holds (Load then clears ContinuedIn), and a summary whose text
+// shows a /compact (summaryTrigger) is no auto-compaction. The files'
+// first lines are read in parallel.
 func MarkContinued(srcs []Source) {
-	of := make([]string, len(srcs)) // the session each source continues
+	of := make([]*Entry, len(srcs)) // the summary each source starts from
 	parallel(len(srcs), func(i int) {
 		if p := srcs[i].Path; p != "-" && !isAgentFile(p) {
 			of[i] = continues(p)
@@ -461,21 +468,25 @@ func MarkContinued(srcs []Source) {
 	for i, s := range srcs {
 		index[s.ID()] = i
 	}
-	for i, prev := range of {
-		if j, ok := index[prev]; ok && prev != srcs[i].ID() && srcs[j].ContinuedIn == "" {
-			srcs[j].ContinuedIn = srcs[i].ID()
+	for i, e := range of {
+		if e == nil {
+			continue
+		}
+		if j, ok := index[e.SessionID]; ok && e.SessionID != srcs[i].ID() && srcs[j].ContinuedIn == "" {
+			srcs[j].ContinuedIn, srcs[j].continuedAt = srcs[i].ID(), e.UUID
 		}
 	}
 }
 
-// continues returns the sessionId of a file's first line that carries one
-// when that line is a compaction summary: the session the file continues.
-// Title lines (type summary) come before it, one per earlier conversation.
-func continues(path string) string {
-	if e := firstWithSession(path, 1000); e != nil && e.CompactSummary {
-		return e.SessionID
+// continues returns a file's first line that carries a sessionId when that
+// line is a compaction summary that does not show a /compact: its
+// sessionId is the session the file continues. Title lines (type summary)
+// come before it, one per earlier conversation.
+func continues(path string) *Entry {
+	if e := firstWithSession(path, 1000); e != nil && e.CompactSummary && summaryTrigger(e.Summary, e.Version) != "manual" {
+		return e
 	}
-	return ""
+	return nil
 }
 
 // smallReads reads at most 64 KB at a time: firstSessionID needs the first
@@ -529,6 +540,9 @@ func Load(src Source, opt Options) (*Session, error) {
 		if err := b.readFile(a, th, opt); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if _, ok := b.seenUUID[src.continuedAt]; ok && src.continuedAt != "" {
+		s.ContinuedIn = "" // the file holds the summary the next one goes on from
 	}
 	return b.finish(), errors.Join(errs...)
 }

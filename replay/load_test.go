@@ -481,6 +481,14 @@ func TestMarkContinued(t *testing.T) {
 		"p/D.jsonl": sessionLine("C", "d0") + sessionLine("D", "d1"), // resumed from C
 		"p/E.jsonl": summary("Z") + sessionLine("E", "e1"),           // Z not in the input
 		"p/F.jsonl": summary("F") + sessionLine("F", "f1"),           // its own summary
+		// G's conversation goes on in H from a summary G holds (a resume's
+		// copy), and in I from a /compact's summary (1.0.89 writes it
+		// without the instruction to go on): neither is an automatic
+		// compaction past G's last call.
+		"p/G.jsonl": sessionLine("G", "g1") + summary("G"),
+		"p/H.jsonl": summary("G") + sessionLine("H", "h1"),
+		"p/J.jsonl": sessionLine("J", "j1"),
+		"p/K.jsonl": `{"type":"user","uuid":"k0","sessionId":"J","version":"1.0.89","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context. The conversation is summarized below: a report."}}` + "\n" + sessionLine("K", "k1"),
 	})
 	srcs, errs := Discover([]string{dir})
 	if len(errs) > 0 {
@@ -491,12 +499,19 @@ func TestMarkContinued(t *testing.T) {
 	for _, s := range srcs {
 		got[s.ID()] = s.ContinuedIn
 	}
-	want := map[string]string{"A": "B", "B": "", "C": "", "D": "", "E": "", "F": ""}
+	want := map[string]string{"A": "B", "B": "", "C": "", "D": "", "E": "", "F": "", "G": "H", "H": "", "J": "", "K": ""}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ContinuedIn %v, want %v", got, want)
 	}
 	s, err := Load(srcs[0], Options{})
 	if err != nil || s.ContinuedIn != "B" {
 		t.Errorf("Load: ContinuedIn %q, %v; want B", s.ContinuedIn, err)
+	}
+	for _, src := range srcs {
+		if src.ID() == "G" {
+			if s, err := Load(src, Options{}); err != nil || s.ContinuedIn != "" {
+				t.Errorf("Load(G): ContinuedIn %q, %v; want none, G holds the summary", s.ContinuedIn, err)
+			}
+		}
 	}
 }

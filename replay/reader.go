@@ -14,6 +14,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/jsonscan"
 )
 
@@ -486,6 +487,9 @@ func (p *lineParse) flag(k string, v bool) bool {
 // counts the line's type and unknown fields.
 func (p *lineParse) finish() {
 	e, st := p.e, &p.r.stats
+	if e.CompactSummary {
+		e.Summary = summaryText(e.Blocks) // from the raw text, before keepUserText cuts it
+	}
 	keepUserText(e)
 	if e.Type == "" {
 		e.Type = NoType
@@ -497,6 +501,35 @@ func (p *lineParse) finish() {
 	for _, f := range p.unknown {
 		st.Unknown[e.Type+"."+f]++
 	}
+}
+
+// The opening and closing of Claude Code's compaction summaries
+// (SummaryText) as their JSON string literals begin and end: neither has a
+// character JSON escapes but the newline before the instruction.
+const (
+	summaryOpening = `"This session is being continued from a previous conversation that ran out of context.`
+	summaryGoOn    = `\nPlease continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on."`
+)
+
+// summaryText reads what a compaction summary's text blocks, raw JSON
+// string literals, show: the first opens the summary, the last ends it.
+func summaryText(blocks []Block) SummaryText {
+	first, last := -1, -1
+	for i := range blocks {
+		if blocks[i].Kind == BlockText {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	switch {
+	case first < 0 || !strings.HasPrefix(blocks[first].Text, summaryOpening):
+		return SummaryOther
+	case strings.HasSuffix(blocks[last].Text, summaryGoOn):
+		return SummaryGoOn
+	}
+	return SummaryPlain
 }
 
 // keepUserText decodes the text of a user's text blocks, cut to
@@ -561,38 +594,14 @@ func (r *Reader) parseAttachment(e *Entry, v string) {
 // skimmed reports whether the value of the top-level field k is only
 // skimmed (jsonscan.Skim: its structure checked, not the characters of its
 // strings): toolUseResult, the structured copy of a tool's result, and the
-// fields ctxlab reads past (knownFields). Every string ctxlab decodes is
+// fields ctxlab reads past (claudecode.TranscriptFields, whose table
+// skimmedField is generated from). Every string ctxlab decodes is
 // validated where it is read; docs/session-model.md says which lines this
 // lets through.
+//
+//go:generate go run gen_fields.go
 func skimmed(k string) bool {
-	return k == "toolUseResult" || knownFields(k) == k
-}
-
-// knownFields returns its argument for the top-level fields that ctxlab
-// reads past or does not need (skimmed); a field neither read nor listed
-// here is counted as unknown.
-func knownFields(k string) string {
-	switch k {
-	case "userType", "gitBranch", "slug", "entrypoint", "promptId",
-		"sourceToolAssistantUUID", "sourceToolUseID", "permissionMode", "todos", "thinkingMetadata",
-		"imagePasteIds", "mcpMeta", "planContent", "error", "apiErrorStatus", "level", "toolUseID",
-		"content", "cause", "retryInMs", "retryAttempt", "maxRetries", "durationMs", "messageCount",
-		"hookCount", "hookInfos", "hookErrors", "preventedContinuation", "stopReason", "hasOutput",
-		"summary", "leafUuid", "messageId", "snapshot", "isSnapshotUpdate", "operation", "data",
-		"parentToolUseID", "lastPrompt", "aiTitle", "customTitle", "prNumber", "prUrl", "prRepository":
-		return k
-	}
-	return "\x00" // matches no key
-}
-
-func knownType(t string) bool {
-	switch t {
-	case "user", "assistant", "system", "summary", "file-history-snapshot", "progress",
-		"queue-operation", "attachment", "permission-mode", "last-prompt", "ai-title",
-		"custom-title", "pr-link":
-		return true
-	}
-	return false
+	return k == "toolUseResult" || skimmedField(k)
 }
 
 // parseMessage validates the message object at s[i] == '{' (depth deep,
@@ -735,14 +744,14 @@ func (r *Reader) measureBlock(b *Block, f *blockFields, raw string) (utfOK bool)
 		b.Chars = jsonscan.UTF16Len(f.input)
 		b.Est = Estimate(b.Chars)
 		b.Hash = xxhash.Sum64String(b.Name) ^ xxhash.Sum64String(f.input)
-		b.Input = parseInput(f.input)
+		b.Input = parseInput(f.input, &r.sc)
 	case "tool_result":
 		b.Kind = BlockToolResult
 		b.Hash = xxhash.Sum64String(f.content)
 		utfOK = r.measureResult(b, f.content)
 	case "image":
 		b.Kind = BlockImage
-		b.Est = TokensPerImage
+		b.Est = claudecode.ImageTokens.Value
 		b.Hash = xxhash.Sum64String(raw)
 	default:
 		// document and anything newer: Claude Code's fallback counts the
@@ -761,7 +770,7 @@ func (r *Reader) measureBlock(b *Block, f *blockFields, raw string) (utfOK bool)
 
 // measureResult measures a tool_result block's content into b: a string,
 // or an array whose text items count by their length and images by
-// TokensPerImage. It reports whether the text was valid UTF-8.
+// claudecode.ImageTokens. It reports whether the text was valid UTF-8.
 func (r *Reader) measureResult(b *Block, content string) (utfOK bool) {
 	utfOK = true
 	switch {
@@ -787,19 +796,24 @@ func (r *Reader) measureResult(b *Block, content string) (utfOK bool) {
 				b.Est += Estimate(n)
 			case "image":
 				b.Images++
-				b.Est += TokensPerImage
+				b.Est += claudecode.ImageTokens.Value
+			case "document":
+				b.Documents++
 			}
 		})
 	}
 	return utfOK
 }
 
-func parseInput(in string) *ToolInput {
+// parseInput reads a tool_use block's input object, in, a value of the
+// line sc scanned (whose recorded ends spare scanning its long strings
+// again).
+func parseInput(in string, sc *jsonscan.Scanner) *ToolInput {
 	if !jsonscan.IsObject(in) {
 		return nil
 	}
 	t := &ToolInput{}
-	jsonscan.EachField(in, func(k, v string) {
+	sc.EachField(in, func(k, v string) {
 		switch k {
 		case "file_path", "notebook_path":
 			t.FilePath = strings.Clone(jsonscan.String(v))
@@ -829,7 +843,7 @@ func parseInput(in string) *ToolInput {
 // attachmentEst is Claude Code's estimate of what an attachment sends the
 // model, the measure of its own threshold check: nothing for the kinds it
 // shows only in its interface (a tool hook's output, a command's
-// permissions), TokensPerImage for each image, length/4 for the rest of
+// permissions), claudecode.ImageTokens for each image, length/4 for the rest of
 // its JSON.
 func attachmentEst(typ, raw string, chars int, sc *jsonscan.Scanner) int {
 	switch typ {
@@ -864,7 +878,7 @@ func attachmentEst(typ, raw string, chars int, sc *jsonscan.Scanner) int {
 		data += end - start
 		i = end
 	}
-	return Estimate(max(0, chars-data)) + images*TokensPerImage
+	return Estimate(max(0, chars-data)) + images*claudecode.ImageTokens.Value
 }
 
 // textSize returns the JavaScript length of a raw JSON string literal's
@@ -874,7 +888,8 @@ func textSize(raw string) (chars, lines int) {
 	if len(raw) < 2 {
 		return 0, 0
 	}
-	return jsonscan.UTF16Len(raw) - 2, strings.Count(raw, `\n`) + 1
+	n, newlines := jsonscan.UTF16LenNewlines(raw)
+	return n - 2, newlines + 1
 }
 
 // durationMs reads a tool's recorded run time (toolUseResult) in ms:

@@ -404,7 +404,7 @@ func TestReaderIOError(t *testing.T) {
 func TestReaderEntry(t *testing.T) {
 	in := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s-1","version":"2.1.146","gitBranch":"","type":"user","message":{"role":"user","content":"Fix the bug\nplease"},"uuid":"u-1","timestamp":"2026-01-01T10:12:48.351Z"}
 {"parentUuid":"u-1","sessionId":"s-1","version":"2.1.146","type":"assistant","requestId":"req_1","agentId":"a1","isSidechain":true,"message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/a/b.go","offset":10,"limit":20}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"cache_creation_input_tokens":300,"cache_read_input_tokens":1000,"output_tokens":50,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}},"uuid":"a-1","timestamp":"2026-01-01T10:12:49Z"}
-{"parentUuid":"a-1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":[{"type":"text","text":"héllo"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]},"toolUseResult":{"agentId":"agent7"},"uuid":"u-2"}
+{"parentUuid":"a-1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":[{"type":"text","text":"héllo"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}},{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"AAAA"}}]}]},"toolUseResult":{"agentId":"agent7"},"uuid":"u-2"}
 {"parentUuid":null,"logicalParentUuid":"a-1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":170719,"postTokens":17071,"durationMs":105411},"uuid":"c-1"}
 {"type":"attachment","attachment":{"type":"date_change","newDate":"é"},"uuid":"t-1","isMeta":true}
 {"type":"assistant","isApiErrorMessage":true,"message":{"id":"m2","role":"assistant","model":"<synthetic>","content":[{"type":"thinking","thinking":"","signature":"x"},{"type":"document","source":{}},{"type":"container_upload","file_id":"f"}]}}
@@ -454,12 +454,13 @@ func TestReaderEntry(t *testing.T) {
 	}
 
 	res := es[2]
-	// "héllo" is 5 units (est 1) plus one image (2000).
+	// "héllo" is 5 units (est 1) plus one image (2000); the document is
+	// counted apart, and not in the estimate.
 	if len(res.Blocks) != 1 || res.ResultAgentID != "agent7" {
 		t.Fatalf("result entry = %+v", res)
 	}
 	if b := res.Blocks[0]; b.Kind != BlockToolResult || b.ToolID != "toolu_1" || !b.IsError || b.Chars != 5 || b.Images != 1 ||
-		b.Est != 1+TokensPerImage {
+		b.Documents != 1 || b.Est != 1+2000 {
 		t.Errorf("tool_result block = %+v", b)
 	}
 

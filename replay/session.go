@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 )
 
 // Session is one Claude Code conversation: a main transcript file and the
@@ -156,7 +158,7 @@ type Message struct {
 	AttachmentType string
 	// AttachmentChars is the JavaScript length of the attachment's JSON,
 	// and AttachmentEst Claude Code's estimate of what it sends the model:
-	// nothing for the kinds only its interface shows, TokensPerImage per
+	// nothing for the kinds only its interface shows, claudecode.ImageTokens per
 	// image.
 	AttachmentChars, AttachmentEst int
 	// Cwd is the working directory recorded on a user message's line.
@@ -210,6 +212,14 @@ func (c *Call) Sent() bool { return !c.Synthetic && !c.Duplicate && !c.APIError 
 // and is neither a duplicate of another thread's call nor a line written
 // locally (<synthetic>).
 func (c *Call) Counted() bool { return c.HasUsage && !c.Duplicate && !c.Synthetic }
+
+// SkillListChanged reports whether the call was sent with a skill list
+// that a skill written in the session changed: SkillsChanged marks it, on
+// a version that reloads the skills while a session runs
+// (claudecode.SkillsReload).
+func (c *Call) SkillListChanged() bool {
+	return c.SkillsChanged && claudecode.SkillsReload.In(c.Version)
+}
 
 // Key is the deduplication key: message.id and requestId, or message.id
 // alone when the line has no requestId, as ccusage keys them.
@@ -269,10 +279,19 @@ const (
 
 // Compaction is a compaction observed in a thread.
 type Compaction struct {
-	Kind    CompactionKind
-	Trigger string // "auto", "manual", or "" when the transcript does not say
-	Line    int
-	Time    int64
+	Kind CompactionKind
+	// Trigger is "auto", "manual", or "" when the transcript does not say;
+	// TriggerFrom says what in the transcript says it (docs/session-model.md,
+	// "Which compactions were automatic").
+	Trigger     string
+	TriggerFrom TriggerSource
+	// Continued marks the summary a thread goes on from rather than a
+	// compaction made in it: one before the thread's first call (a file
+	// that starts from a summary) or one stamped earlier than a line before
+	// it (copied in from another conversation by a resume).
+	Continued bool
+	Line      int
+	Time      int64
 	// UUID is the uuid of the line that records it (the boundary, or the
 	// 1.0.x summary message): another file that shows the same compaction
 	// (the file Claude Code 1.0.x went on in, a resumed copy) has it too.
@@ -291,6 +310,67 @@ type Compaction struct {
 	// Micro-compaction.
 	TokensSaved      int64
 	CompactedToolIDs []string
+
+	command bool   // a /compact typed in the compaction's stretch (builder.linkCompact)
+	said    string // the trigger the summary's text shows (summaryTrigger)
+	early   bool   // stamped earlier than a line before it
+}
+
+// TriggerSource says what in the transcript gives a compaction's trigger.
+type TriggerSource string
+
+const (
+	// TriggerRecorded is compactMetadata.trigger (compact_boundary and
+	// microcompact_boundary lines, Claude Code 1.0.106+).
+	TriggerRecorded TriggerSource = "metadata"
+	// TriggerCommand is a /compact command line in the compaction's
+	// stretch: "manual".
+	TriggerCommand TriggerSource = "command"
+	// TriggerSummaryText is the summary's text (SummaryText), read for the
+	// versions that write no boundary.
+	TriggerSummaryText TriggerSource = "summary"
+)
+
+// settle decides what the builder gathered: whether the compaction is the
+// summary the thread goes on from, and its trigger where no
+// compactMetadata records it, from the /compact typed in its stretch, else
+// from the summary's text.
+func (c *Compaction) settle() {
+	defer func() { c.command, c.said, c.early = false, "", false }()
+	if c.Kind == CompactMicro {
+		if c.Trigger != "" {
+			c.TriggerFrom = TriggerRecorded
+		}
+		return
+	}
+	c.Continued = c.CallsBefore == 0 || c.early
+	switch {
+	case c.Trigger != "":
+		c.TriggerFrom = TriggerRecorded
+	case c.command:
+		c.Trigger, c.TriggerFrom = "manual", TriggerCommand
+	case c.said != "":
+		c.Trigger, c.TriggerFrom = c.said, TriggerSummaryText
+	}
+}
+
+// summaryTrigger is the trigger a summary's text shows where Claude Code
+// writes no compact_boundary (claudecode.SummarySaysAuto): "auto" for a
+// summary that ends with the instruction to go on, "manual" for one
+// without it. From 1.0.106 the boundary records the trigger, and later
+// 2.1.x leave the sentence out of automatic summaries too, so the text
+// says nothing there.
+func summaryTrigger(t SummaryText, version string) string {
+	if !claudecode.SummarySaysAuto.In(version) {
+		return ""
+	}
+	switch t {
+	case SummaryGoOn:
+		return "auto"
+	case SummaryPlain:
+		return "manual"
+	}
+	return ""
 }
 
 // SideRequest is a request Claude Code sent on a thread's conversation
@@ -328,6 +408,17 @@ type builder struct {
 	lastSide *Thread
 	// lastSID is the sessionId of the previous main-thread line (Resumes).
 	lastSID string
+	// compactOf links the uuid of each line of a compaction's stretch to
+	// the compaction (linkCompact), and typed holds, per thread, the time
+	// of a /compact with no response or prompt after it yet.
+	compactOf map[string]compactRef
+	typed     map[*Thread]int64
+}
+
+// compactRef is a compaction of a thread, by index.
+type compactRef struct {
+	th *Thread
+	i  int
 }
 
 func newBuilder(path string) *builder {
@@ -342,6 +433,8 @@ func newBuilder(path string) *builder {
 		models:    map[string]struct{}{},
 		sids:      map[string]struct{}{},
 		chainOf:   map[string]*Thread{},
+		compactOf: map[string]compactRef{},
+		typed:     map[*Thread]int64{},
 	}
 }
 
@@ -400,6 +493,8 @@ func (b *builder) add(e *Entry, th *Thread) {
 	if e.SessionID != "" && th == b.s.Main {
 		b.noteSession(e, th)
 	}
+	early := e.Time > 0 && e.Time < th.End
+	n := len(th.Compactions)
 	if e.Time > 0 {
 		if th.Start == 0 || e.Time < th.Start {
 			th.Start = e.Time
@@ -434,6 +529,98 @@ func (b *builder) add(e *Entry, th *Thread) {
 			th.SideRequests = append(th.SideRequests, SideRequest{Kind: e.Subtype, Line: e.Line, Time: e.Time, CallsBefore: len(th.Calls)})
 		}
 	}
+	if len(th.Compactions) > n {
+		th.Compactions[n].early = early
+	}
+	b.linkCompact(e, th, n)
+}
+
+// linkCompact finds the /compact that made a compaction, in either order
+// Claude Code writes them. A compaction's stretch is its lines and those
+// that follow them by parentUuid up to a response or a prompt: Claude
+// Code 1.0.x and 2.x write the summary (after its compact_boundary) and
+// then, linked to it, the /compact's own lines (the caveat, the
+// <command-name>/compact line stamped when it was typed, the "Compacted"
+// output). A /compact line with no response or typed prompt between it
+// and the compaction that follows is that compaction's too. Either way
+// the command was typed, by its timestamp, no later than the compaction.
+// n is the thread's count of compactions before e.
+func (b *builder) linkCompact(e *Entry, th *Thread, n int) {
+	ref, linked := b.compactOf[e.ParentUUID]
+	linked = linked && e.ParentUUID != "" && ref.th == th
+	switch {
+	case len(th.Compactions) > n && th.Compactions[n].Kind != CompactMicro:
+		ref, linked = compactRef{th, n}, true
+		if t, ok := b.typed[th]; ok {
+			b.noteCommand(ref, t)
+			delete(b.typed, th)
+		}
+	case e.CompactSummary && n > 0 && th.Compactions[n-1].SummaryLine == e.Line:
+		ref, linked = compactRef{th, n - 1}, true // the summary after a boundary
+	case e.Type == "assistant" || startsTurn(e):
+		delete(b.typed, th)
+		return
+	case compactCommand(e):
+		if linked {
+			b.noteCommand(ref, e.Time)
+		} else {
+			b.typed[th] = e.Time
+		}
+	}
+	if linked && e.UUID != "" {
+		b.compactOf[e.UUID] = ref
+	}
+}
+
+// noteCommand records a /compact typed at time t (Unix ms, 0 when
+// unknown) as the cause of the compaction ref, unless it was typed after
+// the compaction.
+func (b *builder) noteCommand(ref compactRef, t int64) {
+	c := &ref.th.Compactions[ref.i]
+	if t == 0 || c.Time == 0 || t <= c.Time {
+		c.command = true
+	}
+}
+
+// compactCommand reports whether e is the line of a /compact command:
+// "<command-name>/compact</command-name>" with its message and arguments.
+func compactCommand(e *Entry) bool {
+	t := userText(e)
+	return strings.HasPrefix(t, "<command-") && strings.Contains(t, "<command-name>/compact</command-name>")
+}
+
+// startsTurn reports whether e is a prompt the user typed (Message.Typed)
+// that is not the line of a local command or its output, which Claude
+// Code runs without a request: the prompt begins a turn.
+func startsTurn(e *Entry) bool {
+	if e.Type != "user" {
+		return false
+	}
+	m := Message{Role: RoleUser, Meta: e.Meta, CompactSummary: e.CompactSummary, Blocks: e.Blocks}
+	if !m.Typed() {
+		return false
+	}
+	t := userText(e)
+	for _, p := range []string{"<command-", "<local-command-", "<bash-"} {
+		if strings.HasPrefix(t, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// userText is the kept text of a user line's first text block, without
+// leading white space.
+func userText(e *Entry) string {
+	if e.Type != "user" {
+		return ""
+	}
+	for i := range e.Blocks {
+		if e.Blocks[i].Kind == BlockText {
+			return strings.TrimLeft(e.Blocks[i].Text, " \t\r\n")
+		}
+	}
+	return ""
 }
 
 func (b *builder) noteSession(e *Entry, th *Thread) {
@@ -529,8 +716,8 @@ func (b *builder) call(e *Entry, th *Thread, key callID, mi, ci int) int {
 		c := Call{
 			MessageID: e.MessageID, RequestID: e.RequestID, Model: e.Model, Version: e.Version,
 			SessionID: e.SessionID, Line: e.Line, Time: e.Time, Msg: mi,
-			Synthetic: e.Model == "<synthetic>", APIError: e.APIError,
-			OutputLowerBound: placeholderOutput(e.Version),
+			Synthetic: e.Model == claudecode.SyntheticModel.Value, APIError: e.APIError,
+			OutputLowerBound: claudecode.PlaceholderOutput.In(e.Version),
 		}
 		if key.msg != "" {
 			if owner, ok := b.callOwner[key]; ok && owner != th {
@@ -591,6 +778,7 @@ func (b *builder) user(e *Entry, th *Thread) {
 		th.Compactions = append(th.Compactions, Compaction{
 			Kind: CompactSummaryOnly, Line: e.Line, Time: e.Time, UUID: e.UUID, Msg: mi, CallsBefore: len(th.Calls),
 			SummaryChars: size, SummaryEst: Estimate(size), SummaryLine: e.Line,
+			said: summaryTrigger(e.Summary, e.Version),
 		})
 	}
 }
@@ -611,13 +799,16 @@ func (b *builder) finish() *Session {
 	}
 	for _, th := range s.Threads() {
 		th.toolIndex, th.msgIndex = nil, nil
+		for i := range th.Compactions {
+			th.Compactions[i].settle()
+		}
 		th.setClocks()
 		th.markRestarts()
 		th.markCwdChanges()
 		th.markSkillChanges()
 	}
 	s.Versions = sortedKeys(b.versions)
-	sort.SliceStable(s.Versions, func(i, j int) bool { return CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
+	sort.SliceStable(s.Versions, func(i, j int) bool { return claudecode.CompareVersions(s.Versions[i], s.Versions[j]) < 0 })
 	s.Models = sortedKeys(b.models)
 	return s
 }
@@ -631,59 +822,26 @@ func sortedKeys(m map[string]struct{}) []string {
 	return out
 }
 
-// placeholderOutput reports whether a CLI version wrote message_start
-// placeholder output_tokens (2.1.9–2.1.41).
-func placeholderOutput(v string) bool {
-	return CompareVersions(v, "2.1.9") >= 0 && CompareVersions(v, "2.1.41") <= 0
-}
-
-// versionPart is strconv.Atoi(p), or 0 when p is not a number, without
-// Atoi's error for the usual short run of digits (CompareVersions runs for
-// every call of every simulation).
-func versionPart(p string) int {
-	n := 0
-	for i := 0; i < len(p); i++ {
-		if c := p[i]; c >= '0' && c <= '9' && len(p) < 10 {
-			n = n*10 + int(c-'0')
-			continue
-		}
-		n, _ = strconv.Atoi(p) // signs, other characters, overflow
-		return n
-	}
-	return n
-}
-
-// nextVersionPart splits v at its first dot (as strings.Cut) and reads the
-// part before it.
-func nextVersionPart(v string) (n int, rest string) {
-	for i := 0; i < len(v); i++ {
-		if v[i] == '.' {
-			return versionPart(v[:i]), v[i+1:]
-		}
-	}
-	return versionPart(v), ""
-}
-
-// CompareVersions compares dotted numeric versions ("2.1.9" < "2.1.41").
-// Missing or non-numeric parts count as 0.
-func CompareVersions(a, b string) int {
-	for a != "" || b != "" {
-		var nx, ny int
-		nx, a = nextVersionPart(a)
-		ny, b = nextVersionPart(b)
-		if nx != ny {
-			if nx < ny {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
-
 // HasThinking reports whether m, a response, has a thinking block.
 func (m *Message) HasThinking() bool {
 	return slices.ContainsFunc(m.Blocks, func(b Block) bool { return b.Kind == BlockThinking })
+}
+
+// PromptBudget returns the thinking budget a user message sets by its
+// keywords (claudecode.ThinkingBudget, the strongest phrase of its text
+// blocks), and false when it sets none: it is not a prompt the user typed
+// (Typed), so it starts no turn.
+func (m *Message) PromptBudget() (int64, bool) {
+	if !m.Typed() {
+		return 0, false
+	}
+	var budget int64
+	for _, b := range m.Blocks {
+		if b.Kind == BlockText {
+			budget = max(budget, claudecode.ThinkingBudget(b.Text))
+		}
+	}
+	return budget, true
 }
 
 // Typed reports whether m is a prompt the user typed, which begins a turn:
@@ -778,6 +936,30 @@ func writesSkill(t *ToolCall) bool {
 func (th *Thread) Between(from, to int, pred func(*Call) bool) bool {
 	for k := max(from+1, 0); k <= to && k < len(th.Calls); k++ {
 		if pred(&th.Calls[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// Continues reports whether the thread begins with a compaction summary: a
+// full compaction comes before its first sent call. Claude Code 1.0.x
+// wrote a conversation it compacted on into a new transcript that begins
+// with the summary, and a resumed one copies it from there (2.x compacts
+// within the transcript). Such a conversation began in the session it
+// continues: its second turn is long past, and its first call read a
+// prefix its own compaction had just written, not one the user's other
+// requests keep warm.
+func (th *Thread) Continues() bool {
+	first := slices.IndexFunc(th.Calls, func(c Call) bool { return c.Sent() })
+	if first < 0 {
+		return false
+	}
+	for _, comp := range th.Compactions {
+		if comp.Msg > th.Calls[first].Msg {
+			break
+		}
+		if comp.Kind != CompactMicro {
 			return true
 		}
 	}

@@ -262,33 +262,6 @@ func TestOutputLowerBound(t *testing.T) {
 	}
 }
 
-func TestCompareVersions(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"2.1.9", "2.1.41", -1},
-		{"2.1.100", "2.1.41", 1},
-		{"2.1.41", "2.1.41", 0},
-		{"2.1.10", "2.1.9", 1},
-		{"1.0.80", "2.0.0", -1},
-		{"10.0.0", "9.9.9", 1},
-		{"2.1", "2.1.0", 0},
-		{"2.1", "2.1.1", -1},
-		{"", "", 0},
-		{"", "0.0.1", -1},
-		{"2.x.1", "2.0.1", 0},
-	}
-	for _, tt := range tests {
-		if got := CompareVersions(tt.a, tt.b); got != tt.want {
-			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := CompareVersions(tt.b, tt.a); got != -tt.want {
-			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.b, tt.a, got, -tt.want)
-		}
-	}
-}
-
 func TestToolPairing(t *testing.T) {
 	s := loadString(t, `{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"read it"}}
 {"type":"assistant","uuid":"a1","parentUuid":"u1","requestId":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_read","name":"Read","input":{"file_path":"/a/b.go","offset":10,"limit":20}}],"usage":{"input_tokens":1,"output_tokens":2}}}
@@ -416,7 +389,7 @@ func TestCompactions(t *testing.T) {
 `,
 			// "Summary:\nCafé ✓" is 8 + 1 + 4 + 1 + 1 = 15 units, est 4.
 			want: []Compaction{{
-				Kind: CompactFull, Trigger: "auto", Line: 3, Time: 1767262368351, UUID: "c1", Msg: 2, CallsBefore: 1,
+				Kind: CompactFull, Trigger: "auto", TriggerFrom: TriggerRecorded, Line: 3, Time: 1767262368351, UUID: "c1", Msg: 2, CallsBefore: 1,
 				PreTokens: 155548, SummaryChars: 15, SummaryEst: 4, SummaryLine: 4,
 			}},
 			summaryMsg: 2,
@@ -431,7 +404,7 @@ func TestCompactions(t *testing.T) {
 {"parentUuid":"s1","type":"attachment","uuid":"t1","attachment":{"type":"compact_file_reference","filename":"/a"}}
 `,
 			want: []Compaction{{
-				Kind: CompactFull, Trigger: "auto", Line: 4, UUID: "c1", Msg: 3, CallsBefore: 2,
+				Kind: CompactFull, Trigger: "auto", TriggerFrom: TriggerRecorded, Line: 4, UUID: "c1", Msg: 3, CallsBefore: 2,
 				PreTokens: 170719, PostTokens: 17071, DurationMs: 105411, SummaryChars: 10, SummaryEst: 3, SummaryLine: 5,
 			}},
 			summaryMsg: 3,
@@ -460,7 +433,7 @@ func TestCompactions(t *testing.T) {
 {"type":"user","uuid":"u3","parentUuid":"mc1","message":{"role":"user","content":"next"}}
 `,
 			want: []Compaction{{
-				Kind: CompactMicro, Trigger: "auto", Line: 5, UUID: "mc1", Msg: 4, CallsBefore: 2,
+				Kind: CompactMicro, Trigger: "auto", TriggerFrom: TriggerRecorded, Line: 5, UUID: "mc1", Msg: 4, CallsBefore: 2,
 				PreTokens: 59492, TokensSaved: 21761, CompactedToolIDs: []string{"toolu_1", "toolu_9"},
 			}},
 			summaryMsg: -1,
@@ -475,8 +448,8 @@ func TestCompactions(t *testing.T) {
 {"parentUuid":"c2","type":"user","isCompactSummary":true,"uuid":"s2","message":{"role":"user","content":"abcdefgh"}}
 `,
 			want: []Compaction{
-				{Kind: CompactFull, Trigger: "manual", Line: 2, UUID: "c1", Msg: 1, PreTokens: 100448, PostTokens: 9024, DurationMs: 44459, SummaryChars: 4, SummaryEst: 1, SummaryLine: 3},
-				{Kind: CompactFull, Trigger: "manual", Line: 5, UUID: "c2", Msg: 3, CallsBefore: 1, PreTokens: 83885, PostTokens: 11000, DurationMs: 52119, SummaryChars: 8, SummaryEst: 2, SummaryLine: 6},
+				{Kind: CompactFull, Trigger: "manual", TriggerFrom: TriggerRecorded, Continued: true, Line: 2, UUID: "c1", Msg: 1, PreTokens: 100448, PostTokens: 9024, DurationMs: 44459, SummaryChars: 4, SummaryEst: 1, SummaryLine: 3},
+				{Kind: CompactFull, Trigger: "manual", TriggerFrom: TriggerRecorded, Line: 5, UUID: "c2", Msg: 3, CallsBefore: 1, PreTokens: 83885, PostTokens: 11000, DurationMs: 52119, SummaryChars: 8, SummaryEst: 2, SummaryLine: 6},
 			},
 			summaryMsg: 1,
 		},
@@ -666,47 +639,6 @@ func TestSideRequests(t *testing.T) {
 	}
 }
 
-// FuzzVersionPart checks versionPart against strconv.Atoi.
-func FuzzVersionPart(f *testing.F) {
-	for _, s := range []string{"", "0", "41", "+5", "-5", "1b", "123456789", "1234567890", "99999999999999999999"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := strconv.Atoi(s)
-		if got := versionPart(s); got != want {
-			t.Errorf("versionPart(%q) = %d, want %d", s, got, want)
-		}
-	})
-}
-
-// FuzzCompareVersions checks CompareVersions against the rule written with
-// strings.Cut and strconv.Atoi.
-func FuzzCompareVersions(f *testing.F) {
-	f.Add("2.1.9", "2.1.41")
-	f.Add("1..2", "1.0.2.")
-	f.Add("-1.x", "+0")
-	f.Fuzz(func(t *testing.T, a, b string) {
-		want := 0
-		for x, y := a, b; x != "" || y != ""; {
-			var p, q string
-			p, x, _ = strings.Cut(x, ".")
-			q, y, _ = strings.Cut(y, ".")
-			np, _ := strconv.Atoi(p)
-			nq, _ := strconv.Atoi(q)
-			if np != nq {
-				want = 1
-				if np < nq {
-					want = -1
-				}
-				break
-			}
-		}
-		if got := CompareVersions(a, b); got != want {
-			t.Errorf("CompareVersions(%q, %q) = %d, want %d", a, b, got, want)
-		}
-	})
-}
-
 // TestToolRunTimes: a tool's recorded run time (toolUseResult
 // totalDurationMs, durationMs, durationSeconds) is read onto its ToolCall,
 // and a call's Clock is at least the issuing call's Clock plus it. Where
@@ -876,6 +808,80 @@ func TestHasThinking(t *testing.T) {
 		m := Message{Role: RoleAssistant, Blocks: c.blocks}
 		if got := m.HasThinking(); got != c.want {
 			t.Errorf("%v: HasThinking = %v, want %v", c.blocks, got, c.want)
+		}
+	}
+}
+
+func TestPromptBudget(t *testing.T) {
+	text := func(s string) Block { return Block{Kind: BlockText, Text: s} }
+	for _, c := range []struct {
+		name string
+		m    Message
+		want int64
+		ok   bool
+	}{
+		{"typed", Message{Role: RoleUser, Blocks: []Block{text("ultrathink: why")}}, 31_999, true},
+		{"typed without keyword", Message{Role: RoleUser, Blocks: []Block{text("git push")}}, 0, true},
+		{"strongest block", Message{Role: RoleUser, Blocks: []Block{text("think hard"), text("think"), {Kind: BlockImage}}}, 10_000, true},
+		// A phrase does not run on from one block into the next.
+		{"phrase across blocks", Message{Role: RoleUser, Blocks: []Block{text("think"), text("harder")}}, 4_000, true},
+		{"meta", Message{Role: RoleUser, Meta: true, Blocks: []Block{text("ultrathink")}}, 0, false},
+		{"summary", Message{Role: RoleUser, CompactSummary: true, Blocks: []Block{text("think")}}, 0, false},
+		{"tool result", Message{Role: RoleUser, Blocks: []Block{{Kind: BlockToolResult}, text("think")}}, 0, false},
+		{"interrupted", Message{Role: RoleUser, Blocks: []Block{text("[Request interrupted by user]")}}, 0, false},
+		{"assistant", Message{Role: RoleAssistant, Blocks: []Block{text("think")}}, 0, false},
+		{"image only", Message{Role: RoleUser, Blocks: []Block{{Kind: BlockImage}}}, 0, false},
+	} {
+		got, ok := c.m.PromptBudget()
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: %d, %v; want %d, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// A thread continues a conversation when a full compaction comes before
+// its first sent call; a micro-compaction there, or a compaction after it,
+// does not make it one.
+func TestContinues(t *testing.T) {
+	full := Compaction{Kind: CompactFull}
+	micro := Compaction{Kind: CompactMicro}
+	at := func(c Compaction, msg int) Compaction { c.Msg = msg; return c }
+	sent := func(msg int) Call { return Call{Msg: msg} }
+	for _, c := range []struct {
+		name string
+		th   Thread
+		want bool
+	}{
+		{"summary first", Thread{Calls: []Call{sent(2)}, Compactions: []Compaction{at(full, 0)}}, true},
+		{"summary at the call's message", Thread{Calls: []Call{sent(2)}, Compactions: []Compaction{at(full, 2)}}, true},
+		{"summary after", Thread{Calls: []Call{sent(2)}, Compactions: []Compaction{at(full, 3)}}, false},
+		{"micro first", Thread{Calls: []Call{sent(2)}, Compactions: []Compaction{at(micro, 0)}}, false},
+		{"micro, then summary", Thread{Calls: []Call{sent(2)}, Compactions: []Compaction{at(micro, 0), at(full, 1)}}, true},
+		{"synthetic call first", Thread{Calls: []Call{{Msg: 1, Synthetic: true}, sent(4)}, Compactions: []Compaction{at(full, 2)}}, true},
+		{"no sent call", Thread{Calls: []Call{{Msg: 1, Synthetic: true}}, Compactions: []Compaction{at(full, 0)}}, false},
+		{"no call", Thread{Compactions: []Compaction{at(full, 0)}}, false},
+	} {
+		if got := c.th.Continues(); got != c.want {
+			t.Errorf("%s: Continues = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// A skill written in the session changes the skill list only in a version
+// that reloads the skills while a session runs (from 2.1.0).
+func TestSkillListChanged(t *testing.T) {
+	for _, c := range []struct {
+		call Call
+		want bool
+	}{
+		{Call{SkillsChanged: true, Version: "2.1.0"}, true},
+		{Call{SkillsChanged: true, Version: "2.1.22"}, true},
+		{Call{SkillsChanged: true, Version: "2.0.76"}, false},
+		{Call{SkillsChanged: true}, false},
+		{Call{Version: "2.1.22"}, false},
+	} {
+		if got := c.call.SkillListChanged(); got != c.want {
+			t.Errorf("%+v: %v, want %v", c.call, got, c.want)
 		}
 	}
 }

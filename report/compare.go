@@ -120,7 +120,8 @@ func NewCompared(s *replay.Session, runs []*simulate.Result, calls bool) *Compar
 
 // NewCompareDocument assembles a comparison. Total sums the sessions' runs
 // policy by policy (peak context is the largest of the sessions'). fidelity
-// may be nil.
+// may be nil; its rows leave out the calls another of them recorded first
+// (fidelity.LeaveOutCopies).
 func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity, prices *prices.Table, errs []string) *CompareDocument {
 	if errs == nil {
 		errs = []string{}
@@ -149,6 +150,9 @@ func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity
 		}
 	}
 	if rows != nil {
+		// A call another session of the input recorded first is measured
+		// there alone.
+		fidelity.LeaveOutCopies(rows, fidelity.DefaultTolerances())
 		sum := fidelity.Summarize(rows, fidelity.DefaultTolerances())
 		doc.FidelitySummary = &sum
 	}

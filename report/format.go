@@ -1,9 +1,11 @@
 package report
 
-// Format is an output format. Each command writes some of them (its
-// Formats list); every command writes table, markdown, csv and json.
+// Format is an output format, as --format names it. report/render's table
+// says, for each, its writer, the documents it writes and whether it
+// streams; the commands' lists of formats come from there.
 type Format string
 
+// The formats' names.
 const (
 	Table    Format = "table" // text tables for a terminal, fitted to its width
 	Markdown Format = "markdown"
@@ -12,12 +14,4 @@ const (
 	HTML     Format = "html" // one self-contained page
 	JUnit    Format = "junit"
 	Latex    Format = "latex" // booktabs tables, ready for a paper
-)
-
-// Formats lists the formats of replay and policies; StudyFormats
-// compare's and sweep's, whose results go into papers; GateFormats gate's.
-var (
-	Formats      = []Format{Table, JSON, CSV, Markdown, HTML}
-	StudyFormats = []Format{Table, JSON, CSV, Markdown, HTML, Latex}
-	GateFormats  = []Format{Table, JSON, CSV, Markdown, JUnit, HTML}
 )

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 )
 
 // edgeActPrices prices Sonnet 4.6 at round numbers (USD per million
@@ -430,7 +430,7 @@ func TestEdgeActFirstCallIsNoBreak(t *testing.T) {
 		{Model: sonnet46, Read: 5000},
 		{Model: sonnet46, Read: 4000}, // 1,000 below: a break
 	}
-	got := CacheBreaks(calls, accounting.BreakRule{BreakMinFraction: 0.01})
+	got := CacheBreaks(calls, claudecode.BreakRule{BreakMinFraction: 0.01})
 	if want := []int{2}; !slices.Equal(got, want) {
 		t.Errorf("breaks %v, want %v", got, want)
 	}

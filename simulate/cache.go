@@ -2,6 +2,8 @@ package simulate
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -97,18 +99,61 @@ func upTo(es []entry, pos int64) []entry {
 	return kept
 }
 
-// switchModel parks the current model's entries and takes up model's,
-// and its base prefix, or the current one's position when it has shown
-// none.
-func (c *cache) switchModel(model string) {
+// A cache key (the model argument of request, and the cache's model) is
+// the model, and for Claude Code before claudecode.ThinkingKeywordsUntil
+// also the keyword thinking budget its requests ran with (thinkingKey):
+// Anthropic's cache keeps the messages cached under one thinking
+// configuration apart from those of another, while the tools and system
+// prompt stay cached across them ("Building with extended thinking").
+
+// thinkingKey is the cache key of model's requests with a thinking budget.
+func thinkingKey(model string, budget int64) string {
+	return model + "|thinking=" + strconv.FormatInt(budget, 10)
+}
+
+// modelOf is the model of a cache key.
+func modelOf(key string) string {
+	m, _, _ := strings.Cut(key, "|")
+	return m
+}
+
+// switchModel parks the current key's entries and takes up key's. On
+// another model it takes that model's base prefix, or the current one's
+// position when it has shown none; another thinking budget of the same
+// model keeps the entries of the tools and system prompt (those up to
+// the system prompt's breakpoint, and the base prefix's).
+func (c *cache) switchModel(key string) {
+	var shared []entry
+	sameModel := c.model != "" && modelOf(key) == modelOf(c.model)
+	if sameModel {
+		for _, e := range c.entries {
+			if e.pos <= c.sys || e.pos == c.base {
+				shared = append(shared, e)
+			}
+		}
+	}
 	if c.model != "" && len(c.entries) > 0 {
 		if c.parked == nil {
 			c.parked = map[string][]entry{}
 		}
 		c.parked[c.model] = append(c.parked[c.model][:0], c.entries...)
 	}
-	c.entries = append(c.entries[:0], c.parked[model]...)
-	delete(c.parked, model)
+	c.entries = append(c.entries[:0], c.parked[key]...)
+	delete(c.parked, key)
+	if sameModel {
+		for _, e := range shared {
+			if j := slices.IndexFunc(c.entries, func(x entry) bool { return x.pos == e.pos }); j >= 0 {
+				if e.expires > c.entries[j].expires {
+					c.entries[j] = e
+				}
+				continue
+			}
+			c.entries = append(c.entries, e)
+		}
+		c.model = key
+		return
+	}
+	model := modelOf(key)
 	if c.base > 0 || c.parkedBase[model] > 0 {
 		if c.parkedBase == nil {
 			c.parkedBase = map[string]int64{}
@@ -117,9 +162,9 @@ func (c *cache) switchModel(model string) {
 		if base == 0 {
 			base = c.base
 		}
-		c.parkedBase[c.model], c.base = c.base, base
+		c.parkedBase[modelOf(c.model)], c.base = c.base, base
 	}
-	c.model = model
+	c.model = key
 }
 
 // shift moves entries past pos back by n tokens: a server-side cache edit
@@ -150,9 +195,9 @@ func shift(es []entry, pos, n int64) []entry {
 	return kept
 }
 
-// request prices one request: prompt tokens in all, of which the last tail
-// come after the breakpoint and are never cached; minCache is the model's
-// minimum cacheable prefix. It returns the tokens read from the cache,
+// request prices one request under a cache key (thinkingKey): prompt
+// tokens in all, of which the last tail come after the breakpoint and are
+// never cached; minCache is the model's minimum cacheable prefix. It returns the tokens read from the cache,
 // written to it, and sent uncached, and records the new entry.
 //
 // sys is the end of the system prompt and tools, where Claude Code sets a
@@ -244,9 +289,10 @@ func (c *cache) put(pos, now int64) {
 // the conversation's prefix and adds its own suffix (the compaction
 // summarizer): it reads through the live prefix, writes its own suffix, and
 // leaves no entry the conversation could use. On another model than the
-// cached prefixes' it reads nothing.
+// cached prefixes' it reads nothing; on theirs, it reads the current
+// key's.
 func (c *cache) fork(now int64, model string, shared, own int64) (read, write int64) {
-	if model != c.model {
+	if model != modelOf(c.model) {
 		return 0, shared + own
 	}
 	for _, e := range c.entries {

@@ -345,7 +345,11 @@ func TestEdgeCacheEviction(t *testing.T) {
 // − 13,000 = 155,000. A prompt above the window proves the long window; a
 // call sent, without a compaction and on the same model, after a usage
 // total (prompt and output) at or above the threshold proves the long
-// window where the model offers one, else auto-compaction off.
+// window where the model offers one, else auto-compaction off, unless the
+// session auto-compacted (a compaction not marked manual, after a measured
+// call): that proves auto-compaction on at the model's own window, and the
+// call above the threshold one whose compaction failed. A prompt above the
+// window still proves the long window.
 func TestEdgeCacheInferLimits(t *testing.T) {
 	const (
 		sonnet = "claude-sonnet-4-5-20250929"
@@ -359,6 +363,19 @@ func TestEdgeCacheInferLimits(t *testing.T) {
 	compacted := call(5, sonnet, 20_000, 0)
 	compacted.RealCompact = &replay.Compaction{Kind: replay.CompactFull}
 	after := "call 6 was sent without a compaction after call 5's usage total of 155,000 tokens, at or above the 155,000-token auto-compact threshold"
+	compactedAt := func(index int, kind replay.CompactionKind, trigger string) TraceCall {
+		c := call(index, sonnet, 20_000, 0)
+		c.RealCompact = &replay.Compaction{Kind: kind, Trigger: trigger, CallsBefore: index}
+		return c
+	}
+	autoAt := func(index int) TraceCall { return compactedAt(index, replay.CompactFull, "auto") }
+	manualAt := func(index int) TraceCall { return compactedAt(index, replay.CompactFull, "manual") }
+	summaryAt := func(index int) TraceCall { return compactedAt(index, replay.CompactSummaryOnly, "") }
+	microAt := func(index int) TraceCall {
+		c := call(index, sonnet, 20_000, 0)
+		c.RealMicro = &replay.Compaction{Kind: replay.CompactMicro, CallsBefore: index}
+		return c
+	}
 	for _, tc := range []struct {
 		name  string
 		calls []TraceCall
@@ -376,6 +393,17 @@ func TestEdgeCacheInferLimits(t *testing.T) {
 		{"compaction before the next call", []TraceCall{call(4, sonnet, 150_000, 5_000), compacted}, Inferred{}},
 		{"next call on another model", []TraceCall{call(4, sonnet, 150_000, 5_000), call(5, haiku, 20_000, 0)}, Inferred{}},
 		{"no recorded prompt", []TraceCall{call(4, sonnet, 0, 155_000), call(5, sonnet, 20_000, 0)}, Inferred{}},
+		{"an auto-compaction earlier", []TraceCall{call(2, sonnet, 150_000, 5_000), autoAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)}, Inferred{}},
+		{"an auto-compaction later", []TraceCall{call(2, sonnet, 150_000, 5_000), call(3, sonnet, 20_000, 0), call(4, sonnet, 150_000, 5_000), autoAt(5)}, Inferred{}},
+		{"a 1.0.x compaction (no trigger)", []TraceCall{call(2, sonnet, 150_000, 5_000), summaryAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)}, Inferred{}},
+		{"a manual compaction only", []TraceCall{call(2, sonnet, 150_000, 5_000), manualAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)},
+			Inferred{Window: 1_000_000, Reason: after}},
+		{"a continued file's summary only", []TraceCall{summaryAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)},
+			Inferred{Window: 1_000_000, Reason: after}},
+		{"a micro-compaction only", []TraceCall{call(2, sonnet, 20_000, 0), microAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)},
+			Inferred{Window: 1_000_000, Reason: after}},
+		{"an auto-compaction and a prompt above the window", []TraceCall{call(2, sonnet, 150_000, 5_000), autoAt(3), call(4, sonnet, 200_001, 0)},
+			Inferred{Window: 1_000_000, Reason: "call 5's recorded prompt of 200,001 tokens passed the 200,000-token window"}},
 	} {
 		if got := inferLimits(tc.calls); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)

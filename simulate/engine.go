@@ -12,51 +12,12 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-// Policy decides, before each API call of a replayed session, what to do
-// with the context. It acts through the State's methods (Clear, Drop,
-// Compact). Implementations live in package policies. A policy value may
-// keep state across the calls of one run, so each run needs its own value
-// (policies.Parse makes a fresh one); the State and its Items are valid
-// only during Before (the engine refills them for the next call).
-type Policy interface {
-	// Name returns the policy's canonical spec ("keep-last-n:n=10").
-	Name() string
-	Before(s *State)
-}
-
-// ManualReplayer is implemented by the policies that model Claude Code
-// itself. A /compact the user ran is the user's input, not a policy's
-// decision: under Config.ManualCompactions "claude-code" (the default)
-// the runs of these policies compact where the user did, so that the
-// recorded run reproduces.
-type ManualReplayer interface {
-	ReplaysManual() bool
-}
-
 // Which runs replay the session's manual compactions (Config.ManualCompactions).
 const (
 	ManualClaudeCode = "claude-code" // the policies that model Claude Code (ManualReplayer)
 	ManualAll        = "all"
 	ManualNone       = "none"
 )
-
-// Thresholder is implemented by the policies that compact when the context
-// reaches a threshold: CompactAt returns it for the call s describes, in
-// tokens (compared with Claude Code's count, State.Trigger, or the exact
-// context, State.Tokens, as the policy does); 0 when the policy would not
-// compact by a threshold at that call. The engine records it at the first
-// call (Result.CompactAt), so that a plot can draw each run's threshold.
-type Thresholder interface {
-	CompactAt(s *State) int64
-}
-
-// Observer is implemented by the policy that replays what really happened:
-// the engine then keeps the session's own compaction artifacts, applies its
-// real compactions, and fits each prompt to the recorded one.
-type Observer interface {
-	Policy
-	Observed() bool
-}
 
 // Config holds the simulation's parameters; the zero value of a field
 // means its default.
@@ -69,19 +30,25 @@ type Config struct {
 	CacheEdits bool
 	// EstimateFrom is the first Claude Code version whose threshold count
 	// adds an estimate of what followed the last response
-	// (claudecode.EstimateFrom).
+	// (claudecode.Estimate).
 	EstimateFrom string
 	// ManualCompactions says which runs compact where the user ran
 	// /compact (ManualClaudeCode, ManualAll, ManualNone).
 	ManualCompactions string
 	// EstimateResponseFrom is the first version whose count also
 	// estimates the last response's blocks after its first
-	// (claudecode.EstimateResponseFrom).
+	// (claudecode.EstimateResponse).
 	EstimateResponseFrom string
-	// FinalOutputFrom is the first version whose count has a response's
-	// final output where the transcript records a placeholder; the model
-	// then estimates it (claudecode.FinalOutputFrom).
-	FinalOutputFrom string
+	// FinalOutputUntil and FinalOutputFrom bound the versions whose count
+	// has a response's placeholder output rather than its final output
+	// (claudecode.FinalOutputHeld, claudecode.FinalOutput); where the
+	// count has the final output and the transcript may record a
+	// placeholder, the model estimates it.
+	FinalOutputUntil, FinalOutputFrom string
+	// CountCutoffs are the versions from which Claude Code's estimate
+	// weighs images, attachments and other blocks as it does
+	// (claudecode.CountRulesFor).
+	claudecode.CountCutoffs
 	// TurnRules are the versions from or until which Claude Code, or the
 	// API, rewrites the cached conversation when a user turn begins
 	// (claudecode.TurnRules: a changed keyword thinking budget, the
@@ -95,7 +62,7 @@ type Config struct {
 	SharedPrefixTTL time.Duration
 	// SharedPrefixFrom is the first Claude Code version whose calls on a
 	// new version still read the system prompt prefix
-	// (claudecode.SharedPrefixFrom).
+	// (claudecode.SharedPrefix).
 	SharedPrefixFrom string
 	// ColdStart starts every run with an empty cache and no prefix kept
 	// warm by other requests. By default a run starts with the prefix the
@@ -119,8 +86,8 @@ type Config struct {
 	// (claudecode.DefaultMinCacheable).
 	MinCacheable []claudecode.MinPrefix
 	// Breaks is the cache-break rule of Metrics.CacheBreaks (Claude Code's,
-	// accounting.DefaultBreakRule); the zero value means the default.
-	Breaks     accounting.BreakRule
+	// claudecode.DefaultBreakRule); the zero value means the default.
+	Breaks     claudecode.BreakRule
 	Summarizer Summarizer
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
@@ -131,80 +98,18 @@ type Config struct {
 	RestoreTotalTokens int64
 	// RestoreWrittenFrom is the first Claude Code version whose
 	// restoration counts the files a tool wrote
-	// (claudecode.RestoreWrittenFrom).
+	// (claudecode.RestoreWritten).
 	RestoreWrittenFrom string
 }
 
 // DefaultConfig returns the defaults, every field set.
 func DefaultConfig() Config { return Config{}.withDefaults() }
 
-// State is the context before one API call, as a policy sees it, and the
-// means to change it. Items must not be modified directly.
-type State struct {
-	Call    int   // index of the call in the run, from 0
-	Time    int64 // Unix ms
-	GapMs   int64 // since the previous call; 0 for the first
-	Model   string
-	Version string
-	Limits  claudecode.Limits
-	Items   []Item
-	// Tokens is the context's exact size now.
-	Tokens int64
-	// Trigger is Claude Code's own count (tokenCountWithEstimation): the
-	// last call's prompt and output plus the estimate of what was appended
-	// since, minus what actions freed.
-	Trigger int64
-	// Recorded is the real call being replayed.
-	Recorded *TraceCall
-	TTL      time.Duration
-	// CallsSinceCompact counts calls since the last compaction of the run
-	// (or since the start).
-	CallsSinceCompact int
-	// Inferred is what the session's recorded calls prove about its limits
-	// (Trace.Inferred); LimitsFor applies it. Micro is what they show of
-	// Claude Code's micro-compaction (Trace.Micro).
-	Inferred Inferred
-	Micro    MicroEvidence
-
-	e *engine
-}
-
-// Layout identifies the arrangement of Items: it changes whenever an
-// item is removed, replaced or moved (a drop, a compaction, a new run) and
-// stays while items are only appended or cleared in place, so that a
-// policy can keep an index of Items from one call to the next. No two
-// arrangements share a value, even across runs.
-func (s *State) Layout() uint64 { return s.e.layout }
-
 // layouts numbers the arrangements of every run (State.Layout).
 var layouts atomic.Uint64
 
 // relayout records that the items were removed, replaced or moved.
 func (e *engine) relayout() { e.layout = layouts.Add(1) }
-
-// Appended returns the index of the first item appended for this call
-// that is still in the context. Clearing keeps it and dropping moves it
-// with the items. After a compaction it is the index of that item: before
-// the summary it stays, after it it moves with the items, and when the
-// compaction summarised it, it is the index right after the summary and
-// restored items (len(Items) when nothing follows). Items[Appended():] are
-// then this call's items left, plus the summary and restored items of a
-// compaction that began among them.
-func (s *State) Appended() int { return s.e.appendedFrom }
-
-// LimitsFor returns Claude Code's limits for this call under a policy's
-// parameters and a Claude Code version, with what the session's recorded
-// calls prove applied (Inferred.With).
-func (s *State) LimitsFor(p claudecode.LimitParams, version string) claudecode.Limits {
-	if s.e == nil {
-		return claudecode.LimitsFor(s.Inferred.With(p), s.Model, version)
-	}
-	return s.e.limitsFor(s.Inferred.With(p), s.Model, version)
-}
-
-// PlaceholderTokens is the size of a cleared tool result or input: Claude
-// Code's estimate of claudecode.Placeholder at the session's calibrated ratio.
-func (s *State) PlaceholderTokens() int64 { return s.e.placeholder }
 
 // CallResult is one simulated API call.
 type CallResult struct {
@@ -376,6 +281,11 @@ type engine struct {
 	lastOutput   int64  // and output
 	model        string
 	compacted    bool // a compaction happened before this call
+	// key is the cache key of this call's requests (cacheKey), prevKey
+	// the previous call's; turnPos is where the latest turn's first
+	// response begins (that turn's first prompt).
+	key, prevKey string
+	turnPos      int64
 	// turns follows the trace's turns for the turn rules.
 	turns      claudecode.Turns
 	clearedNow bool  // content cleared or dropped before this call
@@ -398,33 +308,25 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Summarizer == (Summarizer{}) {
 		cfg.Summarizer = DefaultSummarizer()
 	}
-	if cfg.Breaks == (accounting.BreakRule{}) {
-		cfg.Breaks = accounting.DefaultBreakRule()
+	if cfg.Breaks == (claudecode.BreakRule{}) {
+		cfg.Breaks = claudecode.DefaultBreakRule()
 	}
 	if cfg.MinCacheable == nil {
 		cfg.MinCacheable = claudecode.DefaultMinCacheable()
 	}
-	cfg.TurnRules = cfg.TurnRules.WithDefaults()
-	if cfg.EstimateFrom == "" {
-		cfg.EstimateFrom = claudecode.EstimateFrom
+	for _, k := range cfg.cutoffs() {
+		if *k.dst == "" {
+			*k.dst = k.fromFact()
+		}
 	}
 	if cfg.ManualCompactions == "" {
 		cfg.ManualCompactions = ManualClaudeCode
-	}
-	if cfg.EstimateResponseFrom == "" {
-		cfg.EstimateResponseFrom = claudecode.EstimateResponseFrom
-	}
-	if cfg.FinalOutputFrom == "" {
-		cfg.FinalOutputFrom = claudecode.FinalOutputFrom
 	}
 	if cfg.CacheEntries <= 0 {
 		cfg.CacheEntries = MaxCacheEntries
 	}
 	if cfg.SharedPrefixTTL <= 0 {
 		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
-	}
-	if cfg.SharedPrefixFrom == "" {
-		cfg.SharedPrefixFrom = claudecode.SharedPrefixFrom
 	}
 	if cfg.ClockSlack == 0 {
 		cfg.ClockSlack = DefaultClockSlack
@@ -436,16 +338,13 @@ func (cfg Config) withDefaults() Config {
 		cfg.GatewayCacheUnit = DefaultGatewayCacheUnit
 	}
 	if cfg.RestoreFiles == 0 {
-		cfg.RestoreFiles = claudecode.RestoreFiles
+		cfg.RestoreFiles = claudecode.RestoreFiles.Value
 	}
 	if cfg.RestoreFileTokens == 0 {
-		cfg.RestoreFileTokens = claudecode.RestoreFileTokens
+		cfg.RestoreFileTokens = claudecode.RestoreFileTokens.Value
 	}
 	if cfg.RestoreTotalTokens == 0 {
-		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens
-	}
-	if cfg.RestoreWrittenFrom == "" {
-		cfg.RestoreWrittenFrom = claudecode.RestoreWrittenFrom
+		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens.Value
 	}
 	return cfg
 }
@@ -489,7 +388,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, LimitParams: cfg.Limits},
 	}
-	e.placeholder = tr.Estimate(replay.Estimate(len(claudecode.Placeholder)))
+	e.placeholder = tr.Estimate(replay.Estimate(len(claudecode.Placeholder.Value)))
 	// Room for every item the trace appends, so the context is not
 	// regrown call after call (a compaction replaces it with a smaller one).
 	n := 1
@@ -545,12 +444,19 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if obs {
 		e.applyReal(tc)
 	}
-	estAfter, estResponse := e.appendItems(tc, obs)
+	rules := e.rulesOf(tc.Version)
+	estAfter, estResponse := e.appendItems(tc, obs, rules)
 	if tc.Shrink > 0 && !obs {
-		e.shrink(tc.Shrink, e.appendedFrom, true, e.restarted(i, tc))
+		// Whether the loss rewrote the conversation is known once the
+		// call's cache key is (below).
+		e.shrink(tc.Shrink, e.appendedFrom, false, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
-	rules := e.rulesOf(tc.Version)
+	if e.restarted(i, tc) {
+		// A restarted Claude Code read the conversation back from its
+		// transcript: its count has the output the transcript recorded.
+		e.trigger = e.lastPrompt + tr.Calls[i-1].Usage.Output
+	}
 	if rules.estimateAfter {
 		e.trigger += estAfter
 	}
@@ -573,8 +479,12 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	e.sideRequests(tc)
 	e.turnRewrites(i, tc)
+	e.key = e.cacheKey(tc)
+	if tc.Shrink > 0 && !obs && !e.thinkingSwitched() {
+		e.markEdit(1)
+	}
 	e.sync(st)
-	if !obs && e.replaysManual(p) && tc.RealCompact != nil && tc.RealCompact.Kind == replay.CompactFull && tc.RealCompact.Trigger == "manual" {
+	if c := tc.RealCompact; !obs && e.replaysManual(p) && c != nil && c.Trigger == "manual" && !c.Continued {
 		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
 	}
 	if i == 0 {
@@ -584,19 +494,29 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	p.Before(st)
 	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
-		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil, e.restarted(i, tc)) // a call without usage has nothing to fit
+		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil && !e.thinkingSwitched(), e.restarted(i, tc)) // a call without usage has nothing to fit
 	}
 	e.request(tc, st.Limits, obs)
 	if e.compacted {
 		e.turns.Compacted()
 	}
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
-	if tc.OutputLowerBound && rules.finalOutput {
+	switch {
+	case rules.finalOutput && rules.unmarked:
+		// The transcript may record a placeholder it does not mark,
+		// where Claude Code counted the final output: Claude Code's own
+		// estimate of the response stands in, one token a unit
+		// (docs/simulation.md, "Windows and thresholds").
+		e.lastOutput = max(e.lastOutput, tc.OutputEst)
+	case rules.finalOutput && tc.OutputLowerBound:
 		// Claude Code counted the final output, which the transcript's
 		// placeholder does not show: its estimate stands in.
 		e.lastOutput = max(e.lastOutput, tr.Estimate(int(tc.OutputEst)))
 	}
-	e.prevTime, e.prevModel, e.prevMsg = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg
+	e.prevTime, e.prevModel, e.prevMsg, e.prevKey = tc.Time, tc.Model, tr.Thread.Calls[tc.Index].Msg, e.key
+	if tc.NewTurn || i == 0 {
+		e.turnPos = e.tokens
+	}
 	if tc.BaseRead {
 		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
 	}
@@ -637,8 +557,8 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base), and so does a skill written in the session, at any
-// call. A restarted Claude Code (a new version, or a resumed
+// prefix (cache.base), and so does a new UTC date before 1.0.110, and a
+// skill written in the session at any call. A restarted Claude Code (a new version, or a resumed
 // conversation) loses the cached messages; from SharedPrefixFrom, on
 // Anthropic's cache, it still reads the system prompt prefix that the
 // user's other requests keep warm. The turn rules (claudecode.Turns)
@@ -651,6 +571,10 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "working directory changed")
+	}
+	if tc.DateChanged && claudecode.DateUTC.In(tc.Version) {
+		e.editAt(e.cache.base)
+		e.actions = append(e.actions, "the UTC date the system prompt names changed")
 	}
 	if tc.SkillsChanged {
 		e.editAt(e.cache.base)
@@ -681,12 +605,46 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		}
 	}
 	// The other rules rewrite the cached messages, not the system prompt.
+	// A changed thinking budget takes the cache key of the new one
+	// (cacheKey), whose messages are cached apart; before
+	// ThinkingKeywordsUntil only a keyword turn thinks, so the thinking
+	// the API drops is in the previous turn's responses, from where that
+	// turn began.
 	for _, r := range messageRewrites {
-		if rw&r.rw != 0 {
-			e.markEdit(1)
-			e.actions = append(e.actions, r.action)
+		if rw&r.rw == 0 {
+			continue
 		}
+		switch {
+		case r.rw == claudecode.RewriteThinkingBudget:
+		case r.rw == claudecode.RewriteThinkingDropped && e.turns.Keywords(tc.Version):
+			e.editAt(min(e.turnPos, e.tokens))
+		default:
+			e.markEdit(1)
+		}
+		e.actions = append(e.actions, r.action)
 	}
+}
+
+// cacheKey is the cache key of call tc's requests: its model, and before
+// ThinkingKeywordsUntil (on this call's version and the one before) the
+// keyword thinking budget of its turn.
+func (e *engine) cacheKey(tc *TraceCall) string {
+	prev := tc.Version
+	if e.call > 0 {
+		prev = e.tr.Calls[e.call-1].Version
+	}
+	if e.turns.Keywords(tc.Version) && e.turns.Keywords(prev) {
+		return thinkingKey(tc.Model, e.turns.Budget())
+	}
+	return tc.Model
+}
+
+// thinkingSwitched reports whether this call's requests run with another
+// thinking budget than the previous call's, on the same model: a prompt
+// smaller than the previous one is then no rewrite of the conversation,
+// since the previous request carried what thinking adds to it.
+func (e *engine) thinkingSwitched() bool {
+	return e.prevKey != "" && e.key != e.prevKey && modelOf(e.key) == modelOf(e.prevKey)
 }
 
 // messageRewrites are the turn rules that rewrite the cached messages,
@@ -714,13 +672,14 @@ func (e *engine) sideRequests(tc *TraceCall) {
 }
 
 // appendItems adds the call's new items to the context and returns Claude
-// Code's estimate of them, in two parts: what followed the last response
-// (tool results, user text, attachments), and the last response's blocks
-// after its first (Claude Code's count walks back to a response's first
-// block from EstimateResponseFrom, though the usage counts them as
-// output). Under observed, items a real compaction summarised away are
-// dropped, and compaction artifacts are kept only there.
-func (e *engine) appendItems(tc *TraceCall, obs bool) (after, response int64) {
+// Code's estimate of them, as the call's version weighs them (rules), in
+// two parts: what followed the last response (tool results, user text,
+// attachments), and the last response's blocks after its first (Claude
+// Code's count walks back to a response's first block from
+// EstimateResponseFrom, though the usage counts them as output). Under
+// observed, items a real compaction summarised away are dropped, and
+// compaction artifacts are kept only there.
+func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules) (after, response int64) {
 	e.appendedFrom = len(e.items)
 	firstOfPrev := true
 	for _, it := range tc.Items {
@@ -739,9 +698,9 @@ func (e *engine) appendItems(tc *TraceCall, obs bool) (after, response int64) {
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:
-			after += int64(it.Est)
+			after += rules.countEst(&it)
 		case !firstOfPrev:
-			response += int64(it.Est)
+			response += rules.countEst(&it)
 		}
 		if it.Msg == e.prevMsg {
 			firstOfPrev = false
@@ -782,7 +741,7 @@ func (e *engine) applyReal(tc *TraceCall) {
 			// tokensSaved is a multiple of its 2,000-token image estimate:
 			// it cleared images, the newest first. The prompt fit sizes
 			// the saving; the cache breaks at the oldest image cleared.
-			k := int(m.TokensSaved / replay.TokensPerImage)
+			k := int(m.TokensSaved / int64(claudecode.ImageTokens.Value))
 			for j := len(e.items) - 1; j >= 1 && images < k; j-- {
 				if e.items[j].Kind == KindImage && !e.items[j].Cleared {
 					e.markEdit(j)
@@ -856,13 +815,19 @@ func (e *engine) fit(target int64, unexplained, restart bool) {
 // breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
 // compaction re-attached without a line in the transcript) gives too: a
 // new process builds it anew, so at a restart it gives first, and
-// otherwise when the messages have nothing left to give.
+// otherwise when the messages have nothing left to give. What is left
+// then comes from the system prompt itself: the recorded prompt proves
+// that it ends there at the latest (a restarted process's tools and
+// system prompt are its own; a 1.0.x compaction rebuilds what it puts
+// before the first message), and its breakpoint moves down with it, so
+// that the fit always reaches the recorded prompt.
 func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 	if n > 0 && unexplained {
 		e.markEdit(1)
 	}
+	sys := e.sysFor(e.model)
 	if restart {
-		n = e.shrinkOverhead(n)
+		n = e.shrinkOverhead(n, sys)
 	}
 	for j := end - 1; j >= 1 && n > 0; j-- {
 		take := min(e.items[j].Tokens, n)
@@ -873,19 +838,30 @@ func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 		e.tokens -= take
 		n -= take
 	}
-	e.shrinkOverhead(n)
+	n = e.shrinkOverhead(n, sys)
+	e.shrinkOverhead(n, 0)
 }
 
-// shrinkOverhead takes up to n tokens from the overhead's part past the
-// system prompt's breakpoint and returns what it could not take.
-func (e *engine) shrinkOverhead(n int64) int64 {
-	take := min(n, e.items[0].Tokens-e.sys)
+// shrinkOverhead takes up to n tokens from the overhead, down to floor,
+// and returns what it could not take. Past the system prompt's breakpoint
+// (sysFor) the cached prefix breaks there; below it, the breakpoint moves
+// to the overhead's new end, on every model.
+func (e *engine) shrinkOverhead(n, floor int64) int64 {
+	sys := e.sysFor(e.model)
+	take := min(n, e.items[0].Tokens-floor)
 	if take <= 0 {
 		return n
 	}
-	e.editAt(e.sys)
 	e.items[0].Tokens -= take
 	e.tokens -= take
+	end := e.items[0].Tokens
+	e.editAt(min(sys, end))
+	if end < sys {
+		e.sys = min(e.sys, end)
+		for m, s := range e.sysOf {
+			e.sysOf[m] = min(s, end)
+		}
+	}
 	return n - take
 }
 
@@ -991,9 +967,9 @@ func (e *engine) callTTL(tc *TraceCall) time.Duration {
 	case e.cfg.TTL > 0:
 		return e.cfg.TTL
 	case u.CacheWrite1h > 0 && u.CacheWrite5m == 0:
-		return accounting.DefaultTTL1h
+		return claudecode.CacheTTL1h.Value
 	case u.CacheWrite5m > 0 && u.CacheWrite1h == 0:
-		return accounting.DefaultTTL5m
+		return claudecode.CacheTTL5m.Value
 	}
 	return e.ttl
 }
@@ -1019,9 +995,49 @@ func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 // versionRules are the rules of Config that the engine checks by a
 // call's Claude Code version at every call ("" counts as the newest,
 // except for the shared prefix, which needs a version that has it).
+// unmarked is set before FinalOutputUntil, whose transcripts record
+// placeholder outputs that replay does not mark (Call.OutputLowerBound).
 type versionRules struct {
 	version                                                    string
 	estimateAfter, estimateResponse, finalOutput, sharedPrefix bool
+	unmarked                                                   bool
+	count                                                      claudecode.CountRules
+}
+
+// countEst is an item's weight in Claude Code's own estimate under the
+// version's rules (countEst).
+func (r versionRules) countEst(it *Item) int64 { return countEst(r.count, it) }
+
+// countEst is an item's weight in Claude Code's own estimate: its
+// estimate (Item.Est), with images, documents, other blocks and
+// attachments weighed as the version's rules weigh them
+// (claudecode.CountRulesFor).
+func countEst(r claudecode.CountRules, it *Item) int64 {
+	est := int64(it.Est)
+	switch it.Kind {
+	case KindAttachment:
+		switch r.Attachment {
+		case claudecode.AttachmentNothing:
+			return 0
+		case claudecode.AttachmentByJSON:
+			return int64(it.Raw)
+		}
+	case KindImage: // an image, a document or a newer kind of block
+		switch {
+		case it.Images > 0:
+			return int64(it.Images) * r.Image
+		case !r.AllBlocks:
+			return 0
+		case it.Docs > 0:
+			return int64(it.Docs) * int64(claudecode.ImageTokens.Value)
+		}
+	case KindToolResult: // Est counts its images at TokensPerImage, its documents not
+		est += int64(it.Images) * (r.Image - int64(claudecode.ImageTokens.Value))
+		if r.AllBlocks {
+			est += int64(it.Docs) * int64(claudecode.ImageTokens.Value)
+		}
+	}
+	return est
 }
 
 // rulesOf returns the rules for version, worked out the first time: a run
@@ -1032,10 +1048,13 @@ func (e *engine) rulesOf(version string) versionRules {
 			return r
 		}
 	}
-	from := func(cut string) bool { return version == "" || replay.CompareVersions(version, cut) >= 0 }
+	from := func(cut string) bool { return version == "" || claudecode.AtLeast(version, cut) }
 	r := versionRules{version: version, estimateAfter: from(e.cfg.EstimateFrom),
-		estimateResponse: from(e.cfg.EstimateResponseFrom), finalOutput: from(e.cfg.FinalOutputFrom),
-		sharedPrefix: replay.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
+		estimateResponse: from(e.cfg.EstimateResponseFrom),
+		finalOutput:      claudecode.CountsFinalOutput(version, e.cfg.FinalOutputUntil, e.cfg.FinalOutputFrom),
+		unmarked:         claudecode.Before(version, e.cfg.FinalOutputUntil),
+		count:            claudecode.CountRulesFor(version, e.cfg.CountCutoffs),
+		sharedPrefix:     claudecode.CompareVersions(version, e.cfg.SharedPrefixFrom) >= 0}
 	e.rules = append(e.rules, r)
 	return r
 }
@@ -1077,7 +1096,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, tc.Model, prompt, tail, sys, claudecode.MinCacheable(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
 	if stamp == 0 {
 		stamp = replay.Time(tc.Time)

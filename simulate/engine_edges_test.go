@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -110,14 +110,14 @@ func TestEdgeEngineBreakRule(t *testing.T) {
 	tr.Calls[2].Usage = replay.Usage{Input: 10, CacheRead: 99_490, CacheWrite5m: 1900, Output: 100}
 	for _, c := range []struct {
 		name string
-		rule accounting.BreakRule
+		rule claudecode.BreakRule
 		want int
 	}{
-		{"default rule", accounting.BreakRule{}, 0},
-		{"1% and 1,000 tokens", accounting.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000}, 1},
+		{"default rule", claudecode.BreakRule{}, 0},
+		{"1% and 1,000 tokens", claudecode.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000}, 1},
 	} {
 		cfg := DefaultConfig()
-		if c.rule != (accounting.BreakRule{}) {
+		if c.rule != (claudecode.BreakRule{}) {
 			cfg.Breaks = c.rule
 		}
 		res := Run(tr, nothing{}, cfg)
@@ -188,13 +188,13 @@ func TestEdgeEngineGap(t *testing.T) {
 }
 
 // State.Trigger is Claude Code's own count: the last prompt and output,
-// plus, from EstimateFrom (2.1.0), the estimate of what followed the last
+// plus, from EstimateFrom (2.1.2), the estimate of what followed the last
 // response, plus, from EstimateResponseFrom (2.1.88), the last response's
 // blocks after its first. A call without a version counts both.
 //
 // Call 2 appends three blocks of call 1's response (message 0: estimates
 // 10, 20 and 30, the first not counted) and a user message (estimate 40).
-// Call 1's prompt was 2,000 and its output 100: 2,100, + 40 from 2.1.0,
+// Call 1's prompt was 2,000 and its output 100: 2,100, + 40 from 2.1.2,
 // + 50 from 2.1.88.
 func TestEdgeEngineTriggerEstimates(t *testing.T) {
 	for _, c := range []struct {
@@ -204,7 +204,8 @@ func TestEdgeEngineTriggerEstimates(t *testing.T) {
 		{"2.1.146", 2190},
 		{"2.1.88", 2190},
 		{"2.1.87", 2140},
-		{"2.1.0", 2140},
+		{"2.1.2", 2140},
+		{"2.1.1", 2100},
 		{"2.0.77", 2100},
 		{"", 2190},
 	} {
@@ -226,6 +227,54 @@ func TestEdgeEngineTriggerEstimates(t *testing.T) {
 		var trig []int64
 		Run(tr, policyFunc(func(s *State) { trig = append(trig, s.Trigger) }), DefaultConfig())
 		if want := []int64{2000, c.want}; !reflect.DeepEqual(trig, want) {
+			t.Errorf("version %q: triggers %v, want %v", c.version, trig, want)
+		}
+	}
+}
+
+// Claude Code's estimate weighs some blocks by version
+// (claudecode.CountRulesFor). Call 2 appends a tool result of 500 text
+// units with an image (Est 2,500) and a document (which Est leaves out),
+// an image (2,000), a document and a newer kind of block (the estimates of
+// their JSON, 10,000 and 300), and an attachment that sends 400 units and
+// whose JSON is 900. Call 1's prompt and output are 2,100; before
+// EstimateFrom (2.1.2) nothing more counts.
+func TestEdgeEngineTriggerCountWeights(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		after   int64
+	}{
+		{"2.1.1", 0},
+		// Images 1,334; documents, other blocks and attachments nothing.
+		{"2.1.2", 500 + 1334 + 1334},
+		{"2.1.32", 500 + 1334 + 1334},
+		// Attachments by their JSON.
+		{"2.1.33", 500 + 1334 + 1334 + 900},
+		// Images 2,000.
+		{"2.1.38", 500 + 2000 + 2000 + 900},
+		// Attachments by what they send.
+		{"2.1.45", 500 + 2000 + 2000 + 400},
+		{"2.1.73", 500 + 2000 + 2000 + 400},
+		// Documents 2,000, other blocks their estimate.
+		{"2.1.74", 500 + 2000 + 2000 + 2000 + 2000 + 300 + 400},
+		{"", 500 + 2000 + 2000 + 2000 + 2000 + 300 + 400},
+	} {
+		tr := build(
+			step{0, "", []Item{user(1000)}},
+			step{1, "", []Item{
+				{Kind: KindToolResult, Tokens: 900, Est: 2500, Images: 1, Docs: 1},
+				{Kind: KindImage, Tokens: 1500, Est: 2000, Images: 1},
+				{Kind: KindImage, Tokens: 1800, Est: 10_000, Docs: 1},
+				{Kind: KindImage, Tokens: 250, Est: 300},
+				{Kind: KindAttachment, Tokens: 350, Est: 400, Raw: 900},
+			}},
+		)
+		for i := range tr.Calls {
+			tr.Calls[i].Version = c.version
+		}
+		var trig []int64
+		Run(tr, policyFunc(func(s *State) { trig = append(trig, s.Trigger) }), DefaultConfig())
+		if want := []int64{2000, 2100 + c.after}; !reflect.DeepEqual(trig, want) {
 			t.Errorf("version %q: triggers %v, want %v", c.version, trig, want)
 		}
 	}
@@ -363,6 +412,41 @@ func TestEdgeEngineObservedFitShrink(t *testing.T) {
 		}
 		if c.action != "" && !slices.Contains(r.Actions, c.action) {
 			t.Errorf("%s: actions %q, want %q", c.name, r.Actions, c.action)
+		}
+	}
+}
+
+// A recorded prompt below what the messages and the context before the
+// first message can give comes from the system prompt itself: the fit
+// reaches it, and the system prompt's breakpoint moves down with it (a
+// 1.0.x compaction or a restarted process rebuilds what precedes the
+// first message). Overhead 25,000, the system prompt ending at 20,000:
+// call 1 writes 29,990, call 2 reads it and writes 3,050; Claude Code
+// compacts before call 3, recorded at 18,000 where the overhead and the
+// 2,000-token summary come to 27,000. The summary gives its 2,000, the
+// context past the breakpoint 5,000 and the system prompt 2,000: call 3
+// reads nothing (the entry at 20,000 lies past the new end) and writes
+// 17,990; call 4 appends 3,050 and reads call 3's entry.
+func TestEdgeEngineObservedFitBelowSystemPrompt(t *testing.T) {
+	tr := observedTrace()
+	tr.Overhead, tr.SystemPrefix = 25_000, 20_000
+	tr.Calls[0].Usage = replay.Usage{Input: 10, CacheWrite5m: 29_990, Output: 100}
+	tr.Calls[1].Usage = replay.Usage{Input: 10, CacheRead: 29_990, CacheWrite5m: 3050, Output: 100}
+	tr.Calls[2].Usage = replay.Usage{Input: 10, CacheWrite5m: 17_990, Output: 100}
+	tr.Calls[3].Usage = replay.Usage{Input: 10, CacheRead: 17_990, CacheWrite5m: 3050, Output: 100}
+	p, tokensAt, _ := edgeEngineContextAt(3)
+	res := Run(tr, p, DefaultConfig())
+	for i, c := range res.Calls {
+		if c.Prompt != c.Recorded {
+			t.Errorf("call %d: prompt %d, recorded %d", i+1, c.Prompt, c.Recorded)
+		}
+	}
+	if want := []int64{18_000, 0, 50, 3000}; !reflect.DeepEqual(*tokensAt, want) {
+		t.Errorf("context at call 4 %v, want %v", *tokensAt, want)
+	}
+	for i, want := range []Predicted{{Input: 10, Write: 17_990}, {Input: 10, Write: 3050, Read: 17_990}} {
+		if got := res.Calls[2+i].Predicted; got == nil || *got != want {
+			t.Errorf("call %d: predicted %+v, want %+v", 3+i, got, want)
 		}
 	}
 }

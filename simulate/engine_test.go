@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
@@ -394,13 +393,13 @@ func TestCacheBreaksRule(t *testing.T) {
 		{Model: sonnet46, Read: 6_000},      // 1,999: no break
 		{Model: "claude-opus-4-6", Read: 0}, // a model change breaks too
 	}
-	got := CacheBreaks(calls, accounting.DefaultBreakRule())
+	got := CacheBreaks(calls, claudecode.DefaultBreakRule())
 	if want := []int{4, 5, 7}; !reflect.DeepEqual(got, want) {
 		t.Errorf("breaks %v, want %v", got, want)
 	}
 	// Config.Breaks sets the thresholds: at 1% and 1,000 tokens the drops
 	// of 3% (index 2), 2.06% (3) and 1,999 tokens (6) break as well.
-	got = CacheBreaks(calls, accounting.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000})
+	got = CacheBreaks(calls, claudecode.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000})
 	if want := []int{2, 3, 4, 5, 6, 7}; !reflect.DeepEqual(got, want) {
 		t.Errorf("breaks at 1%%/1,000 %v, want %v", got, want)
 	}
@@ -669,12 +668,15 @@ type replayer struct{ policyFunc }
 func (replayer) ReplaysManual() bool { return true }
 
 // A /compact the user ran is replayed by the policies that model Claude
-// Code (and by every policy, or none, as Config.ManualCompactions says);
-// it is not the policy's first compaction.
+// Code (and by every policy, or none, as Config.ManualCompactions says),
+// whether a 2.x boundary or a 1.0.x summary marks it, but not the summary
+// a file goes on from; it is not the policy's first compaction.
 func TestManualCompactionReplayed(t *testing.T) {
+	comp := replay.Compaction{Kind: replay.CompactFull, Trigger: "manual"}
 	manual := func() *Trace {
 		tr := tinyTrace()
-		tr.Calls[2].RealCompact = &replay.Compaction{Kind: replay.CompactFull, Trigger: "manual"}
+		c := comp
+		tr.Calls[2].RealCompact = &c
 		return tr
 	}
 	auto := policyFunc(func(s *State) {
@@ -682,21 +684,31 @@ func TestManualCompactionReplayed(t *testing.T) {
 			s.Compact(Compaction{From: 1, To: len(s.Items), Label: "auto"})
 		}
 	})
+	summary := replay.Compaction{Kind: replay.CompactSummaryOnly, Trigger: "manual", TriggerFrom: replay.TriggerCommand}
+	continued := summary
+	continued.Continued = true
 	tests := []struct {
 		name     string
 		p        Policy
 		mode     string
+		comp     *replay.Compaction
 		replayed bool
 	}{
-		{"Claude Code's, by default", replayer{auto}, "", true},
-		{"another policy, by default", auto, "", false},
-		{"another policy, all", auto, ManualAll, true},
-		{"Claude Code's, none", replayer{auto}, ManualNone, false},
+		{"Claude Code's, by default", replayer{auto}, "", nil, true},
+		{"another policy, by default", auto, "", nil, false},
+		{"another policy, all", auto, ManualAll, nil, true},
+		{"Claude Code's, none", replayer{auto}, ManualNone, nil, false},
+		{"a 1.0.x /compact", replayer{auto}, "", &summary, true},
+		{"the summary a file goes on from", replayer{auto}, ManualAll, &continued, false},
 	}
 	for _, tt := range tests {
 		cfg := DefaultConfig()
 		if tt.mode != "" {
 			cfg.ManualCompactions = tt.mode
+		}
+		comp = replay.Compaction{Kind: replay.CompactFull, Trigger: "manual"}
+		if tt.comp != nil {
+			comp = *tt.comp
 		}
 		res := Run(manual(), tt.p, cfg)
 		acts := res.Calls[2].Actions

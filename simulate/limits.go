@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // DefaultSharedPrefixTTL is how long the system prompt prefix stays
@@ -44,10 +45,15 @@ const DefaultGatewayCacheUnit = 64
 // Claude Code applied, beyond what the model and version give. A recorded
 // call that succeeded with a prompt above the window proves a larger
 // window; a call sent, without a compaction, after a call whose usage total
-// (Claude Code's own count, before any estimate) reached the auto-compact
+// (a lower bound of Claude Code's count) reached the auto-compact
 // threshold proves that auto-compaction could not fire there: the window
 // was larger (on a model offered with a long window) or auto-compaction was
-// off. Only recorded prompt sizes are used, never where the recorded
+// off. Unless the session auto-compacted: an auto-compaction after a call
+// below the larger window's threshold proves auto-compaction on at the
+// model's own window, and Claude Code then sent that call uncompacted
+// because its auto-compaction failed or was interrupted (Claude Code
+// catches the failure and sends the request as it is; 1.0.x to 2.1.x).
+// Otherwise only recorded prompt sizes are used, never where the recorded
 // compactions fell.
 type Inferred struct {
 	Window         int64  `json:"window,omitempty"`
@@ -61,10 +67,13 @@ func inferLimits(calls []TraceCall) Inferred {
 	// A prompt above the window is the stronger proof: look for it first.
 	for _, c := range calls {
 		l := claudecode.LimitsFor(claudecode.LimitParams{}, c.Model, c.Version)
-		if p := c.Usage.Prompt(); p > l.Window && l.Window < claudecode.LongWindow {
-			return Inferred{Window: claudecode.LongWindow, Reason: fmt.Sprintf(
+		if p := c.Usage.Prompt(); p > l.Window && l.Window < claudecode.LongWindow.Value {
+			return Inferred{Window: claudecode.LongWindow.Value, Reason: fmt.Sprintf(
 				"call %d's recorded prompt of %s tokens passed the %s-token window", c.Index+1, numtext.Int(p), numtext.Int(l.Window))}
 		}
+	}
+	if autoCompacted(calls) {
+		return Inferred{}
 	}
 	for i := 0; i+1 < len(calls); i++ {
 		c, next := calls[i], calls[i+1]
@@ -76,11 +85,26 @@ func inferLimits(calls []TraceCall) Inferred {
 		why := fmt.Sprintf("call %d was sent without a compaction after call %d's usage total of %s tokens, at or above the %s-token auto-compact threshold",
 			next.Index+1, c.Index+1, numtext.Int(total), numtext.Int(l.Threshold))
 		if claudecode.OffersLongWindow(c.Model) {
-			return Inferred{Window: claudecode.LongWindow, Reason: why}
+			return Inferred{Window: claudecode.LongWindow.Value, Reason: why}
 		}
 		return Inferred{AutoCompactOff: true, Reason: why}
 	}
 	return Inferred{}
+}
+
+// autoCompacted reports whether the session auto-compacted: a full
+// compaction that the transcript does not mark manual, after a measured
+// call. Its count was below a long window's threshold (a prompt above the
+// 200,000-token window is the stronger proof, looked for first), so it
+// proves auto-compaction on at the model's own window.
+func autoCompacted(calls []TraceCall) bool {
+	for i := 1; i < len(calls); i++ {
+		c := calls[i].RealCompact
+		if c != nil && c.Kind != replay.CompactMicro && c.Trigger != "manual" && calls[i-1].Usage.Prompt() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // With returns p with the inference applied where p leaves the value to the
@@ -99,7 +123,7 @@ func (in Inferred) With(p claudecode.LimitParams) claudecode.LimitParams {
 // by size in a session whose recorded prompts show ev: by version, unless
 // they show it off (an experiment flag decides, whatever the version).
 func MicroByDefault(version string, ev MicroEvidence) bool {
-	return !ev.Off && claudecode.MicroBySize(version)
+	return !ev.Off && claudecode.MicroBySize.In(version)
 }
 
 // MicroEvidence is what a session's recorded prompts show of Claude Code's
@@ -145,6 +169,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 			results = kept
 		}
 		var appended int64
+		weights := claudecode.CountRulesFor(c.Version, claudecode.CountCutoffs{})
 		for _, it := range c.Items {
 			if it.Artifact || it.Msg < 0 {
 				continue
@@ -153,9 +178,9 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 				continue
 			}
 			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
-				appended += int64(it.Est)
+				appended += countEst(weights, &it)
 			}
-			if it.Kind == KindToolResult && claudecode.CompactableTools[it.Tool] {
+			if it.Kind == KindToolResult && claudecode.Compactable(it.Tool) {
 				results = append(results, result{it.ToolID, int64(it.Est)})
 			}
 		}
@@ -172,7 +197,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 		for k, r := range results {
 			ests[k] = r.est
 		}
-		if _, saved := claudecode.MicroClears(ests, claudecode.MicroKeep, claudecode.MicroTarget); saved >= claudecode.MicroMinSavings {
+		if _, saved := claudecode.MicroClears(ests, claudecode.MicroKeep.Value, claudecode.MicroTarget.Value); saved >= claudecode.MicroMinSavings.Value {
 			return MicroEvidence{Off: true, Reason: fmt.Sprintf(
 				"call %d was sent with its tool results whole although Claude Code's count (at least %s tokens) was past the %s-token warning level and micro-compaction would have cleared %s tokens of them (by Claude Code's estimate)",
 				c.Index+1, numtext.Int(count), numtext.Int(l.Warning), numtext.Int(saved))}

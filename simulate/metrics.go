@@ -4,7 +4,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
@@ -196,7 +195,7 @@ func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
 // calls of models Claude Code's detector skips (claudecode.BreakExcluded)
 // left out on both sides. Metrics.CacheBreaks counts them, under the run's
 // Config.Breaks.
-func CacheBreaks(calls []CallResult, r accounting.BreakRule) []int {
+func CacheBreaks(calls []CallResult, r claudecode.BreakRule) []int {
 	var out []int
 	var prevRead int64 = -1
 	for i := range calls {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/param"
 )
 
@@ -18,57 +19,93 @@ type Param struct {
 }
 
 // Params lists the simulation's parameters with their defaults, in the
-// order the documentation gives them.
+// order the documentation gives them: the version cut-offs first.
 func Params() []Param {
 	c := DefaultConfig()
 	return bind(&c)
 }
 
-// bind returns the parameters bound to c's fields, each defaulting to the
-// field's value.
-func bind(c *Config) []Param {
-	return []Param{
-		{param.Version(&c.EstimateFrom, "estimate-from", c.EstimateFrom,
-			"first version whose auto-compaction check adds an estimate of what followed the last response"), "EstimateFrom"},
-		{param.Version(&c.EstimateResponseFrom, "estimate-response-from", c.EstimateResponseFrom,
-			"first version whose auto-compaction check also estimates the last response's blocks after its first"), "EstimateResponseFrom"},
-		{param.Version(&c.FinalOutputFrom, "final-output-from", c.FinalOutputFrom,
-			"first version whose auto-compaction check counts a response's final output where the transcript records a placeholder"), "FinalOutputFrom"},
-		{param.Version(&c.ThinkingKeywordsUntil, "thinking-keywords-until", c.ThinkingKeywordsUntil,
-			"first version whose thinking budget no longer follows the prompt's keywords; before it a changed budget breaks the cached messages"), "ThinkingKeywordsUntil"},
-		{param.Version(&c.DropThinkingUntil, "drop-thinking-until", c.DropThinkingUntil,
-			"first version whose turns keep the cached conversation after a turn with thinking (on models before Claude Opus 4.5)"), "DropThinkingUntil"},
-		{param.Version(&c.SecondTurnUntil, "second-turn-until", c.SecondTurnUntil,
-			"first version whose second user turn reads more than the system prompt"), "SecondTurnUntil"},
-		{param.Version(&c.PostCompactTurnFrom, "post-compact-turn-from", c.PostCompactTurnFrom,
-			"first version whose first user turn after a compaction reads only the system prompt"), "PostCompactTurnFrom"},
-		{param.Version(&c.SharedPrefixFrom, "shared-prefix-from", c.SharedPrefixFrom,
-			"first version whose first call on a new version still reads the system prompt prefix"), "SharedPrefixFrom"},
-		{param.Duration(&c.SharedPrefixTTL, "shared-prefix-ttl", c.SharedPrefixTTL,
-			"how long the system prompt prefix stays cached after the session's own last use, when other requests keep it warm"), "SharedPrefixTTL"},
-		{param.DurationOrNone(&c.ClockSlack, "clock-slack", c.ClockSlack,
-			"how long past its lifetime, by the transcript's clock, a cache entry is still read"), "ClockSlack"},
-		{param.Duration(&c.GatewayTTL, "gateway-ttl", c.GatewayTTL,
-			"cache lifetime of models reached through an Anthropic-compatible endpoint"), "GatewayTTL"},
-		{param.Whole(&c.GatewayCacheUnit, "gateway-cache-unit", c.GatewayCacheUnit, 1,
-			"unit in which such an endpoint caches a prompt, in tokens"), "GatewayCacheUnit"},
-		{param.Whole(&c.CacheEntries, "cache-entries", c.CacheEntries, 1,
-			"cache entries the model keeps (its bookkeeping, not a limit of the API)"), "CacheEntries"},
-		{param.WholeOrNone(&c.RestoreFiles, "restore-files", c.RestoreFiles, 0,
-			"recent files re-attached after a full compaction (0: none)"), "RestoreFiles"},
-		{param.WholeOrNone(&c.RestoreFileTokens, "restore-file-tokens", c.RestoreFileTokens, 0,
-			"tokens of each re-attached file at most (0: none)"), "RestoreFileTokens"},
-		{param.WholeOrNone(&c.RestoreTotalTokens, "restore-total-tokens", c.RestoreTotalTokens, 0,
-			"tokens of all re-attached files at most (0: none)"), "RestoreTotalTokens"},
-		{param.OneOf(&c.ManualCompactions, "manual-compactions", c.ManualCompactions,
-			"which runs compact where the user ran /compact: the policies that model Claude Code, every policy, or none", ManualClaudeCode, ManualAll, ManualNone), "ManualCompactions"},
-		{param.Version(&c.RestoreWrittenFrom, "restore-written-from", c.RestoreWrittenFrom,
-			"first version whose restoration after a compaction counts the files a tool wrote, before those only read"), "RestoreWrittenFrom"},
+// cutoff is a Config field that moves the version at which a Claude Code
+// fact starts or stops holding: it defaults to the fact's, and the
+// parameter Name sets it.
+type cutoff struct {
+	dst   *string
+	fact  claudecode.Fact
+	name  string
+	field string
+}
+
+// cutoffs lists the Config fields that move a fact's version cut-off, in
+// the order Params gives them.
+func (c *Config) cutoffs() []cutoff {
+	return []cutoff{
+		{&c.EstimateFrom, claudecode.Estimate, "estimate-from", "EstimateFrom"},
+		{&c.EstimateResponseFrom, claudecode.EstimateResponse, "estimate-response-from", "EstimateResponseFrom"},
+		{&c.ImageEstimateFrom, claudecode.ImageEstimate, "image-estimate-from", "ImageEstimateFrom"},
+		{&c.AttachmentJSONFrom, claudecode.AttachmentJSON, "attachment-json-from", "AttachmentJSONFrom"},
+		{&c.AttachmentSentFrom, claudecode.AttachmentSent, "attachment-sent-from", "AttachmentSentFrom"},
+		{&c.AllBlocksFrom, claudecode.AllBlocks, "all-blocks-from", "AllBlocksFrom"},
+		{&c.FinalOutputUntil, claudecode.FinalOutputHeld, "final-output-until", "FinalOutputUntil"},
+		{&c.FinalOutputFrom, claudecode.FinalOutput, "final-output-from", "FinalOutputFrom"},
+		{&c.ThinkingKeywordsUntil, claudecode.ThinkingKeywords, "thinking-keywords-until", "ThinkingKeywordsUntil"},
+		{&c.DropThinkingUntil, claudecode.DropThinking, "drop-thinking-until", "DropThinkingUntil"},
+		{&c.SecondTurnUntil, claudecode.SecondTurn, "second-turn-until", "SecondTurnUntil"},
+		{&c.PostCompactTurnFrom, claudecode.PostCompactTurn, "post-compact-turn-from", "PostCompactTurnFrom"},
+		{&c.SharedPrefixFrom, claudecode.SharedPrefix, "shared-prefix-from", "SharedPrefixFrom"},
+		{&c.RestoreWrittenFrom, claudecode.RestoreWritten, "restore-written-from", "RestoreWrittenFrom"},
 	}
 }
 
+// fromFact is the cut-off's default: the version the fact holds from, or,
+// for a fact that holds until a version, that one.
+func (k cutoff) fromFact() string {
+	if k.fact.From != "" {
+		return k.fact.From
+	}
+	return k.fact.Until
+}
+
+// param is the cut-off's parameter, which says what holds from or before
+// the version it sets.
+func (k cutoff) param() Param {
+	doc := "from this version on, " + k.fact.Doc
+	if k.fact.From == "" {
+		doc = "before this version, " + k.fact.Doc
+	}
+	return Param{param.Version(k.dst, k.name, *k.dst, doc), k.field}
+}
+
+// bind returns the parameters bound to c's fields, each defaulting to the
+// field's value.
+func bind(c *Config) []Param {
+	var ps []Param
+	for _, k := range c.cutoffs() {
+		ps = append(ps, k.param())
+	}
+	return append(ps,
+		Param{param.Duration(&c.SharedPrefixTTL, "shared-prefix-ttl", c.SharedPrefixTTL,
+			"how long the system prompt prefix stays cached after the session's own last use, when other requests keep it warm"), "SharedPrefixTTL"},
+		Param{param.DurationOrNone(&c.ClockSlack, "clock-slack", c.ClockSlack,
+			"how long past its lifetime, by the transcript's clock, a cache entry is still read"), "ClockSlack"},
+		Param{param.Duration(&c.GatewayTTL, "gateway-ttl", c.GatewayTTL,
+			"cache lifetime of models reached through an Anthropic-compatible endpoint"), "GatewayTTL"},
+		Param{param.Whole(&c.GatewayCacheUnit, "gateway-cache-unit", c.GatewayCacheUnit, 1,
+			"unit in which such an endpoint caches a prompt, in tokens"), "GatewayCacheUnit"},
+		Param{param.Whole(&c.CacheEntries, "cache-entries", c.CacheEntries, 1,
+			"cache entries the model keeps (its bookkeeping, not a limit of the API)"), "CacheEntries"},
+		Param{param.WholeOrNone(&c.RestoreFiles, "restore-files", c.RestoreFiles, 0,
+			"recent files re-attached after a full compaction (0: none)"), "RestoreFiles"},
+		Param{param.WholeOrNone(&c.RestoreFileTokens, "restore-file-tokens", c.RestoreFileTokens, 0,
+			"tokens of each re-attached file at most (0: none)"), "RestoreFileTokens"},
+		Param{param.WholeOrNone(&c.RestoreTotalTokens, "restore-total-tokens", c.RestoreTotalTokens, 0,
+			"tokens of all re-attached files at most (0: none)"), "RestoreTotalTokens"},
+		Param{param.OneOf(&c.ManualCompactions, "manual-compactions", c.ManualCompactions,
+			"which runs compact where the user ran /compact: the policies that model Claude Code, every policy, or none", ManualClaudeCode, ManualAll, ManualNone), "ManualCompactions"},
+	)
+}
+
 // Set overrides parameters by name from a comma-separated list of
-// name=value pairs ("second-turn-until=0,shared-prefix-ttl=1h"). The
+// name=value pairs ("drop-thinking-until=0,shared-prefix-ttl=1h"). The
 // error names the pair and what was wrong: an unknown name (with the
 // known ones) or a value the parameter does not take. Config is left
 // unchanged on error.

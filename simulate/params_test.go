@@ -28,6 +28,11 @@ func TestParams(t *testing.T) {
 		"shared-prefix-from":      {"1.0.0", "1.0.0"},
 		"shared-prefix-ttl":       {"90m", 90 * time.Minute},
 		"final-output-from":       {"2.1.0", "2.1.0"},
+		"final-output-until":      {"0", "0"},
+		"image-estimate-from":     {"2.1.0", "2.1.0"},
+		"attachment-json-from":    {"99", "99"},
+		"attachment-sent-from":    {"2.1.33", "2.1.33"},
+		"all-blocks-from":         {"0", "0"},
 		"clock-slack":             {"0", time.Duration(-1)}, // none
 		"gateway-ttl":             {"1h", time.Hour},
 		"gateway-cache-unit":      {"128", int64(128)},
@@ -105,6 +110,29 @@ func TestParamsDocumented(t *testing.T) {
 		want := fmt.Sprintf("| `%s` | `%s` | %s | %s (`Config.%s`) |", p.Name, p.Default, p.Takes, p.Doc, p.Field)
 		if i >= len(rows) || rows[i] != want {
 			t.Errorf("docs/simulation.md, parameter %d: want\n%s", i+1, want)
+		}
+	}
+}
+
+// TestCutoffsFromFacts checks that each version parameter defaults to the
+// cut-off of the Claude Code fact it moves, and is named for the side it
+// moves: a …-from parameter the version a fact holds from, an …-until one
+// the version it stops holding at.
+func TestCutoffsFromFacts(t *testing.T) {
+	def := DefaultConfig()
+	for _, k := range def.cutoffs() {
+		want, suffix := k.fact.From, "-from"
+		if want == "" {
+			want, suffix = k.fact.Until, "-until"
+		}
+		if *k.dst != want || want == "" {
+			t.Errorf("%s defaults to %q, the fact %s says %q", k.name, *k.dst, k.fact.Name, want)
+		}
+		if !strings.HasSuffix(k.name, suffix) {
+			t.Errorf("%s moves %s's %s", k.name, k.fact.Name, strings.TrimPrefix(suffix, "-"))
+		}
+		if got := reflect.ValueOf(def).FieldByName(k.field); !got.IsValid() || got.String() != want {
+			t.Errorf("%s: Config.%s = %v", k.name, k.field, got)
 		}
 	}
 }

@@ -27,7 +27,7 @@ type fileSizes map[string]fileText
 type FileSize struct{ Est, RawEst int }
 
 func (t fileText) size() FileSize {
-	return FileSize{Est: replay.Estimate(t.chars + claudecode.ReadLinePrefix*t.lines), RawEst: replay.Estimate(t.chars)}
+	return FileSize{Est: replay.Estimate(t.chars + claudecode.ReadLinePrefix.Value*t.lines), RawEst: replay.Estimate(t.chars)}
 }
 
 // after returns the size of the whole file a successful file tool left,
@@ -45,7 +45,7 @@ func (fs fileSizes) after(t *replay.ToolCall) (FileSize, bool) {
 		text = fileText{chars: t.ResultChars, lines: f.ReadLines}
 		if f.ReadLines > 0 {
 			// The result carries the line numbers; the file does not.
-			text.chars = max(0, text.chars-claudecode.ReadLinePrefix*f.ReadLines)
+			text.chars = max(0, text.chars-claudecode.ReadLinePrefix.Value*f.ReadLines)
 		}
 		if f.ReadLines > 0 && f.TotalLines > f.ReadLines {
 			text = fileText{chars: int(int64(text.chars) * int64(f.TotalLines) / int64(f.ReadLines)), lines: f.TotalLines}
@@ -82,7 +82,7 @@ func (fs fileSizes) after(t *replay.ToolCall) (FileSize, bool) {
 // (both by Claude Code's estimate, as it measures them). Then the latest
 // todo list.
 func (e *engine) restore(replaced, kept []Item, version string) []Item {
-	written := version == "" || replay.CompareVersions(version, e.cfg.RestoreWrittenFrom) >= 0
+	written := version == "" || claudecode.AtLeast(version, e.cfg.RestoreWrittenFrom)
 	type file struct {
 		path        string
 		size        FileSize

@@ -381,7 +381,7 @@ func TestZeroConfigIsDefault(t *testing.T) {
 		t.Errorf("Run with Config{} differs from DefaultConfig():\n%+v\n%+v", a, b)
 	}
 	// A negative restoration bound restores nothing; zero is the default.
-	if c := (Config{RestoreFiles: -1}).withDefaults(); c.RestoreFiles != -1 || c.RestoreFileTokens != claudecode.RestoreFileTokens {
+	if c := (Config{RestoreFiles: -1}).withDefaults(); c.RestoreFiles != -1 || c.RestoreFileTokens != claudecode.RestoreFileTokens.Value {
 		t.Errorf("RestoreFiles -1: %+v", c)
 	}
 }
@@ -590,9 +590,12 @@ func TestEngineMemos(t *testing.T) {
 	e := &engine{cfg: DefaultConfig()}
 	versions := []string{"2.1.146", "", "1.0.89", "2.1.19", "2.1.146", "2.0.0", "", "2.1.41"}
 	for _, v := range versions {
-		from := func(cut string) bool { return v == "" || replay.CompareVersions(v, cut) >= 0 }
+		from := func(cut string) bool { return v == "" || claudecode.CompareVersions(v, cut) >= 0 }
 		want := versionRules{version: v, estimateAfter: from(e.cfg.EstimateFrom), estimateResponse: from(e.cfg.EstimateResponseFrom),
-			finalOutput: from(e.cfg.FinalOutputFrom), sharedPrefix: replay.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
+			finalOutput:  claudecode.CountsFinalOutput(v, e.cfg.FinalOutputUntil, e.cfg.FinalOutputFrom),
+			unmarked:     claudecode.Before(v, e.cfg.FinalOutputUntil),
+			count:        claudecode.CountRulesFor(v, e.cfg.CountCutoffs),
+			sharedPrefix: claudecode.CompareVersions(v, e.cfg.SharedPrefixFrom) >= 0}
 		if got := e.rulesOf(v); got != want {
 			t.Errorf("rulesOf(%q) = %+v, want %+v", v, got, want)
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
@@ -40,15 +41,129 @@ func TestThinkingBudgetChangeBreaksCache(t *testing.T) {
 		cfg     Config
 		read    int64
 	}{
-		{"1.0.89, budget changed", "1.0.89", claudecode.ThinkHighest, true, DefaultConfig(), 0},
+		{"1.0.89, budget changed", "1.0.89", claudecode.ThinkHighest.Value, true, DefaultConfig(), 0},
 		{"1.0.89, same budget", "1.0.89", 0, false, DefaultConfig(), 2990},
-		{"1.0.80, keyword without thinking", "1.0.80", claudecode.ThinkBasic, false, DefaultConfig(), 2990},
-		{"2.1.146, budget changed", "2.1.146", claudecode.ThinkHighest, true, DefaultConfig(), 2990},
-		{"1.0.89, rule off", "1.0.89", claudecode.ThinkHighest, true, off, 2990},
+		{"1.0.80, keyword without thinking", "1.0.80", claudecode.ThinkBasic.Value, false, DefaultConfig(), 2990},
+		{"2.1.146, budget changed", "2.1.146", claudecode.ThinkHighest.Value, true, DefaultConfig(), 2990},
+		{"1.0.89, rule off", "1.0.89", claudecode.ThinkHighest.Value, true, off, 2990},
 	} {
 		got := run(c.version, c.second, c.thought, c.cfg)
 		if got.Read != c.read {
 			t.Errorf("%s: read %d, want %d (actions %v)", c.name, got.Read, c.read, got.Actions)
+		}
+	}
+}
+
+// Before 2.0 the cache keeps each keyword thinking budget's messages
+// apart rather than losing them: a turn back on the budget of an earlier
+// turn reads that turn's entries while they live, though a turn on
+// another budget came between and though its prompt is smaller than that
+// turn's (the request with thinking carried more: no rewrite). Turn 1
+// (no thinking) writes 2,990; turn 2 thinks on "think" (4,000) and reads
+// nothing of budget 0's entries (the 1,000-token overhead is below the
+// minimum cacheable prefix, so no system prompt entry is shared); turn 3
+// (no thinking, 50 tokens smaller than turn 2's prompt and response)
+// reads turn 1's 2,990. On 2.0.0 the budget does not key the cache:
+// turn 2 reads turn 1's prompt, and turn 3's smaller prompt is a rewrite.
+func TestThinkingBudgetsCachedApart(t *testing.T) {
+	run := func(version string) []CallResult {
+		tr := build(
+			step{0, "", []Item{user(2000)}},           // 3,000
+			step{1, "", []Item{asst(100), user(100)}}, // 3,200
+			step{2, "", []Item{asst(100), user(100)}}, // 3,400 − 250 = 3,150
+		)
+		for i := range tr.Calls {
+			tr.Calls[i].Version = version
+		}
+		tr.Calls[0].NewTurn = true
+		tr.Calls[1].Thinking, tr.Calls[1].NewTurn, tr.Calls[1].Thought = claudecode.ThinkBasic.Value, true, true
+		tr.Calls[2].NewTurn = true
+		tr.Calls[2].Shrink, tr.Calls[2].Items[0].Tokens, tr.Calls[2].Items[1].Tokens = 50, 0, 0
+		tr.Calls[2].Usage.CacheWrite5m = 3150 - 10
+		cfg := DefaultConfig()
+		cfg.SecondTurnUntil = "0"
+		return Run(tr, policyFunc(func(*State) {}), cfg).Calls
+	}
+	for _, c := range []struct {
+		version string
+		reads   []int64
+	}{
+		{"1.0.89", []int64{0, 0, 2990}},
+		{"2.0.0", []int64{0, 2990, 0}},
+	} {
+		got := run(c.version)
+		for i, want := range c.reads {
+			if got[i].Read != want || got[i].Prompt != []int64{3000, 3200, 3150}[i] {
+				t.Errorf("%s: call %d read %d of %d, want %d (actions %q)", c.version, i+1, got[i].Read, got[i].Prompt, want, got[i].Actions)
+			}
+		}
+	}
+	if k0, k4 := thinkingKey("m", 0), thinkingKey("m", 4000); k0 == k4 || modelOf(k0) != "m" || modelOf(k4) != "m" || modelOf("m") != "m" {
+		t.Errorf("keys %q, %q: want two keys of model m", k0, k4)
+	}
+}
+
+// The cache shares the entries of the tools and system prompt between a
+// model's thinking budgets, and keeps the others apart; another model
+// shares none, and a fork on the model reads the current budget's.
+func TestCacheThinkingKeys(t *testing.T) {
+	c := newCache(5*time.Minute, 16, 0)
+	k0, k4 := thinkingKey("m", 0), thinkingKey("m", 4000)
+	c.request(0, k0, 5000, 10, 2000, 1024) // writes 4,990, and the system prompt's entry at 2,000
+	if r, _, _ := c.request(1000, k4, 5200, 10, 2000, 1024); r != 2000 {
+		t.Errorf("another budget read %d, want the system prompt's 2,000", r)
+	}
+	if r, _, _ := c.request(2000, k0, 5400, 10, 2000, 1024); r != 4990 {
+		t.Errorf("back on the first budget: read %d, want its 4,990", r)
+	}
+	if r, w := c.fork(2500, "m", 5390, 100); r != 5390 || w != 100 {
+		t.Errorf("a fork on m: read %d, wrote %d; want 5390, 100", r, w)
+	}
+	if r, _, _ := c.request(3000, "n", 5400, 10, 2000, 1024); r != 0 {
+		t.Errorf("another model read %d, want 0", r)
+	}
+}
+
+// Before 2.0 only a keyword turn thinks, so the thinking the API drops at
+// the next user turn is in the previous turn's responses: the cached
+// prefix breaks where that turn began, not at the first message. Turn 1
+// (no thinking) writes 5,000 + 2,000 − 10; turn 2 thinks on "think" and
+// writes up to 7,190; turn 3 says "think" again: the same budget, and
+// Claude Sonnet 4's dropped thinking. It reads turn 2's own entry at its
+// first prompt, 7,190 (7,200 − 10), on 1.0.89; on 2.0.76, where the
+// budget keys nothing, the rule breaks the cache at the first message
+// and the turn reads the system prompt's 5,000.
+func TestThinkingDroppedBeforeTwo(t *testing.T) {
+	const sys = 5000
+	const sonnet4 = "claude-sonnet-4-20250514"
+	for _, c := range []struct {
+		version string
+		read    int64
+	}{
+		{"1.0.89", 7190},
+		{"2.0.76", sys},
+	} {
+		tr := build(
+			step{0, sonnet4, []Item{user(2000)}},
+			step{1, sonnet4, []Item{asst(100), user(100)}},
+			step{2, sonnet4, []Item{asst(100), result("t1", "", 100)}},
+			step{3, sonnet4, []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = sys
+		for i := range tr.Calls {
+			tr.Calls[i].Version = c.version
+			tr.Calls[i].Usage.CacheWrite5m += sys - 1000
+		}
+		tr.Calls[0].NewTurn = true
+		for _, i := range []int{1, 3} {
+			tr.Calls[i].NewTurn, tr.Calls[i].Thinking = true, claudecode.ThinkBasic.Value
+		}
+		tr.Calls[1].Thought, tr.Calls[2].Thought, tr.Calls[3].Thought = true, true, true
+		cfg := DefaultConfig()
+		cfg.SecondTurnUntil = "0"
+		calls := Run(tr, policyFunc(func(*State) {}), cfg).Calls
+		if got := calls[3].Read; got != c.read || !slices.Contains(calls[3].Actions, "thinking of the previous turn dropped") {
+			t.Errorf("%s: third turn read %d, want %d (actions %q)", c.version, got, c.read, calls[3].Actions)
 		}
 	}
 }
@@ -106,12 +221,15 @@ func TestFirstTurnAfterCompaction(t *testing.T) {
 // messages but, from 2.0.0 on Anthropic's cache, reads the system prompt
 // prefix that other requests on the new version keep warm. Through a
 // compatible gateway, or before 2.0.0, it reads nothing. So does the first
-// call of a resumed conversation's new process (TraceCall.Restarted).
-// Otherwise the turn reads the whole previous prompt.
+// call of a resumed conversation's new process (TraceCall.Restarted), and,
+// before 1.0.110, a turn begun on a new UTC date (the system prompt names
+// it; from 1.0.110 the local date, which nothing here shows). Otherwise
+// the turn reads the whole previous prompt.
 func TestSystemPromptChangeBreaksCache(t *testing.T) {
 	const sys = 3000 // above every model's minimum cacheable prompt
 	const restarted = "Claude Code restarted (a resumed conversation)"
 	const skills = "a skill written in the session changed the skill list"
+	const dateAction = "the UTC date the system prompt names changed"
 	for _, c := range []struct {
 		name   string
 		model  string
@@ -128,6 +246,8 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 		{"version, gateway", "deepseek-v4-flash", "2.1.146", func(tc *TraceCall) { tc.Version = "2.1.147" }, "Claude Code version changed", 0},
 		{"restart", sonnet46, "2.1.146", func(tc *TraceCall) { tc.Restarted = true }, restarted, sys},
 		{"restart 1.0.x", sonnet46, "1.0.89", func(tc *TraceCall) { tc.Restarted = true }, restarted, 0},
+		{"UTC date, 1.0.109", sonnet46, "1.0.109", func(tc *TraceCall) { tc.DateChanged = true }, dateAction, 0},
+		{"UTC date, 1.0.110", sonnet46, "1.0.110", func(tc *TraceCall) { tc.DateChanged = true }, "", sys + 1990},
 	} {
 		tr := build(
 			step{0, c.model, []Item{user(2000)}},
@@ -144,7 +264,7 @@ func TestSystemPromptChangeBreaksCache(t *testing.T) {
 		if got.Read != c.want {
 			t.Errorf("%s: read %d, want %d (actions %q)", c.name, got.Read, c.want, got.Actions)
 		}
-		for _, act := range []string{"working directory changed", "Claude Code version changed", restarted, skills} {
+		for _, act := range []string{"working directory changed", "Claude Code version changed", restarted, skills, dateAction} {
 			if slices.Contains(got.Actions, act) != (act == c.action) {
 				t.Errorf("%s: actions %q", c.name, got.Actions)
 			}
@@ -252,20 +372,25 @@ func TestSystemPrefixOf(t *testing.T) {
 	}
 }
 
-// Before SecondTurnUntil the session's second turn reads only the system
-// prompt; its third turn, and any turn from 2.1.0 on, reads the whole
-// previous prompt. So does the second turn of a transcript that continues
-// a conversation from its summary (claudecode.Continues): the conversation is past
-// its second turn.
+// The second-turn rule holds in no version by default
+// (claudecode.SecondTurn): the second turn reads the whole previous
+// prompt. Turned on (SecondTurnUntil 2.1.0), the session's second turn
+// reads only the system prompt before it; its third turn, and any turn
+// from 2.1.0 on, reads the whole previous prompt. So does the second turn
+// of a transcript that continues a conversation from its summary
+// (replay.Thread.Continues): the conversation is past its second turn.
 func TestSecondTurnRewrite(t *testing.T) {
 	for _, c := range []struct {
 		version      string
+		until        string // SecondTurnUntil
 		continued    bool
 		turn2, turn3 int64
 	}{
-		{"2.0.76", false, 1100, 3490},
-		{"2.1.0", false, 3290, 3490},
-		{"2.0.76", true, 3290, 3490},
+		{"2.0.76", "", false, 3290, 3490},
+		{"1.0.83", "", false, 3290, 3490},
+		{"2.0.76", "2.1.0", false, 1100, 3490},
+		{"2.1.0", "2.1.0", false, 3290, 3490},
+		{"2.0.76", "2.1.0", true, 3290, 3490},
 	} {
 		tr := build(
 			step{0, "", []Item{user(2000)}},
@@ -280,9 +405,13 @@ func TestSecondTurnRewrite(t *testing.T) {
 			tr.Calls[i].Usage.CacheWrite5m += 100
 		}
 		tr.Continued = c.continued
-		res := Run(tr, policyFunc(func(*State) {}), DefaultConfig())
+		cfg := DefaultConfig()
+		if c.until != "" {
+			cfg.SecondTurnUntil = c.until
+		}
+		res := Run(tr, policyFunc(func(*State) {}), cfg)
 		if got := res.Calls[2].Read; got != c.turn2 {
-			t.Errorf("%s (continued %v): second turn read %d, want %d", c.version, c.continued, got, c.turn2)
+			t.Errorf("%s (until %q, continued %v): second turn read %d, want %d", c.version, c.until, c.continued, got, c.turn2)
 		}
 		if got := res.Calls[3].Read; got != c.turn3 {
 			t.Errorf("%s (continued %v): third turn read %d, want %d", c.version, c.continued, got, c.turn3)
@@ -344,22 +473,29 @@ func TestThinkingDropped(t *testing.T) {
 }
 
 // Claude Code's count has the output it held for the previous response:
-// up to 2.1.19 the placeholder its transcript records too (4 here), from
-// 2.1.41 the final output, which the transcript does not show and the
-// model estimates (500 units at ratio 1). The rest of call 2's count (call
-// 1's prompt and the estimate of what followed) is the same either way.
+// up to 2.1.7 and from 2.1.30 the final output, from 2.1.8 to 2.1.29 the
+// placeholder of its first streamed event, which the transcript records
+// too (4 here). Where the count has the final output the model estimates
+// it: a marked placeholder (2.1.9–2.1.41) by the response's estimate at
+// the session's ratio (500 units at 2: 1,000), an unmarked one (before
+// 2.1.8) by the estimate itself, one token a unit (500). A restarted
+// Claude Code counts what the transcript recorded. The rest of call 2's
+// count is call 1's prompt (3,000) and, from 2.1.0, the estimate of what
+// followed (200).
 func TestTriggerCountsFinalOutput(t *testing.T) {
-	count := func(version, from string) int64 {
+	count := func(version, until, from string, marked, restart bool) int64 {
 		tr := build(
 			step{0, "", []Item{user(2000)}},
 			step{1, "", []Item{asst(100), user(100)}},
 		)
+		tr.Ratio = 2
 		for i := range tr.Calls {
 			tr.Calls[i].Version = version
 		}
-		tr.Calls[0].Usage.Output, tr.Calls[0].OutputLowerBound, tr.Calls[0].OutputEst = 4, true, 500
+		tr.Calls[0].Usage.Output, tr.Calls[0].OutputLowerBound, tr.Calls[0].OutputEst = 4, marked, 500
+		tr.Calls[1].Restarted = restart
 		cfg := DefaultConfig()
-		cfg.FinalOutputFrom = from
+		cfg.FinalOutputUntil, cfg.FinalOutputFrom = until, from
 		var got int64
 		Run(tr, policyFunc(func(s *State) {
 			if s.Call == 1 {
@@ -368,16 +504,34 @@ func TestTriggerCountsFinalOutput(t *testing.T) {
 		}), cfg)
 		return got
 	}
-	placeholder := count("2.1.19", "")
-	if placeholder <= 3000+4 {
-		t.Fatalf("2.1.19: count %d, want above 3,004", placeholder)
-	}
-	for _, c := range []struct{ version, from string }{{"2.1.41", ""}, {"2.1.146", ""}, {"2.1.19", "0"}} {
-		if got := count(c.version, c.from); got != placeholder-4+500 {
-			t.Errorf("%s, final-output-from %q: count %d, want %d", c.version, c.from, got, placeholder-4+500)
+	for _, c := range []struct {
+		version, until, from string
+		marked, restart      bool
+		output               int64 // what the count has for call 1's output
+	}{
+		{"2.1.41", "", "", true, false, 1000},
+		{"2.1.30", "", "", true, false, 1000},
+		{"2.1.146", "", "", true, false, 1000},
+		{"2.1.29", "", "", true, false, 4},
+		{"2.1.8", "", "", false, false, 4},
+		{"2.1.19", "", "0", true, false, 1000},
+		{"2.1.41", "", "99", true, false, 4},
+		{"2.1.7", "", "", false, false, 500},
+		{"2.0.76", "", "", false, false, 500},
+		{"1.0.85", "", "", false, false, 500},
+		{"1.0.85", "0", "", false, false, 4},
+		{"2.1.19", "99", "", false, false, 500},
+		{"1.0.85", "", "", false, true, 4},
+		{"2.1.41", "", "", true, true, 4},
+		{"2.1.146", "", "", false, false, 4}, // a final output recorded
+	} {
+		want := 3000 + c.output
+		if claudecode.CompareVersions(c.version, "2.1.0") >= 0 {
+			want += 200
 		}
-	}
-	if got := count("2.1.41", "99"); got != placeholder {
-		t.Errorf("2.1.41, final-output-from 99: count %d, want %d", got, placeholder)
+		if got := count(c.version, c.until, c.from, c.marked, c.restart); got != want {
+			t.Errorf("%s (final-output-until %q, -from %q, marked %v, restarted %v): count %d, want %d",
+				c.version, c.until, c.from, c.marked, c.restart, got, want)
+		}
 	}
 }

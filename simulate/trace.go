@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,6 +59,12 @@ type Item struct {
 	// the file.
 	File  FileSize
 	Wrote bool
+	// Images and Docs count the images and documents the block holds (an
+	// image or a document block: 1; a tool result: those in its content),
+	// and Raw is the estimate of an attachment's JSON: what Claude Code's
+	// own count weighs by version (versionRules.countEst).
+	Images, Docs int32
+	Raw          int
 }
 
 // TraceCall is one recorded main-thread API call and what was appended to
@@ -83,9 +91,10 @@ type TraceCall struct {
 	// before this call, if any.
 	RealCompact *replay.Compaction
 	RealMicro   *replay.Compaction
-	// OutputLowerBound marks placeholder output counts; OutputEst is then
-	// Claude Code's estimate of the response, which its own threshold
-	// check would have known the real size of.
+	// OutputLowerBound marks placeholder output counts. OutputEst is
+	// Claude Code's estimate of the response, a stand-in for the final
+	// output its own threshold check knew where the transcript records a
+	// placeholder.
 	OutputLowerBound bool
 	OutputEst        int64
 	// Side are the side requests sent on the conversation since the
@@ -93,7 +102,7 @@ type TraceCall struct {
 	Side []replay.SideRequest
 	// Thinking is the thinking budget the keywords of the turn's prompt
 	// ask for (claudecode.ThinkingBudget), which applies before
-	// accounting.ThinkingKeywordsUntil.
+	// Config.ThinkingKeywordsUntil (claudecode.ThinkingKeywords).
 	Thinking int64
 	// NewTurn is set when a prompt the user typed precedes the call: it
 	// starts a turn.
@@ -104,8 +113,14 @@ type TraceCall struct {
 	// its system prompt, which it builds at the start of each turn, so the
 	// cached prefix breaks there.
 	CwdChanged bool
+	// DateChanged is set on a turn's first call when its prompt was
+	// written on another UTC date than the previous turn's (the call's
+	// timestamp where the prompt has none): before 1.0.110 the system
+	// prompt Claude Code builds when a turn begins names the UTC date, past
+	// the base prefix (claudecode.DateUTC).
+	DateChanged bool
 	// SkillsChanged is set when the call was sent with a skill list that a
-	// skill written in the session changed (claudecode.SkillsChanged, on
+	// skill written in the session changed (replay.Call.SkillListChanged, on
 	// this call or a call between it and the previous one): the list comes
 	// after the base prefix, so the cached prefix breaks there.
 	SkillsChanged bool
@@ -125,6 +140,16 @@ type TraceCall struct {
 	BaseRead, SysRead bool
 	// Thought is set when the call's response has a thinking block.
 	Thought bool
+	// promptTime is the timestamp of the typed prompt that starts the
+	// call's turn (NewTurn), 0 when none or it has none.
+	promptTime int64
+	// AfterAsk is set on a turn's first call when the turn before it used
+	// a tool Claude Code asks permission for (claudecode.Asks), as the
+	// session had not used it before (askKey): the user may have allowed
+	// it for good, which the transcript does not record, and from 1.0.66
+	// until 2.1.0 that changes the system prompt at this turn
+	// (claudecode.AllowedTools).
+	AfterAsk bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -146,7 +171,7 @@ type Trace struct {
 	// Continued is set when the transcript begins with a compaction
 	// summary: its conversation began in an earlier session, so it is past
 	// its second turn, and what its first call read from the cache its own
-	// compaction had just written (claudecode.Continues).
+	// compaction had just written (replay.Thread.Continues).
 	Continued bool
 	// MissOnlyInput is set when a call to a model reached through a
 	// compatible endpoint recorded less input than cache read: that
@@ -161,8 +186,8 @@ type Trace struct {
 	// length/4 estimate is used.
 	Method accounting.Method
 	// TTL is the cache lifetime the session's writes show
-	// (accounting.DefaultTTL1h when any call wrote 1-hour entries, else
-	// DefaultTTL5m): a run starts with it, and each call's own writes
+	// (claudecode.CacheTTL1h when any call wrote 1-hour entries, else
+	// CacheTTL5m): a run starts with it, and each call's own writes
 	// choose its entries' lifetime (engine.callTTL). Config.TTL overrides
 	// both.
 	TTL time.Duration
@@ -214,7 +239,7 @@ func Prepare(s *replay.Session) *Trace {
 	th := s.Main
 	sz := accounting.SizeThread(th)
 	tr := &Trace{
-		Session: s.ID, Thread: th, Method: sz.Method, TTL: accounting.DefaultTTL5m,
+		Session: s.ID, Thread: th, Method: sz.Method, TTL: claudecode.CacheTTL5m.Value,
 		Overhead: sz.Overhead, Ratio: sz.Ratio,
 	}
 	threads := s.Agents
@@ -233,7 +258,7 @@ func Prepare(s *replay.Session) *Trace {
 	}
 	for i := range th.Calls {
 		if c := &th.Calls[i]; c.Sent() && c.Usage.CacheWrite1h > 0 {
-			tr.TTL = accounting.DefaultTTL1h
+			tr.TTL = claudecode.CacheTTL1h.Value
 		}
 	}
 	if tr.Auxiliary == "" {
@@ -244,8 +269,9 @@ func Prepare(s *replay.Session) *Trace {
 	tr.Micro = inferMicro(tr.Calls)
 	tr.userMsgs = typedUsers(tr.Calls)
 	tr.quotes = &sync.Map{}
+	markDateChanges(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
-	tr.Continued = claudecode.Continues(th)
+	tr.Continued = th.Continues()
 	tr.MissOnlyInput = MissOnly(tr.Calls)
 	tr.markPrefixReads()
 	return tr
@@ -261,6 +287,8 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 	var out []TraceCall
 	var thinking int64 // the current turn's budget
 	files := fileSizes{}
+	asked := map[string]bool{} // the tools used that ask (askKey)
+	askedInTurn := false
 	prevCall := -1 // the previous trace call's index in th.Calls
 	for _, seg := range sz.Segments {
 		c := &th.Calls[seg.Call]
@@ -269,10 +297,10 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 			Usage: c.Usage, OutputLowerBound: c.OutputLowerBound, Clean: seg.Clean, Shrink: seg.Shrink,
 			Restarted:     th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.Restart }),
 			CwdChanged:    th.Between(prevCall, seg.Call, func(c *replay.Call) bool { return c.CwdChanged }),
-			SkillsChanged: th.Between(prevCall, seg.Call, claudecode.SkillsChanged),
+			SkillsChanged: th.Between(prevCall, seg.Call, (*replay.Call).SkillListChanged),
 		}
 		prevCall = seg.Call
-		if c.OutputLowerBound {
+		if c.Msg >= 0 {
 			for _, b := range th.Messages[c.Msg].Blocks {
 				tc.OutputEst += int64(b.Est)
 			}
@@ -290,10 +318,62 @@ func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
 		if b, ok := tc.appendSegment(th, sz, seg, tools, files); ok {
 			thinking = b
 		}
+		// The segment's tool calls are the previous response's: the
+		// previous turn's when this call starts one.
+		for _, it := range tc.Items {
+			if t, ok := tools[it.ToolID]; ok && it.Kind == KindToolUse && claudecode.Asks(t.Name) {
+				if k := askKey(&t); !asked[k] {
+					asked[k], askedInTurn = true, true
+				}
+			}
+		}
+		if tc.NewTurn {
+			tc.AfterAsk, askedInTurn = askedInTurn, false
+		}
 		tc.Thinking = thinking
 		out = append(out, tc)
 	}
 	return out
+}
+
+// askKey is what a permission rule allowing the tool call t would name:
+// Claude Code allows a Bash command by its prefix (here its first word,
+// and the second when it is a subcommand: "git push", "npm run"), a
+// WebFetch by its domain, and file edits for the session (Anthropic's
+// "Identity and Access Management": "Yes, don't ask again" lasts for the
+// project and command, or until the session ends for file edits); any
+// other tool by its name.
+func askKey(t *replay.ToolCall) string {
+	switch t.Name {
+	case "Bash":
+		w := strings.Fields(t.Input.Command)
+		switch {
+		case len(w) == 0:
+			return t.Name
+		case len(w) > 1 && isSubcommand(w[1]):
+			return t.Name + " " + w[0] + " " + w[1]
+		}
+		return t.Name + " " + w[0]
+	case "WebFetch":
+		if u, err := url.Parse(t.Input.URL); err == nil && u.Host != "" {
+			return t.Name + " " + u.Host
+		}
+	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		return "edits"
+	}
+	return t.Name
+}
+
+// isSubcommand reports whether w reads as a command's subcommand: a
+// lower-case word of letters, digits and hyphens that begins with a
+// letter (not an option, a path or a file name).
+func isSubcommand(w string) bool {
+	for i, r := range w {
+		if !('a' <= r && r <= 'z' || i > 0 && ('0' <= r && r <= '9' || r == '-')) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // appendSegment appends the items of a segment's messages, sized, and
@@ -308,8 +388,9 @@ func (tc *TraceCall) appendSegment(th *replay.Thread, sz *accounting.Sizes, seg 
 		if tc.RealCompact != nil && m == tc.RealCompact.Msg {
 			afterBoundary = true
 		}
-		if b, isPrompt := claudecode.PromptBudget(&th.Messages[m]); isPrompt {
+		if b, isPrompt := th.Messages[m].PromptBudget(); isPrompt {
 			thinking, ok, tc.NewTurn = b, true, true
+			tc.promptTime = th.Messages[m].Time
 		}
 		n := len(tc.Items)
 		tc.Items = appendItems(tc.Items, &th.Messages[m], m, tools, files, afterBoundary)
@@ -329,6 +410,32 @@ func (tc *TraceCall) appendSegment(th *replay.Thread, sz *accounting.Sizes, seg 
 		tc.Items = append(tc.Items, Item{Kind: KindHidden, Tokens: seg.Hidden, Msg: -1, Exact: true})
 	}
 	return thinking, ok
+}
+
+// markDateChanges sets DateChanged on the calls that begin a turn on
+// another UTC date than the turn before: the date of the turn's prompt
+// line, or of the call's recorded timestamp where the prompt has none. The
+// first call's date is the first system prompt's, whether or not a prompt
+// precedes it.
+func markDateChanges(calls []TraceCall) {
+	date := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.DateOnly) }
+	prev := ""
+	for i := range calls {
+		c := &calls[i]
+		if i > 0 && !c.NewTurn {
+			continue
+		}
+		at := c.promptTime
+		if at == 0 {
+			at = c.Time - c.Ahead
+		}
+		if at == 0 {
+			continue // no clock: the date is unknown, and so is the next turn's change
+		}
+		d := date(at)
+		c.DateChanged = i > 0 && prev != "" && d != prev
+		prev = d
+	}
 }
 
 // systemEnd is where the model puts the system prompt's cache breakpoint:
@@ -379,7 +486,7 @@ func (tr *Trace) markPrefixReads() {
 		if !ok {
 			cur = upper // the prefix the model takes until a read shows another
 		}
-		if within && !c.CwdChanged && r != cur {
+		if within && !c.CwdChanged && !(c.DateChanged && claudecode.DateUTC.In(c.Version)) && r != cur {
 			sys[c.Model], c.SysRead = r, true
 		}
 	}
@@ -461,7 +568,7 @@ func attachSide(calls []TraceCall, side []replay.SideRequest) {
 // appendItems turns one message into context items.
 func appendItems(items []Item, m *replay.Message, mi int, tools map[string]replay.ToolCall, files fileSizes, afterBoundary bool) []Item {
 	if m.Role == replay.RoleAttachment {
-		return append(items, Item{Kind: KindAttachment, Est: m.AttachmentEst, Msg: mi, Artifact: afterBoundary})
+		return append(items, Item{Kind: KindAttachment, Est: m.AttachmentEst, Raw: replay.Estimate(m.AttachmentChars), Msg: mi, Artifact: afterBoundary})
 	}
 	for _, b := range m.Blocks {
 		it := Item{Est: b.Est, Msg: mi}
@@ -482,6 +589,7 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 			}
 		case replay.BlockToolResult:
 			it.Kind, it.ToolID, it.IsError = KindToolResult, b.ToolID, b.IsError
+			it.Images, it.Docs = int32(b.Images), int32(b.Documents)
 			if t, ok := tools[b.ToolID]; ok {
 				it.Tool, it.Path = t.Name, t.Input.FilePath
 				if it.Path != "" && !b.IsError {
@@ -489,7 +597,13 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 				}
 			}
 		default:
-			it.Kind = KindImage
+			it.Kind = KindImage // an image, a document or a newer kind of block
+			switch b.Kind {
+			case replay.BlockImage:
+				it.Images = 1
+			case replay.BlockDocument:
+				it.Docs = 1
+			}
 		}
 		items = append(items, it)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -419,5 +420,155 @@ func TestEdgeTraceRestore(t *testing.T) {
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
+	}
+}
+
+// appendItems keeps what Claude Code's count weighs by version
+// (versionRules.countEst): the images and documents of a tool result, of
+// an image block and of a document block, and the estimate of an
+// attachment's JSON beside the estimate of what it sends.
+func TestEdgeTraceCountParts(t *testing.T) {
+	user := &replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{
+		{Kind: replay.BlockToolResult, ToolID: "t1", Est: 2003, Images: 1, Documents: 2},
+		{Kind: replay.BlockImage, Est: claudecode.ImageTokens.Value},
+		{Kind: replay.BlockDocument, Est: 9000},
+		{Kind: replay.BlockOther, Name: "container_upload", Est: 30},
+	}}
+	att := &replay.Message{Role: replay.RoleAttachment, AttachmentType: "file", AttachmentChars: 401, AttachmentEst: 50}
+	items := appendItems(nil, user, 0, map[string]replay.ToolCall{}, fileSizes{}, false)
+	items = appendItems(items, att, 1, map[string]replay.ToolCall{}, fileSizes{}, false)
+	type parts struct {
+		kind         ItemKind
+		est          int
+		images, docs int32
+		raw          int
+	}
+	var got []parts
+	for _, it := range items {
+		got = append(got, parts{it.Kind, it.Est, it.Images, it.Docs, it.Raw})
+	}
+	want := []parts{
+		{KindToolResult, 2003, 1, 2, 0},
+		{KindImage, 2000, 1, 0, 0},
+		{KindImage, 9000, 0, 1, 0},
+		{KindImage, 30, 0, 0, 0},
+		{KindAttachment, 50, 0, 0, 100}, // round(401/4)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("items %+v, want %+v", got, want)
+	}
+}
+
+// A turn's first call is AfterAsk when the turn before it used a tool
+// Claude Code asks permission for, as the session had not used it before
+// (askKey): a Bash command by its prefix, file edits together, an MCP
+// server's tool by its name. Turn 2 follows a first "git status"; turn 3
+// follows another "git status" and a Read (which does not ask); turn 4
+// follows a first Edit and a first MCP tool.
+func TestEdgeTraceAfterAsk(t *testing.T) {
+	use := func(id, name string) replay.Block {
+		return replay.Block{Kind: replay.BlockToolUse, ToolID: id, Name: name, Est: 10}
+	}
+	res := func(id string) replay.Message {
+		return replay.Message{Role: replay.RoleUser, Call: -1, Blocks: []replay.Block{{Kind: replay.BlockToolResult, ToolID: id, Est: 10}}}
+	}
+	asst := func(blocks ...replay.Block) replay.Message {
+		return replay.Message{Role: replay.RoleAssistant, Call: -1, Blocks: blocks}
+	}
+	th := &replay.Thread{
+		Messages: []replay.Message{
+			edgeTraceText(replay.RoleUser, 10, "one"),
+			asst(use("b1", "Bash")), res("b1"), // call 0
+			asst(replay.Block{Kind: replay.BlockText, Est: 5}), // call 1
+			edgeTraceText(replay.RoleUser, 10, "two"),
+			asst(use("b2", "Bash")), res("b2"), // call 2
+			asst(use("b3", "Read")), res("b3"), // call 3
+			asst(replay.Block{Kind: replay.BlockText, Est: 5}), // call 4
+			edgeTraceText(replay.RoleUser, 10, "three"),
+			asst(use("b4", "Edit"), use("b5", "mcp__jira__get_issue")), res("b4"), res("b5"), // call 5
+			asst(replay.Block{Kind: replay.BlockText, Est: 5}), // call 6
+			edgeTraceText(replay.RoleUser, 10, "four"),
+			asst(replay.Block{Kind: replay.BlockText, Est: 5}), // call 7
+		},
+		Tools: []replay.ToolCall{
+			{ID: "b1", Name: "Bash", Input: replay.ToolInput{Command: "git status"}},
+			{ID: "b2", Name: "Bash", Input: replay.ToolInput{Command: "git status --short"}},
+			{ID: "b3", Name: "Read", Input: replay.ToolInput{FilePath: "/a"}},
+			{ID: "b4", Name: "Edit", Input: replay.ToolInput{FilePath: "/a"}},
+			{ID: "b5", Name: "mcp__jira__get_issue"},
+		},
+	}
+	msgs := []int{1, 3, 5, 7, 9, 11, 14, 16}
+	for i, m := range msgs {
+		th.Calls = append(th.Calls, edgeTraceCall(m, 1100+int64(100*i), at(i)))
+		th.Messages[m].Call = i
+	}
+	tr := Prepare(&replay.Session{ID: "e", Main: th})
+	var got []int
+	for _, tc := range tr.Calls {
+		if tc.AfterAsk {
+			got = append(got, tc.Index)
+		}
+	}
+	if want := []int{2, 7}; !reflect.DeepEqual(got, want) {
+		t.Errorf("AfterAsk at calls %v, want %v", got, want)
+	}
+}
+
+// askKey names what a permission rule allows: a Bash command's prefix
+// (its first word and a subcommand), a WebFetch's domain, file edits
+// together, any other tool by name.
+func TestAskKey(t *testing.T) {
+	for _, c := range []struct {
+		tool replay.ToolCall
+		want string
+	}{
+		{replay.ToolCall{Name: "Bash", Input: replay.ToolInput{Command: "git push -u origin main"}}, "Bash git push"},
+		{replay.ToolCall{Name: "Bash", Input: replay.ToolInput{Command: "python test_x.py"}}, "Bash python"},
+		{replay.ToolCall{Name: "Bash", Input: replay.ToolInput{Command: "ls -la"}}, "Bash ls"},
+		{replay.ToolCall{Name: "Bash", Input: replay.ToolInput{Command: "npm run build2"}}, "Bash npm run"},
+		{replay.ToolCall{Name: "Bash"}, "Bash"},
+		{replay.ToolCall{Name: "WebFetch", Input: replay.ToolInput{URL: "https://docs.anthropic.com/en/x"}}, "WebFetch docs.anthropic.com"},
+		{replay.ToolCall{Name: "WebFetch", Input: replay.ToolInput{URL: "::"}}, "WebFetch"},
+		{replay.ToolCall{Name: "MultiEdit"}, "edits"},
+		{replay.ToolCall{Name: "Write"}, "edits"},
+		{replay.ToolCall{Name: "mcp__jira__get_issue"}, "mcp__jira__get_issue"},
+	} {
+		if got := askKey(&c.tool); got != c.want {
+			t.Errorf("%s %+v: %q, want %q", c.tool.Name, c.tool.Input, got, c.want)
+		}
+	}
+}
+
+// A turn begun on another UTC date than the turn before is DateChanged:
+// by its prompt's timestamp, or the call's where the prompt has none; the
+// first call's date is the first turn's, and a call without a clock
+// leaves the date unknown. Turn 2's prompt is written at 23:59:50 UTC
+// (its response after midnight: the date is the prompt's), turn 3's at
+// 00:00:30; turn 4 has no timestamps at all, turn 5 none on its prompt.
+func TestEdgeTraceDateChanged(t *testing.T) {
+	midnight := time.Date(2025, 8, 30, 0, 0, 0, 0, time.UTC).UnixMilli()
+	th := &replay.Thread{}
+	var calls []replay.Call
+	for i, c := range []struct{ prompt, call int64 }{
+		{midnight - 3_600_000, midnight - 3_590_000},
+		{midnight - 10_000, midnight + 5_000},
+		{midnight + 30_000, midnight + 40_000},
+		{0, 0},
+		{0, midnight + 86_400_000},
+	} {
+		p := edgeTraceText(replay.RoleUser, 10, "go on")
+		p.Time = c.prompt
+		th.Messages = append(th.Messages, p, edgeTraceText(replay.RoleAssistant, 5, ""))
+		calls = append(calls, edgeTraceCall(2*i+1, 1100+int64(100*i), c.call))
+	}
+	th.Calls = calls
+	tr := Prepare(&replay.Session{ID: "e", Main: th})
+	var got []bool
+	for _, tc := range tr.Calls {
+		got = append(got, tc.DateChanged)
+	}
+	if want := []bool{false, false, true, false, true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("DateChanged %v, want %v", got, want)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"io"
 	"math"
 	"sort"
-	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -37,7 +37,7 @@ const (
 )
 
 // Table is a dated price table keyed by model family (the model id without
-// its date suffix or "[1m]" tag).
+// its date suffix or "[1m]" tag: claudecode.ModelFamily).
 type Table struct {
 	Date   string           `json:"date"`
 	Source string           `json:"source"`
@@ -99,7 +99,7 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 		out.Models[k] = v
 	}
 	for k, v := range p.Models {
-		out.Models[Family(k)] = v
+		out.Models[claudecode.ModelFamily(k)] = v
 	}
 	if p.Date != "" {
 		out.Date = p.Date
@@ -112,29 +112,9 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 	return out, nil
 }
 
-// Family reduces a model id to its price-table key:
-// "claude-sonnet-4-5-20250929" → "claude-sonnet-4-5", "claude-opus-4-6[1m]"
-// → "claude-opus-4-6".
-func Family(model string) string {
-	m := strings.TrimSuffix(model, "[1m]")
-	if n := len(m); n > 9 && m[n-9] == '-' && allDigits(m[n-8:]) {
-		m = m[:n-9]
-	}
-	return m
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // Lookup returns the price of a model and whether the table has it.
 func (p *Table) Lookup(model string) (Price, bool) {
-	pr, ok := p.Models[Family(model)]
+	pr, ok := p.Models[claudecode.ModelFamily(model)]
 	return pr, ok
 }
 

@@ -9,29 +9,6 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-func TestFamily(t *testing.T) {
-	for _, tc := range []struct{ model, want string }{
-		{"claude-sonnet-4-5-20250929", "claude-sonnet-4-5"},
-		{"claude-sonnet-4-20250514", "claude-sonnet-4"},
-		{"claude-opus-4-1-20250805", "claude-opus-4-1"},
-		{"claude-haiku-4-5-20251001", "claude-haiku-4-5"},
-		{"claude-opus-4-6", "claude-opus-4-6"},
-		{"claude-opus-4-6[1m]", "claude-opus-4-6"},
-		{"claude-sonnet-4-5-20250929[1m]", "claude-sonnet-4-5"},
-		{"claude-3-5-sonnet-20241022", "claude-3-5-sonnet"},
-		{"claude-x-202509", "claude-x-202509"},           // 6 digits: not a date suffix
-		{"claude-opus-4.6-1m", "claude-opus-4.6-1m"},     // gateway id, kept
-		{"claude-opus-4.6-fast", "claude-opus-4.6-fast"}, // gateway id, kept
-		{"<synthetic>", "<synthetic>"},
-		{"deepseek-v4-pro", "deepseek-v4-pro"},
-		{"", ""},
-	} {
-		if got := Family(tc.model); got != tc.want {
-			t.Errorf("Family(%q) = %q, want %q", tc.model, got, tc.want)
-		}
-	}
-}
-
 // The rows of Anthropic's pricing page, written out.
 var (
 	pOpus45   = Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
 
@@ -57,14 +58,14 @@ func BenchmarkCompareCorpus(b *testing.B) {
 	benchCommand(b, []string{"compare", "--format", "json", "--policy", allPolicies(), dir})
 }
 
-// benchCommand is benchLoop under the binary's GC tuning (tuneGC), with
+// benchCommand is benchLoop under the binary's GC tuning (batch.TuneGC), with
 // the process's peak resident memory as peak-RSS-MB: with CTXLAB_BENCH_DIR
 // set the process does nothing else, so that is the command's peak (run
 // one benchmark per process: the figure never goes down).
 func benchCommand(b *testing.B, args []string) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
-	tuneGC()
+	batch.TuneGC(func(string) string { return "" })
 	benchLoop(b, args)
 	if rss := peakRSS(); rss > 0 {
 		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
@@ -232,8 +233,19 @@ func samplePeak() func() uint64 {
 // benchLoop runs the command args once per benchmark iteration, output
 // discarded.
 func benchLoop(b *testing.B, args []string) {
+	start := cpuTime()
 	for b.Loop() {
 		runOnce(b, args)
+	}
+	reportCPU(b, cpuTime()-start)
+}
+
+// reportCPU reports the processor time the process used per iteration
+// (cpu-ms/op): on a machine shared with other jobs, time spent waiting for
+// a processor inflates ns/op but not this.
+func reportCPU(b *testing.B, used time.Duration) {
+	if used > 0 {
+		b.ReportMetric(float64(used)/float64(b.N)/1e6, "cpu-ms/op")
 	}
 }
 

@@ -7,29 +7,17 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ctxlab/ctxlab/accounting"
-	"github.com/ctxlab/ctxlab/simulate/fidelity"
-
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/plots"
-	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/paired"
-)
-
-// The policies the fidelity table needs, whatever --policy lists.
-const (
-	observedPolicy   = "observed"
-	claudeCodePolicy = "claude-code"
 )
 
 type compareOptions struct {
 	inputOptions
-	sim      simOptions
 	policies string
 	fidelity bool
 	by       string // --by: the fidelity summary by version or project
@@ -90,12 +78,12 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 	var opt paired.Options
 	base := 0
 	if o.baseline != "" {
-		p, err := policies.Parse(o.baseline)
+		name, err := policies.Canon(o.baseline)
 		if err != nil {
 			return 0, nil, opt, usageError("--baseline: %v", err)
 		}
-		if base = slices.Index(names, p.Name()); base < 0 {
-			return 0, nil, opt, usageError("--baseline %s: not one of --policy (%s)", p.Name(), strings.Join(names, ", "))
+		if base = slices.Index(names, name); base < 0 {
+			return 0, nil, opt, usageError("--baseline %s: not one of --policy (%s)", name, strings.Join(names, ", "))
 		}
 	}
 	var ms []budget.Measure
@@ -122,7 +110,7 @@ func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Op
 }
 
 func newCompareCmd(e env) *cobra.Command {
-	o := &compareOptions{inputOptions: inputOptions{formats: formatNames(report.StudyFormats)}}
+	o := &compareOptions{inputOptions: inputOptions{outputOptions: outputOptions{kind: report.CompareKind}}}
 	cmd := &cobra.Command{
 		Use:   "compare [paths…]",
 		Short: "Replay sessions under several context policies and compare context, cache and cost",
@@ -136,7 +124,7 @@ cumulative cost and cache per policy, and the cost of each policy over the
 whole input, into DIR (see docs/plots.md).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
-			if err := o.plot.validate(cmd.Flags().Changed, "plot"); err != nil {
+			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			return runCompare(o, e)
@@ -146,11 +134,12 @@ whole input, into DIR (see docs/plots.md).`,
 	o.addFlags(f)
 	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's tables after the overview")
-	o.sim.addFlags(f)
-	f.StringVar(&o.policies, "policy", observedPolicy+","+claudeCodePolicy, "comma-separated policy specs; the first is the baseline of the deltas")
+	f.StringVar(&o.policies, "policy", policies.Observed().Name()+","+policies.ClaudeCode().Name(), "comma-separated policy specs; the first is the baseline of the deltas")
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
 	f.StringVar(&o.by, "by", "", "with --fidelity, also sum the fidelity rows by "+strings.Join(fidelityBys, " or ")+" (the Claude Code version most of a session's calls recorded)")
 	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.CompareCSVTables, ", ")+" (default compare)")
+	takes(f, "by", fidelityBys)
+	takes(f, "section", view.CompareCSVTables)
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
 	o.stats.addFlags(f)
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")
@@ -158,22 +147,22 @@ whole input, into DIR (see docs/plots.md).`,
 	return cmd
 }
 
-// checkSection checks --section: a CSV table of compare's, with what it
-// needs.
+// checkSection checks --section, a CSV table of compare's with what it
+// needs, and --by, a grouping of the fidelity summary, with --fidelity.
 func (o *compareOptions) checkSection() error {
-	switch {
-	case o.section == "":
-		return nil
-	case o.format != "csv":
-		return usageError("--section %s: only with --format csv (the other formats print every table)", o.section)
-	case !slices.Contains(view.CompareCSVTables, o.section):
-		return usageError("--section %q: want one of %s", o.section, strings.Join(view.CompareCSVTables, ", "))
+	switch err := o.checkTable(o.section, view.CompareCSVTables); {
+	case err != nil:
+		return err
 	case strings.HasSuffix(o.section, "_calls") && !o.calls:
 		return usageError("--section %s needs --calls", o.section)
 	case strings.HasPrefix(o.section, "fidelity") && !o.fidelity:
 		return usageError("--section %s needs --fidelity", o.section)
 	case o.section == "fidelity_groups" && o.by == "":
 		return usageError("--section fidelity_groups needs --by")
+	case o.by != "" && !slices.Contains(fidelityBys, o.by):
+		return usageError("--by %q: want %s", o.by, strings.Join(fidelityBys, " or "))
+	case o.by != "" && !o.fidelity:
+		return usageError("--by %s needs --fidelity (it groups the fidelity summary)", o.by)
 	}
 	return nil
 }
@@ -181,156 +170,38 @@ func (o *compareOptions) checkSection() error {
 // fidelityBys are the values of compare's --by.
 var fidelityBys = []string{fidelity.ByVersion, fidelity.ByProject}
 
-// checkBy checks --by: a grouping of the fidelity summary, with --fidelity.
-func (o *compareOptions) checkBy() error {
-	switch {
-	case o.by == "":
-		return nil
-	case !slices.Contains(fidelityBys, o.by):
-		return usageError("--by %q: want %s", o.by, strings.Join(fidelityBys, " or "))
-	case !o.fidelity:
-		return usageError("--by %s needs --fidelity (it groups the fidelity summary)", o.by)
-	}
-	return nil
-}
-
-// compared is one session's runs, with --fidelity its fidelity row, and
-// under --plot the plots written.
-type compared struct {
-	runs     *report.Compared
-	unpriced map[string]int // calls by model without a price
-	fid      report.Fidelity
-	plots    plotted
-}
-
 func runCompare(o *compareOptions, e env) error {
-	if err := o.validate(e); err != nil {
-		return err
-	}
-	if err := o.checkSection(); err != nil {
-		return err
-	}
-	if err := o.checkBy(); err != nil {
-		return err
-	}
-	ps, err := policies.ParseList(o.policies)
-	if err != nil {
-		return usageError("--policy: %v", err)
-	}
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.Name()
-	}
-	baseline, measures, statOpt, err := o.stats.resolve(names)
+	plan, err := o.plan(e)
 	if err != nil {
 		return err
 	}
-	if o.fidelity {
-		for _, spec := range []string{observedPolicy, claudeCodePolicy} {
-			if _, err := policies.Parse(spec); err != nil {
-				return usageError("--fidelity: %v", err)
-			}
-		}
-	}
-	su, err := prepare(&o.inputOptions, &o.sim, &o.plot, e)
+	in, bo, err := o.start(&o.plot, e)
 	if err != nil {
 		return err
 	}
-	if o.fidelity {
-		replay.MarkContinued(su.in.srcs) // a compaction after a file's last call
-	}
-	l, err := load(&o.inputOptions, e, su.in, func(i int, s *replay.Session) compared {
-		return compareSession(s, o, names, su.simCfg, su.names[i])
-	})
+	doc, written, out, err := batch.Compare(in, bo, plan)
 	if err != nil {
-		return err
+		return failed(err)
 	}
-	sessions := make([]*report.Compared, len(l.values))
-	var fid []report.Fidelity
-	unpriced := map[string]int{}
-	for i, v := range l.values {
-		sessions[i] = v.runs
-		for m, n := range v.unpriced {
-			unpriced[m] += n
-		}
-		if o.fidelity {
-			fid = append(fid, v.fid)
-		}
-	}
-	doc := report.NewCompareDocument(names, sessions, fid, su.cfg.Prices, l.errs)
-	doc.Compare(baseline, measures, statOpt)
-	doc.GroupFidelity(o.by)
-	doc.UnpricedModels = accounting.SortedCounts(unpriced)
-	doc.CostPartial = len(unpriced) > 0
-	warnUnpriced(e, doc.UnpricedModels)
-	err = render.Write(e.stdout, doc, report.Options{Format: report.Format(o.format), PerSession: o.detail || o.sessions, Calls: o.calls, Width: o.columns(e), Sections: []string{o.section}})
-	if !o.plot.on() {
-		return l.finish(&o.inputOptions, err)
-	}
-	per := make([]plotted, len(l.values))
-	for i, v := range l.values {
-		per[i] = v.plots
-	}
-	// Unlike replay's totals, which would repeat a lone session's plots,
-	// the cost by policy is drawn for one session too: no other plot puts
-	// the policies' totals side by side.
-	totals := compareTotalFiles(doc.Policies, doc.Total, doc.SessionsWithoutCalls, doc.ComparisonSettings, doc.Comparisons, &o.plot)
-	return o.plot.done(e, per, totals, l.finish(&o.inputOptions, err))
+	opt := report.Options{PerSession: o.detail || o.sessions, Calls: o.calls, Sections: []string{o.section}}
+	return o.plot.done(e, written, o.write(e, doc, opt, out))
 }
 
-// compareTotalFiles is the plot of the whole input's cost under each
-// policy, from a compare document's total, with the intervals of the
-// totals against the baseline.
-func compareTotalFiles(policies []string, total *report.Compared, withoutCalls int, set *report.ComparisonSettings, comps []report.Comparison, o *plotOptions) []plots.File {
-	ms := make([]simulate.Metrics, len(total.Runs))
-	for i, r := range total.Runs {
-		ms[i] = r.Metrics
+// plan checks compare's flags and compiles its policies.
+func (o *compareOptions) plan(e env) (batch.ComparePlan, error) {
+	if err := firstErr(o.validate(e), o.checkSection()); err != nil {
+		return batch.ComparePlan{}, err
 	}
-	return plots.CompareTotalFiles(policies, ms, total.Sessions, costIntervals(policies, total, withoutCalls, set, comps), o.format, o.plotOpts())
-}
-
-// costIntervals are the cost plot's intervals: none without statistics
-// or resamples.
-func costIntervals(policies []string, total *report.Compared, withoutCalls int, set *report.ComparisonSettings, comps []report.Comparison) plots.CostIntervals {
-	var ivs plots.CostIntervals
-	if set != nil && set.Resamples > 0 {
-		ivs.Low, ivs.High = report.TotalCostIntervals(policies, total, withoutCalls, comps)
-		ivs.Interval = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
+	cs, err := policies.CompileList(o.policies)
+	if err != nil {
+		return batch.ComparePlan{}, usageError("--policy: %v", err)
 	}
-	return ivs
-}
-
-// compareSession prepares a session once and runs it under every policy.
-// Policies are compiled afresh for each session, since a policy may keep
-// state across the calls of a run; only the metrics of each run are kept
-// (and the calls, under --calls). Under --plot the session's plots are
-// drawn here, on the worker, under the file name plotName.
-func compareSession(s *replay.Session, o *compareOptions, names []string, cfg simulate.Config, plotName string) compared {
-	tr := simulate.Prepare(s)
-	results, _ := policies.RunList(tr, o.policies, cfg) // validated in runCompare
-	var observed, claudeCode *simulate.Result
-	for i, r := range results {
-		switch names[i] {
-		case observedPolicy:
-			observed = r
-		case claudeCodePolicy:
-			claudeCode = r
-		}
+	baseline, measures, statOpt, err := o.stats.resolve(policies.CompiledNames(cs))
+	if err != nil {
+		return batch.ComparePlan{}, err
 	}
-	// The HTML report draws each session's runs: it needs their calls.
-	out := compared{runs: report.NewCompared(s, results, o.calls || o.format == "html"), unpriced: accounting.Unpriced(s, cfg.Prices)}
-	if o.plot.on() {
-		out.plots = o.plot.writeSession(plots.SessionFiles(plotName, results, nil, o.plot.format, o.plot.plotOpts()), out.runs.HasCalls())
-	}
-	if !o.fidelity {
-		return out
-	}
-	if observed == nil {
-		observed, _ = policies.Run(tr, observedPolicy, cfg)
-	}
-	if claudeCode == nil {
-		claudeCode, _ = policies.Run(tr, claudeCodePolicy, cfg)
-	}
-	out.fid = fidelity.New(s, tr, observed, claudeCode, fidelity.DefaultTolerances())
-	return out
+	return batch.ComparePlan{
+		Policies: cs, Calls: o.calls || o.spec.Charts, Fidelity: o.fidelity, FidelityBy: o.by,
+		Baseline: baseline, Measures: measures, Stats: statOpt, Plots: o.plot.plots(),
+	}, nil
 }

@@ -6,23 +6,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report/export"
-	"github.com/ctxlab/ctxlab/simulate"
 )
 
 type exportOptions struct {
 	inputOptions
-	sim       simOptions
 	out       string
 	policies  string
 	overwrite bool
 }
 
 func newExportCmd(e env) *cobra.Command {
-	o := &exportOptions{inputOptions: inputOptions{formats: export.Formats}}
+	o := &exportOptions{inputOptions: inputOptions{outputOptions: outputOptions{formats: export.Formats}}}
 	cmd := &cobra.Command{
 		Use:   "export --out DIR [paths…]",
 		Short: "Write per-call, per-message, per-session, cache-break and compaction tables as Parquet or NDJSON",
@@ -39,7 +36,6 @@ docs/export.md gives every column and queries that reproduce ctxlab's totals.`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
-	o.sim.addFlags(f)
 	f.StringVarP(&o.out, "out", "o", "", "folder to write the tables into (created if missing)")
 	f.StringVar(&o.policies, "policy", "", "comma-separated policy specs: add the simulated_calls table, each session replayed under each")
 	f.BoolVar(&o.overwrite, "overwrite", false, "write into a folder that holds files but no previous export")
@@ -53,12 +49,14 @@ func runExport(o *exportOptions, e env) error {
 	if o.out == "" {
 		return usageError("--out DIR is required")
 	}
+	var ps []policies.Compiled
 	if o.policies != "" {
-		if _, err := policies.ParseList(o.policies); err != nil {
+		var err error
+		if ps, err = policies.CompileList(o.policies); err != nil {
 			return usageError("--policy: %v", err)
 		}
 	}
-	su, err := prepare(&o.inputOptions, &o.sim, &plotOptions{}, e)
+	in, bo, err := o.start(nil, e)
 	if err != nil {
 		return err
 	}
@@ -67,47 +65,8 @@ func runExport(o *exportOptions, e env) error {
 		return usageError("--out %v", err)
 	}
 	if err != nil {
-		return &exitError{code: exitInput, err: fmt.Errorf("--out %s: %w", o.out, err)}
+		return failed(fmt.Errorf("--out %s: %w", o.out, err))
 	}
-	l := &loaded[*export.Rows]{}
-	var writeErr error
-	err = l.each(&o.inputOptions, e, su.in, func(i int, s *replay.Session) *export.Rows {
-		return exportSession(i, s, o, su)
-	}, func(r *export.Rows) {
-		if writeErr == nil {
-			writeErr = w.Add(r)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	var m *export.Manifest
-	if writeErr == nil {
-		m, writeErr = w.Close()
-	}
-	if writeErr != nil {
-		return &exitError{code: exitInput, err: fmt.Errorf("writing export: %w", writeErr)}
-	}
-	fmt.Fprintf(e.stderr, "wrote %d sessions to %s:", m.Sessions, o.out)
-	for i, t := range m.Tables {
-		sep := ","
-		if i == 0 {
-			sep = ""
-		}
-		fmt.Fprintf(e.stderr, "%s %s %d rows (%d files)", sep, t.Name, t.Rows, t.Files)
-	}
-	fmt.Fprintln(e.stderr)
-	return l.finish(&o.inputOptions, nil)
-}
-
-// exportSession builds a session's rows on the worker: its report and,
-// under --policy, its runs (policies compiled afresh for each session, as
-// a policy may keep state across a run's calls).
-func exportSession(i int, s *replay.Session, o *exportOptions, su *setup) *export.Rows {
-	rep := accounting.Analyze(s, su.cfg)
-	var runs []*simulate.Result
-	if o.policies != "" {
-		runs, _ = policies.RunList(simulate.Prepare(s), o.policies, su.simCfg) // validated in runExport
-	}
-	return export.Build(i, s, rep, runs, su.cfg.Prices)
+	_, out, err := batch.Export(in, bo, ps, w, o.out)
+	return o.finish(out, err)
 }

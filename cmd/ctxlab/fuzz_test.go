@@ -11,19 +11,68 @@ import (
 )
 
 // FuzzCommands runs replay, compare (every policy, with the fidelity
-// report), sweep, gate and export on any transcript read from standard
-// input: they never panic, exit 0, or 1 when nothing in the input is
-// usable (or, for gate, a limit is broken), and print (or, for export,
-// write) the same output twice. The seeds are the start of each fixture and transcripts
-// that reach the rules a session rarely does: a summary before the first
-// call, thinking turns on 1.0.x and 2.0.x, a model switched within a turn,
-// a micro-compaction, a compatible endpoint and a synthetic response.
+// report), sweep and gate on any transcript read from standard input:
+// they never panic, exit 0, or 1 when nothing in the input is usable (or,
+// for gate, a limit is broken), and print the same output twice. Each
+// input stays cheap: compare's and sweep's statistics run without the
+// bootstrap's resamples (FuzzCompareAll, in simulate/paired, fuzzes them on
+// their own), and export, whose files took most of an input's time, has
+// its own target, FuzzExport. The seeds are the start of each fixture and
+// transcripts that reach the rules a session rarely does: a summary before
+// the first call, thinking turns on 1.0.x and 2.0.x, a model switched
+// within a turn, a micro-compaction, a compatible endpoint and a synthetic
+// response.
 //
 // Each new input covers new code, and by default the fuzzer spends a
 // minute minimising each; -fuzzminimizetime keeps it fuzzing:
 //
 //	go test -run XXX -fuzz FuzzCommands -fuzztime 10m -fuzzminimizetime 5x ./cmd/ctxlab
 func FuzzCommands(f *testing.F) {
+	addSeeds(f)
+	commands := [][]string{
+		{"replay", "--format", "json", "-"},
+		{"compare", "--fidelity", "--calls", "--bootstrap", "0", "--format", "json", "--policy", allPolicies(), "-"},
+		{"sweep", "--policy", "claude-code", "--vary", "pct=60..90:10", "--bootstrap", "0", "--format", "json", "-"},
+		{"gate", "--budget", "../../docs/examples/budget.json", "--format", "json", "-"}, // exit 1: a limit broken
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, args := range commands {
+			out, errOut, code := ctxlab(t, in, nil, args...)
+			if code != 0 && code != exitInput {
+				t.Fatalf("%s: exit %d: %s", args[0], code, errOut)
+			}
+			if again, _, _ := ctxlab(t, in, nil, args...); again != out {
+				t.Fatalf("%s: two runs differ", args[0])
+			}
+		}
+	})
+}
+
+// FuzzExport runs export on any transcript read from standard input: it
+// never panics, exits 0, or 1 when nothing in the input is usable, and
+// two runs write the same files. The seeds are FuzzCommands'.
+//
+//	go test -run XXX -fuzz FuzzExport -fuzztime 10m -fuzzminimizetime 5x ./cmd/ctxlab
+func FuzzExport(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		var files [2]map[string]string
+		for i := range files {
+			dir := t.TempDir()
+			if _, errOut, code := ctxlab(t, in, nil, "export", "--out", dir, "--policy", "claude-code", "-"); code != 0 && code != exitInput {
+				t.Fatalf("export: exit %d: %s", code, errOut)
+			}
+			files[i] = readDir(t, dir)
+		}
+		if !maps.Equal(files[0], files[1]) {
+			t.Fatal("export: two runs wrote different files")
+		}
+	})
+}
+
+// addSeeds adds the fuzz targets' seeds: the start of each fixture, and
+// transcripts that reach the rules a session rarely does.
+func addSeeds(f *testing.F) {
 	files, err := filepath.Glob(filepath.Join(fixtures, "*", "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		f.Fatalf("fixtures: %v %v", files, err)
@@ -61,35 +110,6 @@ func FuzzCommands(f *testing.F) {
 	f.Add(user("2.1.120", "a") + call("2.1.120", "1", "deepseek-v4-flash", "2025-08-06T16:46:00Z", 0, 0, text) +
 		call("2.1.120", "2", "<synthetic>", "2025-08-06T16:46:01Z", 0, 0, text) +
 		user("2.1.120", "b") + call("2.1.120", "3", "deepseek-v4-flash", "2025-08-06T16:47:00Z", 23872, 0, text))
-	commands := [][]string{
-		{"replay", "--format", "json", "-"},
-		{"compare", "--fidelity", "--calls", "--format", "json", "--policy", allPolicies(), "-"},
-		{"sweep", "--policy", "claude-code", "--vary", "pct=60..90:10", "--format", "json", "-"},
-		{"gate", "--budget", "../../docs/examples/budget.json", "--format", "json", "-"}, // exit 1: a limit broken
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		// export writes Parquet files: two runs, two folders, the same bytes.
-		var files [2]map[string]string
-		for i := range files {
-			dir := t.TempDir()
-			if _, errOut, code := ctxlab(t, in, nil, "export", "--out", dir, "--policy", "claude-code", "-"); code != 0 && code != exitInput {
-				t.Fatalf("export: exit %d: %s", code, errOut)
-			}
-			files[i] = readDir(t, dir)
-		}
-		if !maps.Equal(files[0], files[1]) {
-			t.Fatal("export: two runs wrote different files")
-		}
-		for _, args := range commands {
-			out, errOut, code := ctxlab(t, in, nil, args...)
-			if code != 0 && code != exitInput {
-				t.Fatalf("%s: exit %d: %s", args[0], code, errOut)
-			}
-			if again, _, _ := ctxlab(t, in, nil, args...); again != out {
-				t.Fatalf("%s: two runs differ", args[0])
-			}
-		}
-	})
 }
 
 // readDir returns the files under dir by their path in it.

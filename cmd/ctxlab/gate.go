@@ -1,32 +1,25 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
-	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/render"
-	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 )
 
 type gateOptions struct {
 	inputOptions
-	sim      simOptions
 	budget   string
 	baseline string
 }
 
 func newGateCmd(e env) *cobra.Command {
-	o := &gateOptions{inputOptions: inputOptions{formats: formatNames(report.GateFormats)}}
+	o := &gateOptions{inputOptions: inputOptions{outputOptions: outputOptions{kind: report.GateKind}}}
 	cmd := &cobra.Command{
 		Use:   "gate --budget FILE [paths…]",
 		Short: "Check token and cost budgets over sessions: exit 1 when a limit is broken",
@@ -49,142 +42,64 @@ be read); 2 a usage error or a malformed budget or baseline.`,
 	}
 	f := cmd.Flags()
 	o.addFlags(f)
-	o.sim.addFlags(f)
 	f.StringVar(&o.budget, "budget", "", "the budget file (JSON; docs/gate.md)")
 	f.StringVar(&o.baseline, "baseline", "", "an earlier `gate --format json` output whose values the max_increase bounds compare with")
 	return cmd
 }
 
 func runGate(o *gateOptions, e env) error {
-	if err := o.validate(e); err != nil {
+	file, base, err := o.plan(e)
+	if err != nil {
 		return err
 	}
-	if o.budget == "" {
-		return usageError("--budget FILE is required")
+	in, bo, err := o.start(nil, e)
+	if err != nil {
+		return err
 	}
-	canon := func(spec string) (string, error) {
-		p, err := policies.Parse(spec)
-		if err != nil {
-			return "", err
-		}
-		return p.Name(), nil
+	samples, out, err := batch.Gate(in, bo, file)
+	if err != nil {
+		return failed(err)
+	}
+	res := budget.Evaluate(file, o.budget, samples, base)
+	werr := o.outputOptions.write(e, &report.GateDocument{Result: res, Baseline: base}, report.Options{})
+	if e.getenv("GITHUB_ACTIONS") == "true" {
+		werr = firstErr(werr, writing(batch.GitHub(e.stderr, e.getenv("GITHUB_STEP_SUMMARY"), res, base)))
+	}
+	if err := o.finish(out, werr); err != nil || res.Pass {
+		return err
+	}
+	return failed(fmt.Errorf("budget %s: %d of %d limits broken", o.budget, res.Failed, len(res.Limits)))
+}
+
+// plan checks gate's flags and reads the budget and, with --baseline, the
+// baseline.
+func (o *gateOptions) plan(e env) (*budget.File, *budget.Result, error) {
+	if err := o.validate(e); err != nil {
+		return nil, nil, err
+	}
+	if o.budget == "" {
+		return nil, nil, usageError("--budget FILE is required")
 	}
 	bf, err := os.Open(o.budget)
 	if err != nil {
-		return usageError("--budget: %v", err)
+		return nil, nil, usageError("--budget: %v", err)
 	}
-	file, err := budget.Parse(bf, o.budget, e.clock(), canon)
+	file, err := budget.Parse(bf, o.budget, e.clock(), policies.Canon)
 	bf.Close()
 	if err != nil {
-		return usageError("%v", err)
+		return nil, nil, usageError("%v", err)
 	}
-	base, err := readBaseline(o.baseline, file)
+	if o.baseline == "" {
+		return file, nil, nil
+	}
+	// An earlier gate's JSON output, or a replay report (batch.Baseline).
+	data, err := os.ReadFile(o.baseline)
 	if err != nil {
-		return err
+		return nil, nil, usageError("--baseline: %v", err)
 	}
-	su, err := prepare(&o.inputOptions, &o.sim, &plotOptions{}, e)
+	base, err := batch.Baseline(data, o.baseline, file)
 	if err != nil {
-		return err
+		return nil, nil, usageError("--baseline %v", err)
 	}
-	type measured struct {
-		smp budget.Sample
-		err error
-	}
-	l, err := load(&o.inputOptions, e, su.in, func(_ int, s *replay.Session) measured {
-		smp, err := budget.NewSample(s, accounting.Analyze(s, su.cfg), file, func(tr *simulate.Trace, spec string) (simulate.Metrics, error) {
-			r, err := policies.Run(tr, spec, su.simCfg)
-			if err != nil {
-				return simulate.Metrics{}, err
-			}
-			return r.Metrics, nil
-		})
-		return measured{smp, err}
-	})
-	if err != nil {
-		return err
-	}
-	var samples []budget.Sample
-	for _, v := range l.values {
-		if v.err != nil {
-			return &exitError{code: exitInput, err: v.err}
-		}
-		samples = append(samples, v.smp)
-	}
-	res := budget.Evaluate(file, o.budget, samples, base)
-	werr := render.Write(e.stdout, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: report.Format(o.format), Width: o.columns(e)})
-	if e.getenv("GITHUB_ACTIONS") == "true" {
-		werr = firstErr(werr, github(e, res, base))
-	}
-	if err := l.finish(&o.inputOptions, werr); err != nil {
-		return err
-	}
-	if !res.Pass {
-		return &exitError{code: exitInput, err: fmt.Errorf("budget %s: %d of %d limits broken", o.budget, res.Failed, len(res.Limits))}
-	}
-	return nil
-}
-
-// readBaseline reads the baseline: an earlier gate's JSON output, or a
-// replay report (replay --format json), whose sessions are measured for
-// the budget as far as a replay report allows; "" is none.
-func readBaseline(path string, file *budget.File) (*budget.Result, error) {
-	if path == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usageError("--baseline: %v", err)
-	}
-	var head struct {
-		Schema  string `json:"schema"`
-		Version int    `json:"version"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, usageError("--baseline %s: not a JSON report: %v", path, err)
-	}
-	switch {
-	case head.Schema == budget.Schema && head.Version == budget.SchemaVersion:
-		var r budget.Result
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, usageError("--baseline %s: %v", path, err)
-		}
-		return &r, nil
-	case head.Schema == report.SchemaReplay && head.Version == report.SchemaVersion:
-		var doc report.Document
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, usageError("--baseline %s: %v", path, err)
-		}
-		samples := make([]budget.Sample, len(doc.Sessions))
-		for i, s := range doc.Sessions {
-			samples[i] = budget.SampleFromReport(s.Report)
-		}
-		return budget.Evaluate(file, path, samples, nil), nil
-	}
-	return nil, usageError("--baseline %s: schema %q version %d, want the output of ctxlab gate --format json (%s %d) or ctxlab replay --format json (%s %d)",
-		path, head.Schema, head.Version, budget.Schema, budget.SchemaVersion, report.SchemaReplay, report.SchemaVersion)
-}
-
-// github writes the annotations of the broken limits on standard error,
-// where the GitHub Actions runner reads workflow commands as it does on
-// standard output, which holds the report alone (a JSON, JUnit or CSV
-// document must parse); and it appends the Markdown report to the job
-// summary.
-func github(e env, res, base *budget.Result) error {
-	for _, a := range view.GitHubAnnotations(res) {
-		fmt.Fprintln(e.stderr, a)
-	}
-	path := e.getenv("GITHUB_STEP_SUMMARY")
-	if path == "" {
-		return nil
-	}
-	var md strings.Builder
-	if err := render.Write(&md, &report.GateDocument{Result: res, Baseline: base}, report.Options{Format: report.Markdown}); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
-	}
-	_, err = f.WriteString(md.String() + "\n")
-	return firstErr(err, f.Close())
+	return file, base, nil
 }

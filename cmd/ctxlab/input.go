@@ -1,51 +1,43 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/ctxlab/ctxlab/report/table"
 
 	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
+	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// inputOptions are the flags of every command that reads sessions (replay,
-// compare): which sessions, how to read them, how to print them.
+// inputOptions are the flags of every command that reads sessions: which
+// sessions, how to read them, how to print them.
 type inputOptions struct {
-	paths      []string
-	format     string
-	strict     bool
-	sessions   bool
-	pricesFile string
-	jobs       int
-	maxWarn    int
-	formats    []string // --format's values; report.Formats unless set before addFlags
-	projects   []string
-	sessionIDs []string
-	since      string
-	until      string
-	last       int
-	sel        replay.Selection // from the four above, by validate
-	textWidth
+	outputOptions
+	paths                []string
+	pricesFile           string
+	strict, sessions     bool
+	jobs, maxWarn        int
+	projects, sessionIDs []string
+	since, until         string
+	last                 int
+	sel                  replay.Selection // from the selection's flags, by validate
+	sim                  simOptions
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
-	if o.formats == nil {
-		o.formats = formatNames(report.Formats)
-	}
-	addFormatFlag(f, &o.format, o.formats)
+	o.outputOptions.addFlags(f)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
 	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
@@ -55,30 +47,20 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
 	f.IntVar(&o.last, "last", 0, "only the N newest sessions (their transcript written last), after the other filters")
-	o.textWidth.addFlags(f)
+	o.sim.addFlags(f)
 }
 
 func (o *inputOptions) validate(e env) error {
-	if err := checkFormat(o.format, o.formats); err != nil {
-		return err
-	}
-	if err := o.textWidth.validate(); err != nil {
+	if err := o.outputOptions.validate(); err != nil {
 		return err
 	}
 	o.sel = replay.Selection{Projects: o.projects, Sessions: o.sessionIDs}
-	for _, b := range []struct {
-		flag, v string
-		to      *int64
-		parse   func(string, time.Time) (int64, error)
-	}{{"--since", o.since, &o.sel.Since, replay.ParseSince}, {"--until", o.until, &o.sel.Until, replay.ParseUntil}} {
-		if b.v == "" {
-			continue
-		}
-		t, err := b.parse(b.v, e.clock())
-		if err != nil {
-			return usageError("%s %v", b.flag, err)
-		}
-		*b.to = t
+	var err error
+	if o.sel.Since, err = parseTime("--since", o.since, replay.ParseSince, e); err != nil {
+		return err
+	}
+	if o.sel.Until, err = parseTime("--until", o.until, replay.ParseUntil, e); err != nil {
+		return err
 	}
 	if err := o.sel.Check(); err != nil {
 		return usageError("selection: %v", err)
@@ -87,6 +69,49 @@ func (o *inputOptions) validate(e env) error {
 		return usageError("--last %d: must be 1 or more", o.last)
 	}
 	return nil
+}
+
+// outputOptions are the flags of every command that writes a document:
+// its format and, for text tables, their width.
+type outputOptions struct {
+	format  string
+	kind    report.Kind // the document the command writes: its formats
+	formats []string    // --format's values when they are not a document's (export's)
+	spec    render.Spec // --format's, by validate
+	textWidth
+}
+
+func (o *outputOptions) addFlags(f *pflag.FlagSet) {
+	if o.kind == "" {
+		o.kind = report.ReplayKind
+	}
+	if o.formats == nil {
+		o.formats = render.For(o.kind)
+	}
+	f.StringVar(&o.format, "format", o.formats[0], "output format: "+strings.Join(o.formats, ", "))
+	takes(f, "format", o.formats)
+	o.textWidth.addFlags(f)
+}
+
+// validate checks --format, one of the command's formats, and the width.
+func (o *outputOptions) validate() error {
+	if !slices.Contains(o.formats, o.format) {
+		return usageError("--format %q: want one of %s", o.format, strings.Join(o.formats, ", "))
+	}
+	o.spec, _ = render.Lookup(report.Format(o.format))
+	return o.textWidth.validate()
+}
+
+// parseTime parses --since or --until ("": none).
+func parseTime(flag, v string, parse func(string, time.Time) (int64, error), e env) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	t, err := parse(v, e.clock())
+	if err != nil {
+		return 0, usageError("%s %v", flag, err)
+	}
+	return t, nil
 }
 
 // textWidth is the width text tables are fitted to: --width, else all of
@@ -134,29 +159,6 @@ func (o *textWidth) columns(e env) int {
 	return table.DefaultWidth
 }
 
-// formatNames are the names of report formats, as --format takes them.
-func formatNames(fs []report.Format) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = string(f)
-	}
-	return out
-}
-
-// addFormatFlag defines --format, the same for every command: one of
-// formats, the first by default.
-func addFormatFlag(f *pflag.FlagSet, p *string, formats []string) {
-	f.StringVar(p, "format", formats[0], "output format: "+strings.Join(formats, ", "))
-}
-
-// checkFormat rejects a --format that the command cannot write.
-func checkFormat(format string, formats []string) error {
-	if !slices.Contains(formats, format) {
-		return usageError("--format %q: want one of %s", format, strings.Join(formats, ", "))
-	}
-	return nil
-}
-
 // config returns the accounting configuration, with --prices laid over the
 // built-in price table.
 func (o *inputOptions) config() (accounting.Config, error) {
@@ -177,245 +179,122 @@ func (o *inputOptions) config() (accounting.Config, error) {
 	return cfg, nil
 }
 
-// loaded is what a command got from its inputs: one value per session read,
-// in input order, and the errors to put in the report.
-type loaded[T any] struct {
-	values []T
-	errs   []string
-	warned bool // some line was malformed
-}
-
-// setup is what replay and compare hold before reading any session: the
-// accounting and simulation configurations, the sessions found, and the
-// name of each session's plot files.
-type setup struct {
-	cfg    accounting.Config
-	simCfg simulate.Config
-	in     *inputs
-	names  []string
-}
-
-// prepare checks the shared flags, finds the sessions and, under --plot,
-// creates the plot directory.
-func prepare(o *inputOptions, sim *simOptions, plot *plotOptions, e env) (*setup, error) {
+// start checks the shared flags, finds the sessions and, under --plot,
+// creates the plot directory: what a command holds before reading any
+// session.
+func (o *inputOptions) start(plot *plotOptions, e env) (*batch.Inputs, batch.Options, error) {
 	cfg, err := o.config()
 	if err != nil {
-		return nil, err
+		return nil, batch.Options{}, err
 	}
-	if err := sim.validate(); err != nil {
-		return nil, err
+	if err := o.sim.validate(); err != nil {
+		return nil, batch.Options{}, err
 	}
 	in, err := discover(o, e)
 	if err != nil {
-		return nil, err
+		return nil, batch.Options{}, err
 	}
-	names, err := plot.start(in)
-	if err != nil {
-		return nil, err
+	if err := plot.mkdir(); err != nil {
+		return nil, batch.Options{}, err
 	}
-	simCfg := sim.config(cfg.Prices)
+	simCfg := o.sim.config(cfg.Prices)
 	cfg.TurnRules = simCfg.TurnRules // the break report names the rules the simulation applies
-	return &setup{cfg: cfg, simCfg: simCfg, in: in, names: names}, nil
-}
-
-// inputs are the sessions a command's paths stand for, found before any
-// is read (so that a command can name its output files first).
-type inputs struct {
-	srcs []replay.Source
-	errs []error // paths that could not be searched
+	return in, batch.Options{
+		Jobs: o.jobs, Stdin: e.stdin, Selection: o.sel, Log: e.stderr, MaxWarnings: o.maxWarn,
+		Progress: e.isTerminal, HugeHeap: e.hugeHeap, Accounting: cfg, Simulation: simCfg,
+	}, nil
 }
 
 // discover expands the command's paths (or the default folders) into
 // sessions.
-func discover(o *inputOptions, e env) (*inputs, error) {
+func discover(o *inputOptions, e env) (*batch.Inputs, error) {
 	paths := o.paths
 	if len(paths) == 0 {
 		var err error
 		if paths, err = replay.DefaultDirs(e.getenv, e.home); err != nil {
-			return nil, &exitError{code: exitInput, err: err}
+			return nil, failed(err)
 		}
 	}
-	srcs, errs := replay.Discover(paths)
-	if err := o.sel.ResolvePrefixes(srcs); err != nil {
+	in, err := batch.Find(paths, &o.sel, o.last)
+	if err != nil {
 		return nil, usageError("--session: %v", err)
 	}
-	return &inputs{srcs: replay.Newest(o.sel.Sources(srcs), o.last), errs: errs}, nil
+	return in, nil
 }
 
-// load reads the sessions of in on a pool of workers and runs work on
-// each (i is the session's index in in.srcs), keeping what work returns in
-// input order. It prints warnings and read errors to stderr as it goes
-// through the results in input order, and fails (exit 1) when no session
-// could be read.
-func load[T any](o *inputOptions, e env, in *inputs, work func(i int, s *replay.Session) T) (*loaded[T], error) {
-	l := &loaded[T]{}
-	if err := l.each(o, e, in, work, func(v T) { l.values = append(l.values, v) }); err != nil {
-		return nil, err
-	}
-	return l, nil
+// write renders a command's document to standard output, in --format
+// and fitted to the width, and returns the command's outcome (finish).
+func (o *inputOptions) write(e env, doc report.Doc, opt report.Options, out *batch.Outcome) error {
+	return o.finish(out, o.outputOptions.write(e, doc, opt))
 }
 
-// each is load for a command that keeps nothing per session: it hands what
-// work returns for each session to fn, in input order, as soon as that
-// session and every one before it are done, and leaves l.values empty.
-// Memory holds the sessions in flight (see streamAll), not the input.
-func (l *loaded[T]) each(o *inputOptions, e env, in *inputs, work func(i int, s *replay.Session) T, fn func(T)) error {
-	for _, err := range in.errs {
-		fmt.Fprintln(e.stderr, "ctxlab:", err)
-		l.errs = append(l.errs, err.Error())
+// write renders a document to standard output, in --format and fitted to
+// the width.
+func (o *outputOptions) write(e env, doc report.Doc, opt report.Options) error {
+	opt.Format, opt.Width = o.spec.Format, o.columns(e)
+	return writing(render.Write(e.stdout, doc, opt))
+}
+
+// finish turns a batch's outcome into the command's: a batch that read
+// nothing or could not write its output is exit 1, and so, under
+// --strict, is any input error.
+func (o *inputOptions) finish(out *batch.Outcome, err error) error {
+	if err != nil {
+		return failed(err)
 	}
-	read, skipped := 0, false
-	streamAll(in.srcs, o.jobs, e, o.sel.Session, work, func(r result[T]) {
-		printWarnings(e, r.warnings, o.maxWarn)
-		l.warned = l.warned || len(r.warnings) > 0
-		skipped = skipped || r.skipped
-		if r.err != nil {
-			fmt.Fprintln(e.stderr, "ctxlab:", r.err)
-			l.errs = append(l.errs, r.err.Error())
-		}
-		if r.ok {
-			read++
-			fn(r.value)
-		}
-	})
-	if read == 0 {
-		if !o.sel.IsZero() && (len(in.srcs) == 0 || skipped) {
-			return &exitError{code: exitInput, err: fmt.Errorf("no session matches the selection (--project, --session, --since, --until, --last)")}
-		}
-		return &exitError{code: exitInput, err: fmt.Errorf("no session could be read")}
+	if o.strict && !out.Clean() {
+		return failed(errors.New("--strict: input had errors or malformed lines"))
 	}
 	return nil
 }
 
-// finish turns a written report into the command's outcome: a write
-// error, or under --strict any input error, is exit 1.
-func (l *loaded[T]) finish(o *inputOptions, writeErr error) error {
-	if writeErr != nil {
-		return &exitError{code: exitInput, err: fmt.Errorf("writing report: %w", writeErr)}
+// failed is an error of reading or writing, exit 1; nil for none.
+func failed(err error) error {
+	if err == nil {
+		return nil
 	}
-	if o.strict && (l.warned || len(l.errs) > 0) {
-		return &exitError{code: exitInput, err: fmt.Errorf("--strict: input had errors or malformed lines")}
+	if errors.Is(err, batch.ErrNoMatch) {
+		err = fmt.Errorf("%w (--project, --session, --since, --until, --last)", err)
+	}
+	return &exitError{code: exitInput, err: err}
+}
+
+// checkTable checks a --section that picks the one table of a format that
+// holds one (CSV): one of tables, or "" for the default.
+func (o *inputOptions) checkTable(section string, tables []string) error {
+	switch {
+	case section == "":
+		return nil
+	case !o.spec.OneTable:
+		return usageError("--section %s: only with --format csv (the other formats print every table)", section)
+	case !slices.Contains(tables, section):
+		return usageError("--section %q: want one of %s", section, strings.Join(tables, ", "))
 	}
 	return nil
 }
 
-// aheadPerWorker bounds how far the workers run ahead of the session being
-// emitted. While one worker reads a large session the others go on with
-// the small ones after it; at two per worker they stopped after two or
-// three, and a core stood idle for the rest of the large one (50 ms of a
-// 0.55 s run on ten copies of the genuine transcripts, in an execution
-// trace). At 16 the idle spell is gone: 0.97× the wall there (31 pairs),
-// 0.98× on the generated corpus, peak memory unchanged at 2 and 8.6 GB
-// (what waits is a session's report, not the session).
-const aheadPerWorker = 16
-
-// result is one session's outcome.
-type result[T any] struct {
-	value    T
-	ok       bool
-	skipped  bool // read, but outside the selection's window
-	warnings []*replay.SyntaxError
-	err      error
+// parseEach parses each value of a repeated flag.
+func parseEach[T any](flag string, values []string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, v := range values {
+		x, err := parse(v)
+		if err != nil {
+			return nil, usageError("%s %v", flag, err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
-// streamAll loads sessions on a pool of workers, hands each that keep
-// accepts to work, and passes every outcome to emit on the calling
-// goroutine in input order, whatever order the workers finish in. A worker
-// starts a session only while it is fewer than aheadPerWorker per worker
-// ahead of the next one emit is waiting for, so memory holds at most that
-// many sessions' values, however slow one session is.
-func streamAll[T any](srcs []replay.Source, jobs int, e env, keep func(*replay.Session) bool, work func(int, *replay.Session) T, emit func(result[T])) {
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	if e.hugeHeap {
-		growHeap(srcs)
-	}
-	window := aheadPerWorker * jobs
-	type finished struct {
-		i int
-		r result[T]
-	}
-	next := make(chan int)
-	out := make(chan finished)
-	var wg sync.WaitGroup
-	prog := newProgress(e, len(srcs))
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				s, err := replay.Load(srcs[i], replay.Options{Stdin: e.stdin})
-				r := result[T]{err: err}
-				switch {
-				case s != nil && !keep(s):
-					r.skipped = true
-				case s != nil:
-					r.value, r.ok = work(i, s), true
-					r.warnings = s.Warnings
-				}
-				prog.done()
-				out <- finished{i, r}
-			}
-		}()
-	}
-	pending := map[int]result[T]{}
-	sent, emitted := 0, 0
-	for emitted < len(srcs) {
-		var send chan int // nil, never ready, while the window is full
-		if sent < len(srcs) && sent < emitted+window {
-			send = next
-		}
-		select {
-		case send <- sent:
-			sent++
-		case f := <-out:
-			pending[f.i] = f.r
-			for r, ok := pending[emitted]; ok; r, ok = pending[emitted] {
-				delete(pending, emitted)
-				if len(r.warnings) > 0 || r.err != nil {
-					prog.clear() // warnings print between progress updates
-				}
-				emit(r)
-				emitted++
-			}
-		}
-	}
-	close(next)
-	wg.Wait()
-	prog.finish()
-}
+// writing names a report's write error.
+func writing(err error) error { return wrap(err, "writing report") }
 
-// warnUnpriced says once per model that has no price how many calls its
-// cost leaves out.
-func warnUnpriced(e env, models []accounting.Count) {
-	for _, m := range models {
-		calls := "calls"
-		if m.Count == 1 {
-			calls = "call"
-		}
-		fmt.Fprintf(e.stderr, "warning: model %s has no price: its %d %s are left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, m.Count, calls)
+// wrap prefixes an error with what was being done; nil stays nil.
+func wrap(err error, format string, a ...any) error {
+	if err == nil {
+		return nil
 	}
-}
-
-func printWarnings(e env, ws []*replay.SyntaxError, max int) {
-	total, shown := map[string]int{}, map[string]int{}
-	for _, w := range ws {
-		total[w.File]++
-	}
-	for _, w := range ws {
-		shown[w.File]++
-		switch n := shown[w.File]; {
-		case max <= 0 || n <= max:
-			kind := "warning"
-			if !w.Warning {
-				kind = "skipped"
-			}
-			fmt.Fprintf(e.stderr, "%s: %s\n", kind, w)
-		case n == max+1:
-			fmt.Fprintf(e.stderr, "warning: %s: %d more malformed lines not shown (--max-warnings)\n", w.File, total[w.File]-max)
-		}
-	}
+	return fmt.Errorf(format+": %w", append(a, err)...)
 }
 
 // simOptions are the simulation's knobs shared by replay --policy and
@@ -432,7 +311,7 @@ func (o *simOptions) addFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.ttl, "ttl", 0, "prompt-cache lifetime for the simulation, e.g. 5m or 1h (default: as the session's own cache writes show)")
 	f.BoolVar(&o.cacheEdits, "cache-edits", false, "model server-side cache edits: clearing tool results keeps the cached prefix")
 	f.BoolVar(&o.coldStart, "cold-start", false, "start every simulated run with an empty prompt cache and no prefix kept warm by other requests (default: with what the session's first call read from it)")
-	f.StringArrayVar(&o.params, "sim-param", nil, "override simulation parameters, name=value[,name=value…] (repeatable; docs/simulation.md lists them, e.g. second-turn-until=0)")
+	f.StringArrayVar(&o.params, "sim-param", nil, "override simulation parameters, name=value[,name=value…] (repeatable; docs/simulation.md lists them, e.g. drop-thinking-until=0)")
 }
 
 func (o *simOptions) validate() error {

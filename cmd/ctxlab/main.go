@@ -16,49 +16,187 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"os"
-	"runtime/debug"
 	"strings"
-)
+	"time"
 
-// GC tuning: transcripts are read as a stream of short-lived allocations
-// over a live heap of 10–15 MB, so the collector runs less often than by
-// default (GOGC 400) under a soft memory limit that keeps a corpus run
-// inside 200 MB. A higher GOGC collects less but touches more fresh
-// memory. With the heap in 4 KB pages those page faults cost more than
-// the collections saved (400 took 6% more CPU than 200 on the 441 MB
-// corpus); with the heap in huge pages (heap.go) 400 took 0.91× the wall
-// of 200 on copies of the genuine transcripts and the same on the
-// generated corpus, and 600 no less than 400. GOGC and GOMEMLIMIT
-// override both.
-const (
-	gcPercent   = 400
-	memoryLimit = 160 << 20
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/suggest"
+	"github.com/ctxlab/ctxlab/policies"
 )
 
 func main() {
-	tuned := tuneGC()
 	os.Exit(run(os.Args[1:], env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, home: os.UserHomeDir, isTerminal: isTerminal(os.Stderr),
 		termWidth: terminalWidth(os.Stdout),
-		hugeHeap:  tuned && !strings.Contains(os.Getenv("GODEBUG"), "disablethp=1"),
+		hugeHeap:  batch.TuneGC(os.Getenv),
 	}))
-}
-
-// tuneGC applies the GC tuning above unless GOGC or GOMEMLIMIT is set, and
-// reports whether it did. Either variable also turns off the huge-page
-// heap (heap.go), as GODEBUG=disablethp=1 does.
-func tuneGC() bool {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return false
-	}
-	debug.SetGCPercent(gcPercent)
-	debug.SetMemoryLimit(memoryLimit)
-	return true
 }
 
 func isTerminal(f *os.File) bool {
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// Exit codes, documented in docs/cli.md.
+const (
+	exitOK    = 0
+	exitInput = 1
+	exitUsage = 2
+)
+
+// env is everything a command may take from the process, so tests can run
+// commands in-process with their own.
+type env struct {
+	stdin      io.Reader
+	stdout     io.Writer
+	stderr     io.Writer
+	getenv     func(string) string
+	home       func() (string, error)
+	isTerminal bool             // stderr is a terminal (progress)
+	termWidth  int              // stdout's terminal width; 0 when it is not a terminal
+	now        func() time.Time // nil: time.Now
+	hugeHeap   bool             // grow the heap in huge pages before a large run (batch.TuneGC)
+}
+
+func (e env) clock() time.Time {
+	if e.now != nil {
+		return e.now()
+	}
+	return time.Now()
+}
+
+// exitError carries an exit code up to run.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// Unwrap gives errors.Is and errors.As the cause.
+func (e *exitError) Unwrap() error { return e.err }
+
+func run(args []string, e env) int {
+	root := &cobra.Command{
+		Use:           "ctxlab",
+		Short:         "Analyse and replay Claude Code session transcripts",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.Version = batch.Build()
+	root.SetVersionTemplate("ctxlab {{.Version}}\n")
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e))
+	completeFlagValues(root)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, err: flagError(c, err)}
+	})
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintln(e.stderr, "ctxlab:", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors: unknown command, bad arguments.
+	fmt.Fprintln(e.stderr, "ctxlab:", err)
+	fmt.Fprintln(e.stderr, "Run 'ctxlab --help' for usage.")
+	return exitUsage
+}
+
+func usageError(format string, a ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flagError adds to an unknown flag's error the command's flags it is
+// likely a typo of, as cobra does for a mistyped command.
+func flagError(c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var flags []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			flags = append(flags, "--"+f.Name)
+		}
+	})
+	near := suggest.Near("--"+name, flags, 2)
+	if len(near) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w (did you mean %s?)", err, strings.Join(near, " or "))
+}
+
+// wordsKey annotates a flag with the words it takes (takes), which the
+// shell completes.
+const wordsKey = "ctxlab-words"
+
+// takes records, where a flag is defined, the words it takes: the list
+// its value is checked against, which completion offers.
+func takes(f *pflag.FlagSet, name string, words []string) {
+	_ = f.SetAnnotation(name, wordsKey, words) // fails only for a flag that does not exist
+}
+
+// completeFlagValues registers, on every command, the completion of each
+// flag that takes one of a few words. cobra's completion reads a
+// one-letter long flag (--x) as a shorthand and finds no such flag: --x is
+// not completed.
+func completeFlagValues(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if ws, ok := f.Annotations[wordsKey]; ok {
+				_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(ws, cobra.ShellCompDirectiveNoFileComp))
+			}
+		})
+	}
+}
+
+func groupBys() []string {
+	out := make([]string, len(accounting.GroupBys))
+	for i, g := range accounting.GroupBys {
+		out[i] = string(g)
+	}
+	return out
+}
+
+// completePolicy completes a --policy spec, or the last of a
+// comma-separated list (list): policies.Complete.
+func completePolicy(list bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return policies.Complete(toComplete, list), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeVary offers the parameters of the policies --policy names:
+// policies.CompleteParams.
+func completeVary(c *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+	specs, _ := c.Flags().GetStringSlice("policy") // a flag of sweep's: no error
+	return policies.CompleteParams(specs), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 }

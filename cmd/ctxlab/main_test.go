@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -327,24 +326,6 @@ func TestVersion(t *testing.T) {
 	if code != exitOK || !strings.HasPrefix(out, "ctxlab ") {
 		t.Errorf("--version: exit %d, %q", code, out)
 	}
-	bi := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
-		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-11-24T22:00:00Z"}, {Key: "vcs.modified", Value: "true"},
-	}}
-	if got, want := describeBuild(bi), "devel (0123456789ab+dirty, 2026-11-24T22:00:00Z)"; got != want {
-		t.Errorf("describeBuild = %q, want %q", got, want)
-	}
-	if got := describeBuild(&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}); got != "v1.2.3" {
-		t.Errorf("describeBuild without VCS = %q", got)
-	}
-}
-
-func TestVersionPseudo(t *testing.T) {
-	bi := &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261124231142-d587bf1c1bfa+dirty"}, Settings: []debug.BuildSetting{
-		{Key: "vcs.revision", Value: "d587bf1c1bfa0000"}, {Key: "vcs.modified", Value: "true"},
-	}}
-	if got, want := describeBuild(bi), "v0.0.0-20261124231142-d587bf1c1bfa+dirty"; got != want {
-		t.Errorf("describeBuild = %q, want %q", got, want)
-	}
 }
 
 // TestSelectionFlags: --project, --session, --since and --until pick the
@@ -533,14 +514,6 @@ func TestFlagSuggestion(t *testing.T) {
 	if !strings.Contains(errOut, "unknown flag: --zzzzzzz\n") {
 		t.Errorf("no suggestion expected:\n%s", errOut)
 	}
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"frmat", "format", 1}, {"format", "format", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}} {
-		if got := editDistance(c.a, c.b); got != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
 }
 
 // Completion offers the words a flag takes, and after a policy's
@@ -565,14 +538,6 @@ func TestCompleteFlagValues(t *testing.T) {
 			if code != 0 || !slices.Contains(lines, w) {
 				t.Errorf("%v: %q not offered (exit %d):\n%s", c.args, w, code, out)
 			}
-		}
-	}
-	if got := previousSpec("a:x=1,b:y=2,z=3,"); got != "b" {
-		t.Errorf("previousSpec = %q, want b", got)
-	}
-	for _, h := range []string{"", "a,", "a:x=1", "a:x=1,b,"} {
-		if got := previousSpec(h); got != "" {
-			t.Errorf("previousSpec(%q) = %q, want none", h, got)
 		}
 	}
 }

@@ -162,7 +162,7 @@ func TestSessionsWithoutCalls(t *testing.T) {
 		}
 	}
 	text, _ = run("sweep", "--wide", "--policy", "keep-last-n", "--vary", "n=2,8", root)
-	if !strings.Contains(text, "p10, median, p90: the objective across the sessions (1 session without a call left out, of these and of the comparisons: nothing to replay)") {
+	if !strings.Contains(text, "(lowest first) (1 session without a call left out of the percentiles and the comparisons: nothing to replay)") {
 		t.Errorf("sweep does not say what it left out:\n%s", text)
 	}
 }

@@ -2,18 +2,18 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
-	"github.com/ctxlab/ctxlab/internal/numtext"
-	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/report/plots"
-	"github.com/ctxlab/ctxlab/simulate"
 )
 
 func newPlotCmd(e env) *cobra.Command {
@@ -36,7 +36,7 @@ See docs/plots.md.`,
 				// Never into the current directory unless asked (-o .).
 				return usageError("--out: want the directory to write the plots into (-o DIR; -o . for the current one)")
 			}
-			if err := o.validate(cmd.Flags().Changed, "out"); err != nil {
+			if err := o.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
 			return runPlot(args[0], o, e)
@@ -53,92 +53,101 @@ func runPlot(path string, o *plotOptions, e env) error {
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return &exitError{code: exitInput, err: err}
+			return failed(err)
 		}
 		defer f.Close()
 		if info, err := f.Stat(); err == nil && info.IsDir() {
-			return &exitError{code: exitInput, err: fmt.Errorf("%s: a directory, not a JSON report", path)}
+			return failed(fmt.Errorf("%s: a directory, not a JSON report", path))
 		}
 		in = bufio.NewReaderSize(f, 1<<20)
 	}
 	if err := o.mkdir(); err != nil {
 		return err
 	}
-	var (
-		namer           plots.Namer
-		sessions        int
-		noRuns, noCalls int
-		withoutCalls    int // sessions whose main thread made no call
-	)
-	pool := o.pool(runtime.GOMAXPROCS(0))
-	h, err := report.ReadJSON(in, func(s report.ReadSession) error {
-		sessions++
-		var files []plots.File
-		switch {
-		case s.Replay != nil:
-			rep := s.Replay.Report
-			if rep == nil {
-				return errors.New(`a session without "summary"`)
-			}
-			var runs []*simulate.Result
-			if s.Replay.Simulation != nil {
-				runs = []*simulate.Result{s.Replay.Simulation}
-			} else {
-				noRuns++
-			}
-			name := namer.Name(rep.Summary.ID, rep.Summary.Project)
-			files = plots.SessionFiles(name, runs, rep, o.format, o.plotOpts())
-			if !plots.HasCalls(runs, rep) {
-				withoutCalls++
-			}
-		case s.Compare != nil && !s.Compare.HasCalls():
-			namer.Name(s.Compare.ID, s.Compare.Project) // the later sessions' names are compare --plot's
-			withoutCalls++                              // nothing to draw, with or without --calls
-		case s.Compare != nil:
-			c := s.Compare
-			var runs []*simulate.Result
-			for i := range c.Runs {
-				r := c.Runs[i].Result(c)
-				if r == nil {
-					runs = nil
-					noCalls++
-					break
-				}
-				runs = append(runs, r)
-			}
-			name := namer.Name(c.ID, c.Project)
-			files = plots.SessionFiles(name, runs, nil, o.format, o.plotOpts())
-		}
-		pool.submit(files)
-		return nil
-	})
-	p := pool.wait()
-	p.withoutCalls = withoutCalls
+	p, err := batch.Redraw(in, path, o.plots(), runtime.GOMAXPROCS(0), e.stderr)
 	if err != nil {
-		var de *report.DecodeError
-		if errors.As(err, &de) {
-			err = fmt.Errorf("%s: %w", de.Position(path), de.Err)
-		} else {
-			err = fmt.Errorf("%s: %w", path, err)
-		}
 		// What was drawn before the error is kept and listed.
-		return firstErr(&exitError{code: exitInput, err: err}, p.finish(e.stdout, "", e))
+		return firstErr(failed(err), failed(p.List(e.stdout, "", e.stderr)))
 	}
-	// The whole input's plots, as the commands draw them.
-	switch {
-	case h.ReplayTotal != nil && sessions > 1:
-		p.add(o.write(plots.TotalFiles(h.ReplayTotal, o.format, o.plotOpts())))
-	case h.CompareTotal != nil:
-		p.add(o.write(compareTotalFiles(h.Policies, h.CompareTotal, h.SessionsWithoutCalls, h.ComparisonSettings, h.Comparisons, o)))
+	if len(p.Paths) == 0 && len(p.Errs) == 0 {
+		return failed(fmt.Errorf("%s: nothing to plot", path))
 	}
-	if noRuns > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without a simulation: no context, cost or cache plots (write the report with replay --policy or --plot)\n", path, numtext.Count(noRuns, "session", "sessions"))
+	return failed(p.List(e.stdout, "", e.stderr))
+}
+
+// The context plot's x axes, as --x takes them.
+var plotAxes = []string{"call", "time"}
+
+// plotOptions are the flags that choose how plots are drawn, shared by
+// replay --plot, compare --plot, sweep --plot and plot.
+type plotOptions struct {
+	dir     string
+	dirFlag string // the flag that gave dir: "plot" or "out"
+	format  string
+	x       string
+	top     int
+}
+
+// addFlags adds --plot-format, --x and --plot-top; dirFlag names the flag
+// that gives the output directory ("plot" for replay and compare, "out"
+// for plot), "" to leave it to the caller.
+func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
+	o.dirFlag = "out"
+	if dirFlag != "" {
+		f.StringVar(&o.dir, dirFlag, "", dirUsage)
+		o.dirFlag = dirFlag
 	}
-	if noCalls > 0 {
-		fmt.Fprintf(e.stderr, "ctxlab: %s: %s without per-call results: no context, cost or cache plots (write the report with compare --calls)\n", path, numtext.Count(noCalls, "session", "sessions"))
+	last := len(plots.Formats) - 1
+	f.StringVar(&o.format, "plot-format", plots.Formats[0], "image format of the plots: "+strings.Join(plots.Formats[:last], ", ")+" or "+plots.Formats[last])
+	takes(f, "plot-format", plots.Formats)
+	f.StringVar(&o.x, "x", plotAxes[0], "x axis of the context plot: call (the call's number) or time (hours since the first call)")
+	f.IntVar(&o.top, "plot-top", plots.DefaultTop, "bars kept in the tokens and duplicates plots")
+}
+
+// validate checks the flags; set tells whether a flag was given, since
+// the plot flags mean nothing without a directory.
+func (o *plotOptions) validate(set func(string) bool) error {
+	if o.dir == "" {
+		for _, name := range []string{"plot-format", "x", "plot-top"} {
+			if set(name) {
+				return usageError("--%s needs --%s DIR", name, o.dirFlag)
+			}
+		}
+		return nil
 	}
-	if len(p.paths) == 0 && len(p.errs) == 0 {
-		return &exitError{code: exitInput, err: fmt.Errorf("%s: nothing to plot", path)}
+	if !slices.Contains(plots.Formats, o.format) {
+		return usageError("--plot-format %q: want one of %s", o.format, strings.Join(plots.Formats, ", "))
 	}
-	return p.finish(e.stdout, "", e)
+	if !slices.Contains(plotAxes, o.x) {
+		return usageError("--x %q: want one of %s", o.x, strings.Join(plotAxes, ", "))
+	}
+	if o.top < 1 {
+		return usageError("--plot-top %d: must be 1 or more", o.top)
+	}
+	return nil
+}
+
+// plots is where and how to write the plots; nil when none were asked
+// for.
+func (o *plotOptions) plots() *batch.Plots {
+	if o == nil || o.dir == "" {
+		return nil
+	}
+	return &batch.Plots{Dir: o.dir, Format: o.format, Options: plots.Options{XTime: o.x == plotAxes[1], Top: o.top}}
+}
+
+// mkdir creates the output directory, when there is one, before any
+// work.
+func (o *plotOptions) mkdir() error {
+	if p := o.plots(); p != nil {
+		return failed(wrap(p.Mkdir(), "--%s %s", o.dirFlag, o.dir))
+	}
+	return nil
+}
+
+// done ends a command that may have written plots beside its report: it
+// lists every plot written on standard error, and returns the report's
+// outcome, else the plots'.
+func (o *plotOptions) done(e env, w batch.Written, outcome error) error {
+	return firstErr(outcome, failed(w.List(e.stderr, "wrote ", e.stderr)))
 }

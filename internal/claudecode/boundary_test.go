@@ -1,10 +1,6 @@
 package claudecode
 
-import (
-	"testing"
-
-	"github.com/ctxlab/ctxlab/replay"
-)
+import "testing"
 
 // TestVersionCutoffs pins each version cut-off: the rule holds on one side
 // at the exact version and not on the other one version before (or the
@@ -13,7 +9,7 @@ func TestVersionCutoffs(t *testing.T) {
 	// secondTurn and the others report whether the rule fires on version
 	// at the call that should show it.
 	secondTurn := func(version string) bool {
-		turns := NewTurns(TurnRules{}, false)
+		turns := NewTurns(TurnRules{SecondTurnUntil: "2.1.0"}, false) // off by default: turned on at 2.1.0
 		turns.Next(TurnCall{Model: sonnet45, Version: version, NewTurn: true})
 		return turns.Next(TurnCall{Model: sonnet45, Version: version, NewTurn: true})&RewriteSecondTurn != 0
 	}
@@ -33,22 +29,28 @@ func TestVersionCutoffs(t *testing.T) {
 		return turns.Keywords(version)
 	}
 	reservedOld := func(version string) bool {
-		return LimitsFor(LimitParams{}, sonnet45, version).Reserved == ReservedOld
+		return LimitsFor(LimitParams{}, sonnet45, version).Reserved == ReservedOld.Value
 	}
 	for _, c := range []struct {
 		name, cutoff, prev string
 		rule               func(string) bool
 		from               bool // the rule holds from the cut-off on (else before it)
 	}{
-		{"ThinkingKeywordsUntil", ThinkingKeywordsUntil, "1.0.128", keywords, false},
-		{"SecondTurnUntil", SecondTurnUntil, "2.0.77", secondTurn, false},
-		{"DropThinkingUntil", DropThinkingUntil, "2.0.77", dropThinking, false},
-		{"PostCompactTurnFrom", PostCompactTurnFrom, "2.1.125", postCompact, true},
-		{"ReservedNewFrom", ReservedNewFrom, "2.1.21", reservedOld, false},
-		{"MicroFrom", MicroFrom, "2.0.77", MicroBySize, true},
-		{"MicroUntil", MicroUntil, "2.1.21", MicroBySize, false},
+		{"ThinkingKeywords", ThinkingKeywords.Until, "1.0.128", keywords, false},
+		{"SecondTurn turned on until 2.1.0", "2.1.0", "2.0.77", secondTurn, false},
+		{"AllowedTools from", AllowedTools.From, "1.0.65", AllowedTools.In, true},
+		{"AllowedTools until", AllowedTools.Until, "2.0.76", AllowedTools.In, false},
+		{"DateUTC", DateUTC.Until, "1.0.109", DateUTC.In, false},
+		{"DropThinking", DropThinking.Until, "2.0.77", dropThinking, false},
+		{"PostCompactTurn", PostCompactTurn.From, "2.1.125", postCompact, true},
+		{"ReservedOld", ReservedOld.Until, "2.1.21", reservedOld, false},
+		{"MicroBySize from", MicroBySize.From, "2.0.77", MicroBySize.In, true},
+		{"MicroBySize until", MicroBySize.Until, "2.1.21", MicroBySize.In, false},
+		{"SkillsReload", SkillsReload.From, "2.0.77", SkillsReload.In, true},
+		{"PlaceholderOutput from", PlaceholderOutput.From, "2.1.8", PlaceholderOutput.In, true},
+		{"PlaceholderOutput until", PlaceholderOutput.Until, "2.1.41", PlaceholderOutput.In, false},
 	} {
-		if replay.CompareVersions(c.prev, c.cutoff) >= 0 {
+		if CompareVersions(c.prev, c.cutoff) >= 0 {
 			t.Fatalf("%s: %s is not before %s", c.name, c.prev, c.cutoff)
 		}
 		if got := c.rule(c.cutoff); got != c.from {
@@ -67,17 +69,30 @@ func TestVersionCutoffs(t *testing.T) {
 // defaults, and where each falls (docs/simulation.md gives the evidence).
 func TestCutoffVersions(t *testing.T) {
 	for name, c := range map[string][2]string{
-		"ThinkingKeywordsUntil": {ThinkingKeywordsUntil, "2.0.0"},
-		"SecondTurnUntil":       {SecondTurnUntil, "2.1.0"},
-		"DropThinkingUntil":     {DropThinkingUntil, "2.1.0"},
-		"PostCompactTurnFrom":   {PostCompactTurnFrom, "2.1.126"},
-		"ReservedNewFrom":       {ReservedNewFrom, "2.1.22"},
-		"EstimateFrom":          {EstimateFrom, "2.1.0"},
-		"EstimateResponseFrom":  {EstimateResponseFrom, "2.1.88"},
-		"SharedPrefixFrom":      {SharedPrefixFrom, "2.0.0"},
-		"MicroFrom":             {MicroFrom, "2.1.0"},
-		"MicroUntil":            {MicroUntil, "2.1.22"},
-		"RestoreWrittenFrom":    {RestoreWrittenFrom, "2.0.0"},
+		"ThinkingKeywords until":  {ThinkingKeywords.Until, "2.0.0"},
+		"SecondTurn until":        {SecondTurn.Until, "0"},
+		"AllowedTools from":       {AllowedTools.From, "1.0.66"},
+		"AllowedTools until":      {AllowedTools.Until, "2.1.0"},
+		"DateUTC until":           {DateUTC.Until, "1.0.110"},
+		"DropThinking until":      {DropThinking.Until, "2.1.0"},
+		"PostCompactTurn from":    {PostCompactTurn.From, "2.1.126"},
+		"ReservedOld until":       {ReservedOld.Until, "2.1.22"},
+		"ReservedNew from":        {ReservedNew.From, "2.1.22"},
+		"Estimate from":           {Estimate.From, "2.1.2"},
+		"EstimateResponse from":   {EstimateResponse.From, "2.1.88"},
+		"FinalOutput from":        {FinalOutput.From, "2.1.30"},
+		"FinalOutputHeld until":   {FinalOutputHeld.Until, "2.1.8"},
+		"ImageEstimate from":      {ImageEstimate.From, "2.1.38"},
+		"AttachmentJSON from":     {AttachmentJSON.From, "2.1.33"},
+		"AttachmentSent from":     {AttachmentSent.From, "2.1.45"},
+		"AllBlocks from":          {AllBlocks.From, "2.1.74"},
+		"SharedPrefix from":       {SharedPrefix.From, "2.0.0"},
+		"MicroBySize from":        {MicroBySize.From, "2.1.0"},
+		"MicroBySize until":       {MicroBySize.Until, "2.1.22"},
+		"RestoreWritten from":     {RestoreWritten.From, "2.0.0"},
+		"SkillsReload from":       {SkillsReload.From, "2.1.0"},
+		"PlaceholderOutput from":  {PlaceholderOutput.From, "2.1.9"},
+		"PlaceholderOutput until": {PlaceholderOutput.Until, "2.1.42"},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %s, want %s", name, c[0], c[1])
@@ -92,7 +107,7 @@ func TestRulesOff(t *testing.T) {
 	turns := NewTurns(off, false)
 	for i, c := range []TurnCall{
 		{Model: sonnet4, Version: "1.0.0", NewTurn: true, Thought: true},
-		{Model: sonnet4, Version: "1.0.0", NewTurn: true, Budget: ThinkHighest},
+		{Model: sonnet4, Version: "1.0.0", NewTurn: true, Budget: ThinkHighest.Value},
 		{Model: sonnet4, Version: "98.0.0", NewTurn: true},
 	} {
 		if got := turns.Next(c); got != 0 {
@@ -100,7 +115,7 @@ func TestRulesOff(t *testing.T) {
 		}
 		turns.Compacted()
 	}
-	if d := (TurnRules{}).WithDefaults(); d != (TurnRules{ThinkingKeywordsUntil, PostCompactTurnFrom, DropThinkingUntil, SecondTurnUntil}) {
+	if d := (TurnRules{}).WithDefaults(); d != (TurnRules{ThinkingKeywords.Until, PostCompactTurn.From, DropThinking.Until, SecondTurn.Until}) {
 		t.Errorf("WithDefaults: %+v", d)
 	}
 	if d := off.WithDefaults(); d != off {
@@ -122,7 +137,7 @@ func TestLimitBounds(t *testing.T) {
 		{"pct 0 is unset", LimitParams{Pct: 0},
 			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
 		{"pct just above 0", LimitParams{Pct: 0.001},
-			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 1, Warning: 1 - WarningOffset, Blocking: 197_000}},
+			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 1, Warning: 1 - WarningOffset.Value, Blocking: 197_000}},
 		{"pct 100 cannot raise", LimitParams{Pct: 100},
 			Limits{Window: 200_000, Reserved: 20_000, Available: 180_000, Threshold: 167_000, Warning: 147_000, Blocking: 197_000}},
 		{"pct above 100 is unset", LimitParams{Pct: 100.5, Buffer: -1},
@@ -136,13 +151,13 @@ func TestLimitBounds(t *testing.T) {
 	}
 	// The constants the thresholds are built from.
 	for name, c := range map[string][2]int64{
-		"DefaultWindow":     {DefaultWindow, 200_000},
-		"LongWindow":        {LongWindow, 1_000_000},
-		"ReservedOld":       {ReservedOld, 32_000},
-		"ReservedNew":       {ReservedNew, 20_000},
-		"AutoCompactBuffer": {AutoCompactBuffer, 13_000},
-		"WarningOffset":     {WarningOffset, 20_000},
-		"BlockingOffset":    {BlockingOffset, 3_000},
+		"ContextWindow":     {ContextWindow.Value, 200_000},
+		"LongWindow":        {LongWindow.Value, 1_000_000},
+		"ReservedOld":       {ReservedOld.Value, 32_000},
+		"ReservedNew":       {ReservedNew.Value, 20_000},
+		"AutoCompactBuffer": {AutoCompactBuffer.Value, 13_000},
+		"WarningOffset":     {WarningOffset.Value, 20_000},
+		"BlockingOffset":    {BlockingOffset.Value, 3_000},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %d, want %d", name, c[0], c[1])

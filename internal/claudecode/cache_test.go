@@ -2,8 +2,7 @@ package claudecode
 
 import (
 	"testing"
-
-	"github.com/ctxlab/ctxlab/replay"
+	"time"
 )
 
 func TestMinCacheable(t *testing.T) {
@@ -11,7 +10,7 @@ func TestMinCacheable(t *testing.T) {
 		"claude-opus-4-6": 4096, "claude-opus-4-5-20251101": 4096, "claude-haiku-4-5-20251001": 4096,
 		"claude-3-5-haiku-20241022": 2048, "claude-sonnet-4-5-20250929": 1024, "claude-opus-4-1-20250805": 1024,
 	} {
-		if got := MinCacheable(DefaultMinCacheable(), model); got != want {
+		if got := MinCacheableTokens(DefaultMinCacheable(), model); got != want {
 			t.Errorf("%s: %d, want %d", model, got, want)
 		}
 	}
@@ -21,12 +20,12 @@ func TestMinCacheable(t *testing.T) {
 // default.
 func TestMinCacheableTable(t *testing.T) {
 	table := []MinPrefix{{"sonnet-4-5", 10}, {"sonnet", 20}}
-	for model, want := range map[string]int64{"claude-sonnet-4-5": 10, "claude-sonnet-4": 20, "claude-opus-4-1": DefaultMinCacheableTokens} {
-		if got := MinCacheable(table, model); got != want {
+	for model, want := range map[string]int64{"claude-sonnet-4-5": 10, "claude-sonnet-4": 20, "claude-opus-4-1": MinCacheableOther.Value} {
+		if got := MinCacheableTokens(table, model); got != want {
 			t.Errorf("%s: %d, want %d", model, got, want)
 		}
 	}
-	if got := MinCacheable(nil, "claude-haiku-4-5"); got != 1024 {
+	if got := MinCacheableTokens(nil, "claude-haiku-4-5"); got != 1024 {
 		t.Errorf("no table: %d, want 1024", got)
 	}
 }
@@ -63,35 +62,45 @@ func TestModelFacts(t *testing.T) {
 			t.Errorf("DropsThinking(%s) = %v", c.model, got)
 		}
 	}
-	if BreakMinFraction != 0.05 || BreakMinTokens != 2000 {
-		t.Errorf("break detector: %v, %d", BreakMinFraction, BreakMinTokens)
+	if BreakMinFraction.Value != 0.05 || BreakMinTokens.Value != 2000 {
+		t.Errorf("break detector: %v, %d", BreakMinFraction.Value, BreakMinTokens.Value)
 	}
 }
 
-// A thread continues a conversation when a full compaction comes before
-// its first sent call; a micro-compaction there, or a compaction after it,
-// does not make it one.
-func TestContinues(t *testing.T) {
-	full := replay.Compaction{Kind: replay.CompactFull}
-	micro := replay.Compaction{Kind: replay.CompactMicro}
-	at := func(c replay.Compaction, msg int) replay.Compaction { c.Msg = msg; return c }
-	sent := func(msg int) replay.Call { return replay.Call{Msg: msg} }
+// TestBreakRule pins Claude Code's break rule at its bounds: a fall of
+// more than 5% and more than 2,000 tokens breaks, either alone does not.
+func TestBreakRule(t *testing.T) {
+	r := DefaultBreakRule()
+	if r != (BreakRule{BreakMinFraction: 0.05, BreakMinTokens: 2000}) {
+		t.Fatalf("DefaultBreakRule = %+v", r)
+	}
 	for _, c := range []struct {
-		name string
-		th   replay.Thread
-		want bool
+		prev, read int64
+		want       bool
 	}{
-		{"summary first", replay.Thread{Calls: []replay.Call{sent(2)}, Compactions: []replay.Compaction{at(full, 0)}}, true},
-		{"summary at the call's message", replay.Thread{Calls: []replay.Call{sent(2)}, Compactions: []replay.Compaction{at(full, 2)}}, true},
-		{"summary after", replay.Thread{Calls: []replay.Call{sent(2)}, Compactions: []replay.Compaction{at(full, 3)}}, false},
-		{"micro first", replay.Thread{Calls: []replay.Call{sent(2)}, Compactions: []replay.Compaction{at(micro, 0)}}, false},
-		{"micro, then summary", replay.Thread{Calls: []replay.Call{sent(2)}, Compactions: []replay.Compaction{at(micro, 0), at(full, 1)}}, true},
-		{"synthetic call first", replay.Thread{Calls: []replay.Call{{Msg: 1, Synthetic: true}, sent(4)}, Compactions: []replay.Compaction{at(full, 2)}}, true},
-		{"no sent call", replay.Thread{Calls: []replay.Call{{Msg: 1, Synthetic: true}}, Compactions: []replay.Compaction{at(full, 0)}}, false},
-		{"no call", replay.Thread{Compactions: []replay.Compaction{at(full, 0)}}, false},
+		{100_000, 94_999, true},  // 5,001: both above
+		{100_000, 95_000, false}, // exactly 5%: not more
+		{40_000, 37_999, true},   // 2,001 > 2,000 and > 5% (2,000)
+		{40_000, 38_000, false},  // exactly 2,000
+		{20_000, 17_999, true},   // 2,001, 10%
+		{20_000, 18_000, false},  // 10%, but exactly 2,000
+		{1_000_000, 990_000, false},
+		{100_000, 100_000, false},
+		{0, 0, false},
+		{10_000, 20_000, false}, // a rise
 	} {
-		if got := Continues(&c.th); got != c.want {
-			t.Errorf("%s: Continues = %v, want %v", c.name, got, c.want)
+		if got := r.IsBreak(c.prev, c.read); got != c.want {
+			t.Errorf("IsBreak(%d, %d) = %v, want %v", c.prev, c.read, got, c.want)
 		}
+	}
+	// A rule of 1% and 1,000 tokens.
+	if r := (BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000}); !r.IsBreak(100_000, 98_999) || r.IsBreak(100_000, 99_000) {
+		t.Error("1% and 1,000 tokens")
+	}
+}
+
+func TestCacheTTLs(t *testing.T) {
+	if CacheTTL5m.Value != 5*time.Minute || CacheTTL1h.Value != time.Hour {
+		t.Errorf("TTLs %v, %v", CacheTTL5m.Value, CacheTTL1h.Value)
 	}
 }

@@ -1,10 +1,6 @@
 package claudecode
 
-import (
-	"strings"
-
-	"github.com/ctxlab/ctxlab/replay"
-)
+import "strings"
 
 // Limits are Claude Code's context thresholds for one model and version
 // (its bundled cli.js, 2.1.x, checked against where real auto-compactions
@@ -21,56 +17,193 @@ type Limits struct {
 	AutoCompactOff bool `json:"auto_compact_off,omitempty"`
 }
 
-// Windows and thresholds, each from its source.
-const (
-	// DefaultWindow is the context window of Claude models; "[1m]"
-	// variants have LongWindow (Anthropic's "Context windows"). "[1m]" is
-	// the only mark Claude Code reads from a model's name: a gateway's
-	// "claude-opus-4.6-1m" (2.1.63) auto-compacted like a 200K window.
-	DefaultWindow = 200_000
-	LongWindow    = 1_000_000
-	// Reserved output: ReservedOld before ReservedNewFrom, ReservedNew
-	// from it on, where real auto-compactions moved from ≈155K to ≈167K on
-	// 200K models (2.1.19 and earlier against 2.1.22 and later).
-	ReservedOld     = 32_000
-	ReservedNew     = 20_000
-	ReservedNewFrom = "2.1.22"
-	// The auto-compact buffer below the available window, the warning
-	// level below the threshold, and the blocking limit below the window
-	// (cli.js: uL0 / zQ0, rD5 / c97, mL0).
-	AutoCompactBuffer = 13_000
-	WarningOffset     = 20_000
-	BlockingOffset    = 3_000
+// The windows and the thresholds below them.
+var (
+	// ContextWindow is the context window of Claude models.
+	ContextWindow = Value[int64]{Fact{Name: "ContextWindow",
+		Doc:    "the context window of Claude models, in tokens",
+		Source: `Anthropic's "Context windows"`}, 200_000}
+	// LongWindow is the window of "[1m]" models: the only mark Claude Code
+	// reads from a model's name, so a gateway's "claude-opus-4.6-1m"
+	// (2.1.63) auto-compacted like a 200K window.
+	LongWindow = Value[int64]{Fact{Name: "LongWindow",
+		Doc:    "the context window of a model whose id holds [1m], the only mark of it Claude Code reads",
+		Source: `Anthropic's "Context windows"; compactMetadata.preTokens of a gateway's claude-opus-4.6-1m (2.1.63)`}, 1_000_000}
+	// LongWindowModels are matched anywhere in a model id. The
+	// transcript's message.model does not say whether a session used the
+	// long window: Claude Code asks for it in a beta header, so the model
+	// id is the same.
+	LongWindowModels = Value[[]string]{Fact{Name: "LongWindowModels",
+		Doc:    "the models offered with a 1M-token window (Claude Sonnet 4, 4.5 and 4.6, Claude Opus 4.6)",
+		Source: `Anthropic's "Context windows"`}, []string{"sonnet-4-2", "sonnet-4-5", "sonnet-4-6", "opus-4-6"}}
+	// ReservedOld and ReservedNew are the output reservations before and
+	// from 2.1.22: real auto-compactions on 200K models moved from ≈155K
+	// (2.1.19 and earlier) to ≈167K (2.1.22 and later).
+	ReservedOld = Value[int64]{Fact{Name: "ReservedOld", Until: "2.1.22",
+		Doc:    "output tokens reserved below the window",
+		Source: "compactMetadata.preTokens: auto-compactions at ≈155K on 200K models up to 2.1.19"}, 32_000}
+	ReservedNew = Value[int64]{Fact{Name: "ReservedNew", From: ReservedOld.Until,
+		Doc:    "output tokens reserved below the window",
+		Source: "compactMetadata.preTokens: auto-compactions at ≈167K on 200K models from 2.1.22"}, 20_000}
+	// AutoCompactBuffer, WarningOffset and BlockingOffset place the
+	// auto-compact threshold below the available window, the warning
+	// level below the threshold and the blocking limit below the window.
+	AutoCompactBuffer = Value[int64]{Fact{Name: "AutoCompactBuffer",
+		Doc:    "the auto-compact threshold lies this far below the available window (window − reserved output)",
+		Source: "Claude Code 2.1.x's bundled cli.js; compactMetadata.preTokens"}, 13_000}
+	WarningOffset = Value[int64]{Fact{Name: "WarningOffset",
+		Doc:    "the warning level lies this far below the threshold (below the available window with auto-compaction off)",
+		Source: "Claude Code 2.1.x's bundled cli.js"}, 20_000}
+	BlockingOffset = Value[int64]{Fact{Name: "BlockingOffset",
+		Doc:    "input is blocked this far below the window",
+		Source: "Claude Code 2.1.x's bundled cli.js"}, 3_000}
 )
 
-// EstimateFrom is the first Claude Code version whose auto-compaction count
-// is the last response's usage total (input, cache reads and writes,
-// output) plus Claude Code's estimate of every message after the first
-// block of that response; earlier versions count the usage total alone.
-// compactMetadata.preTokens shows which a version counts.
-const EstimateFrom = "2.1.0"
+// What the auto-compaction count holds, by version. Before Estimate it is
+// the last response's usage total (input, cache reads and writes,
+// output); from it, that total plus Claude Code's estimate of every
+// message after the response's first block (CountRulesFor weighs them).
+// From EstimateResponse the count walks back to the response's first
+// block, so the tool results between a response's blocks count: Claude
+// Code writes each block as a message of its own with the response's
+// usage.
+//
+// The output in that total is what Claude Code held for the response.
+// Before FinalOutputHeld it streams with the SDK's message stream
+// (beta.messages.stream in its bundled cli.js): each block's message
+// shares its usage with the message of message_start, which the stream
+// updates in place when message_delta brings the final output; the
+// transcript writes a block's line when the block ends, before
+// message_delta, so it often records a placeholder where the count has
+// the final output (two 2.0.76 compactions' compactMetadata.preTokens
+// exceed the recorded usage total, whose output is 1, by 327 and 618).
+// 2.1.8 reads the raw event stream, which updates nothing, so the count
+// has the placeholder (2.1.19's preTokens equal the recorded usage total
+// and the estimate of what followed, to the token, in both its
+// compactions), until FinalOutput gives the response's last message the
+// usage message_delta brings (a 2.1.41 compaction's preTokens exceed the
+// recorded total and the estimate of what followed by 3,744, the size of
+// the long Write its response made).
+var (
+	Estimate = Fact{Name: "Estimate", From: "2.1.2",
+		Doc:    "the auto-compaction count adds an estimate of what followed the last response to its usage total",
+		Source: "cli.js (2.1.1's check counts the usage alone, 2.1.2's adds the estimate); compactMetadata.preTokens (2.0.76: the usage total; 2.1.19, 2.1.41: more)"}
+	FinalOutputHeld = Fact{Name: "FinalOutputHeld", Until: "2.1.8",
+		Doc:    "the auto-compaction count has a response's final output, which the SDK's message stream updates in place, where the transcript may record a placeholder it does not mark",
+		Source: "cli.js (beta.messages.stream up to 2.1.7, the raw event stream from 2.1.8); compactMetadata.preTokens (2.0.76)"}
+	FinalOutput = Fact{Name: "FinalOutput", From: "2.1.30",
+		Doc:    "the auto-compaction count has a response's final output again where the transcript records a placeholder",
+		Source: "cli.js (the response's last message takes message_delta's usage from 2.1.30); compactMetadata.preTokens (2.1.19: the placeholder; 2.1.41: the final output)"}
+	EstimateResponse = Fact{Name: "EstimateResponse", From: "2.1.88",
+		Doc:    "the auto-compaction count also estimates the last response's blocks after its first",
+		Source: "Claude Code 2.1.88's published source; compactMetadata.preTokens (2.1.118–2.1.146)"}
+)
 
-// FinalOutputFrom is the first Claude Code version whose count has a
-// response's final output tokens where its transcript records a
-// placeholder (the usage of the response's first streamed message; 2.1.9
-// to 2.1.41 write those). Before it the count has the placeholder too, as
-// the transcript does: 2.1.19's compactMetadata.preTokens equal the
-// recorded usage total and the estimate of what followed, to the token, in
-// both its compactions; a 2.1.41 one exceeds them by 3,744, the size of
-// the long Write its response made. No transcript between has a
-// compaction, so the change is placed at the first version that shows it.
-const FinalOutputFrom = "2.1.41"
+// CountsFinalOutput reports whether Claude Code of a version counts a
+// response's final output rather than the placeholder of its first
+// streamed event: before until (FinalOutputHeld) and from from
+// (FinalOutput); an unknown version does.
+func CountsFinalOutput(version, until, from string) bool {
+	return version == "" || Before(version, until) || AtLeast(version, from)
+}
 
-// EstimateResponseFrom is the first Claude Code version whose count also
-// adds the estimate of the last response's blocks after its first: Claude
-// Code writes each block of a response as a message of its own, all with
-// the response's usage, and from this version its count walks back to the
-// response's first block, so the tool results between the blocks count
-// (Claude Code 2.1.88's published source).
-const EstimateResponseFrom = "2.1.88"
+// How Claude Code's estimate of a message in its count
+// (roughTokenCountEstimationForMessages in 2.1.88's published source; the
+// same function in earlier bundles) weighs blocks, by version. Before
+// AllBlocks it counts text (round(length/4)), tool results (their text
+// and images) and images, and nothing else: not a document (a PDF Read
+// adds one, its base64 data in the transcript), a tool use or thinking.
+// An image counts ImageEstimateOld before its Until, ImageTokens from it.
+// An attachment counts nothing before AttachmentJSON, the estimate of its
+// JSON (JSON.stringify of the attachment) from it, and what it sends the
+// model from AttachmentSent. From AllBlocks a document counts ImageTokens,
+// a tool use its name and input's JSON, thinking its text, and any other
+// block its JSON.
+var (
+	ImageTokens = Value[int]{Fact{Name: "ImageTokens",
+		Doc:    "Claude Code's estimate of an image, in tokens, whatever its size",
+		Source: "cli.js (every version's token estimate of an image block)"}, 2000}
+	ImageEstimate = Fact{Name: "ImageEstimate", From: "2.1.38",
+		Doc:    "the auto-compaction count estimates an image at ImageTokens (before it, at ImageEstimateOld)",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of an image block)"}
+	ImageEstimateOld = Value[int64]{Fact{Name: "ImageEstimateOld", Until: ImageEstimate.From,
+		Doc:    "the auto-compaction count's estimate of an image, in tokens",
+		Source: "the bundled cli.js of 2.1.2–2.1.37 (the count's estimate of an image block)"}, 1334}
+	AttachmentJSON = Fact{Name: "AttachmentJSON", From: "2.1.33",
+		Doc:    "the auto-compaction count estimates an attachment by its JSON (before it, attachments count nothing)",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of an attachment message)"}
+	AttachmentSent = Fact{Name: "AttachmentSent", From: "2.1.45",
+		Doc:    "the auto-compaction count estimates an attachment by what it sends the model",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of an attachment message)"}
+	AllBlocks = Fact{Name: "AllBlocks", From: "2.1.74",
+		Doc:    "the auto-compaction count weighs every block: a document as an image, a tool use by its name and input's JSON, thinking by its text (before it they count nothing)",
+		Source: "the bundled cli.js of 2.1.2–2.1.74 (the count's estimate of a message's blocks); 2.1.88's published source (roughTokenCountEstimationForMessages)"}
+)
+
+// CountRules are the weights Claude Code's estimate gives the blocks whose
+// weight changed by version (CountRulesFor).
+type CountRules struct {
+	Image      int64          // an image
+	Attachment AttachmentRule // an attachment
+	// AllBlocks is set when a document counts ImageTokens and any other
+	// block that is not text, a tool result or an image its own estimate;
+	// else they count nothing.
+	AllBlocks bool
+}
+
+// AttachmentRule says what an attachment counts in Claude Code's estimate.
+type AttachmentRule uint8
+
+// The attachment rules, oldest first.
+const (
+	AttachmentNothing AttachmentRule = iota
+	AttachmentByJSON                 // the estimate of its JSON
+	AttachmentBySent                 // the estimate of what it sends the model
+)
+
+// CountCutoffs are the versions the count's weights change at: the
+// cut-offs of ImageEstimate, AttachmentJSON, AttachmentSent and
+// AllBlocks, which simulate's parameters move; a zero field takes the
+// fact's.
+type CountCutoffs struct {
+	ImageEstimateFrom, AttachmentJSONFrom, AttachmentSentFrom, AllBlocksFrom string
+}
+
+// WithDefaults fills the zero fields with the facts' cut-offs.
+func (c CountCutoffs) WithDefaults() CountCutoffs {
+	for _, f := range []struct {
+		dst *string
+		cut string
+	}{{&c.ImageEstimateFrom, ImageEstimate.From}, {&c.AttachmentJSONFrom, AttachmentJSON.From},
+		{&c.AttachmentSentFrom, AttachmentSent.From}, {&c.AllBlocksFrom, AllBlocks.From}} {
+		if *f.dst == "" {
+			*f.dst = f.cut
+		}
+	}
+	return c
+}
+
+// CountRulesFor returns the weights of Claude Code's estimate in a version
+// under the cut-offs c (the facts' in zero fields); an unknown version
+// ("") takes the newest.
+func CountRulesFor(version string, c CountCutoffs) CountRules {
+	c = c.WithDefaults()
+	from := func(cut string) bool { return !Before(version, cut) }
+	r := CountRules{Image: ImageEstimateOld.Value, AllBlocks: from(c.AllBlocksFrom)}
+	if from(c.ImageEstimateFrom) {
+		r.Image = int64(ImageTokens.Value)
+	}
+	switch {
+	case from(c.AttachmentSentFrom):
+		r.Attachment = AttachmentBySent
+	case from(c.AttachmentJSONFrom):
+		r.Attachment = AttachmentByJSON
+	}
+	return r
+}
 
 // LimitParams are the overridable inputs of Limits. Zero fields take the
-// defaults above.
+// facts above.
 type LimitParams struct {
 	Window   int64   // 0: by model
 	Reserved int64   // 0: by version
@@ -86,20 +219,20 @@ type LimitParams struct {
 func LimitsFor(p LimitParams, model, version string) Limits {
 	l := Limits{Window: p.Window, Reserved: p.Reserved}
 	if l.Window == 0 {
-		l.Window = DefaultWindow
-		if strings.Contains(model, "[1m]") {
-			l.Window = LongWindow
+		l.Window = ContextWindow.Value
+		if hasLongMark(model) {
+			l.Window = LongWindow.Value
 		}
 	}
 	if l.Reserved == 0 {
-		l.Reserved = ReservedOld
-		if version == "" || replay.CompareVersions(version, ReservedNewFrom) >= 0 {
-			l.Reserved = ReservedNew
+		l.Reserved = ReservedNew.Value
+		if ReservedOld.In(version) {
+			l.Reserved = ReservedOld.Value
 		}
 	}
 	buf := p.Buffer
 	if buf == 0 {
-		buf = AutoCompactBuffer
+		buf = AutoCompactBuffer.Value
 	}
 	l.Available = l.Window - l.Reserved
 	l.Threshold = l.Available - buf
@@ -112,22 +245,18 @@ func LimitsFor(p LimitParams, model, version string) Limits {
 		base = l.Available
 		l.AutoCompactOff = true
 	}
-	l.Warning = base - WarningOffset
-	l.Blocking = l.Window - BlockingOffset
+	l.Warning = base - WarningOffset.Value
+	l.Blocking = l.Window - BlockingOffset.Value
 	return l
 }
 
-// LongWindowModels lists the models offered with a 1M-token context window
-// (Anthropic's "Context windows": Claude Sonnet 4, 4.5 and 4.6, and Claude
-// Opus 4.6). The transcript's message.model does not say whether a session
-// used it: Claude Code asks for the long window in a beta header, so the
-// model id is the same.
-var LongWindowModels = []string{"sonnet-4-2", "sonnet-4-5", "sonnet-4-6", "opus-4-6"}
-
 // OffersLongWindow reports whether model is offered with a 1M-token window
 // (LongWindowModels).
-func OffersLongWindow(model string) bool {
-	for _, m := range LongWindowModels {
+func OffersLongWindow(model string) bool { return matchesAny(model, LongWindowModels.Value) }
+
+// matchesAny reports whether model holds one of parts.
+func matchesAny(model string, parts []string) bool {
+	for _, m := range parts {
 		if strings.Contains(model, m) {
 			return true
 		}

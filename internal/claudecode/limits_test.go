@@ -40,3 +40,56 @@ func TestLimitsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsFinalOutput: the versions whose count has a response's final
+// output, by the cut-offs of their bundled cli.js: up to 2.1.7 (the SDK's
+// message stream updates the message in place) and from 2.1.30 (the last
+// message takes message_delta's usage); an unknown version counts as the
+// newest.
+func TestCountsFinalOutput(t *testing.T) {
+	for v, want := range map[string]bool{
+		"1.0.62": true, "1.0.85": true, "2.0.76": true, "2.1.7": true,
+		"2.1.8": false, "2.1.19": false, "2.1.29": false,
+		"2.1.30": true, "2.1.41": true, "2.1.146": true, "": true,
+	} {
+		if got := CountsFinalOutput(v, FinalOutputHeld.Until, FinalOutput.From); got != want {
+			t.Errorf("CountsFinalOutput(%q) = %v, want %v", v, got, want)
+		}
+	}
+	// "0" and "99" turn either side off.
+	if CountsFinalOutput("1.0.85", "0", FinalOutput.From) || CountsFinalOutput("2.1.41", FinalOutputHeld.Until, "99") {
+		t.Error(`until "0" or from "99" still counts the final output`)
+	}
+}
+
+// TestCountRulesFor: the weights of Claude Code's estimate by version, as
+// its bundled cli.js gives them (images 1,334 until 2.1.38; attachments
+// nothing until 2.1.33, their JSON until 2.1.45; documents and other
+// blocks nothing until 2.1.74), an unknown version taking the newest, and
+// cut-offs that turn each rule on or off.
+func TestCountRulesFor(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		cut     CountCutoffs
+		want    CountRules
+	}{
+		{"1.0.85", CountCutoffs{}, CountRules{Image: 1334}},
+		{"2.1.2", CountCutoffs{}, CountRules{Image: 1334}},
+		{"2.1.32", CountCutoffs{}, CountRules{Image: 1334}},
+		{"2.1.33", CountCutoffs{}, CountRules{Image: 1334, Attachment: AttachmentByJSON}},
+		{"2.1.37", CountCutoffs{}, CountRules{Image: 1334, Attachment: AttachmentByJSON}},
+		{"2.1.38", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentByJSON}},
+		{"2.1.44", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentByJSON}},
+		{"2.1.45", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentBySent}},
+		{"2.1.73", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentBySent}},
+		{"2.1.74", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentBySent, AllBlocks: true}},
+		{"2.1.146", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentBySent, AllBlocks: true}},
+		{"", CountCutoffs{}, CountRules{Image: 2000, Attachment: AttachmentBySent, AllBlocks: true}},
+		{"2.1.146", CountCutoffs{"99", "99", "99", "99"}, CountRules{Image: 1334}},
+		{"1.0.85", CountCutoffs{"0", "0", "99", "0"}, CountRules{Image: 2000, Attachment: AttachmentByJSON, AllBlocks: true}},
+	} {
+		if got := CountRulesFor(c.version, c.cut); got != c.want {
+			t.Errorf("CountRulesFor(%q, %+v) = %+v, want %+v", c.version, c.cut, got, c.want)
+		}
+	}
+}

@@ -28,9 +28,9 @@ func TestMicroClears(t *testing.T) {
 		}
 	}
 	for name, c := range map[string][2]int64{
-		"MicroKeep": {MicroKeep, 3}, "MicroTarget": {MicroTarget, 40_000}, "MicroMinSavings": {MicroMinSavings, 20_000},
-		"RestoreFiles": {RestoreFiles, 5}, "RestoreFileTokens": {RestoreFileTokens, 5000}, "RestoreTotalTokens": {RestoreTotalTokens, 50_000},
-		"ReadLinePrefix": {ReadLinePrefix, 7},
+		"MicroKeep": {int64(MicroKeep.Value), 3}, "MicroTarget": {MicroTarget.Value, 40_000}, "MicroMinSavings": {MicroMinSavings.Value, 20_000},
+		"RestoreFiles": {int64(RestoreFiles.Value), 5}, "RestoreFileTokens": {RestoreFileTokens.Value, 5000}, "RestoreTotalTokens": {RestoreTotalTokens.Value, 50_000},
+		"ReadLinePrefix": {int64(ReadLinePrefix.Value), 7},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %d, want %d", name, c[0], c[1])
@@ -42,7 +42,7 @@ func TestMicroBySize(t *testing.T) {
 	for v, want := range map[string]bool{
 		"": false, "1.0.89": false, "2.0.76": false, "2.1.0": true, "2.1.7": true, "2.1.19": true, "2.1.21": true, "2.1.22": false, "2.1.146": false,
 	} {
-		if got := MicroBySize(v); got != want {
+		if got := MicroBySize.In(v); got != want {
 			t.Errorf("MicroBySize(%q) = %v, want %v", v, got, want)
 		}
 	}
@@ -50,16 +50,16 @@ func TestMicroBySize(t *testing.T) {
 
 func TestCompactableTools(t *testing.T) {
 	for _, tool := range []string{"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch", "Edit", "Write"} {
-		if !CompactableTools[tool] {
+		if !Compactable(tool) {
 			t.Errorf("%s is not compactable", tool)
 		}
 	}
 	for _, tool := range []string{"Task", "TodoWrite", "MultiEdit", "NotebookEdit", "read"} {
-		if CompactableTools[tool] {
+		if Compactable(tool) {
 			t.Errorf("%s is compactable", tool)
 		}
 	}
-	if Placeholder != "[Old tool result content cleared]" {
-		t.Errorf("Placeholder = %q", Placeholder)
+	if Placeholder.Value != "[Old tool result content cleared]" {
+		t.Errorf("Placeholder = %q", Placeholder.Value)
 	}
 }

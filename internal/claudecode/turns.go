@@ -3,8 +3,6 @@ package claudecode
 import (
 	"slices"
 	"strings"
-
-	"github.com/ctxlab/ctxlab/replay"
 )
 
 // The turn rules say where Claude Code, or the API, rewrites the cached
@@ -18,20 +16,27 @@ import (
 // extended-thinking budget from words in the user's prompt; Anthropic's
 // "Claude Code: Best practices for agentic coding" names the escalating
 // phrases ("think" < "think hard" < "think harder" < "ultrathink"), and
-// Claude Code 1.0.x's bundled cli.js maps them to these budgets.
-const (
-	ThinkBasic   = 4_000
-	ThinkMiddle  = 10_000
-	ThinkHighest = 31_999
+// Claude Code 1.0.x's bundled cli.js maps them to these budgets. From 2.0
+// (ThinkingKeywords) the budget no longer follows the keywords: 2.x
+// records its setting as thinkingMetadata on user lines. Before it, a turn
+// whose budget differs from the previous call's invalidates the cached
+// messages, as changing the thinking parameters does while the system
+// prompt and tools stay cached (Anthropic's "Building with extended
+// thinking").
+var (
+	ThinkingKeywords = Fact{Name: "ThinkingKeywords", Until: "2.0.0",
+		Doc:    "the thinking budget follows the prompt's keywords, and a changed budget breaks the cached messages",
+		Source: `Claude Code 1.0.x's bundled cli.js; Anthropic's "Building with extended thinking"; thinkingMetadata on 2.x user lines`}
+	ThinkBasic = Value[int64]{Fact{Name: "ThinkBasic", Until: ThinkingKeywords.Until,
+		Doc:    `the thinking budget of "think"`,
+		Source: "Claude Code 1.0.x's bundled cli.js"}, 4_000}
+	ThinkMiddle = Value[int64]{Fact{Name: "ThinkMiddle", Until: ThinkingKeywords.Until,
+		Doc:    `the thinking budget of "think hard", "megathink" and their variants`,
+		Source: "Claude Code 1.0.x's bundled cli.js"}, 10_000}
+	ThinkHighest = Value[int64]{Fact{Name: "ThinkHighest", Until: ThinkingKeywords.Until,
+		Doc:    `the thinking budget of "think harder", "ultrathink" and their variants`,
+		Source: "Claude Code 1.0.x's bundled cli.js"}, 31_999}
 )
-
-// ThinkingKeywordsUntil is the first Claude Code version whose thinking
-// budget no longer follows the prompt's keywords (2.x records its setting
-// as thinkingMetadata on user lines). Before it, a turn whose budget
-// differs from the previous call's invalidates the cached messages, as
-// changing the thinking parameters does while the system prompt and tools
-// stay cached (Anthropic's "Building with extended thinking").
-const ThinkingKeywordsUntil = "2.0.0"
 
 // The phrases after "think" that raise its budget, matched as whole words.
 var (
@@ -59,21 +64,33 @@ func ThinkingBudget(text string) int64 {
 		if !wordEnd(t, end) {
 			continue // "thinking", "thinks"
 		}
-		switch {
-		case strings.HasSuffix(t[:i], "ultra") && wordEnd(t, i-len("ultra")-1):
-			return ThinkHighest
-		case strings.HasSuffix(t[:i], "mega") && wordEnd(t, i-len("mega")-1):
-			budget = max(budget, ThinkMiddle)
-		case !wordEnd(t, i-1):
-			// "rethink"
-		case followedBy(t[end:], thinkHighest):
-			return ThinkHighest
-		case followedBy(t[end:], thinkMiddle):
-			budget = max(budget, ThinkMiddle)
-		default:
-			budget = max(budget, ThinkBasic)
+		budget = max(budget, phraseBudget(t, i, end))
+		if budget == ThinkHighest.Value {
+			return budget
 		}
 	}
+}
+
+// phraseBudget is the budget of the phrase around the whole word "think"
+// at t[i:end]: "ultrathink", "megathink", "think" and the words after it;
+// 0 for a word such as "rethink".
+func phraseBudget(t string, i, end int) int64 {
+	if strings.HasSuffix(t[:i], "ultra") && wordEnd(t, i-len("ultra")-1) {
+		return ThinkHighest.Value
+	}
+	if strings.HasSuffix(t[:i], "mega") && wordEnd(t, i-len("mega")-1) {
+		return ThinkMiddle.Value
+	}
+	if !wordEnd(t, i-1) {
+		return 0 // "rethink"
+	}
+	if followedBy(t[end:], thinkHighest) {
+		return ThinkHighest.Value
+	}
+	if followedBy(t[end:], thinkMiddle) {
+		return ThinkMiddle.Value
+	}
+	return ThinkBasic.Value
 }
 
 // wordEnd reports whether t has no word character at i: i is outside t,
@@ -112,69 +129,86 @@ func hasThink(s string) bool {
 	return false
 }
 
-// PromptBudget returns the thinking budget a user message sets, and false
-// when it sets none: it is not a prompt the user typed (replay.Message.Typed),
-// so it starts no turn.
-func PromptBudget(m *replay.Message) (int64, bool) {
-	if !m.Typed() {
-		return 0, false
-	}
-	var text []string
-	for _, b := range m.Blocks {
-		if b.Kind == replay.BlockText && hasThink(b.Text) {
-			text = append(text, b.Text)
-		}
-	}
-	if len(text) == 0 {
-		return 0, true
-	}
-	return ThinkingBudget(strings.Join(text, "\n")), true
+// The turns at which the cached conversation is rewritten, by version.
+var (
+	// SkillsReload: from 2.1.0 Claude Code reloads the skills while a
+	// session runs (its CHANGELOG, 2.1.0: "skill hot-reload"), so a skill
+	// written in the session changes the skill list in the prompt ahead
+	// of the conversation (replay.Call.SkillsChanged).
+	SkillsReload = Fact{Name: "SkillsReload", From: "2.1.0",
+		Doc:    "a skill written in the session changes the skill list sent ahead of the conversation, from the second call after the write",
+		Source: `Claude Code's CHANGELOG, 2.1.0 ("skill hot-reload"); usage.cache_read_input_tokens after a SKILL.md is written`}
+	// PostCompactTurn: from 2.1.126 the first user turn after a
+	// compaction reads only the system prompt, although the prompt grew
+	// and nothing recorded changed; 2.1.41's read it all.
+	PostCompactTurn = Fact{Name: "PostCompactTurn", From: "2.1.126",
+		Doc:    "the first user turn after a compaction reads only the system prompt",
+		Source: "usage.cache_read_input_tokens of the first turn after a compaction (2.1.41: all; 2.1.126–2.1.146: the system prompt)"}
+	// SecondTurn: the session's second user turn reading only the system
+	// prompt is a rule no version is known to have (Until "0": the
+	// simulator's second-turn-until can turn it on). It was taken from
+	// four second turns of 1.0.70–2.0.76 that fell back; the third
+	// calibration set's 1.0.81–1.0.102 sessions read the whole previous
+	// prompt at 23 of their 30 second turns, and AllowedTools, which
+	// applies at every turn, accounts for the fallbacks at those versions.
+	SecondTurn = Fact{Name: "SecondTurn", Until: "0",
+		Doc:    "the session's second user turn reads only the system prompt",
+		Source: "usage.cache_read_input_tokens of second turns within the cache lifetime (1.0.81–1.0.102: 7 of 30 read only the tools and system prompt, 4 of them after a turn that first used a tool that asks; 2.1.11 on: 1 of 12)"}
+	// AllowedTools: from 1.0.66 until 2.1.0 the system prompt ends with
+	// the tools the user allowed without asking ("You can use the
+	// following tools without requiring user approval: …", from the
+	// permission rules of every source), and Claude Code builds the
+	// system prompt when a user turn begins. Allowing a tool for good in
+	// a turn ("Yes, and don't ask again"), which the transcript does not
+	// record, changes it at the next turn past its first block (the line
+	// "You are Claude Code, …", which has a breakpoint of its own), so the
+	// turn reads only the tools and that line. 1.0.62–1.0.65 wrote the
+	// list only with DETAILED_PERMISSION_MESSAGES set; 2.1.0 does not.
+	AllowedTools = Fact{Name: "AllowedTools", From: "1.0.66", Until: "2.1.0",
+		Doc:    "the system prompt Claude Code builds at each user turn lists the tools the user allowed without asking, so a tool allowed for good in a turn, which the transcript does not record, changes it past its first block at the next turn",
+		Source: "the bundled cli.js of 1.0.62–2.1.0 (the system prompt's allowed-tools line: behind DETAILED_PERMISSION_MESSAGES in 1.0.62–1.0.65, gone in 2.1.0); usage.cache_read_input_tokens of 1.0.70–2.0.76 turns (39 of 124 after a turn that first used a tool that asks read only the tools and the first block, against 18 of 678 after none)"}
+	// DateUTC: until 1.0.110 the system prompt's environment block names
+	// today's date in UTC (new Date().toISOString()), after its first
+	// block; Claude Code builds it when a user turn begins. From 1.0.110
+	// it names the local date, and the transcript does not record the
+	// time zone.
+	DateUTC = Fact{Name: "DateUTC", Until: "1.0.110",
+		Doc:    "the system prompt Claude Code builds at each user turn names the date in UTC, so a turn begun on another UTC date than the turn before changes it past its first block",
+		Source: `the bundled cli.js of 1.0.0–1.0.109 (the environment's "Today's date" from toISOString; from 1.0.110 the local date); usage.cache_read_input_tokens of a 1.0.96 turn begun 51 seconds after midnight UTC (the tools and first block)`}
+	// AskingTools are the tools Claude Code asks the user's permission to
+	// run unless a rule allows them; a tool of an MCP server (its name
+	// begins with "mcp_") asks too.
+	AskingTools = Value[[]string]{Fact{Name: "AskingTools",
+		Doc:    "the tools Claude Code asks permission to run unless a rule allows them, and every MCP server's tool",
+		Source: `Anthropic's "Claude Code settings" (the tools available to Claude, "Permission Required")`},
+		[]string{"Bash", "Edit", "MultiEdit", "NotebookEdit", "WebFetch", "WebSearch", "Write"}}
+	// DropThinking: before 2.1, on the models of DropThinkingModels, the
+	// API drops the thinking blocks of earlier assistant turns once a user
+	// message that is not a tool result follows (Anthropic's "Building
+	// with extended thinking"), so the cached prefix breaks at the
+	// previous turn's first response; 2.1's transcripts show the thinking
+	// kept.
+	DropThinking = Fact{Name: "DropThinking", Until: "2.1.0",
+		Doc:    "a user turn after a turn with thinking breaks the cached conversation, on the models of DropThinkingModels",
+		Source: `Anthropic's "Building with extended thinking"; usage.cache_read_input_tokens of such turns (2.0.76: the system prompt; 2.1.x: all)`}
+	// DropThinkingModels are matched anywhere in the model id, so that
+	// ids behind a provider prefix match too.
+	DropThinkingModels = Value[[]string]{Fact{Name: "DropThinkingModels",
+		Doc:    "the models whose earlier turns' thinking the API drops: every Claude model before Claude Opus 4.5",
+		Source: `Anthropic's "Building with extended thinking"`},
+		[]string{"claude-3", "sonnet-4-2", "opus-4-2", "opus-4-1", "sonnet-4-5", "haiku-4-5"}}
+)
+
+// Asks reports whether Claude Code asks permission to run the tool named
+// name unless a rule allows it (AskingTools, and the tools of MCP
+// servers).
+func Asks(name string) bool {
+	return strings.HasPrefix(name, "mcp_") || slices.Contains(AskingTools.Value, name)
 }
-
-// SkillsReloadFrom is the first Claude Code version that reloads the
-// skills while a session runs (its CHANGELOG, 2.1.0: "skill hot-reload"):
-// from it, a skill written in the session changes the skill list in the
-// prompt ahead of the conversation (replay.Call.SkillsChanged).
-const SkillsReloadFrom = "2.1.0"
-
-// SkillsChanged reports whether call c was sent with a skill list a skill
-// written in the session changed.
-func SkillsChanged(c *replay.Call) bool {
-	return c.SkillsChanged && c.Version != "" && replay.CompareVersions(c.Version, SkillsReloadFrom) >= 0
-}
-
-// PostCompactTurnFrom is the first Claude Code version whose first user
-// turn after a compaction rewrites the conversation after the system
-// prompt: its transcripts read only the system prompt there, although the
-// prompt grew and nothing recorded changed; 2.1.41's read it all.
-const PostCompactTurnFrom = "2.1.126"
-
-// SecondTurnUntil is the first Claude Code version whose second user turn
-// no longer rewrites the conversation from its first message: before 2.1
-// that turn read only the system prompt, although the prompt grew and
-// nothing recorded changed.
-const SecondTurnUntil = "2.1.0"
-
-// DropThinkingUntil is the first Claude Code version whose user turns keep
-// the cached conversation after a turn with thinking. Before it, on the
-// models of DropsThinking, the API drops the thinking blocks of earlier
-// assistant turns once a user message that is not a tool result follows
-// (Anthropic's "Building with extended thinking"), so the cached prefix
-// breaks at the previous turn's first response; 2.1's transcripts show the
-// thinking kept.
-const DropThinkingUntil = "2.1.0"
-
-// DropThinkingModels lists the models whose earlier turns' thinking the
-// API drops (Anthropic's "Building with extended thinking": every Claude
-// model before Claude Opus 4.5), matched anywhere in the model id, so
-// that ids behind a provider prefix match too.
-var DropThinkingModels = []string{"claude-3", "sonnet-4-2", "opus-4-2", "opus-4-1", "sonnet-4-5", "haiku-4-5"}
 
 // DropsThinking reports whether the API drops the thinking of model's
 // earlier turns (DropThinkingModels).
-func DropsThinking(model string) bool {
-	return slices.ContainsFunc(DropThinkingModels, func(m string) bool { return strings.Contains(model, m) })
-}
+func DropsThinking(model string) bool { return matchesAny(model, DropThinkingModels.Value) }
 
 // TurnRules are the versions the turn rules apply from or until. The zero
 // value of a field means its default; "0" is before every version and
@@ -182,32 +216,32 @@ func DropsThinking(model string) bool {
 type TurnRules struct {
 	// ThinkingKeywordsUntil: before it, a turn whose keyword thinking
 	// budget differs from the previous call's rewrites the conversation
-	// (ThinkingKeywordsUntil).
+	// (ThinkingKeywords).
 	ThinkingKeywordsUntil string
 	// PostCompactTurnFrom: from it, the first user turn after a
-	// compaction does (PostCompactTurnFrom).
+	// compaction does (PostCompactTurn).
 	PostCompactTurnFrom string
 	// DropThinkingUntil: before it, a user turn after a turn with thinking
-	// does, on the models of DropsThinking (DropThinkingUntil).
+	// does, on the models of DropsThinking (DropThinking).
 	DropThinkingUntil string
 	// SecondTurnUntil: before it, the session's second user turn does
-	// (SecondTurnUntil).
+	// (SecondTurn).
 	SecondTurnUntil string
 }
 
 // WithDefaults returns r with every empty field set to its default.
 func (r TurnRules) WithDefaults() TurnRules {
 	if r.ThinkingKeywordsUntil == "" {
-		r.ThinkingKeywordsUntil = ThinkingKeywordsUntil
+		r.ThinkingKeywordsUntil = ThinkingKeywords.Until
 	}
 	if r.PostCompactTurnFrom == "" {
-		r.PostCompactTurnFrom = PostCompactTurnFrom
+		r.PostCompactTurnFrom = PostCompactTurn.From
 	}
 	if r.DropThinkingUntil == "" {
-		r.DropThinkingUntil = DropThinkingUntil
+		r.DropThinkingUntil = DropThinking.Until
 	}
 	if r.SecondTurnUntil == "" {
-		r.SecondTurnUntil = SecondTurnUntil
+		r.SecondTurnUntil = SecondTurn.Until
 	}
 	return r
 }
@@ -239,7 +273,8 @@ const (
 type TurnCall struct {
 	Model, Version string
 	// NewTurn is set when a prompt the user typed precedes the call, and
-	// Budget is then that prompt's keyword thinking budget (PromptBudget).
+	// Budget is then that prompt's keyword thinking budget
+	// (replay.Message.PromptBudget).
 	// The turn runs with it only when the call's response shows thinking
 	// (Thought): a keyword that asked for a budget whose response did not
 	// think set none (Turns.Next). Budget counts on no other call.
@@ -270,17 +305,44 @@ func NewTurns(r TurnRules, continued bool) Turns {
 
 // Next returns the rules that apply at the thread's next call.
 func (t *Turns) Next(c TurnCall) Rewrite {
-	var rw Rewrite
 	first := !t.started
 	t.started = true
+	rw := t.modelAndBudget(c, first)
+	if !first && c.NewTurn && !t.second {
+		t.second = true
+		if Before(c.Version, t.rules.SecondTurnUntil) {
+			rw |= RewriteSecondTurn
+		}
+	}
+	if c.NewTurn && t.thought && Before(c.Version, t.rules.DropThinkingUntil) && DropsThinking(c.Model) {
+		rw |= RewriteThinkingDropped
+	}
+	if c.NewTurn {
+		t.thought = false
+	}
+	t.thought = t.thought || c.Thought
+	if c.NewTurn && t.compacted {
+		t.compacted = false
+		if AtLeast(c.Version, t.rules.PostCompactTurnFrom) {
+			rw |= RewritePostCompact
+		}
+	}
+	t.prev = c
+	return rw
+}
+
+// modelAndBudget follows the model and the keyword thinking budget a turn
+// runs with, and returns the rules they set off at call c (the thread's
+// first when first is set): a turn on the model a switched turn went on
+// with, and a changed budget.
+func (t *Turns) modelAndBudget(c TurnCall, first bool) Rewrite {
+	var rw Rewrite
+	budget := t.budget
 	if first || c.NewTurn {
 		if !first && c.Model == t.prev.Model && t.turnModel != "" && t.turnModel != c.Model {
 			rw |= RewriteModelNamed
 		}
 		t.turnModel = c.Model
-	}
-	budget := t.budget
-	if first || c.NewTurn {
 		budget = 0
 		if c.Thought {
 			budget = c.Budget
@@ -290,60 +352,20 @@ func (t *Turns) Next(c TurnCall) Rewrite {
 		rw |= RewriteThinkingBudget
 	}
 	t.budget = budget
-	if !first && c.NewTurn && !t.second {
-		t.second = true
-		if before(c.Version, t.rules.SecondTurnUntil) {
-			rw |= RewriteSecondTurn
-		}
-	}
-	if c.NewTurn && t.thought && before(c.Version, t.rules.DropThinkingUntil) && DropsThinking(c.Model) {
-		rw |= RewriteThinkingDropped
-	}
-	if c.NewTurn {
-		t.thought = false
-	}
-	t.thought = t.thought || c.Thought
-	if c.NewTurn && t.compacted {
-		t.compacted = false
-		if c.Version != "" && replay.CompareVersions(c.Version, t.rules.PostCompactTurnFrom) >= 0 {
-			rw |= RewritePostCompact
-		}
-	}
-	t.prev = c
 	return rw
 }
 
+// Budget is the keyword thinking budget the current turn runs with, as
+// of the call Next last returned for (0 when it does not think).
+func (t *Turns) Budget() int64 { return t.budget }
+
 // Keywords reports whether a call on version sets its thinking budget
-// from its prompt's keywords (before ThinkingKeywordsUntil): only then does
-// TurnCall.Budget count.
+// from its prompt's keywords (before TurnRules.ThinkingKeywordsUntil):
+// only then does TurnCall.Budget count.
 func (t *Turns) Keywords(version string) bool {
-	return before(version, t.rules.ThinkingKeywordsUntil)
+	return Before(version, t.rules.ThinkingKeywordsUntil)
 }
 
 // Compacted records a compaction before the call Next just returned for
 // (its first user turn after is RewritePostCompact's).
 func (t *Turns) Compacted() { t.compacted = true }
-
-// Continues reports whether a thread begins with a compaction summary: a
-// full compaction comes before its first sent call. Claude Code 1.0.x
-// wrote a conversation it compacted on into a new transcript that begins
-// with the summary, and a resumed one copies it from there (2.x compacts
-// within the transcript). Such a conversation began in the session it
-// continues: its second turn is long past, and its first call read a
-// prefix its own compaction had just written, not one the user's other
-// requests keep warm.
-func Continues(th *replay.Thread) bool {
-	first := slices.IndexFunc(th.Calls, func(c replay.Call) bool { return c.Sent() })
-	if first < 0 {
-		return false
-	}
-	for _, comp := range th.Compactions {
-		if comp.Msg > th.Calls[first].Msg {
-			break
-		}
-		if comp.Kind != replay.CompactMicro {
-			return true
-		}
-	}
-	return false
-}

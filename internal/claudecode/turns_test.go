@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/ctxlab/ctxlab/replay"
 )
 
 // Model ids as transcripts record them.
@@ -22,45 +20,21 @@ func TestThinkingBudget(t *testing.T) {
 		"fix the parser":                      0,
 		"I was thinking about the parser":     0, // "thinking" is not "think"
 		"rethink this":                        0,
-		"think about the parser":              ThinkBasic, // "think about it" is the middle phrase, not "think about"
-		"think about it":                      ThinkMiddle,
-		"think":                               ThinkBasic,
-		"Please THINK before you edit":        ThinkBasic,
-		"think hard about the cache":          ThinkMiddle,
-		"megathink: why is it slow":           ThinkMiddle,
-		"think deeply, then answer":           ThinkMiddle,
-		"think harder":                        ThinkHighest,
-		"fix the modules ultrathink":          ThinkHighest,
-		"think hard, no, think harder":        ThinkHighest, // the strongest phrase wins
-		"Ultrathink analyze self learning":    ThinkHighest,
-		"think very hard about the threshold": ThinkHighest,
+		"think about the parser":              ThinkBasic.Value, // "think about it" is the middle phrase, not "think about"
+		"think about it":                      ThinkMiddle.Value,
+		"think":                               ThinkBasic.Value,
+		"Please THINK before you edit":        ThinkBasic.Value,
+		"think hard about the cache":          ThinkMiddle.Value,
+		"megathink: why is it slow":           ThinkMiddle.Value,
+		"think deeply, then answer":           ThinkMiddle.Value,
+		"think harder":                        ThinkHighest.Value,
+		"fix the modules ultrathink":          ThinkHighest.Value,
+		"think hard, no, think harder":        ThinkHighest.Value, // the strongest phrase wins
+		"Ultrathink analyze self learning":    ThinkHighest.Value,
+		"think very hard about the threshold": ThinkHighest.Value,
 	} {
 		if got := ThinkingBudget(text); got != want {
 			t.Errorf("ThinkingBudget(%q) = %d, want %d", text, got, want)
-		}
-	}
-}
-
-func TestPromptBudget(t *testing.T) {
-	text := func(s string) replay.Block { return replay.Block{Kind: replay.BlockText, Text: s} }
-	for _, c := range []struct {
-		name string
-		m    replay.Message
-		want int64
-		ok   bool
-	}{
-		{"typed", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("ultrathink: why")}}, ThinkHighest, true},
-		{"typed without keyword", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("git push")}}, 0, true},
-		{"meta", replay.Message{Role: replay.RoleUser, Meta: true, Blocks: []replay.Block{text("ultrathink")}}, 0, false},
-		{"summary", replay.Message{Role: replay.RoleUser, CompactSummary: true, Blocks: []replay.Block{text("think")}}, 0, false},
-		{"tool result", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{{Kind: replay.BlockToolResult}, text("think")}}, 0, false},
-		{"interrupted", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{text("[Request interrupted by user]")}}, 0, false},
-		{"assistant", replay.Message{Role: replay.RoleAssistant, Blocks: []replay.Block{text("think")}}, 0, false},
-		{"image only", replay.Message{Role: replay.RoleUser, Blocks: []replay.Block{{Kind: replay.BlockImage}}}, 0, false},
-	} {
-		got, ok := PromptBudget(&c.m)
-		if got != c.want || ok != c.ok {
-			t.Errorf("%s: %d, %v; want %d, %v", c.name, got, ok, c.want, c.ok)
 		}
 	}
 }
@@ -87,17 +61,23 @@ func TestTurns(t *testing.T) {
 		continued bool
 		calls     []call
 	}{
-		{"second turn, once", TurnRules{}, false, []call{
+		// The second-turn rule holds in no version by default
+		// (SecondTurn); turned on, it fires once, within its versions.
+		{"second turn, by default", TurnRules{}, false, []call{
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+			{c: turn(sonnet45, "2.0.76", 0, false)},
+		}},
+		{"second turn, once", TurnRules{SecondTurnUntil: "2.1.0"}, false, []call{
 			{c: turn(sonnet45, "2.0.76", 0, false)},
 			{c: within(sonnet45, "2.0.76", 0, false)},
 			{c: turn(sonnet45, "2.0.76", 0, false), want: RewriteSecondTurn},
 			{c: turn(sonnet45, "2.0.76", 0, false)},
 		}},
-		{"second turn, 2.1", TurnRules{}, false, []call{
+		{"second turn, 2.1", TurnRules{SecondTurnUntil: "2.1.0"}, false, []call{
 			{c: turn(sonnet45, "2.1.11", 0, false)},
 			{c: turn(sonnet45, "2.1.11", 0, false)},
 		}},
-		{"second turn, continued", TurnRules{}, true, []call{
+		{"second turn, continued", TurnRules{SecondTurnUntil: "2.1.0"}, true, []call{
 			{c: within(sonnet45, "1.0.81", 0, false)},
 			{c: turn(sonnet45, "1.0.81", 0, false)},
 		}},
@@ -122,19 +102,19 @@ func TestTurns(t *testing.T) {
 		// from 2.0. (The drop rule is off: these models drop thinking.)
 		{"thinking budget", TurnRules{DropThinkingUntil: "0"}, true, []call{
 			{c: turn(sonnet4, "1.0.89", 0, false)},
-			{c: turn(sonnet4, "1.0.89", ThinkHighest, true), want: RewriteThinkingBudget},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest.Value, true), want: RewriteThinkingBudget},
 			{c: within(sonnet4, "1.0.89", 0, false)},
-			{c: turn(sonnet4, "1.0.89", ThinkHighest, true)},
-			{c: turn(sonnet4, "1.0.89", ThinkBasic, true), want: RewriteThinkingBudget},
-			{c: turn(sonnet4, "1.0.89", ThinkBasic, false), want: RewriteThinkingBudget},
-			{c: turn(sonnet4, "2.0.0", ThinkHighest, true)},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest.Value, true)},
+			{c: turn(sonnet4, "1.0.89", ThinkBasic.Value, true), want: RewriteThinkingBudget},
+			{c: turn(sonnet4, "1.0.89", ThinkBasic.Value, false), want: RewriteThinkingBudget},
+			{c: turn(sonnet4, "2.0.0", ThinkHighest.Value, true)},
 		}},
 		// A keyword whose response did not think set no budget: 1.0.80's
 		// "i think that belongs …" (Opus 4.1), read whole both ways.
 		{"keyword without thinking", TurnRules{}, true, []call{
 			{c: turn(opus41, "1.0.80", 0, false)},
-			{c: turn(opus41, "1.0.80", ThinkBasic, false)},
-			{c: within(opus41, "1.0.80", ThinkBasic, false)},
+			{c: turn(opus41, "1.0.80", ThinkBasic.Value, false)},
+			{c: within(opus41, "1.0.80", ThinkBasic.Value, false)},
 			{c: turn(opus41, "1.0.80", 0, false)},
 		}},
 		{"model named", TurnRules{}, true, []call{
@@ -161,12 +141,12 @@ func TestTurns(t *testing.T) {
 		}},
 		{"rules off", off, false, []call{
 			{c: turn(sonnet4, "1.0.89", 0, true), after: compacted},
-			{c: turn(sonnet4, "1.0.89", ThinkHighest, true)},
+			{c: turn(sonnet4, "1.0.89", ThinkHighest.Value, true)},
 			{c: turn(sonnet4, "1.0.89", 0, false)},
 		}},
 		{"unknown version", TurnRules{}, false, []call{
 			{c: turn(sonnet45, "", 0, true)},
-			{c: turn(sonnet45, "", ThinkHighest, false)},
+			{c: turn(sonnet45, "", ThinkHighest.Value, false)},
 		}},
 	} {
 		turns := NewTurns(tc.rules, tc.continued)
@@ -192,11 +172,11 @@ func TestThinkingBudgetRegexps(t *testing.T) {
 		s = strings.ToLower(s)
 		switch {
 		case highest.MatchString(s):
-			return ThinkHighest
+			return ThinkHighest.Value
 		case middle.MatchString(s):
-			return ThinkMiddle
+			return ThinkMiddle.Value
 		case basic.MatchString(s):
-			return ThinkBasic
+			return ThinkBasic.Value
 		}
 		return 0
 	}
@@ -239,5 +219,19 @@ func TestWordEnd(t *testing.T) {
 	}
 	if !wordEnd("ab", -1) || !wordEnd("ab", 2) || wordEnd("ab", 1) || wordEnd("ab", 0) {
 		t.Error("wordEnd outside the text")
+	}
+}
+
+// TestAsks: the tools Claude Code asks permission for, and an MCP
+// server's (its name begins with "mcp_"); the read-only ones do not ask.
+func TestAsks(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Bash": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "WebFetch": true, "WebSearch": true, "Write": true,
+		"mcp__github__get_issue": true, "mcp_docker_jira": true,
+		"Read": false, "Glob": false, "Grep": false, "LS": false, "TodoWrite": false, "Task": false, "mcp": false, "": false,
+	} {
+		if got := Asks(name); got != want {
+			t.Errorf("Asks(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

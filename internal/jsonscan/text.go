@@ -96,10 +96,76 @@ func UTF16Len(s string) int {
 	return n
 }
 
-// word returns the eight bytes of s at i (i+8 <= len(s)) as one
-// little-endian word, for the scanners that test eight bytes at a time.
+// UTF16LenNewlines is UTF16Len of s together with the number of `\n`
+// escapes in it (the two bytes '\' 'n', as strings.Count counts them), in
+// one pass rather than two.
+func UTF16LenNewlines(s string) (n, newlines int) {
+	i := 0
+	for i < len(s) {
+		// Eight bytes at a time while they are ASCII without a backslash,
+		// one unit each; the lowest flag, the first non-ASCII byte or
+		// backslash, is exact (a borrow only flags bytes above it).
+		for i+8 <= len(s) {
+			v := word(s, i)
+			special := (v | (v ^ (lsb * '\\') - lsb)) & msb
+			if special == 0 {
+				n += 8
+				i += 8
+				continue
+			}
+			k := bits.TrailingZeros64(special) >> 3
+			n += k
+			i += k
+			// Passed here: a backslash, and the characters of one unit
+			// that measureRune recognises without decoding.
+			switch c := s[i]; {
+			case c == '\\':
+				if i+1 < len(s) && s[i+1] == 'n' {
+					newlines++
+				}
+				n++
+				i++
+				continue
+			case c >= 0xC2 && c <= 0xDF:
+				if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+					n++
+					i += 2
+					continue
+				}
+			case c >= 0xE1 && c <= 0xEC:
+				if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+					n++
+					i += 3
+					continue
+				}
+			}
+			break
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '\\' && i+1 < len(s) && s[i+1] == 'n' {
+				newlines++
+			}
+			n++
+			i++
+			continue
+		}
+		size, units, _ := measureRune(s[i:])
+		n += units
+		i += size
+	}
+	return n, newlines
+}
+
+// word returns the eight bytes of s at i as one little-endian word, for
+// the scanners that test eight bytes at a time. The caller ensures
+// i+8 <= len(s): nothing is checked, so that the load is one instruction
+// (slicing s[i:] first cost six more, in every scanner's inner loop).
 func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s[i:])))[:])
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
 }
 
 // measureRune decodes the character at the start of s, which is not ASCII:

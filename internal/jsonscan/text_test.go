@@ -144,6 +144,23 @@ func FuzzUTF16Len(f *testing.F) {
 	})
 }
 
+// FuzzUTF16LenNewlines holds UTF16LenNewlines to UTF16Len and to
+// strings.Count of the `\n` escapes.
+func FuzzUTF16LenNewlines(f *testing.F) {
+	f.Add(`{"content":"line\nline\n\\n é\n"}`)
+	f.Add("\\nabcdefg\\\xffn\\nhijklmnop\xe2\x82\\")
+	f.Add("abcdefg\\nabcdefg\\")
+	f.Fuzz(func(t *testing.T, s string) {
+		n, newlines := UTF16LenNewlines(s)
+		if want := UTF16Len(s); n != want {
+			t.Errorf("UTF16LenNewlines(%q) = %d units, want %d", s, n, want)
+		}
+		if want := strings.Count(s, `\n`); newlines != want {
+			t.Errorf("UTF16LenNewlines(%q) = %d newlines, want %d", s, newlines, want)
+		}
+	})
+}
+
 // TestMeasureRune covers each branch of the decoding: the two shortcuts,
 // the characters outside them, and invalid or cut sequences.
 func TestMeasureRune(t *testing.T) {
@@ -245,6 +262,14 @@ func FuzzAppendUnescaped(f *testing.F) {
 			t.Fatalf("AppendUnescaped(%q, max %d) = %q, not a prefix of %q of at least that many bytes", body, max, got, want)
 		}
 	})
+}
+
+func BenchmarkUTF16LenNewlines(b *testing.B) {
+	raw := `"` + strings.Repeat(`func main() {\n\tfmt.Println(\"café\")\n}\n`, 2000) + `"`
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		UTF16LenNewlines(raw)
+	}
 }
 
 func BenchmarkStringLen(b *testing.B) {

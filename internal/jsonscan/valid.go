@@ -33,7 +33,8 @@ func validValue(s string, i, depth int, sc *Scanner) (int, bool) {
 	switch c := s[i]; {
 	case c == '"':
 		if sc == nil {
-			return validString(s, i)
+			end, _, ok := validString(s, i)
+			return end, ok
 		}
 		end, n, utf8OK, ok := validStringLen(s, i)
 		if ok && end-i > longString {
@@ -72,7 +73,7 @@ func validObject(s string, i, depth int, sc *Scanner) (int, bool) {
 			return i, false
 		}
 		var ok bool
-		if i, ok = validString(s, i); !ok {
+		if i, _, ok = validString(s, i); !ok {
 			return i, false
 		}
 		i = SkipSpace(s, i)
@@ -270,8 +271,9 @@ const (
 )
 
 // validString checks the string literal at s[i] == '"' and returns the
-// index past its closing quote.
-func validString(s string, i int) (int, bool) {
+// index past its closing quote, and whether the literal holds an escape
+// (an object's key is then unescaped).
+func validString(s string, i int) (end int, escaped, ok bool) {
 	i++
 	for {
 		// Skip eight bytes at a time while none is '"', '\' or a control
@@ -294,28 +296,29 @@ func validString(s string, i int) (int, bool) {
 			i += 8
 		}
 		if i >= len(s) {
-			return i, false
+			return i, escaped, false
 		}
 		switch c := s[i]; {
 		case c == '"':
-			return i + 1, true
+			return i + 1, escaped, true
 		case c == '\\':
 			if i+1 >= len(s) {
-				return i, false
+				return i, escaped, false
 			}
+			escaped = true
 			switch s[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
-					return i, false
+					return i, escaped, false
 				}
 				i += 6
 			default:
-				return i, false
+				return i, escaped, false
 			}
 		case c < 0x20:
-			return i, false
+			return i, escaped, false
 		default:
 			i++
 		}
@@ -328,6 +331,11 @@ func validString(s string, i int) (int, bool) {
 // Bytes of 0x80 and above leave the fast path, to be decoded.
 func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 	i++
+	start := i
+	// The length is counted as the bytes passed less fewer: what an escape
+	// or a multi-byte character saves, so that the loops over plain text
+	// keep no count of their own.
+	fewer := 0
 	utf8OK = true
 	for {
 		for i+8 <= len(s) {
@@ -336,52 +344,93 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 			b := v ^ (lsb * '\\')
 			// As validString, and v's own high bits flag non-ASCII bytes
 			// (exactly, so the lowest flag is still the first special
-			// byte).
-			special := (((q - lsb*0x21) &^ q) | ((b - lsb) &^ b) | v) & msb
-			if special != 0 {
-				k := bits.TrailingZeros64(special) >> 3
-				i += k
-				n += k
-				break
+			// byte). Those flags make validString's &^q and &^b
+			// redundant: a byte whose subtraction sets its high bit
+			// without being special is non-ASCII, or above the first
+			// special byte (a borrow).
+			special := ((q - lsb*0x21) | (b - lsb) | v) & msb
+			if special == 0 {
+				if i+16 > len(s) {
+					i += 8
+					continue
+				}
+				v = word(s, i+8)
+				q = v ^ (lsb * 0x02)
+				b = v ^ (lsb * '\\')
+				if special = ((q - lsb*0x21) | (b - lsb) | v) & msb; special == 0 {
+					i += 16
+					continue
+				}
+				i += 8
 			}
-			i += 8
-			n += 8
+			i += bits.TrailingZeros64(special) >> 3
+			// The commonest stops are passed here, without leaving the
+			// loop: a two-byte escape (a tool output's \n, \t, \"), and a
+			// character of two bytes or of three whose lead byte allows
+			// any continuation (measureRune's shortcuts). Either is one
+			// code unit.
+			switch c := s[i]; {
+			case c == '\\':
+				if i+1 < len(s) && shortEscape[s[i+1]] {
+					i += 2
+					fewer++
+					continue
+				}
+			case c >= 0xC2 && c <= 0xDF:
+				if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+					i += 2
+					fewer++
+					continue
+				}
+			case c >= 0xE1 && c <= 0xEC:
+				if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+					i += 3
+					fewer += 2
+					continue
+				}
+			}
+			break
 		}
 		if i >= len(s) {
-			return i, n, utf8OK, false
+			return i, i - start - fewer, utf8OK, false
 		}
 		switch c := s[i]; {
 		case c == '"':
-			return i + 1, n, utf8OK, true
+			return i + 1, i - start - fewer, utf8OK, true
 		case c == '\\':
 			if i+1 >= len(s) {
-				return i, n, utf8OK, false
+				return i, i - start - fewer, utf8OK, false
 			}
+			// An escape is one code unit (a surrogate pair is two escapes).
 			switch s[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
+				fewer++
 			case 'u':
 				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
-					return i, n, utf8OK, false
+					return i, i - start - fewer, utf8OK, false
 				}
 				i += 6
+				fewer += 5
 			default:
-				return i, n, utf8OK, false
+				return i, i - start - fewer, utf8OK, false
 			}
-			n++ // an escape is one code unit (a surrogate pair is two escapes)
 		case c < 0x20:
-			return i, n, utf8OK, false
+			return i, i - start - fewer, utf8OK, false
 		case c < utf8.RuneSelf:
 			i++
-			n++
 		default:
 			size, units, bad := measureRune(s[i:])
 			utf8OK = utf8OK && !bad
-			n += units
+			fewer += size - units
 			i += size
 		}
 	}
 }
+
+// shortEscape marks the bytes that may follow a backslash in a two-byte
+// escape.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'

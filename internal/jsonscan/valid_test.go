@@ -225,7 +225,10 @@ func FuzzValidStringLen(f *testing.F) {
 			s = `"` + s
 		}
 		end, n, utf8OK, ok := validStringLen(s, 0)
-		wantEnd, wantOK := validString(s, 0)
+		wantEnd, escaped, wantOK := validString(s, 0)
+		if wantOK && escaped != strings.Contains(s[:wantEnd], `\`) {
+			t.Fatalf("validString(%q) reports an escape: %v", s, escaped)
+		}
 		if ok != wantOK || ok && end != wantEnd {
 			t.Fatalf("validStringLen(%q) = %d, %v; validString %d, %v", s, end, ok, wantEnd, wantOK)
 		}

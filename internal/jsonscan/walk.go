@@ -173,7 +173,18 @@ func walkFields(raw string, check bool, sc *Scanner, value ValueFunc, fn func(ke
 // it returns the index past the object and, with check, whether it is
 // valid, as validValue would (without recording an end for the object).
 func walkObject(s string, i, depth int, check bool, sc *Scanner, value ValueFunc, fn func(key, val string)) (int, bool) {
-	if check && depth >= maxDepth {
+	if check {
+		return validWalk(s, i, depth, sc, value, fn)
+	}
+	return trustWalk(s, i, sc, fn), true
+}
+
+// validWalk is walkObject with check: each key is validated, and each
+// value handed to value, or else validated by validValue (recording in sc)
+// and handed to fn. The two walks are separate functions so that each
+// keeps its own state in registers.
+func validWalk(s string, i, depth int, sc *Scanner, value ValueFunc, fn func(key, val string)) (int, bool) {
+	if depth >= maxDepth {
 		return i, false
 	}
 	i = SkipSpace(s, i+1)
@@ -184,17 +195,12 @@ func walkObject(s string, i, depth int, check bool, sc *Scanner, value ValueFunc
 		if i >= len(s) || s[i] != '"' {
 			return i, false
 		}
-		var kEnd int
-		if check {
-			var ok bool
-			if kEnd, ok = validString(s, i); !ok {
-				return i, false
-			}
-		} else {
-			kEnd = stringEnd(s, i)
+		kEnd, escaped, ok := validString(s, i)
+		if !ok {
+			return i, false
 		}
 		key := s[i+1 : kEnd-1]
-		if strings.IndexByte(key, '\\') >= 0 {
+		if escaped {
 			key = string(AppendUnescaped(nil, key, -1))
 		}
 		i = SkipSpace(s, kEnd)
@@ -204,36 +210,54 @@ func walkObject(s string, i, depth int, check bool, sc *Scanner, value ValueFunc
 		i = SkipSpace(s, i+1)
 		var end int
 		handled := false
-		if check {
-			var ok bool
-			if value != nil {
-				end, ok, handled = value(key, s, i, depth+1)
-			}
-			if !handled {
-				end, ok = validValue(s, i, depth+1, sc)
-			}
-			if !ok {
-				return end, false
-			}
-		} else {
-			end = sc.valueEnd(s, i)
+		if value != nil {
+			end, ok, handled = value(key, s, i, depth+1)
 		}
 		if !handled {
-			fn(key, s[i:end])
+			if end, ok = validValue(s, i, depth+1, sc); ok {
+				fn(key, s[i:end])
+			}
 		}
-		i = SkipSpace(s, end)
-		if i >= len(s) {
-			return i, false
+		if !ok {
+			return end, false
 		}
-		switch s[i] {
-		case ',':
-			i = SkipSpace(s, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return i, false
+		var done bool
+		if i, done, ok = afterElem(s, end, '}'); done || !ok {
+			return i, ok
 		}
 	}
+}
+
+// trustWalk is walkObject without check: s is valid JSON, and each value's
+// end is looked up in sc or found by skipping it.
+func trustWalk(s string, i int, sc *Scanner, fn func(key, val string)) int {
+	i = SkipSpace(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return i + 1
+	}
+	for i < len(s) && s[i] == '"' {
+		kEnd := stringEnd(s, i)
+		key := s[i+1 : kEnd-1]
+		if strings.IndexByte(key, '\\') >= 0 {
+			key = string(AppendUnescaped(nil, key, -1))
+		}
+		i = SkipSpace(s, kEnd)
+		if i >= len(s) || s[i] != ':' {
+			return i
+		}
+		i = SkipSpace(s, i+1)
+		end := sc.valueEnd(s, i)
+		fn(key, s[i:end])
+		i = SkipSpace(s, end)
+		if i >= len(s) || s[i] != ',' {
+			if i < len(s) && s[i] == '}' {
+				i++
+			}
+			return i
+		}
+		i = SkipSpace(s, i+1)
+	}
+	return i
 }
 
 // Array validates the array at s[i] == '[', nested depth deep, as Value
@@ -290,7 +314,9 @@ func (sc *Scanner) EachElem(raw string, fn func(val string)) {
 // SkipSpace returns the index of the first byte at or after s[i] that is
 // not JSON white space.
 func SkipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	// Every JSON white space byte is at most ' ', and Claude Code writes
+	// compact JSON: one test usually decides.
+	for i < len(s) && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
 	return i

@@ -98,10 +98,33 @@ func PValue(p float64) string {
 }
 
 // ShortID is a session id (a UUID) as people quote it and --session
-// accepts it: its first 8 characters. Other ids are kept whole.
+// accepts it: its first 8 characters. Other ids (a file's name such as
+// general-tool-calls.jsonl, an agent's agent-a1b2c3) are kept whole:
+// their first 8 characters may not tell them apart.
 func ShortID(s string) string {
-	if len(s) > 8 && strings.Count(s, "-") >= 4 {
+	if isUUID(s) {
 		return s[:8]
 	}
 	return s
+}
+
+// isUUID reports whether s reads as a UUID: 8-4-4-4-12 hexadecimal digits.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }

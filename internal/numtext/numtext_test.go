@@ -83,3 +83,23 @@ func TestPValue(t *testing.T) {
 		}
 	}
 }
+
+// TestShortID: a UUID is quoted by its first 8 characters; any other id
+// (a file's own name, an agent's) whole, since its first 8 may be all
+// that several ids share ("general-", "agent-ac").
+func TestShortID(t *testing.T) {
+	for in, want := range map[string]string{
+		"d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7":  "d3e4f5a6",
+		"D3E4F5A6-B7C8-4D9E-A0F1-B2C3D4E5F6A7":  "D3E4F5A6",
+		"d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6ag":  "d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6ag",
+		"d3e4f5a6b7c8-4d9e-a0f1-b2c3d4e5f6a7-":  "d3e4f5a6b7c8-4d9e-a0f1-b2c3d4e5f6a7-",
+		"general-tool-calls-with-comment-lines": "general-tool-calls-with-comment-lines",
+		"agent-acompact-fa0be5":                 "agent-acompact-fa0be5",
+		"a8e99a7c-converted":                    "a8e99a7c-converted",
+		"main":                                  "main",
+	} {
+		if got := ShortID(in); got != want {
+			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

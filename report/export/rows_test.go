@@ -28,10 +28,12 @@ func TestBuildMatchesReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep := accounting.Analyze(s, accounting.DefaultConfig())
-		runs, err := policies.RunList(simulate.Prepare(s), "observed,keep-last-n:n=3", simulate.DefaultConfig())
+		cs, err := policies.CompileList("observed,keep-last-n:n=3")
 		if err != nil {
 			t.Fatal(err)
 		}
+		tr := simulate.Prepare(s)
+		runs := []*simulate.Result{cs[0].Run(tr, simulate.DefaultConfig()), cs[1].Run(tr, simulate.DefaultConfig())}
 		r := export.Build(i, s, rep, runs, table)
 		var calls, input, read, output int64
 		var cost float64

@@ -76,10 +76,11 @@ func TestHTMLSweep(t *testing.T) {
 		inputs = append(inputs, report.SweepInput{Path: s.Path, SHA256: "ab"})
 		tr := simulate.Prepare(s)
 		for i, pt := range points {
-			r, err := policies.Run(tr, pt.Spec, simulate.DefaultConfig())
+			c, err := policies.Compile(pt.Spec)
 			if err != nil {
 				t.Fatal(err)
 			}
+			r := c.Run(tr, simulate.DefaultConfig())
 			rows = append(rows, sweep.Row{Point: i, Session: s.ID, Project: s.Project, Metrics: r.Metrics})
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -234,7 +235,7 @@ func CacheSeries(run *simulate.Result) CacheData {
 	for _, c := range run.Calls {
 		d.Calls = append(d.Calls, CacheCall{Call: c.Call, Uncached: c.Input, Write: c.Write5m + c.Write1h, Read: c.Read})
 	}
-	for _, i := range simulate.CacheBreaks(run.Calls, accounting.DefaultBreakRule()) {
+	for _, i := range simulate.CacheBreaks(run.Calls, claudecode.DefaultBreakRule()) {
 		d.Breaks = append(d.Breaks, run.Calls[i].Call)
 	}
 	return d

@@ -49,6 +49,9 @@ type latexLayout struct {
 	// dropped lists the columns left out, cut those whose cells were
 	// shortened with "…".
 	dropped, cut []string
+	// whole is each cut column's cells as they were before the first cut,
+	// which a later cut starts from again.
+	whole map[int][]string
 }
 
 // fitLaTeX fits t (a copy it may change) to latexWidth: session ids are
@@ -330,16 +333,25 @@ func (lay *latexLayout) cutText(t *Table, part []int) {
 		if best < 0 {
 			return
 		}
-		values := make([]string, len(t.Rows))
+		values := lay.whole[best]
+		if values == nil {
+			values = make([]string, len(t.Rows))
+			for r, row := range t.Rows {
+				values[r] = row[best].Text
+			}
+			if lay.whole == nil {
+				lay.whole = map[int][]string{}
+			}
+			lay.whole[best] = values
+		}
 		longest := 0
-		for r, row := range t.Rows {
-			values[r] = row[best].Text
-			longest = max(longest, utf8.RuneCountInString(values[r]))
+		for _, v := range values {
+			longest = max(longest, utf8.RuneCountInString(v))
 		}
 		excess := lay.width(t, part) - latexWidth
 		done := false
 		for n := longest - 1; n >= 8 && !done; n-- {
-			out, ok := shortenDistinct(values, n)
+			out, ok := latexCut(values, n, t.Columns[best].Kind == ID)
 			if !ok {
 				continue
 			}
@@ -351,7 +363,9 @@ func (lay *latexLayout) cutText(t *Table, part []int) {
 				for r := range t.Rows {
 					t.Rows[r][best].Text = out[r]
 				}
-				lay.cut = append(lay.cut, t.Columns[best].Name)
+				if !slices.Contains(lay.cut, t.Columns[best].Name) {
+					lay.cut = append(lay.cut, t.Columns[best].Name)
+				}
 				done = true
 			}
 		}
@@ -491,4 +505,29 @@ func partCaption(title string, k, n int) string {
 		return title
 	}
 	return fmt.Sprintf("%s (%d of %d)", title, k+1, n)
+}
+
+// latexCut cuts values to at most width, different values staying
+// different, as the text tables cut them (cutDistinct): an id keeps its
+// start, as --session takes it, and where two differ only at the end (ids
+// that are not UUIDs are never shortened to 8 characters) as much of its
+// start as the end leaves room for; a name keeps its end.
+func latexCut(values []string, width int, id bool) ([]string, bool) {
+	if !id {
+		return cutDistinct(values, width, false)
+	}
+	if out, ok := cutDistinct(values, width, true); ok {
+		return out, true
+	}
+	for h := width - 2; h > 0; h-- {
+		if out, ok := distinct(values, func(v string) string {
+			if cellWidth(v) <= width {
+				return v
+			}
+			return headOf(v, h) + "…" + tailOf(v, width-1-h)
+		}); ok {
+			return out, true
+		}
+	}
+	return nil, false
 }

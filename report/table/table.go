@@ -7,6 +7,7 @@ package table
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Kind says how a column's cells may be shortened when the table is
@@ -36,8 +37,8 @@ type Column struct {
 	// Drop is the column's place in the order a fitted table leaves
 	// columns out (1 first); 0: never.
 	Drop int
-	// Note is a line of the table's note about the column, printed while
-	// the column is shown.
+	// Note says what the column holds, printed while the column is shown:
+	// the shown columns' notes are one line of the table's note.
 	Note string
 	// Distinct marks a column whose cells name what a row is about (a
 	// project, a model): shortened to fit, different cells stay different,
@@ -55,6 +56,7 @@ type Cell struct {
 	// Path marks a file path in a column of another kind (a key-value
 	// table's path row): it moves to the footer as a Path column's do.
 	Path bool
+	ref  bool // fitting moved its path to the footer
 }
 
 // Same is a cell that reads the same in every format.
@@ -78,6 +80,10 @@ type Table struct {
 	// and HTML formats as one Field/Value row per column, so that every
 	// figure shows at a terminal's width; CSV keeps its columns.
 	Transpose bool
+	// KeyValue marks a record's fields, one per row (a summary, a run's
+	// metrics), not a list: HTML never folds it, and its first column
+	// (the field's name) should be Prose, wrapped rather than cut.
+	KeyValue bool
 }
 
 // Add appends a row whose cells read text and raw.
@@ -131,8 +137,8 @@ func (t *Table) Shown() *Table {
 		return t
 	}
 	out := &Table{
-		Name: t.Name, Title: t.Title, Note: t.NoteText(), Legend: t.Legend,
-		Columns: []Column{{Name: "Field"}, {Name: "Value", Kind: Prose, Right: true}},
+		Name: t.Name, Title: t.Title, Note: t.NoteText(), Legend: t.Legend, KeyValue: true,
+		Columns: []Column{{Name: "Field", Kind: Prose}, {Name: "Value", Kind: Prose, Right: true}},
 	}
 	for i, c := range t.Columns {
 		if i < len(t.Rows[0]) {
@@ -142,19 +148,23 @@ func (t *Table) Shown() *Table {
 	return out
 }
 
-// NoteText is the table's note with the notes of the columns it shows.
+// NoteText is the table's note and a line of the notes of the columns it
+// shows, each once.
 func (t *Table) NoteText() string {
-	s := t.Note
+	var notes []string
 	for _, c := range t.Columns {
-		if c.Note == "" {
-			continue
+		if c.Note != "" && !slices.Contains(notes, c.Note) {
+			notes = append(notes, c.Note)
 		}
-		if s != "" {
-			s += "\n"
-		}
-		s += c.Note
 	}
-	return s
+	cols := strings.Join(notes, "; ")
+	switch {
+	case cols == "":
+		return t.Note
+	case t.Note == "":
+		return cols
+	}
+	return t.Note + "\n" + cols
 }
 
 // AlignNumbers aligns right each column whose every cell that shows

@@ -20,7 +20,7 @@ func wideTable() *Table {
 		},
 	}
 	t.AddRow("d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7", "/home/dev/日本語/プロジェクト/main.go", "名前🎉 long name that goes on", "2026-05-19T09:04:56Z", "1,234", "$0.10")
-	t.AddRow("3f2a9c10-7d4e-4b6a-8c21-5e9f0a1b2c3d", "/home/dev/short.go", "plain", "2026-05-19T10:00:00Z", "5", "$1.00")
+	t.AddRow("3f2a9c10-7d4e-4b6a-8c21-5e9f0a1b2c3d", "/home/dev/a.go", "plain", "2026-05-19T10:00:00Z", "5", "$1.00")
 	return t
 }
 
@@ -80,7 +80,7 @@ func TestFitSteps(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out, "| /home/dev/short.go |") {
+	if !strings.Contains(out, "| /home/dev/a.go ") {
 		t.Errorf("a short path left its cell:\n%s", out)
 	}
 	// No limit: every column, every path in its cell.
@@ -180,12 +180,13 @@ func TestTranspose(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, want := range []string{"Field", "Value", "Sessions", "25", "A long measure name", "10 of 10", "Error", "-3.2%"} {
+		for _, want := range []string{"Field", "Value", "Sessions", "25", "A long measure", "10 of 10", "Error", "-3.2%"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("markdown %v: missing %q in\n%s", markdown, want, out)
 			}
 		}
-		if rows := strings.Count(out, "| A long measure name |"); rows != 1 {
+		// Fitted to 30 columns, the field's name wraps.
+		if rows := strings.Count(out, "| A long measure name |"); markdown && rows != 1 || !markdown && !strings.Contains(out, "| A long measure | 10 of 10 |\n| name           |") {
 			t.Errorf("markdown %v: the measure is on %d rows, want 1:\n%s", markdown, rows, out)
 		}
 	}
@@ -261,7 +262,8 @@ func TestFitLeavesInputAlone(t *testing.T) {
 }
 
 // TestDropOrder: columns go in their Drop order, lowest first, and only
-// while the table is too wide; a column without a Drop stays.
+// while the table is too wide; a column without a Drop goes only when
+// the table cannot fit otherwise, and the first column never.
 func TestDropOrder(t *testing.T) {
 	tb := &Table{Name: "d", Title: "D", Columns: []Column{
 		{Name: "Key"}, {Name: "Second", Drop: 2}, {Name: "First", Drop: 1}, {Name: "Kept"},
@@ -270,7 +272,7 @@ func TestDropOrder(t *testing.T) {
 	for _, c := range []struct {
 		width int
 		left  string
-	}{{100, ""}, {40, "First"}, {30, "First, Second"}, {10, "First, Second"}} {
+	}{{100, ""}, {40, "First"}, {30, "First, Second"}, {10, "First, Second, Kept"}} {
 		var b bytes.Buffer
 		if err := WriteText(&b, tb, c.width); err != nil {
 			t.Fatal(err)
@@ -404,35 +406,34 @@ func TestPathBoundary(t *testing.T) {
 	tb.AddRow(stay, "w", strings.Repeat("z ", 40))
 	tb.AddRow(move, "path", "")
 	tb.Rows[1][2] = Cell{Text: "/" + strings.Repeat("c", 30), Path: true}
-	out := draw(t, tb, 60)
+	out := draw(t, tb, 70)
 	if !strings.Contains(out, "| "+stay+" ") || !strings.Contains(out, "[1] "+move) || !strings.Contains(out, "[2] /"+strings.Repeat("c", 30)) {
 		t.Errorf("paths:\n%s", out)
 	}
 }
 
-// TestCutWidest: the widest text column is cut first, to what the width
-// leaves, never below its header or 8; a column of fixed text is not.
+// TestCutWidest: the widest text columns are cut first, evenly, to what
+// the width leaves, down to 12 columns (or their header) while columns
+// with a Drop rank remain, then to 8; a column of fixed text is not cut.
+// When no cut makes the table fit, the last columns go, text first.
 func TestCutWidest(t *testing.T) {
 	tb := &Table{Title: "C", Columns: []Column{{Name: "Name", Kind: Text}, {Name: "Cause", Kind: Text}, {Name: "Fixed"}}}
 	tb.AddRow(strings.Repeat("n", 30), strings.Repeat("c", 20), strings.Repeat("f", 12))
-	out := draw(t, tb, 60) // 30 + 20 + 12 + 10 = 72: Name loses 12
-	if !strings.Contains(out, "| "+strings.Repeat("n", 17)+"… |") || !strings.Contains(out, strings.Repeat("c", 20)) || !strings.Contains(out, strings.Repeat("f", 12)) {
+	out := draw(t, tb, 60) // 30 + 20 + 12 + 10 = 72: Name and Cause to 19
+	if !strings.Contains(out, "| "+strings.Repeat("n", 18)+"… | "+strings.Repeat("c", 18)+"… | "+strings.Repeat("f", 12)+" |") {
 		t.Errorf("cut:\n%s", out)
 	}
-	out = draw(t, tb, 20) // every text column down to 8, the fixed one kept
-	if !strings.Contains(out, "| nnnnnnn… | ccccccc… | "+strings.Repeat("f", 12)+" |") {
-		t.Errorf("floor:\n%s", out)
+	out = draw(t, tb, 40) // 9 + 9 + 12 + 10, the floors 8 + 8 + 12 + 10
+	if !strings.Contains(out, "| nnnnnnnn… | cccccccc… | "+strings.Repeat("f", 12)+" |") || strings.Contains(out, "left out") {
+		t.Errorf("hard floor:\n%s", out)
+	}
+	out = draw(t, tb, 20) // nothing but Name fits: text goes before figures
+	if !strings.Contains(out, "| nnnnnnnnnnnnnnn… |") || !strings.Contains(strings.Join(strings.Fields(out), " "), "left out to fit 20 columns: Cause, Fixed") {
+		t.Errorf("last resort:\n%s", out)
 	}
 }
 
 func TestShortFormBoundaries(t *testing.T) {
-	for in, want := range map[string]string{
-		"a-b-c-d-": "a-b-c-d-", "a-b-c-d-e": "a-b-c-d-", "abc-def-ghi-jkl": "abc-def-ghi-jkl", "ab-cd-ef-gh-ij": "ab-cd-ef",
-	} {
-		if got := numtext.ShortID(in); got != want {
-			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
-		}
-	}
 	for in, want := range map[string]string{
 		"claude-x-20251001": "claude-x-20251001", "claude-9-20251001": "9", "claude-0x": "0x", "claude-:x": "claude-:x",
 		"claude-opus-4-2025100": "opus-4-2025100", "claude-opus-4-2025100a": "opus-4-2025100a", "claude-opus-4x20251001": "opus-4x20251001",
@@ -456,17 +457,17 @@ func TestShortFormBoundaries(t *testing.T) {
 	}
 }
 
-// TestNotesAndLegend: the note joins the table's and its columns' lines
-// without an empty first line; the legend follows the table in both text
+// TestNotesAndLegend: the note is the table's, then one line of its
+// columns' notes, without an empty first line; the legend follows the table in both text
 // formats; Cut at exactly the rows keeps them all.
 func TestNotesAndLegend(t *testing.T) {
 	tb := &Table{Title: "N", Legend: "the legend", Columns: []Column{{Name: "a", Note: "a: first"}, {Name: "b", Note: "b: second"}}}
 	tb.AddRow("1", "2")
-	if got := tb.NoteText(); got != "a: first\nb: second" {
+	if got := tb.NoteText(); got != "a: first; b: second" {
 		t.Errorf("NoteText = %q", got)
 	}
 	tb.Note = "n"
-	if got := tb.NoteText(); got != "n\na: first\nb: second" {
+	if got := tb.NoteText(); got != "n\na: first; b: second" {
 		t.Errorf("NoteText = %q", got)
 	}
 	if tb.Cut(1); tb.More != 0 || len(tb.Rows) != 1 {
@@ -476,7 +477,7 @@ func TestNotesAndLegend(t *testing.T) {
 		t.Errorf("text:\n%q", out)
 	}
 	var b bytes.Buffer
-	if err := WriteMarkdown(&b, tb); err != nil || !strings.HasSuffix(b.String(), "\nthe legend\n\n") || !strings.HasPrefix(b.String(), "### N\n\nn\na: first\nb: second\n\n") {
+	if err := WriteMarkdown(&b, tb); err != nil || !strings.HasSuffix(b.String(), "\nthe legend\n\n") || !strings.HasPrefix(b.String(), "### N\n\nn\na: first; b: second\n\n") {
 		t.Errorf("markdown:\n%q", b.String())
 	}
 	one := &Table{Title: "T", Transpose: true, Columns: []Column{{Name: "x"}, {Name: "y"}}}
@@ -507,35 +508,233 @@ func TestWrapPath(t *testing.T) {
 	}
 }
 
-// Shortened, different session ids and names stay different: cut at the
-// end where that tells them apart, else where they differ.
-func TestShortenDistinct(t *testing.T) {
+// Shortened, different session ids and names stay different: an id keeps
+// its start (a prefix --session accepts); a name its end (a project's
+// folder, a model's version) and its "└ " mark, then as much of its
+// start as tells it from the others.
+func TestCutDistinct(t *testing.T) {
 	for _, c := range []struct {
-		in    []string
-		width int
-		want  []string
+		in     []string
+		width  int
+		prefix bool
+		want   []string
 	}{
-		{[]string{"-home-ubuntu-alpha", "-home-ubuntu-beta", "-home-ubuntu-alpha"}, 10, []string{"…ntu-alpha", "…untu-beta", "…ntu-alpha"}},
-		{[]string{"alpha-one", "beta-one"}, 6, []string{"alpha…", "beta-…"}},
-		{[]string{"short", "x"}, 10, []string{"short", "x"}},
-		{[]string{"mclaude_general-aa-one", "mclaude_general-bb-one"}, 10, []string{"…al-aa-one", "…al-bb-one"}},
+		{[]string{"-home-ubuntu-alpha", "-home-ubuntu-beta", "-home-ubuntu-alpha"}, 10, false, []string{"…ntu-alpha", "…untu-beta", "…ntu-alpha"}},
+		{[]string{"└ deepseek-v4-flash", "└ deepseek-reasoner", "-home-ubuntu-alpha"}, 12, false, []string{"└ …-v4-flash", "└ …-reasoner", "…buntu-alpha"}},
+		{[]string{"alpha-one", "beta-one"}, 6, false, []string{"a…-one", "b…-one"}},
+		{[]string{"short", "x"}, 10, false, []string{"short", "x"}},
 		// Some differ at the start, some at the end: kept from both.
-		{[]string{"1xxxxxx", "2xxxxxx", "xxxxxx1", "xxxxxx2"}, 5, []string{"1…xxx", "2…xxx", "x…xx1", "x…xx2"}},
+		{[]string{"1xxxxxx", "2xxxxxx", "xxxxxx1", "xxxxxx2"}, 5, false, []string{"1…xxx", "2…xxx", "x…xx1", "x…xx2"}},
+		// Wide characters count two columns.
+		{[]string{"-home-開発-デモ-one", "-home-開発-デモ-two"}, 12, false, []string{"…発-デモ-one", "…発-デモ-two"}},
+		{[]string{"agent-acompact-fa0be5", "agent-acompact-b9c21e", "general-tool-calls"}, 17, true, []string{"agent-acompact-f…", "agent-acompact-b…", "general-tool-cal…"}},
 	} {
-		got, ok := shortenDistinct(c.in, c.width)
+		got, ok := cutDistinct(c.in, c.width, c.prefix)
 		if !ok || strings.Join(got, "|") != strings.Join(c.want, "|") {
-			t.Errorf("shortenDistinct(%q, %d) = %q, %v; want %q", c.in, c.width, got, ok, c.want)
+			t.Errorf("cutDistinct(%q, %d, %v) = %q, %v; want %q", c.in, c.width, c.prefix, got, ok, c.want)
+		}
+		for _, g := range got {
+			if w := twwidth.Width(g); w > c.width {
+				t.Errorf("cutDistinct(%q, %d): %q is %d wide", c.in, c.width, g, w)
+			}
 		}
 	}
-	if _, ok := shortenDistinct([]string{"aaaa1", "aaaa2"}, 1); ok {
+	if _, ok := cutDistinct([]string{"aaaa1", "aaaa2"}, 1, false); ok {
 		t.Error("width 1 cannot tell them apart")
 	}
-	// Session ids: their first 8 characters, unless two share them.
+	if _, ok := cutDistinct([]string{"agent-acompact-fa0be5", "agent-acompact-b9c21e"}, 16, true); ok {
+		t.Error("ids that share their first 15 characters told apart in 16")
+	}
+	// Session ids: a UUID's first 8 characters, unless two share them;
+	// another id keeps its start.
 	tb := &Table{Title: "S", Columns: []Column{{Name: "Session", Kind: ID}, {Name: "N", Right: true}}}
 	tb.AddRow("mclaude_general-0001-aaaa-bbbb-cccc", "1")
-	tb.AddRow("mclaude_general-0002-aaaa-bbbb-cccc", strings.Repeat("9", 60))
+	tb.AddRow("mclaude_general-0002-aaaa-bbbb-cccc", strings.Repeat("9", 40))
+	tb.AddRow("d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7", "2")
 	out := draw(t, tb, 70)
-	if strings.Count(out, "| mclaude_ ") != 0 || !strings.Contains(out, "0001") || !strings.Contains(out, "0002") {
-		t.Errorf("ids read alike:\n%s", out)
+	for _, want := range []string{"| mclaude_general-0001", "| mclaude_general-0002", "| d3e4f5a6 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+}
+
+// overviewLike is replay's overview at its widest: a 47-column project,
+// ids, and figures that may go (Tokens, Compactions).
+func overviewLike() *Table {
+	tb := &Table{Title: "Sessions", Columns: []Column{
+		{Name: "Date"}, {Name: "Project", Kind: Text, Distinct: true}, {Name: "Session", Kind: ID},
+		{Name: "Calls", Right: true}, {Name: "Tokens", Right: true, Drop: 2}, {Name: "Cost", Right: true},
+		{Name: "Compactions", Right: true, Short: "Compact.", Drop: 1}, {Name: "Cache hit", Right: true},
+	}}
+	tb.AddRow("2026-05-01", "-home-ubuntu-Documents-claude-backups-installers", "beee53d0-1d26-40b0-b0d2-e767a62574a3", "300", "28,337,759", "$43.30", "2", "95.6%")
+	tb.AddRow("2026-05-02", "-home-ubuntu-Documents-claude-backups", "f5a50440-e018-4795-8fcb-23e42b068058", "164", "16,576,975", "$10.52", "0", "92.7%")
+	tb.AddRow("2026-05-03", "-Users-liuhanwen-Desktop-project-webtech-monorepo", "general-tool-calls-with-comment-lines", "85", "3,390,000", "$3.39", "1", "96.6%")
+	tb.AddRow("total", "", "3 sessions", "549", "48,304,734", "$57.21", "3", "94.9%")
+	return tb
+}
+
+// TestTextBeforeFigures: a long name is shortened before a figure is
+// left out: at 100 columns the overview keeps Tokens and Compactions and
+// cuts the project (issue: both went while a 47-column project stayed).
+func TestTextBeforeFigures(t *testing.T) {
+	out := draw(t, overviewLike(), 100)
+	for _, want := range []string{"Tokens", "Compact.", "28,337,759", "| …ps-installers ", "| general-tool… "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q at 100 columns:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "left out") {
+		t.Errorf("a column left out at 100 columns:\n%s", out)
+	}
+	// At 80 the figures go in their order, the names cut no further
+	// than 12 columns while they can.
+	out = draw(t, overviewLike(), 80)
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "left out to fit 80 columns: Compact., Tokens") {
+		t.Errorf("at 80 columns:\n%s", out)
+	}
+}
+
+// TestKeepHead: a cut keeps what tells a row what it is: a model's row
+// under its group keeps its "└", a project its end, a session id its
+// start (--session takes a prefix), one that is not a UUID included.
+func TestKeepHead(t *testing.T) {
+	tb := &Table{Title: "Usage by project", Columns: []Column{
+		{Name: "Project", Kind: Text, Distinct: true}, {Name: "Calls", Right: true}, {Name: "Cost", Right: true, Drop: 1},
+	}}
+	for _, p := range []string{"-home-ubuntu-Documents-claude-backups-installers", "-home-ubuntu-Documents-claude-backups"} {
+		tb.AddRow(p, "300", "$43.30")
+		tb.AddRow("└ claude-opus-4-1-20250805", "200", "$40.00")
+		tb.AddRow("└ claude-sonnet-4-5-20250929", "100", "$3.30")
+	}
+	out := draw(t, tb, 40)
+	for _, want := range []string{"| └ opus-4-1 ", "| └ sonnet-4-5 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"-installers |", "-backups |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	ids := &Table{Title: "Sessions", Columns: []Column{{Name: "Session", Kind: ID}, {Name: "Cost", Right: true}}}
+	ids.AddRow("general-tool-calls-with-comment-lines", strings.Repeat("9", 30))
+	ids.AddRow("agent-acompact-fa0be5", "1")
+	ids.AddRow("agent-acompact-b9c21e", "2")
+	ids.AddRow("d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7", "3")
+	out = draw(t, ids, 55)
+	for _, want := range []string{"| general-tool-ca", "| agent-acompact-f", "| agent-acompact-b", "| d3e4f5a6 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "| general- ") || strings.Contains(out, "| …") {
+		t.Errorf("an id cut to its first 8 characters, or from its start:\n%s", out)
+	}
+}
+
+// TestNeverWider: whatever the table, no line is wider than the width:
+// names, ids, paths and prose are cut or wrapped, headers and figures
+// wrap, and as a last resort columns go (never the first), each named.
+func TestNeverWider(t *testing.T) {
+	mk := func() *Table {
+		tb := &Table{Title: "Budget /home/開発者/プロジェクト/とても長いディレクトリの名前/ci/the-budget-of-every-pull-request.json",
+			Note:   "a note with a path /home/開発者/プロジェクト/とても長いディレクトリの名前/さらに深い場所/ that has no space",
+			Legend: "一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十",
+			Columns: []Column{
+				{Name: "Session", Kind: ID}, {Name: "File", Kind: Path}, {Name: "Project", Kind: Text, Distinct: true},
+				{Name: "Time", Kind: Time}, {Name: "Policy spec with a long name", Short: "claude-code:window=100000,pct=80", Right: true},
+				{Name: "Reason", Kind: Prose}, {Name: "Extra", Right: true, Drop: 1}, {Name: "Spiral"},
+			},
+		}
+		tb.AddRow("general-tool-calls-with-comment-lines", "/home/開発者/プロジェクト/とても長いディレクトリの名前/OKKI客户分析启动指令.md", "-home-開発者-プロジェクト-台帳システム-长期项目",
+			"2026-05-19T09:04:56Z", "$123,456.78 (+1,234.5%)", "説明文にはスペースがないので途中で折り返す必要がある長い理由", "$0.10", "")
+		tb.AddRow("d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7", "src/main.go", "-home-dev-demo", "2026-05-19T10:00:00Z", "$1.00 (0.0%)", "short", "$1.00", "")
+		return tb
+	}
+	for w := 40; w <= 130; w++ {
+		out := draw(t, mk(), w)
+		for _, l := range strings.Split(out, "\n") {
+			if lw := twwidth.Width(l); lw > w {
+				t.Errorf("width %d: %q is %d wide", w, l, lw)
+			}
+		}
+		if !strings.Contains(out, "| Session") && !strings.Contains(out, "| Sess") {
+			t.Errorf("width %d: the first column went:\n%s", w, out)
+		}
+	}
+	out := draw(t, mk(), 60)
+	if !strings.Contains(out, "Spiral (empty)") {
+		t.Errorf("the empty column is not named among those left out:\n%s", out)
+	}
+}
+
+// TestPathCell: a file's name too long for its cell is cut in its middle,
+// keeping its footer number and its extension; a path short enough for
+// the footer but not for the cut column goes to the footer too.
+func TestPathCell(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"[4] recruitment_interview_invite.py", 20, "[4] recruitment_….py"},
+		{"[7] OKKI客户分析启动指令.md", 16, "[7] OKKI客户…\u200b.md"},
+		{"[12] x", 10, "[12] x"},
+		{"[3] no-extension-at-all", 12, "[3] no-exte…"},
+		{"plain_file_name.go", 10, "plain_….go"},
+	} {
+		want := strings.ReplaceAll(c.want, "\u200b", "")
+		if got := cutPath(c.in, c.w); got != want || twwidth.Width(got) > c.w {
+			t.Errorf("cutPath(%q, %d) = %q, want %q", c.in, c.w, got, want)
+		}
+	}
+	tb := &Table{Title: "Duplicate reads", Columns: []Column{{Name: "File", Kind: Path}, {Name: "Reads", Right: true}, {Name: "Waste", Right: true}}}
+	tb.AddRow("/home/dev/project/src/pages/user/detail/recruitment_interview_invite.py", "3", strings.Repeat("9", 20))
+	tb.AddRow("src/components/Dialog.vue", "2", "1")
+	out := draw(t, tb, 50)
+	for _, want := range []string{"[1] /home/dev/project/src/pages/user/detail/", "[2] src/components/Dialog.vue", "| [1] recruit", ".py |", "| [2] Dialog.vue"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestWrapBreaks: a word wider than the width (a path, a sentence in a
+// script without spaces) is broken within, so no line is wider.
+func TestWrapBreaks(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"a /very/long/path/without/spaces end", 10, "a\n/very/long\n/path/with\nout/spaces\nend"},
+		{"日本語の文章には空白がない", 10, "日本語の文\n章には空白\nがない"},
+		{"fits", 10, "fits"},
+	} {
+		if got := Wrap(c.in, c.w); got != c.want {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
+		}
+	}
+}
+
+// TestHardWraps: once every ranked column is gone, headers wrap at their
+// spaces and a policy spec's separators, and figures at their spaces,
+// before another column goes.
+func TestHardWraps(t *testing.T) {
+	tb := &Table{Title: "Sessions under each policy", Columns: []Column{{Name: "Session", Kind: ID}}}
+	for _, p := range []string{"observed", "claude-code:window=100000,pct=80", "keep-last-n:n=10,polling=2"} {
+		tb.Columns = append(tb.Columns, Column{Name: p, Right: true})
+	}
+	tb.AddRow("d3e4f5a6-b7c8-4d9e-a0f1-b2c3d4e5f6a7", "$5.16", "$6.21 (+20.4%)", "$16.22 (+214.2%)")
+	out := draw(t, tb, 60)
+	for _, want := range []string{"claude-code:", "window=", "(+214.2%)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "left out") {
+		t.Errorf("a column went:\n%s", out)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // WriteText draws t for a terminal: its title, note, an ASCII box fitted
 // to width (0: no limit), and the lines fitting adds under it.
 func WriteText(w io.Writer, t *Table, width int) error {
-	fmt.Fprintf(w, "%s\n", t.Title)
+	fmt.Fprintf(w, "%s\n", Wrap(t.Title, width))
 	t = t.Shown().clone()
 	footer := t.fit(width) // before the note, which leaves out the notes of columns fit leaves out
 	if note := t.NoteText(); note != "" {
@@ -136,8 +136,8 @@ func (t *Table) clone() *Table {
 }
 
 // wrapPath breaks a footer's path line wider than width after its path
-// separators, the lines after the first indented: the path reads whole,
-// and no line is wider than width unless one path element is.
+// separators, the lines after the first indented: the path reads whole.
+// A path element wider than a line is broken within.
 func wrapPath(line string, width int) string {
 	if width <= 0 || cellWidth(line) <= width {
 		return line
@@ -157,6 +157,13 @@ func wrapPath(line string, width int) string {
 			cur = indent
 		}
 		cur += piece
+		for cellWidth(cur) > width {
+			h := headOf(cur, width)
+			if len(strings.TrimLeft(h, " ")) == 0 {
+				break // no room beside the indent
+			}
+			out, cur = append(out, h), indent+cur[len(h):]
+		}
 	}
 	return strings.Join(append(out, cur), "\n")
 }

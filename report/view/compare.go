@@ -19,10 +19,7 @@ import (
 // writeCompare draws a comparison in opt.Format (Top and report.Sections do
 // not apply); with opt.Calls, the text formats add each run's calls when
 // the runs carry them.
-func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) error {
-	if opt.Format == report.CSV {
-		return writeCompareCSV(w, doc, opt)
-	}
+func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options, l layout) error {
 	var secs []section
 	add := func(name, title string, c *report.Compared) {
 		ts := CompareTables(c, false)
@@ -58,7 +55,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options) 
 		}
 		secs = append(secs, section{name: name, title: "fidelity", tables: FidelityTables(doc, false)})
 	}
-	return render(w, opt.Format, opt.Width, secs)
+	return l.write(w, secs, opt.Width)
 }
 
 // CompareCSVTables lists the tables compare's CSV can write, one per
@@ -172,40 +169,38 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	costNote := RunsLowerBoundNote(c.Runs)
 	ctx := &table.Table{
 		Name: "compare_context", Title: "Context under each policy",
-		Note: note + "Δ: against the first policy; ≥warning: calls at or above the warning level; freed, summary: tokens; " +
-			"users: user messages verbatim / only summarised; re-reads: likely (docs/compare.md)",
+		Note: note + "Δ: against the first policy",
 		Columns: []table.Column{
 			{Name: "Policy", Kind: table.Text},
 			{Name: "Calls", Right: true, Drop: 1},
 			{Name: "Peak", Right: true},
 			{Name: "Δ peak", Right: true},
-			{Name: "≥warning", Right: true, Drop: 4},
-			{Name: "Overflows", Right: true, Short: "Overfl."},
+			{Name: "≥warning", Right: true, Drop: 4, Note: "≥warning: calls at or above the warning level"},
+			{Name: "Overflows", Right: true, Short: "Overfl.", Drop: 7},
 			{Name: "Compactions", Right: true, Short: "Compact."},
 			{Name: "Clearings", Right: true, Short: "Clear."},
-			{Name: "Freed", Right: true, Drop: 3},
-			{Name: "Summary", Right: true, Drop: 2},
-			{Name: "Users verbatim", Right: true, Short: "Users kept"},
-			{Name: "Users summarised", Right: true, Short: "Users summ.", Drop: 5},
-			{Name: "Re-reads", Right: true},
+			{Name: "Freed", Right: true, Drop: 3, Note: "freed: tokens"},
+			{Name: "Summary", Right: true, Drop: 2, Note: "summary: tokens"},
+			{Name: "Users verbatim", Right: true, Short: "Users kept", Drop: 6, Note: "users: user messages kept verbatim, or only summarised"},
+			{Name: "Users summarised", Right: true, Short: "Users summ.", Drop: 5, Note: "users: user messages kept verbatim, or only summarised"},
+			{Name: "Re-reads", Right: true, Note: "re-reads: likely (docs/compare.md)"},
 		},
 	}
 	cost := &table.Table{
 		Name: "compare_cost", Title: "Cache and cost under each policy",
-		Note: note + "rebuilds: calls that re-wrote a lost cached prompt; by policy: those right after the run edited the context; " +
-			withNote("cost: main thread + summarizer; agents: sub-agents as observed; total: both", costNote),
+		Note: withNote(note+"rebuilds: calls that re-wrote a lost cached prompt", costNote),
 		Columns: []table.Column{
 			{Name: "Policy", Kind: table.Text},
 			{Name: "Hit ratio", Right: true, Short: "Hit"},
 			{Name: "Rebuilds", Right: true},
-			{Name: "By policy", Right: true, Drop: 5},
+			{Name: "By policy", Right: true, Drop: 5, Note: "by policy: the rebuilds right after the run edited the context"},
 			{Name: "Input", Right: true, Drop: 1},
 			{Name: "Cache write", Right: true, Short: "Write"},
-			{Name: "Cache read", Right: true, Short: "Read"},
+			{Name: "Cache read", Right: true, Short: "Read", Drop: 7},
 			{Name: "Output", Right: true, Drop: 2},
-			{Name: "Cost", Right: true, Drop: 3},
-			{Name: "Agents", Right: true, Drop: 4},
-			{Name: "Total", Right: true},
+			{Name: "Cost", Right: true, Drop: 3, Note: "cost: main thread + summarizer"},
+			{Name: "Agents", Right: true, Drop: 4, Note: "agents: sub-agents as observed"},
+			{Name: "Total", Right: true, Note: "total: main thread + summarizer + sub-agents"},
 			{Name: "Δ total", Right: true},
 			{Name: "Δ %", Right: true, Drop: 6},
 		},
@@ -312,7 +307,15 @@ func fidelitySummaryTable(s *fidelity.Summary, machine bool) *table.Table {
 		"Prompt after compaction within 10%", "Prompt after compaction median error", "Cache cost within 10%", "Auto-compactions below half the threshold"} {
 		t.Columns = append(t.Columns, table.Column{Name: name, Right: true})
 	}
-	t.Add(text, []string{raws[0], raws[1], raws[3], raws[4], raws[5], raws[6], raws[7], raws[8], raws[12], raws[10], raws[11], raws[14], raws[15], raws[17], raws[18]})
+	rawRow := []string{raws[0], raws[1], raws[3], raws[4], raws[5], raws[6], raws[7], raws[8], raws[12], raws[10], raws[11], raws[14], raws[15], raws[17], raws[18]}
+	if s.CopiedCalls > 0 {
+		// Only when some were: the cache figures above leave them out.
+		t.Columns = append(t.Columns, table.Column{Name: "Calls recorded first in another session, left out", Right: true})
+		rawRow = append(rawRow, raws[19])
+	} else {
+		text = text[:len(text)-1]
+	}
+	t.Add(text, rawRow)
 	return t
 }
 
@@ -329,7 +332,7 @@ const fidelitySummaryNote = "first auto-compaction: sessions where claude-code p
 var fidelitySummaryCSV = []string{"sessions", "calls", "auto_compacted", "exact", "within_one", "false_compactions", "prompt_mismatches",
 	"cache_read_error_pct", "cache_write_error_pct", "writes_checked", "writes_within", "unexplained", "call_write_error_pct",
 	"post_compaction_checked", "post_compaction_within", "post_compaction_median_error_pct",
-	"cache_cost_checked", "cache_cost_within", "auto_below_half_threshold"}
+	"cache_cost_checked", "cache_cost_within", "auto_below_half_threshold", "copied_calls"}
 
 // fidelitySummaryCells returns a summary's figures as people read them
 // (the rows of the summary table, in its order) and its CSV values.
@@ -341,11 +344,12 @@ func fidelitySummaryCells(s *fidelity.Summary) (text, raws []string) {
 	of := func(n, of int) string { return numtext.Int(n) + " of " + numtext.Int(of) }
 	text = []string{numtext.Int(s.Sessions), numtext.Int(s.Calls), of(s.Exact, s.AutoCompacted), of(s.WithinOne, s.AutoCompacted),
 		numtext.Int(s.FalseCompactions), numtext.Int(s.PromptMismatches), re, we, ce, of(s.WritesWithin, s.WritesChecked), numtext.Int(s.Unexplained),
-		of(s.PostCompactionWithin, s.PostCompactionChecked), pe, of(s.CacheCostWithin, s.CacheCostChecked), numtext.Int(s.AutoBelowHalf)}
+		of(s.PostCompactionWithin, s.PostCompactionChecked), pe, of(s.CacheCostWithin, s.CacheCostChecked), numtext.Int(s.AutoBelowHalf),
+		numtext.Int(s.CopiedCalls)}
 	raws = []string{raw(s.Sessions), raw(s.Calls), raw(s.AutoCompacted), raw(s.Exact), raw(s.WithinOne), raw(s.FalseCompactions), raw(s.PromptMismatches),
 		rre, rwe, raw(s.WritesChecked), raw(s.WritesWithin), raw(s.Unexplained), rce,
 		raw(s.PostCompactionChecked), raw(s.PostCompactionWithin), rpe,
-		raw(s.CacheCostChecked), raw(s.CacheCostWithin), raw(s.AutoBelowHalf)}
+		raw(s.CacheCostChecked), raw(s.CacheCostWithin), raw(s.AutoBelowHalf), raw(s.CopiedCalls)}
 	return text, raws
 }
 
@@ -428,7 +432,7 @@ func fidelityTable(fs []report.Fidelity, machine bool) *table.Table {
 			"real_auto_compaction_call", "claude_code_auto_compaction_call", "match", "system_prefix_tokens", "system_prefix_source", "call_write_error_pct",
 			"clock_moved_calls", "clock_moved_ms", "base_prefix_tokens", "base_prefix_call", "system_prefix_read_tokens", "system_prefix_read_call",
 			"real_auto_compaction_total", "claude_code_threshold", "system_prefix_kept_warm", "continued",
-			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct")
+			"real_post_compaction_prompt", "simulated_post_compaction_prompt", "post_compaction_error_pct", "copied_calls")
 		for _, f := range fs {
 			_, rre := pctCells(f.CacheReadErrorPct, true)
 			_, rwe := pctCells(f.CacheWriteErrorPct, true)
@@ -439,7 +443,7 @@ func fidelityTable(fs []report.Fidelity, machine bool) *table.Table {
 				raw(f.RealAutoCompaction), raw(f.SimulatedAutoCompaction), fidelityMatch(f), raw(f.SystemPrefix), f.SystemPrefixSource, rce,
 				raw(f.ClockMoved), raw(f.ClockMovedMs), raw(f.BasePrefix), raw(f.BasePrefixCall), raw(f.SystemPrefixRead), raw(f.SystemPrefixReadCall),
 				raw(f.RealAutoCompactionTotal), raw(f.ClaudeCodeThreshold), strconv.FormatBool(f.KeptWarm), strconv.FormatBool(f.Continued),
-				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe)
+				raw(f.RealPostCompactionPrompt), raw(f.SimulatedPostCompactionPrompt), rpe, raw(f.CopiedCalls))
 		}
 		return t
 	}
@@ -457,7 +461,7 @@ func fidelityTable(fs []report.Fidelity, machine bool) *table.Table {
 		{Name: "Write simulated", Right: true, Drop: 4},
 		{Name: "Write error", Right: true},
 		{Name: "Per call", Right: true, Drop: 6},
-		{Name: "Prompt mismatches", Right: true, Short: "Mismatches"},
+		{Name: "Prompt mismatches", Right: true, Short: "Mismatches", Drop: 8},
 		{Name: "Real auto-compaction", Right: true, Short: "Real AC"},
 		{Name: "claude-code", Right: true, Short: "claude-code AC"},
 		{Name: "Match"},

@@ -2,11 +2,13 @@ package view
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
+	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -33,6 +35,29 @@ func TestFidelityMatch(t *testing.T) {
 			if got := row[col].Raw; got != want[i] {
 				t.Errorf("machine %v, %s: match %q, want %q", machine, row[0].Text, got, want[i])
 			}
+		}
+	}
+}
+
+// TestFidelitySummaryCopied: the summary table shows the calls left out
+// as recorded first in another session only when there are some, and its
+// CSV always has the column.
+func TestFidelitySummaryCopied(t *testing.T) {
+	const name = "Calls recorded first in another session, left out"
+	for _, n := range []int{0, 691} {
+		s := &fidelity.Summary{Sessions: 2, CopiedCalls: n}
+		tab := fidelitySummaryTable(s, false)
+		col := slices.IndexFunc(tab.Columns, func(c table.Column) bool { return c.Name == name })
+		if (col >= 0) != (n > 0) || len(tab.Rows) != 1 || len(tab.Rows[0]) != len(tab.Columns) {
+			t.Errorf("%d copied: column at %d, %d columns, row %v", n, col, len(tab.Columns), tab.Rows)
+			continue
+		}
+		if col >= 0 && (tab.Rows[0][col].Text != "691" || tab.Rows[0][col].Raw != "691") {
+			t.Errorf("%d copied: cell %+v", n, tab.Rows[0][col])
+		}
+		csv := fidelitySummaryTable(s, true)
+		if c := slices.IndexFunc(csv.Columns, func(c table.Column) bool { return c.CSVName() == "copied_calls" }); c < 0 || csv.Rows[0][c].Raw != strconv.Itoa(n) {
+			t.Errorf("%d copied: CSV column at %d", n, c)
 		}
 	}
 }

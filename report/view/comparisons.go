@@ -68,22 +68,34 @@ func withoutCalls(n int) string {
 }
 
 // intervalNote says what decides significance and what the signed-rank
-// column is, for compare's and sweep's tables: "interval: its 95%
-// bootstrap interval over sessions (10,000 resamples); differs: yes when
-// it excludes 0, the one test of significance (level 5%); p: …". lead
-// introduces the interval, more adds to its parenthesis, what is what the
-// interval must exclude ("" for 0).
+// column is, for compare's table: "interval: its 95% bootstrap interval
+// over sessions (10,000 resamples); differs: yes when it excludes 0, the
+// one test of significance (level 5%); p: …" (intervalNotes' three parts
+// in one).
 func intervalNote(set *report.ComparisonSettings, lead, more, what string) string {
+	interval, differs, p := intervalNotes(set, lead, more, what)
+	if differs == "" {
+		return interval + "; " + p
+	}
+	return interval + "; " + differs + "; " + p
+}
+
+// intervalNotes says what the interval, differs and p columns are, as
+// sweep's columns note them: lead introduces the interval, more adds to
+// its parenthesis, what is what the interval must exclude ("" for 0).
+// Without resamples there is no interval and no differs column to note.
+func intervalNotes(set *report.ComparisonSettings, lead, more, what string) (interval, differs, p string) {
+	p = "p: the Wilcoxon signed-rank test of the sessions' differences, each session counting once"
 	if set.Resamples <= 0 {
-		return "no interval (--bootstrap 0), so nothing is marked significant; p: the Wilcoxon signed-rank test of the sessions' differences, each session counting once"
+		return "no interval (--bootstrap 0), so nothing is marked significant", "", p
 	}
 	if what == "" {
 		what = "0"
 	}
 	level := numtext.Float(math.Round((1-set.Confidence)*1e8)/1e6, -1)
-	return fmt.Sprintf("%s%s%% bootstrap interval over sessions (%s resamples%s); differs: yes when the interval excludes %s, the one test of significance (level %s%%); "+
-		"p: the Wilcoxon signed-rank test of the sessions' differences, each session counting once, † where it disagrees at α = %s",
-		lead, confidencePct(set.Confidence), numtext.Int(set.Resamples), more, what, level, numtext.Float(set.Alpha, -1))
+	interval = fmt.Sprintf("%s%s%% bootstrap interval over sessions (%s resamples%s)", lead, confidencePct(set.Confidence), numtext.Int(set.Resamples), more)
+	differs = fmt.Sprintf("differs: yes when the interval excludes %s, the one test of significance (level %s%%)", what, level)
+	return interval, differs, p + ", † where it disagrees at α = " + numtext.Float(set.Alpha, -1)
 }
 
 // compareLower says whether a comparison's totals rest on placeholder

@@ -23,26 +23,19 @@ import (
 // others in the budget's order; with a baseline, the text diff of the two
 // evaluations follows (table and markdown). Text tables are fitted to
 // opt.Width (0: no limit).
-func writeGate(w io.Writer, d *report.GateDocument, opt report.Options) error {
-	res, base, format := d.Result, d.Baseline, opt.Format
-	if format == report.JUnit {
-		return writeJUnit(w, res)
-	}
-	t := GateTable(res)
-	if format == report.CSV {
-		return table.WriteCSV(w, t) // the limits; their reasons are JSON's and the text's
-	}
-	secs := []section{{name: "gate", tables: []*table.Table{t, GateReasons(res)}}}
-	if err := render(w, format, opt.Width, secs); err != nil {
+func writeGate(w io.Writer, d *report.GateDocument, opt report.Options, l layout) error {
+	res, base := d.Result, d.Baseline
+	secs := []section{{name: "gate", tables: []*table.Table{GateTable(res), GateReasons(res)}}}
+	if err := l.write(w, secs, opt.Width); err != nil {
 		return err
 	}
 	if base != nil {
 		d := GateDiff(base, res)
-		if format == report.Markdown {
+		if l.markdown {
 			_, err := fmt.Fprintf(w, "### Against the baseline\n\n```diff\n%s```\n", d)
 			return err
 		}
-		_, err := fmt.Fprintf(w, "Against the baseline (- baseline, + now)\n%s", d)
+		_, err := fmt.Fprintf(w, "Against the baseline (- baseline, + now)\n%s", diffLines(d, opt.Width))
 		return err
 	}
 	return nil
@@ -69,7 +62,7 @@ func GateTable(res *budget.Result) *table.Table {
 		Note: fmt.Sprintf("%s, over %d sessions; headroom: distance to the nearest bound (negative: broken); top: the sessions that weigh most", verdict, res.Sessions),
 		Columns: []table.Column{
 			{Name: "Status"},
-			{Name: "Limit", Kind: table.Text},
+			{Name: "Limit", Kind: table.Prose}, // a name of a few words: wrapped, not cut
 			{Name: "Policy", Kind: table.Text},
 			{Name: "Value", Right: true},
 			{Name: "Lower bound", CSV: "lower_bound", MachineOnly: true}, // ≥ on Value
@@ -239,6 +232,20 @@ func GateDiff(base, cur *budget.Result) string {
 		}
 	}
 	return out.String()
+}
+
+// diffLines fits a diff's lines to width (0: as they are), a long line
+// going on under its mark.
+func diffLines(d string, width int) string {
+	if d == "" {
+		return ""
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimSuffix(d, "\n"), "\n") {
+		mark, rest := l[:min(2, len(l))], l[min(2, len(l)):]
+		out = append(out, mark+strings.ReplaceAll(table.Wrap(rest, max(0, width-2)), "\n", "\n"+strings.Repeat(" ", len(mark))))
+	}
+	return strings.Join(out, "\n") + "\n"
 }
 
 // GitHubAnnotations are the workflow commands that mark each broken limit

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/report/view"
 	"github.com/ctxlab/ctxlab/simulate/budget"
@@ -54,7 +55,7 @@ func TestLowerBoundsMarked(t *testing.T) {
 		t.Helper()
 		opt.Format = report.CSV
 		var b bytes.Buffer
-		if err := view.Write(&b, doc, opt); err != nil {
+		if err := render.Write(&b, doc, opt); err != nil {
 			t.Fatal(err)
 		}
 		all, err := csv.NewReader(&b).ReadAll()

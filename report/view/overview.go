@@ -35,7 +35,7 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	if loc != nil {
 		zone = loc.String()
 	}
-	t.Note = fmt.Sprintf("date: of the first message (%s); tokens: input + cache writes + cache reads + output; "+
+	t.Note = fmt.Sprintf("date: of the first message (%s); "+
 		"cache hit: read / (input + write + read); total: each call once (a resumed session repeats calls)", zone)
 	if w := windowText(doc); w != "" {
 		t.Note += "; sessions active " + w + ", each whole"
@@ -46,7 +46,7 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 		{Name: "Project", Kind: table.Text, Distinct: true},
 		{Name: "Session", Kind: table.ID},
 		{Name: "Calls", Right: true},
-		{Name: "Tokens", Right: true, Drop: 2},
+		{Name: "Tokens", Right: true, Drop: 2, Note: "tokens: input + cache writes + cache reads + output"},
 		{Name: "Cost", Right: true},
 		{Name: "Compactions", Right: true, Short: "Compact.", Drop: 1},
 		{Name: "Cache hit", Right: true},
@@ -154,7 +154,7 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 		{Name: "Calls", Right: true},
 		{Name: "Input", Right: true, Drop: 1},
 		{Name: "Cache write", Right: true, Short: "Write"},
-		{Name: "Cache read", Right: true, Short: "Read"},
+		{Name: "Cache read", Right: true, Short: "Read", Drop: 5},
 		{Name: "Output", Right: true, Drop: 2},
 		{Name: "Tokens", Right: true},
 		{Name: "Cost", Right: true},

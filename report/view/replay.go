@@ -19,12 +19,9 @@ import (
 // one-line-per-session overview, then (with PerSession) each session, then
 // the total; a grouped document (doc.By) is its grouped view alone. CSV is
 // one table (CSVTable).
-func writeReplay(w io.Writer, doc *report.Document, opt report.Options) error {
-	if opt.Format == report.CSV {
-		return writeCSV(w, doc, opt)
-	}
+func writeReplay(w io.Writer, doc *report.Document, opt report.Options, l layout) error {
 	if doc.By != "" {
-		return render(w, opt.Format, opt.Width, []section{{tables: []*table.Table{groupTable(doc, opt, false)}}})
+		return l.write(w, []section{{tables: []*table.Table{groupTable(doc, opt, false)}}}, opt.Width)
 	}
 	var secs []section
 	if len(doc.Sessions) > 1 {
@@ -33,7 +30,7 @@ func writeReplay(w io.Writer, doc *report.Document, opt report.Options) error {
 	for _, sc := range scopes(doc, opt) {
 		secs = append(secs, section{name: sc.name, title: sc.title, tables: scopeTables(sc, opt)})
 	}
-	return render(w, opt.Format, opt.Width, secs)
+	return l.write(w, secs, opt.Width)
 }
 
 // scopeTables are the selected tables of one session or the total.
@@ -134,19 +131,22 @@ type section struct {
 	tables      []*table.Table
 }
 
-// render writes sections as text tables or Markdown.
-func render(w io.Writer, format report.Format, width int, secs []section) error {
-	md := format == report.Markdown
-	if format == report.Latex {
-		return renderLaTeX(w, secs)
-	}
+// writeText writes sections as text tables fitted to width (0: no
+// limit).
+func writeText(w io.Writer, secs []section, width int) error { return render(w, false, width, secs) }
+
+// writeMarkdown writes sections as Markdown.
+func writeMarkdown(w io.Writer, secs []section, _ int) error { return render(w, true, 0, secs) }
+
+// render writes sections as text tables or Markdown (md).
+func render(w io.Writer, md bool, width int, secs []section) error {
 	for _, sec := range secs {
 		switch {
 		case sec.title == "":
 		case md:
 			fmt.Fprintf(w, "## %s\n\n", sec.title)
 		default:
-			fmt.Fprintf(w, "== %s ==\n\n", sec.title)
+			fmt.Fprintf(w, "%s\n\n", table.Wrap("== "+sec.title+" ==", width))
 		}
 		for _, t := range sec.tables {
 			var err error
@@ -212,7 +212,7 @@ func tables(r *accounting.Report, opt report.Options) []*table.Table {
 
 func summaryTable(r *accounting.Report) *table.Table {
 	s := r.Summary
-	t := &table.Table{Name: "summary", Title: "Summary", Columns: []table.Column{{Name: "Field"}, {Name: "Value", Kind: table.Prose}}}
+	t := &table.Table{Name: "summary", Title: "Summary", KeyValue: true, Columns: []table.Column{{Name: "Field", Kind: table.Prose}, {Name: "Value", Kind: table.Prose}}}
 	kv := func(k, pretty, raw string) { t.Add([]string{k, pretty}, []string{k, raw}) }
 	if s.Sessions == 1 {
 		kv("session", s.ID, s.ID)
@@ -293,7 +293,7 @@ func usageTables(r *accounting.Report, corpus bool) []*table.Table {
 	usageRow(byModel, nil, "total", u.Total)
 	if corpus {
 		byThread := &table.Table{Name: "usage_by_thread", Title: "Usage by thread kind",
-			Columns: append([]table.Column{{Name: "Kind", Kind: table.Text, Drop: 2}}, usageColumns...)}
+			Columns: append([]table.Column{{Name: "Kind", Kind: table.Text}}, usageColumns...)}
 		for _, row := range u.ByThread {
 			usageRow(byThread, nil, row.Name, row)
 		}
@@ -314,7 +314,7 @@ var usageColumns = []table.Column{
 	{Name: "Cache write 5m", Right: true, Short: "Write 5m"},
 	{Name: "Cache write 1h", Right: true, Short: "Write 1h"},
 	{Name: "Cache read", Right: true, Short: "Read"},
-	{Name: "Output", Right: true},
+	{Name: "Output", Right: true, Drop: 3},
 	{Name: "Output lower bound", CSV: "output_lower_bound", MachineOnly: true}, // ≥ on Output and Cost
 	{Name: "Cost", Right: true},
 }
@@ -371,13 +371,13 @@ func prefix(corpus bool, session string, row []string) []string {
 func duplicatesTable(r *accounting.Report, corpus bool) *table.Table {
 	t := &table.Table{
 		Name: "duplicate_reads", Title: "Duplicate reads",
-		Note: "overhead = floor(tokens/reads)×(reads−1) as Claude Code computes it; re-reads after an edit are justified, after a compaction forced, otherwise waste",
+		Note: "re-reads after an edit are justified, after a compaction forced, otherwise waste",
 		Columns: withSession(corpus, []table.Column{
 			{Name: "File", Kind: table.Path},
 			{Name: "Range"},
 			{Name: "Reads", Right: true},
 			{Name: "Tokens", Right: true, Drop: 4},
-			{Name: "Overhead", Right: true, Drop: 1},
+			{Name: "Overhead", Right: true, Drop: 1, Note: "overhead = floor(tokens/reads)×(reads−1) as Claude Code computes it"},
 			{Name: "Justified", Right: true, Short: "Just.", Drop: 2},
 			{Name: "Forced", Right: true, Drop: 3},
 			{Name: "Waste", Right: true},
@@ -405,8 +405,8 @@ func breaksTable(r *accounting.Report, corpus bool) *table.Table {
 			{Name: "Thread", Kind: table.Text},
 			{Name: "Call", Right: true},
 			{Name: "Line", Right: true, Drop: 1},
-			{Name: "Time", Kind: table.Time},
-			{Name: "Cause", Kind: table.Text},
+			{Name: "Time", Kind: table.Time, Drop: 5},
+			{Name: "Cause", Kind: table.Prose},
 			{Name: "Prev read", Right: true, Short: "Prev", Drop: 2},
 			{Name: "Read", Right: true},
 			{Name: "Gap", Right: true},
@@ -440,7 +440,7 @@ func causesTable(r *accounting.Report) *table.Table {
 		Name: "cache_break_causes", Title: "Cache rebuilds by cause",
 		Note: "every cache rebuild by its cause, the most extra cost first: where the cache's money went",
 		Columns: []table.Column{
-			{Name: "Cause", Kind: table.Text},
+			{Name: "Cause", Kind: table.Prose},
 			{Name: "Rebuilds", Right: true},
 			{Name: "Rewritten", Right: true, Short: "Rewrote"},
 			{Name: "Cost", Right: true, Drop: 2},
@@ -489,7 +489,7 @@ func compactionsTable(r *accounting.Report, corpus bool) *table.Table {
 			{Name: "Trigger", Drop: 4},
 			{Name: "After call", Right: true, Short: "Call"},
 			{Name: "Line", Right: true, Drop: 1},
-			{Name: "Time", Kind: table.Time},
+			{Name: "Time", Kind: table.Time, Drop: 5},
 			{Name: "Last prompt", Right: true, Short: "Prompt", Drop: 2},
 			{Name: "Before", Right: true},
 			{Name: "After", Right: true},
@@ -512,6 +512,9 @@ func compactionsTable(r *accounting.Report, corpus bool) *table.Table {
 		trig := c.Trigger
 		if trig == "" {
 			trig = "-"
+		}
+		if c.Continued {
+			trig += " (continued)" // the summary the thread goes on from
 		}
 		t.Add(
 			prefix(corpus, c.Session, []string{c.Thread, c.Kind, trig, numtext.Int(c.AfterCall), numtext.Int(c.Line), c.Time.String(), numtext.Int(c.LastPrompt), before, after, freed, numtext.Int(c.SummaryTokens), spiral}),

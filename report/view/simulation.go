@@ -35,10 +35,10 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 		lb = LowerBoundNote(m.TotalLowerBound() || rec.TotalLowerBound(), max(m.Unpriced+m.AgentsUnpriced, rec.Unpriced+rec.AgentsUnpriced))
 	}
 	note = withNote(note, lb)
-	t := &table.Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note,
-		Columns: []table.Column{{Name: "Field"}, {Name: "Value", Kind: table.Prose}}}
+	t := &table.Table{Name: "simulation", Title: "Simulation: " + r.Policy, Note: note, KeyValue: true,
+		Columns: []table.Column{{Name: "Field", Kind: table.Prose}, {Name: "Value", Kind: table.Prose}}}
 	if rec != nil {
-		t.Columns = []table.Column{{Name: "Field"}, {Name: "Recorded", Right: true}, {Name: "Simulated", Right: true}, {Name: "Δ", Right: true}}
+		t.Columns = []table.Column{{Name: "Field", Kind: table.Prose}, {Name: "Recorded", Right: true}, {Name: "Simulated", Right: true}, {Name: "Δ", Right: true}}
 		t.Legend = "recorded: the session as it happened (policy observed); Δ: simulated − recorded; " +
 			"cache rebuild: a call that re-wrote a cached prompt the cache had lost"
 	}
@@ -171,7 +171,8 @@ func RunCallsTables(r *simulate.Result) []*table.Table {
 	out := []*table.Table{callsTable(r), summariesTable(r)}
 	for _, t := range out {
 		t.Title += ": " + r.Policy
-		t.Columns = append([]table.Column{{Name: "Policy", Kind: table.Text}}, t.Columns...)
+		// The title names the policy: people's formats need not repeat it.
+		t.Columns = append([]table.Column{{Name: "Policy", Kind: table.Text, MachineOnly: true}}, t.Columns...)
 		for i := range t.Rows {
 			t.Rows[i] = append([]table.Cell{table.Same(r.Policy)}, t.Rows[i]...)
 		}
@@ -186,13 +187,13 @@ func callsTable(r *simulate.Result) *table.Table {
 		Columns: []table.Column{
 			{Name: "Call", Right: true},
 			{Name: "Time", Kind: table.Time, Drop: 2},
-			{Name: "Model", Kind: table.Text},
+			{Name: "Model", Kind: table.Text, Drop: 5},
 			{Name: "Prompt", Right: true},
 			{Name: "Recorded", Right: true, Short: "Rec.", Drop: 3},
 			{Name: "Input", Right: true, Drop: 1},
 			{Name: "Cache write", Right: true, Short: "Write"},
 			{Name: "Cache read", Right: true, Short: "Read"},
-			{Name: "Output", Right: true},
+			{Name: "Output", Right: true, Drop: 4},
 			{Name: "Output lower bound", CSV: "output_lower_bound", MachineOnly: true}, // ≥ on Output and Cost
 			{Name: "State"},
 			{Name: "Actions", Kind: table.Text},

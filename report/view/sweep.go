@@ -22,27 +22,33 @@ import (
 // point (SweepTotalsCSV) or "pareto" the steps along the Pareto front;
 // table and Markdown one row per point, best first, text tables fitted
 // to opt.Width (0: no limit).
-func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options) error {
-	if opt.Format == report.CSV {
-		t := SweepRows(doc)
-		if len(opt.Sections) > 0 {
-			switch opt.Sections[0] {
-			case "", "rows":
-			case "totals":
-				t = SweepTotalsCSV(doc)
-			case "pareto":
-				t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons, sweepLower(doc))
-			default:
-				return fmt.Errorf("sweep has no CSV table %q (want rows, totals or pareto)", opt.Sections[0])
-			}
-		}
-		return table.WriteCSV(w, t)
-	}
+func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options, l layout) error {
 	secs := []section{{name: "total", tables: []*table.Table{SweepTotals(doc)}}}
 	if len(doc.Pareto) == 2 {
 		secs[0].tables = append(secs[0].tables, ParetoTable(doc))
 	}
-	return render(w, opt.Format, opt.Width, secs)
+	return l.write(w, secs, opt.Width)
+}
+
+// SweepCSVTables lists the tables sweep's CSV can write, one per stream
+// (opt.Sections[0] picks it); the first is the default.
+var SweepCSVTables = []string{"rows", "totals", "pareto"}
+
+// writeSweepCSV writes one of SweepCSVTables.
+func writeSweepCSV(w io.Writer, doc *report.SweepDocument, opt report.Options) error {
+	t := SweepRows(doc)
+	if len(opt.Sections) > 0 {
+		switch opt.Sections[0] {
+		case "", "rows":
+		case "totals":
+			t = SweepTotalsCSV(doc)
+		case "pareto":
+			t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons, sweepLower(doc))
+		default:
+			return fmt.Errorf("sweep has no CSV table %q (want %s)", opt.Sections[0], strings.Join(SweepCSVTables, ", "))
+		}
+	}
+	return table.WriteCSV(w, t)
 }
 
 // SweepRows is a row per point and session with every metric (CSV, and
@@ -74,12 +80,13 @@ func SweepRows(doc *report.SweepDocument) *table.Table {
 func SweepTotals(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	ps := doc.Params()
-	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s); p10, median, p90: the objective across the sessions%s", len(doc.Totals), len(doc.Inputs), obj.Name, Direction(obj),
-		strings.Replace(withoutCalls(doc.SessionsWithoutCalls), "left out", "left out, of these and of the comparisons", 1))
+	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s)%s", len(doc.Totals), len(doc.Inputs), obj.Name, Direction(obj),
+		strings.Replace(withoutCalls(doc.SessionsWithoutCalls), "left out", "left out of the percentiles and the comparisons", 1))
 	if len(doc.Constraints) > 0 {
 		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
 	}
-	if set := doc.ComparisonSettings; set != nil {
+	set := doc.ComparisonSettings
+	if set != nil {
 		note += "\n" + versusNote(set, obj)
 	}
 	note += "\n" + defaultsNote(doc)
@@ -87,15 +94,22 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	for _, p := range ps {
 		cols = append(cols, table.Column{Name: p})
 	}
+	// What a column holds is said while it is shown (table.Column.Note).
+	var intervalNote, differsNote, pNote string
+	if set != nil {
+		more := "; in percent of " + set.Baseline + "'s where the total is not the sessions' sum, blank where a session's cost is unknown: its calls have no price"
+		intervalNote, differsNote, pNote = intervalNotes(set, "interval: the total's ", more, set.Baseline+"'s total")
+	}
+	across := " of " + obj.Name + " across the sessions"
 	cols = append(cols,
 		table.Column{Name: obj.Name, Right: true},
-		table.Column{Name: "Interval", Right: true, Drop: 8},
+		table.Column{Name: "Interval", Right: true, Drop: 8, Note: intervalNote},
 		table.Column{Name: "Change", Right: true},
-		table.Column{Name: "Differs"},
-		table.Column{Name: "p", Right: true, Drop: 7},
-		table.Column{Name: "p10", Right: true, Drop: 1},
-		table.Column{Name: "Median", Right: true, Drop: 3},
-		table.Column{Name: "p90", Right: true, Drop: 2},
+		table.Column{Name: "Differs", Note: differsNote},
+		table.Column{Name: "p", Right: true, Drop: 7, Note: pNote},
+		table.Column{Name: "p10", Right: true, Drop: 1, Note: "p10: the 10th percentile" + across},
+		table.Column{Name: "Median", Right: true, Drop: 3, Note: "median: the median" + across},
+		table.Column{Name: "p90", Right: true, Drop: 2, Note: "p90: the 90th percentile" + across},
 		table.Column{Name: "Total cost", Right: true, Short: "Cost", Drop: 6},
 		table.Column{Name: "Peak", Right: true},
 		table.Column{Name: "Compactions", Right: true, Short: "Compact.", Drop: 4},
@@ -155,11 +169,10 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	return t
 }
 
-// versusNote says what the interval, change, differs and p columns are.
+// versusNote says what the change column is; the interval, differs and
+// p columns say what they are in their notes.
 func versusNote(set *report.ComparisonSettings, obj metric.Metric) string {
-	more := "; in percent of " + set.Baseline + "'s where the total is not the sessions' sum, blank where a session's cost is unknown: its calls have no price"
-	return "change: of " + obj.Name + " against " + set.Baseline + "; " + intervalNote(set, "interval: the total's ", more, set.Baseline+"'s total") +
-		"; each row is its own test, not corrected for the others (docs/sweep.md)"
+	return "change: of " + obj.Name + " against " + set.Baseline + "; each row is its own test, not corrected for the others (docs/sweep.md)"
 }
 
 // confidencePct is a confidence level in percent, as short as it is

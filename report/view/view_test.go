@@ -15,7 +15,7 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
-	"github.com/ctxlab/ctxlab/report/view"
+	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
@@ -68,7 +68,10 @@ func compareDoc(t *testing.T, path string, withFidelity bool) *report.CompareDoc
 		tr := simulate.Prepare(s)
 		var rs []*simulate.Result
 		for _, spec := range specs {
-			p, _ := policies.Parse(spec)
+			p, err := policies.Parse(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
 			rs = append(rs, simulate.Run(tr, p, simulate.DefaultConfig()))
 		}
 		cs = append(cs, report.NewCompared(s, rs, true))
@@ -219,7 +222,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		var b bytes.Buffer
-		if err := view.Write(&b, c.doc, c.opt); err != nil {
+		if err := render.Write(&b, c.doc, c.opt); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
@@ -239,14 +242,13 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	for _, c := range []c{
-		{"json", policyList(), report.Options{Format: report.JSON}},
 		{"junit", policyList(), report.Options{Format: report.JUnit}},
 		{"csv table", corpusDoc, report.Options{Format: report.CSV, Sections: []string{"nope"}}},
 		{"groups without by", corpusDoc, report.Options{Format: report.CSV, Sections: []string{"groups"}}},
 		{"compare csv", compareDoc(t, demo, false), report.Options{Format: report.CSV, Sections: []string{"fidelity"}}},
 		{"sweep csv", sweepDoc(t), report.Options{Format: report.CSV, Sections: []string{"nope"}}},
 	} {
-		if err := view.Write(&bytes.Buffer{}, c.doc, c.opt); err == nil {
+		if err := render.Write(&bytes.Buffer{}, c.doc, c.opt); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,10 +54,11 @@ type Row struct {
 	PromptMismatches int `json:"prompt_mismatches"`
 	Unmeasured       int `json:"unmeasured_calls"`
 	// RealAutoCompaction is the call before which the session first
-	// auto-compacted (a full compaction whose trigger is auto or, as in
-	// 1.0.x summaries, unrecorded): its calls before it + 1; 0 when it never
-	// did. A summary the file starts with is the previous file's
-	// compaction, not counted; a compaction after the last call (the
+	// auto-compacted (a full compaction whose trigger is auto or, where
+	// nothing in the transcript says, unknown): its calls before it + 1; 0
+	// when it never did. The summary a file goes on from
+	// (replay.Compaction.Continued) is a compaction made elsewhere, not
+	// counted; a compaction after the last call (the
 	// conversation went on in another file, replay.Session.ContinuedIn) is
 	// the last call + 1. SimulatedAutoCompaction is the first call after a
 	// compaction claude-code decided (not a /compact it replayed), the last
@@ -160,11 +162,30 @@ type Row struct {
 	// other requests kept warm, ended earlier than the model's measure of
 	// the system prompt. They are not in UnseenBreaks.
 	ShorterPrefix int `json:"shorter_system_prefix"`
+	// AllowedToolsBreaks counts the turns whose recorded read fell that
+	// much below the model's after a turn that first used a tool Claude
+	// Code asks permission for (simulate.TraceCall.AfterAsk), on a version
+	// whose system prompt lists the tools the user allowed
+	// (claudecode.AllowedTools): a "don't ask again" answer, which the
+	// transcript does not record, changes it. They are not in
+	// UnseenBreaks.
+	AllowedToolsBreaks int `json:"allowed_tools_breaks"`
+	// CopiedCalls counts the calls left out of the cache figures above
+	// because another session of the input recorded them first (the same
+	// message.id and requestId: a resumed conversation's copy), and
+	// CopiedFrom names those sessions (LeaveOutCopies).
+	CopiedCalls int      `json:"copied_calls,omitempty"`
+	CopiedFrom  []string `json:"copied_from,omitempty"`
 	// Reasons explain each disagreement beyond the tolerances; empty when
 	// there is none.
 	Reasons []string `json:"reasons"`
 
 	afterLast int // the number a compaction after the last call takes
+	// calls are the observed run's calls as measured (compareCalls), and
+	// cacheReasons the number of reasons before the cache's
+	// (explainCache), which LeaveOutCopies gives anew.
+	calls        []callRecord
+	cacheReasons int
 }
 
 // Tolerances are the bounds within which the replay is said to
@@ -205,19 +226,19 @@ func New(s *replay.Session, tr *simulate.Trace, observed, claudeCode *simulate.R
 		in := tr.Inferred
 		f.Inferred = &in
 	}
-	tok := f.compareCalls(tr, observed, tol)
+	f.compareCalls(tr, observed, tol)
+	tok := f.tally()
 	f.compactions(s, tr, claudeCode)
 	parts := f.postCompaction(tr, claudeCode)
 	f.explain(tr, tok, tol, parts)
 	return f
 }
 
-// compareCalls sets the cache figures of the observed run's calls against
-// the recorded ones, and sorts each read that differs by more than
-// tol.Tokens under the cause that applies first; it returns the tokens
-// each cause accounts for.
-func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol Tolerances) reasonTokens {
-	var tok reasonTokens
+// compareCalls records, for each call of the observed run, its recorded
+// and predicted cache figures and the cause its read difference falls
+// under (the first that applies, when it differs by more than
+// tol.Tokens), and counts the prompts that differ; tally sums them.
+func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol Tolerances) {
 	// The recorded timestamps, not the Clock tool run times moved on.
 	recorded := func(i int) int64 { return tr.Calls[i].Time - tr.Calls[i].Ahead }
 	stamps := make(map[int64]int, len(tr.Calls)) // responses per timestamp
@@ -227,6 +248,7 @@ func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol To
 	unclocked := func(t int64) bool { return t == 0 || stamps[t] > 1 }
 	version := map[string]string{} // each model's previous call's version
 	main := tr.MainModel()
+	f.calls = make([]callRecord, 0, len(observed.Calls))
 	for i, c := range observed.Calls {
 		tc := &tr.Calls[i]
 		u := tc.Usage
@@ -240,40 +262,163 @@ func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol To
 		} else if c.Prompt != c.Recorded {
 			f.PromptMismatches++
 		}
-		f.RecordedCacheRead += u.CacheRead
-		f.RecordedCacheWrite += u.CacheWrite()
-		p := c.Predicted
-		if p == nil || c.Recorded == 0 {
+		r := callRecord{time: recorded(i), read: u.CacheRead, write: u.CacheWrite()}
+		if tr.Thread != nil && tc.Index < len(tr.Thread.Calls) {
+			r.key = tr.Thread.Calls[tc.Index].Key()
+		}
+		if p := c.Predicted; p != nil && c.Recorded != 0 {
+			r.measured, r.simRead, r.simWrite = true, p.Read, p.Write
+			switch d := p.Read - u.CacheRead; {
+			case d > tol.Tokens && newVersion:
+				r.cause, r.diff = causeNewVersion, d
+			case d > tol.Tokens && stopped:
+				r.cause, r.diff = causeStopped, d
+			case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
+				r.cause, r.diff = causeShorter, d
+			case d > tol.Tokens && tc.AfterAsk && claudecode.AllowedTools.In(tc.Version):
+				r.cause, r.diff = causeAllowedTools, d
+			case d > tol.Tokens:
+				r.cause, r.diff = causeUnseen, d
+			case d < -tol.Tokens && (len(c.Actions) > 0 || tc.Shrink > 0):
+				r.cause, r.diff = causeShallower, -d
+			case d < -tol.Tokens:
+				r.cause, r.diff = causeWarm, -d
+			}
+		}
+		f.calls = append(f.calls, r)
+	}
+}
+
+// callRecord is one call as the fidelity row measures it.
+type callRecord struct {
+	key  string // replay.Call.Key, "" without a message.id
+	time int64  // the recorded timestamp, Unix ms
+	// The recorded cache read and write, and the model's prediction;
+	// measured is set when there is one to compare (a prediction, and a
+	// recorded prompt).
+	read, write       int64
+	simRead, simWrite int64
+	measured          bool
+	cause             readCause
+	diff              int64 // the read difference the cause accounts for
+	// copiedFrom is the session that recorded this call first, when
+	// another session of the input holds it (LeaveOutCopies).
+	copiedFrom string
+}
+
+// readCause is what a call's read difference beyond the tolerance is put
+// down to (Row's UnseenBreaks and the counts after it).
+type readCause uint8
+
+const (
+	causeNone readCause = iota
+	causeNewVersion
+	causeStopped
+	causeShorter
+	causeAllowedTools
+	causeUnseen
+	causeShallower
+	causeWarm
+)
+
+// tally sums the measured calls that no other session of the input
+// recorded first into the row's cache figures, and returns the tokens
+// each cause accounts for.
+func (f *Row) tally() reasonTokens {
+	var tok reasonTokens
+	f.RecordedCacheRead, f.RecordedCacheWrite, f.SimulatedCacheRead, f.SimulatedCacheWrite, f.CallWriteError = 0, 0, 0, 0, 0
+	f.NewVersionShorter, f.StoppedClock, f.ShorterPrefix, f.UnseenBreaks, f.ShallowerFallbacks, f.WarmElsewhere = 0, 0, 0, 0, 0, 0
+	f.AllowedToolsBreaks = 0
+	f.CopiedCalls, f.CopiedFrom = 0, nil
+	for _, r := range f.calls {
+		if r.copiedFrom != "" {
+			f.CopiedCalls++
+			if !slices.Contains(f.CopiedFrom, r.copiedFrom) {
+				f.CopiedFrom = append(f.CopiedFrom, r.copiedFrom)
+			}
+			continue
+		}
+		f.RecordedCacheRead += r.read
+		f.RecordedCacheWrite += r.write
+		if !r.measured {
 			continue // nothing recorded to compare the prediction with
 		}
-		f.SimulatedCacheRead += p.Read
-		f.SimulatedCacheWrite += p.Write
-		f.CallWriteError += max(p.Write-u.CacheWrite(), u.CacheWrite()-p.Write)
-		switch d := p.Read - u.CacheRead; {
-		case d > tol.Tokens && newVersion:
+		f.SimulatedCacheRead += r.simRead
+		f.SimulatedCacheWrite += r.simWrite
+		f.CallWriteError += max(r.simWrite-r.write, r.write-r.simWrite)
+		switch r.cause {
+		case causeNewVersion:
 			f.NewVersionShorter++
-			tok.newVersion += d
-		case d > tol.Tokens && stopped:
+			tok.newVersion += r.diff
+		case causeStopped:
 			f.StoppedClock++
-			tok.stopped += d
-		case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
+			tok.stopped += r.diff
+		case causeShorter:
 			f.ShorterPrefix++
-			tok.shorter += d
-		case d > tol.Tokens:
+			tok.shorter += r.diff
+		case causeAllowedTools:
+			f.AllowedToolsBreaks++
+			tok.allowed += r.diff
+		case causeUnseen:
 			f.UnseenBreaks++
-			tok.unseen += d
-		case d < -tol.Tokens && (len(c.Actions) > 0 || tc.Shrink > 0):
+			tok.unseen += r.diff
+		case causeShallower:
 			f.ShallowerFallbacks++
-			tok.shallower -= d
-		case d < -tol.Tokens:
+			tok.shallower += r.diff
+		case causeWarm:
 			f.WarmElsewhere++
-			tok.warm -= d
+			tok.warm += r.diff
 		}
 	}
+	sort.Strings(f.CopiedFrom)
 	f.CacheReadErrorPct = errorPct(f.SimulatedCacheRead, f.RecordedCacheRead)
 	f.CacheWriteErrorPct = errorPct(f.SimulatedCacheWrite, f.RecordedCacheWrite)
 	f.CallWriteErrorPct = sharePct(f.CallWriteError, f.RecordedCacheWrite)
 	return tok
+}
+
+// LeaveOutCopies leaves out of each row's cache figures the calls another
+// row's session recorded first: a resumed conversation's file copies the
+// lines of the conversation it resumes, under the same message.id and
+// requestId, and often with one timestamp for all (written at once). Such
+// a call was billed once, in the session that made it (accounting.Merge
+// counts it once too), and its copy's clock cannot place it, so it is
+// measured there alone. A call's first recording is the one with the
+// earliest timestamp (of equal ones, or none, the row first in rows);
+// each row counts the calls it left out (CopiedCalls), names the sessions
+// that hold them (CopiedFrom) and says so among its reasons. Rows read
+// back from JSON hold no calls and are left as they are.
+func LeaveOutCopies(rows []Row, tol Tolerances) {
+	type first struct {
+		row  int
+		time int64
+	}
+	earlier := func(t, than int64) bool { return t > 0 && (than == 0 || t < than) }
+	owner := map[string]first{}
+	for i := range rows {
+		for _, r := range rows[i].calls {
+			if r.key == "" {
+				continue
+			}
+			if o, ok := owner[r.key]; !ok || o.row != i && earlier(r.time, o.time) {
+				owner[r.key] = first{i, r.time}
+			}
+		}
+	}
+	for i := range rows {
+		f := &rows[i]
+		copied := false
+		for j := range f.calls {
+			r := &f.calls[j]
+			if o, ok := owner[r.key]; ok && r.key != "" && o.row != i {
+				r.copiedFrom, copied = rows[o.row].Session, true
+			}
+		}
+		if copied {
+			f.Reasons = f.Reasons[:f.cacheReasons]
+			f.explainCache(f.tally(), tol)
+		}
+	}
 }
 
 // prefixFacts notes what a call of the session's main model showed of the
@@ -300,11 +445,12 @@ func (f *Row) compactions(s *replay.Session, tr *simulate.Trace, claudeCode *sim
 		for _, c := range s.Main.Compactions {
 			switch {
 			case c.Kind == replay.CompactMicro:
+			case c.Continued:
+				// The summary the file goes on from (before its first
+				// call, or copied in by a resume): a compaction made
+				// elsewhere, whatever its trigger.
 			case c.Trigger == "manual":
 				f.ManualCompactions++
-			case c.CallsBefore == 0:
-				// Before the file's first call: the summary a continued
-				// file starts with, the previous file's compaction.
 			case f.RealAutoCompaction == 0:
 				f.RealAutoCompaction = c.CallsBefore + 1
 			}
@@ -342,9 +488,9 @@ func microDecision(tr *simulate.Trace) (mode, why string) {
 	case tr.Micro.Off:
 		return "off", "the recorded prompts show it off: " + tr.Micro.Reason
 	case simulate.MicroByDefault(v, tr.Micro):
-		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, claudecode.MicroFrom, claudecode.MicroUntil)
+		return "size", fmt.Sprintf("Claude Code %s micro-compacts by size (from %s until %s), and the recorded prompts do not show it off", v, claudecode.MicroBySize.From, claudecode.MicroBySize.Until)
 	}
-	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, claudecode.MicroFrom, claudecode.MicroUntil)
+	return "off", fmt.Sprintf("Claude Code %s does not micro-compact by default (size-based from %s until %s)", v, claudecode.MicroBySize.From, claudecode.MicroBySize.Until)
 }
 
 // postCompaction fills the prompts of the first call after the first real
@@ -396,7 +542,7 @@ type postParts struct {
 // reasonTokens are the read differences, in tokens, of the calls each
 // reason counts.
 type reasonTokens struct {
-	unseen, warm, shallower, newVersion, stopped, shorter int64
+	unseen, warm, shallower, newVersion, stopped, shorter, allowed int64
 }
 
 // explain gives a reason for each disagreement beyond the tolerances.
@@ -410,11 +556,8 @@ func (f *Row) explain(tr *simulate.Trace, tok reasonTokens, tol Tolerances, part
 	if p := f.PostCompactionErrorPct; p != nil && math.Abs(*p) > tol.PostCompactionPct {
 		f.explainPostCompaction(parts)
 	}
-	readOff := f.CacheReadErrorPct != nil && math.Abs(*f.CacheReadErrorPct) > tol.ReadPct
-	writeOff := f.CacheWriteErrorPct != nil && math.Abs(*f.CacheWriteErrorPct) > tol.WritePct
-	if readOff || writeOff {
-		f.explainCache(tr, tok, tol)
-	}
+	f.cacheReasons = len(f.Reasons)
+	f.explainCache(tok, tol)
 }
 
 func (f *Row) reason(format string, a ...any) {
@@ -466,16 +609,22 @@ func (f *Row) explainCompaction(tr *simulate.Trace) {
 			}
 			counted = fmt.Sprintf("call %d's recorded usage total %s tokens, %s", tr.Calls[i].Index+1, numtext.Int(f.RealAutoCompactionTotal), threshold)
 		}
+		if why := failedCompaction(tr, sim); sim > 0 && sim < real && why != "" {
+			add("first auto-compaction %s, claude-code %s (%s): %s", f.callText(real), at, counted, why)
+			break
+		}
 		add("first auto-compaction %s, claude-code %s (%s): not explained", f.callText(real), at, counted)
 	case real == 0 && sim > 0 && f.ManualCompactions > f.ManualReplayed:
 		add("the session compacted by hand %s and never automatically; replayed without those, its context reaches the threshold at call %d", numtext.Count(f.ManualCompactions, "time", "times"), sim)
 	case real == 0 && sim > 0 && f.smallerAfterRestart(tr, sim) != "":
 		add("%s", f.smallerAfterRestart(tr, sim))
+	case real == 0 && sim > 0 && failedCompaction(tr, sim) != "":
+		add("claude-code compacts at call %d where the session never compacted: %s", sim, failedCompaction(tr, sim))
 	case real == 0 && sim > 0:
 		why := ""
 		if i := lastCallBefore(tr, sim); i >= 0 {
 			u := tr.Calls[i].Usage
-			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there)",
+			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there)",
 				tr.Calls[i].Index+1, numtext.Int(u.Prompt()+u.Output))
 		}
 		add("claude-code compacts at call %d where the session never compacted%s: not explained", sim, why)
@@ -495,9 +644,24 @@ func (f *Row) explainPostCompaction(parts postParts) {
 		numtext.Int(sim), numtext.Int(parts.simSummary), numtext.Int(parts.simRestored), numtext.Int(sim-parts.simSummary-parts.simRestored))
 }
 
-// explainCache gives the causes of the cache reads and writes that
-// differ, or says that the differences are small and many.
-func (f *Row) explainCache(tr *simulate.Trace, tok reasonTokens, tol Tolerances) {
+// explainCache says which calls the cache figures leave out, and gives
+// the causes of the cache reads and writes that differ, or says that the
+// differences are small and many. It comes last among the reasons, so that
+// LeaveOutCopies can give it again.
+func (f *Row) explainCache(tok reasonTokens, tol Tolerances) {
+	if f.CopiedCalls > 0 {
+		verb := "are"
+		if f.CopiedCalls == 1 {
+			verb = "is"
+		}
+		f.reason("%s recorded first in %s (the same message.id and requestId: a resumed conversation's copy) %s left out of the cache figures: measured there",
+			numtext.Count(f.CopiedCalls, "call", "calls"), sessionsText(f.CopiedFrom), verb)
+	}
+	readOff := f.CacheReadErrorPct != nil && math.Abs(*f.CacheReadErrorPct) > tol.ReadPct
+	writeOff := f.CacheWriteErrorPct != nil && math.Abs(*f.CacheWriteErrorPct) > tol.WritePct
+	if !readOff && !writeOff {
+		return
+	}
 	add := f.reason
 	explained := false
 	if f.UnseenBreaks > 0 {
@@ -509,7 +673,12 @@ func (f *Row) explainCache(tr *simulate.Trace, tok reasonTokens, tol Tolerances)
 		explained = true
 	}
 	if f.ShorterPrefix > 0 {
-		add("%s at which the model reads only the system prompt prefix it takes (%s tokens, the %s) read a shorter one: %s tokens the model reads were written", numtext.Count(f.ShorterPrefix, "call", "calls"), numtext.Int(tr.SystemPrefix), tr.SystemPrefixSource, numtext.Int(tok.shorter))
+		add("%s at which the model reads only the system prompt prefix it takes (%s tokens, the %s) read a shorter one: %s tokens the model reads were written", numtext.Count(f.ShorterPrefix, "call", "calls"), numtext.Int(f.SystemPrefix), f.SystemPrefixSource, numtext.Int(tok.shorter))
+		explained = true
+	}
+	if f.AllowedToolsBreaks > 0 {
+		add("%s recorded cache reads fell back after a turn that first used a tool Claude Code asks permission for: Claude Code %s–%s lists the tools the user allowed in the system prompt it builds at each turn, and a \"don't ask again\" answer, which the transcript does not record, changes it: %s tokens the model reads were written",
+			numtext.Count(f.AllowedToolsBreaks, "turn's", "turns'"), claudecode.AllowedTools.From, previousVersion(claudecode.AllowedTools.Until), numtext.Int(tok.allowed))
 		explained = true
 	}
 	if f.NewVersionShorter > 0 {
@@ -528,6 +697,30 @@ func (f *Row) explainCache(tr *simulate.Trace, tok reasonTokens, tol Tolerances)
 		add("cache reads %s, writes %s against the recorded: small differences spread over many calls (each under %s tokens)",
 			pctText(f.CacheReadErrorPct), pctText(f.CacheWriteErrorPct), numtext.Int(tol.Tokens))
 	}
+}
+
+// previousVersion names the versions before v by its minor series: 2.1.0
+// gives "2.0.x".
+func previousVersion(v string) string {
+	parts := strings.Split(v, ".")
+	if len(parts) == 3 && parts[2] == "0" && parts[1] != "0" {
+		if n, err := strconv.Atoi(parts[1]); err == nil {
+			return parts[0] + "." + strconv.Itoa(n-1) + ".x"
+		}
+	}
+	return "before " + v
+}
+
+// sessionsText names sessions: "session a", "sessions a and b", "sessions
+// a, b and c".
+func sessionsText(ids []string) string {
+	switch len(ids) {
+	case 0:
+		return "no session"
+	case 1:
+		return "session " + ids[0]
+	}
+	return "sessions " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
 }
 
 // Explained reports whether every disagreement has a reason that names its
@@ -569,6 +762,10 @@ type Summary struct {
 	WritesWithin  int `json:"writes_within"`
 	// Unexplained counts sessions with a disagreement without a reason.
 	Unexplained int `json:"unexplained"`
+	// CopiedCalls counts the calls the rows left out of their cache
+	// figures, each measured in the session that recorded it first
+	// (Row.CopiedCalls).
+	CopiedCalls int `json:"copied_calls,omitempty"`
 	// PostCompactionChecked counts the sessions with a
 	// PostCompactionErrorPct; PostCompactionWithin, those within
 	// ±PostCompactionPct; PostCompactionMedianErrorPct is the median of the
@@ -584,8 +781,10 @@ type Summary struct {
 	// AutoBelowHalf counts the sessions whose first auto-compaction
 	// followed a recorded usage total below half of claude-code's
 	// threshold there: no Claude Code version compacts on its own so
-	// early, so each is a /compact the transcript does not mark, or a
-	// lowered threshold (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
+	// early, so each is a /compact nothing in the transcript shows
+	// (replay.Compaction.TriggerFrom: no boundary, no command lines, no
+	// summary text Claude Code's versions tell apart), or a lowered
+	// threshold (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
 	AutoBelowHalf int `json:"auto_below_half_threshold"`
 }
 
@@ -613,6 +812,7 @@ func Summarize(rows []Row, tol Tolerances) Summary {
 		s.Sessions++
 		s.Calls += f.Calls
 		s.PromptMismatches += f.PromptMismatches
+		s.CopiedCalls += f.CopiedCalls
 		rr, sr, rw, sw = rr+f.RecordedCacheRead, sr+f.SimulatedCacheRead, rw+f.RecordedCacheWrite, sw+f.SimulatedCacheWrite
 		cw += f.CallWriteError
 		if f.RealAutoCompaction > 1 {
@@ -694,7 +894,7 @@ func SummarizeBy(rows []Row, tol Tolerances, by string) []Group {
 			if (a == "") != (b == "") {
 				return strings.Compare(b, a) // the unknown version last
 			}
-			if c := replay.CompareVersions(a, b); c != 0 {
+			if c := claudecode.CompareVersions(a, b); c != 0 {
 				return c
 			}
 			return strings.Compare(a, b)
@@ -778,6 +978,56 @@ func (f *Row) smallerAfterRestart(tr *simulate.Trace, sim int) string {
 	return fmt.Sprintf("claude-code compacts at call %d where the session never compacted: the first call after a restart (%s), counting from call %d's usage total %s; "+
 		"the restarted Claude Code sent a prompt %s tokens smaller (%s) and did not compact: what it counts after rebuilding a conversation is not in the transcript",
 		sim, how, prev.Index+1, numtext.Int(before), numtext.Int(before-c.Usage.Prompt()), numtext.Int(c.Usage.Prompt()))
+}
+
+// failedCompaction explains a compaction claude-code decides at a call
+// the session sent uncompacted, when the recorded response to that call
+// came later after the message before it than the response to any call
+// sent while Claude Code's count was below its warning level, where no
+// compaction is tried: the time a compaction takes. Claude Code (1.0.x to
+// 2.1.x) sends the request as it is when its auto-compaction fails or the
+// user interrupts it, and the transcript records neither. Empty when that
+// is not the case.
+func failedCompaction(tr *simulate.Trace, sim int) string {
+	j := lastCallBefore(tr, sim+1)
+	if j < 1 || tr.Calls[j].Index+1 != sim || tr.Thread == nil {
+		return ""
+	}
+	wait := responseWait(tr, j)
+	var normal int64 = -1
+	for k := 1; k < len(tr.Calls); k++ {
+		c, prev := &tr.Calls[k], &tr.Calls[k-1]
+		l := claudecode.LimitsFor(claudecode.LimitParams{}, prev.Model, prev.Version)
+		if c.RealCompact != nil || c.RealMicro != nil || prev.Usage.Prompt() == 0 || prev.Usage.Prompt()+prev.Usage.Output >= l.Warning {
+			continue
+		}
+		normal = max(normal, responseWait(tr, k))
+	}
+	if normal <= 0 || wait <= normal {
+		return ""
+	}
+	u := tr.Calls[j-1].Usage
+	return fmt.Sprintf("after call %d's recorded usage total of %s tokens the session sent call %d uncompacted %s after the message before it, later than any call it sent below the warning level (at most %s): "+
+		"an auto-compaction tried there that failed or was interrupted (Claude Code then sends the request as it is, and the transcript records neither)",
+		tr.Calls[j-1].Index+1, numtext.Int(u.Prompt()+u.Output), sim, secondsText(wait), secondsText(normal))
+}
+
+// responseWait is the time from the last message before trace call j's
+// response to the response's first line, in ms; 0 when the transcript's
+// clock does not show it.
+func responseWait(tr *simulate.Trace, j int) int64 {
+	th := tr.Thread
+	c := &th.Calls[tr.Calls[j].Index]
+	for m := c.Msg - 1; m >= 0; m-- {
+		if t := th.Messages[m].Time; t > 0 {
+			return max(c.Time-t, 0)
+		}
+	}
+	return 0
+}
+
+func secondsText(ms int64) string {
+	return (time.Duration(ms) * time.Millisecond).Round(time.Second).String()
 }
 
 func lastCallBefore(tr *simulate.Trace, call int) int {

@@ -39,7 +39,7 @@ func TestEdgeEmptyTrace(t *testing.T) {
 	s := &replay.Session{ID: "s", ContinuedIn: "next"}
 	tr := &simulate.Trace{SystemPrefix: 10_000, SystemPrefixSource: simulate.PrefixFromFirstRead}
 	f := New(s, tr, &simulate.Result{}, &simulate.Result{}, DefaultTolerances())
-	if want := (Row{Session: "s", Reasons: []string{}}); !reflect.DeepEqual(f, want) {
+	if want := (Row{Session: "s", Reasons: []string{}}); !reflect.DeepEqual(exported(f), want) {
 		t.Errorf("got %+v\nwant %+v", f, want)
 	}
 }
@@ -269,7 +269,7 @@ func TestEdgeManualCompactions(t *testing.T) {
 	}{
 		{"2 by hand, 1 replayed", 2, 1, 3, []string{"the session compacted by hand 2 times and never automatically; replayed without those, its context reaches the threshold at call 3"}},
 		// Call 2's total: 100,000 + 1,000.
-		{"1 by hand, replayed", 1, 1, 3, []string{"claude-code compacts at call 3 where the session never compacted (call 2's recorded usage total 101,000 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"}},
+		{"1 by hand, replayed", 1, 1, 3, []string{"claude-code compacts at call 3 where the session never compacted (call 2's recorded usage total 101,000 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"}},
 		{"1 by hand, claude-code never compacts", 1, 0, 0, nil},
 	} {
 		cc := &simulate.Result{Compacted: simulate.RunCompactions{FirstAuto: c.firstAuto, Manual: c.replayed}}
@@ -290,7 +290,7 @@ func TestEdgeRestartWithoutPrompt(t *testing.T) {
 	}}
 	cc := &simulate.Result{Compacted: simulate.RunCompactions{FirstAuto: 2}}
 	f := New(&replay.Session{ID: "s", Main: &replay.Thread{}}, tr, edgeObserved(tr), cc, DefaultTolerances())
-	want := "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,883 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"
+	want := "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,883 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"
 	if !slices.Contains(f.Reasons, want) {
 		t.Errorf("reasons %q, want %q", f.Reasons, want)
 	}

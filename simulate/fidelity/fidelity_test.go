@@ -55,8 +55,8 @@ func TestNew(t *testing.T) {
 		MicroCompaction: "off", MicroCompactionReason: "the transcript records no Claude Code version",
 		afterLast: 1, // the thread records no call
 	}
-	if !reflect.DeepEqual(f, want) {
-		t.Errorf("got %+v\nwant %+v", f, want)
+	if got := exported(f); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 	wantReasons := []string{
 		"1 call recorded a usage without a prompt",
@@ -181,6 +181,13 @@ func TestFidelityShorterPrefix(t *testing.T) {
 	wantReason(t, f, want)
 }
 
+// exported is a row without its calls and the count of its reasons before
+// the cache's, which only LeaveOutCopies reads.
+func exported(f Row) Row {
+	f.calls, f.cacheReasons = nil, 0
+	return f
+}
+
 // wantReason fails the test unless one of f's reasons begins with want.
 func wantReason(t *testing.T, f Row, want string) {
 	t.Helper()
@@ -250,8 +257,8 @@ func TestFidelityCompactionAfterRestart(t *testing.T) {
 		// conversation as far as the transcript shows.
 		{"resumed, no version", calls("", true, 165_000), "claude-code compacts at call 2 where the session never compacted: the first call after a restart (a resumed conversation), counting from call 1's usage total 165,893; " +
 			"the restarted Claude Code sent a prompt 893 tokens smaller (165,000) and did not compact: what it counts after rebuilding a conversation is not in the transcript"},
-		{"not smaller", calls("2.1.138", false, 165_893), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
-		{"no restart", calls("2.1.133", false, 139_706), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens, Claude Code's estimate of what followed taking claude-code's count to its threshold there): not explained"},
+		{"not smaller", calls("2.1.138", false, 165_893), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"},
+		{"no restart", calls("2.1.133", false, 139_706), "claude-code compacts at call 2 where the session never compacted (call 1's recorded usage total 165,893 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"},
 	} {
 		f := New(s, c.tr, observed, cc, DefaultTolerances())
 		if !slices.Contains(f.Reasons, c.want) {
@@ -333,7 +340,9 @@ func TestFidelityContinued(t *testing.T) {
 		real, sim   int
 		reason      string
 	}{
-		{"starts from a summary", []replay.Compaction{{Kind: replay.CompactSummaryOnly}, {Kind: replay.CompactSummaryOnly, CallsBefore: 2}}, "", 0, 3, 0, "first auto-compaction at call 3, claude-code never"},
+		{"starts from a summary", []replay.Compaction{{Kind: replay.CompactSummaryOnly, Continued: true}, {Kind: replay.CompactSummaryOnly, CallsBefore: 2}}, "", 0, 3, 0, "first auto-compaction at call 3, claude-code never"},
+		{"a summary copied in by a resume", []replay.Compaction{{Kind: replay.CompactSummaryOnly, Trigger: "auto", Continued: true, CallsBefore: 1}}, "", 0, 0, 0, ""},
+		{"a /compact, then an automatic one", []replay.Compaction{{Kind: replay.CompactSummaryOnly, Trigger: "manual", CallsBefore: 1}, {Kind: replay.CompactSummaryOnly, Trigger: "auto", CallsBefore: 2}}, "", 0, 3, 0, "first auto-compaction at call 3, claude-code never"},
 		{"ends over the threshold", nil, "", 156_000, 0, 0, ""},
 		{"continued, claude-code too", nil, "next", 156_000, 4, 4, ""},
 		{"continued, claude-code below", nil, "next", 154_999, 4, 0, "first auto-compaction after the last call, claude-code never (call 3's recorded usage total 156,000 tokens, its threshold there 155,000)"},
@@ -369,5 +378,163 @@ func TestMicroDecision(t *testing.T) {
 	}
 	if mode, why := microDecision(&simulate.Trace{Calls: []simulate.TraceCall{{}}}); mode != "off" || why != "the transcript records no Claude Code version" {
 		t.Errorf("no version: %q %q", mode, why)
+	}
+}
+
+// A compaction claude-code decides at a call the session sent
+// uncompacted is one Claude Code tried and failed (or the user
+// interrupted) when the recorded response came later after the message
+// before it than any response to a call sent below the warning level: the
+// time a compaction takes. Call 2 was sent below the warning level
+// (135,000 on 2.0.76), its response 12 s after its prompt; claude-code
+// compacts before call 3, after call 2's total of 154,900 (the final
+// output taking its count to the threshold); call 3 waited the case's
+// wait. The session auto-compacted before call 4, or never.
+func TestFidelityFailedCompaction(t *testing.T) {
+	const model, version = "claude-opus-4-5-20251101", "2.0.76"
+	sec := func(s int64) int64 { return 1_700_000_000_000 + s*1000 }
+	session := func(wait int64, compacted bool) (*replay.Session, *simulate.Trace) {
+		th := &replay.Thread{}
+		tr := &simulate.Trace{Thread: th}
+		totals := []int64{20_000, 154_900, 155_500, 40_000}
+		at := int64(0)
+		for i, w := range []int64{10, 12, wait, 10} {
+			th.Messages = append(th.Messages, replay.Message{Role: replay.RoleUser, Time: sec(at), Call: -1})
+			at += w
+			th.Messages = append(th.Messages, replay.Message{Role: replay.RoleAssistant, Time: sec(at), Call: i})
+			th.Calls = append(th.Calls, replay.Call{Model: model, Version: version, Time: sec(at), Msg: len(th.Messages) - 1})
+			tc := simulate.TraceCall{Index: i, Time: sec(at), Model: model, Version: version, Usage: replay.Usage{Input: 10, CacheRead: totals[i] - 110, Output: 100}}
+			if i == 3 && compacted {
+				tc.RealCompact = &replay.Compaction{Kind: replay.CompactFull, Trigger: "auto", CallsBefore: 3}
+				th.Compactions = []replay.Compaction{*tc.RealCompact}
+			}
+			tr.Calls = append(tr.Calls, tc)
+			at += 30
+		}
+		return &replay.Session{ID: "s", Main: th}, tr
+	}
+	cc := &simulate.Result{Metrics: simulate.Metrics{FirstCompaction: 3}, Compacted: simulate.RunCompactions{FirstAuto: 3}}
+	failed := "after call 2's recorded usage total of 154,900 tokens the session sent call 3 uncompacted 1m25s after the message before it, later than any call it sent below the warning level (at most 12s): " +
+		"an auto-compaction tried there that failed or was interrupted (Claude Code then sends the request as it is, and the transcript records neither)"
+	for _, c := range []struct {
+		name      string
+		wait      int64
+		compacted bool
+		want      string
+	}{
+		{"one call early", 85, true, "first auto-compaction at call 4, claude-code at call 3 (call 3's recorded usage total 155,500 tokens, its threshold there 155,000): " + failed},
+		{"one call early, a usual wait", 12, true, "first auto-compaction at call 4, claude-code at call 3 (call 3's recorded usage total 155,500 tokens, its threshold there 155,000): not explained"},
+		{"never compacted", 85, false, "claude-code compacts at call 3 where the session never compacted: " + failed},
+		{"never compacted, a usual wait", 11, false, "claude-code compacts at call 3 where the session never compacted (call 2's recorded usage total 154,900 tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there): not explained"},
+	} {
+		s, tr := session(c.wait, c.compacted)
+		f := New(s, tr, edgeObserved(tr), cc, DefaultTolerances())
+		if !slices.Contains(f.Reasons, c.want) {
+			t.Errorf("%s: reasons %q, want %q", c.name, f.Reasons, c.want)
+		}
+	}
+}
+
+// copyTrace is a session whose calls carry the message ids ids, recorded
+// at times (ms), each writing 10,000 tokens the model predicts it writes,
+// except the last, which the model predicts writes 4,000 (and reads
+// 6,000 it did not).
+func copyTrace(id string, ids []string, times []int64) (*replay.Session, *simulate.Trace, *simulate.Result) {
+	th := &replay.Thread{}
+	tr := &simulate.Trace{Thread: th}
+	observed := &simulate.Result{}
+	for i, mid := range ids {
+		th.Calls = append(th.Calls, replay.Call{MessageID: mid, RequestID: "req_" + mid, Time: times[i]})
+		u := replay.Usage{CacheWrite5m: 10_000}
+		tr.Calls = append(tr.Calls, simulate.TraceCall{Index: i, Time: times[i], Usage: u})
+		p := &simulate.Predicted{Write: 10_000}
+		if i == len(ids)-1 {
+			p = &simulate.Predicted{Read: 6_000, Write: 4_000}
+		}
+		observed.Calls = append(observed.Calls, simulate.CallResult{Call: i + 1, Prompt: 10_000, Recorded: 10_000, Predicted: p})
+	}
+	return &replay.Session{ID: id, Main: th}, tr, observed
+}
+
+// A call another row's session recorded first (the same message.id and
+// requestId, an earlier timestamp) is left out of the row's cache figures
+// and counted, with the session named; the row that recorded it first
+// keeps it. a made calls m1 and m2 at 1,000 and 2,000 ms; b, a resumed
+// copy, holds both at 9,000 ms (written at once) and makes m3; c copies
+// m3 at b's own time (the same timestamp: the row first in the input
+// keeps it). b measures m3 alone: a read 6,000 tokens too many, a write
+// 6,000 too few (−60%), the write error 6,000.
+func TestLeaveOutCopies(t *testing.T) {
+	var rows []Row
+	for _, s := range []struct {
+		id    string
+		ids   []string
+		times []int64
+	}{
+		{"a", []string{"m1", "m2"}, []int64{1_000, 2_000}},
+		{"b", []string{"m1", "m2", "m3"}, []int64{9_000, 9_000, 10_000}},
+		{"c", []string{"m3", "m4"}, []int64{10_000, 20_000}},
+	} {
+		sess, tr, obs := copyTrace(s.id, s.ids, s.times)
+		rows = append(rows, New(sess, tr, obs, &simulate.Result{}, DefaultTolerances()))
+	}
+	before := exported(rows[0])
+	if rows[1].RecordedCacheWrite != 30_000 || rows[1].CopiedCalls != 0 {
+		t.Fatalf("b before: recorded writes %d, copied %d; want 30000, 0", rows[1].RecordedCacheWrite, rows[1].CopiedCalls)
+	}
+	LeaveOutCopies(rows, DefaultTolerances())
+	if got := exported(rows[0]); !reflect.DeepEqual(got, before) {
+		t.Errorf("a changed: %+v", got)
+	}
+	b := rows[1]
+	if b.CopiedCalls != 2 || !reflect.DeepEqual(b.CopiedFrom, []string{"a"}) || b.Calls != 3 {
+		t.Errorf("b: %d calls copied from %v (of %d), want 2 from [a] (of 3)", b.CopiedCalls, b.CopiedFrom, b.Calls)
+	}
+	if b.RecordedCacheWrite != 10_000 || b.SimulatedCacheWrite != 4_000 || b.SimulatedCacheRead != 6_000 || b.CallWriteError != 6_000 || *b.CacheWriteErrorPct != -60 {
+		t.Errorf("b: writes %d simulated %d (%v%%), reads simulated %d, per-call %d; want 10000, 4000 (-60%%), 6000, 6000",
+			b.RecordedCacheWrite, b.SimulatedCacheWrite, *b.CacheWriteErrorPct, b.SimulatedCacheRead, b.CallWriteError)
+	}
+	wantReason(t, b, "2 calls recorded first in session a (the same message.id and requestId: a resumed conversation's copy) are left out of the cache figures: measured there")
+	if c := rows[2]; c.CopiedCalls != 1 || !reflect.DeepEqual(c.CopiedFrom, []string{"b"}) {
+		t.Errorf("c: %d calls copied from %v, want 1 from [b]", c.CopiedCalls, c.CopiedFrom)
+	}
+	if sum := Summarize(rows, DefaultTolerances()); sum.CopiedCalls != 3 {
+		t.Errorf("summary: %d calls copied, want 3", sum.CopiedCalls)
+	}
+	// Again: the same rows (their calls are marked already).
+	again := slices.Clone(rows)
+	LeaveOutCopies(again, DefaultTolerances())
+	if !reflect.DeepEqual(again, rows) {
+		t.Error("a second LeaveOutCopies changed the rows")
+	}
+}
+
+// A turn whose read fell short after a turn that first used a tool Claude
+// Code asks permission for (TraceCall.AfterAsk) is counted apart, on the
+// versions whose system prompt lists the allowed tools (1.0.66 until
+// 2.1.0): 1.0.83 and 2.0.76, not 1.0.65 or 2.1.0, where it is a break
+// with no cause.
+func TestFidelityAllowedTools(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		allowed bool
+	}{
+		{"1.0.83", true}, {"2.0.76", true}, {"1.0.65", false}, {"2.1.0", false},
+	} {
+		tr := &simulate.Trace{Calls: []simulate.TraceCall{
+			{Index: 0, Time: 1_000, Model: "m", Version: c.version, Usage: replay.Usage{CacheWrite5m: 40_000}},
+			{Index: 1, Time: 60_000, Model: "m", Version: c.version, AfterAsk: true, Usage: replay.Usage{CacheRead: 11_331, CacheWrite5m: 30_000}},
+		}}
+		observed := &simulate.Result{Calls: []simulate.CallResult{
+			{Call: 1, Prompt: 40_000, Recorded: 40_000, Predicted: &simulate.Predicted{Write: 40_000}},
+			{Call: 2, Prompt: 41_331, Recorded: 41_331, Predicted: &simulate.Predicted{Read: 40_000, Write: 1_331}},
+		}}
+		f := New(&replay.Session{ID: "s"}, tr, observed, &simulate.Result{}, DefaultTolerances())
+		if got := f.AllowedToolsBreaks == 1 && f.UnseenBreaks == 0; got != c.allowed || f.AllowedToolsBreaks+f.UnseenBreaks != 1 {
+			t.Errorf("%s: allowed-tools breaks %d, unseen %d", c.version, f.AllowedToolsBreaks, f.UnseenBreaks)
+		}
+		if c.allowed {
+			wantReason(t, f, `1 turn's recorded cache reads fell back after a turn that first used a tool Claude Code asks permission for: Claude Code 1.0.66–2.0.x lists the tools the user allowed in the system prompt it builds at each turn, and a "don't ask again" answer, which the transcript does not record, changes it: 28,669 tokens`)
+		}
 	}
 }

@@ -125,11 +125,7 @@ func chunkIntervals(cols []column, n, resamples int, confidence float64) []inter
 		clear(sums)
 		for range n {
 			j := int(draw(src, uint64(n)))
-			row := rows[j*width : (j+1)*width]
-			s := sums[:len(row)]
-			for k, v := range row {
-				s[k] += v
-			}
+			addRow(sums, rows[j*width:(j+1)*width])
 		}
 		for i := range cols {
 			if sb := sums[slots[2*i]]; sb != 0 {
@@ -146,6 +142,24 @@ func chunkIntervals(cols []column, n, resamples int, confidence float64) []inter
 		out[i] = interval{lo, hi, true}
 	}
 	return out
+}
+
+// addRow adds row to sums element by element (len(sums) == len(row)),
+// four at a time: the bootstrap's inner loop. Each sum still gets its
+// values in draw order, so the rounding is the same.
+func addRow(sums, row []float64) {
+	s := sums[:len(row)]
+	k := 0
+	for ; k+4 <= len(row); k += 4 {
+		r, t := row[k:k+4:k+4], s[k:k+4:k+4]
+		t[0] += r[0]
+		t[1] += r[1]
+		t[2] += r[2]
+		t[3] += r[3]
+	}
+	for ; k < len(row); k++ {
+		s[k] += row[k]
+	}
 }
 
 // draw is a uniform integer in [0, n), n > 0: Lemire's multiply-and-reject

@@ -1,22 +1,24 @@
-package main
+package batch
 
 import (
 	"fmt"
+	"io"
 	"sync"
 )
 
-// progress shows "n/total sessions" on stderr while sessions load, only
-// when stderr is a terminal, so logs and pipes stay clean.
+// progress shows "n/total sessions" on the log while sessions load, only
+// when the log is a terminal (Options.Progress), so logs and pipes stay
+// clean.
 type progress struct {
 	mu    sync.Mutex
-	e     env
+	w     io.Writer
 	total int
 	n     int
 	on    bool
 }
 
-func newProgress(e env, total int) *progress {
-	return &progress{e: e, total: total, on: e.isTerminal && total > 1}
+func newProgress(w io.Writer, on bool, total int) *progress {
+	return &progress{w: w, total: total, on: on && total > 1}
 }
 
 func (p *progress) done() {
@@ -26,7 +28,7 @@ func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
-	fmt.Fprintf(p.e.stderr, "\rctxlab: %d/%d sessions", p.n, p.total)
+	fmt.Fprintf(p.w, "\rctxlab: %d/%d sessions", p.n, p.total)
 }
 
 // clear erases the progress line, for a message printed while sessions
@@ -37,11 +39,11 @@ func (p *progress) clear() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprint(p.e.stderr, "\r\033[K")
+	fmt.Fprint(p.w, "\r\033[K")
 }
 
 func (p *progress) finish() {
 	if p.on {
-		fmt.Fprint(p.e.stderr, "\r\033[K")
+		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

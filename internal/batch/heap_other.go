@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package batch
 
 // adviseHugePages refuses where transparent huge pages are not a Linux
 // madvise away.
