@@ -297,8 +297,28 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 			st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total)
 		}
 		comps[i].Stats = st
+		comps[i].LowerBound = doc.lowerBound(comps[i])
 	}
 	doc.ComparisonSettings, doc.Comparisons = set, comps
+}
+
+// lowerBound says whether a comparison's totals rest on placeholder
+// output counts: the metric's value in some session's run of the policy
+// or the baseline does (Claude Code 2.1.9–2.1.41 wrote placeholders). The
+// change is not marked: the sessions' placeholders are in both totals.
+func (doc *CompareDocument) lowerBound(c Comparison) bool {
+	mt, err := metric.Lookup(c.Metric)
+	if err != nil {
+		return false
+	}
+	for _, s := range doc.Sessions {
+		for i := range s.Runs {
+			if r := &s.Runs[i]; (r.Policy == c.Policy || r.Policy == c.Baseline) && mt.LowerBound(&r.Metrics) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TotalCostIntervals are each policy's total cost interval against the

@@ -160,6 +160,34 @@ func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Opt
 		doc.ParetoComparisons = sweep.FrontSteps(doc.Totals, rows, a, c, opt)
 	}
 	doc.ComparisonSettings, doc.Baseline = set, b
+	for i := range doc.Totals {
+		if c := doc.Totals[i].Comparison; c != nil {
+			c.LowerBound = doc.lowerBound(*c)
+		}
+	}
+	for i := range doc.ParetoComparisons {
+		doc.ParetoComparisons[i].LowerBound = doc.lowerBound(doc.ParetoComparisons[i])
+	}
+}
+
+// lowerBound says whether a comparison's totals rest on placeholder
+// output counts: the metric's value in some session's row of the point
+// or the baseline does.
+func (doc *SweepDocument) lowerBound(c Comparison) bool {
+	mt, err := metric.Lookup(c.Metric)
+	if err != nil {
+		return false
+	}
+	rows := doc.Rows
+	if b := doc.Baseline; b != nil && !b.InGrid {
+		rows = append(slices.Clip(rows), b.Rows...)
+	}
+	for i := range rows {
+		if (rows[i].Policy == c.Policy || rows[i].Policy == c.Baseline) && mt.LowerBound(&rows[i].Metrics) {
+			return true
+		}
+	}
+	return false
 }
 
 // run is a policy's run of every session: a grid point's rows (base nil

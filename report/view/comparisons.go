@@ -18,9 +18,8 @@ import (
 // interval beside it), and the signed-rank test's p-value, marked where
 // that test disagrees. machine: every CSV column, raw.
 func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
-	lower := compareLower(doc)
 	if machine {
-		return comparisonsCSV("comparisons", doc.Comparisons, lower)
+		return comparisonsCSV("comparisons", doc.Comparisons)
 	}
 	t := &table.Table{Name: "comparisons"}
 	set := doc.ComparisonSettings
@@ -46,7 +45,7 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 	}
 	anyLower := false
 	for _, c := range doc.Comparisons {
-		lb := lower(c)
+		lb := c.LowerBound
 		anyLower = anyLower || lb
 		text := []string{c.Metric, c.Policy, mark(measureText(c.Metric, c.BaselineTotal), lb), mark(measureText(c.Metric, c.Total), lb),
 			ChangeText(c), IntervalText(c), DiffersText(c), pctOrBlank(c.MedianChangePct), floatOrBlank(c.GeomeanRatio, 3), PText(c), numtext.Int(c.Sessions)}
@@ -98,35 +97,13 @@ func intervalNotes(set *report.ComparisonSettings, lead, more, what string) (int
 	return interval, differs, p + ", † where it disagrees at α = " + numtext.Float(set.Alpha, -1)
 }
 
-// compareLower says whether a comparison's totals rest on placeholder
-// output counts: the metric's value in some session's run of the policy
-// or the baseline does. Their changes are not marked: the sessions'
-// placeholders are in both totals.
-func compareLower(doc *report.CompareDocument) func(report.Comparison) bool {
-	return func(c report.Comparison) bool {
-		mt, err := metric.Lookup(c.Metric)
-		if err != nil {
-			return false
-		}
-		for _, s := range doc.Sessions {
-			for i := range s.Runs {
-				if r := &s.Runs[i]; (r.Policy == c.Policy || r.Policy == c.Baseline) && mt.LowerBound(&r.Metrics) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-}
-
 // comparisonsCSV is comparisons as CSV rows, every field raw: compare's
-// and the steps along sweep's Pareto front alike; lower says whether a
-// comparison's totals are lower bounds.
-func comparisonsCSV(name string, cs []report.Comparison, lower func(report.Comparison) bool) *table.Table {
+// and the steps along sweep's Pareto front alike.
+func comparisonsCSV(name string, cs []report.Comparison) *table.Table {
 	t := &table.Table{Name: name, Columns: csvColumns("metric", "policy", "baseline", "sessions", "baseline_total", "total", "lower_bound", "total_change_pct",
 		"total_change_ci_low_pct", "total_change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant", "wilcoxon_significant")}
 	for _, c := range cs {
-		t.AddRow(c.Metric, c.Policy, c.Baseline, raw(c.Sessions), rawFloat(c.BaselineTotal), rawFloat(c.Total), strconv.FormatBool(lower(c)),
+		t.AddRow(c.Metric, c.Policy, c.Baseline, raw(c.Sessions), rawFloat(c.BaselineTotal), rawFloat(c.Total), strconv.FormatBool(c.LowerBound),
 			optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
 			optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant), strconv.FormatBool(c.WilcoxonSignificant))
 	}

@@ -43,7 +43,7 @@ func writeSweepCSV(w io.Writer, doc *report.SweepDocument, opt report.Options) e
 		case "totals":
 			t = SweepTotalsCSV(doc)
 		case "pareto":
-			t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons, sweepLower(doc))
+			t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons)
 		default:
 			return fmt.Errorf("sweep has no CSV table %q (want %s)", opt.Sections[0], strings.Join(SweepCSVTables, ", "))
 		}
@@ -312,28 +312,6 @@ func mark(s string, lower bool) string {
 		return "≥" + s
 	}
 	return s
-}
-
-// sweepLower says whether a comparison's totals rest on placeholder
-// output counts: the metric's value in some session's run of either
-// point does.
-func sweepLower(doc *report.SweepDocument) func(report.Comparison) bool {
-	return func(c report.Comparison) bool {
-		mt, err := metric.Lookup(c.Metric)
-		if err != nil {
-			return false
-		}
-		rows := doc.Rows
-		if b := doc.Baseline; b != nil && !b.InGrid {
-			rows = append(slices.Clip(rows), b.Rows...)
-		}
-		for i := range rows {
-			if (rows[i].Policy == c.Policy || rows[i].Policy == c.Baseline) && mt.LowerBound(&rows[i].Metrics) {
-				return true
-			}
-		}
-		return false
-	}
 }
 
 // firstLineNote adds a part to the first line of a note of several.

@@ -131,6 +131,11 @@ type Comparison struct {
 	Baseline string `json:"baseline"`
 	Metric   string `json:"metric"`
 	Stats
+	// LowerBound says that the totals compared are lower bounds: they
+	// rest on values the caller knows to be (report sets it where a run
+	// of either side counts placeholder output tokens). The statistics
+	// are computed on the values as they are.
+	LowerBound bool `json:"lower_bound"`
 }
 
 // Pair is a run's values and its baseline's, session i being
