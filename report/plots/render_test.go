@@ -130,7 +130,7 @@ func TestPDF(t *testing.T) {
 	if !bytes.Contains(a.Bytes(), []byte("/BaseFont /LiberationSans")) {
 		t.Error("the font is not Liberation Sans")
 	}
-	if got := windows1252("a—b ≤ 中"); got != "a\x97b ? ?" {
+	if got := windows1252("a—b ≤ 中 ≥$1 −2% →"); got != "a\x97b <= ? >=$1 -2% ->" {
 		t.Errorf("windows1252 = %q", got)
 	}
 }

@@ -59,13 +59,17 @@ type SweepData struct {
 	// Claude Code's own scheme): a horizontal line at each one's median
 	// per session, the statistic the series' lines draw.
 	Refs []RefLine
+	// LowerBound: some point's total of the objective rests on
+	// placeholder output counts, as the tables mark it.
+	LowerBound bool
 }
 
 // RefLine is a reference run in a sweep plot: its label and its median of
-// the objective per session.
+// the objective per session, a lower bound when its total is.
 type RefLine struct {
-	Label string
-	Y     float64
+	Label      string
+	Y          float64
+	LowerBound bool
 }
 
 // Reference styles: near-black for the baseline, grey for the next, each
@@ -107,11 +111,11 @@ func (g crossGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 	c.StrokeLine2(ls, pt.X-d, pt.Y+d, pt.X+d, pt.Y-d)
 }
 
-// SweepRefs are the reference runs' lines of a sweep plot.
-func SweepRefs(refs []sweep.Reference) []RefLine {
+// SweepRefs are the reference runs' lines of a sweep plot of objective.
+func SweepRefs(refs []sweep.Reference, objective metric.Metric) []RefLine {
 	out := make([]RefLine, len(refs))
 	for i, r := range refs {
-		out[i] = RefLine{Label: r.Label, Y: r.Total.Median}
+		out[i] = RefLine{Label: r.Label, Y: r.Total.Median, LowerBound: objective.LowerBound(&r.Total.Metrics)}
 	}
 	return out
 }
@@ -184,6 +188,7 @@ func SweepSeries(points []sweep.Point, totals []sweep.Total, param string, objec
 		}
 		l.Mean, l.Low, l.High = append(l.Mean, mean), append(l.Low, lo), append(l.High, hi)
 		l.Points = append(l.Points, pi)
+		d.LowerBound = d.LowerBound || objective.LowerBound(&t.Metrics)
 	}
 	for i := range d.Lines {
 		sortLine(&d.Lines[i])
@@ -344,7 +349,8 @@ func Sweep(d SweepData, sessions int, opt Options) *Figure {
 	if d.Log {
 		xLabel += " (log scale)"
 	}
-	p := newPlot(xLabel, axisLabel(d.Objective, "per session"))
+	lower := d.LowerBound || slices.ContainsFunc(d.Refs, func(r RefLine) bool { return r.LowerBound })
+	p := newPlot(xLabel, lowerAxis(axisLabel(d.Objective, "per session"), lower))
 	p.Y.Tick.Marker = unitTicks(d.Objective.Unit)
 	p.Add(grid(true))
 	switch {
@@ -384,7 +390,7 @@ func Sweep(d SweepData, sessions int, opt Options) *Figure {
 		sty, _ := refStyle(i)
 		h := &hline{Y: r.Y, Style: sty}
 		p.Add(h)
-		f.Legend = append(f.Legend, LegendEntry{Text: r.Label + ": its median per session, " + d.Objective.Unit.Text(r.Y), Thumbs: []plot.Thumbnailer{h}})
+		f.Legend = append(f.Legend, LegendEntry{Text: r.Label + ": its median per session, " + lowerText(d.Objective.Unit.Text(r.Y), r.LowerBound), Thumbs: []plot.Thumbnailer{h}})
 	}
 	// Every band under every line, every line under every marker: no
 	// series' band hides another's line.
@@ -406,6 +412,8 @@ func Sweep(d SweepData, sessions int, opt Options) *Figure {
 		f.Legend = append(f.Legend, LegendEntry{Text: "mean per session (○) and its " + d.Interval.text() + " (bootstrap over sessions)",
 			Thumbs: []plot.Thumbnailer{&errorBars{Color: colorObserved}}})
 	}
+	f.Legend = append(f.Legend, lowerEntry(lower)...)
+	f.Height = lowerHeight(lower)
 	p.Title.TextStyle.Font = font.From(fontSans, labelSize)
 	p.Title.TextStyle.Color = colorMuted
 	sweepRanges(p, d)
@@ -553,6 +561,9 @@ type HeatmapData struct {
 	Base, ParamX, ParamY, Objective string
 	Xs, Ys                          []string // in grid order
 	Cells                           []HeatCell
+	// LowerBound: some cell's total rests on placeholder output counts;
+	// every cell is then marked ≥ (the sessions are the same).
+	LowerBound bool
 }
 
 // HeatmapSeries extracts, for each base policy that has both parameters,
@@ -585,6 +596,7 @@ func HeatmapSeries(points []sweep.Point, totals []sweep.Total, px, py string, ob
 			h.Ys = append(h.Ys, vy)
 		}
 		h.Cells = append(h.Cells, HeatCell{X: vx, Y: vy, Value: objective.Value(&t.Metrics)})
+		h.LowerBound = h.LowerBound || objective.LowerBound(&t.Metrics)
 	}
 	return out
 }
@@ -609,9 +621,11 @@ func Heatmap(d HeatmapData, higherIsBetter bool, sessions int, opt Options) *Fig
 	p.Y.Min, p.Y.Max = -0.5, float64(len(d.Ys))-0.5
 	p.Add(&heatCells{d: d, higherIsBetter: higherIsBetter})
 	return &Figure{
-		Title:  title("Sweep: "+d.Objective, sessionsTitle(sessions), d.Base),
-		Legend: []LegendEntry{{Text: "lighter is better; each cell's value is the total over the sessions", Thumbs: []plot.Thumbnailer{swatch{heatColor(0)}}}},
+		Title: title("Sweep: "+d.Objective, sessionsTitle(sessions), d.Base),
+		Legend: append([]LegendEntry{{Text: "lighter is better; each cell's value is the total over the sessions", Thumbs: []plot.Thumbnailer{swatch{heatColor(0)}}}},
+			lowerEntry(d.LowerBound)...),
 		Panels: []*plot.Plot{p},
+		Height: lowerHeight(d.LowerBound),
 	}
 }
 
@@ -645,7 +659,7 @@ func (h *heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 		if frac > 0.55 {
 			ts.Color = color.White
 		}
-		c.FillText(ts, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, numtext.Float(cell.Value, decimalsFor(cell.Value)))
+		c.FillText(ts, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, lowerText(numtext.Float(cell.Value, decimalsFor(cell.Value)), h.d.LowerBound))
 	}
 }
 
@@ -698,20 +712,26 @@ type ParetoData struct {
 	// baseline, Claude Code's own scheme), each marked and labelled at
 	// its totals.
 	Refs []RefPoint
+	// LowerA and LowerB: some point's (or reference's) total of A, of B,
+	// rests on placeholder output counts.
+	LowerA, LowerB bool
 }
 
 // RefPoint is a reference run in a Pareto plot: its legend's label, the
-// shorter name written beside it (its policy), and its totals.
+// shorter name written beside it (its policy), its totals and whether
+// they are lower bounds.
 type RefPoint struct {
-	Label, Name string
-	A, B        float64
+	Label, Name    string
+	A, B           float64
+	LowerA, LowerB bool
 }
 
 // ParetoRefs are the reference runs' points of a Pareto plot of a and b.
 func ParetoRefs(refs []sweep.Reference, a, b metric.Metric) []RefPoint {
 	out := make([]RefPoint, len(refs))
 	for i, r := range refs {
-		out[i] = RefPoint{Label: r.Label, Name: r.Total.Policy, A: a.Value(&r.Total.Metrics), B: b.Value(&r.Total.Metrics)}
+		m := &r.Total.Metrics
+		out[i] = RefPoint{Label: r.Label, Name: r.Total.Policy, A: a.Value(m), B: b.Value(m), LowerA: a.LowerBound(m), LowerB: b.LowerBound(m)}
 	}
 	return out
 }
@@ -781,6 +801,8 @@ func ParetoSeries(points []sweep.Point, totals []sweep.Total, a, b metric.Metric
 	}
 	for i := range totals {
 		d.Points = append(d.Points, pt(&totals[i]))
+		d.LowerA = d.LowerA || a.LowerBound(&totals[i].Metrics)
+		d.LowerB = d.LowerB || b.LowerBound(&totals[i].Metrics)
 	}
 	for _, t := range sweep.Front(totals, a) {
 		d.Front = append(d.Front, pt(&t))
@@ -954,7 +976,9 @@ var (
 // other point beats on both, each ringed and labelled with its policy and
 // swept values (FrontLabels).
 func Pareto(d ParetoData, sessions int, opt Options) *Figure {
-	p := newPlot(axisLabel(d.A, "over all sessions"), axisLabel(d.B, "over all sessions"))
+	lowerA := d.LowerA || slices.ContainsFunc(d.Refs, func(r RefPoint) bool { return r.LowerA })
+	lowerB := d.LowerB || slices.ContainsFunc(d.Refs, func(r RefPoint) bool { return r.LowerB })
+	p := newPlot(lowerAxis(axisLabel(d.A, "over all sessions"), lowerA), lowerAxis(axisLabel(d.B, "over all sessions"), lowerB))
 	p.X.Tick.Marker = unitTicks(d.A.Unit)
 	p.Y.Tick.Marker = unitTicks(d.B.Unit)
 	p.Add(grid(true))
@@ -1044,6 +1068,10 @@ func Pareto(d ParetoData, sessions int, opt Options) *Figure {
 		p.Add(scatter...)
 		p.Add(refMarks...)
 	}
+	// No number of the plot is written out: the axes say which are lower
+	// bounds, and the legend why.
+	f.Legend = append(f.Legend, lowerEntry(lowerA || lowerB)...)
+	f.Height = lowerHeight(lowerA || lowerB)
 	for i, r := range d.Refs {
 		pl.XYs = append(pl.XYs, refXYs[i])
 		pl.Texts = append(pl.Texts, r.Name)
@@ -1084,7 +1112,7 @@ func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, obj
 	for _, param := range params {
 		d := SweepSeries(points, totals, param, objective)
 		d.Interval = iv
-		d.Refs = SweepRefs(refs)
+		d.Refs = SweepRefs(refs, objective)
 		out = append(out, File{Name: fileName(KindSweep, objective.Name, param, format), Figure: Sweep(d, sessions, opt)})
 	}
 	if len(params) == 2 {
