@@ -205,12 +205,14 @@ func TestClaudeCodeAuto(t *testing.T) {
 	t.Run("compacts at the threshold", func(t *testing.T) {
 		// buffer=175000: threshold 180,000 − 175,000 = 5,000 (as
 		// TestThreshold's restore case). Call 3 (5,650): 3,650 → 1,200 +
-		// ⌊3,650 × 8 / 1,000⌋ = 1,229, plus f3, f2, f1.go restored (3,000):
-		// 6,229. Call 4: 7,279 ≥ 5,000 again: 5,279 → 1,242, plus f4.go and
-		// the three files restored before (4,000): 7,242.
+		// ⌊3,650 × 8 / 1,000⌋ = 1,229, plus f3, f2, f1.go restored, each
+		// 1,000 and 44 of Claude Code's notes around it (172 characters
+		// and the path): 4,361, the prompt 6,361. Call 4: 7,411 ≥ 5,000
+		// again: 5,411 → 1,243, plus f4.go and the three files restored
+		// before (4,176): 7,419.
 		expect{
-			prompts: []int64{2500, 3550, 4600, 6229, 7242},
-			actions: map[int][]string{3: {"compact (auto): 3650 → 4229"}, 4: {"compact (auto): 5279 → 5242"}},
+			prompts: []int64{2500, 3550, 4600, 6361, 7419},
+			actions: map[int][]string{3: {"compact (auto): 3650 → 4361"}, 4: {"compact (auto): 5411 → 5419"}},
 		}.check(t, run(t, "claude-code:buffer=175000", reads(1000, 1000, 1000, 1000)))
 	})
 	t.Run("auto=false", func(t *testing.T) {
@@ -260,25 +262,28 @@ func TestClaudeCodeSMMicro(t *testing.T) {
 	}.check(t, run(t, "claude-code-sm:init=1000000", tr))
 }
 
-// The version picks what a compaction re-attaches: from 2.0 the file the
-// session wrote comes back first; before, only the file it read.
+// The version picks what a compaction re-attaches: from 1.0.85 a file
+// over 5,000 tokens comes back as a note that names it; before, whole
+// when it is within 10,000.
 func TestClaudeCodeRestoreByVersion(t *testing.T) {
 	// 500-token prompt; a Read of a.go (1,000); a Write of b.go (its text
-	// 2,000 in the call, a 50-token result); then 100 of user text. The
-	// context before call 3 is 2,000 + 500 + 50 + 1,000 + 2,000 + 50 +
-	// 100 = 5,700; 200,000 − 20,000 − 175,000 puts the threshold at 5,000,
+	// 6,000 in the call, a 50-token result); then 100 of user text. The
+	// context before call 3 is 2,000 + 500 + 50 + 1,000 + 6,000 + 50 +
+	// 100 = 9,700; 200,000 − 20,000 − 175,000 puts the threshold at 5,000,
 	// which call 2 (3,550) does not reach.
 	tr := session(turn{user: 500}, turn{tools: []tool{read("a.go", 1000)}},
-		turn{tools: []tool{{"Write", "b.go", 2000, 50}}, user: 100})
+		turn{tools: []tool{{"Write", "b.go", 6000, 50}}, user: 100})
 	for _, c := range []struct {
 		version string
 		want    string
 	}{
-		// 3,700 replaced → 1,200 + ⌊3,700 × 8 / 1,000⌋ = 1,229, then b.go
-		// (2,000) and a.go (1,000): 4,229.
-		{"2.1.146", "compact (auto): 3700 → 4229"},
-		// Before 2.0: a.go only: 2,229.
-		{"1.0.89", "compact (auto): 3700 → 2229"},
+		// 7,700 replaced → 1,200 + ⌊7,700 × 8 / 1,000⌋ = 1,261, then b.go
+		// as a note (180 characters and its path: 46) and a.go (1,000
+		// and 44 of notes around it): 2,351.
+		{"2.1.146", "compact (auto): 7700 → 2351"},
+		{"1.0.85", "compact (auto): 7700 → 2351"},
+		// Up to 1.0.84 b.go is within 10,000: 6,044, and 8,349 in all.
+		{"1.0.84", "compact (auto): 7700 → 8349"},
 	} {
 		res := run(t, "claude-code:buffer=175000,reserve=20000,version="+c.version, tr)
 		if acts := res.Calls[2].Actions; len(acts) == 0 || acts[len(acts)-1] != c.want {

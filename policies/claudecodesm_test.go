@@ -69,23 +69,25 @@ func TestClaudeCodeSMFallbackAndTurns(t *testing.T) {
 		// As above, but f3.go's result is 4,000: call 3 is 8,650, and the
 		// notes would leave 8,650 − 2,600 + 260 = 6,310 ≥ 5,400: a full
 		// compaction instead: 6,650 → 1,200 + 53 = 1,253, plus f3.go
-		// (4,000), f2.go and f1.go (1,000 each) restored: 9,253.
+		// (4,000), f2.go and f1.go (1,000 each) restored, each with 44 of
+		// Claude Code's notes around it: 9,385.
 		res := run(t, "claude-code-sm:init=3000,update=1000,tools=2,rate=100,pct=3", reads(1000, 1000, 4000))
 		expect{
-			prompts: []int64{2500, 3550, 4600, 9253},
+			prompts: []int64{2500, 3550, 4600, 9385},
 			actions: map[int][]string{
 				2: {"session-memory update: fork of 4600 + 1000 tokens, 260 out"},
-				3: {"compact (auto): 6650 → 7253"},
+				3: {"compact (auto): 6650 → 7385"},
 			},
 		}.check(t, res)
 	})
 	t.Run("no notes yet", func(t *testing.T) {
 		// init never reached before the threshold: full compaction,
-		// 3,650 → 1,229 + 3,000 restored.
+		// 3,650 → 1,229 + 3,132 restored (three files of 1,000 and 44
+		// of notes each).
 		res := run(t, "claude-code-sm:init=100000,pct=3", reads(1000, 1000, 1000))
 		expect{
-			prompts: []int64{2500, 3550, 4600, 6229},
-			actions: map[int][]string{3: {"compact (auto): 3650 → 4229"}},
+			prompts: []int64{2500, 3550, 4600, 6361},
+			actions: map[int][]string{3: {"compact (auto): 3650 → 4361"}},
 		}.check(t, res)
 	})
 	t.Run("first update needs the growth too", func(t *testing.T) {
@@ -148,13 +150,14 @@ func TestClaudeCodeSMFirstNotes(t *testing.T) {
 		},
 		{
 			// rate 500: 250 tokens would leave 5,400: a full compaction
-			// instead, 3,650 → 1,229 plus the three Reads restored: 6,229.
+			// instead, 3,650 → 1,229 plus the three Reads restored (1,044
+			// each with Claude Code's notes): 6,361.
 			spec: "claude-code-sm:init=0,update=2500,tools=10,rate=500,pct=3",
 			want: expect{
-				prompts: []int64{2500, 3550, 4600, 6229},
+				prompts: []int64{2500, 3550, 4600, 6361},
 				actions: map[int][]string{
 					0: {"session-memory update: fork of 2500 + 1000 tokens, 250 out"},
-					3: {"compact (auto): 3650 → 4229"},
+					3: {"compact (auto): 3650 → 4361"},
 				},
 			},
 		},

@@ -45,23 +45,26 @@ func TestPartial(t *testing.T) {
 		{
 			// A 4,000-token result at call 3 (8,650): the partial compaction
 			// leaves 8,312, still ≥ 5,400, so a full one follows: 6,312 →
-			// 1,200 + 50 = 1,250 plus the restored f3.go (4,000) and f2.go
-			// (1,000): 8,250.
+			// 1,200 + 50 = 1,250 plus the files Claude Code keeps, f1.go's
+			// too (the partial compaction leaves them): f3.go (4,000),
+			// f2.go and f1.go (1,000), each with 44 of Claude Code's notes
+			// around it: 9,382.
 			name: "fallback", spec: "partial:keep=4,pct=3", results: []int64{1000, 1000, 4000},
 			want: expect{
-				prompts: []int64{2500, 3550, 4600, 8250},
-				actions: map[int][]string{3: {"compact (partial): 1550 → 1212", "compact (auto): 6312 → 6250"}},
+				prompts: []int64{2500, 3550, 4600, 9382},
+				actions: map[int][]string{3: {"compact (partial): 1550 → 1212", "compact (auto): 6312 → 7382"}},
 			},
 		},
 		{
 			// The fallback at the threshold exactly: f3.go's result is 1,088,
 			// call 3 is 5,738, and the partial compaction leaves 5,738 − 1,550
 			// + 1,212 = 5,400 ≥ 5,400: a full one follows, 3,400 → 1,200 + 27 =
-			// 1,227 plus f3.go (1,088) and f2.go (1,000) restored: 5,315.
+			// 1,227 plus f3.go (1,132 with Claude Code's notes), f2.go and
+			// f1.go (1,044 each) restored: 6,447.
 			name: "fallback at the threshold", spec: "partial:keep=4,pct=3", results: []int64{1000, 1000, 1088},
 			want: expect{
-				prompts: []int64{2500, 3550, 4600, 5315},
-				actions: map[int][]string{3: {"compact (partial): 1550 → 1212", "compact (auto): 3400 → 3315"}},
+				prompts: []int64{2500, 3550, 4600, 6447},
+				actions: map[int][]string{3: {"compact (partial): 1550 → 1212", "compact (auto): 3400 → 4447"}},
 			},
 		},
 		{
@@ -84,11 +87,11 @@ func TestPartial(t *testing.T) {
 		{
 			// Only 7 messages, keep=10: no pivot, so the full compaction:
 			// 3,650 → 1,200 + 29 = 1,229 plus the three Reads restored
-			// (3,000): 2,000 + 4,229 = 6,229.
+			// (1,044 each with Claude Code's notes): 2,000 + 4,361 = 6,361.
 			name: "few messages", spec: "partial:keep=10,pct=3", results: []int64{1000, 1000, 1000},
 			want: expect{
-				prompts: []int64{2500, 3550, 4600, 6229},
-				actions: map[int][]string{3: {"compact (auto): 3650 → 4229"}},
+				prompts: []int64{2500, 3550, 4600, 6361},
+				actions: map[int][]string{3: {"compact (auto): 3650 → 4361"}},
 			},
 		},
 	}
@@ -124,11 +127,11 @@ func TestPartialMessages(t *testing.T) {
 		{
 			// keep=5 keeps them all: nothing to summarise, so the full
 			// compaction: 4,100 → 1,200 + 32 = 1,232 plus f2.go and f1.go
-			// restored (2,000): 5,232.
+			// restored (1,044 each with Claude Code's notes): 5,320.
 			name: "all", spec: "partial:keep=5,pct=3", tr: twoReads(),
 			want: expect{
-				prompts: []int64{4000, 5050, 5232},
-				actions: map[int][]string{2: {"compact (auto): 4100 → 3232"}},
+				prompts: []int64{4000, 5050, 5320},
+				actions: map[int][]string{2: {"compact (auto): 4100 → 3320"}},
 			},
 		},
 		{

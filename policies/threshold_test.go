@@ -35,17 +35,18 @@ func TestThreshold(t *testing.T) {
 	})
 	t.Run("restore", func(t *testing.T) {
 		// With restore the three Read results come back (1,000 each, newest
-		// first): 2,000 + 1,229 + 3,000 = 6,229, still ≥ 5,000, so call 4
-		// compacts again: summary 1,229 + restored 3,000 + 1,050 = 5,279 →
-		// 1,200 + 42 = 1,242, and the files the context holds come back:
-		// f4.go's Read and the three files restored before (4,000): 2,000 +
-		// 1,242 + 4,000 = 7,242.
+		// first, and 44 of Claude Code's notes around each): 2,000 + 1,229
+		// + 3,132 = 6,361, still ≥ 5,000, so call 4 compacts again:
+		// summary 1,229 + restored 3,132 + 1,050 = 5,411 → 1,200 + 43 =
+		// 1,243, and the files Claude Code keeps come back: f4.go's Read
+		// and the three files restored before (4,176): 2,000 + 1,243 +
+		// 4,176 = 7,419.
 		res := run(t, "threshold:pct=50,window=10000,restore=true", reads(1000, 1000, 1000, 1000))
 		expect{
-			prompts: []int64{2500, 3550, 4600, 6229, 7242},
+			prompts: []int64{2500, 3550, 4600, 6361, 7419},
 			actions: map[int][]string{
-				3: {"compact (threshold): 3650 → 4229"},
-				4: {"compact (threshold): 5279 → 5242"},
+				3: {"compact (threshold): 3650 → 4361"},
+				4: {"compact (threshold): 5411 → 5419"},
 			},
 		}.check(t, res)
 	})

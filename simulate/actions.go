@@ -1,6 +1,9 @@
 package simulate
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Clear replaces the content of the tool results at the given item indexes
 // with claudecode.Placeholder (the tool_use stays). It returns the tokens freed.
@@ -133,7 +136,10 @@ func (s *State) Compact(c Compaction) int64 {
 		if version == "" {
 			version = e.tr.Calls[e.call].Version
 		}
-		restored = e.restore(replaced, e.items[c.To:], version)
+		// The items left on either side of the range stay in the context:
+		// a file a Read among them shows is not re-attached.
+		left := append(slices.Clip(e.items[:c.From]), e.items[c.To:]...)
+		restored = e.restore(replaced, left, version)
 		for _, r := range restored {
 			delete(e.cleared, r.Path)
 		}

@@ -106,20 +106,22 @@ func TestEdgeActCompactionLayout(t *testing.T) {
 		compact  RunCompactions
 	}{
 		// 3,550 tokens replaced: a summary of 1,200 + 3,550 × 8 / 1,000 =
-		// 1,228, and a.go (3,000) re-attached; b.go is read again in the
-		// kept items. The kept tail moves down to index 3, and with it
-		// the first item call 3 appended. Freed 3,550 − 4,228 = −678.
+		// 1,228, and a.go re-attached, 3,000 and 44 of Claude Code's notes
+		// around it; b.go is read again in the kept items. The kept tail
+		// moves down to index 3, and with it the first item call 3
+		// appended. Freed 3,550 − 4,272 = −722.
 		{"files re-attached before the kept items",
 			Compaction{From: 1, To: 4, Restore: true, Label: "auto"},
 			[]string{"overhead", "summary", "restored:a.go", "tool_use:b.go", "tool_result:b.go"},
-			3, -678, 7278, 1228, RunCompactions{FirstAuto: 3, Summary: 1228, Restored: 3000}},
+			3, -722, 7322, 1228, RunCompactions{FirstAuto: 3, Summary: 1228, Restored: 3044}},
 		// One 2,000-token result becomes a 1,216-token summary and the
-		// 2,000-token file: the context grows by a slot and 1,216 tokens,
-		// and the items before stay where they were.
+		// file (2,044); a.go's result stays before the range, so it does
+		// not come back. The context grows by a slot and 1,260 tokens, and
+		// the items before stay where they were.
 		{"more items than it replaced",
 			Compaction{From: 5, To: 6, Restore: true, Label: "auto"},
 			[]string{"overhead", "user", "tool_use:a.go", "tool_result:a.go", "tool_use:b.go", "summary", "restored:b.go"},
-			4, -1216, 7816, 1216, RunCompactions{FirstAuto: 3, Summary: 1216, Restored: 2000}},
+			4, -1260, 7860, 1216, RunCompactions{FirstAuto: 3, Summary: 1216, Restored: 2044}},
 		// 5,600 replaced: a summary of 1,244; the user's /compact is
 		// counted apart from the policy's compactions.
 		{"a manual compaction",
@@ -176,16 +178,17 @@ func TestEdgeActCompactionLayout(t *testing.T) {
 }
 
 // The files a compaction re-attaches follow the Claude Code version its
-// Version names, or the call's when it names none: from 2.0.0 a file the
-// session wrote comes back first, before, only files read.
+// Version names, or the call's when it names none: from 1.0.114 a file the
+// session wrote comes back first; before, the file the session touched
+// last (here r.go, read after w.go was written).
 func TestEdgeActRestoreVersion(t *testing.T) {
 	tests := []struct {
 		call, compaction string
 		want             []string
 	}{
 		{"2.1.146", "", []string{"restored:w.go", "restored:r.go"}},
-		{"2.1.146", "1.0.89", []string{"restored:r.go"}},
-		{"1.0.89", "", []string{"restored:r.go"}},
+		{"2.1.146", "1.0.89", []string{"restored:r.go", "restored:w.go"}},
+		{"1.0.89", "", []string{"restored:r.go", "restored:w.go"}},
 		{"1.0.89", "2.1.146", []string{"restored:w.go", "restored:r.go"}},
 	}
 	for _, tt := range tests {

@@ -91,15 +91,38 @@ type Config struct {
 	Summarizer Summarizer
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
-	// files, RestoreFileTokens each, RestoreTotalTokens in all
+	// files, RestoreFileTokens each (RestoreFileTokensOld before
+	// RestoreReferenceFrom), RestoreTotalTokens in all
 	// (claudecode.RestoreFiles, …); a negative value restores none.
-	RestoreFiles       int
-	RestoreFileTokens  int64
-	RestoreTotalTokens int64
-	// RestoreWrittenFrom is the first Claude Code version whose
-	// restoration counts the files a tool wrote
-	// (claudecode.RestoreWritten).
-	RestoreWrittenFrom string
+	RestoreFiles         int
+	RestoreFileTokens    int64
+	RestoreFileTokensOld int64
+	RestoreTotalTokens   int64
+	// The versions from or until which restoration follows a rule:
+	// RestoreWrittenFrom, files a tool wrote first
+	// (claudecode.RestoreWritten); RestoreReferenceFrom, a file over the
+	// limit as a note (claudecode.RestoreReference); RestoreSeedFrom, a
+	// restarted process's files from history (claudecode.RestoreSeed);
+	// SharedFilesUntil, sub-agents' files the session's
+	// (claudecode.SharedFiles); PlanFileFrom, the plan file apart
+	// (claudecode.PlanFile); RestoreEstimateFrom, the per-file limit on
+	// Claude Code's estimate rather than the API's count (the model
+	// assumes the count succeeds before it, and gives what a failed one
+	// gives from it: claudecode.ReadCountFallback).
+	RestoreWrittenFrom   string
+	RestoreReferenceFrom string
+	RestoreSeedFrom      string
+	SharedFilesUntil     string
+	PlanFileFrom         string
+	RestoreEstimateFrom  string
+	// PersistResultsFrom is the first Claude Code version that sends a
+	// preview in place of a tool result over its tool's limit
+	// (claudecode.PersistResults, claudecode.ResultLimitFor), and
+	// PersistedChars the characters of the message it sends
+	// (claudecode.PersistPreview and PersistedWrapper): the count weighs
+	// such a result as that message (Config.sentEst).
+	PersistResultsFrom string
+	PersistedChars     int
 }
 
 // DefaultConfig returns the defaults, every field set.
@@ -297,6 +320,18 @@ type engine struct {
 	// sysOf is where a recorded read showed the system prompt ends, per
 	// model (TraceCall.SysRead); sys where none did.
 	sysOf map[string]int64
+	// files are the files Claude Code keeps (restore.go), fileSeq orders
+	// their touches, and agentNext is the next of the trace's AgentFiles
+	// to apply; plan is the session's plan file, the last it wrote
+	// (isPlan), and planSize its size.
+	files     map[string]*fileState
+	fileSeq   int64
+	agentNext int
+	plan      string
+	planSize  FileSize
+	// projectDir is the directory the session started in, once memoryFile
+	// has looked for it.
+	projectDir *string
 }
 
 // withDefaults returns the config with every zero field set to its
@@ -343,8 +378,14 @@ func (cfg Config) withDefaults() Config {
 	if cfg.RestoreFileTokens == 0 {
 		cfg.RestoreFileTokens = claudecode.RestoreFileTokens.Value
 	}
+	if cfg.RestoreFileTokensOld == 0 {
+		cfg.RestoreFileTokensOld = claudecode.RestoreFileTokensOld.Value
+	}
 	if cfg.RestoreTotalTokens == 0 {
 		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens.Value
+	}
+	if cfg.PersistedChars <= 0 {
+		cfg.PersistedChars = claudecode.PersistPreview.Value + claudecode.PersistedWrapper.Value
 	}
 	return cfg
 }
@@ -445,7 +486,17 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		e.applyReal(tc)
 	}
 	rules := e.rulesOf(tc.Version)
-	estAfter, estResponse := e.appendItems(tc, obs, rules)
+	made := "" // the version that ran the tools whose results follow
+	if i > 0 {
+		made = tr.Calls[i-1].Version
+	}
+	estAfter, estResponse := e.appendItems(tc, obs, rules, made)
+	if e.restarted(i, tc) {
+		// What this call appended came before the new process: the files
+		// it keeps start over.
+		e.agentFilesUntil(tc.Time, tc.Version)
+		e.restartFiles(tc.Version)
+	}
 	if tc.Shrink > 0 && !obs {
 		// Whether the loss rewrote the conversation is known once the
 		// call's cache key is (below).
@@ -673,13 +724,14 @@ func (e *engine) sideRequests(tc *TraceCall) {
 
 // appendItems adds the call's new items to the context and returns Claude
 // Code's estimate of them, as the call's version weighs them (rules), in
-// two parts: what followed the last response (tool results, user text,
+// two parts: what followed the last response (tool results, as the
+// version that ran the tools, made, sent them: sentEst; user text,
 // attachments), and the last response's blocks after its first (Claude
 // Code's count walks back to a response's first block from
 // EstimateResponseFrom, though the usage counts them as output). Under
 // observed, items a real compaction summarised away are dropped, and
 // compaction artifacts are kept only there.
-func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules) (after, response int64) {
+func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made string) (after, response int64) {
 	e.appendedFrom = len(e.items)
 	firstOfPrev := true
 	for _, it := range tc.Items {
@@ -695,10 +747,11 @@ func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules) (after
 			delete(e.cleared, it.Path)
 		}
 		e.items = append(e.items, it)
+		e.noteFile(&it, tc.Version)
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:
-			after += rules.countEst(&it)
+			after += e.cfg.sentEst(rules, made, &it)
 		case !firstOfPrev:
 			response += rules.countEst(&it)
 		}
@@ -1038,6 +1091,58 @@ func countEst(r claudecode.CountRules, it *Item) int64 {
 		}
 	}
 	return est
+}
+
+// sentEst is an item's weight in Claude Code's count as the version that
+// ran its tool (made) sent it: from PersistResultsFrom a tool result
+// longer than its tool's limit, holding no image, was saved to a file and
+// a preview of PersistedChars sent, and counted, in its place. The
+// transcript records the preview (claudecode.ResultAsSent), so a result
+// that long is whole there only where the version sent it whole, or where
+// the transcript holds more than Claude Code sent; a version the
+// transcript does not name is not guessed at. A result's length is its
+// text's, which for a list of blocks falls short of the JSON Claude Code
+// measures, so a result near its limit counts whole.
+func (cfg *Config) sentEst(r versionRules, made string, it *Item) int64 {
+	if it.Kind == KindToolResult && it.Images == 0 && made != "" {
+		if limit := claudecode.ResultLimitFor(made, it.Tool, cfg.PersistResultsFrom); limit > 0 && it.Chars > limit {
+			return int64(replay.Estimate(cfg.PersistedChars))
+		}
+	}
+	return r.countEst(it)
+}
+
+// Followed returns what claude-code's count adds before call i for what
+// followed the previous call's response (the tool results, user text and
+// attachments after it, weighed as the engine weighs them under cfg: the
+// call's version's rules, sentEst), and the item of those that weighs
+// most, with its weight; zero before the first call, and from a version
+// whose count adds no estimate (Config.EstimateFrom). The fidelity report
+// names it where claude-code compacts and the session did not.
+func (tr *Trace) Followed(i int, cfg Config) (est int64, most Item, mostEst int64) {
+	if i <= 0 || i >= len(tr.Calls) || tr.Thread == nil || tr.Calls[i-1].Index >= len(tr.Thread.Calls) {
+		return 0, Item{}, 0
+	}
+	cfg = cfg.withDefaults()
+	e := &engine{cfg: cfg}
+	tc, prev := &tr.Calls[i], &tr.Calls[i-1]
+	r := e.rulesOf(tc.Version)
+	if !r.estimateAfter {
+		return 0, Item{}, 0
+	}
+	prevMsg := tr.Thread.Calls[prev.Index].Msg
+	for k := range tc.Items {
+		it := &tc.Items[k]
+		if it.Artifact || it.Msg == prevMsg {
+			continue
+		}
+		w := cfg.sentEst(r, prev.Version, it)
+		est += w
+		if w > mostEst {
+			most, mostEst = *it, w
+		}
+	}
+	return est, most, mostEst
 }
 
 // rulesOf returns the rules for version, worked out the first time: a run

@@ -53,6 +53,12 @@ func (c *Config) cutoffs() []cutoff {
 		{&c.PostCompactTurnFrom, claudecode.PostCompactTurn, "post-compact-turn-from", "PostCompactTurnFrom"},
 		{&c.SharedPrefixFrom, claudecode.SharedPrefix, "shared-prefix-from", "SharedPrefixFrom"},
 		{&c.RestoreWrittenFrom, claudecode.RestoreWritten, "restore-written-from", "RestoreWrittenFrom"},
+		{&c.PersistResultsFrom, claudecode.PersistResults, "persist-results-from", "PersistResultsFrom"},
+		{&c.RestoreReferenceFrom, claudecode.RestoreReference, "restore-reference-from", "RestoreReferenceFrom"},
+		{&c.RestoreSeedFrom, claudecode.RestoreSeed, "restore-seed-from", "RestoreSeedFrom"},
+		{&c.SharedFilesUntil, claudecode.SharedFiles, "shared-files-until", "SharedFilesUntil"},
+		{&c.PlanFileFrom, claudecode.PlanFile, "plan-file-from", "PlanFileFrom"},
+		{&c.RestoreEstimateFrom, claudecode.ReadCountFallback, "restore-estimate-from", "RestoreEstimateFrom"},
 	}
 }
 
@@ -96,9 +102,13 @@ func bind(c *Config) []Param {
 		Param{param.WholeOrNone(&c.RestoreFiles, "restore-files", c.RestoreFiles, 0,
 			"recent files re-attached after a full compaction (0: none)"), "RestoreFiles"},
 		Param{param.WholeOrNone(&c.RestoreFileTokens, "restore-file-tokens", c.RestoreFileTokens, 0,
-			"tokens of each re-attached file at most (0: none)"), "RestoreFileTokens"},
+			"tokens of each re-attached file at most, from restore-reference-from (0: none)"), "RestoreFileTokens"},
+		Param{param.WholeOrNone(&c.RestoreFileTokensOld, "restore-file-tokens-old", c.RestoreFileTokensOld, 0,
+			"tokens of each re-attached file at most, before restore-reference-from (0: none)"), "RestoreFileTokensOld"},
 		Param{param.WholeOrNone(&c.RestoreTotalTokens, "restore-total-tokens", c.RestoreTotalTokens, 0,
 			"tokens of all re-attached files at most (0: none)"), "RestoreTotalTokens"},
+		Param{param.Whole(&c.PersistedChars, "persisted-chars", c.PersistedChars, 1,
+			"characters of the message Claude Code sends in place of a tool result over its tool's limit: the preview, the saved file's path and size"), "PersistedChars"},
 		Param{param.OneOf(&c.ManualCompactions, "manual-compactions", c.ManualCompactions,
 			"which runs compact where the user ran /compact: the policies that model Claude Code, every policy, or none", ManualClaudeCode, ManualAll, ManualNone), "ManualCompactions"},
 	)

@@ -40,10 +40,19 @@ func TestParams(t *testing.T) {
 		"restore-files":           {"0", -1}, // none
 		"restore-file-tokens":     {"2_000", int64(2000)},
 		"restore-total-tokens":    {"0", int64(-1)},
+		"persist-results-from":    {"99", "99"},
+		"persisted-chars":         {"2000", 2000},
+		"restore-file-tokens-old": {"8000", int64(8000)},
+		"restore-reference-from":  {"0", "0"},
+		"restore-seed-from":       {"99", "99"},
+		"shared-files-until":      {"0", "0"},
+		"plan-file-from":          {"99", "99"},
+		"restore-estimate-from":   {"0", "0"},
 	}
 	bad := map[string]string{
 		"estimate-from": "2.1.x", "shared-prefix-ttl": "0", "clock-slack": "-1s", "gateway-ttl": "soon",
 		"gateway-cache-unit": "0", "manual-compactions": "some", "cache-entries": "0", "restore-files": "-1", "restore-file-tokens": "1.5",
+		"persisted-chars": "0",
 	}
 	if len(Params()) != len(set) {
 		t.Errorf("%d parameters, %d in the test", len(Params()), len(set))

@@ -114,7 +114,9 @@ func abs(x int64) int64 {
 }
 
 // TestFidelityBars pins the fidelity summary on the real and calibration
-// transcripts: every first auto-compaction at the real call, no compaction
+// transcripts, each set read as compare --fidelity reads it, every figure
+// bounded where it stood when last changed so that the test fails when one
+// gets worse: the first auto-compactions at the real call, no compaction
 // where none happened without a reason, every prompt fitted, every
 // disagreement explained, the whole-set cache errors within their bars
 // (reads ±2%, guarded at ±0.5% on the −0.10% and +0.10% measured when this
@@ -157,38 +159,74 @@ func abs(x int64) int64 {
 func TestFidelityBars(t *testing.T) {
 	for _, c := range []struct {
 		dir          string
-		autoComp     int // sessions that auto-compacted after their first call
-		exact        int // of those, claude-code's first auto-compaction at the real call
+		autoComp     int     // sessions that auto-compacted after their first call
+		exact        int     // of those, at least this many with claude-code's first auto-compaction at the real call
+		falseComp    int     // at most this many sessions compact under claude-code where none happened
+		read, write  float64 // the bounds on the whole-set cache read and write errors, ± %
 		writesWithin int
 		perCall      float64 // the bound on the per-call write error, %
 		postWithin   int     // prompts after the first compaction within 10%
 		postMedian   float64 // the bound on their median |error|, %
+		costWithin   int     // sessions whose cache cost is within 10% (of those over 100K)
 		unexplained  int     // disagreements the model cannot account for
 	}{
-		{testcorpus.Realdata, 4, 4, 8, 6, 2, 8, 0},
-		{testcorpus.Calibration, 6, 6, 7, 5, 6, 4.5, 0},
+		// The prompt after the first compaction: 1.0.x restoration by
+		// last touch, files written included (docs/simulation.md), took
+		// the median from 4.0% to 4.75% in the calibration set (beee53d0
+		// −2.4% → +4.1%, f5a50440 +2.0% → +9.1%, both 1.0.89). The
+		// per-file limit on the tokens the API counts before 2.1.6 took
+		// 5f2d5220 (1.0.89) from +25.1% to +5.1%, and the median here
+		// from 9.75% to 6.0% (7.9% before restoration followed Claude
+		// Code's files).
+		{testcorpus.Realdata, 4, 4, 0, 0.5, 6, 8, 6, 3, 6.5, 11, 0},
+		{testcorpus.Calibration, 6, 6, 0, 0.5, 6, 7, 5, 6, 5, 9, 0},
 		// d80e8a73: the one compaction where none happened, at a restart
-		// that sent a smaller prompt (explained as such); 0c45b0a6 and
-		// a1bb1115 (1.0.81, 1.0.80): Claude Code re-attached far more than
-		// the restoration rule gives (docs/simulation.md). a1bb1115 starts
-		// from a summary, so its first compaction is its second (before it
-		// was counted, 3 of 4 were 2 of 3, the median 6.7%). 48244adb's
+		// that sent a smaller prompt (explained as such); 0c45b0a6 (1.0.81):
+		// Claude Code re-attached far more than the restoration rule gives
+		// (docs/simulation.md); a1bb1115 (1.0.80), −66.5% until files
+		// written counted before 1.0.114, is −15.3%. a1bb1115 starts from
+		// a summary, so its first compaction is its second (before it was
+		// counted, 3 of 4 were 2 of 3, the median 6.7%). 48244adb's
 		// compaction was at call 125 until the results its micro-compaction
 		// cleared were sized by what clearing them freed, and at 78 until
 		// 2.1.19's count kept the transcript's placeholder output.
-		{testcorpus.Calibration2, 4, 4, 4, 7.8, 2, 27, 0},
+		{testcorpus.Calibration2, 4, 4, 1, 0.5, 6, 4, 7.8, 2, 12, 8, 0},
+		// Three users' whole folders (1.0.81–1.0.102, 2.0.76–2.1.19), pinned
+		// where they stood when added: first auto-compaction exact in 13 of
+		// 14 (7eb3ce7b compacts a call early where Claude Code's compaction
+		// failed, TestCalibration3FailedCompaction), reads +0.6%, writes
+		// −9.4%, per-call write error 15.58%, the prompt after the first
+		// compaction within 10% in 6 of 14 (median 12.3%; 3 of 14 and 29.3%
+		// before restoration followed each version's files), cache cost within 10% in
+		// 37 of 45. The eight others are 1.0.83–1.0.102 sessions whose
+		// simulated writes fall short: in six, mostly at turns after one
+		// that first used a tool that asks (claudecode.AllowedTools: the
+		// user's "don't ask again", which the transcript does not record);
+		// in 8c69c2fb, two calls 315 and 316 s after the previous one that
+		// read nothing, the 5-minute lifetime past though within the
+		// model's clock slack; in f1d9485a, calls after idle gaps that read
+		// nothing where the model reads the system prompt prefix as kept
+		// warm by other requests, and one fallback with no visible cause.
+		// Each bound fails only when the figure gets worse.
+		{testcorpus.Calibration3, 14, 13, 0, 0.7, 9.5, 48, 15.6, 6, 12.5, 37, 0},
 	} {
+		// Read as compare --fidelity reads a folder: a file that continues
+		// another's conversation marked (replay.MarkContinued), and the
+		// calls a resumed conversation copied left out of the copy's
+		// figures (fidelity.LeaveOutCopies).
+		srcs := corpusload.Sources(t, c.dir)
+		replay.MarkContinued(srcs)
 		var rows []fidelity.Row
 		var callErr, recorded int64
-		for _, s := range corpusload.Sessions(t, c.dir) {
+		for _, src := range srcs {
+			s, err := replay.Load(src, replay.Options{})
+			if s == nil {
+				t.Fatalf("Load(%s): %v", src.Path, err)
+			}
 			tr := simulate.Prepare(s)
 			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
 			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-			f := fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances())
-			if !f.Explained() && c.unexplained == 0 {
-				t.Errorf("%s %s: %q", c.dir, s.ID, f.Reasons)
-			}
-			rows = append(rows, f)
+			rows = append(rows, fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances()))
 			for i, oc := range obs.Calls {
 				if p := oc.Predicted; p != nil {
 					w := tr.Calls[i].Usage.CacheWrite()
@@ -197,35 +235,46 @@ func TestFidelityBars(t *testing.T) {
 				}
 			}
 		}
-		perCall := 100 * float64(callErr) / float64(recorded)
-		t.Logf("%s: per-call write error %d of %d recorded (%.2f%%)", c.dir, callErr, recorded, perCall)
-		if perCall > c.perCall {
-			t.Errorf("%s: per-call write error %.2f%% of the recorded writes, want at most %.1f%%", c.dir, perCall, c.perCall)
+		fidelity.LeaveOutCopies(rows, fidelity.DefaultTolerances())
+		for _, f := range rows {
+			if !f.Explained() && c.unexplained == 0 {
+				t.Errorf("%s %s: %q", c.dir, f.Session, f.Reasons)
+			}
 		}
 		sum := fidelity.Summarize(rows, fidelity.DefaultTolerances())
 		got := -1.0
 		if p := sum.CallWriteErrorPct; p != nil {
 			got = *p
 		}
-		if math.Abs(got-perCall) > 0.005 {
+		t.Logf("%s: per-call write error %.2f%% (%d of %d recorded over every call)", c.dir, got, callErr, recorded)
+		if got < 0 || got > c.perCall {
+			t.Errorf("%s: per-call write error %.2f%% of the recorded writes, want at most %.1f%%", c.dir, got, c.perCall)
+		}
+		// Without copies the summary sums every call's error.
+		if perCall := 100 * float64(callErr) / float64(recorded); sum.CopiedCalls == 0 && math.Abs(got-perCall) > 0.005 {
 			t.Errorf("%s: the summary's per-call write error is %.2f%%, computed here %.4f%%", c.dir, got, perCall)
 		}
 		t.Logf("%s: %+v read %+.2f%% write %+.2f%%", c.dir, sum, *sum.CacheReadErrorPct, *sum.CacheWriteErrorPct)
-		if sum.AutoCompacted != c.autoComp || sum.Exact != c.exact {
-			t.Errorf("%s: first auto-compaction exact in %d of %d, want %d of %d", c.dir, sum.Exact, sum.AutoCompacted, c.exact, c.autoComp)
+		if sum.AutoCompacted != c.autoComp || sum.Exact < c.exact {
+			t.Errorf("%s: first auto-compaction exact in %d of %d, want at least %d of %d", c.dir, sum.Exact, sum.AutoCompacted, c.exact, c.autoComp)
 		}
-		if sum.PromptMismatches != 0 || sum.Unexplained != c.unexplained || sum.FalseCompactions > 1 {
-			t.Errorf("%s: %d prompt mismatches, %d unexplained (want %d), %d false compactions", c.dir, sum.PromptMismatches, sum.Unexplained, c.unexplained, sum.FalseCompactions)
+		if sum.PromptMismatches != 0 || sum.Unexplained != c.unexplained || sum.FalseCompactions > c.falseComp {
+			t.Errorf("%s: %d prompt mismatches, %d unexplained (want %d), %d false compactions (want at most %d)",
+				c.dir, sum.PromptMismatches, sum.Unexplained, c.unexplained, sum.FalseCompactions, c.falseComp)
 		}
-		// The bar is ±2%; these files do better, and ±0.5% guards that.
-		if r := *sum.CacheReadErrorPct; r < -0.5 || r > 0.5 {
-			t.Errorf("%s: cache reads %+.2f%%, want within ±0.5%%", c.dir, r)
+		// The bars are ±2% and ±10%; these files do better, and the
+		// bounds guard that.
+		if r := *sum.CacheReadErrorPct; math.Abs(r) > c.read {
+			t.Errorf("%s: cache reads %+.2f%%, want within ±%.1f%%", c.dir, r, c.read)
 		}
-		if w := *sum.CacheWriteErrorPct; w < -6 || w > 6 {
-			t.Errorf("%s: cache writes %+.2f%%, want within ±6%%", c.dir, w)
+		if w := *sum.CacheWriteErrorPct; math.Abs(w) > c.write {
+			t.Errorf("%s: cache writes %+.2f%%, want within ±%.1f%%", c.dir, w, c.write)
 		}
 		if sum.WritesWithin < c.writesWithin {
 			t.Errorf("%s: writes within 10%% in %d of %d sessions, want at least %d", c.dir, sum.WritesWithin, sum.WritesChecked, c.writesWithin)
+		}
+		if sum.CacheCostWithin < c.costWithin {
+			t.Errorf("%s: cache cost within 10%% in %d of %d sessions, want at least %d", c.dir, sum.CacheCostWithin, sum.CacheCostChecked, c.costWithin)
 		}
 		// Every session that auto-compacted after its first call is one
 		// claude-code compacts in too.

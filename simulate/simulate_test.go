@@ -182,17 +182,19 @@ func TestRunCompaction(t *testing.T) {
 	// Before call 3 the context is overhead 1,000 + 500 + 50 + 3,000 + 50 +
 	// 2,000 = 6,600; items 1..5 (5,600 tokens) are summarised.
 	// Summary: 1,200 + 5,600 × 8 / 1,000 = 1,244 (within 1,200–4,500).
-	// Restored: b.go (2,000) then a.go (3,000), most recent first, each
-	// under 5,000 and 5,000 in all under 50,000.
-	// Context: 1,000 + 1,244 + 2,000 + 3,000 = 7,244.
+	// Restored: b.go then a.go, most recent first, each under 5,000 and
+	// 5,000 in all under 50,000; each sent with Claude Code's notes around
+	// it, 172 characters and its 4-character path: 44 more, 2,044 and
+	// 3,044.
+	// Context: 1,000 + 1,244 + 2,044 + 3,044 = 7,332.
 	c := res.Calls[2]
-	if c.Prompt != 7244 || !c.Compacted {
+	if c.Prompt != 7332 || !c.Compacted {
 		t.Fatalf("call 3: %+v", c)
 	}
 	// The compaction edits from position 1,000 on, so only a system-prompt
 	// prefix could survive, and this 1,000-token one is below Sonnet's
-	// 1,024-token minimum: it never had an entry. Read 0, write 7,234.
-	if c.Read != 0 || c.Write5m != 7234 {
+	// 1,024-token minimum: it never had an entry. Read 0, write 7,322.
+	if c.Read != 0 || c.Write5m != 7322 {
 		t.Errorf("call 3 cache: read %d write %d", c.Read, c.Write5m)
 	}
 	// The summarizer forks the 6,600-token conversation: it reads the
@@ -208,9 +210,9 @@ func TestRunCompaction(t *testing.T) {
 		t.Errorf("summary call %+v", s)
 	}
 	m := res.Metrics
-	// Freed: 5,600 − (1,244 + 5,000) = −644: restoring both files costs
+	// Freed: 5,600 − (1,244 + 5,088) = −732: restoring both files costs
 	// more than the tiny history it replaced.
-	if m.Compactions != 1 || m.TokensFreed != -644 || m.SummaryTokens != 1244 || m.FirstCompaction != 3 ||
+	if m.Compactions != 1 || m.TokensFreed != -732 || m.SummaryTokens != 1244 || m.FirstCompaction != 3 ||
 		m.UsersVerbatim != 1 || m.UsersSummarised != 0 || m.LikelyRereads != 0 {
 		t.Errorf("metrics %+v", m)
 	}

@@ -59,12 +59,18 @@ type Item struct {
 	// the file.
 	File  FileSize
 	Wrote bool
+	// Whole is set when the tool's result held the whole file, as a
+	// restarted Claude Code rebuilds its files (wholeText).
+	Whole bool
 	// Images and Docs count the images and documents the block holds (an
 	// image or a document block: 1; a tool result: those in its content),
 	// and Raw is the estimate of an attachment's JSON: what Claude Code's
 	// own count weighs by version (versionRules.countEst).
 	Images, Docs int32
 	Raw          int
+	// Chars is a tool result's length in characters (its text's), which
+	// Claude Code's limit on what it sends whole measures (Config.sentEst).
+	Chars int
 }
 
 // TraceCall is one recorded main-thread API call and what was appended to
@@ -202,6 +208,10 @@ type Trace struct {
 	// AgentCalls are the calls of the session's other threads, which the
 	// simulation does not change: their observed cost is added to every run.
 	AgentCalls []replay.Call
+	// AgentFiles are the files the session's sub-agents read or wrote, in
+	// time order: before claudecode.SharedFiles ends, Claude Code keeps
+	// them with the session's own (agentFiles).
+	AgentFiles []FileTouch
 	// userMsgs are the messages of the user's texts the calls append, each
 	// once, in order (users): every run counts them.
 	userMsgs []int
@@ -249,6 +259,7 @@ func Prepare(s *replay.Session) *Trace {
 		threads = append([]*replay.Thread{th}, threads...)
 		tr.Auxiliary = s.Auxiliary
 	}
+	tr.AgentFiles = agentFiles(s)
 	for _, a := range threads {
 		for _, c := range a.Calls {
 			if c.Counted() {
@@ -589,11 +600,12 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 			}
 		case replay.BlockToolResult:
 			it.Kind, it.ToolID, it.IsError = KindToolResult, b.ToolID, b.IsError
-			it.Images, it.Docs = int32(b.Images), int32(b.Documents)
+			it.Images, it.Docs, it.Chars = int32(b.Images), int32(b.Documents), b.Chars
 			if t, ok := tools[b.ToolID]; ok {
 				it.Tool, it.Path = t.Name, t.Input.FilePath
 				if it.Path != "" && !b.IsError {
 					it.File, it.Wrote = files.after(&t)
+					it.Whole = wholeText(&t)
 				}
 			}
 		default:

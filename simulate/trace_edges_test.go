@@ -334,7 +334,7 @@ func TestEdgeTraceResultFileSize(t *testing.T) {
 	for _, it := range items {
 		got = append(got, it.File)
 	}
-	if want := []FileSize{{Est: 268, RawEst: 250}, {}, {}}; !reflect.DeepEqual(got, want) {
+	if want := []FileSize{{Est: 268, RawEst: 250, Lines: 10}, {}, {}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("file sizes %v, want %v", got, want)
 	}
 	if items[0].Path != "/src/a.go" || items[0].Tool != "Read" || items[0].Wrote {
@@ -369,13 +369,20 @@ type edgeTraceRestored struct {
 	Msg        int
 }
 
-// restore, at its edges: a version exactly at RestoreWrittenFrom counts
-// written files, which come back marked written (the first item replaced
-// too) and before files only read; both limits are inclusive (a file of
-// exactly RestoreFileTokens, a total of exactly RestoreTotalTokens, come
-// back); a file the kept messages edited is the newest; a todo list that is
+// restore, at its edges: a version exactly at RestoreWrittenFrom puts
+// written files first, which come back marked written (the first item
+// replaced too), and one just before it takes the last touch first; both
+// limits are inclusive (a file whose text is exactly the per-file limit,
+// files whose shares are exactly RestoreTotalTokens, come back), and a
+// file one over the limit comes back as a note (from
+// RestoreReferenceFrom) while one that does not fit leaves its place
+// empty; a file the kept items edited is the newest; a todo list that is
 // the first item replaced comes back. Every re-attached item is simulated
-// (Msg -1), sized at the trace's ratio (1 here).
+// (Msg -1), sized at the trace's ratio (1 here): a file is its text and
+// 43 of Claude Code's notes around it (172 characters and a path of one),
+// its share of the total its text and 66 (the path twice and 261
+// characters of JSON); a note is 45 (180 characters and the path), 42 of
+// the total.
 func TestEdgeTraceRestore(t *testing.T) {
 	todo := Item{Kind: KindToolUse, Tool: "TodoWrite", Tokens: 70, Msg: 2}
 	for _, c := range []struct {
@@ -385,31 +392,38 @@ func TestEdgeTraceRestore(t *testing.T) {
 		replaced, kept []Item
 		want           []edgeTraceRestored
 	}{
-		{"written, at the version", 5000, 8500, "2.1.0",
+		{"written, at the version", 5000, 8500, "1.0.114",
 			[]Item{edgeTraceFile("w", "Edit", 1000, 900, true), edgeTraceFile("r", "Read", 500, 450, false)}, nil,
-			[]edgeTraceRestored{{"w", "Read", 1000, true, -1}, {"r", "Read", 500, false, -1}}},
-		{"before the version", 5000, 8500, "2.0.99",
+			[]edgeTraceRestored{{"w", "Read", 1043, true, -1}, {"r", "Read", 543, false, -1}}},
+		{"before the version", 5000, 8500, "1.0.113",
 			[]Item{edgeTraceFile("w", "Edit", 1000, 900, true), edgeTraceFile("r", "Read", 500, 450, false)}, nil,
-			[]edgeTraceRestored{{"r", "Read", 500, false, -1}}},
-		// Newest first: b (2,000; its text 900 of 1,000), then a (its text
-		// exactly 1,000), 3,000 in all: exactly the total.
-		{"limits inclusive", 1000, 3000, "2.1.0",
+			[]edgeTraceRestored{{"r", "Read", 543, false, -1}, {"w", "Read", 1043, true, -1}}},
+		// Newest first: b (its text 900: 966 of the total), then a (its
+		// text exactly 1,000: 1,066): 2,032 in all, exactly the total.
+		{"limits inclusive", 1000, 2032, "2.1.0",
 			[]Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
-			[]edgeTraceRestored{{"b", "Read", 2000, false, -1}, {"a", "Read", 1000, false, -1}}},
-		{"over the limits", 999, 2999, "2.1.0",
+			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}, {"a", "Read", 1043, false, -1}}},
+		// a is one over 999: a note.
+		{"over the file limit", 999, 2032, "2.1.0",
 			[]Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
-			[]edgeTraceRestored{{"b", "Read", 2000, false, -1}}},
-		// Edits of a, b, c replaced; k edited in the kept messages after
-		// two responses: k, c, b, a.
+			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}, {"a", "compact_file_reference", 45, false, -1}}},
+		{"over the total", 1000, 2031, "2.1.0",
+			[]Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
+			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}}},
+		// Edits of a, b, c replaced; k edited in the kept items after two
+		// responses: k, c, b, a.
 		{"kept edit newest", 5000, 8500, "2.1.0",
 			[]Item{edgeTraceFile("a", "Edit", 100, 100, true), edgeTraceFile("b", "Edit", 100, 100, true), edgeTraceFile("c", "Edit", 100, 100, true)},
 			[]Item{asst(10), asst(10), edgeTraceFile("k", "Edit", 100, 100, true)},
-			[]edgeTraceRestored{{"k", "Read", 100, true, -1}, {"c", "Read", 100, true, -1}, {"b", "Read", 100, true, -1}, {"a", "Read", 100, true, -1}}},
+			[]edgeTraceRestored{{"k", "Read", 143, true, -1}, {"c", "Read", 143, true, -1}, {"b", "Read", 143, true, -1}, {"a", "Read", 143, true, -1}}},
 		{"todo list first", 5000, 8500, "2.1.0",
 			[]Item{todo, edgeTraceFile("r", "Read", 500, 450, false)}, nil,
-			[]edgeTraceRestored{{"r", "Read", 500, false, -1}, {"", "TodoWrite", 70, false, -1}}},
+			[]edgeTraceRestored{{"r", "Read", 543, false, -1}, {"", "TodoWrite", 70, false, -1}}},
 	} {
-		e := &engine{tr: &Trace{Ratio: 1}, cfg: Config{RestoreFiles: 5, RestoreFileTokens: c.files, RestoreTotalTokens: c.total, RestoreWrittenFrom: "2.1.0"}}
+		e := &engine{tr: &Trace{Ratio: 1}, cfg: Config{RestoreFiles: 5, RestoreFileTokens: c.files, RestoreTotalTokens: c.total,
+			RestoreWrittenFrom: "1.0.114", RestoreReferenceFrom: "1.0.85"}}
+		noteFiles(e, c.version, c.replaced...)
+		noteFiles(e, c.version, c.kept...)
 		var got []edgeTraceRestored
 		for _, it := range e.restore(c.replaced, c.kept, c.version) {
 			if it.Kind != KindRestored {

@@ -368,7 +368,7 @@ func TestSweepClaudeCodeReference(t *testing.T) {
 		t.Fatalf("claude_code: %v", err)
 	}
 	// compare's claude-code over the four fixtures (docs/compare.md).
-	if cc.Policy != "claude-code" || cc.InGrid || len(cc.Rows) != 4 || math.Abs(cc.Metrics.TotalCost-2.201682) > 1e-9 {
+	if cc.Policy != "claude-code" || cc.InGrid || len(cc.Rows) != 4 || math.Abs(cc.Metrics.TotalCost-2.206217) > 1e-9 {
 		t.Errorf("claude_code: %+v", cc)
 	}
 	d = sweepJSON("--policy", "keep-last-n,claude-code", "--vary", "n=2,8")

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -160,14 +161,14 @@ func TestReplayStream(t *testing.T) {
 	if _, err := ReplayStream(&Inputs{}, options(&log), ReplayPlan{}, &streamed, spec.Stream); !errors.Is(err, ErrNoSession) || streamed.Len() > 0 {
 		t.Errorf("no session: %v, wrote %d bytes", err, streamed.Len())
 	}
-	read := 0
+	var read atomic.Int64 // the callback runs on the pool's workers
 	out, err = ReplayStream(in, options(&log), ReplayPlan{}, failing{}, spec.Stream)
 	if err == nil || !strings.HasPrefix(err.Error(), "writing report: ") || out == nil {
 		t.Errorf("a failing writer: %v", err)
 	}
-	_, _, _ = Collect(in, options(&log), func(*Session) int { read++; return 0 })
-	if read != len(in.Sources) {
-		t.Errorf("read %d", read)
+	_, _, _ = Collect(in, options(&log), func(*Session) int { read.Add(1); return 0 })
+	if n := read.Load(); n != int64(len(in.Sources)) {
+		t.Errorf("read %d", n)
 	}
 }
 

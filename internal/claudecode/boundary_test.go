@@ -31,6 +31,12 @@ func TestVersionCutoffs(t *testing.T) {
 	reservedOld := func(version string) bool {
 		return LimitsFor(LimitParams{}, sonnet45, version).Reserved == ReservedOld.Value
 	}
+	// ResultLimitFor gives an unknown version the newest limits, as the
+	// count's rules do (TestResultLimitFor): these check the known ones.
+	persist := func(version string) bool { return version != "" && ResultLimitFor(version, "Read", "") > 0 }
+	limitOld := func(version string) bool {
+		return version != "" && ResultLimitFor(version, "Read", "") == ResultLimitOld.Value
+	}
 	for _, c := range []struct {
 		name, cutoff, prev string
 		rule               func(string) bool
@@ -49,6 +55,14 @@ func TestVersionCutoffs(t *testing.T) {
 		{"SkillsReload", SkillsReload.From, "2.0.77", SkillsReload.In, true},
 		{"PlaceholderOutput from", PlaceholderOutput.From, "2.1.8", PlaceholderOutput.In, true},
 		{"PlaceholderOutput until", PlaceholderOutput.Until, "2.1.41", PlaceholderOutput.In, false},
+		{"PersistResults", PersistResults.From, "2.1.1", persist, true},
+		{"ResultLimitOld until", ResultLimitOld.Until, "2.1.5", limitOld, false},
+		{"RestoreReference", RestoreReference.From, "1.0.84", RestoreReference.In, true},
+		{"RestoreWritten", RestoreWritten.From, "1.0.113", RestoreWritten.In, true},
+		{"SharedFiles", SharedFiles.Until, "1.0.116", SharedFiles.In, false},
+		{"RestoreSeed", RestoreSeed.From, "2.0.58", RestoreSeed.In, true},
+		{"PlanFile", PlanFile.From, "2.0.55", PlanFile.In, true},
+		{"ReadCountFallback", ReadCountFallback.From, "2.1.5", ReadCountFallback.In, true},
 	} {
 		if CompareVersions(c.prev, c.cutoff) >= 0 {
 			t.Fatalf("%s: %s is not before %s", c.name, c.prev, c.cutoff)
@@ -89,10 +103,20 @@ func TestCutoffVersions(t *testing.T) {
 		"SharedPrefix from":       {SharedPrefix.From, "2.0.0"},
 		"MicroBySize from":        {MicroBySize.From, "2.1.0"},
 		"MicroBySize until":       {MicroBySize.Until, "2.1.22"},
-		"RestoreWritten from":     {RestoreWritten.From, "2.0.0"},
+		"RestoreWritten from":     {RestoreWritten.From, "1.0.114"},
+		"RestoreReference from":   {RestoreReference.From, "1.0.85"},
+		"RestoreFileTokens from":  {RestoreFileTokens.From, "1.0.85"},
+		"RestoreFileTokensOld":    {RestoreFileTokensOld.Until, "1.0.85"},
+		"SharedFiles until":       {SharedFiles.Until, "1.0.117"},
+		"RestoreSeed from":        {RestoreSeed.From, "2.0.59"},
+		"PlanFile from":           {PlanFile.From, "2.0.56"},
+		"ReadCountFallback from":  {ReadCountFallback.From, "2.1.6"},
 		"SkillsReload from":       {SkillsReload.From, "2.1.0"},
 		"PlaceholderOutput from":  {PlaceholderOutput.From, "2.1.9"},
 		"PlaceholderOutput until": {PlaceholderOutput.Until, "2.1.42"},
+		"PersistResults from":     {PersistResults.From, "2.1.2"},
+		"ResultLimitOld until":    {ResultLimitOld.Until, "2.1.6"},
+		"ResultLimit from":        {ResultLimit.From, "2.1.6"},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %s, want %s", name, c[0], c[1])

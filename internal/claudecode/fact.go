@@ -79,12 +79,14 @@ func (l Listed) Row() string {
 func Facts() []Listed {
 	return []Listed{
 		VersionOrder.listed(), ModelIDs.listed(), SyntheticModel.listed(), PlaceholderOutput.listed(),
-		SummarySaysAuto.listed(),
+		SummarySaysAuto.listed(), ResultAsSent.listed(),
 
 		ContextWindow.listed(), LongWindow.listed(), LongWindowModels.listed(), ReservedOld.listed(),
 		ReservedNew.listed(), AutoCompactBuffer.listed(), WarningOffset.listed(), BlockingOffset.listed(),
 		Estimate.listed(), FinalOutputHeld.listed(), FinalOutput.listed(), EstimateResponse.listed(),
 		ImageTokens.listed(), ImageEstimate.listed(), ImageEstimateOld.listed(), AttachmentJSON.listed(), AttachmentSent.listed(), AllBlocks.listed(),
+		PersistResults.listed(), ResultLimitOld.listed(), ResultLimit.listed(), ToolResultLimits.listed(), PersistPreview.listed(),
+		PersistedWrapper.listed(),
 
 		CacheTTL5m.listed(), CacheTTL1h.listed(), CacheWriteModels.listed(), MinCacheable.listed(),
 		MinCacheableOther.listed(), BreakMinFraction.listed(), BreakMinTokens.listed(), BreakExcludedModels.listed(),
@@ -97,8 +99,11 @@ func Facts() []Listed {
 		MicroBySize.listed(), MicroKeep.listed(), MicroTarget.listed(), MicroMinSavings.listed(),
 		CompactableTools.listed(), Placeholder.listed(),
 
-		RestoreFiles.listed(), RestoreFileTokens.listed(), RestoreTotalTokens.listed(), RestoreWritten.listed(),
-		ReadLinePrefix.listed(),
+		RestoreFiles.listed(), RestoreFileTokensOld.listed(), RestoreFileTokens.listed(), RestoreCounted.listed(), ReadCountFallback.listed(),
+		RestoreReference.listed(), RestoreTotalTokens.listed(), RestoreWritten.listed(), SharedFiles.listed(),
+		RestoreSeed.listed(), PlanFile.listed(), ReadLinePrefix.listed(), ReadLineLimit.listed(),
+		RestoreWrapChars.listed(), ReferenceChars.listed(), TruncatedChars.listed(), PlanChars.listed(),
+		AttachmentJSONChars.listed(), ReferenceJSONChars.listed(),
 	}
 }
 
@@ -120,6 +125,12 @@ func valueText(v any) string {
 		return "`" + v + "`"
 	case []string:
 		return "`" + strings.Join(v, "`, `") + "`"
+	case []ToolLimit:
+		parts := make([]string, len(v))
+		for i, l := range v {
+			parts[i] = "`" + l.Tool + "` " + groupDigits(int64(l.Chars))
+		}
+		return strings.Join(parts, ", ")
 	case []MinPrefix:
 		parts := make([]string, len(v))
 		for i, r := range v {

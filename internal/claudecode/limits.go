@@ -263,3 +263,69 @@ func matchesAny(model string, parts []string) bool {
 	}
 	return false
 }
+
+// What Claude Code sends of a tool result, and so what its count weighs
+// (ResultAsSent: the transcript's message.content holds it). From
+// PersistResults on, Claude Code saves a result longer than its tool's
+// limit (ResultLimitFor) to a file under the session's folder and sends a
+// <persisted-output> message instead: the size, the file's path and the
+// first PersistPreview characters (cut back to a line end past half of
+// them). A result that holds an image is sent whole. A string counts by
+// its length, a list of blocks by its JSON. Before PersistResults the
+// same saving ran only behind a switch (the environment variable
+// ENABLE_TOOL_RESULT_SIZE_LIMIT in 2.0.53, a server-side flag in 2.0.60
+// to 2.1.1, at 400,000 characters), so a result whole in a transcript of
+// those versions was sent whole.
+var (
+	PersistResults = Fact{Name: "PersistResults", From: "2.1.2",
+		Doc:    "Claude Code saves a tool result longer than its tool's limit to a file and sends a preview of it instead, unless the result holds an image",
+		Source: "the bundled cli.js of 2.0.53–2.1.50 (the persisting of a tool result: tengu_tool_result_persisted; behind a switch before 2.1.2)"}
+	ResultLimitOld = Value[int]{Fact{Name: "ResultLimitOld", From: PersistResults.From, Until: "2.1.6",
+		Doc:    "the characters of a tool result Claude Code sends whole, for a tool ToolResultLimits does not list",
+		Source: "the bundled cli.js of 2.1.2–2.1.5"}, 400_000}
+	ResultLimit = Value[int]{Fact{Name: "ResultLimit", From: ResultLimitOld.Until,
+		Doc:    "the characters of a tool result Claude Code sends whole, for a tool ToolResultLimits does not list (its maxResultSizeChars)",
+		Source: "the bundled cli.js of 2.1.6–2.1.50 (each tool's maxResultSizeChars)"}, 100_000}
+	ToolResultLimits = Value[[]ToolLimit]{Fact{Name: "ToolResultLimits", From: PersistResults.From,
+		Doc:    "the tools whose results Claude Code sends whole up to a lower limit, in characters",
+		Source: "the bundled cli.js of 2.1.2–2.1.50 (the limits by tool name, then maxResultSizeChars)"},
+		[]ToolLimit{{"Bash", 30_000}, {"Grep", 20_000}, {"WebFetch", 100_000}}}
+	PersistPreview = Value[int]{Fact{Name: "PersistPreview", From: PersistResults.From,
+		Doc:    "the characters of a saved tool result that Claude Code's preview holds at most",
+		Source: "the bundled cli.js of 2.1.2–2.1.50; the persisted-output results of 2.1.7–2.1.146 transcripts (previews of 1,650–1,999 characters)"}, 2_000}
+	// PersistedWrapper is what the preview message adds to the preview:
+	// the markers, the size and the file's path, whose length varies
+	// (230–283 characters in the 15 persisted results of the transcripts
+	// here, 2.1.7–2.1.146, which are 1,892–2,280 characters in all).
+	PersistedWrapper = Value[int]{Fact{Name: "PersistedWrapper", From: PersistResults.From,
+		Doc:    "the characters the preview message adds to the preview: its markers, the result's size and the saved file's path",
+		Source: "the persisted-output results of 2.1.7–2.1.146 transcripts (230–283 characters beyond the preview)"}, 260}
+)
+
+// ToolLimit is a tool's own limit on the result Claude Code sends whole.
+type ToolLimit struct {
+	Tool  string
+	Chars int
+}
+
+// ResultLimitFor returns the characters of a tool's result that Claude
+// Code of a version sends whole, 0 for no limit: a version before from
+// (PersistResults.From by default) saves nothing. An unknown version
+// ("") takes the newest limits.
+func ResultLimitFor(version, tool, from string) int {
+	if from == "" {
+		from = PersistResults.From
+	}
+	if version != "" && Before(version, from) {
+		return 0
+	}
+	for _, l := range ToolResultLimits.Value {
+		if l.Tool == tool {
+			return l.Chars
+		}
+	}
+	if version != "" && Before(version, ResultLimitOld.Until) {
+		return ResultLimitOld.Value
+	}
+	return ResultLimit.Value
+}

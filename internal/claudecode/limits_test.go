@@ -93,3 +93,32 @@ func TestCountRulesFor(t *testing.T) {
 		}
 	}
 }
+
+// TestResultLimitFor pins the characters of a tool result each version
+// sends whole: nothing is saved before 2.1.2; Bash, Grep and WebFetch have
+// their own limits; the others 400,000 up to 2.1.5 and 100,000 from 2.1.6
+// (the bundled cli.js of 2.1.2, 2.1.5, 2.1.6 and 2.1.50).
+func TestResultLimitFor(t *testing.T) {
+	for _, c := range []struct {
+		version, tool, from string
+		want                int
+	}{
+		{"2.0.76", "Read", "", 0},
+		{"2.1.1", "Bash", "", 0},
+		{"2.1.2", "Bash", "", 30_000},
+		{"2.1.2", "Grep", "", 20_000},
+		{"2.1.5", "WebFetch", "", 100_000},
+		{"2.1.5", "Read", "", 400_000},
+		{"2.1.5", "mcp__github__search_issues", "", 400_000},
+		{"2.1.6", "Read", "", 100_000},
+		{"2.1.50", "mcp__github__search_issues", "", 100_000},
+		{"2.1.50", "Bash", "", 30_000},
+		{"", "Read", "", 100_000},
+		{"2.1.6", "Read", "2.1.7", 0}, // a cut-off moved later
+		{"2.0.76", "Read", "2.0.0", 400_000},
+	} {
+		if got := ResultLimitFor(c.version, c.tool, c.from); got != c.want {
+			t.Errorf("ResultLimitFor(%q, %q, %q) = %d, want %d", c.version, c.tool, c.from, got, c.want)
+		}
+	}
+}

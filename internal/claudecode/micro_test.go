@@ -30,7 +30,11 @@ func TestMicroClears(t *testing.T) {
 	for name, c := range map[string][2]int64{
 		"MicroKeep": {int64(MicroKeep.Value), 3}, "MicroTarget": {MicroTarget.Value, 40_000}, "MicroMinSavings": {MicroMinSavings.Value, 20_000},
 		"RestoreFiles": {int64(RestoreFiles.Value), 5}, "RestoreFileTokens": {RestoreFileTokens.Value, 5000}, "RestoreTotalTokens": {RestoreTotalTokens.Value, 50_000},
-		"ReadLinePrefix": {int64(ReadLinePrefix.Value), 7},
+		"ReadLinePrefix": {int64(ReadLinePrefix.Value), 7}, "ReadLineLimit": {int64(ReadLineLimit.Value), 2000},
+		"RestoreFileTokensOld": {RestoreFileTokensOld.Value, 10_000}, "RestoreWrapChars": {int64(RestoreWrapChars.Value), 172},
+		"ReferenceChars": {int64(ReferenceChars.Value), 180}, "TruncatedChars": {int64(TruncatedChars.Value), 204},
+		"PlanChars": {int64(PlanChars.Value), 188}, "AttachmentJSONChars": {int64(AttachmentJSONChars.Value), 261},
+		"ReferenceJSONChars": {int64(ReferenceJSONChars.Value), 167},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %d, want %d", name, c[0], c[1])

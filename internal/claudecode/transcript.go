@@ -16,6 +16,17 @@ var (
 	PlaceholderOutput = Fact{Name: "PlaceholderOutput", From: "2.1.9", Until: "2.1.42",
 		Doc:    "every line of a response records the usage of its first streamed message, whose output_tokens is a placeholder",
 		Source: "message.usage.output_tokens and message.stop_reason of assistant lines (2.1.9–2.1.41)"}
+	// ResultAsSent: Claude Code builds a tool result's message from the
+	// result it sends the model (cut, or saved to a file with a preview
+	// in its place: PersistResults), and toolUseResult from the tool's
+	// own output. A Bash result of 2.1.7 records a 2,267-character
+	// preview in message.content and 164,273 characters of stdout in
+	// toolUseResult; Grep results of 2.1.19, previews of 2,146–2,200
+	// for 24,280–49,753 characters of content. So what the transcript's
+	// message.content holds is what Claude Code counted.
+	ResultAsSent = Fact{Name: "ResultAsSent",
+		Doc:    "a tool result's message.content holds what Claude Code sent the model and counted (an output cut to its limit, or the preview of a result saved to a file); toolUseResult holds the tool's own output",
+		Source: "the bundled cli.js of 2.0.53–2.1.50 (the tool result message and its toolUseResult); message.content and toolUseResult of the persisted-output results of 2.1.7–2.1.41 transcripts"}
 	// SummarySaysAuto: before 1.0.106, which is the first to write a
 	// compact_boundary line with compactMetadata.trigger, a compaction's
 	// trigger shows only in its summary message: the summary function has

@@ -624,8 +624,8 @@ func (f *Row) explainCompaction(tr *simulate.Trace) {
 		why := ""
 		if i := lastCallBefore(tr, sim); i >= 0 {
 			u := tr.Calls[i].Usage
-			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there)",
-				tr.Calls[i].Index+1, numtext.Int(u.Prompt()+u.Output))
+			why = fmt.Sprintf(" (call %d's recorded usage total %s tokens; with the response's final output where the transcript has a placeholder, and Claude Code's estimate of what followed, claude-code's count reaches its threshold there%s)",
+				tr.Calls[i].Index+1, numtext.Int(u.Prompt()+u.Output), followedText(tr, i+1, sim))
 		}
 		add("claude-code compacts at call %d where the session never compacted%s: not explained", sim, why)
 	}
@@ -949,10 +949,46 @@ func pctText(p *float64) string {
 	return fmt.Sprintf("%+.1f%%", *p)
 }
 
-// lastCallBefore returns the index in tr.Calls of the last call numbered
-// (Index + 1, the numbering of the thread's calls) below call, or -1. The
-// trace leaves out calls that sent nothing (synthetic responses), so a
-// call's number is not its position.
+// followedText says, for the trace's call j when it is call sim, what
+// Claude Code's estimate of what followed the last response came to, the
+// item that weighed most in it, and how much the recorded prompt grew: a
+// result the count weighs far above what the prompt grew by is one the
+// transcript holds larger than it was sent (simulate.Trace.Followed,
+// under the default parameters). Empty when the count adds no estimate
+// there.
+func followedText(tr *simulate.Trace, j, sim int) string {
+	if j <= 0 || j >= len(tr.Calls) || tr.Calls[j].Index+1 != sim {
+		return ""
+	}
+	est, most, w := tr.Followed(j, simulate.DefaultConfig())
+	if est <= 0 {
+		return ""
+	}
+	what := "an item"
+	switch most.Kind {
+	case simulate.KindToolResult:
+		what = "a tool result"
+		if most.Tool != "" {
+			what = "a " + most.Tool + " result"
+		}
+	case simulate.KindUser:
+		what = "user text"
+	case simulate.KindAttachment:
+		what = "an attachment"
+	case simulate.KindImage:
+		what = "an image or document"
+	}
+	line := ""
+	if m := most.Msg; m >= 0 && m < len(tr.Thread.Messages) {
+		line = " at line " + strconv.Itoa(tr.Thread.Messages[m].Line)
+	}
+	grew := "no usage to compare"
+	if c, p := &tr.Calls[j], &tr.Calls[j-1]; c.Usage.Prompt() > 0 && p.Usage.Prompt() > 0 {
+		grew = "the recorded prompt grew by " + numtext.Int(c.Usage.Prompt()-p.Usage.Prompt()) + " tokens"
+	}
+	return fmt.Sprintf(": the estimate of what followed is %s, %s of them %s%s; %s", numtext.Int(est), numtext.Int(w), what, line, grew)
+}
+
 // smallerAfterRestart explains a compaction claude-code decides at the
 // first call of a restarted Claude Code (a resumed conversation, or a new
 // version) where the session did not compact, when that call's recorded
@@ -1030,6 +1066,10 @@ func secondsText(ms int64) string {
 	return (time.Duration(ms) * time.Millisecond).Round(time.Second).String()
 }
 
+// lastCallBefore returns the index in tr.Calls of the last call numbered
+// (Index + 1, the numbering of the thread's calls) below call, or -1. The
+// trace leaves out calls that sent nothing (synthetic responses), so a
+// call's number is not its position.
 func lastCallBefore(tr *simulate.Trace, call int) int {
 	return sort.Search(len(tr.Calls), func(i int) bool { return tr.Calls[i].Index+1 >= call }) - 1
 }
