@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 )
 
@@ -186,7 +187,7 @@ func (m *merger) finish(table *prices.Table) *Report {
 		sum.Unknown = append(sum.Unknown, Count{Name: k, Count: v})
 	}
 	sortCounts(sum.Unknown)
-	out.Tokens = Tokens{Method: MethodEstimate, Rows: []TokenRow{}, exact: m.exact}
+	out.Tokens = Tokens{Method: sizing.MethodEstimate, Rows: []TokenRow{}, exact: m.exact}
 	for _, row := range m.tokens {
 		out.Tokens.Rows = append(out.Tokens.Rows, *row)
 	}

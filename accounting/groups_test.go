@@ -2,10 +2,12 @@ package accounting
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // groupSessions: sa calls at 2026-01-01T10:00Z (a Thursday) and
@@ -215,5 +217,43 @@ func TestUnpriced(t *testing.T) {
 	}
 	if got := SortedCounts(nil); got == nil || len(got) != 0 {
 		t.Errorf("SortedCounts(nil) = %#v, want empty", got)
+	}
+}
+
+// Billing blocks are cut as ccusage's blocks report cuts them: a block
+// starts at its first call's hour and holds 5 hours; a call 5 hours after
+// the block's start, or after the call before it, starts the next.
+func TestBlocks(t *testing.T) {
+	at := func(s string) int64 {
+		tm, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm.UnixMilli()
+	}
+	times := []int64{
+		at("2026-05-19T09:40:00Z"), // block 1 at 09:00
+		at("2026-05-19T13:59:00Z"), // still block 1 (09:00 + 5 h = 14:00)
+		at("2026-05-19T14:00:00Z"), // block 2 at 14:00: 5 hours after block 1's start
+		at("2026-05-19T16:30:00Z"),
+		at("2026-05-19T21:31:00Z"), // block 3 at 21:00: 5 h 1 min without a call
+	}
+	var got []string
+	for _, s := range Blocks(times) {
+		got = append(got, time.UnixMilli(s).UTC().Format("15:04"))
+	}
+	if want := []string{"09:00", "14:00", "21:00"}; !slices.Equal(got, want) {
+		t.Errorf("blocks start at %v, want %v", got, want)
+	}
+	g := Group{Start: replay.Time(at("2026-05-19T21:00:00Z")), LastActivity: replay.Time(at("2026-05-19T21:31:00Z"))}
+	for now, want := range map[string]bool{
+		"2026-05-19T22:00:00Z": true,
+		"2026-05-20T01:59:00Z": true,  // 4 h 28 min after the last call, the block's 5 hours not over
+		"2026-05-20T02:00:00Z": false, // the block's 5 hours are over
+		"2026-05-19T21:00:00Z": false, // before its last call
+	} {
+		if ActiveBlock(g, at(now)) != want {
+			t.Errorf("active at %s: %v, want %v", now, !want, want)
+		}
 	}
 }

@@ -26,7 +26,7 @@ const (
 	sonnet46  = "claude-sonnet-4-6"
 	synthetic = "<synthetic>"
 	deepseek  = "deepseek-v4-pro"
-	opusFast  = "claude-opus-4.6-fast"
+	opusFast  = "claude-opus-4.9-preview" // a model the price table lacks: unpriced
 )
 
 // t0 is the clock of a new transcript: 2026-01-01T10:00:00Z.

@@ -4,19 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/replay"
-)
-
-// Method says how tokens were counted.
-type Method string
-
-// The counting methods.
-const (
-	// MethodUsage sizes context from each call's API usage.
-	MethodUsage Method = "usage"
-	// MethodEstimate is Claude Code's own estimate: round(length/4) per
-	// text piece, 2,000 per image.
-	MethodEstimate Method = "estimate"
 )
 
 // Category is a token category.
@@ -40,9 +29,9 @@ const (
 // API counted them.
 type Tokens struct {
 	// Method names how Tokens were counted: MethodEstimate.
-	Method Method     `json:"method"`
-	Total  int        `json:"total"`
-	Rows   []TokenRow `json:"rows"`
+	Method sizing.Method `json:"method"`
+	Total  int           `json:"total"`
+	Rows   []TokenRow    `json:"rows"`
 	// MeasuredTotal sums the rows' Measured sizes; MeasuredExact is the
 	// share of it that came straight from usage deltas (the rest is sized
 	// by the thread's calibrated ratio).
@@ -87,7 +76,7 @@ func tokens(s *replay.Session) Tokens {
 		}
 	}
 	for _, th := range s.Threads() {
-		sz := SizeThread(th)
+		sz := sizing.SizeThread(th)
 		names := make(map[string]string, len(th.Tools))
 		for _, t := range th.Tools {
 			names[t.ID] = t.Name
@@ -103,7 +92,7 @@ func tokens(s *replay.Session) Tokens {
 			}
 		}
 	}
-	t := Tokens{Method: MethodEstimate, Rows: make([]TokenRow, 0, len(acc)), exact: exact}
+	t := Tokens{Method: sizing.MethodEstimate, Rows: make([]TokenRow, 0, len(acc)), exact: exact}
 	for _, row := range acc {
 		t.Rows = append(t.Rows, *row)
 	}

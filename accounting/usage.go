@@ -44,6 +44,11 @@ func (r UsageRow) Usage() replay.Usage {
 	return replay.Usage{Input: r.Input, CacheWrite5m: r.CacheWrite5m, CacheWrite1h: r.CacheWrite1h, CacheRead: r.CacheRead, Output: r.Output}
 }
 
+// setUsage sets the row's token counts to u.
+func (r *UsageRow) setUsage(u replay.Usage) {
+	r.Input, r.CacheWrite5m, r.CacheWrite1h, r.CacheRead, r.Output = u.Input, u.CacheWrite5m, u.CacheWrite1h, u.CacheRead, u.Output
+}
+
 // usage is the session's observed usage and the log of its counted calls.
 func usage(s *replay.Session, table *prices.Table) (UsageReport, *callLog) {
 	return usageOf(sessionCalls(s), table), newCallLog(s)
@@ -110,11 +115,7 @@ func usageOf(calls iter.Seq[call], table *prices.Table) UsageReport {
 // add counts call c, which cost cost when priced.
 func (r *UsageRow) add(c call, cost float64, priced bool) {
 	r.Calls++
-	r.Input += c.usage.Input
-	r.CacheWrite5m += c.usage.CacheWrite5m
-	r.CacheWrite1h += c.usage.CacheWrite1h
-	r.CacheRead += c.usage.CacheRead
-	r.Output += c.usage.Output
+	r.setUsage(r.Usage().Add(c.usage))
 	r.OutputLowerBound = r.OutputLowerBound || c.lower
 	if priced {
 		r.Cost += cost

@@ -14,7 +14,7 @@ import (
 //	S  <synthetic>, with a usage record: not counted
 //	D  deepseek-v4-pro, no requestId: unpriced
 //	E  sonnet 4.5 written by 2.1.20: placeholder output, a lower bound
-//	F  claude-opus-4.6-fast: unpriced
+//	F  claude-opus-4.9-preview: unpriced
 //	G  haiku 4.5 in agent a1
 //	B' a copy of B in agent a1 (same message.id and requestId): Duplicate
 func usageSession() (*tr, map[string]*tr) {

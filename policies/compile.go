@@ -2,6 +2,7 @@ package policies
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctxlab/ctxlab/simulate"
@@ -32,7 +33,11 @@ func (c Compiled) Run(tr *simulate.Trace, cfg simulate.Config) *simulate.Result 
 // Compile checks one spec: "name" or "name:key=value,key=value", or
 // several joined by "+" into a composition applied left to right
 // ("keep-last-n:n=10+summary-nm:n=21,m=10"). Errors name the policy and
-// the offending key, or the value and what the parameter takes.
+// the offending key, or the value and what the parameter takes. A
+// composition holds neither observed (the recording, which decides
+// nothing to compose with), nor one part twice, nor two models of Claude
+// Code (claude-code, claude-code-sm): each would run two compactions of
+// one scheme.
 func Compile(spec string) (Compiled, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
@@ -41,10 +46,24 @@ func Compile(spec string) (Compiled, error) {
 	if parts := strings.Split(spec, "+"); len(parts) > 1 {
 		cs := make([]Compiled, len(parts))
 		names := make([]string, len(parts))
+		manual := ""
 		for i, part := range parts {
 			c, err := Compile(part)
 			if err != nil {
 				return Compiled{}, err
+			}
+			p := c.New()
+			if o, ok := p.(simulate.Observer); ok && o.Observed() {
+				return Compiled{}, fmt.Errorf("%q: %s is the recorded run and composes with nothing", spec, c.name)
+			}
+			if slices.Contains(names[:i], c.name) {
+				return Compiled{}, fmt.Errorf("%q: %s is given twice", spec, c.name)
+			}
+			if r, ok := p.(simulate.ManualReplayer); ok && r.ReplaysManual() {
+				if manual != "" {
+					return Compiled{}, fmt.Errorf("%q: %s and %s both model Claude Code's compaction: give one", spec, manual, c.name)
+				}
+				manual = c.name
 			}
 			cs[i], names[i] = c, c.name
 		}
@@ -75,10 +94,13 @@ func unknown(name string) error {
 // keep-last-n:n=10) are an error: their runs would be the same.
 func CompileList(list string) ([]Compiled, error) {
 	var specs []string
+	if strings.Trim(list, ", \t") == "" {
+		return nil, fmt.Errorf("no policy given")
+	}
 	for _, piece := range strings.Split(list, ",") {
 		piece = strings.TrimSpace(piece)
 		if piece == "" {
-			continue
+			return nil, fmt.Errorf("%q: an empty spec between commas", list)
 		}
 		if strings.Contains(piece, "=") && !strings.Contains(piece, ":") && len(specs) > 0 {
 			specs[len(specs)-1] += "," + piece

@@ -93,3 +93,25 @@ func TestRoles(t *testing.T) {
 		t.Errorf("Grid.Canon = %q, %v", n, err)
 	}
 }
+
+// TestCompileRefuses pins the specs a command must refuse before reading
+// anything: compositions that mean nothing and lists with a hole.
+func TestCompileRefuses(t *testing.T) {
+	for spec, want := range map[string]string{
+		"observed+claude-code":              "observed is the recorded run",
+		"none+observed":                     "observed is the recorded run",
+		"claude-code+claude-code":           "claude-code is given twice",
+		"claude-code:pct=60+claude-code-sm": "both model Claude Code's compaction",
+		"observed,,claude-code":             "an empty spec between commas",
+		"observed,":                         "an empty spec between commas",
+		" ":                                 "no policy given",
+	} {
+		_, err := CompileList(spec)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", spec, err, want)
+		}
+	}
+	if _, err := CompileList("keep-last-n:n=10+summary-nm,claude-code+context-editing"); err != nil {
+		t.Errorf("compositions of different parts: %v", err)
+	}
+}

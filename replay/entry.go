@@ -1,7 +1,5 @@
 package replay
 
-import "time"
-
 // BlockKind is the type of one content block of a message.
 type BlockKind uint8
 
@@ -218,9 +216,4 @@ const (
 
 // Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,
 // whole seconds); "" for 0, an unknown time.
-func Stamp(ms int64) string {
-	if ms == 0 {
-		return ""
-	}
-	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05Z")
-}
+func Stamp(ms int64) string { return Time(ms).String() }

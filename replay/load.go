@@ -90,20 +90,17 @@ var ErrNoTranscripts = errors.New("no transcripts (.jsonl files) found")
 
 // Discover expands paths into sessions. A file is one session; a directory
 // is searched recursively for *.jsonl, following symbolic links (see
-// discoverDir). Agent transcripts are attached to
-// their parent session: <session>/subagents/agent-*.jsonl (2.1.x) by
-// directory, agent-*.jsonl beside the session files (2.0.x) by the
-// sessionId on their first lines. A session file named on its own brings
-// its agent files. An agent file whose parent session is not in the input
-// becomes a session of its own. "-" is standard input.
-//
-// Sources come in argument order, those found in one directory sorted by
-// path. Each file comes back once, however often, through whichever
-// symbolic links and in whatever order the arguments name it (only "-"
-// counts each time): a source stands where its
-// main file is first named, and an attached agent file is in its session's
-// Agents (sorted) whichever argument named it. Errors name the path; the
-// sources found are returned alongside them.
+// discoverDir). Agent transcripts are attached to their parent session:
+// <session>/subagents/agent-*.jsonl (2.1.x) by directory, agent-*.jsonl
+// beside the session files (2.0.x) by the sessionId on their first lines.
+// A session file named on its own brings its agent files; an agent file
+// whose parent session is not in the input is a session of its own. "-"
+// is standard input. Sources come in argument order, those found in one
+// directory sorted by path. Each file comes back once, however often,
+// through whichever links and in whatever order the arguments name it
+// (only "-" counts each time): a source stands where its main file is
+// first named, an attached agent file in its session's Agents (sorted).
+// Errors name the path; the sources found are returned alongside them.
 func Discover(paths []string) ([]Source, []error) {
 	var (
 		errs  []error
@@ -596,7 +593,7 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 	case st.BytesRead == 0:
 		return fmt.Errorf("%s: empty file", path)
 	case entries == 0 && st.Bad > 0:
-		return fmt.Errorf("%s: no valid transcript line in %d lines (not a Claude Code transcript?)", path, st.Lines)
+		return fmt.Errorf("%s: no valid transcript line in %s (not a Claude Code transcript?)", path, numtext.Count(st.Lines, "line", "lines"))
 	case entries == 0:
 		return fmt.Errorf("%s: only blank lines", path)
 	case records == 0:

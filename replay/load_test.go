@@ -344,6 +344,7 @@ func TestLoadErrors(t *testing.T) {
 		"blank.jsonl":  "\n  \n\r\n",
 		"binary.jsonl": string(binary),
 		"text.jsonl":   "hello\nworld\n",
+		"one.jsonl":    "hello\n",
 		"json.jsonl":   "{\"a\":1}\n[1,2]\n",
 		"d.jsonl/x":    "",
 	})
@@ -359,6 +360,7 @@ func TestLoadErrors(t *testing.T) {
 		{name: "blank lines", src: Source{Path: p("blank.jsonl")}, want: []string{p("blank.jsonl"), "only blank lines"}},
 		{name: "binary", src: Source{Path: p("binary.jsonl")}, want: []string{p("binary.jsonl"), "not a Claude Code transcript"}},
 		{name: "plain text", src: Source{Path: p("text.jsonl")}, want: []string{"no valid transcript line in 2 lines", "not a Claude Code transcript"}},
+		{name: "one line of text", src: Source{Path: p("one.jsonl")}, want: []string{"no valid transcript line in 1 line ("}},
 		{name: "JSON without a record", src: Source{Path: p("json.jsonl")}, want: []string{p("json.jsonl"), "no transcript record in 2 lines", "not a Claude Code transcript"}},
 		{name: "missing", src: Source{Path: p("gone.jsonl")}, want: []string{p("gone.jsonl")}, is: fs.ErrNotExist},
 		{name: "directory", src: Source{Path: p("d.jsonl")}, want: []string{p("d.jsonl"), "is a directory"}},

@@ -12,7 +12,23 @@ import (
 type Time int64
 
 // String is the time as reports show it (Stamp).
-func (t Time) String() string { return Stamp(int64(t)) }
+func (t Time) String() string {
+	if t == 0 {
+		return ""
+	}
+	return string(t.AppendRFC3339(nil, false))
+}
+
+// AppendRFC3339 appends the time in RFC 3339, UTC: whole seconds, or with
+// milliseconds when milli is set and it has them. Every time ctxlab
+// writes, in text, JSON and export's NDJSON, is written here.
+func (t Time) AppendRFC3339(b []byte, milli bool) []byte {
+	layout := "2006-01-02T15:04:05Z"
+	if milli && t%1000 != 0 {
+		layout = "2006-01-02T15:04:05.000Z"
+	}
+	return time.UnixMilli(int64(t)).UTC().AppendFormat(b, layout)
+}
 
 // Second is the time cut to the whole second that String shows.
 func (t Time) Second() Time { return t / 1000 * 1000 }
@@ -30,7 +46,7 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 22)
 	b = append(b, '"')
 	if t != 0 {
-		b = time.UnixMilli(int64(t)).UTC().AppendFormat(b, "2006-01-02T15:04:05Z")
+		b = t.AppendRFC3339(b, false)
 	}
 	return append(b, '"'), nil
 }

@@ -6,10 +6,10 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -53,12 +53,12 @@ type CompareDocument struct {
 // Compared is one session (or, as the document's Total, every session) run
 // under each policy, in the order the policies were given.
 type Compared struct {
-	Sessions int               `json:"sessions"`
-	ID       string            `json:"id,omitempty"`
-	Path     string            `json:"path,omitempty"`
-	Project  string            `json:"project,omitempty"`
-	Method   accounting.Method `json:"method,omitempty"`
-	Runs     []Run             `json:"runs"`
+	Sessions int           `json:"sessions"`
+	ID       string        `json:"id,omitempty"`
+	Path     string        `json:"path,omitempty"`
+	Project  string        `json:"project,omitempty"`
+	Method   sizing.Method `json:"method,omitempty"`
+	Runs     []Run         `json:"runs"`
 }
 
 // Run is one policy's run: simulate's metrics and the delta against the
@@ -255,7 +255,7 @@ func newSettings(baseline string, metrics []string, opt paired.Options) *Compari
 // nothing a policy could change: it would only add a zero difference, and
 // a session to n). They come metric by metric in the order
 // given, then policy by policy in the document's order.
-func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt paired.Options) {
+func (doc *CompareDocument) Compare(baseline int, measures []metric.Metric, opt paired.Options) {
 	opt = opt.Resolved()
 	set := newSettings(doc.Policies[baseline], make([]string, len(measures)), opt)
 	// The sessions without a call are not resampled at all: left out, not
@@ -266,19 +266,15 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 			sessions = append(sessions, s)
 		}
 	}
-	values := func(m budget.Measure, policy int) []float64 {
+	values := func(m metric.Metric, policy int) []float64 {
 		vs := make([]float64, len(sessions))
 		for i, s := range sessions {
-			v, ok := m.RunValue(&s.Runs[policy].Metrics)
-			if !ok {
-				v = math.NaN()
-			}
-			vs[i] = v
+			vs[i] = m.PairValue(&s.Runs[policy].Metrics)
 		}
 		return vs
 	}
 	var pairs []paired.Pair
-	var usd []bool // the comparison's totals are dollars: rounded as costs are
+	var of []metric.Metric
 	comps := []Comparison{}
 	for k, m := range measures {
 		set.Metrics[k] = m.Name
@@ -288,14 +284,11 @@ func (doc *CompareDocument) Compare(baseline int, measures []budget.Measure, opt
 				continue
 			}
 			pairs = append(pairs, paired.Pair{Baseline: base, Values: values(m, p)})
-			usd = append(usd, m.Unit == metric.USD)
+			of = append(of, m)
 			comps = append(comps, Comparison{Policy: name, Baseline: set.Baseline, Metric: m.Name})
 		}
 	}
-	for i, st := range paired.CompareAll(pairs, opt) {
-		if usd[i] { // sums of rounded costs: no float noise
-			st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total)
-		}
+	for i, st := range metric.CompareAll(pairs, of, opt) {
 		comps[i].Stats = st
 		comps[i].LowerBound = doc.lowerBound(comps[i])
 	}
@@ -345,14 +338,18 @@ func TotalCostIntervals(policies []string, total *Compared, withoutCalls int, co
 	}
 	for _, c := range comps {
 		i := slices.Index(policies, c.Policy)
-		if c.Metric != "total_cost_usd" || i < 0 || i >= len(total.Runs) || c.CILowPct == nil || c.CIHighPct == nil || c.Sessions+withoutCalls != total.Sessions {
+		if c.Metric != "total_cost_usd" || i < 0 || i >= len(total.Runs) || c.Sessions+withoutCalls != total.Sessions {
+			continue
+		}
+		lo, hi, ok := c.TotalInterval()
+		if !ok {
 			continue
 		}
 		fixed := 0.0 // the sessions without a call: the policy's total less the compared sessions'
 		if withoutCalls > 0 {
 			fixed = total.Runs[i].Metrics.TotalCost - c.Total
 		}
-		low[i], high[i] = c.BaselineTotal*(1+*c.CILowPct/100)+fixed, c.BaselineTotal*(1+*c.CIHighPct/100)+fixed
+		low[i], high[i] = lo+fixed, hi+fixed
 	}
 	return low, high
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -51,9 +51,9 @@ func TestCompare(t *testing.T) {
 		{Sessions: 1, Runs: []Run{run("a", 1.0, 1, 300), run("b", 9.0, 0, 300), run("c", 0.5, 0, 330)}},
 	}
 	doc := NewCompareDocument([]string{"a", "b", "c"}, sessions, nil, prices.Default(), nil)
-	cost, _ := budget.LookupMeasure("total_cost_usd")
-	peak, _ := budget.LookupMeasure("peak_context")
-	doc.Compare(1, []budget.Measure{cost, peak}, paired.Options{Resamples: -1})
+	cost, _ := metric.LookupMeasure("total_cost_usd")
+	peak, _ := metric.LookupMeasure("peak_context")
+	doc.Compare(1, []metric.Metric{cost, peak}, paired.Options{Resamples: -1})
 	var got []string
 	for _, c := range doc.Comparisons {
 		got = append(got, fmt.Sprintf("%s %s/%s n=%d %v→%v", c.Metric, c.Policy, c.Baseline, c.Sessions, c.BaselineTotal, c.Total))

@@ -107,36 +107,66 @@ var transcriptKeys = map[string]bool{"type": true, "parentUuid": true, "uuid": t
 // read, but a version above the schema's Version is refused. An error from
 // session stops the reading and is returned as is.
 func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
-	dec := json.NewDecoder(r)
-	h := &Header{}
-	fail := func(err error) (*Header, error) {
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			return h, &DecodeError{Offset: max(se.Offset-1, 0), Syntax: true, Err: fmt.Errorf("invalid JSON: %v", se)}
-		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-			return h, &DecodeError{Offset: dec.InputOffset(), Err: errors.New("unexpected end of input: the report is truncated")}
+	d := &docReader{dec: json.NewDecoder(r), h: &Header{}}
+	if err := d.start(); err != nil {
+		return d.h, err
+	}
+	for d.dec.More() {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return d.h, d.fail(err)
 		}
-		return h, &DecodeError{Offset: dec.InputOffset(), Err: err}
+		key, _ := tok.(string)
+		if err := d.field(key, session); err != nil {
+			return d.h, err
+		}
 	}
-	notReport := func(msg string) (*Header, error) {
-		return h, &DecodeError{Offset: -1, Err: errors.New(msg)}
+	if _, err := d.dec.Token(); err != nil {
+		return d.h, d.fail(err)
 	}
-	tok, err := dec.Token()
+	return d.h, nil
+}
+
+// docReader reads one document for ReadJSON into its header.
+type docReader struct {
+	dec *json.Decoder
+	h   *Header
+}
+
+// fail is err as a DecodeError at the reader's offset (a syntax error at
+// its own).
+func (d *docReader) fail(err error) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return &DecodeError{Offset: max(se.Offset-1, 0), Syntax: true, Err: fmt.Errorf("invalid JSON: %v", se)}
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return &DecodeError{Offset: d.dec.InputOffset(), Err: errors.New("unexpected end of input: the report is truncated")}
+	}
+	return &DecodeError{Offset: d.dec.InputOffset(), Err: err}
+}
+
+// notReport is the error of a document that is not a ctxlab report.
+func notReport(msg string) error { return &DecodeError{Offset: -1, Err: errors.New(msg)} }
+
+// start reads the document's opening and its "schema", which comes
+// first.
+func (d *docReader) start() error {
+	tok, err := d.dec.Token()
 	if err == io.EOF {
-		return h, &DecodeError{Err: ErrEmpty}
+		return &DecodeError{Err: ErrEmpty}
 	}
 	if err != nil {
-		return fail(err)
+		return d.fail(err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
 		return notReport("not a ctxlab JSON report: want an object")
 	}
-	if !dec.More() {
+	if !d.dec.More() {
 		return notReport(`not a ctxlab JSON report: no "schema"`)
 	}
-	if tok, err = dec.Token(); err != nil {
-		return fail(err)
+	if tok, err = d.dec.Token(); err != nil {
+		return d.fail(err)
 	}
 	switch key, _ := tok.(string); {
 	case transcriptKeys[key]:
@@ -144,70 +174,63 @@ func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 	case key != "schema":
 		return notReport(fmt.Sprintf(`not a ctxlab JSON report: it starts with %q, not "schema"`, key))
 	}
-	if err := dec.Decode(&h.Schema); err != nil {
-		return fail(err)
+	if err := d.decode(&d.h.Schema); err != nil {
+		return err
 	}
-	if h.Schema != SchemaReplay && h.Schema != SchemaCompare {
-		return fail(fmt.Errorf("schema %q: want %s or %s", h.Schema, SchemaReplay, SchemaCompare))
+	if d.h.Schema != SchemaReplay && d.h.Schema != SchemaCompare {
+		return d.fail(fmt.Errorf("schema %q: want %s or %s", d.h.Schema, SchemaReplay, SchemaCompare))
 	}
-	for dec.More() {
-		tok, err := dec.Token()
+	return nil
+}
+
+// field reads the value of the document's field key: the sessions one
+// at a time through session, the rest into the header, an unknown field
+// skipped.
+func (d *docReader) field(key string, session func(ReadSession) error) error {
+	h := d.h
+	switch key {
+	case "version":
+		if err := d.decode(&h.Version); err != nil {
+			return err
+		}
+		if h.Version > Version(h.Schema) {
+			return d.fail(fmt.Errorf("version %d: written by a later ctxlab (this one reads up to %d)", h.Version, Version(h.Schema)))
+		}
+		return nil
+	case "sessions":
+		err := readSessions(d.dec, h.Schema, session)
+		var cb callbackError
+		if errors.As(err, &cb) {
+			return cb.err
+		}
 		if err != nil {
-			return fail(err)
+			return d.fail(err)
 		}
-		switch key, _ := tok.(string); key {
-		case "version":
-			if err := dec.Decode(&h.Version); err != nil {
-				return fail(err)
-			}
-			if h.Version > Version(h.Schema) {
-				return fail(fmt.Errorf("version %d: written by a later ctxlab (this one reads up to %d)", h.Version, Version(h.Schema)))
-			}
-		case "policies":
-			if err := dec.Decode(&h.Policies); err != nil {
-				return fail(err)
-			}
-		case "sessions":
-			if err := readSessions(dec, h.Schema, session); err != nil {
-				var cb callbackError
-				if errors.As(err, &cb) {
-					return h, cb.err
-				}
-				return fail(err)
-			}
-		case "total":
-			var err error
-			if h.Schema == SchemaCompare {
-				err = dec.Decode(&h.CompareTotal)
-			} else {
-				err = dec.Decode(&h.ReplayTotal)
-			}
-			if err != nil {
-				return fail(err)
-			}
-		case "comparison_settings":
-			if err := dec.Decode(&h.ComparisonSettings); err != nil {
-				return fail(err)
-			}
-		case "comparisons":
-			if err := dec.Decode(&h.Comparisons); err != nil {
-				return fail(err)
-			}
-		case "sessions_without_calls":
-			if err := dec.Decode(&h.SessionsWithoutCalls); err != nil {
-				return fail(err)
-			}
-		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return fail(err)
-			}
+		return nil
+	case "total":
+		if h.Schema == SchemaCompare {
+			return d.decode(&h.CompareTotal)
 		}
+		return d.decode(&h.ReplayTotal)
+	case "policies":
+		return d.decode(&h.Policies)
+	case "comparison_settings":
+		return d.decode(&h.ComparisonSettings)
+	case "comparisons":
+		return d.decode(&h.Comparisons)
+	case "sessions_without_calls":
+		return d.decode(&h.SessionsWithoutCalls)
 	}
-	if _, err := dec.Token(); err != nil {
-		return fail(err)
+	var skip json.RawMessage
+	return d.decode(&skip)
+}
+
+// decode reads the next value into v.
+func (d *docReader) decode(v any) error {
+	if err := d.dec.Decode(v); err != nil {
+		return d.fail(err)
 	}
-	return h, nil
+	return nil
 }
 
 // SyntaxOffset reads a document token by token and returns the byte

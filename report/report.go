@@ -12,7 +12,7 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// SchemaVersion is the version of the replay and policies documents. A
+// SchemaVersion is the version of the replay, policies and groups documents. A
 // document's version changes only when a field is removed or changes
 // meaning; new fields may appear at any time.
 const SchemaVersion = 1
@@ -30,7 +30,7 @@ const (
 // (0 for a name it does not write).
 func Version(schema string) int {
 	switch schema {
-	case SchemaReplay, SchemaPolicies:
+	case SchemaReplay, SchemaPolicies, SchemaGroups:
 		return SchemaVersion
 	case SchemaCompare:
 		return CompareVersion
@@ -43,6 +43,7 @@ func Version(schema string) int {
 // Schema names of the JSON documents.
 const (
 	SchemaReplay   = "ctxlab.replay"
+	SchemaGroups   = "ctxlab.groups" // replay --by's JSON: GroupsDocument
 	SchemaCompare  = "ctxlab.compare"
 	SchemaPolicies = "ctxlab.policies"
 )
@@ -61,9 +62,10 @@ type Document struct {
 	Until replay.Time `json:"until,omitempty"`
 	// By and Groups are the grouped view (replay --by): day, week, month,
 	// project, model or session, and its rows; GroupsTotal is their total.
-	By          string             `json:"by,omitempty"`
-	Groups      []accounting.Group `json:"groups,omitempty"`
-	GroupsTotal *accounting.Group  `json:"groups_total,omitempty"`
+	// A grouped document's JSON is the grouped view alone (GroupsDocument).
+	By          string             `json:"-"`
+	Groups      []accounting.Group `json:"-"`
+	GroupsTotal *accounting.Group  `json:"-"`
 	// CostPartial is true when some calls had no price: every cost of
 	// the document leaves them out. UnpricedModels names those models
 	// with their calls (over the whole input), most calls first.
@@ -201,17 +203,41 @@ func (doc *Document) members() []member {
 		ms[len(ms)-1].fields = reportMembers(doc.Total)
 	}
 	ms = append(ms, windowMembers(doc.Since, doc.Until)...)
-	if doc.By != "" {
-		ms = append(ms, member{name: "by", value: doc.By})
-	}
-	if len(doc.Groups) > 0 {
-		ms = append(ms, member{name: "groups", value: doc.Groups})
-	}
-	if doc.GroupsTotal != nil {
-		ms = append(ms, member{name: "groups_total", value: doc.GroupsTotal})
-	}
 	return append(ms,
 		member{name: "cost_partial", value: doc.CostPartial},
 		member{name: "unpriced_models", value: doc.UnpricedModels},
 		member{name: "errors", value: doc.Errors})
+}
+
+// GroupsDocument is the JSON of replay --by (SchemaGroups): the grouped
+// view's rows and their total, not every session's report, which a
+// table of a few periods, projects or models does not need.
+type GroupsDocument struct {
+	Schema         string             `json:"schema"`
+	Version        int                `json:"version"`
+	Prices         PriceInfo          `json:"prices"`
+	By             string             `json:"by"`
+	Since          replay.Time        `json:"since,omitempty"`
+	Until          replay.Time        `json:"until,omitempty"`
+	Groups         []accounting.Group `json:"groups"`
+	GroupsTotal    *accounting.Group  `json:"groups_total"`
+	CostPartial    bool               `json:"cost_partial"`
+	UnpricedModels []accounting.Count `json:"unpriced_models"`
+	Errors         []string           `json:"errors"`
+}
+
+// GroupsDocument is a grouped document's JSON (doc.By set).
+func (doc *Document) GroupsDocument() *GroupsDocument {
+	g := &GroupsDocument{
+		Schema: SchemaGroups, Version: SchemaVersion, Prices: doc.Prices, By: doc.By,
+		Since: doc.Since, Until: doc.Until, Groups: doc.Groups, GroupsTotal: doc.GroupsTotal,
+		CostPartial: doc.CostPartial, UnpricedModels: doc.UnpricedModels, Errors: doc.Errors,
+	}
+	if g.Groups == nil {
+		g.Groups = []accounting.Group{}
+	}
+	if g.GroupsTotal == nil {
+		g.GroupsTotal = &accounting.Group{Key: "total"}
+	}
+	return g
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -292,6 +291,26 @@ func replayJSON(t *testing.T, path, policy string) ([]byte, int) {
 	return buf.Bytes(), len(sessions)
 }
 
+// groupsJSON is `ctxlab replay --by by --format json` on the fixtures.
+func groupsJSON(t *testing.T, by accounting.GroupBy) []byte {
+	t.Helper()
+	cfg := accounting.DefaultConfig()
+	var reps []*accounting.Report
+	for _, s := range corpusload.Path(t, corpusFixtures) {
+		reps = append(reps, accounting.Analyze(s, cfg))
+	}
+	doc := report.NewDocument(reps, cfg.Prices, nil)
+	var total accounting.Group
+	doc.By = string(by)
+	doc.Groups, total = accounting.GroupsIn(reps, by, nil, cfg.Prices, accounting.Window{})
+	doc.GroupsTotal = &total
+	var buf bytes.Buffer
+	if err := report.WriteJSON(&buf, doc); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return buf.Bytes()
+}
+
 // compareJSON runs the real pipeline on path as `ctxlab compare --format
 // json --fidelity --policy specs` does.
 func compareJSON(t *testing.T, path string, specs ...string) []byte {
@@ -319,10 +338,10 @@ func compareJSON(t *testing.T, path string, specs ...string) []byte {
 }
 
 // comparisonMeasures are compare's default --stats.
-func comparisonMeasures(t *testing.T) []budget.Measure {
-	var ms []budget.Measure
+func comparisonMeasures(t *testing.T) []metric.Metric {
+	var ms []metric.Metric
 	for _, name := range report.DefaultComparisonMetrics {
-		m, err := budget.LookupMeasure(name)
+		m, err := metric.LookupMeasure(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -424,6 +443,14 @@ var schemaCases = []schemaCase{
 			return [][]byte{demoJSON(t), corpus, compacting}
 		},
 		example: demoJSON, minExample: 20, alias: "`total` has the shape of `sessions[]`",
+	},
+	{
+		schema: report.SchemaGroups, goType: reflect.TypeOf(report.GroupsDocument{}),
+		outputs: func(t *testing.T) [][]byte {
+			return [][]byte{groupsJSON(t, accounting.ByMonth), groupsJSON(t, accounting.ByModel), groupsJSON(t, accounting.BySession), groupsJSON(t, accounting.ByBlock)}
+		},
+		example:    func(t *testing.T) []byte { return groupsJSON(t, accounting.ByMonth) },
+		minExample: 20, alias: "`groups_total` has the shape of `groups[]`",
 	},
 	{
 		schema: "ctxlab.compare", goType: reflect.TypeOf(report.CompareDocument{}),
@@ -822,13 +849,13 @@ func TestJSONSchemaVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(string(raw)), " ")
-	want := fmt.Sprintf("this page describes `%s` and `%s` version %d, and `%s` and `%s` version %d", report.SchemaReplay, report.SchemaPolicies, report.SchemaVersion,
-		report.SchemaCompare, report.SchemaSweep, report.CompareVersion)
+	want := fmt.Sprintf("this page describes `%s`, `%s` and `%s` version %d, and `%s` and `%s` version %d", report.SchemaReplay, report.SchemaPolicies, report.SchemaGroups,
+		report.SchemaVersion, report.SchemaCompare, report.SchemaSweep, report.CompareVersion)
 	if !strings.Contains(text, want) || report.SweepVersion != report.CompareVersion {
 		t.Errorf("%s does not say %q", schemaDoc, want)
 	}
 	for _, sc := range schemaCases {
-		if want := fmt.Sprintf("Always `%s`(: what this document is)?\\. \\| \\| `version` \\| integer \\| — \\| never \\| Schema version: `%d` on this page\\.",
+		if want := fmt.Sprintf("Always `%s`[^|]*\\| \\| `version` \\| integer \\| — \\| never \\| Schema version: `%d` on this page\\.",
 			regexp.QuoteMeta(sc.schema), report.Version(sc.schema)); !regexp.MustCompile(want).MatchString(text) {
 			t.Errorf("%s does not say %q", schemaDoc, want)
 		}

@@ -37,6 +37,9 @@ func (*PolicyList) Kind() Kind      { return PoliciesKind }
 func WriteJSON(w io.Writer, d Doc) error {
 	switch d := d.(type) {
 	case *Document:
+		if d.By != "" {
+			return writeJSON(w, d.GroupsDocument())
+		}
 		return writeObject(w, d.members())
 	case *CompareDocument:
 		return writeObject(w, d.members())

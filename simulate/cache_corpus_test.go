@@ -19,17 +19,26 @@ import (
 // fell back after a turn that first used a tool that asks counted apart
 // (allowed_tools_breaks). When this test was written: reads +0.6%, writes
 // −9.4%, summed per-call write error 15.6% (27.7% before this branch), 37
-// of 45 sessions' cache cost within 10% (34 of 48).
+// of 45 sessions' cache cost within 10% (34 of 48). The allowed-tools
+// rule (TraceCall.AllowedChanged: the turns whose read stopped at the base
+// prefix break there in every run) took them to +0.4%, −5.7%, 12.1% and 39
+// of 45, and the turns counted apart from 32 to 9: those the model now
+// predicts, and those whose read went past the tools and system prompt
+// (no change of the system prompt: 4e55affd's six reads of 26,283 tokens,
+// unseen breaks now).
 //
 // Per session: 362b2ccf (1.0.84), +96% before, is exact without the
 // second-turn rule; 39870e09 (1.0.84), +40.5%, reads its earlier thinking
 // budget's entries (+0.6%, and −3.5% without the second-turn rule, which
 // had predicted its second turn: one of the allowed-tools turns, after a
-// first turn that ran an MCP tool and two commands for the first time);
+// first turn that ran an MCP tool and two commands for the first time;
+// +0.6% with the allowed-tools rule, which breaks there);
 // d05c4f7d (1.0.85), −74%, copies 63
 // of its 64 calls from f1d9485a and cec78578, −64%, all 19 of its own from
 // 63bff843; 5f1c35b5 (1.0.83), −70%, fell back after 7 turns that first
-// used a tool that asks, which the transcript cannot say were allowed.
+// used a tool that asks, which the transcript cannot say were allowed:
+// each read the base prefix, 11,331 tokens, and with the allowed-tools
+// rule it is −17.2%.
 func TestCalibration3Cache(t *testing.T) {
 	srcs := corpusload.Sources(t, testcorpus.Calibration3)
 	replay.MarkContinued(srcs)
@@ -57,11 +66,11 @@ func TestCalibration3Cache(t *testing.T) {
 	if r, w := *sum.CacheReadErrorPct, *sum.CacheWriteErrorPct; r < -2 || r > 2 || w < -10 || w > 10 {
 		t.Errorf("reads %+.2f%%, writes %+.2f%%, want within ±2%% and ±10%%", r, w)
 	}
-	if p := *sum.CallWriteErrorPct; p > 16 {
-		t.Errorf("per-call write error %.2f%%, want at most 16%%", p)
+	if p := *sum.CallWriteErrorPct; p > 12.1 {
+		t.Errorf("per-call write error %.2f%%, want at most 12.1%%", p)
 	}
-	if sum.CacheCostChecked != 45 || sum.CacheCostWithin < 37 {
-		t.Errorf("cache cost within 10%% in %d of %d sessions, want at least 37 of 45", sum.CacheCostWithin, sum.CacheCostChecked)
+	if sum.CacheCostChecked != 45 || sum.CacheCostWithin < 39 {
+		t.Errorf("cache cost within 10%% in %d of %d sessions, want at least 39 of 45", sum.CacheCostWithin, sum.CacheCostChecked)
 	}
 	allowed := 0
 	byID := map[string]*fidelity.Row{}
@@ -69,8 +78,8 @@ func TestCalibration3Cache(t *testing.T) {
 		allowed += rows[i].AllowedToolsBreaks
 		byID[rows[i].Session[:8]] = &rows[i]
 	}
-	if allowed != 32 {
-		t.Errorf("%d turns after a tool's first use counted apart, want 32", allowed)
+	if allowed != 9 {
+		t.Errorf("%d turns after a tool's first use counted apart, want 9", allowed)
 	}
 	for _, c := range []struct {
 		id               string
@@ -80,10 +89,10 @@ func TestCalibration3Cache(t *testing.T) {
 		copiedFromPrefix string
 	}{
 		{"362b2ccf", 0, 0, 0, 0.5, 36_443, ""},
-		{"39870e09", 0, 1, -3.51, 0.5, 503_698, ""},
+		{"39870e09", 0, 0, 0.64, 0.5, 503_698, ""},
 		{"d05c4f7d", 63, 0, 0, 0.5, 76_008, "f1d9485a"},
 		{"cec78578", 19, 0, 0, 0, 0, "63bff843"},
-		{"5f1c35b5", 0, 7, -70.88, 0.5, 383_984, ""},
+		{"5f1c35b5", 0, 0, -17.22, 0.5, 383_984, ""},
 	} {
 		f := byID[c.id]
 		if f == nil {

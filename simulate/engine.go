@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -199,7 +200,7 @@ const (
 type Result struct {
 	Policy  string            `json:"policy"`
 	Session string            `json:"session"`
-	Method  accounting.Method `json:"method"`
+	Method  sizing.Method     `json:"method"`
 	Limits  claudecode.Limits `json:"limits"`
 	// CompactAt is the context at which the run's policy compacts, as of
 	// the first call (Thresholder); 0 when it compacts at no threshold (it
@@ -477,7 +478,24 @@ func WarmStart(calls []TraceCall) *TraceCall {
 // step replays call i: the real compaction under observed, the call's new
 // items, the policy's turn, the fit to the recorded prompt, the request.
 func (e *engine) step(i int, p Policy, obs bool) {
-	tr, tc := e.tr, &e.tr.Calls[i]
+	tc := &e.tr.Calls[i]
+	rules := e.advance(i, tc, obs)
+	st := e.newState(i, tc)
+	e.callRewrites(i, tc, obs)
+	e.policyTurn(i, tc, p, st, obs)
+	e.request(tc, st.Limits, obs)
+	if e.compacted {
+		e.turns.Compacted()
+	}
+	e.settle(i, tc, rules)
+}
+
+// advance starts call i: the real compaction under observed, the items
+// the call appends, what a new process or a lost prefix undoes, and the
+// count Claude Code's auto-compact check reads (trigger). It returns the
+// call's version rules.
+func (e *engine) advance(i int, tc *TraceCall, obs bool) versionRules {
+	tr := e.tr
 	e.call, e.now, e.model = i, tc.Time, tc.Model
 	e.ttl = e.callTTL(tc)
 	e.actions = nil
@@ -499,7 +517,7 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	}
 	if tc.Shrink > 0 && !obs {
 		// Whether the loss rewrote the conversation is known once the
-		// call's cache key is (below).
+		// call's cache key is (callRewrites).
 		e.shrink(tc.Shrink, e.appendedFrom, false, e.restarted(i, tc))
 	}
 	e.trigger = e.lastPrompt + e.lastOutput
@@ -517,8 +535,13 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if i == 0 {
 		e.trigger = e.tokens
 	}
-	// One State per run, refilled for each call: policies use it only
-	// during Before.
+	return rules
+}
+
+// newState refills the run's one State for call i: policies use it only
+// during Before.
+func (e *engine) newState(i int, tc *TraceCall) *State {
+	tr := e.tr
 	st := &e.st
 	*st = State{
 		Call: i, Time: tc.Time, Model: tc.Model, Version: tc.Version,
@@ -528,12 +551,26 @@ func (e *engine) step(i int, p Policy, obs bool) {
 	if i > 0 && e.prevTime > 0 && tc.Time > 0 {
 		st.GapMs = tc.Time - e.prevTime
 	}
+	return st
+}
+
+// callRewrites applies what call tc's requests rewrite in the cache: its
+// side requests, the turn's rewrites, and a lost prefix under the call's
+// cache key.
+func (e *engine) callRewrites(i int, tc *TraceCall, obs bool) {
 	e.sideRequests(tc)
 	e.turnRewrites(i, tc)
 	e.key = e.cacheKey(tc)
 	if tc.Shrink > 0 && !obs && !e.thinkingSwitched() {
 		e.markEdit(1)
 	}
+}
+
+// policyTurn is the policy's turn at call i (after a replayed /compact,
+// and the threshold it reports at the first call), then the fit to the
+// recorded prompt under observed.
+func (e *engine) policyTurn(i int, tc *TraceCall, p Policy, st *State, obs bool) {
+	tr := e.tr
 	e.sync(st)
 	if c := tc.RealCompact; !obs && e.replaysManual(p) && c != nil && c.Trigger == "manual" && !c.Continued {
 		st.Compact(Compaction{From: 1, To: len(st.Items), Restore: true, Label: "manual"})
@@ -544,13 +581,16 @@ func (e *engine) step(i int, p Policy, obs bool) {
 		}
 	}
 	p.Before(st)
-	if obs && tr.Method == accounting.MethodUsage && tc.Usage.Prompt() > 0 {
+	if obs && tr.Method == sizing.MethodUsage && tc.Usage.Prompt() > 0 {
 		e.fit(tc.Usage.Prompt(), tc.RealMicro == nil && !e.thinkingSwitched(), e.restarted(i, tc)) // a call without usage has nothing to fit
 	}
-	e.request(tc, st.Limits, obs)
-	if e.compacted {
-		e.turns.Compacted()
-	}
+}
+
+// settle records what the next call reads of call i: the prompt and
+// output Claude Code counts, the previous call's time, model, message and
+// key, the turn's start, and the cached prefixes the call showed.
+func (e *engine) settle(i int, tc *TraceCall, rules versionRules) {
+	tr := e.tr
 	e.lastPrompt, e.lastOutput = e.tokens, tc.Usage.Output
 	switch {
 	case rules.finalOutput && rules.unmarked:
@@ -608,8 +648,10 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base), and so does a new UTC date before 1.0.110, and a
-// skill written in the session at any call. A restarted Claude Code (a new version, or a resumed
+// prefix (cache.base), and so does a new UTC date before 1.0.110, a
+// skill written in the session at any call, and from 1.0.66 until 2.1.0 a
+// tool allowed for good in the turn before, where the turn's recorded
+// read shows it (TraceCall.AllowedChanged). A restarted Claude Code (a new version, or a resumed
 // conversation) loses the cached messages; from SharedPrefixFrom, on
 // Anthropic's cache, it still reads the system prompt prefix that the
 // user's other requests keep warm. The turn rules (claudecode.Turns)
@@ -630,6 +672,16 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.SkillsChanged {
 		e.editAt(e.cache.base)
 		e.actions = append(e.actions, "a skill written in the session changed the skill list")
+	}
+	if tc.AllowedChanged {
+		// Where no call has shown a base prefix, the model has the system
+		// prompt's entry as the shortest prefix (as for the model named).
+		pos := e.cache.base
+		if pos == 0 {
+			pos = e.sysFor(tc.Model)
+		}
+		e.editAt(pos)
+		e.actions = append(e.actions, "a tool allowed for good changed the system prompt's list of allowed tools")
 	}
 	rw := e.turns.Next(claudecode.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
 	if rw&claudecode.RewriteModelNamed != 0 {
@@ -864,16 +916,11 @@ func (e *engine) fit(target int64, unexplained, restart bool) {
 // an edit at the first message, unless the loss is explained (a real
 // micro-compaction before the call, which marks its own edits).
 //
-// The context before the first message past the system prompt's
-// breakpoint (CLAUDE.md files, reminders, and in 1.0.x the files a
-// compaction re-attached without a line in the transcript) gives too: a
-// new process builds it anew, so at a restart it gives first, and
-// otherwise when the messages have nothing left to give. What is left
-// then comes from the system prompt itself: the recorded prompt proves
-// that it ends there at the latest (a restarted process's tools and
-// system prompt are its own; a 1.0.x compaction rebuilds what it puts
-// before the first message), and its breakpoint moves down with it, so
-// that the fit always reaches the recorded prompt.
+// The context before the first message gives too (first at a restart,
+// else when the messages have nothing left), then the system prompt, whose
+// breakpoint moves down with it, so that the fit always reaches the
+// recorded prompt (docs/simulation.md, "Sizes: exact where the transcript
+// allows", says why each may give).
 func (e *engine) shrink(n int64, end int, unexplained, restart bool) {
 	if n > 0 && unexplained {
 		e.markEdit(1)

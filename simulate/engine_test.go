@@ -772,3 +772,62 @@ func TestFitShrinksOverhead(t *testing.T) {
 type observer struct{ policyFunc }
 
 func (observer) Observed() bool { return true }
+
+// TestAllowedToolsBreak checks the allowed-tools rule: from 1.0.66 until
+// 2.1.0 (claudecode.AllowedTools) a turn after one that first used a tool
+// that asks (TraceCall.AfterAsk) and whose recorded read stopped at the
+// base prefix had its system prompt changed past its first block: every
+// run breaks there. A session whose first call read 20,000 (its system
+// prompt prefix, with no shorter read) starts a turn at its fourth call,
+// a minute after the third; the read that shows the break is 20,000, and
+// the model, without it, reads the whole previous prompt. A read past the
+// base prefix, a turn after none that asks, and a version that no longer
+// lists the allowed tools do not break.
+func TestAllowedToolsBreak(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		version  string
+		afterAsk bool
+		read     int64 // the fourth call's recorded read
+		want     bool  // AllowedChanged
+	}{
+		{"read at the base prefix", "1.0.85", true, 20_000, true},
+		{"read below it", "1.0.85", true, 18_000, true},
+		{"read past it", "1.0.85", true, 25_300, false},
+		{"after no tool that asks", "1.0.85", false, 20_000, false},
+		{"a version without the list", "2.1.0", true, 20_000, false},
+	} {
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), user(100)}},
+			step{3, "", []Item{asst(100), user(100)}},
+			step{4, "", []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 25_000
+		for i := range tr.Calls {
+			tr.Calls[i].Version = c.version
+		}
+		tr.Calls[0].Usage.CacheRead = 20_000
+		tr.Calls[3].NewTurn, tr.Calls[3].AfterAsk = true, c.afterAsk
+		tr.Calls[3].Usage.CacheRead = c.read
+		tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
+		tr.markPrefixReads()
+		if got := tr.Calls[3].AllowedChanged; got != c.want {
+			t.Errorf("%s: AllowedChanged = %v, want %v", c.name, got, c.want)
+		}
+		// Any policy, not only the observed one, breaks there.
+		for _, p := range []Policy{policyFunc(func(*State) {}), policyFunc(func(s *State) {
+			if s.Call == 1 {
+				s.Drop([]int{0}, "test") // a policy that rewrites the conversation
+			}
+		})} {
+			res := Run(tr, p, DefaultConfig())
+			got := res.Calls[3]
+			broke := slices.Contains(got.Actions, "a tool allowed for good changed the system prompt's list of allowed tools")
+			if broke != c.want || c.want && got.Read != 20_000 || !c.want && got.Read <= 20_000 {
+				t.Errorf("%s: fourth call read %d, actions %q; want the break %v", c.name, got.Read, got.Actions, c.want)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -147,38 +148,11 @@ type Delta struct {
 // NewDelta returns m's difference from base.
 func NewDelta(base, m Metrics) Delta {
 	d := Delta{TotalCost: prices.RoundUSD(m.TotalCost - base.TotalCost), PeakContext: m.PeakContext - base.PeakContext}
-	if base.TotalCost != 0 {
-		p := round(100*(m.TotalCost-base.TotalCost)/base.TotalCost, 1e2)
-		d.TotalCostPct = &p
-	}
+	d.TotalCostPct = numstat.PctPtr(m.TotalCost-base.TotalCost, base.TotalCost)
 	return d
 }
 
 func round(x, unit float64) float64 { return math.Round(x*unit) / unit }
-
-// Quantile is the nearest-rank p-th percentile of sorted values: the
-// smallest value with at least p% of the values at or below it; 0 for
-// none.
-func Quantile(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	r := int(math.Ceil(p / 100 * float64(len(sorted))))
-	return sorted[min(max(r, 1), len(sorted))-1]
-}
-
-// Median is the middle of sorted values, the mean of the two middle ones
-// for an even count; 0 for none.
-func Median(sorted []float64) float64 {
-	n := len(sorted)
-	switch {
-	case n == 0:
-		return 0
-	case n%2 == 1:
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
-}
 
 func (sc SummaryCall) usage(ttl time.Duration) replay.Usage {
 	u := replay.Usage{CacheRead: sc.Read, Output: sc.Output}
@@ -223,6 +197,11 @@ func (m *Metrics) TotalLowerBound() bool { return m.OutputLowerBound || m.Agents
 // Usage returns the run's usage: its main-thread and summarizer calls.
 func (m *Metrics) Usage() replay.Usage {
 	return replay.Usage{Input: m.Input, CacheWrite5m: m.CacheWrite5m, CacheWrite1h: m.CacheWrite1h, CacheRead: m.CacheRead, Output: m.Output}
+}
+
+// SetUsage sets the run's usage (Usage) to u.
+func (m *Metrics) SetUsage(u replay.Usage) {
+	m.Input, m.CacheWrite5m, m.CacheWrite1h, m.CacheRead, m.Output = u.Input, u.CacheWrite5m, u.CacheWrite1h, u.CacheRead, u.Output
 }
 
 // finish computes the run's metrics from its calls, summaries and
@@ -296,6 +275,7 @@ func (e *engine) sumSide(m *Metrics) {
 	// sum, in the order replay's usage total adds them, so that the
 	// observed run's total is replay's to the last bit before rounding.
 	e.totalCost = m.Cost
+	var agents replay.Usage
 	for _, c := range e.tr.AgentCalls {
 		if pr, ok := e.cfg.Prices.Lookup(c.Model); ok {
 			cost := pr.Cost(c.Usage)
@@ -304,14 +284,10 @@ func (e *engine) sumSide(m *Metrics) {
 		} else {
 			m.AgentsUnpriced++
 		}
-		u := c.Usage
 		m.AgentsOutputLowerBound = m.AgentsOutputLowerBound || c.OutputLowerBound
-		m.AgentsInput += u.Input
-		m.AgentsCacheWrite5m += u.CacheWrite5m
-		m.AgentsCacheWrite1h += u.CacheWrite1h
-		m.AgentsCacheRead += u.CacheRead
-		m.AgentsOutput += u.Output
+		agents = agents.Add(c.Usage)
 	}
+	m.AgentsInput, m.AgentsCacheWrite5m, m.AgentsCacheWrite1h, m.AgentsCacheRead, m.AgentsOutput = agents.Input, agents.CacheWrite5m, agents.CacheWrite1h, agents.CacheRead, agents.Output
 	m.sumTotals()
 }
 

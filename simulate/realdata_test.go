@@ -207,8 +207,13 @@ func TestFidelityBars(t *testing.T) {
 		// model's clock slack; in f1d9485a, calls after idle gaps that read
 		// nothing where the model reads the system prompt prefix as kept
 		// warm by other requests, and one fallback with no visible cause.
+		// The allowed-tools rule (TraceCall.AllowedChanged) breaks the
+		// turns whose read stopped at the base prefix in every run: reads
+		// +0.4%, writes −5.7%, writes within 10% in 51 sessions, per-call
+		// write error 12.08%, cache cost within 10% in 39 of 45 (5f1c35b5
+		// −29% → −7%, f55cf430 −29% → +2%).
 		// Each bound fails only when the figure gets worse.
-		{testcorpus.Calibration3, 14, 13, 0, 0.7, 9.5, 48, 15.6, 6, 12.5, 37, 0},
+		{testcorpus.Calibration3, 14, 13, 0, 0.5, 6, 51, 12.1, 6, 12.5, 39, 0},
 	} {
 		// Read as compare --fidelity reads a folder: a file that continues
 		// another's conversation marked (replay.MarkContinued), and the

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
@@ -156,6 +156,15 @@ type TraceCall struct {
 	// until 2.1.0 that changes the system prompt at this turn
 	// (claudecode.AllowedTools).
 	AfterAsk bool
+	// AllowedChanged is set on an AfterAsk call, on a version whose system
+	// prompt lists the allowed tools, whose recorded read (above 0) reached
+	// no further than the base prefix where no cause the transcript shows
+	// (a new working directory or UTC date, a skill written) broke it: the
+	// system prompt changed past its first block, as a tool allowed for
+	// good changes it (markPrefixReads). Every run breaks there
+	// (engine.turnRewrites): the user's answer is an event of the session,
+	// whatever the context policy.
+	AllowedChanged bool
 }
 
 // Trace is a session's main thread prepared for simulation: segment sizes
@@ -184,13 +193,13 @@ type Trace struct {
 	// endpoint reports as input only what it did not read (MissOnly).
 	MissOnlyInput bool
 	// Ratio is tokens per unit of Claude Code's estimate, calibrated on the
-	// session's clean segments (accounting.Sizes).
+	// session's clean segments (sizing.Sizes).
 	Ratio float64
 	Calls []TraceCall
-	// Method is accounting.MethodUsage when sizes come from usage deltas,
+	// Method is sizing.MethodUsage when sizes come from usage deltas,
 	// MethodEstimate when the session has no usage and Claude Code's
 	// length/4 estimate is used.
-	Method accounting.Method
+	Method sizing.Method
 	// TTL is the cache lifetime the session's writes show
 	// (claudecode.CacheTTL1h when any call wrote 1-hour entries, else
 	// CacheTTL5m): a run starts with it, and each call's own writes
@@ -244,10 +253,10 @@ func typedUsers(calls []TraceCall) []int {
 }
 
 // Prepare builds the trace of a session's main thread, with the exact
-// sizes accounting.SizeThread measures.
+// sizes sizing.SizeThread measures.
 func Prepare(s *replay.Session) *Trace {
 	th := s.Main
-	sz := accounting.SizeThread(th)
+	sz := sizing.SizeThread(th)
 	tr := &Trace{
 		Session: s.ID, Thread: th, Method: sz.Method, TTL: claudecode.CacheTTL5m.Value,
 		Overhead: sz.Overhead, Ratio: sz.Ratio,
@@ -290,7 +299,7 @@ func Prepare(s *replay.Session) *Trace {
 
 // traceCalls turns the thread's measured segments into trace calls: each
 // call's facts and the items appended since the previous one, sized.
-func traceCalls(th *replay.Thread, sz *accounting.Sizes) []TraceCall {
+func traceCalls(th *replay.Thread, sz *sizing.Sizes) []TraceCall {
 	tools := make(map[string]replay.ToolCall, len(th.Tools))
 	for _, t := range th.Tools {
 		tools[t.ID] = t
@@ -390,7 +399,7 @@ func isSubcommand(w string) bool {
 // appendSegment appends the items of a segment's messages, sized, and
 // returns the thinking budget the last prompt among them asked for (ok:
 // one did).
-func (tc *TraceCall) appendSegment(th *replay.Thread, sz *accounting.Sizes, seg accounting.Segment, tools map[string]replay.ToolCall, files fileSizes) (thinking int64, ok bool) {
+func (tc *TraceCall) appendSegment(th *replay.Thread, sz *sizing.Sizes, seg sizing.Segment, tools map[string]replay.ToolCall, files fileSizes) (thinking int64, ok bool) {
 	afterBoundary := false
 	for m := seg.From; m < seg.To; m++ {
 		if sz.Unsent[m] {
@@ -500,7 +509,26 @@ func (tr *Trace) markPrefixReads() {
 		if within && !c.CwdChanged && !(c.DateChanged && claudecode.DateUTC.In(c.Version)) && r != cur {
 			sys[c.Model], c.SysRead = r, true
 		}
+		c.AllowedChanged = c.allowedChanged(base[c.Model], cur)
 	}
+}
+
+// allowedChanged reports whether call c, which read r > 0 tokens, shows
+// a tool allowed for good in the turn before (TraceCall.AllowedChanged):
+// the read stopped at or before the base prefix, which is base where a
+// read on the model has shown one, else sys, where the model has the
+// system prompt end (the cache model's base, or its system prompt's
+// entry while it has no base: the position engine.turnRewrites breaks
+// at).
+func (c *TraceCall) allowedChanged(base, sys int64) bool {
+	if !c.AfterAsk || !claudecode.AllowedTools.In(c.Version) || c.CwdChanged || c.SkillsChanged ||
+		c.DateChanged && claudecode.DateUTC.In(c.Version) {
+		return false
+	}
+	if base == 0 {
+		base = sys
+	}
+	return c.Usage.CacheRead <= base
 }
 
 // mainModel returns the model most of the trace's calls used, and
@@ -625,5 +653,5 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 // Estimate sizes est units of Claude Code's estimate in tokens, at the
 // session's calibrated ratio.
 func (tr *Trace) Estimate(est int) int64 {
-	return accounting.AtRatio(int64(est), tr.Ratio)
+	return sizing.AtRatio(int64(est), tr.Ratio)
 }

@@ -26,6 +26,9 @@ type Price struct {
 	// output × LongOutputFactor (Anthropic's pricing page: Sonnet 4 and 4.5
 	// above 200K input tokens).
 	LongContext bool `json:"long_context,omitempty"`
+	// Fast is the factor on every rate of the model's fast output mode
+	// (the id with "-fast"); 0: it has none.
+	Fast float64 `json:"fast,omitempty"`
 }
 
 // Long-context pricing (Anthropic's pricing page for
@@ -44,14 +47,39 @@ type Table struct {
 	Models map[string]Price `json:"models"`
 }
 
-// Default returns the built-in table, from Anthropic's pricing page
-// on its Date.
+// The table of LiteLLM's model prices (litellm_gen.go), refreshed from
+// LiteLLM's model price list, a file or (by default) its repository:
+//
+//	LITELLM_PRICES=FILE|URL LITELLM_DATE=YYYY-MM-DD LITELLM_SOURCE=TEXT go generate ./accounting/prices
+//
+//go:generate go run ./gen -in=${LITELLM_PRICES} -date=${LITELLM_DATE} -source=${LITELLM_SOURCE}
+
+// Default returns the built-in table: Anthropic's list prices on its
+// Date, and for the models they lack, LiteLLM's model price list of
+// liteLLMDate (docs/reports.md, "Prices").
 func Default() *Table {
+	t := anthropic()
+	for k, v := range liteLLM {
+		if _, ok := t.Models[k]; !ok {
+			t.Models[k] = v
+		}
+	}
+	return t
+}
+
+// LiteLLMList says which of LiteLLM's model price lists Default holds,
+// for the models Anthropic's table lacks: its date and where it came from.
+func LiteLLMList() (date, source string) { return liteLLMDate, liteLLMSource }
+
+// anthropic is the table of Anthropic's list prices.
+func anthropic() *Table {
 	opus45 := Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25}
 	opus4 := Price{Input: 15, CacheWrite5m: 18.75, CacheWrite1h: 30, CacheRead: 1.50, Output: 75}
 	sonnet := Price{Input: 3, CacheWrite5m: 3.75, CacheWrite1h: 6, CacheRead: 0.30, Output: 15}
 	sonnetLong := sonnet
 	sonnetLong.LongContext = true
+	opus46 := opus45
+	opus46.Fast = 6 // fast mode: 6× every rate, as LiteLLM's model price list says (provider_specific_entry.fast)
 	// Older models that transcripts still hold, at the list prices of
 	// Anthropic's "Pricing" page (claude.com/pricing, "Legacy models") and
 	// its "Models overview" documentation. Claude 3 Haiku's published
@@ -64,7 +92,8 @@ func Default() *Table {
 		Date:   "2026-06-09",
 		Source: "Anthropic list prices, ctxlab's built-in table (docs/reports.md)",
 		Models: map[string]Price{
-			"claude-opus-4-6":    opus45,
+			"claude-opus-4-7":    opus46,
+			"claude-opus-4-6":    opus46,
 			"claude-opus-4-5":    opus45,
 			"claude-opus-4-1":    opus4,
 			"claude-opus-4":      opus4,
@@ -112,8 +141,18 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 	return out, nil
 }
 
-// Lookup returns the price of a model and whether the table has it.
+// Lookup returns the price of a model and whether the table has it: by
+// its family, else by the rules that read provider prefixes, version
+// tags and mode suffixes (resolve).
 func (p *Table) Lookup(model string) (Price, bool) {
+	if pr, ok := p.exact(model); ok {
+		return pr, ok
+	}
+	return p.resolve(model)
+}
+
+// exact returns the price of a model's family (claudecode.ModelFamily).
+func (p *Table) exact(model string) (Price, bool) {
 	pr, ok := p.Models[claudecode.ModelFamily(model)]
 	return pr, ok
 }

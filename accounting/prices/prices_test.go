@@ -12,6 +12,7 @@ import (
 // The rows of Anthropic's pricing page, written out.
 var (
 	pOpus45   = Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25}
+	pOpus46   = Price{Input: 5, CacheWrite5m: 6.25, CacheWrite1h: 10, CacheRead: 0.50, Output: 25, Fast: 6}
 	pOpus4    = Price{Input: 15, CacheWrite5m: 18.75, CacheWrite1h: 30, CacheRead: 1.50, Output: 75}
 	pSonnet   = Price{Input: 3, CacheWrite5m: 3.75, CacheWrite1h: 6, CacheRead: 0.30, Output: 15}
 	pSonnetLC = Price{Input: 3, CacheWrite5m: 3.75, CacheWrite1h: 6, CacheRead: 0.30, Output: 15, LongContext: true}
@@ -32,16 +33,27 @@ func TestLookup(t *testing.T) {
 		{sonnet45, pSonnetLC, true},
 		{haiku45, pHaiku45, true},
 		{opus45, pOpus45, true},
-		{opus46, pOpus45, true},
+		{opus46, pOpus46, true},
 		{sonnet46, pSonnet, true},
-		{"claude-opus-4-6[1m]", pOpus45, true},
+		{"claude-opus-4-6[1m]", pOpus46, true},
 		{"claude-3-5-haiku-20241022", pHaiku35, true},
 		{synthetic, Price{}, false},
 		{deepseek, Price{}, false},
 		{"deepseek-v4-flash", Price{}, false},
 		{"deepseek-reasoner", Price{}, false},
-		{opusFast, Price{}, false},
-		{"claude-opus-4.6-1m", Price{}, false},
+		// The rules of alias.go, each once: a provider's prefix, Bedrock's
+		// prefix and version tag, Vertex AI's tag, a dated id, Claude's
+		// version with a dot, modes billed at the model's rates, fast mode.
+		{"anthropic/claude-opus-4-7", pOpus46, true},
+		{"us.anthropic.claude-opus-4-7-v1:0", pOpus46, true},
+		{"claude-opus-4-7@20260416", pOpus46, true},
+		{"claude-opus-4-7-20260416", pOpus46, true},
+		{"claude-opus-4.6", pOpus46, true},
+		{"claude-opus-4-6-thinking", pOpus46, true},
+		{"claude-opus-4.6-1m", pOpus46, true},
+		{opusFast, Price{Input: 30, CacheWrite5m: 37.5, CacheWrite1h: 60, CacheRead: 3, Output: 150}, true},
+		{"claude-sonnet-4-6-fast", Price{}, false}, // no fast rate
+		{"deepseek-ai/deepseek-v4-pro", Price{}, false},
 		{"", Price{}, false},
 	} {
 		got, ok := p.Lookup(tc.model)
@@ -56,11 +68,18 @@ func TestDefaultPricesTable(t *testing.T) {
 	want := []string{
 		"claude-2.0", "claude-2.1", "claude-3-5-haiku", "claude-3-5-sonnet", "claude-3-7-sonnet",
 		"claude-3-haiku", "claude-3-opus", "claude-3-sonnet", "claude-haiku-4-5", "claude-instant-1.2",
-		"claude-opus-4", "claude-opus-4-1", "claude-opus-4-5", "claude-opus-4-6",
+		"claude-opus-4", "claude-opus-4-1", "claude-opus-4-5", "claude-opus-4-6", "claude-opus-4-7",
 		"claude-sonnet-4", "claude-sonnet-4-5", "claude-sonnet-4-6",
 	}
-	if got := p.Families(); !reflect.DeepEqual(got, want) {
-		t.Errorf("Families() = %q, want %q", got, want)
+	if got := anthropic().Families(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Anthropic's families = %q, want %q", got, want)
+	}
+	// LiteLLM's list fills in the models Anthropic's table lacks, and
+	// changes none it has.
+	for k, v := range liteLLM {
+		if got := p.Models[k]; got != v && anthropic().Models[k] != got {
+			t.Errorf("%s: %+v, neither Anthropic's nor LiteLLM's", k, got)
+		}
 	}
 	if p.Date == "" || p.Source == "" {
 		t.Errorf("table is not dated: %+v", p)
@@ -108,7 +127,7 @@ func TestOlderModels(t *testing.T) {
 		}
 	}
 	// Still unpriced: what Anthropic does not sell.
-	for _, m := range []string{"deepseek-v4-pro", "claude-opus-4.6-fast", "gpt-5"} {
+	for _, m := range []string{"deepseek-v4-pro", "claude-haiku-4-5-fast", "gpt-5"} {
 		if _, ok := p.Lookup(m); ok {
 			t.Errorf("%s has a price", m)
 		}
@@ -192,7 +211,7 @@ func TestRead(t *testing.T) {
 		t.Errorf("%d families, want %d", len(p.Models), n)
 	}
 	// The base table is not changed.
-	if got, _ := base.Lookup(opus46); got != pOpus45 || base.Date != Default().Date {
+	if got, _ := base.Lookup(opus46); got.Input != pOpus45.Input || got.Fast != 6 || base.Date != Default().Date {
 		t.Errorf("base changed: opus 4.6 %+v, date %q", got, base.Date)
 	}
 	// 1000×1 + 1000×4 = 5000 µ$ with the new opus 4.6 price.

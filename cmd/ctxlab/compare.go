@@ -11,8 +11,8 @@ import (
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -38,7 +38,7 @@ type statsOptions struct {
 	alpha      float64
 }
 
-var defaultStats = strings.Join(report.DefaultComparisonMetrics, ",")
+var defaultStats = batch.DefaultStats
 
 func (o *statsOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.baseline, "baseline", "", "the policy the statistics compare the others against (default: the first of --policy)")
@@ -54,59 +54,22 @@ func (o *statsOptions) addTestFlags(f *pflag.FlagSet) {
 	f.Float64Var(&o.alpha, "alpha", paired.DefaultAlpha, "significance level of the Wilcoxon signed-rank test, between 0 and 1")
 }
 
-// options checks --bootstrap, --confidence and --alpha and returns them
-// as the statistics take them.
+// options checks --bootstrap, --confidence and --alpha (batch.Stats).
 func (o *statsOptions) options() (paired.Options, error) {
-	switch {
-	case o.bootstrap < 0 || o.bootstrap > paired.MaxResamples:
-		return paired.Options{}, usageError("--bootstrap %d: want 0 (no intervals) to %d", o.bootstrap, paired.MaxResamples)
-	case !(o.confidence > 0 && o.confidence < 1):
-		return paired.Options{}, usageError("--confidence %v: want a number between 0 and 1, such as 0.95", o.confidence)
-	case !(o.alpha > 0 && o.alpha < 1):
-		return paired.Options{}, usageError("--alpha %v: want a number between 0 and 1, such as 0.05", o.alpha)
-	}
-	opt := paired.Options{Resamples: o.bootstrap, Confidence: o.confidence, Alpha: o.alpha}
-	if o.bootstrap == 0 {
-		opt.Resamples = -1
-	}
-	return opt, nil
+	opt, err := o.Stats().Options()
+	return opt, wrapUsage(err)
 }
 
-// resolve checks the flags against the policies' canonical names and
-// returns the baseline's index, the measures and the options.
-func (o *statsOptions) resolve(names []string) (int, []budget.Measure, paired.Options, error) {
-	var opt paired.Options
-	base := 0
-	if o.baseline != "" {
-		name, err := policies.Canon(o.baseline)
-		if err != nil {
-			return 0, nil, opt, usageError("--baseline: %v", err)
-		}
-		if base = slices.Index(names, name); base < 0 {
-			return 0, nil, opt, usageError("--baseline %s: not one of --policy (%s)", name, strings.Join(names, ", "))
-		}
-	}
-	var ms []budget.Measure
-	for _, name := range strings.Split(o.metrics, ",") {
-		name = strings.TrimSpace(name)
-		m, err := budget.LookupMeasure(name)
-		switch {
-		case name == "":
-			return 0, nil, opt, usageError("--stats %q: want comma-separated metric names, such as %s", o.metrics, defaultStats)
-		case err != nil:
-			return 0, nil, opt, usageError("--stats: %v", err)
-		case m.RecordedOnly:
-			return 0, nil, opt, usageError("--stats %s: a figure of the transcript alone, which no policy changes", name)
-		case slices.ContainsFunc(ms, func(x budget.Measure) bool { return x.Name == name }):
-			return 0, nil, opt, usageError("--stats %s: listed twice", name)
-		}
-		ms = append(ms, m)
-	}
-	opt, err := o.options()
-	if err != nil {
-		return 0, nil, opt, err
-	}
-	return base, ms, opt, nil
+// resolve checks the flags against the policies' canonical names
+// (batch.Stats).
+func (o *statsOptions) resolve(names []string) (int, []metric.Metric, paired.Options, error) {
+	base, ms, opt, err := o.Stats().Resolve(names)
+	return base, ms, opt, wrapUsage(err)
+}
+
+// Stats are the flags' values.
+func (o *statsOptions) Stats() batch.Stats {
+	return batch.Stats{Baseline: o.baseline, Metrics: o.metrics, Bootstrap: o.bootstrap, Confidence: o.confidence, Alpha: o.alpha}
 }
 
 func newCompareCmd(e env) *cobra.Command {
@@ -127,6 +90,7 @@ whole input, into DIR (see docs/plots.md).`,
 			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			defer o.plot.tidy()
 			return runCompare(o, e)
 		},
 	}

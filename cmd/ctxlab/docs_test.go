@@ -3,11 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -265,5 +267,37 @@ func TestFlagsDocumented(t *testing.T) {
 				t.Errorf("%s --%s is not in docs/cli.md, docs/plots.md, docs/gate.md or docs/sweep.md", c.Name(), f.Name)
 			}
 		})
+	}
+}
+
+// TestCLIProseFigures: the sentence under docs/cli.md's replay --policy
+// example reads its figures from the example's table: the total cost's Δ
+// and the cache writes' Δ.
+func TestCLIProseFigures(t *testing.T) {
+	data, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	m := regexp.MustCompile(`would have cost \$([0-9.]+) more,\s+writing ([0-9,]+) more tokens into the cache`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/cli.md: no sentence reading the Δ column")
+	}
+	i := strings.Index(doc, m[0])
+	delta := func(row string) string {
+		j := strings.LastIndex(doc[:i], "| "+row+" ")
+		if j < 0 {
+			t.Fatalf("docs/cli.md: no row %q above the sentence", row)
+		}
+		cells := strings.Split(doc[j:j+strings.Index(doc[j:], "\n")], "|")
+		return strings.TrimSpace(cells[len(cells)-2])
+	}
+	if got := delta("total cost"); got != "+$"+m[1] {
+		t.Errorf("the prose says $%s more, the table's total cost Δ is %s", m[1], got)
+	}
+	w5, w1 := delta("cache write 5m"), delta("cache write 1h")
+	n := func(s string) int { v, _ := strconv.Atoi(strings.NewReplacer(",", "", "+", "").Replace(s)); return v }
+	if got := n(w5) + n(w1); fmt.Sprint(got) != strings.ReplaceAll(m[2], ",", "") {
+		t.Errorf("the prose says %s more tokens written, the table's cache writes Δ are %s and %s", m[2], w5, w1)
 	}
 }

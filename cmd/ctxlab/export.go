@@ -60,7 +60,8 @@ func runExport(o *exportOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	w, err := export.Create(o.out, export.Options{Format: o.format, Overwrite: o.overwrite})
+	bo.Part = nil // a shard writes its own files of the tables (export.Options.Shard)
+	w, err := export.Create(o.out, export.Options{Format: o.format, Overwrite: o.overwrite, Shard: o.part.FileName()})
 	if errors.Is(err, export.ErrNotExport) {
 		return usageError("--out %v", err)
 	}

@@ -185,6 +185,18 @@ func checkAnswers(t *testing.T, format string, got map[string][]map[string]any, 
 			t.Errorf("%s: %s.%s = %s, want %s", format, c.query, c.column, g, c.want)
 		}
 	}
+	// The rows by project and model add up to replay's total: each call
+	// once, in one project.
+	var calls int
+	var cost float64
+	for _, r := range got["per-project-model"] {
+		n, _ := strconv.Atoi(fmt.Sprint(r["calls"]))
+		c, _ := strconv.ParseFloat(fmt.Sprint(r["cost_usd"]), 64)
+		calls, cost = calls+n, cost+c
+	}
+	if calls != u.Calls || math.Abs(cost-u.Cost) > 1e-6*float64(len(got["per-project-model"])+1) {
+		t.Errorf("%s: per-project-model adds up to %d calls, $%f; replay's total is %d calls, $%f", format, calls, cost, u.Calls, u.Cost)
+	}
 	if len(got["per-day"]) != len(days) {
 		t.Fatalf("%s: per-day gave %d days, want %d: %v", format, len(got["per-day"]), len(days), got["per-day"])
 	}
@@ -286,7 +298,7 @@ func docQueries(t *testing.T) map[string]string {
 	for _, m := range re.FindAllStringSubmatch(string(data), -1) {
 		out[m[1]] = m[2]
 	}
-	for _, name := range []string{"totals", "per-day", "tokens", "events"} {
+	for _, name := range []string{"totals", "per-day", "tokens", "events", "per-project-model"} {
 		if out[name] == "" {
 			t.Fatalf("docs/export.md has no query %s", name)
 		}
@@ -464,6 +476,20 @@ func TestExportErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tmp, "a")); err == nil {
 		t.Error("a usage error created --out")
+	}
+	// A run that read nothing leaves nothing it created: not the folder
+	// b, and in a folder that was there (empty, or holding an export), no
+	// file of its own and nothing removed but the previous tables.
+	if _, err := os.Stat(filepath.Join(tmp, "b")); err == nil {
+		t.Error("a failed export left its folder")
+	}
+	empty := filepath.Join(tmp, "empty")
+	os.MkdirAll(empty, 0o755)
+	if _, _, code := ctxlab(t, "", nil, "export", "-o", empty, filepath.Join(tmp, "missing")); code != exitInput {
+		t.Errorf("empty input: exit %d", code)
+	}
+	if entries, err := os.ReadDir(empty); err != nil || len(entries) != 0 {
+		t.Errorf("a failed export into an empty folder left %v (%v)", entries, err)
 	}
 	// --overwrite writes beside the other file.
 	if _, errOut, code := ctxlab(t, "", nil, "export", "--overwrite", "-o", full, fixtures); code != exitOK {

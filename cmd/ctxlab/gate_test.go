@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/simulate/budget"
@@ -128,6 +132,20 @@ func TestGateReplayBaseline(t *testing.T) {
 	}
 }
 
+// TestGateSummaryUnwritable: a step summary that cannot be written is a
+// warning; the exit code is the verdict's.
+func TestGateSummaryUnwritable(t *testing.T) {
+	summary := filepath.Join(t.TempDir(), "no-such-dir", "summary.md")
+	for _, max := range []string{"2", "0.5"} {
+		budgetFile := writeFile(t, t.TempDir(), "b.json", `{"version":1,"limits":[{"measure":"total_cost_usd","max":`+max+`}]}`)
+		out, errOut, code := gateRun(t, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary}, "gate", "--budget", budgetFile, fixtures)
+		want := map[string]int{"2": exitOK, "0.5": exitInput}[max]
+		if code != want || !strings.Contains(errOut, "ctxlab: warning: GITHUB_STEP_SUMMARY:") || !strings.Contains(out, "Budget") {
+			t.Errorf("max %s: exit %d, want %d\n%s%s", max, code, want, errOut, out)
+		}
+	}
+}
+
 // TestGateGitHub: under GitHub Actions each broken limit is an ::error
 // annotation on standard error, where the runner reads workflow commands
 // too, and the Markdown report is appended to the step summary. Standard
@@ -202,6 +220,35 @@ func TestGateCIExamples(t *testing.T) {
 		if i == 0 && redirect != "ci/gate-baseline.json" {
 			t.Errorf("the first command should write the baseline: %q", c)
 		}
+	}
+	// GitLab's job, run as its shell runs a script (stopping at the first
+	// command that fails, unless `|| true` follows it), with a budget the
+	// fixtures break: the JUnit report is written all the same.
+	os.WriteFile("ci/budget.json", []byte(`{"version":1,"limits":[{"measure":"total_cost_usd","max":0.5}]}`), 0o644)
+	gitlab := cmds[2:]
+	var last int
+	for _, c := range gitlab {
+		args := strings.Fields(c)[1:]
+		var redirect string
+		if j := indexOf(args, ">"); j >= 0 {
+			redirect, args = args[j+1], args[:j]
+		}
+		ignore := indexOf(args, "||") >= 0
+		args = trimAfter(args, "||")
+		var out bytes.Buffer
+		last = run(args, env{stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard, getenv: func(string) string { return "" }, home: os.UserHomeDir})
+		if redirect != "" {
+			os.WriteFile(redirect, out.Bytes(), 0o644)
+		}
+		if last != 0 && !ignore {
+			break
+		}
+	}
+	if last != exitInput {
+		t.Errorf("GitLab's job ends with exit %d on a broken limit, want %d", last, exitInput)
+	}
+	if xml, err := os.ReadFile("gate.xml"); err != nil || !strings.Contains(string(xml), "<failure") {
+		t.Errorf("GitLab's job leaves no JUnit report of the broken limit: %v\n%s", err, xml)
 	}
 }
 
@@ -286,6 +333,26 @@ func TestGateTotalTokens(t *testing.T) {
 		}
 		if l.Limit == "main r" && l.Value >= u("cache_read") {
 			t.Errorf("cache_read %v is not below the total %v: the fixtures' sub-agents read nothing?", l.Value, u("cache_read"))
+		}
+	}
+}
+
+// TestHelpFlags: a flag's help shows a one-word placeholder for its value
+// (a backquoted phrase in its usage would stand in for it), and export,
+// which writes files and no text table, lists no table-width flags.
+func TestHelpFlags(t *testing.T) {
+	e := env{getenv: func(string) string { return "" }}
+	for _, c := range []*cobra.Command{newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e)} {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if name, _ := pflag.UnquoteUsage(f); strings.ContainsAny(name, " -") {
+				t.Errorf("%s --%s: placeholder %q", c.Name(), f.Name, name)
+			}
+		})
+	}
+	ex := newExportCmd(e)
+	for _, name := range []string{"wide", "width"} {
+		if ex.Flags().Lookup(name) != nil {
+			t.Errorf("export --%s: a flag that does nothing there", name)
 		}
 	}
 }

@@ -3,21 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
-	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -34,10 +31,14 @@ type inputOptions struct {
 	last                 int
 	sel                  replay.Selection // from the selection's flags, by validate
 	sim                  simOptions
+	shard                string
+	part                 batch.Shard    // --shard's, by validate
+	flags                *pflag.FlagSet // the command's, named after it: a part records them
 }
 
 func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	o.outputOptions.addFlags(f)
+	o.sim.set = f.Changed
 	f.BoolVar(&o.strict, "strict", false, "exit 1 on any malformed line or unreadable file")
 	f.StringVar(&o.pricesFile, "prices", "", "JSON price table laid over the built-in one (see docs/reports.md)")
 	f.IntVar(&o.jobs, "jobs", 0, "sessions read in parallel (default: number of CPUs)")
@@ -47,7 +48,9 @@ func (o *inputOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.since, "since", "", "only sessions active at or after this: a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	f.StringVar(&o.until, "until", "", "only sessions active before this (same forms as --since)")
 	f.IntVar(&o.last, "last", 0, "only the N newest sessions (their transcript written last), after the other filters")
+	f.StringVar(&o.shard, "shard", "", "read shard K of N (K/N, K from 1) of the sessions and write its part for ctxlab merge (docs/scale.md)")
 	o.sim.addFlags(f)
+	o.flags = f
 }
 
 func (o *inputOptions) validate(e env) error {
@@ -65,8 +68,22 @@ func (o *inputOptions) validate(e env) error {
 	if err := o.sel.Check(); err != nil {
 		return usageError("selection: %v", err)
 	}
-	if o.last < 0 {
-		return usageError("--last %d: must be 1 or more", o.last)
+	// --jobs and --last default to "all"; a value given must be one.
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"jobs", o.jobs}, {"last", o.last}} {
+		if c.v < 1 && o.flags.Changed(c.name) {
+			return usageError("--%s %d: must be 1 or more", c.name, c.v)
+		}
+	}
+	if o.maxWarn < 0 {
+		return usageError("--max-warnings %d: must be 0 (all) or more", o.maxWarn)
+	}
+	if o.shard != "" {
+		if o.part, err = batch.ParseShard(o.shard); err != nil {
+			return usageError("--shard %q: %v", o.shard, err)
+		}
 	}
 	return nil
 }
@@ -78,28 +95,43 @@ type outputOptions struct {
 	kind    report.Kind // the document the command writes: its formats
 	formats []string    // --format's values when they are not a document's (export's)
 	spec    render.Spec // --format's, by validate
-	textWidth
+	width   cliflag.Width
+	json    bool // --json: --format json, as ccusage spells it
+	jsonSet func(string) bool
 }
 
 func (o *outputOptions) addFlags(f *pflag.FlagSet) {
 	if o.kind == "" {
 		o.kind = report.ReplayKind
 	}
-	if o.formats == nil {
+	files := o.formats != nil // export's: files, not a document, so no text tables
+	if !files {
 		o.formats = render.For(o.kind)
 	}
 	f.StringVar(&o.format, "format", o.formats[0], "output format: "+strings.Join(o.formats, ", "))
 	takes(f, "format", o.formats)
-	o.textWidth.addFlags(f)
+	if slices.Contains(o.formats, string(report.JSON)) {
+		f.BoolVar(&o.json, string(report.JSON), false, "short for --format "+string(report.JSON))
+		o.jsonSet = f.Changed
+	}
+	if !files {
+		o.width.AddFlags(f)
+	}
 }
 
 // validate checks --format, one of the command's formats, and the width.
 func (o *outputOptions) validate() error {
+	if o.json {
+		if o.jsonSet("format") && o.format != string(report.JSON) {
+			return usageError("--%s and --format %s: give one", report.JSON, o.format)
+		}
+		o.format = string(report.JSON)
+	}
 	if !slices.Contains(o.formats, o.format) {
 		return usageError("--format %q: want one of %s", o.format, strings.Join(o.formats, ", "))
 	}
 	o.spec, _ = render.Lookup(report.Format(o.format))
-	return o.textWidth.validate()
+	return o.width.Validate()
 }
 
 // parseTime parses --since or --until ("": none).
@@ -114,95 +146,37 @@ func parseTime(flag, v string, parse func(string, time.Time) (int64, error), e e
 	return t, nil
 }
 
-// textWidth is the width text tables are fitted to: --width, else all of
-// it under --wide, else COLUMNS, else the terminal's width when standard
-// output is one, else table.DefaultWidth.
-type textWidth struct {
-	width int
-	wide  bool
-}
-
-func (o *textWidth) addFlags(f *pflag.FlagSet) {
-	f.IntVar(&o.width, "width", 0, "fit text tables to this many columns (default: COLUMNS, the terminal's width, else 100)")
-	f.BoolVar(&o.wide, "wide", false, "print every column of text tables, however wide")
-}
-
-func (o *textWidth) validate() error {
-	if o.width < 0 || (o.width > 0 && o.width < minWidth) {
-		return usageError("--width %d: want %d or more", o.width, minWidth)
-	}
-	if o.width > 0 && o.wide {
-		return usageError("--width and --wide: give one")
-	}
-	return nil
-}
-
-// minWidth is the narrowest --width: below it no table is readable.
-const minWidth = 40
-
-// columns returns the width to fit text tables to; 0 is no limit.
-func (o *textWidth) columns(e env) int {
-	switch {
-	case o.width > 0:
-		return o.width
-	case o.wide:
-		return 0
-	}
-	if e.getenv != nil {
-		if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
-			return max(n, minWidth)
-		}
-	}
-	if e.termWidth > 0 {
-		return max(e.termWidth, minWidth)
-	}
-	return table.DefaultWidth
-}
-
-// config returns the accounting configuration, with --prices laid over the
-// built-in price table.
-func (o *inputOptions) config() (accounting.Config, error) {
-	cfg := accounting.DefaultConfig()
-	if o.pricesFile == "" {
-		return cfg, nil
-	}
-	f, err := os.Open(o.pricesFile)
-	if err != nil {
-		return cfg, usageError("--prices: %v", err)
-	}
-	defer f.Close()
-	p, err := prices.Read(f, cfg.Prices)
-	if err != nil {
-		return cfg, usageError("--prices %s: %v", o.pricesFile, err)
-	}
-	cfg.Prices = p
-	return cfg, nil
-}
-
 // start checks the shared flags, finds the sessions and, under --plot,
 // creates the plot directory: what a command holds before reading any
 // session.
 func (o *inputOptions) start(plot *plotOptions, e env) (*batch.Inputs, batch.Options, error) {
-	cfg, err := o.config()
+	cfg, err := batch.Config(o.pricesFile)
 	if err != nil {
-		return nil, batch.Options{}, err
+		return nil, batch.Options{}, wrapUsage(err)
 	}
 	if err := o.sim.validate(); err != nil {
 		return nil, batch.Options{}, err
+	}
+	simCfg := o.sim.config(cfg.Prices)
+	cfg.TurnRules = simCfg.TurnRules // the break report names the rules the simulation applies
+	bo := batch.Options{
+		Jobs: o.jobs, Stdin: e.stdin, Selection: o.sel, Log: e.stderr, MaxWarnings: o.maxWarn,
+		Progress: e.isTerminal, HugeHeap: e.hugeHeap, Accounting: cfg, Simulation: simCfg, Shard: o.part,
+	}
+	if bo.Merge = e.parts; e.parts != nil { // ctxlab merge: the parts' sessions
+		if batch.PriceDigest(cfg.Prices) != e.parts.Header.Prices {
+			return nil, bo, usageError("the parts were priced with another price table than --prices gives here (%s)", e.parts.Header.PricesDate)
+		}
+		return e.parts.Inputs(), bo, plot.mkdir()
 	}
 	in, err := discover(o, e)
 	if err != nil {
 		return nil, batch.Options{}, err
 	}
-	if err := plot.mkdir(); err != nil {
-		return nil, batch.Options{}, err
+	if !o.part.IsZero() {
+		bo.Part = batch.NewPart(e.stdout, o.flags, []string{"shard", "jobs", "max-warnings"}, o.paths, o.part, cfg.Prices, o.sel)
 	}
-	simCfg := o.sim.config(cfg.Prices)
-	cfg.TurnRules = simCfg.TurnRules // the break report names the rules the simulation applies
-	return in, batch.Options{
-		Jobs: o.jobs, Stdin: e.stdin, Selection: o.sel, Log: e.stderr, MaxWarnings: o.maxWarn,
-		Progress: e.isTerminal, HugeHeap: e.hugeHeap, Accounting: cfg, Simulation: simCfg,
-	}, nil
+	return in, bo, plot.mkdir()
 }
 
 // discover expands the command's paths (or the default folders) into
@@ -231,7 +205,7 @@ func (o *inputOptions) write(e env, doc report.Doc, opt report.Options, out *bat
 // write renders a document to standard output, in --format and fitted to
 // the width.
 func (o *outputOptions) write(e env, doc report.Doc, opt report.Options) error {
-	opt.Format, opt.Width = o.spec.Format, o.columns(e)
+	opt.Format, opt.Width = o.spec.Format, o.width.Columns(e.getenv, e.termWidth)
 	return writing(render.Write(e.stdout, doc, opt))
 }
 
@@ -250,8 +224,8 @@ func (o *inputOptions) finish(out *batch.Outcome, err error) error {
 
 // failed is an error of reading or writing, exit 1; nil for none.
 func failed(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, batch.ErrPartWritten) {
+		return nil // a shard's part: the merge makes the document
 	}
 	if errors.Is(err, batch.ErrNoMatch) {
 		err = fmt.Errorf("%w (--project, --session, --since, --until, --last)", err)
@@ -304,7 +278,8 @@ type simOptions struct {
 	cacheEdits bool
 	coldStart  bool
 	params     []string // --sim-param lists
-	set        simulate.Config
+	cfg        simulate.Config
+	set        func(string) bool // whether a flag was given
 }
 
 func (o *simOptions) addFlags(f *pflag.FlagSet) {
@@ -315,12 +290,12 @@ func (o *simOptions) addFlags(f *pflag.FlagSet) {
 }
 
 func (o *simOptions) validate() error {
-	if o.ttl < 0 {
+	if o.ttl < 0 || (o.ttl == 0 && o.set != nil && o.set("ttl")) {
 		return usageError("--ttl %v: must be positive", o.ttl)
 	}
-	o.set = simulate.DefaultConfig()
+	o.cfg = simulate.DefaultConfig()
 	for _, list := range o.params {
-		if err := o.set.Set(list); err != nil {
+		if err := o.cfg.Set(list); err != nil {
 			return usageError("--sim-param: %v", err)
 		}
 	}
@@ -330,7 +305,7 @@ func (o *simOptions) validate() error {
 // config returns the simulation's configuration with the given prices:
 // the defaults, with --sim-param's values (validate has parsed them).
 func (o *simOptions) config(prices *prices.Table) simulate.Config {
-	c := o.set // zero fields are defaults
+	c := o.cfg // zero fields are defaults
 	c.Prices, c.TTL, c.CacheEdits, c.ColdStart = prices, o.ttl, o.cacheEdits, o.coldStart
 	return c
 }

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,7 +27,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/batch"
-	"github.com/ctxlab/ctxlab/internal/suggest"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/policies"
 )
 
@@ -65,6 +64,7 @@ type env struct {
 	termWidth  int              // stdout's terminal width; 0 when it is not a terminal
 	now        func() time.Time // nil: time.Now
 	hugeHeap   bool             // grow the heap in huge pages before a large run (batch.TuneGC)
+	parts      *batch.Merged    // ctxlab merge: the sessions come from these parts
 }
 
 func (e env) clock() time.Time {
@@ -98,17 +98,20 @@ func run(args []string, e env) int {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e))
+	root.AddCommand(newReplayCmd(e), newCompareCmd(e), newGateCmd(e), newSweepCmd(e), newPlotCmd(e), newPoliciesCmd(e), newExportCmd(e), newMergeCmd(e))
 	completeFlagValues(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: exitUsage, err: flagError(c, err)}
+		return &exitError{code: exitUsage, err: cliflag.FlagError(c, err)}
 	})
 	err := root.Execute()
 	if err == nil {
 		return exitOK
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
+	if ue := (*cliflag.UsageError)(nil); !errors.As(err, &ee) && errors.As(err, &ue) {
+		ee = &exitError{code: exitUsage, err: ue.Err}
+	}
+	if ee != nil {
 		if ee.err != nil && ee.err.Error() != "" {
 			fmt.Fprintln(e.stderr, "ctxlab:", ee.err)
 		}
@@ -120,9 +123,7 @@ func run(args []string, e env) int {
 	return exitUsage
 }
 
-func usageError(format string, a ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
-}
+func usageError(format string, a ...any) error { return cliflag.Usagef(format, a...) }
 
 // firstErr returns the first non-nil error.
 func firstErr(errs ...error) error {
@@ -132,26 +133,6 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// flagError adds to an unknown flag's error the command's flags it is
-// likely a typo of, as cobra does for a mistyped command.
-func flagError(c *cobra.Command, err error) error {
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	var flags []string
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden {
-			flags = append(flags, "--"+f.Name)
-		}
-	})
-	near := suggest.Near("--"+name, flags, 2)
-	if len(near) == 0 {
-		return err
-	}
-	return fmt.Errorf("%w (did you mean %s?)", err, strings.Join(near, " or "))
 }
 
 // wordsKey annotates a flag with the words it takes (takes), which the
@@ -199,4 +180,12 @@ func completePolicy(list bool) func(*cobra.Command, []string, string) ([]string,
 func completeVary(c *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 	specs, _ := c.Flags().GetStringSlice("policy") // a flag of sweep's: no error
 	return policies.CompleteParams(specs), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+}
+
+// wrapUsage makes err a usage error; nil stays nil.
+func wrapUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: exitUsage, err: err}
 }

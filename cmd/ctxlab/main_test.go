@@ -211,6 +211,17 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"replay", "--no-such-flag", demo}, "unknown flag"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"replay", "--prices", "/no/such/prices.json", demo}, "--prices"},
+		{[]string{"replay", "--json", "--format", "csv", demo}, "--json and --format csv: give one"},
+		{[]string{"replay", "--by", "project", "--order", "desc", demo}, `--order "desc": want asc or desc, with --by day, week or month`},
+		{[]string{"replay", "--by", "day", "--order", "newest", demo}, `--order "newest"`},
+		{[]string{"replay", "--jobs", "0", demo}, "--jobs 0: must be 1 or more"},
+		{[]string{"replay", "--jobs", "-1", demo}, "--jobs -1: must be 1 or more"},
+		{[]string{"replay", "--last", "0", demo}, "--last 0: must be 1 or more"},
+		{[]string{"replay", "--max-warnings", "-1", demo}, "--max-warnings -1"},
+		{[]string{"replay", "--policy", "none", "--ttl", "0s", demo}, "--ttl 0s: must be positive"},
+		{[]string{"compare", "--policy", "observed+claude-code", demo}, `"observed+claude-code": observed is the recorded run`},
+		{[]string{"compare", "--policy", "claude-code+claude-code", demo}, "claude-code is given twice"},
+		{[]string{"compare", "--policy", "observed,,claude-code", demo}, "an empty spec between commas"},
 	}
 	for _, tt := range tests {
 		_, errOut, code := ctxlab(t, "", nil, tt.args...)
@@ -438,7 +449,7 @@ func TestReplayViewErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--by", "year"}, `--by "year": want one of day, week, month, project, model`},
+		{[]string{"--by", "year"}, `--by "year": want one of day, week, month, block, project, model`},
 		{[]string{"--by", "day", "--detail"}, "--by is a view of its own"},
 		{[]string{"--by", "day", "--policy", "observed"}, "--by is a view of its own"},
 		{[]string{"--breakdown"}, "--breakdown splits --by day, week, month, project or session"},
@@ -526,7 +537,9 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"replay", "--format", ""}, []string{"table", "json", "csv", "markdown", "html"}},
 		{[]string{"gate", "--format", ""}, []string{"junit"}},
 		{[]string{"replay", "--by", ""}, []string{"day", "week", "month", "project", "model"}},
-		{[]string{"replay", "--section", ""}, []string{"summary", "breaks", "cache_breaks"}},
+		{[]string{"replay", "--section", ""}, []string{"summary", "breaks", "simulation"}},
+		{[]string{"replay", "--format", "csv", "--section", ""}, []string{"summary", "cache_breaks", "groups"}},
+		{[]string{"sweep", "--format", "csv", "--section", ""}, []string{"rows", "totals", "pareto"}},
 		{[]string{"compare", "--section", ""}, []string{"fidelity_reasons"}},
 		{[]string{"replay", "--plot-format", ""}, []string{"png", "svg", "pdf"}},
 		{[]string{"sweep", "--policy", "keep-last-n", "--vary", ""}, []string{"n=", "polling="}},
@@ -539,5 +552,49 @@ func TestCompleteFlagValues(t *testing.T) {
 				t.Errorf("%v: %q not offered (exit %d):\n%s", c.args, w, code, out)
 			}
 		}
+		if len(slices.Compact(slices.Sorted(slices.Values(lines)))) != len(lines) {
+			t.Errorf("%v: a word offered twice:\n%s", c.args, out)
+		}
+	}
+}
+
+// --json is --format json, and --order desc puts the newest period first.
+func TestJSONShorthandAndOrder(t *testing.T) {
+	plain, _, _ := ctxlab(t, "", nil, "replay", "--format", "json", "--by", "day", fixtures)
+	short, _, code := ctxlab(t, "", nil, "replay", "--json", "--by", "day", fixtures)
+	if code != exitOK || short != plain {
+		t.Errorf("--json differs from --format json (exit %d)", code)
+	}
+	keys := func(out string) []string {
+		var doc struct {
+			Groups []struct{ Key string } `json:"groups"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for _, g := range doc.Groups {
+			ks = append(ks, g.Key)
+		}
+		return ks
+	}
+	asc := keys(plain)
+	desc, _, _ := ctxlab(t, "", nil, "replay", "--json", "--by", "day", "--order", "desc", fixtures)
+	rev := slices.Clone(asc)
+	slices.Reverse(rev)
+	if got := keys(desc); len(asc) < 2 || !slices.Equal(got, rev) {
+		t.Errorf("--order desc: %v, want %v reversed", got, asc)
+	}
+}
+
+// --by block marks the block open at --now, and none without it.
+func TestByBlockActive(t *testing.T) {
+	plain, _, code := ctxlab(t, "", nil, "replay", "--by", "block", "--wide", fixtures)
+	if code != exitOK || strings.Contains(plain, "active |") || !strings.Contains(plain, "| 2026-05-20 05:00 ") {
+		t.Errorf("--by block without --now (exit %d):\n%s", code, plain)
+	}
+	out, _, _ := ctxlab(t, "", nil, "replay", "--by", "block", "--wide", "--now", "2026-05-20T06:00:00Z", fixtures)
+	if strings.Count(out, " active ") != 1 || !strings.Contains(out, "| 2026-05-20 05:00 active ") {
+		t.Errorf("--now 2026-05-20T06:00:00Z marks no or several blocks:\n%s", out)
 	}
 }

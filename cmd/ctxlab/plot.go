@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/report/plots"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 )
 
 func newPlotCmd(e env) *cobra.Command {
@@ -39,6 +40,7 @@ See docs/plots.md.`,
 			if err := o.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			defer o.tidy()
 			return runPlot(args[0], o, e)
 		},
 	}
@@ -86,6 +88,7 @@ type plotOptions struct {
 	format  string
 	x       string
 	top     int
+	made    *batch.Plots // by plots, once the flags are parsed
 }
 
 // addFlags adds --plot-format, --x and --plot-top; dirFlag names the flag
@@ -101,7 +104,7 @@ func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
 	f.StringVar(&o.format, "plot-format", plots.Formats[0], "image format of the plots: "+strings.Join(plots.Formats[:last], ", ")+" or "+plots.Formats[last])
 	takes(f, "plot-format", plots.Formats)
 	f.StringVar(&o.x, "x", plotAxes[0], "x axis of the context plot: call (the call's number) or time (hours since the first call)")
-	f.IntVar(&o.top, "plot-top", plots.DefaultTop, "bars kept in the tokens and duplicates plots")
+	f.IntVar(&o.top, "plot-top", plotdata.DefaultTop, "bars kept in the tokens and duplicates plots")
 }
 
 // validate checks the flags; set tells whether a flag was given, since
@@ -133,8 +136,14 @@ func (o *plotOptions) plots() *batch.Plots {
 	if o == nil || o.dir == "" {
 		return nil
 	}
-	return &batch.Plots{Dir: o.dir, Format: o.format, Options: plots.Options{XTime: o.x == plotAxes[1], Top: o.top}}
+	if o.made == nil {
+		o.made = &batch.Plots{Dir: o.dir, Format: o.format, Options: plots.Options{XTime: o.x == plotAxes[1], Top: o.top}}
+	}
+	return o.made
 }
+
+// tidy removes the folder mkdir made when nothing was written into it.
+func (o *plotOptions) tidy() { o.made.Tidy() }
 
 // mkdir creates the output directory, when there is one, before any
 // work.

@@ -257,7 +257,7 @@ func TestPlotBadReports(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, tmp, tt.name, tt.content)
-			dir := t.TempDir()
+			dir := filepath.Join(t.TempDir(), "plots")
 			out, errOut, code := ctxlab(t, "", nil, "plot", path, "-o", dir)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\n%s", code, tt.code, errOut)
@@ -267,6 +267,12 @@ func TestPlotBadReports(t *testing.T) {
 			}
 			if strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine") {
 				t.Errorf("stack trace:\n%s", errOut)
+			}
+			if _, err := os.Stat(dir); !tt.plotted {
+				if err == nil {
+					t.Errorf("a run that drew nothing left %s", dir)
+				}
+				return
 			}
 			files := dirFiles(t, dir)
 			if tt.plotted != (len(files) > 0) || len(listed(t, out, "")) != len(files) {

@@ -10,7 +10,9 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/batch"
 	"github.com/ctxlab/ctxlab/policies"
+	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
+	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/view"
 )
 
@@ -24,6 +26,8 @@ type replayOptions struct {
 	detail    bool
 	by        string
 	breakdown bool
+	order     string // --order: the periods' order
+	now       string // --now: the time --by block's active block is open at
 	tz        string
 	loc       *time.Location
 	compiled  *policies.Compiled // --policy's, by validate
@@ -51,6 +55,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			defer o.plot.tidy()
 			return runReplay(o, cmd, e)
 		},
 	}
@@ -59,12 +64,22 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.BoolVar(&o.sessions, "sessions", false, "old name of --detail")
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's reports after the overview")
 	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project, model or session instead")
+	f.StringVar(&o.order, "order", "", "with --by day, week, month or block: asc, oldest first (default), or desc, newest first")
+	takes(f, "order", orders)
+	f.StringVar(&o.now, "now", "", "with --by block, mark the block open at this time (a time, a date, or now for the clock)")
 	f.BoolVar(&o.breakdown, "breakdown", false, "with --by day, week, month, project or session, split each group by model")
 	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
 	f.IntVar(&o.top, "top", 10, "rows per list report, most expensive first (0: all; CSV: all unless given)")
 	f.StringSliceVar(&o.sections, "section", nil, "sections to print: "+strings.Join(report.Sections, ", ")+
 		" (default all); with --format csv, the one table to write: "+strings.Join(view.CSVTables, ", ")+" (default sessions, or groups with --by)")
-	takes(f, "section", slices.Concat(report.Sections, view.CSVTables))
+	// --section's words: the report's sections, or with a format of one
+	// table (CSV) the tables it can hold, each once.
+	_ = cmd.RegisterFlagCompletionFunc("section", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		if s, ok := render.Lookup(report.Format(o.format)); ok && s.OneTable {
+			return view.CSVTables, cobra.ShellCompDirectiveNoFileComp
+		}
+		return report.Sections, cobra.ShellCompDirectiveNoFileComp
+	})
 	takes(f, "by", groupBys())
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
 	f.BoolVar(&o.calls, "calls", false, "with --policy, print every simulated call")
@@ -72,6 +87,9 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	_ = cmd.RegisterFlagCompletionFunc("policy", completePolicy(false))
 	return cmd
 }
+
+// orders are --order's words: oldest period first, or newest.
+var orders = []string{"asc", "desc"}
 
 func (o *replayOptions) validate(e env) error {
 	if err := o.inputOptions.validate(e); err != nil {
@@ -130,6 +148,9 @@ func (o *replayOptions) checkBy() error {
 			return usageError("--by is a view of its own: it takes no --detail, --policy or --section")
 		}
 	}
+	if o.order != "" && (!slices.Contains(orders, o.order) || !accounting.GroupBy(o.by).IsTime()) {
+		return usageError("--order %q: want %s, with --by day, week or month", o.order, strings.Join(orders, " or "))
+	}
 	if o.breakdown && (o.by == "" || o.by == string(accounting.ByModel)) {
 		return usageError("--breakdown splits --by day, week, month, project or session by model; give one of those")
 	}
@@ -164,7 +185,11 @@ func runReplay(o *replayOptions, cmd *cobra.Command, e env) error {
 	if err != nil {
 		return err
 	}
-	plan := batch.ReplayPlan{Policy: o.compiled, Plots: o.plot.plots(), By: accounting.GroupBy(o.by), Location: o.loc}
+	now, err := parseTime("--now", strings.Replace(o.now, "now", "0s", 1), replay.ParseSince, e)
+	if err != nil {
+		return err
+	}
+	plan := batch.ReplayPlan{Policy: o.compiled, Plots: o.plot.plots(), By: accounting.GroupBy(o.by), Location: o.loc, Newest: o.order == orders[1], Now: now}
 	if o.spec.Stream != nil && plan.Plots == nil && o.by == "" {
 		out, err := batch.ReplayStream(in, bo, plan, e.stdout, o.spec.Stream)
 		return o.finish(out, err)

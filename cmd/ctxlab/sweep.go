@@ -44,6 +44,7 @@ rerun and checked. docs/sweep.md has a worked example.`,
 			if err := o.plot.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			defer o.plot.tidy()
 			o.paths = args
 			return runSweep(o, e)
 		},

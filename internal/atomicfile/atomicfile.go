@@ -46,3 +46,31 @@ func WriteFile(path string, data []byte) error {
 		return err
 	})
 }
+
+// MkdirAll creates dir and its missing parents, as os.MkdirAll, and
+// returns the folders it created, deepest first: what RemoveEmpty takes
+// away again after a run that wrote nothing there.
+func MkdirAll(dir string) ([]string, error) {
+	var created []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		created = append(created, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// RemoveEmpty removes the folders MkdirAll created, deepest first, while
+// they are empty: a folder that holds anything stays, and so do its
+// parents.
+func RemoveEmpty(created []string) {
+	for _, d := range created {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
+}

@@ -1,8 +1,10 @@
 package batch
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"io"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -44,6 +46,14 @@ type Options struct {
 	HugeHeap    bool      // grow the heap in huge pages before a large run (growHeap)
 	Accounting  accounting.Config
 	Simulation  simulate.Config
+	// Shard keeps the sessions of one shard of the input (zero: all).
+	// With Part, each session's value is written to the part instead of
+	// being handed back, and the call returns ErrPartWritten.
+	Shard Shard
+	Part  *Part
+	// Merge hands back the values of the parts of every shard, in input
+	// order, instead of reading sessions (ctxlab merge).
+	Merge *Merged
 }
 
 // ErrNoSession and ErrNoMatch are the failures of a batch that read no
@@ -120,6 +130,7 @@ func (s *Session) Runs(cs []policies.Compiled) []*simulate.Result {
 // result is one source's outcome: what work made of it, or why there is
 // nothing.
 type result[T any] struct {
+	index    int // in Inputs.Sources
 	value    T
 	ok       bool
 	skipped  bool // read, but outside the selection's window
@@ -135,6 +146,9 @@ type result[T any] struct {
 // go to the log as they come, in input order. It fails (ErrNoSession,
 // ErrNoMatch) when no session was read.
 func Each[T any](in *Inputs, o Options, work func(*Session) T, emit func(T)) (*Outcome, error) {
+	if o.Merge != nil {
+		return eachMerged(in, o, emit)
+	}
 	log := o.Log
 	if log == nil {
 		log = io.Discard
@@ -144,14 +158,22 @@ func Each[T any](in *Inputs, o Options, work func(*Session) T, emit func(T)) (*O
 		fmt.Fprintln(log, "ctxlab:", err)
 		out.Errors = append(out.Errors, err.Error())
 	}
+	kept := inShard(in.Sources, o.Shard)
 	if o.HugeHeap {
-		growHeap(in.Sources)
+		srcs := make([]replay.Source, len(kept))
+		for j, i := range kept {
+			srcs[j] = in.Sources[i]
+		}
+		growHeap(srcs) // by the sessions this run reads
 	}
-	prog := newProgress(log, o.Progress, len(in.Sources))
+	if o.Part != nil {
+		o.Part.begin(in)
+	}
+	prog := newProgress(log, o.Progress, len(kept))
 	read, skipped := 0, false
-	Ordered(len(in.Sources), o.Jobs, func(i int) result[T] {
+	Ordered(len(kept), o.Jobs, func(j int) result[T] {
 		defer prog.done()
-		return load(in.Sources[i], i, &o, work)
+		return load(in.Sources[kept[j]], kept[j], &o, work)
 	}, func(_ int, r result[T]) {
 		if len(r.warnings) > 0 || r.err != nil {
 			prog.clear() // warnings print between progress updates
@@ -163,6 +185,10 @@ func Each[T any](in *Inputs, o Options, work func(*Session) T, emit func(T)) (*O
 			fmt.Fprintln(log, "ctxlab:", r.err)
 			out.Errors = append(out.Errors, r.err.Error())
 		}
+		if o.Part != nil {
+			o.Part.add(entryOf(r))
+			return
+		}
 		if r.ok {
 			read++
 			emit(r.value)
@@ -170,12 +196,31 @@ func Each[T any](in *Inputs, o Options, work func(*Session) T, emit func(T)) (*O
 	})
 	prog.finish()
 	switch {
-	case read > 0:
+	case o.Part != nil:
+		return out, o.Part.end()
+	case read > 0 || !o.Shard.IsZero():
+		// A shard may receive no session: the others read the input.
 		return out, nil
 	case !o.Selection.IsZero() && (len(in.Sources) == 0 || skipped):
 		return out, ErrNoMatch
 	}
 	return out, ErrNoSession
+}
+
+// entryOf is a session's entry in a part.
+func entryOf[T any](r result[T]) partEntry {
+	e := partEntry{Index: r.index, Warned: len(r.warnings) > 0, Skipped: r.skipped}
+	if r.err != nil {
+		e.Error = r.err.Error()
+	}
+	if r.ok {
+		b, err := json.Marshal(r.value)
+		if err != nil {
+			e.Error = fmt.Sprintf("session %d: %v", r.index, err)
+		}
+		e.Value = b
+	}
+	return e
 }
 
 // Collect is Each keeping what work returns for every session, in input
@@ -189,7 +234,7 @@ func Collect[T any](in *Inputs, o Options, work func(*Session) T) ([]T, *Outcome
 // load reads one source and, when the selection keeps it, runs work on it.
 func load[T any](src replay.Source, i int, o *Options, work func(*Session) T) result[T] {
 	s, err := replay.Load(src, replay.Options{Stdin: o.Stdin})
-	r := result[T]{err: err}
+	r := result[T]{index: i, err: err}
 	switch {
 	case s != nil && !o.Selection.Session(s):
 		r.skipped = true
@@ -229,10 +274,6 @@ func warnUnpriced(w io.Writer, models []accounting.Count) {
 		return
 	}
 	for _, m := range models {
-		calls := "calls"
-		if m.Count == 1 {
-			calls = "call"
-		}
-		fmt.Fprintf(w, "warning: model %s has no price: its %d %s are left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, m.Count, calls)
+		fmt.Fprintf(w, "warning: model %s has no price: its %s left out of every cost (give it one with --prices, docs/reports.md)\n", m.Name, numtext.Count(m.Count, "call is", "calls are"))
 	}
 }

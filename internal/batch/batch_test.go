@@ -230,9 +230,9 @@ func TestFind(t *testing.T) {
 // warnUnpriced names each model without a price and its calls.
 func TestWarnUnpriced(t *testing.T) {
 	var b bytes.Buffer
-	warnUnpriced(&b, []accounting.Count{{Name: "m1", Count: 1}, {Name: "m2", Count: 3}})
-	want := "warning: model m1 has no price: its 1 call are left out of every cost (give it one with --prices, docs/reports.md)\n" +
-		"warning: model m2 has no price: its 3 calls are left out of every cost (give it one with --prices, docs/reports.md)\n"
+	warnUnpriced(&b, []accounting.Count{{Name: "m1", Count: 1}, {Name: "m2", Count: 8698}})
+	want := "warning: model m1 has no price: its 1 call is left out of every cost (give it one with --prices, docs/reports.md)\n" +
+		"warning: model m2 has no price: its 8,698 calls are left out of every cost (give it one with --prices, docs/reports.md)\n"
 	if b.String() != want {
 		t.Errorf("got %q", b.String())
 	}

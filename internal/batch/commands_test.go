@@ -181,7 +181,7 @@ func (failing) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 // from the observed and claude-code runs, listed or not.
 func TestCompare(t *testing.T) {
 	in, ss := inputs(t), sessions(t)
-	cost, err := budget.LookupMeasure("total_cost_usd")
+	cost, err := metric.LookupMeasure("total_cost_usd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestCompare(t *testing.T) {
 		}
 		var log bytes.Buffer
 		o := options(&log)
-		doc, w, out, err := Compare(in, o, ComparePlan{Policies: cs, Fidelity: true, FidelityBy: fidelity.ByVersion, Baseline: 1, Measures: []budget.Measure{cost}, Stats: paired.Options{Resamples: 100}})
+		doc, w, out, err := Compare(in, o, ComparePlan{Policies: cs, Fidelity: true, FidelityBy: fidelity.ByVersion, Baseline: 1, Measures: []metric.Metric{cost}, Stats: paired.Options{Resamples: 100}})
 		if err != nil || !out.Clean() || len(w.Paths) > 0 {
 			t.Fatal(err, out, w)
 		}
@@ -250,10 +250,10 @@ func TestCompareUnpriced(t *testing.T) {
 func TestComparePlots(t *testing.T) {
 	in := inputs(t)
 	cs := compileList(t, "observed,none")
-	cost, _ := budget.LookupMeasure("total_cost_usd")
+	cost, _ := metric.LookupMeasure("total_cost_usd")
 	dir := t.TempDir()
 	p := &Plots{Dir: dir, Format: "svg"}
-	doc, w, _, err := Compare(in, options(&bytes.Buffer{}), ComparePlan{Policies: cs, Plots: p, Measures: []budget.Measure{cost}, Stats: paired.Options{Resamples: 50}})
+	doc, w, _, err := Compare(in, options(&bytes.Buffer{}), ComparePlan{Policies: cs, Plots: p, Measures: []metric.Metric{cost}, Stats: paired.Options{Resamples: 50}})
 	if err != nil || len(w.Errs) > 0 {
 		t.Fatal(err, w.Errs)
 	}

@@ -7,8 +7,8 @@ import (
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/fidelity"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -29,7 +29,7 @@ type ComparePlan struct {
 	// The statistics: every policy against Policies[Baseline], on each
 	// measure.
 	Baseline int
-	Measures []budget.Measure
+	Measures []metric.Metric
 	Stats    paired.Options
 	// Plots draws each session's runs on the worker that read it, and
 	// the cost of each policy over the whole input (nil: none).

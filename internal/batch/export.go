@@ -1,7 +1,9 @@
 package batch
 
 import (
+	"errors"
 	"fmt"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report/export"
@@ -22,23 +24,24 @@ func Export(in *Inputs, o Options, ps []policies.Compiled, w *export.Writer, dir
 		}
 	})
 	if err != nil {
-		return nil, out, err
+		// A failed run leaves nothing it wrote (Writer.Abort).
+		return nil, out, errors.Join(err, w.Abort())
 	}
 	var m *export.Manifest
 	if werr == nil {
 		m, werr = w.Close()
 	}
 	if werr != nil {
-		return nil, out, fmt.Errorf("writing export: %w", werr)
+		return nil, out, errors.Join(fmt.Errorf("writing export: %w", werr), w.Abort())
 	}
 	if o.Log != nil {
-		fmt.Fprintf(o.Log, "wrote %d sessions to %s:", m.Sessions, dir)
+		fmt.Fprintf(o.Log, "wrote %s to %s:", numtext.Count(m.Sessions, "session", "sessions"), dir)
 		for i, t := range m.Tables {
 			sep := ","
 			if i == 0 {
 				sep = ""
 			}
-			fmt.Fprintf(o.Log, "%s %s %d rows (%d files)", sep, t.Name, t.Rows, t.Files)
+			fmt.Fprintf(o.Log, "%s %s %s (%s)", sep, t.Name, numtext.Count(t.Rows, "row", "rows"), numtext.Count(t.Files, "file", "files"))
 		}
 		fmt.Fprintln(o.Log)
 	}

@@ -35,10 +35,6 @@ func Gate(in *Inputs, o Options, f *budget.File) ([]budget.Sample, *Outcome, err
 		}
 		return c.Run(tr, o.Simulation).Metrics, nil
 	}
-	type measured struct {
-		smp budget.Sample
-		err error
-	}
 	ms, out, err := Collect(in, o, func(s *Session) measured {
 		smp, err := budget.NewSample(s.Session, s.Report(), f, run)
 		return measured{smp, err}
@@ -54,6 +50,12 @@ func Gate(in *Inputs, o Options, f *budget.File) ([]budget.Sample, *Outcome, err
 		samples[i] = m.smp
 	}
 	return samples, out, nil
+}
+
+// measured is one session's sample for the budget, or why it has none.
+type measured struct {
+	smp budget.Sample
+	err error
 }
 
 // Baseline reads the baseline a budget's max_increase bounds compare

@@ -22,13 +22,15 @@ type Plots struct {
 	Dir     string
 	Format  string
 	Options plots.Options
+	created []string // the folders Mkdir made, for Tidy
 }
 
 // Mkdir creates the directory (and its parents) and checks that a file
 // can be written there, before any work: a directory that cannot be
 // written is one error, not one per plot.
 func (p *Plots) Mkdir() error {
-	err := os.MkdirAll(p.Dir, 0o755)
+	var err error
+	p.created, err = atomicfile.MkdirAll(p.Dir)
 	if err == nil {
 		var f *os.File
 		if f, err = os.CreateTemp(p.Dir, ".ctxlab-check-*"); err == nil {
@@ -43,6 +45,14 @@ func (p *Plots) Mkdir() error {
 		return fmt.Errorf("cannot write plots there: %w", err)
 	}
 	return nil
+}
+
+// Tidy removes the folders Mkdir made when no plot was written into them:
+// a run that draws nothing leaves no empty folder.
+func (p *Plots) Tidy() {
+	if p != nil {
+		atomicfile.RemoveEmpty(p.created)
+	}
 }
 
 // Write writes each figure into the directory.

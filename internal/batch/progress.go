@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"io"
 	"sync"
 )
@@ -28,7 +29,7 @@ func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
-	fmt.Fprintf(p.w, "\rctxlab: %d/%d sessions", p.n, p.total)
+	fmt.Fprintf(p.w, "\rctxlab: %s/%s sessions", numtext.Int(p.n), numtext.Int(p.total))
 }
 
 // clear erases the progress line, for a message printed while sessions

@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting"
@@ -27,6 +28,11 @@ type ReplayPlan struct {
 	// days, weeks and months of Location.
 	By       accounting.GroupBy
 	Location *time.Location
+	// Newest puts a period view's newest period first (--order desc).
+	Newest bool
+	// Now, Unix ms, marks the billing block open at that time (--by
+	// block); 0 marks none, so that the output does not depend on the clock.
+	Now int64
 }
 
 // replayed is one session's part of the document, and its plots.
@@ -83,6 +89,15 @@ func Replay(in *Inputs, o Options, p ReplayPlan) (*report.Document, Written, *Ou
 		var total accounting.Group
 		win := accounting.Window{Since: o.Selection.Since, Until: o.Selection.Until}
 		doc.Groups, total = accounting.GroupsIn(reps, p.By, p.Location, o.Accounting.Prices, win)
+		for i := range doc.Groups {
+			doc.Groups[i].Active = p.By == accounting.ByBlock && p.Now != 0 && accounting.ActiveBlock(doc.Groups[i], p.Now)
+		}
+		if n := len(doc.Groups); p.Newest && n > 0 {
+			if doc.Groups[n-1].Key == accounting.UnknownKey {
+				n-- // calls without a time stay last
+			}
+			slices.Reverse(doc.Groups[:n])
+		}
 		doc.GroupsTotal = &total
 	}
 	if p.Plots != nil && len(rs) > 1 {

@@ -59,31 +59,12 @@ var (
 		Source: "Claude Code 2.1.x's bundled cli.js"}, 3_000}
 )
 
-// What the auto-compaction count holds, by version. Before Estimate it is
-// the last response's usage total (input, cache reads and writes,
-// output); from it, that total plus Claude Code's estimate of every
-// message after the response's first block (CountRulesFor weighs them).
-// From EstimateResponse the count walks back to the response's first
-// block, so the tool results between a response's blocks count: Claude
-// Code writes each block as a message of its own with the response's
-// usage.
-//
-// The output in that total is what Claude Code held for the response.
-// Before FinalOutputHeld it streams with the SDK's message stream
-// (beta.messages.stream in its bundled cli.js): each block's message
-// shares its usage with the message of message_start, which the stream
-// updates in place when message_delta brings the final output; the
-// transcript writes a block's line when the block ends, before
-// message_delta, so it often records a placeholder where the count has
-// the final output (two 2.0.76 compactions' compactMetadata.preTokens
-// exceed the recorded usage total, whose output is 1, by 327 and 618).
-// 2.1.8 reads the raw event stream, which updates nothing, so the count
-// has the placeholder (2.1.19's preTokens equal the recorded usage total
-// and the estimate of what followed, to the token, in both its
-// compactions), until FinalOutput gives the response's last message the
-// usage message_delta brings (a 2.1.41 compaction's preTokens exceed the
-// recorded total and the estimate of what followed by 3,744, the size of
-// the long Write its response made).
+// What the auto-compaction count holds, by version: the last response's
+// usage total (input, cache reads and writes, output), from Estimate plus
+// Claude Code's estimate of the messages after it (CountRulesFor weighs
+// them), and which output that total has, the final one or the
+// transcript's placeholder. docs/claude-code.md ("The context window and
+// auto-compaction") gives the stream and the preTokens behind each.
 var (
 	Estimate = Fact{Name: "Estimate", From: "2.1.2",
 		Doc:    "the auto-compaction count adds an estimate of what followed the last response to its usage total",

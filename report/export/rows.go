@@ -8,10 +8,9 @@
 package export
 
 import (
-	"time"
-
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -29,12 +28,8 @@ type Millis int64
 // MarshalJSON writes the time as RFC 3339 in UTC, with milliseconds when
 // it has them.
 func (m Millis) MarshalJSON() ([]byte, error) {
-	t := time.UnixMilli(int64(m)).UTC()
-	layout := `"2006-01-02T15:04:05Z"`
-	if m%1000 != 0 {
-		layout = `"2006-01-02T15:04:05.000Z"`
-	}
-	return []byte(t.Format(layout)), nil
+	b := replay.Time(m).AppendRFC3339([]byte{'"'}, true)
+	return append(b, '"'), nil
 }
 
 // at is a row's time: nil for 0, a time the transcript does not give.
@@ -264,7 +259,7 @@ func Build(index int, s *replay.Session, rep *accounting.Report, runs []*simulat
 			}
 			r.Calls = append(r.Calls, row)
 		}
-		sz := accounting.SizeThread(th)
+		sz := sizing.SizeThread(th)
 		for mi := range th.Messages {
 			m := &th.Messages[mi]
 			row := Message{

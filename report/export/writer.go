@@ -81,6 +81,13 @@ type Options struct {
 	Format string // FormatParquet (default) or FormatNDJSON
 	// Overwrite allows a folder that holds other files.
 	Overwrite bool
+	// Shard names one shard of a sharded export ("2-of-3", from --shard
+	// 2/3; "": not sharded). Every shard writes into the same folder, and
+	// its files together with the other shards' are the one table: its
+	// data files are named shard-2-of-3-part-N, its manifest
+	// ctxlab-export-shard-2-of-3.json, so no two shards write one file,
+	// and it removes only its own files of a previous export.
+	Shard string
 	// PartitionRows: a partition's buffered rows are written as one
 	// file (part-0, part-1, …) when they reach this many
 	// (DefaultPartitionRows).
@@ -109,6 +116,10 @@ type Writer struct {
 	buffered int
 	sessions int
 	info     map[string]*TableInfo
+	// What Abort removes: the folders Create made (deepest first), and
+	// the manifest unless a previous export's was there.
+	created     []string
+	hadManifest bool
 }
 
 type partKey struct{ table, project, date string }
@@ -130,7 +141,8 @@ type buffer interface {
 // Create prepares dir for an export: it creates it, refuses one that holds
 // files but no export (unless opt.Overwrite), removes a previous export's
 // tables and writes an incomplete manifest, so that a folder that cannot be
-// written fails before any session is read. Errors name the folder.
+// written fails before any session is read. Errors name the folder. A run
+// that fails calls Abort.
 func Create(dir string, opt Options) (*Writer, error) {
 	if opt.Format == "" {
 		opt.Format = FormatParquet
@@ -144,23 +156,22 @@ func Create(dir string, opt Options) (*Writer, error) {
 	if opt.BufferedRows <= 0 {
 		opt.BufferedRows = DefaultBufferedRows
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	created, err := atomicfile.MkdirAll(dir)
+	if err != nil {
 		return nil, err
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	_, statErr := os.Stat(filepath.Join(dir, ManifestName))
-	if len(entries) > 0 && errors.Is(statErr, fs.ErrNotExist) && !opt.Overwrite {
+	if len(entries) > 0 && !isExport(entries) && !opt.Overwrite {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNotExport)
 	}
-	for _, t := range Tables {
-		if err := os.RemoveAll(filepath.Join(dir, t)); err != nil {
-			return nil, err
-		}
+	if err := removeFiles(dir, opt.Shard); err != nil {
+		return nil, err
 	}
-	w := &Writer{dir: dir, opt: opt, parts: map[partKey]*partition{}, info: map[string]*TableInfo{}}
+	_, statErr := os.Stat(filepath.Join(dir, manifestName(opt.Shard)))
+	w := &Writer{dir: dir, opt: opt, parts: map[partKey]*partition{}, info: map[string]*TableInfo{}, created: created, hadManifest: statErr == nil}
 	for _, t := range Tables {
 		w.info[t] = &TableInfo{Name: t}
 	}
@@ -236,6 +247,23 @@ func (w *Writer) Close() (*Manifest, error) {
 		return nil, err
 	}
 	return w.manifest(true), nil
+}
+
+// Abort removes what this export wrote, after a failed run: its tables
+// (Create removed a previous export's), its manifest when none was there
+// before (a previous export's stays, marked incomplete, since its tables
+// are gone), and the folders Create made, when they are left empty.
+// Nothing that was in the folder before, other than a previous export's
+// tables, is touched.
+func (w *Writer) Abort() error {
+	errs := []error{removeFiles(w.dir, w.opt.Shard)} // under a shard, its own files alone
+	if !w.hadManifest {
+		if err := os.Remove(filepath.Join(w.dir, manifestName(w.opt.Shard))); !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	atomicfile.RemoveEmpty(w.created)
+	return errors.Join(errs...)
 }
 
 // pending returns the partitions holding rows, in path order.
@@ -330,7 +358,7 @@ func (w *Writer) write(p *partition) error {
 	if w.opt.Format == FormatNDJSON {
 		ext = ".ndjson"
 	}
-	path := filepath.Join(w.dir, p.key.table, "project="+p.key.project, "date="+p.key.date, fmt.Sprintf("part-%d%s", p.next, ext))
+	path := filepath.Join(w.dir, p.key.table, "project="+p.key.project, "date="+p.key.date, fmt.Sprintf("%spart-%d%s", w.prefix(), p.next, ext))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -361,7 +389,63 @@ func (w *Writer) writeManifest(complete bool) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(w.dir, ManifestName), append(data, '\n'))
+	return atomicfile.WriteFile(filepath.Join(w.dir, manifestName(w.opt.Shard)), append(data, '\n'))
+}
+
+// prefix begins the name of each data file of the export's shard.
+func (w *Writer) prefix() string {
+	if w.opt.Shard == "" {
+		return ""
+	}
+	return "shard-" + w.opt.Shard + "-"
+}
+
+// manifestName is the manifest's name of a shard's export.
+func manifestName(shard string) string {
+	if shard == "" {
+		return ManifestName
+	}
+	return strings.TrimSuffix(ManifestName, ".json") + "-shard-" + shard + ".json"
+}
+
+// isExport reports whether a folder's entries hold an export's manifest,
+// a shard's or the whole export's.
+func isExport(entries []fs.DirEntry) bool {
+	stem := strings.TrimSuffix(ManifestName, ".json")
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool {
+		n := e.Name()
+		return n == ManifestName || strings.HasPrefix(n, stem+"-shard-") && strings.HasSuffix(n, ".json")
+	})
+}
+
+// removeFiles removes a previous export's tables: all of them, or under a
+// shard the shard's own files, which other shards writing into the folder
+// at the same time leave alone.
+func removeFiles(dir, shard string) error {
+	for _, t := range Tables {
+		if shard == "" {
+			if err := os.RemoveAll(filepath.Join(dir, t)); err != nil {
+				return err
+			}
+			continue
+		}
+		prefix := "shard-" + shard + "-part-"
+		err := filepath.WalkDir(filepath.Join(dir, t), func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return nil
+			case err != nil:
+				return err
+			case !d.IsDir() && strings.HasPrefix(d.Name(), prefix):
+				return os.Remove(path)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // partitionValue writes a project as a Hive partition value: characters

@@ -470,8 +470,7 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 // reportTokens is a session's tokens as the overview counts them: input,
 // cache writes, cache reads and output.
 func reportTokens(r *accounting.Report) int64 {
-	u := r.Usage.Total
-	return int64(u.Input + u.CacheWrite5m + u.CacheWrite1h + u.CacheRead + u.Output)
+	return r.Usage.Total.Usage().Total()
 }
 
 // overviewOrder is the order of the terminal's overview (oldest first,
@@ -638,7 +637,7 @@ func compareOverviewRow(c *report.Compared, name, href string) []htmlCell {
 	row := []htmlCell{{Text: name, Href: href}, {Text: c.Project}}
 	for _, r := range c.Runs {
 		m := r.Metrics
-		tokens := m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead + m.Output
+		tokens := m.Usage().Total()
 		cost := cell(view.TotalText(m), strconv.FormatFloat(m.TotalCost, 'f', -1, 64))
 		if m.Unpriced+m.AgentsUnpriced > 0 && m.TotalCost == 0 {
 			cost.Value = ""

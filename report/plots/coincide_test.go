@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -37,23 +38,12 @@ func coincideRuns() []*simulate.Result {
 	}
 }
 
-func TestSameSeries(t *testing.T) {
-	a := []XY{{1, 10}, {2, 20}}
-	got := sameSeries([][]XY{a, {{1, 10}, {2, 21}}, {{1, 10}, {2, 20}}, {{1, 10}}, {{1, 10}, {2, 20}}, {}, {}})
-	// 0, 2 and 4 are equal; 1 differs by one in its second Y; 3 is a
-	// prefix of them; 5 and 6, both empty, are equal.
-	want := [][]int{{2, 4}, nil, {0, 4}, nil, {0, 2}, {6}, {5}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("sameSeries %v, want %v", got, want)
-	}
-}
-
 // TestContextCoincident: identical runs stay visible (their lines take
 // turns dash by dash, their markers nest) and the legend says which runs
 // coincide.
 func TestContextCoincident(t *testing.T) {
 	runs := coincideRuns()
-	d := ContextSeries(runs, false)
+	d := plotdata.ContextSeries(runs, false)
 	var same [][]int
 	for _, l := range d.Lines {
 		same = append(same, l.Same)
@@ -138,11 +128,11 @@ func TestInterleaveThree(t *testing.T) {
 func TestContextThresholds(t *testing.T) {
 	runs := coincideRuns()
 	runs[3].CompactAt = 108000 // claude-code:pct=60's, say
-	d := ContextSeries(runs, false)
-	if want := []Threshold{{167000, []int{0, 2}}, {108000, []int{3}}}; !reflect.DeepEqual(d.Thresholds, want) {
+	d := plotdata.ContextSeries(runs, false)
+	if want := []plotdata.Threshold{{Tokens: 167000, Runs: []int{0, 2}}, {Tokens: 108000, Runs: []int{3}}}; !reflect.DeepEqual(d.Thresholds, want) {
 		t.Errorf("Thresholds %v, want %v", d.Thresholds, want)
 	}
-	if want := []Level{{LevelWindow, 200000}, {LevelWarning, 147000}}; !reflect.DeepEqual(d.Levels, want) {
+	if want := []plotdata.Level{{Name: plotdata.LevelWindow, Tokens: 200000}, {Name: plotdata.LevelWarning, Tokens: 147000}}; !reflect.DeepEqual(d.Levels, want) {
 		t.Errorf("Levels %v, want %v", d.Levels, want)
 	}
 	f := Context(runs, Options{})
@@ -169,8 +159,8 @@ func TestContextThresholds(t *testing.T) {
 	for _, r := range runs {
 		r.CompactAt = 0
 	}
-	d = ContextSeries(runs, false)
-	if want := []Level{{LevelWindow, 200000}, {LevelThreshold, 167000}, {LevelWarning, 147000}}; len(d.Thresholds) != 0 || !reflect.DeepEqual(d.Levels, want) {
+	d = plotdata.ContextSeries(runs, false)
+	if want := []plotdata.Level{{Name: plotdata.LevelWindow, Tokens: 200000}, {Name: plotdata.LevelThreshold, Tokens: 167000}, {Name: plotdata.LevelWarning, Tokens: 147000}}; len(d.Thresholds) != 0 || !reflect.DeepEqual(d.Levels, want) {
 		t.Errorf("without thresholds: Levels %v, Thresholds %v", d.Levels, d.Thresholds)
 	}
 	// One run: its threshold needs no name.

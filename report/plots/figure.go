@@ -6,18 +6,15 @@ import (
 	"image/png"
 	"io"
 	"strings"
-	"sync"
-	"time"
 
-	"codeberg.org/go-pdf/fpdf"
+	"github.com/ctxlab/ctxlab/report/plots/canvas"
+
 	xfont "golang.org/x/image/font"
-	"golang.org/x/text/encoding/charmap"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -78,76 +75,12 @@ func (f *Figure) Write(w io.Writer, format string) error {
 		_, err := c.WriteTo(w)
 		return err
 	case "pdf":
-		pdfDefaults.Do(setPDFDefaults)
-		c := pdfCanvas{vgpdf.New(wd, ht)}
+		c := canvas.NewPDF(wd, ht)
 		f.Draw(draw.New(c))
 		_, err := c.WriteTo(w)
 		return err
 	}
 	return fmt.Errorf("unsupported plot format %q (want png, svg or pdf)", format)
-}
-
-// pdfDefaults makes PDF output byte-identical from run to run: the PDF
-// library stamps each document with the current time and writes its
-// font and image catalogs in map order unless told otherwise. These are
-// the library's process-wide defaults, set once before the first PDF.
-var pdfDefaults sync.Once
-
-func setPDFDefaults() {
-	epoch := time.Unix(0, 0).UTC()
-	fpdf.SetDefaultCreationDate(epoch)
-	fpdf.SetDefaultModificationDate(epoch)
-	fpdf.SetDefaultCatalogSort(true)
-}
-
-// pdfCanvas works around two limits of gonum/plot's PDF canvas (v0.17).
-// It cannot draw a bold face: it registers each font under its full name
-// with no style and selects a bold one with style "B", which the PDF
-// library does not find, and it names every embedded font file alike, so
-// a second face would be drawn with the first one's glyphs. Text is
-// therefore drawn in the regular face: PDF titles are not bold. And it
-// embeds fonts with the Windows-1252 code page but passes text on as
-// UTF-8 bytes, so an em dash would print as three letters: text is
-// converted here, and a character the code page lacks prints as "?".
-type pdfCanvas struct{ *vgpdf.Canvas }
-
-func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
-	if f.Font.Weight != xfont.WeightNormal || f.Font.Style != xfont.StyleNormal {
-		regular := f.Font
-		regular.Weight, regular.Style = xfont.WeightNormal, xfont.StyleNormal
-		f = font.DefaultCache.Lookup(regular, f.Font.Size)
-	}
-	c.Canvas.FillString(f, pt, windows1252(s))
-}
-
-// spelled are the symbols ctxlab writes that Windows-1252 lacks, spelled
-// in characters it has: a lower bound's ≥ must not print as "?".
-var spelled = map[rune]string{'≥': ">=", '≤': "<=", '−': "-", '→': "->"}
-
-// windows1252 encodes s in the Windows-1252 code page, the symbols of
-// spelled spelled out, "?" for the other characters it lacks.
-func windows1252(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
-		if c, ok := charmap.Windows1252.EncodeRune(r); ok {
-			b = append(b, c)
-		} else if sp, ok := spelled[r]; ok {
-			b = append(b, sp...)
-		} else {
-			b = append(b, '?')
-		}
-	}
-	return string(b)
 }
 
 // Style.

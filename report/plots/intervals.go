@@ -4,25 +4,15 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/ctxlab/ctxlab/internal/numtext"
 )
 
-// Interval says what the interval bars of a plot are: their confidence
-// (0.95) and the run they are against ("observed"); a zero Interval
-// draws none.
-type Interval struct {
-	Confidence float64
-	Baseline   string
-}
-
-// text is "95% interval against observed".
-func (iv Interval) text() string {
-	return numtext.Float(math.Round(iv.Confidence*1e8)/1e6, -1) + "% interval against " + iv.Baseline
-}
+// Interval says what the interval bars of a plot are (plotdata.Interval):
+// callers name it here, with the figures that draw it.
+type Interval = plotdata.Interval
 
 // Interval bars: a whisker with caps, thin enough to sit over a line and
 // its band, in the series' colour.

@@ -34,7 +34,7 @@ func TestCostIntervals(t *testing.T) {
 			t.Errorf("range x ≤ %v, y %v…%v", xmax, ymin, ymax)
 		}
 	}
-	if got := iv.text(); got != "95% interval against observed" {
+	if got := iv.Text(); got != "95% interval against observed" {
 		t.Errorf("text %q", got)
 	}
 	ms := []simulate.Metrics{{TotalCost: 2.5, Cost: 2.5}, {TotalCost: 2.6, Cost: 2.6}}

@@ -7,21 +7,23 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 )
 
 // pointLabels writes a label beside each of its points, placed where it
 // overlaps no other label, no marker and stays inside the data area
 // (placeLabels).
 type pointLabels struct {
-	XYs   []XY
+	XYs   []plotdata.XY
 	Texts []string
 	Style text.Style
 	// Obstacles are the markers the labels keep clear of, Radius their
 	// size.
-	Obstacles []XY
+	Obstacles []plotdata.XY
 	Radius    vg.Length
 	// Path is a staircase (line with Step) the labels keep clear of too.
-	Path []XY
+	Path []plotdata.XY
 	// TowardA and TowardB say which way is better on each axis (higher
 	// when set): a Pareto front has no point beyond it that way, so its
 	// labels are tried there first.
@@ -29,7 +31,7 @@ type pointLabels struct {
 }
 
 func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
-	dev := func(q XY) vg.Point { return vg.Point{X: c.X(p.X.Norm(q.X)), Y: c.Y(p.Y.Norm(q.Y))} }
+	dev := func(q plotdata.XY) vg.Point { return vg.Point{X: c.X(p.X.Norm(q.X)), Y: c.Y(p.Y.Norm(q.Y))} }
 	anchors := make([]vg.Point, len(l.XYs))
 	sizes := make([]vg.Point, len(l.XYs))
 	for i, q := range l.XYs {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata/plotdatatest"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
@@ -17,17 +19,17 @@ import (
 // axis, and a legend entry that says why; the same figures without
 // placeholders are marked nowhere.
 func TestLowerBoundsMarked(t *testing.T) {
-	cost, peak := lookup(t, "total_cost_usd"), lookup(t, "peak_context")
+	cost, peak := plotdatatest.Metric("total_cost_usd"), plotdatatest.Metric("peak_context")
 	for _, lower := range []bool{false, true} {
-		runs := synthetic()
+		runs := plotdatatest.Synthetic()
 		for _, r := range runs {
 			r.Metrics.OutputLowerBound = lower
 		}
-		pols, ms := policyFixture()
+		pols, ms := plotdatatest.Policies()
 		for i := range ms {
 			ms[i].OutputLowerBound = lower
 		}
-		points, totals := geometricGrid(2, nil)
+		points, totals := plotdatatest.GeometricGrid(2, nil)
 		for i := range totals {
 			totals[i].Metrics.OutputLowerBound = lower
 		}
@@ -35,8 +37,8 @@ func TestLowerBoundsMarked(t *testing.T) {
 		files := SweepFiles(points, totals, []string{"k", "k"}, cost, nil, nil, 2, Interval{}, []sweep.Reference{ref}, "svg", Options{})
 		sw := files[0].Figure
 		heat := files[len(files)-1].Figure
-		pd := ParetoSeries(points, totals, cost, peak)
-		pd.Refs = ParetoRefs([]sweep.Reference{ref}, cost, peak)
+		pd := plotdata.ParetoSeries(points, totals, cost, peak)
+		pd.Refs = plotdata.ParetoRefs([]sweep.Reference{ref}, cost, peak)
 		figs := map[string]*Figure{
 			"cost": Cost(runs, Options{Session: "synthetic"}), "total-cost": CostByPolicy(pols, ms, 7, CostIntervals{}, Options{}),
 			"sweep": sw, "heatmap": heat, "pareto": Pareto(pd, 2, Options{}),

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 )
 
 // hline is a horizontal reference line across the data area.
@@ -34,7 +36,7 @@ func (h *hline) Thumbnail(c *draw.Canvas) {
 
 // line is a polyline of data points, drawn thin, clipped to the data area.
 type line struct {
-	XYs   []XY
+	XYs   []plotdata.XY
 	Style draw.LineStyle
 	// Step holds each value until the next point (a context between
 	// calls spaced in time) instead of joining points directly.
@@ -71,7 +73,7 @@ func (l *line) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
 }
 
-func xyRange(xys []XY) (xmin, xmax, ymin, ymax float64) {
+func xyRange(xys []plotdata.XY) (xmin, xmax, ymin, ymax float64) {
 	xmin, ymin = math.Inf(1), math.Inf(1)
 	xmax, ymax = math.Inf(-1), math.Inf(-1)
 	for _, q := range xys {
@@ -83,7 +85,7 @@ func xyRange(xys []XY) (xmin, xmax, ymin, ymax float64) {
 
 // marks draws a glyph at each point (markers on a line).
 type marks struct {
-	XYs   []XY
+	XYs   []plotdata.XY
 	Glyph draw.GlyphStyle
 }
 

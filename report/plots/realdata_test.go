@@ -16,6 +16,7 @@ import (
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -62,10 +63,10 @@ func TestRealdataRenders(t *testing.T) {
 		for i, r := range runs {
 			sums[i] = simulate.SumMetrics([]simulate.Metrics{sums[i], r.Metrics})
 			// What is drawn is what the reports say.
-			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, prices.RoundUSD(r.Metrics.Cost); got != want {
+			if got, want := plotdata.CostSeries([]*simulate.Result{r}).Lines[0].Total, prices.RoundUSD(r.Metrics.Cost); got != want {
 				t.Errorf("%s %s: cost plot total %v, metrics %v", src.Path, realPolicies[i], got, want)
 			}
-			if got, want := len(CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {
+			if got, want := len(plotdata.CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {
 				t.Errorf("%s %s: cache plot marks %d breaks, metrics count %d", src.Path, realPolicies[i], got, want)
 			}
 		}
@@ -116,10 +117,10 @@ func TestSeriesAgreeWithMetrics(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := simulate.Run(tr, p, simulate.DefaultConfig())
-			if got, want := CostSeries([]*simulate.Result{r}).Lines[0].Total, prices.RoundUSD(r.Metrics.Cost); got != want {
+			if got, want := plotdata.CostSeries([]*simulate.Result{r}).Lines[0].Total, prices.RoundUSD(r.Metrics.Cost); got != want {
 				t.Errorf("%s %s: cost plot total %v, metrics %v", s.ID, spec, got, want)
 			}
-			if got, want := len(CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {
+			if got, want := len(plotdata.CacheSeries(r).Breaks), r.Metrics.CacheBreaks; got != want {
 				t.Errorf("%s %s: cache plot marks %d breaks, metrics count %d", s.ID, spec, got, want)
 			}
 		}

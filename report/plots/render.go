@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
@@ -91,9 +92,9 @@ func runStyle(policy string, c color.Color, points, runs int) draw.LineStyle {
 
 var (
 	levelStyles = map[string]draw.LineStyle{
-		LevelWindow:    {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8)},
-		LevelThreshold: {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
-		LevelWarning:   {Color: color.Gray{Y: 0x70}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
+		plotdata.LevelWindow:    {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8)},
+		plotdata.LevelThreshold: {Color: color.Gray{Y: 0x30}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
+		plotdata.LevelWarning:   {Color: color.Gray{Y: 0x70}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
 	}
 	idleStyle       = draw.LineStyle{Color: color.Gray{Y: 0x90}, Width: vg.Points(0.6), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}
 	compactionGlyph = draw.GlyphStyle{Radius: vg.Points(2.6), Shape: triangleDown{}}
@@ -105,12 +106,12 @@ var (
 // lines, a filled triangle where a compaction happened and a ring where
 // content was cleared.
 func Context(runs []*simulate.Result, opt Options) *Figure {
-	d := ContextSeries(runs, opt.XTime)
+	d := plotdata.ContextSeries(runs, opt.XTime)
 	xl := "API call (main thread)"
 	if opt.XTime {
 		xl = "hours since the first call"
 		if len(d.Gaps) > 0 {
-			xl = fmt.Sprintf("active hours since the first call (idle gaps over %g h cut)", IdleGap.Hours())
+			xl = fmt.Sprintf("active hours since the first call (idle gaps over %g h cut)", plotdata.IdleGap.Hours())
 		}
 	}
 	p := newPlot(xl, "context (prompt tokens)")
@@ -166,44 +167,8 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 			f.Legend = append(f.Legend, LegendEntry{Text: k.name, Thumbs: []plot.Thumbnailer{&marks{Glyph: k.g}}})
 		}
 	}
-	// The levels, with the runs' thresholds after the window: the
-	// levels top down.
-	var levels []LegendEntry
-	for _, lv := range d.Levels {
-		levels = append(levels, LegendEntry{
-			Text:   lv.Name + " " + numtext.Float(float64(lv.Tokens), 0),
-			Thumbs: []plot.Thumbnailer{&hline{Style: levelStyles[lv.Name]}},
-		})
-	}
-	at := 0
-	if len(d.Levels) > 0 && d.Levels[0].Name == LevelWindow {
-		at = 1
-	}
-	for k, th := range d.Thresholds {
-		text := "threshold " + numtext.Float(float64(th.Tokens), 0)
-		if len(runs) > 1 {
-			names := make([]string, len(th.Runs))
-			for j, i := range th.Runs {
-				names[j] = d.Lines[i].Policy
-			}
-			text += " (" + strings.Join(names, ", ") + ")"
-		}
-		levels = slices.Insert(levels, at+k, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ths[k]}})
-	}
-	f.Legend = append(f.Legend, levels...)
-	if len(d.Gaps) > 0 {
-		cuts := &rug{Style: idleStyle, Full: idleStyle, Length: vg.Points(0)}
-		var idle float64
-		for _, g := range d.Gaps {
-			cuts.X = append(cuts.X, g.X)
-			idle += g.Hours
-		}
-		p.Add(cuts)
-		f.Legend = append(f.Legend, LegendEntry{
-			Text:   fmt.Sprintf("%s cut (%.1f h idle)", numtext.Count(len(d.Gaps), "idle gap", "idle gaps"), idle),
-			Thumbs: []plot.Thumbnailer{cuts},
-		})
-	}
+	f.Legend = append(f.Legend, levelLegend(d, ths, len(runs))...)
+	addIdleCuts(p, f, d.Gaps)
 	if empty(d.Lines) {
 		p.Add(&note{Text: "no API calls", Style: textStyle(fontSans, labelSize, colorMuted)})
 		p.Y.Max = math.Max(p.Y.Max, 1)
@@ -215,6 +180,52 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	padX(p)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// levelLegend is the legend's entries of the levels, with the runs'
+// thresholds after the window: the levels top down.
+func levelLegend(d plotdata.ContextData, ths []*hline, runs int) []LegendEntry {
+	var levels []LegendEntry
+	for _, lv := range d.Levels {
+		levels = append(levels, LegendEntry{
+			Text:   lv.Name + " " + numtext.Float(float64(lv.Tokens), 0),
+			Thumbs: []plot.Thumbnailer{&hline{Style: levelStyles[lv.Name]}},
+		})
+	}
+	at := 0
+	if len(d.Levels) > 0 && d.Levels[0].Name == plotdata.LevelWindow {
+		at = 1
+	}
+	for k, th := range d.Thresholds {
+		text := "threshold " + numtext.Float(float64(th.Tokens), 0)
+		if runs > 1 {
+			names := make([]string, len(th.Runs))
+			for j, i := range th.Runs {
+				names[j] = d.Lines[i].Policy
+			}
+			text += " (" + strings.Join(names, ", ") + ")"
+		}
+		levels = slices.Insert(levels, at+k, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ths[k]}})
+	}
+	return levels
+}
+
+// addIdleCuts marks the idle gaps cut from a time axis, with their
+// legend entry.
+func addIdleCuts(p *plot.Plot, f *Figure, gaps []plotdata.IdleCut) {
+	if len(gaps) > 0 {
+		cuts := &rug{Style: idleStyle, Full: idleStyle, Length: vg.Points(0)}
+		var idle float64
+		for _, g := range gaps {
+			cuts.X = append(cuts.X, g.X)
+			idle += g.Hours
+		}
+		p.Add(cuts)
+		f.Legend = append(f.Legend, LegendEntry{
+			Text:   fmt.Sprintf("%s cut (%.1f h idle)", numtext.Count(len(gaps), "idle gap", "idle gaps"), idle),
+			Thumbs: []plot.Thumbnailer{cuts},
+		})
+	}
 }
 
 // closeThresholds makes thresholds that lie within 1% of the axis's
@@ -335,7 +346,7 @@ func addLines(p *plot.Plot, lines []plot.Plotter, policies []string) {
 
 // addMarks adds a marker in colour c at each of pts, its radius scaled by
 // scale, none beyond denseMarks; it reports whether it added any.
-func addMarks(markers *[]plot.Plotter, pts []XY, g draw.GlyphStyle, c color.Color, scale float64) bool {
+func addMarks(markers *[]plot.Plotter, pts []plotdata.XY, g draw.GlyphStyle, c color.Color, scale float64) bool {
 	pts = marked(pts)
 	if len(pts) == 0 {
 		return false
@@ -360,7 +371,7 @@ func sessionsTitle(n int) string {
 
 // marked returns the points to mark: all of them, or none beyond
 // denseMarks.
-func marked(pts []XY) []XY {
+func marked(pts []plotdata.XY) []plotdata.XY {
 	if len(pts) > denseMarks {
 		return nil
 	}
@@ -375,7 +386,7 @@ func unmarked(n int) string {
 	return ""
 }
 
-func empty(lines []ContextLine) bool {
+func empty(lines []plotdata.ContextLine) bool {
 	for _, l := range lines {
 		if len(l.Points) > 0 {
 			return false
@@ -408,7 +419,7 @@ var (
 // cache read (bottom), cache write and uncached input, with a tick along
 // the top (and a faint line) at every cache break.
 func Cache(run *simulate.Result, opt Options) *Figure {
-	d := CacheSeries(run)
+	d := plotdata.CacheSeries(run)
 	p := newPlot("API call (main thread)", "prompt tokens per call")
 	p.X.Tick.Marker = Ticks{Integer: true}
 	p.Add(grid(false))
@@ -471,8 +482,8 @@ func noCalls(p *plot.Plot) {
 
 // Cost draws the cost plot: cumulative cost per call for every run.
 func Cost(runs []*simulate.Result, opt Options) *Figure {
-	d := CostSeries(runs)
-	lower := slices.ContainsFunc(d.Lines, func(l CostLine) bool { return l.LowerBound })
+	d := plotdata.CostSeries(runs)
+	lower := slices.ContainsFunc(d.Lines, func(l plotdata.CostLine) bool { return l.LowerBound })
 	p := newPlot("API call (main thread)", lowerAxis("cumulative cost (USD)", lower))
 	p.X.Tick.Marker = Ticks{Integer: true}
 	p.Y.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
@@ -554,7 +565,7 @@ func labelWidth(sets ...[]string) vg.Length {
 	return w
 }
 
-func labels(bars []Bar) []string {
+func labels(bars []plotdata.Bar) []string {
 	out := make([]string, len(bars))
 	for i, b := range bars {
 		out[i] = b.Label
@@ -566,14 +577,14 @@ func pct(n, total int64) string {
 	if total == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+	return numtext.Pct(100 * float64(n) / float64(total))
 }
 
 // Tokens draws the token accounting plot: two panels of horizontal bars,
 // tokens by category (with its share of the total) and by tool (tool_use
 // input and tool results stacked).
 func Tokens(t accounting.Tokens, opt Options) *Figure {
-	d := TokenBars(t, opt.Top)
+	d := plotdata.TokenBars(t, opt.Top)
 	lw := labelWidth(labels(d.Categories.Bars), labels(d.Tools.Bars))
 	lsty := textStyle(fontSans, tickSize, color.Black)
 	nsty := textStyle(fontSans, tickSize, colorMuted)
@@ -602,9 +613,9 @@ func Tokens(t accounting.Tokens, opt Options) *Figure {
 	f := &Figure{
 		Title: title("Token accounting", opt.Session, ""),
 		Legend: []LegendEntry{
-			{Text: segmentTokens, Thumbs: []plot.Thumbnailer{swatch{colorBar}}},
-			{Text: segmentRequest, Thumbs: []plot.Thumbnailer{swatch{colorRequest}}},
-			{Text: segmentResult, Thumbs: []plot.Thumbnailer{swatch{colorResult}}},
+			{Text: plotdata.SegmentTokens, Thumbs: []plot.Thumbnailer{swatch{colorBar}}},
+			{Text: plotdata.SegmentRequest, Thumbs: []plot.Thumbnailer{swatch{colorRequest}}},
+			{Text: plotdata.SegmentResult, Thumbs: []plot.Thumbnailer{swatch{colorResult}}},
 		},
 		Panels:  []*plot.Plot{cp, tp},
 		Weights: []float64{float64(hc), float64(ht)},
@@ -636,7 +647,7 @@ func addBars(p *plot.Plot, b *hbars, empty string) {
 // tokens, each bar Claude Code's re-read overhead with the wasted part
 // (re-reads with no edit or compaction in between) over it.
 func Duplicates(dups []accounting.DuplicateRead, opt Options) *Figure {
-	d := DuplicateBars(dups, opt.Top)
+	d := plotdata.DuplicateBars(dups, opt.Top)
 	p := barPlot("estimated tokens")
 	hb := &hbars{Overlay: true,
 		Label: textStyle(fontSans, tickSize, color.Black), Note: textStyle(fontSans, tickSize, colorMuted),
@@ -710,8 +721,8 @@ func deltaNote(p float64) string {
 // sessions (see PolicyCosts). Each policy's interval of its total against
 // the baseline, when ivs has one, is drawn as a whisker under its bar.
 func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, opt Options) *Figure {
-	d := PolicyCosts(policies, ms, sessions)
-	lower := slices.ContainsFunc(d.Bars, func(b PolicyCost) bool { return b.LowerBound })
+	d := plotdata.PolicyCosts(policies, ms, sessions)
+	lower := slices.ContainsFunc(d.Bars, func(b plotdata.PolicyCost) bool { return b.LowerBound })
 	p := barPlot(lowerAxis("USD", lower))
 	p.X.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
 	hb := policyBars(d)
@@ -730,7 +741,7 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, ivs Co
 	if w := ivs.plotter(len(hb.Labels)); w != nil {
 		p.Add(w)
 		p.X.Max *= 1.02
-		legend = append(legend, LegendEntry{Text: "the total's " + ivs.Interval.text() + " (bootstrap over sessions)", Thumbs: []plot.Thumbnailer{w}})
+		legend = append(legend, LegendEntry{Text: "the total's " + ivs.Interval.Text() + " (bootstrap over sessions)", Thumbs: []plot.Thumbnailer{w}})
 	}
 	legend = append(legend, lowerEntry(lower)...)
 	session := opt.Session
@@ -751,7 +762,7 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, ivs Co
 
 // policyBars lays out the cost-by-policy bars: a row per policy, its note
 // "$12.34 (+5.2%) + 3 unpriced".
-func policyBars(d PolicyCostData) *hbars {
+func policyBars(d plotdata.PolicyCostData) *hbars {
 	hb := &hbars{Colors: []color.Color{colorMain, colorSummarizer, colorAgents},
 		Label: textStyle(fontSans, tickSize, color.Black), Note: textStyle(fontSans, tickSize, colorMuted),
 	}

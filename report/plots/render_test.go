@@ -13,6 +13,8 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata/plotdatatest"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 )
@@ -22,24 +24,24 @@ var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata")
 // goldenFigures are one figure of each kind from the small inputs of
 // series_test.go.
 func goldenFigures() map[string]*Figure {
-	runs := synthetic()
+	runs := plotdatatest.Synthetic()
 	opt := Options{Session: "synthetic"}
-	pols, ms := policyFixture()
-	points, totals := geometricGrid(5, map[int]int{4: 2})
+	pols, ms := plotdatatest.Policies()
+	points, totals := plotdatatest.GeometricGrid(5, map[int]int{4: 2})
 	cost, _ := metric.Lookup("total_cost_usd")
 	peak, _ := metric.Lookup("peak_context")
 	return map[string]*Figure{
 		"context":    Context(runs, opt),
 		"cache":      Cache(runs[0], opt),
 		"cost":       Cost(runs, opt),
-		"tokens":     Tokens(tokensFixture(), opt),
-		"duplicates": Duplicates(dupFixture(), opt),
+		"tokens":     Tokens(plotdatatest.Accounting(), opt),
+		"duplicates": Duplicates(plotdatatest.Dups(), opt),
 		// The corpus plot, titled by its session count.
 		"total-cost": CostByPolicy(pols, ms, 7, CostIntervals{}, Options{}),
 		// A sweep of five series on a geometric grid, the last equal
 		// to the third, and its Pareto front.
-		"sweep":  Sweep(SweepSeries(points, totals, "k", cost), 2, Options{}),
-		"pareto": Pareto(ParetoSeries(points, totals, cost, peak), 2, Options{}),
+		"sweep":  Sweep(plotdata.SweepSeries(points, totals, "k", cost), 2, Options{}),
+		"pareto": Pareto(plotdata.ParetoSeries(points, totals, cost, peak), 2, Options{}),
 	}
 }
 
@@ -130,9 +132,6 @@ func TestPDF(t *testing.T) {
 	if !bytes.Contains(a.Bytes(), []byte("/BaseFont /LiberationSans")) {
 		t.Error("the font is not Liberation Sans")
 	}
-	if got := windows1252("a—b ≤ 中 ≥$1 −2% →"); got != "a\x97b <= ? >=$1 -2% ->" {
-		t.Errorf("windows1252 = %q", got)
-	}
 }
 
 // TestEmptyInputs: empty runs and reports still draw.
@@ -158,8 +157,8 @@ func TestEmptyInputs(t *testing.T) {
 }
 
 func TestCostByPolicy(t *testing.T) {
-	pols, ms := policyFixture()
-	hb := policyBars(PolicyCosts(pols, ms, 7))
+	pols, ms := plotdatatest.Policies()
+	hb := policyBars(plotdata.PolicyCosts(pols, ms, 7))
 	want := []string{"$15.96 + 3 unpriced calls", "$16.56 (+3.8%)", "$12.86 (−19.4%) + 1 unpriced call"}
 	if !reflect.DeepEqual(hb.Notes, want) || !reflect.DeepEqual(hb.Labels, pols) {
 		t.Errorf("labels %q, notes %q; want %q, %q", hb.Labels, hb.Notes, pols, want)
@@ -231,10 +230,10 @@ func TestContextDenseMarks(t *testing.T) {
 	if legends[0] != "few (60 clearings)" || legends[1] != "many (61 clearings, unmarked)" {
 		t.Errorf("legend %q", legends[:2])
 	}
-	if got := marked(make([]XY, denseMarks)); len(got) != denseMarks {
+	if got := marked(make([]plotdata.XY, denseMarks)); len(got) != denseMarks {
 		t.Errorf("marked(%d points) kept %d", denseMarks, len(got))
 	}
-	if got := marked(make([]XY, denseMarks+1)); got != nil {
+	if got := marked(make([]plotdata.XY, denseMarks+1)); got != nil {
 		t.Errorf("marked(%d points) kept %d, want none", denseMarks+1, len(got))
 	}
 }

@@ -19,25 +19,6 @@ func (log2Scale) Normalize(lo, hi, x float64) float64 {
 	return (math.Log2(x) - math.Log2(lo)) / (math.Log2(hi) - math.Log2(lo))
 }
 
-// geometric reports whether sorted distinct values form a geometric
-// progression of at least three positive terms (2, 4, 8; 1, 10, 100): a
-// grid swept by a factor, which a log axis spaces evenly.
-func geometric(vs []float64) bool {
-	if len(vs) < 3 || !(vs[0] > 0) {
-		return false
-	}
-	r := vs[1] / vs[0]
-	if !(r > 1) || math.IsInf(r, 0) {
-		return false
-	}
-	for i := 2; i < len(vs); i++ {
-		if q := vs[i] / vs[i-1]; math.Abs(q-r) > 1e-6*r {
-			return false
-		}
-	}
-	return true
-}
-
 // maxGridLabels is the most grid values labelled on an axis; with more,
 // every second (third, …) is labelled and the rest are minor ticks.
 const maxGridLabels = 12

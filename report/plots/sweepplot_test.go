@@ -18,46 +18,18 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/ctxlab/ctxlab/report/plots/plotdata"
+	"github.com/ctxlab/ctxlab/report/plots/plotdata/plotdatatest"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
-// geometricGrid is a study of n bases over k = 2, 4, 8, 16, 32, two
-// sessions per point: base i's sessions cost i+k/32 and i+1+k/32, so its
-// median is their mean, i+0.5+k/32, its p10 (nearest rank) i+k/32 and its
-// p90 i+1+k/32. Its peak context is 1,000 × (n−i) at every k: the front
-// is each base's k=2, cheaper and larger the lower i. A base listed in
-// same costs and peaks exactly as the base it maps to.
-func geometricGrid(n int, same map[int]int) ([]sweep.Point, []sweep.Total) {
-	var points []sweep.Point
-	var rows []sweep.Row
-	for i := range n {
-		base := fmt.Sprintf("p%d", i)
-		cost := i
-		if j, ok := same[i]; ok {
-			cost = j
-		}
-		for _, k := range []int{2, 4, 8, 16, 32} {
-			v := fmt.Sprint(k)
-			points = append(points, sweep.Point{Spec: base + ":k=" + v, Base: base, Values: map[string]string{"k": v}})
-			pi := len(points) - 1
-			for s := range 2 {
-				c := float64(cost+s) + float64(k)/32
-				rows = append(rows, sweep.Row{Point: pi, Session: fmt.Sprint(s), Metrics: simulate.Metrics{Calls: 1, TotalCost: c, PeakContext: int64(1000 * (n - cost))}})
-			}
-		}
-	}
-	c, _ := metric.Lookup("total_cost_usd")
-	pk, _ := metric.Lookup("peak_context")
-	return points, sweep.Summarize(points, rows, c, nil, []metric.Metric{c, pk})
-}
-
-func sweepFigure(t *testing.T, n int, same map[int]int) (SweepData, *Figure) {
+func sweepFigure(t *testing.T, n int, same map[int]int) (plotdata.SweepData, *Figure) {
 	t.Helper()
-	points, totals := geometricGrid(n, same)
-	d := SweepSeries(points, totals, "k", lookup(t, "total_cost_usd"))
+	points, totals := plotdatatest.GeometricGrid(n, same)
+	d := plotdata.SweepSeries(points, totals, "k", plotdatatest.Metric("total_cost_usd"))
 	return d, Sweep(d, 2, Options{})
 }
 
@@ -88,37 +60,6 @@ func TestSweepLogAxis(t *testing.T) {
 	}
 	if p.X.Label.Text != "k (log scale)" {
 		t.Errorf("x label %q", p.X.Label.Text)
-	}
-}
-
-func TestGeometric(t *testing.T) {
-	for _, c := range []struct {
-		vs   []float64
-		want bool
-	}{
-		{[]float64{2, 4, 8, 16, 32}, true},
-		{[]float64{1, 10, 100}, true},
-		{[]float64{0.5, 1.5, 4.5}, true},
-		{[]float64{40, 60, 80}, false}, // arithmetic
-		{[]float64{2, 4}, false},       // two values: no grid to tell
-		{[]float64{0, 1, 2}, false},
-		{[]float64{2, 4, 8, 17}, false},
-		{[]float64{-8, -4, -2}, false},
-		{[]float64{3, 3, 3}, false},
-	} {
-		if got := geometric(c.vs); got != c.want {
-			t.Errorf("geometric(%v) = %v, want %v", c.vs, got, c.want)
-		}
-	}
-	// No panic on values a log axis cannot place.
-	s := log2Scale{}
-	for _, c := range [][3]float64{{0, 32, 8}, {2, 32, 0}, {2, 32, -1}, {32, 2, 8}, {2, 2, 2}} {
-		if got := s.Normalize(c[0], c[1], c[2]); got != 0 {
-			t.Errorf("Normalize%v = %v, want 0", c, got)
-		}
-	}
-	if got := s.Normalize(1, 1024, 32); got != 0.5 {
-		t.Errorf("Normalize(1, 1024, 32) = %v, want 0.5", got)
 	}
 }
 
@@ -162,7 +103,7 @@ func TestSweepAxisUnits(t *testing.T) {
 		{"compactions", "Compactions per session", 0, 4, []string{"0", "1", "2", "3", "4"}},
 		{"overflows", "Overflows per session (calls)", 0, 4, []string{"0", "1", "2", "3", "4"}},
 	} {
-		m := lookup(t, c.metric)
+		m := plotdatatest.Metric(c.metric)
 		if got := axisLabel(m, "per session"); got != c.label {
 			t.Errorf("%s: label %q, want %q", c.metric, got, c.label)
 		}
@@ -369,63 +310,10 @@ func TestSweepPadded(t *testing.T) {
 
 func approx(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
-// paretoGrid: four bases; p0 and p1 tie on the front at one place for
-// every k (p0's k=2 and k=4, p1's k=2), p2 alone, p3 behind.
-func paretoData(t *testing.T) ParetoData {
-	t.Helper()
-	pt := func(base string, i int, v map[string]string, a, b float64) ParetoPoint {
-		return ParetoPoint{Policy: base, Base: base, Point: i, Values: v, A: a, B: b}
-	}
-	k := func(v string) map[string]string { return map[string]string{"k": v} }
-	front := []ParetoPoint{
-		pt("p2:w=1", 5, nil, 1, 30),
-		pt("p0", 1, k("4"), 2, 20), pt("p0", 0, k("2"), 2, 20), pt("p1", 3, k("2"), 2, 20),
-		pt("p1", 4, k("8"), 3, 10),
-	}
-	all := append(append([]ParetoPoint(nil), front...), pt("p3:w=1", 6, nil, 4, 40), pt("p1", 2, k("4"), 3.5, 25))
-	return ParetoData{A: lookup(t, "total_cost_usd"), B: lookup(t, "peak_context"), Bases: []string{"p0", "p1", "p2:w=1", "p3:w=1"}, Points: all, Front: front}
-}
-
-// Each place of the front is labelled by its points' policies and swept
-// values; ties share a label, in the grid's order.
-func TestFrontLabels(t *testing.T) {
-	got := FrontLabels(paretoData(t))
-	want := []FrontLabel{
-		{1, 30, "p2:w=1"},
-		{2, 20, "p0 k=2, 4; p1 k=2"},
-		{3, 10, "p1 k=8"},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("labels\n%+v\nwant\n%+v", got, want)
-	}
-	// The golden study: each base's k=2, p4's tied with p2's.
-	points, totals := geometricGrid(5, map[int]int{4: 2})
-	d5 := ParetoSeries(points, totals, lookup(t, "total_cost_usd"), lookup(t, "peak_context"))
-	var texts []string
-	for _, l := range FrontLabels(d5) {
-		texts = append(texts, l.Text)
-	}
-	if want := []string{"p0 k=2", "p1 k=2", "p2 k=2; p4 k=2", "p3 k=2"}; !reflect.DeepEqual(texts, want) {
-		t.Errorf("labels %q, want %q", texts, want)
-	}
-	// Two bases of one policy are named by their specs; past two bases,
-	// the points left are counted; points of a base apart in two
-	// parameters are each named.
-	kv := func(k, v string) map[string]string { return map[string]string{"k": k, "v": v} }
-	d := ParetoData{Bases: []string{"a:w=1", "a:w=2", "b", "c"}, Front: []ParetoPoint{
-		{Base: "a:w=1", Point: 0, Values: kv("1", "x")}, {Base: "a:w=1", Point: 1, Values: kv("2", "y")},
-		{Base: "a:w=2", Point: 2, Values: kv("1", "x")},
-		{Base: "b", Point: 3, Values: kv("1", "x")}, {Base: "c", Point: 4, Values: kv("1", "x")}, {Base: "c", Point: 5, Values: kv("2", "x")},
-	}}
-	if got := FrontLabels(d); len(got) != 1 || got[0].Text != "a:w=1 k=1, v=x; a:w=1 k=2, v=y; a:w=2 k=1, v=x; 3 more points" {
-		t.Errorf("labels %+v", got)
-	}
-}
-
 // Each base policy has its own colour and marker; the front's points are
 // ringed and labelled; no point sits within 5% of an axis' ends.
 func TestParetoFigure(t *testing.T) {
-	d := paretoData(t)
+	d := plotdatatest.Pareto()
 	f := Pareto(d, 3, Options{})
 	p := f.Panels[0]
 	var legend []string
@@ -447,7 +335,7 @@ func TestParetoFigure(t *testing.T) {
 			}
 			shapes[x.Glyph.Color] = shape
 			for _, q := range x.XYs {
-				if q == (XY{X: 2, Y: 20}) {
+				if q == (plotdata.XY{X: 2, Y: 20}) {
 					tied = append(tied, x.Glyph.Radius)
 				}
 			}
@@ -494,11 +382,11 @@ func TestParetoFigure(t *testing.T) {
 // where neither metric differs significantly, solid where one does or
 // where the step was not tested; the legend says what a dashed step is.
 func TestParetoSteps(t *testing.T) {
-	pt := func(policy string, a, b float64) ParetoPoint {
-		return ParetoPoint{Policy: policy, Base: "p", A: a, B: b}
+	pt := func(policy string, a, b float64) plotdata.ParetoPoint {
+		return plotdata.ParetoPoint{Policy: policy, Base: "p", A: a, B: b}
 	}
-	d := ParetoData{A: lookup(t, "total_cost_usd"), B: lookup(t, "peak_context"), Bases: []string{"p"}}
-	d.Front = []ParetoPoint{pt("p:k=1", 1, 40), pt("p:k=2", 2, 30), pt("p:k=4", 3, 20), pt("p:k=8", 4, 10)}
+	d := plotdata.ParetoData{A: plotdatatest.Metric("total_cost_usd"), B: plotdatatest.Metric("peak_context"), Bases: []string{"p"}}
+	d.Front = []plotdata.ParetoPoint{pt("p:k=1", 1, 40), pt("p:k=2", 2, 30), pt("p:k=4", 3, 20), pt("p:k=8", 4, 10)}
 	d.Points = d.Front
 	// The interval decides: [1, 2] excludes 0, [−1, 1] holds it.
 	cmp := func(from, to, m string, sig bool) paired.Comparison {
@@ -532,14 +420,14 @@ func TestParetoSteps(t *testing.T) {
 		cmp("p:k=2", "p:k=4", "total_cost_usd", false), cmp("p:k=2", "p:k=4", "peak_context", false),
 		cmp("p:k=1", "p:k=8", "total_cost_usd", false), // not a step of the front
 	})
-	if want := []StepTest{StepDiffers, StepSame, StepUntested}; !slices.Equal(d.Steps, want) {
+	if want := []plotdata.StepTest{plotdata.StepDiffers, plotdata.StepSame, plotdata.StepUntested}; !slices.Equal(d.Steps, want) {
 		t.Fatalf("steps %v, want %v", d.Steps, want)
 	}
 	// Without intervals (--bootstrap 0) nothing decides: untested, even
 	// where the signed-rank test finds a shift.
 	noIv := d
 	noIv.MarkSteps([]paired.Comparison{{Policy: "p:k=2", Baseline: "p:k=1", Metric: "peak_context", Stats: paired.Stats{WilcoxonSignificant: true}}})
-	if want := []StepTest{StepUntested, StepUntested, StepUntested}; !slices.Equal(noIv.Steps, want) {
+	if want := []plotdata.StepTest{plotdata.StepUntested, plotdata.StepUntested, plotdata.StepUntested}; !slices.Equal(noIv.Steps, want) {
 		t.Errorf("no intervals: steps %v, want %v", noIv.Steps, want)
 	}
 	f = Pareto(d, 3, Options{})
@@ -547,7 +435,7 @@ func TestParetoSteps(t *testing.T) {
 		t.Errorf("tested: %d lines, dashed %v, legend %+v", n, dashed, f.Legend)
 	}
 	// Every step differs: drawn solid, and no legend entry for dashes.
-	d.Steps = []StepTest{StepDiffers, StepDiffers, StepDiffers}
+	d.Steps = []plotdata.StepTest{plotdata.StepDiffers, plotdata.StepDiffers, plotdata.StepDiffers}
 	if f = Pareto(d, 3, Options{}); legendHas(f, "step with no") {
 		t.Error("legend names dashed steps where none is dashed")
 	}
@@ -697,10 +585,10 @@ func TestBoxes(t *testing.T) {
 // A label set apart from its point gets a leader line (muted grey, 0.4
 // points); one beside its point does not.
 func TestLabelLeader(t *testing.T) {
-	svg := func(obstacles []XY) string {
+	svg := func(obstacles []plotdata.XY) string {
 		p := newPlot("", "")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 100, 0, 100
-		p.Add(&pointLabels{XYs: []XY{{X: 50, Y: 50}}, Texts: []string{"label"}, Style: textStyle(fontSans, tickSize, color.Black),
+		p.Add(&pointLabels{XYs: []plotdata.XY{{X: 50, Y: 50}}, Texts: []string{"label"}, Style: textStyle(fontSans, tickSize, color.Black),
 			Obstacles: obstacles, Radius: vg.Points(5)})
 		f := &Figure{Panels: []*plot.Plot{p}}
 		return string(render(t, f, "svg"))
@@ -710,11 +598,11 @@ func TestLabelLeader(t *testing.T) {
 		t.Error("a label beside its point has a leader")
 	}
 	// Markers all round the point, near: the label goes further out.
-	var around []XY
+	var around []plotdata.XY
 	for dx := -6.0; dx <= 6; dx += 2 {
 		for dy := -6.0; dy <= 6; dy += 2 {
 			if dx != 0 || dy != 0 {
-				around = append(around, XY{X: 50 + dx, Y: 50 + dy})
+				around = append(around, plotdata.XY{X: 50 + dx, Y: 50 + dy})
 			}
 		}
 	}
@@ -731,8 +619,8 @@ func TestLabelLeader(t *testing.T) {
 // its totals. Both keep them in view: a reference far from the points
 // widens the axes rather than falling outside them.
 func TestSweepReferences(t *testing.T) {
-	points, totals := geometricGrid(2, nil) // medians from $0.56 up
-	cost, peak := lookup(t, "total_cost_usd"), lookup(t, "peak_context")
+	points, totals := plotdatatest.GeometricGrid(2, nil) // medians from $0.56 up
+	cost, peak := plotdatatest.Metric("total_cost_usd"), plotdatatest.Metric("peak_context")
 	ref := func(label, policy string, perSession float64, peakContext int64) sweep.Reference {
 		runs := []simulate.Metrics{{Calls: 1, TotalCost: perSession, PeakContext: peakContext}, {Calls: 1, TotalCost: perSession, PeakContext: peakContext}}
 		return sweep.NewReference(label, policy, runs, cost)
@@ -790,7 +678,36 @@ func TestSweepReferences(t *testing.T) {
 	if err := plain[1].Figure.Write(&a, "svg"); err != nil {
 		t.Fatal(err)
 	}
-	if err := Pareto(ParetoSeries(points, totals, cost, peak), 2, Options{}).Write(&b, "svg"); err != nil || a.String() != b.String() {
+	if err := Pareto(plotdata.ParetoSeries(points, totals, cost, peak), 2, Options{}).Write(&b, "svg"); err != nil || a.String() != b.String() {
 		t.Errorf("Pareto without references differs from the plain figure (%v)", err)
+	}
+}
+
+// TestLog2Scale: no panic on values a log axis cannot place.
+func TestLog2Scale(t *testing.T) {
+	s := log2Scale{}
+	for _, c := range [][3]float64{{0, 32, 8}, {2, 32, 0}, {2, 32, -1}, {32, 2, 8}, {2, 2, 2}} {
+		if got := s.Normalize(c[0], c[1], c[2]); got != 0 {
+			t.Errorf("Normalize%v = %v, want 0", c, got)
+		}
+	}
+	if got := s.Normalize(1, 1024, 32); got != 0.5 {
+		t.Errorf("Normalize(1, 1024, 32) = %v, want 0.5", got)
+	}
+}
+
+// TestHasInterval: the sweep plot draws interval bars when one line has
+// an interval (plotdata's TestSweepSeriesIntervals gives the lines).
+func TestHasInterval(t *testing.T) {
+	points, totals := plotdatatest.SweepGrid()
+	for i := range totals {
+		if totals[i].Point == 0 {
+			low, high := 8.0, 13.0
+			totals[i].CILow, totals[i].CIHigh = &low, &high
+		}
+	}
+	d := plotdata.SweepSeries(points, totals, "x", plotdatatest.Metric("total_cost_usd"))
+	if !hasInterval(d.Lines) || hasInterval(d.Lines[1:]) {
+		t.Errorf("intervals: %v, %v", d.Lines[0].Low, d.Lines[1].Low)
 	}
 }

@@ -8,8 +8,6 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
 
-	"github.com/ctxlab/ctxlab/internal/claudecode"
-
 	"github.com/olekukonko/tablewriter/pkg/twwarp"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
@@ -58,8 +56,8 @@ func (t *Table) fit(width int) (footer []string) {
 		return f.footer
 	}
 	t.abbreviate()
-	if t.width() > width {
-		t.shortModels()
+	if t.width() > width && t.ShortText != nil {
+		t.shortText()
 	}
 	var left []string
 	if t.width() > width {
@@ -126,15 +124,15 @@ func (t *Table) abbreviate() {
 	}
 }
 
-// shortModels gives Claude model ids in text their form without "claude-"
-// and the date.
-func (t *Table) shortModels() {
+// shortText gives the cells of Text columns their short form
+// (ShortText).
+func (t *Table) shortText() {
 	for i, c := range t.Columns {
 		switch {
 		case c.Kind == Text && c.Distinct:
-			t.shortenColumn(i, ShortModel)
+			t.shortenColumn(i, t.ShortText)
 		case c.Kind == Text:
-			t.eachCell(i, ShortModel)
+			t.eachCell(i, t.ShortText)
 		}
 	}
 }
@@ -515,6 +513,13 @@ func cutDistinct(values []string, width int, prefix bool) ([]string, bool) {
 	if prefix {
 		return distinct(values, cut(width-1))
 	}
+	// A policy spec keeps its policy's name, up to the colon, and the end
+	// where its settings differ: "claude-code:…pct=60".
+	if h := specHead(values); h > 0 && h < width-1 {
+		if out, ok := distinct(values, cut(h)); ok {
+			return out, true
+		}
+	}
 	for h := 0; h < width; h++ {
 		if out, ok := distinct(values, cut(h)); ok {
 			return out, true
@@ -538,6 +543,19 @@ func ShortDistinct(values []string, short func(string) string) []string {
 		out[i] = string(r[:n])
 	}
 	return out
+}
+
+// specHead is the width of the longest policy name before a colon among
+// values that name policies with parameters ("claude-code:pct=60"), or
+// 0 when none does.
+func specHead(values []string) int {
+	h := 0
+	for _, v := range values {
+		if name, _, ok := strings.Cut(v, ":"); ok && name != "" && !strings.ContainsAny(name, " /\\") {
+			h = max(h, twwidth.Width(name)+1)
+		}
+	}
+	return h
 }
 
 // distinct applies f to values and reports whether different values stay
@@ -702,21 +720,6 @@ func shortTime(s string) string {
 		return s[5:10] + " " + s[11:19]
 	}
 	return s
-}
-
-// ShortModel shortens each Claude model id among the lines of a cell
-// (claudecode.ShortModel: claude-haiku-4-5-20251001 is haiku-4-5), after
-// the "└ " that marks a model's row under its group.
-func ShortModel(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		mark, id := "", l
-		if rest, ok := strings.CutPrefix(l, "└ "); ok {
-			mark, id = "└ ", rest
-		}
-		lines[i] = mark + claudecode.ShortModel(id)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // Wrap wraps each line of s to width (0: as it is), at spaces, and within

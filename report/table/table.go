@@ -19,7 +19,7 @@ const (
 	Path              // file paths: moved to a numbered footer
 	ID                // session ids: their first 8 characters
 	Time              // RFC 3339 UTC times: without the year and zone
-	Text              // names, causes, actions: model ids shortened, then cut with "…"
+	Text              // names, causes, actions: shortened (Table.ShortText), then cut with "…"
 	Prose             // sentences (a key-value table's values, reasons): wrapped
 )
 
@@ -84,6 +84,10 @@ type Table struct {
 	// metrics), not a list: HTML never folds it, and its first column
 	// (the field's name) should be Prose, wrapped rather than cut.
 	KeyValue bool
+	// ShortText is how fitting first shortens the cells of Text columns,
+	// before it cuts them (report/view gives Claude model ids their short
+	// form); nil: they are only cut.
+	ShortText func(string) string
 }
 
 // Add appends a row whose cells read text and raw.

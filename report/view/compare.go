@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
@@ -43,7 +43,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options, 
 				add(s.ID, "session "+s.ID, s)
 			}
 		}
-		add("total", fmt.Sprintf("all %d sessions", doc.Total.Sessions), doc.Total)
+		add("total", "all "+numtext.Count(doc.Total.Sessions, "session", "sessions"), doc.Total)
 		if ShowComparisons(doc) {
 			secs = append(secs, section{name: "total", title: "is the difference real?", tables: []*table.Table{ComparisonsTable(doc, false)}})
 		}
@@ -159,7 +159,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 	if c.Sessions > 1 {
 		notes = append(notes, "totals: sums over the sessions, peak: the largest session's; ")
 	}
-	if c.Method == accounting.MethodEstimate {
+	if c.Method == sizing.MethodEstimate {
 		notes = append(notes, "sizes are Claude Code's estimates (the session has no usage); ")
 	}
 	note := strings.Join(notes, "")
@@ -171,7 +171,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 		Name: "compare_context", Title: "Context under each policy",
 		Note: note + "Δ: against the first policy",
 		Columns: []table.Column{
-			{Name: "Policy", Kind: table.Text},
+			{Name: "Policy", Kind: table.Text, Distinct: true},
 			{Name: "Calls", Right: true, Drop: 1},
 			{Name: "Peak", Right: true},
 			{Name: "Δ peak", Right: true},
@@ -190,7 +190,7 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 		Name: "compare_cost", Title: "Cache and cost under each policy",
 		Note: withNote(note+"rebuilds: calls that re-wrote a lost cached prompt", costNote),
 		Columns: []table.Column{
-			{Name: "Policy", Kind: table.Text},
+			{Name: "Policy", Kind: table.Text, Distinct: true},
 			{Name: "Hit ratio", Right: true, Short: "Hit"},
 			{Name: "Rebuilds", Right: true},
 			{Name: "By policy", Right: true, Drop: 5, Note: "by policy: the rebuilds right after the run edited the context"},

@@ -8,7 +8,6 @@ import (
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/table"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
@@ -32,7 +31,7 @@ func ComparisonsTable(doc *report.CompareDocument, machine bool) *table.Table {
 	}
 	t.Columns = []table.Column{
 		{Name: "Metric", Kind: table.Text},
-		{Name: "Policy", Kind: table.Text},
+		{Name: "Policy", Kind: table.Text, Distinct: true},
 		{Name: "Baseline", Right: true, Drop: 2},
 		{Name: "Total", Right: true, Drop: 3},
 		{Name: "Change", Right: true},
@@ -147,7 +146,7 @@ func IntervalText(c report.Comparison) string {
 
 // measureText is a total in its metric's unit.
 func measureText(name string, v float64) string {
-	m, err := budget.LookupMeasure(name)
+	m, err := metric.LookupMeasure(name)
 	switch {
 	case err != nil:
 		return numtext.Float(v, 2)

@@ -149,9 +149,9 @@ func fitCases(t *testing.T, path string, specs []string, calls bool) []fitCase {
 			fitCase{"replay --breakdown --by " + string(by), doc, report.Options{Breakdown: by != accounting.ByModel}})
 	}
 	cmp := report.NewCompareDocument(specs, compared, fid, prices.Default(), nil)
-	var measures []budget.Measure
+	var measures []metric.Metric
 	for _, name := range report.DefaultComparisonMetrics {
-		m, err := budget.LookupMeasure(name)
+		m, err := metric.LookupMeasure(name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,7 @@ func GateTable(res *budget.Result) *table.Table {
 	}
 	t := &table.Table{
 		Name: "gate", Title: "Budget " + res.Budget,
-		Note: fmt.Sprintf("%s, over %d sessions; headroom: distance to the nearest bound (negative: broken); top: the sessions that weigh most", verdict, res.Sessions),
+		Note: fmt.Sprintf("%s, over %s; headroom: distance to the nearest bound (negative: broken); top: the sessions that weigh most", verdict, numtext.Count(res.Sessions, "session", "sessions")),
 		Columns: []table.Column{
 			{Name: "Status"},
 			{Name: "Limit", Kind: table.Prose}, // a name of a few words: wrapped, not cut

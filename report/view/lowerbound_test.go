@@ -14,7 +14,7 @@ import (
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/report/view"
-	"github.com/ctxlab/ctxlab/simulate/budget"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
@@ -67,9 +67,9 @@ func TestLowerBoundsMarked(t *testing.T) {
 	}
 	replayOne := replayDoc(t, corpus, "claude-code")
 	compared := compareDoc(t, corpus, false)
-	cost, _ := budget.LookupMeasure("total_cost_usd")
-	peak, _ := budget.LookupMeasure("peak_context")
-	compared.Compare(0, []budget.Measure{cost, peak}, paired.Options{Resamples: -1})
+	cost, _ := metric.LookupMeasure("total_cost_usd")
+	peak, _ := metric.LookupMeasure("peak_context")
+	compared.Compare(0, []metric.Metric{cost, peak}, paired.Options{Resamples: -1})
 	for _, c := range []struct {
 		name   string
 		doc    report.Doc

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/replay"
 )
 
 // overviewTable is one line per session and the total: the view people
@@ -78,67 +79,16 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	by := accounting.GroupBy(doc.By)
 	byModel := by == accounting.ByModel // compactions are not a model's
 	breakdown := opt.Breakdown && !byModel
-	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
 	if machine {
-		t.Columns = csvColumns(string(by), "sessions", "calls", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "output_lower_bound", "tokens",
-			"cost", "unpriced_calls", "compactions", "cache_hit_ratio")
-		if byModel {
-			t.RemoveColumn(12)
-		}
-		defer dropSessionsColumn(t, by)
-		rawRow := func(key string, sessions int, u accounting.UsageRow) []string {
-			return []string{key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
-				strconv.FormatBool(u.OutputLowerBound), raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced)}
-		}
-		if breakdown {
-			t.Columns = slices.Insert(t.Columns, 1, csvColumns("model")...)
-			t.RemoveColumn(13) // a compaction is not a model's
-			for _, g := range doc.Groups {
-				for _, m := range g.Models {
-					row := rawRow(g.Key, m.Sessions, m.Usage)
-					t.AddRow(append(slices.Insert(row, 1, m.Model), ratio(m.HitRatio))...)
-				}
-			}
-			return t
-		}
-		for _, g := range doc.Groups {
-			row := rawRow(g.Key, g.Sessions, g.Usage)
-			if !byModel {
-				row = append(row, raw(g.Compactions))
-			}
-			t.AddRow(append(row, ratio(g.HitRatio))...)
-		}
-		return t
+		return groupCSV(doc, by, breakdown)
 	}
-	loc := opt.Location
+	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
 	key := map[accounting.GroupBy]string{
 		accounting.ByDay: "Day", accounting.ByWeek: "Week", accounting.ByMonth: "Month",
-		accounting.ByProject: "Project", accounting.ByModel: "Model", accounting.BySession: "Session",
+		accounting.ByProject: "Project", accounting.ByModel: "Model", accounting.BySession: "Session", accounting.ByBlock: "Block",
 	}[by]
-	t.Note = "tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read); each call counted once, in the group of its own time or model"
-	if by.IsTime() {
-		zone := "UTC"
-		if loc != nil {
-			zone = loc.String()
-		}
-		t.Note = fmt.Sprintf("calls by the %s they were made in (%s)", by, zone)
-		if by == accounting.ByWeek {
-			t.Note += "; a week runs Monday to Sunday and is named by its Monday"
-		}
-		t.Note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
-	}
 	tot := groupsTotal(doc)
-	if w := windowText(doc); w != "" {
-		if by == accounting.BySession {
-			t.Note += "; sessions active " + w + ", each whole"
-		} else {
-			t.Note += "; only the calls and compactions " + w
-		}
-	}
-	t.Note = withNote(t.Note, LowerBoundNote(tot.Usage.OutputLowerBound, tot.Usage.Unpriced))
-	if breakdown {
-		t.Note += "; └: the group's calls of one model"
-	}
+	t.Note = groupNote(doc, by, opt.Location, tot, breakdown)
 	keyKind := table.Fixed
 	switch {
 	case breakdown:
@@ -164,7 +114,12 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	if byModel {
 		t.RemoveColumn(9)
 	}
+	t.Columns = slices.Insert(t.Columns, 1, extraColumns(by)...)
 	defer dropSessionsColumn(t, by)
+	groupOf := map[string]accounting.Group{}
+	for _, g := range doc.Groups {
+		groupOf[g.Key] = g
+	}
 	// row adds a group, or one of its models (compactions -1: the cell
 	// stays empty, or is not there by model).
 	row := func(name string, sessions int, u accounting.UsageRow, hit float64, compactions int) {
@@ -172,6 +127,12 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 			atLeast(u.Output, u.OutputLowerBound), atLeast(u.Usage().Total(), u.OutputLowerBound), CostText(u.Cost, u.Unpriced, u.Calls, u.OutputLowerBound)}
 		rawRow := []string{name, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m + u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
 			raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls)}
+		g, ok := groupOf[name]
+		more, moreRaw := extraCells(by, g, ok, opt.Location)
+		if ok && g.Active {
+			text[0] += " active"
+		}
+		text, rawRow = slices.Insert(text, 1, more...), slices.Insert(rawRow, 1, moreRaw...)
 		switch {
 		case compactions >= 0:
 			text, rawRow = append(text, numtext.Int(compactions)), append(rawRow, raw(compactions))
@@ -196,6 +157,91 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 	}
 	row("total", tot.Sessions, tot.Usage, tot.HitRatio, compactions(tot.Compactions))
 	return t
+}
+
+// groupCSV is the grouped view for machines: the groups alone, with
+// every CSV column; with breakdown one row per group and model instead
+// (the groups are their sums).
+func groupCSV(doc *report.Document, by accounting.GroupBy, breakdown bool) *table.Table {
+	byModel := by == accounting.ByModel
+	t := &table.Table{Name: "by_" + string(by), Title: "Usage by " + string(by)}
+	t.Columns = csvColumns(string(by), "sessions", "calls", "input", "cache_write_5m", "cache_write_1h", "cache_read", "output", "output_lower_bound", "tokens",
+		"cost", "unpriced_calls", "compactions", "cache_hit_ratio")
+	if byModel {
+		t.RemoveColumn(12)
+	}
+	defer dropSessionsColumn(t, by)
+	bySession := by == accounting.BySession // and its project and last activity
+	if bySession {
+		t.Columns = slices.Insert(t.Columns, 1, csvColumns("project", "last_activity")...)
+	}
+	rawRow := func(g accounting.Group, sessions int, u accounting.UsageRow) []string {
+		key := []string{g.Key}
+		if bySession {
+			key = append(key, g.Project, g.LastActivity.String())
+		}
+		return append(key, raw(sessions), raw(u.Calls), raw(u.Input), raw(u.CacheWrite5m), raw(u.CacheWrite1h), raw(u.CacheRead), raw(u.Output),
+			strconv.FormatBool(u.OutputLowerBound), raw(u.Usage().Total()), rawCost(u.Cost, u.Unpriced, u.Calls), raw(u.Unpriced))
+	}
+	if breakdown {
+		at := len(t.Columns) - 13 // after the key and the session's columns
+		t.Columns = slices.Insert(t.Columns, at, csvColumns("model")...)
+		t.RemoveColumn(13 + at - 1) // a compaction is not a model's
+		for _, g := range doc.Groups {
+			for _, m := range g.Models {
+				row := rawRow(g, m.Sessions, m.Usage)
+				t.AddRow(append(slices.Insert(row, at, m.Model), ratio(m.HitRatio))...)
+			}
+		}
+		return t
+	}
+	for _, g := range doc.Groups {
+		row := rawRow(g, g.Sessions, g.Usage)
+		if !byModel {
+			row = append(row, raw(g.Compactions))
+		}
+		t.AddRow(append(row, ratio(g.HitRatio))...)
+	}
+	return t
+}
+
+// groupNote is the grouped view's note: what a group counts, in which
+// zone and window, and what its marks mean.
+func groupNote(doc *report.Document, by accounting.GroupBy, loc *time.Location, tot accounting.Group, breakdown bool) string {
+	note := "tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read); each call counted once, in the group of its own time or model"
+	if by.IsTime() {
+		zone := "UTC"
+		if loc != nil {
+			zone = loc.String()
+		}
+		note = fmt.Sprintf("calls by the %s they were made in (%s)", by, zone)
+		if by == accounting.ByBlock {
+			note = fmt.Sprintf("calls by 5-hour billing block (%s): a block starts at its first call's hour and ends 5 hours later, or where 5 hours pass without a call; last: its last call; active: open at --now", zone)
+		}
+		if by == accounting.ByWeek {
+			note += "; a week runs Monday to Sunday and is named by its Monday"
+		}
+		note += "; tokens: input + cache writes + cache reads + output; cache hit: read / (input + write + read)"
+	}
+	if by == accounting.BySession {
+		zone := "UTC"
+		if loc != nil {
+			zone = loc.String()
+		}
+		note += "; last: the session's last activity (" + zone + ")"
+	}
+	if w := windowText(doc); w != "" {
+		if by == accounting.BySession {
+			note += "; sessions active " + w + ", each whole"
+		} else {
+			note += "; only the calls and compactions " + w
+		}
+	}
+	note = withNote(note, LowerBoundNote(tot.Usage.OutputLowerBound, tot.Usage.Unpriced))
+	if breakdown {
+		note += "; └: the group's calls of one model"
+	}
+	return note
 }
 
 // groupsTotal is the total row of the grouped view: the document's
@@ -242,4 +288,45 @@ func dropSessionsColumn(t *table.Table, by accounting.GroupBy) {
 	if i := slices.IndexFunc(t.Columns, func(c table.Column) bool { return strings.EqualFold(c.Name, "sessions") }); i >= 0 {
 		t.RemoveColumn(i)
 	}
+}
+
+// extraColumns are the columns a view has after its key: by session the
+// project and the last activity (ccusage's session report shows both), by
+// block the last call.
+func extraColumns(by accounting.GroupBy) []table.Column {
+	switch by {
+	case accounting.BySession:
+		return []table.Column{{Name: "Project", Kind: table.Text, Distinct: true, Drop: 7}, {Name: "Last activity", Short: "Last", Drop: 6}}
+	case accounting.ByBlock:
+		return []table.Column{{Name: "Last", Drop: 6}}
+	}
+	return nil
+}
+
+// extraCells are a row's cells of extraColumns: g's when ok (a group's
+// row), else empty (a model's row, the total).
+func extraCells(by accounting.GroupBy, g accounting.Group, ok bool, loc *time.Location) (text, raw []string) {
+	switch {
+	case by == accounting.BySession && ok:
+		return []string{g.Project, lastActivity(g.LastActivity, loc)}, []string{g.Project, g.LastActivity.String()}
+	case by == accounting.BySession:
+		return []string{"", ""}, []string{"", ""}
+	case by == accounting.ByBlock && ok:
+		return []string{lastActivity(g.LastActivity, loc)}, []string{g.LastActivity.String()}
+	case by == accounting.ByBlock:
+		return []string{""}, []string{""}
+	}
+	return nil, nil
+}
+
+// lastActivity is a session's last timestamp as the session view shows
+// it, to the minute in loc; "" when it has none.
+func lastActivity(t replay.Time, loc *time.Location) string {
+	if t == 0 {
+		return ""
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.UTC().In(loc).Format("2006-01-02 15:04")
 }

@@ -153,6 +153,7 @@ func render(w io.Writer, md bool, width int, secs []section) error {
 			if md {
 				err = table.WriteMarkdown(w, t)
 			} else {
+				t.ShortText = shortModels
 				err = table.WriteText(w, t, width)
 			}
 			if err != nil {
@@ -181,7 +182,7 @@ func scopes(doc *report.Document, opt report.Options) []scope {
 			out = append(out, scope{name: r.Summary.ID, title: "session " + r.Summary.ID, rep: r.Report, sim: r.Simulation, rec: r.Recorded})
 		}
 	}
-	title := fmt.Sprintf("all %d sessions", doc.Total.Summary.Sessions)
+	title := "all " + numtext.Count(doc.Total.Summary.Sessions, "session", "sessions")
 	return append(out, scope{name: "total", title: title, rep: doc.Total})
 }
 
@@ -337,7 +338,7 @@ func usageRow(t *table.Table, lead []string, name string, u accounting.UsageRow)
 func tokensTable(r *accounting.Report) *table.Table {
 	t := &table.Table{
 		Name: "tokens", Title: "Token accounting",
-		Note: fmt.Sprintf("estimate: %s tokens in all messages as Claude Code counts them (length/4, images 2000), share of that; "+
+		Note: fmt.Sprintf("estimate: %s tokens in all messages as Claude Code counts them (length/4, images 2000), of which Share is each row's part; "+
 			"measured: %s tokens as the API counted them, from usage deltas (%s exact, the rest at the calibrated ratio)",
 			numtext.Int(r.Tokens.Total), numtext.Int(r.Tokens.MeasuredTotal), numtext.Pct(r.Tokens.MeasuredExact*100)),
 		Columns: []table.Column{{Name: "Category"}, {Name: "Name", Kind: table.Text},

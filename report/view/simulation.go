@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/report/table"
 
-	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -111,8 +111,8 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	return t
 }
 
-func methodText(method accounting.Method) string {
-	if method == accounting.MethodEstimate {
+func methodText(method sizing.Method) string {
+	if method == sizing.MethodEstimate {
 		return "Claude Code's estimate: the session has no usage"
 	}
 	return "usage deltas"

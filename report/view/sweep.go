@@ -80,7 +80,7 @@ func SweepRows(doc *report.SweepDocument) *table.Table {
 func SweepTotals(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	ps := doc.Params()
-	note := fmt.Sprintf("%d points over %d sessions, best first by %s (%s)%s", len(doc.Totals), len(doc.Inputs), obj.Name, Direction(obj),
+	note := fmt.Sprintf("%s over %s, best first by %s (%s)%s", numtext.Count(len(doc.Totals), "point", "points"), numtext.Count(len(doc.Inputs), "session", "sessions"), obj.Name, Direction(obj),
 		strings.Replace(withoutCalls(doc.SessionsWithoutCalls), "left out", "left out of the percentiles and the comparisons", 1))
 	if len(doc.Constraints) > 0 {
 		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
@@ -90,7 +90,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		note += "\n" + versusNote(set, obj)
 	}
 	note += "\n" + defaultsNote(doc)
-	cols := []table.Column{{Name: "Rank"}, {Name: "Policy", Kind: table.Text}}
+	cols := []table.Column{{Name: "Rank"}, {Name: "Policy", Kind: table.Text, Distinct: true}}
 	for _, p := range ps {
 		cols = append(cols, table.Column{Name: p})
 	}
@@ -249,7 +249,7 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 	t := &table.Table{
 		Name: "pareto", Title: "Pareto front: " + a.Name + " against " + b.Name,
 		Note:    fmt.Sprintf("the points no other point beats on both (%s %s, %s %s), by %s", a.Name, Direction(a), b.Name, Direction(b), a.Name),
-		Columns: []table.Column{{Name: "Policy", Kind: table.Text}, {Name: a.Name, Right: true}, {Name: b.Name, Right: true}},
+		Columns: []table.Column{{Name: "Policy", Kind: table.Text, Distinct: true}, {Name: a.Name, Right: true}, {Name: b.Name, Right: true}},
 	}
 	front := sweep.Front(doc.Totals, a)
 	set := doc.ComparisonSettings

@@ -74,7 +74,7 @@ func TestMeasuresDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	pos := 0
-	for _, m := range Measures() {
+	for _, m := range metric.Measures() {
 		i := strings.Index(string(b[pos:]), "| `"+m.Name+"` |")
 		if i < 0 {
 			t.Errorf("measure %s is not in docs/gate.md's table (or not in order)", m.Name)
@@ -154,6 +154,14 @@ func TestTop(t *testing.T) {
 	if want := "b=9 d=9 c=7"; strings.Join(got, " ") != want {
 		t.Errorf("top %v, want %s", got, want)
 	}
+	// Sessions whose value is 0 weigh nothing on a bound above.
+	got = nil
+	for _, c := range evaluateOne(t, `{"measure": "cache_write", "max": 1000}`, []int64{0, 4, 0}, nil).Top {
+		got = append(got, fmt.Sprintf("%s=%v", c.Session, c.Value))
+	}
+	if want := "b=4"; strings.Join(got, " ") != want {
+		t.Errorf("top with sessions weighing 0: %v, want %s", got, want)
+	}
 	f, err := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "cache_hit_ratio", "of": "session_mean", "min": 0.1}]}`), "b.json", time.Unix(0, 0), canon)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +188,7 @@ func TestUnpricedByMeasure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": m}, BreakUnpriced: 7}}, nil).Limits[0]
+		o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": m}, Recorded: metric.Recorded{BreakUnpriced: 7}}}, nil).Limits[0]
 		if o.Pass || len(o.Reasons) != 1 || !strings.HasPrefix(o.Reasons[0], fmt.Sprintf("%d calls of models without a price", want)) {
 			t.Errorf("%s: pass %v, reasons %q; want %d unpriced calls", measure, o.Pass, o.Reasons, want)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // Version is the budget file version this package reads.
@@ -157,7 +158,7 @@ func Parse(r io.Reader, name string, now time.Time, canon Canon) (*File, error) 
 // check validates the limit and fills its parsed fields; it returns the
 // offending field.
 func (l *Limit) check(now time.Time, canon Canon) (string, error) {
-	m, err := LookupMeasure(l.Measure)
+	m, err := metric.LookupMeasure(l.Measure)
 	if err != nil {
 		if l.Measure == "" {
 			return "measure", errors.New("missing")
@@ -170,19 +171,8 @@ func (l *Limit) check(now time.Time, canon Canon) (string, error) {
 	if !l.Of.valid() {
 		return "of", fmt.Errorf("%q: want one of %s", l.Of, strings.Join(aggregationNames(), ", "))
 	}
-	if l.Max == nil && l.Min == nil && l.MaxIncrease == nil && l.MaxIncreasePct == nil {
-		return "", errors.New("no bound: give max, min, max_increase or max_increase_pct")
-	}
-	for _, b := range []struct {
-		field string
-		v     *float64
-	}{{"max_increase", l.MaxIncrease}, {"max_increase_pct", l.MaxIncreasePct}} {
-		if b.v != nil && *b.v < 0 {
-			return b.field, fmt.Errorf("%v: must be 0 or more", *b.v)
-		}
-	}
-	if l.Max != nil && l.Min != nil && *l.Min > *l.Max {
-		return "min", fmt.Errorf("%v is above max %v", *l.Min, *l.Max)
+	if field, err := l.checkBounds(); err != nil {
+		return field, err
 	}
 	switch l.Unpriced {
 	case "", "fail", "ignore":
@@ -201,6 +191,32 @@ func (l *Limit) check(now time.Time, canon Canon) (string, error) {
 			l.policy = "" // the recorded run
 		}
 	}
+	return l.checkSelection(now)
+}
+
+// checkBounds checks that the limit has a bound and that its bounds
+// agree.
+func (l *Limit) checkBounds() (string, error) {
+	if l.Max == nil && l.Min == nil && l.MaxIncrease == nil && l.MaxIncreasePct == nil {
+		return "", errors.New("no bound: give max, min, max_increase or max_increase_pct")
+	}
+	for _, b := range []struct {
+		field string
+		v     *float64
+	}{{"max_increase", l.MaxIncrease}, {"max_increase_pct", l.MaxIncreasePct}} {
+		if b.v != nil && *b.v < 0 {
+			return b.field, fmt.Errorf("%v: must be 0 or more", *b.v)
+		}
+	}
+	if l.Max != nil && l.Min != nil && *l.Min > *l.Max {
+		return "min", fmt.Errorf("%v is above max %v", *l.Min, *l.Max)
+	}
+	return "", nil
+}
+
+// checkSelection fills the sessions the limit selects: its project,
+// session and time span.
+func (l *Limit) checkSelection(now time.Time) (string, error) {
 	if l.Project != "" {
 		l.sel.Projects = []string{l.Project}
 	}
@@ -260,6 +276,11 @@ func cause(err error) error {
 		want := map[string]string{"float64": "a number", "int": "an integer", "string": "a string", "Aggregation": "a string"}[te.Type.Name()]
 		if want == "" {
 			want = "a " + te.Type.Kind().String()
+		}
+		// A number where a number was expected fails only by its size
+		// (1e400 overflows a float64).
+		if n, ok := strings.CutPrefix(te.Value, "number "); ok && want == "a number" {
+			return fmt.Errorf("%s is out of range", n)
 		}
 		return fmt.Errorf("a %s where %s was expected", te.Value, want)
 	}

@@ -24,6 +24,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown measure", `{"version":1,"limits":[{"measure":"cost","max":1}]}`, `b.json: limits[0].measure: unknown measure "cost" (want one of calls, `},
 		{"missing measure", `{"version":1,"limits":[{"max":1}]}`, "b.json: limits[0].measure: missing"},
 		{"max a string", `{"version":1,"limits":[{"measure":"cost_usd","max":1},{"measure":"input","max":"10"}]}`, "b.json: limits[1].max: a string where a number was expected"},
+		{"max out of range", `{"version":1,"limits":[{"measure":"cost_usd","max":1e400}]}`, "b.json: limits[0].max: 1e400 is out of range"},
 		{"unknown limit field", `{"version":1,"limits":[{"measure":"cost_usd","maximum":1}]}`, "b.json: limits[0].maximum: unknown field"},
 		{"no bound", `{"version":1,"limits":[{"measure":"cost_usd"}]}`, "b.json: limits[0]: no bound"},
 		{"bad aggregation", `{"version":1,"limits":[{"measure":"cost_usd","of":"p50","max":1}]}`, `b.json: limits[0].of: "p50": want one of total, session_max, session_mean, median, p90, p99`},
@@ -105,28 +106,4 @@ func run(tr *simulate.Trace, spec string) (simulate.Metrics, error) {
 		return simulate.Metrics{}, err
 	}
 	return simulate.Run(tr, p, simulate.Config{}).Metrics, nil
-}
-
-// TestRunValue: a run's measure as compare's statistics read it; a cost
-// with unpriced calls and a figure of the transcript alone have none.
-func TestRunValue(t *testing.T) {
-	run := simulate.Metrics{CacheWrite5m: 3, CacheWrite1h: 4, TotalCost: 2.5, Cost: 2, AgentsUnpriced: 1}
-	for _, c := range []struct {
-		name string
-		v    float64
-		ok   bool
-	}{
-		{"cache_write", 7, true},
-		{"cost_usd", 2, true},        // the main thread's calls are all priced
-		{"total_cost_usd", 0, false}, // a sub-agent's call is not
-		{"duplicate_read_waste_tokens", 0, false},
-	} {
-		m, err := LookupMeasure(c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v, ok := m.RunValue(&run); v != c.v || ok != c.ok {
-			t.Errorf("%s: %v, %v; want %v, %v", c.name, v, ok, c.v, c.ok)
-		}
-	}
 }

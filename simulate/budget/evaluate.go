@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
@@ -65,7 +66,8 @@ type Outcome struct {
 	// Reasons say why the limit failed, what it ignored, or why its value
 	// is a lower bound.
 	Reasons []string `json:"reasons,omitempty"`
-	// Top are the three sessions that weigh most on the value.
+	// Top are the three sessions that weigh most on the value; a session
+	// whose value is 0 weighs nothing on a bound above and is not listed.
 	Top []Contributor `json:"top,omitempty"`
 }
 
@@ -105,7 +107,7 @@ func Evaluate(f *File, name string, samples []Sample, baseline *Result) *Result 
 // measure, and checks the absolute bounds, then the bounds relative to the
 // baseline.
 func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, haveBase bool) Outcome {
-	m, _ := LookupMeasure(l.Measure) // checked by Parse
+	m, _ := metric.LookupMeasure(l.Measure) // checked by Parse
 	o := Outcome{
 		Limit: l.Key(), Index: index, Measure: m.Name, Of: l.Of, Policy: l.policy, Unit: m.Unit,
 		Max: l.Max, Min: l.Min, MaxIncrease: l.MaxIncrease, MaxIncreasePct: l.MaxIncreasePct, Pass: true,
@@ -125,10 +127,10 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	}
 	if m.Cost && p.unpriced > 0 {
 		if l.Unpriced != "ignore" {
-			o.fail("%d calls of models without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", p.unpriced)
+			o.fail("%s without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", numtext.Count(p.unpriced, "call of a model", "calls of models"))
 			return o
 		}
-		o.Reasons = append(o.Reasons, fmt.Sprintf("%d calls of models without a price are left out (\"unpriced\": \"ignore\")", p.unpriced))
+		o.Reasons = append(o.Reasons, numtext.Count(p.unpriced, "call of a model without a price is", "calls of models without a price are")+" left out (\"unpriced\": \"ignore\")")
 	}
 	v := aggregate(l.Of, m, p.samples, p.runs, p.values)
 	o.Value = &v
@@ -138,10 +140,7 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 		o.Baseline = b
 		ch := prices.RoundUSD(v - *b)
 		o.Change = &ch
-		if *b != 0 {
-			pct := math.Round(10000*ch / *b) / 100
-			o.ChangePct = &pct
-		}
+		o.ChangePct = numstat.PctPtr(ch, *b)
 	}
 	if l.MaxIncrease != nil || l.MaxIncreasePct != nil {
 		switch {
@@ -198,7 +197,7 @@ type picked struct {
 // pick selects the samples a limit applies to: those its selection picks
 // that have a run of its policy. problem says why the measure cannot be
 // read at all.
-func pick(l *Limit, m Measure, samples []Sample) (p picked, problem string) {
+func pick(l *Limit, m metric.Metric, samples []Sample) (p picked, problem string) {
 	for i := range samples {
 		s := &samples[i]
 		if !l.sel.Picks(s.Project, s.Session, s.Start, s.End) {
@@ -216,18 +215,13 @@ func pick(l *Limit, m Measure, samples []Sample) (p picked, problem string) {
 			continue
 		}
 		p.samples, p.runs = append(p.samples, s), append(p.runs, run)
-		p.values = append(p.values, m.value(s, &run))
-		lower := m.lower != nil && m.lower(&run)
+		p.values = append(p.values, m.ValueOf(&s.Recorded, &run))
+		lower := m.LowerBound(&run)
 		if lower {
 			p.lower++
 		}
 		p.lowers = append(p.lowers, lower)
-		switch {
-		case m.unpriced != nil:
-			p.unpriced += m.unpriced(&run)
-		case m.Cost:
-			p.unpriced += s.BreakUnpriced
-		}
+		p.unpriced += m.Unpriced(&s.Recorded, &run)
 	}
 	return p, ""
 }
@@ -281,22 +275,22 @@ func (o *Outcome) checkIncrease(l *Limit, v float64) float64 {
 // metrics (so a ratio is the summed usage's) and the recorded figures.
 // Values keep six decimals, as costs do (prices.RoundUSD): float noise
 // never shows.
-func aggregate(a Aggregation, m Measure, picked []*Sample, runs []simulate.Metrics, values []float64) float64 {
+func aggregate(a Aggregation, m metric.Metric, picked []*Sample, runs []simulate.Metrics, values []float64) float64 {
 	if a != Total {
 		return prices.RoundUSD(fold(a, values))
 	}
 	sum := simulate.SumMetrics(runs)
-	var s Sample
+	var rec metric.Recorded
 	for _, p := range picked {
-		s.BreakCost += p.BreakCost
-		s.DuplicateWaste += p.DuplicateWaste
+		rec.BreakCost += p.BreakCost
+		rec.DuplicateWaste += p.DuplicateWaste
 	}
-	return prices.RoundUSD(m.value(&s, &sum))
+	return prices.RoundUSD(m.ValueOf(&rec, &sum))
 }
 
 // top returns the three sessions with the largest values (the smallest,
 // for a measure where higher is better bounded only from below).
-func top(m Measure, l *Limit, picked []*Sample, values []float64, lowers []bool) []Contributor {
+func top(m metric.Metric, l *Limit, picked []*Sample, values []float64, lowers []bool) []Contributor {
 	idx := make([]int, len(picked))
 	for i := range idx {
 		idx[i] = i
@@ -310,8 +304,12 @@ func top(m Measure, l *Limit, picked []*Sample, values []float64, lowers []bool)
 		return picked[idx[a]].Session < picked[idx[b]].Session
 	})
 	var out []Contributor
-	for _, i := range idx[:min(3, len(idx))] {
-		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: prices.RoundUSD(values[i]), LowerBound: lowers[i]})
+	for _, i := range idx {
+		v := prices.RoundUSD(values[i])
+		if len(out) == 3 || (v == 0 && !low) {
+			break // the rest weigh nothing on a total or a maximum
+		}
+		out = append(out, Contributor{Session: picked[i].Session, Project: picked[i].Project, Value: v, LowerBound: lowers[i]})
 	}
 	return out
 }

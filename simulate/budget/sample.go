@@ -7,6 +7,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
 // Policies returns the canonical specs of the policies the budget's limits
@@ -27,17 +28,7 @@ func (f *File) Policies() []string {
 // caller's policies.Parse and simulate.Run), for the recorded run
 // ("observed": its metrics are what was billed) and each policy f names.
 func NewSample(s *replay.Session, rep *accounting.Report, f *File, run func(tr *simulate.Trace, spec string) (simulate.Metrics, error)) (Sample, error) {
-	smp := Sample{Session: s.ID, Project: s.Project, Start: s.Start(), End: s.End(), Runs: map[string]simulate.Metrics{}}
-	for _, b := range rep.CacheBreaks {
-		if b.Priced {
-			smp.BreakCost += b.Cost
-		} else {
-			smp.BreakUnpriced++
-		}
-	}
-	for _, d := range rep.Duplicates {
-		smp.DuplicateWaste += int64(d.WasteTokens)
-	}
+	smp := Sample{Session: s.ID, Project: s.Project, Start: s.Start(), End: s.End(), Runs: map[string]simulate.Metrics{}, Recorded: recorded(rep)}
 	tr := simulate.Prepare(s)
 	for _, spec := range append([]string{"observed"}, f.Policies()...) {
 		m, err := run(tr, spec)
@@ -72,36 +63,25 @@ func SampleFromReport(rep *accounting.Report) Sample {
 	// At the whole seconds the report shows.
 	s.Start, s.End = int64(rep.Summary.Start.Second()), int64(rep.Summary.End.Second())
 	var m simulate.Metrics
+	var main replay.Usage
 	for _, r := range rep.Usage.ByThread {
 		if r.Kind != string(replay.KindMain) {
 			m.AgentsOutputLowerBound = m.AgentsOutputLowerBound || r.OutputLowerBound
 			continue
 		}
 		m.Calls += r.Calls
-		m.Input += r.Input
-		m.CacheWrite5m += r.CacheWrite5m
-		m.CacheWrite1h += r.CacheWrite1h
-		m.CacheRead += r.CacheRead
-		m.Output += r.Output
+		main = main.Add(r.Usage())
 		m.OutputLowerBound = m.OutputLowerBound || r.OutputLowerBound
 		m.Cost += r.Cost
 		m.Unpriced += r.Unpriced
 	}
+	m.SetUsage(main)
 	m.CacheHitRatio = simulate.SumMetrics([]simulate.Metrics{m}).CacheHitRatio
 	m.TotalCost = rep.Usage.Total.Cost
 	m.AgentsCost = prices.RoundUSD(m.TotalCost - m.Cost)
 	m.AgentsUnpriced = rep.Usage.Total.Unpriced - m.Unpriced
 	s.Runs[""] = m
-	for _, b := range rep.CacheBreaks {
-		if b.Priced {
-			s.BreakCost += b.Cost
-		} else {
-			s.BreakUnpriced++
-		}
-	}
-	for _, d := range rep.Duplicates {
-		s.DuplicateWaste += int64(d.WasteTokens)
-	}
+	s.Recorded = recorded(rep)
 	for _, n := range fromReport {
 		s.known[n] = true
 	}
@@ -111,3 +91,20 @@ func SampleFromReport(rep *accounting.Report) Sample {
 // knows reports whether the sample has the measure: every one, unless it
 // was rebuilt from a report.
 func (s *Sample) knows(measure string) bool { return s.known == nil || s.known[measure] }
+
+// recorded is the figures of a session's report no run has: the cost of
+// its cache breaks and the waste of its duplicate reads.
+func recorded(rep *accounting.Report) metric.Recorded {
+	var r metric.Recorded
+	for _, b := range rep.CacheBreaks {
+		if b.Priced {
+			r.BreakCost += b.Cost
+		} else {
+			r.BreakUnpriced++
+		}
+	}
+	for _, d := range rep.Duplicates {
+		r.DuplicateWaste += int64(d.WasteTokens)
+	}
+	return r
+}

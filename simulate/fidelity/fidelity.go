@@ -163,12 +163,16 @@ type Row struct {
 	// the system prompt. They are not in UnseenBreaks.
 	ShorterPrefix int `json:"shorter_system_prefix"`
 	// AllowedToolsBreaks counts the turns whose recorded read fell that
-	// much below the model's after a turn that first used a tool Claude
-	// Code asks permission for (simulate.TraceCall.AfterAsk), on a version
-	// whose system prompt lists the tools the user allowed
-	// (claudecode.AllowedTools): a "don't ask again" answer, which the
-	// transcript does not record, changes it. They are not in
-	// UnseenBreaks.
+	// much below the model's, into the tools and system prompt (above 0,
+	// below the context before the first message), after a turn that
+	// first used a tool Claude Code asks permission for
+	// (simulate.TraceCall.AfterAsk), on a version whose system prompt
+	// lists the tools the user allowed (claudecode.AllowedTools): a "don't
+	// ask again" answer, which the transcript does not record, changes it.
+	// A read that stopped at the base prefix the model knows is one the
+	// model breaks at (simulate.TraceCall.AllowedChanged), no disagreement;
+	// these stopped past it (a base the model has not seen, as on a new
+	// version). They are not in UnseenBreaks.
 	AllowedToolsBreaks int `json:"allowed_tools_breaks"`
 	// CopiedCalls counts the calls left out of the cache figures above
 	// because another session of the input recorded them first (the same
@@ -268,25 +272,48 @@ func (f *Row) compareCalls(tr *simulate.Trace, observed *simulate.Result, tol To
 		}
 		if p := c.Predicted; p != nil && c.Recorded != 0 {
 			r.measured, r.simRead, r.simWrite = true, p.Read, p.Write
-			switch d := p.Read - u.CacheRead; {
-			case d > tol.Tokens && newVersion:
-				r.cause, r.diff = causeNewVersion, d
-			case d > tol.Tokens && stopped:
-				r.cause, r.diff = causeStopped, d
-			case d > tol.Tokens && p.Read == tr.SystemPrefix && u.CacheRead > 0:
-				r.cause, r.diff = causeShorter, d
-			case d > tol.Tokens && tc.AfterAsk && claudecode.AllowedTools.In(tc.Version):
-				r.cause, r.diff = causeAllowedTools, d
-			case d > tol.Tokens:
-				r.cause, r.diff = causeUnseen, d
-			case d < -tol.Tokens && (len(c.Actions) > 0 || tc.Shrink > 0):
-				r.cause, r.diff = causeShallower, -d
-			case d < -tol.Tokens:
-				r.cause, r.diff = causeWarm, -d
-			}
+			r.cause, r.diff = readCauseOf(p.Read-u.CacheRead, tol.Tokens, readFacts{
+				newVersion: newVersion, stopped: stopped,
+				shorter:   p.Read == tr.SystemPrefix && u.CacheRead > 0,
+				allowed:   tc.AfterAsk && claudecode.AllowedTools.In(tc.Version) && u.CacheRead > 0 && u.CacheRead < tr.Overhead,
+				shallower: len(c.Actions) > 0 || tc.Shrink > 0,
+			})
 		}
 		f.calls = append(f.calls, r)
 	}
+}
+
+// readFacts is what, besides its figures, decides the cause a call's
+// read difference falls under.
+type readFacts struct {
+	newVersion bool // another Claude Code version than the model's previous call
+	stopped    bool // the call or the one before has no timestamp, or shares it with another response
+	shorter    bool // the prediction read the system prompt prefix alone, the call more
+	allowed    bool // after a permission prompt, where the allowed tools rewrite the prompt
+	shallower  bool // the run rewrote or lost part of the conversation at the call
+}
+
+// readCauseOf returns the cause a read difference d (predicted minus
+// recorded) falls under, the first that applies, and the tokens it
+// accounts for; causeNone within tol.
+func readCauseOf(d, tol int64, f readFacts) (readCause, int64) {
+	switch {
+	case d > tol && f.newVersion:
+		return causeNewVersion, d
+	case d > tol && f.stopped:
+		return causeStopped, d
+	case d > tol && f.shorter:
+		return causeShorter, d
+	case d > tol && f.allowed:
+		return causeAllowedTools, d
+	case d > tol:
+		return causeUnseen, d
+	case d < -tol && f.shallower:
+		return causeShallower, -d
+	case d < -tol:
+		return causeWarm, -d
+	}
+	return causeNone, 0
 }
 
 // callRecord is one call as the fidelity row measures it.

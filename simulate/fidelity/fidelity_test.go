@@ -513,15 +513,18 @@ func TestLeaveOutCopies(t *testing.T) {
 // Code asks permission for (TraceCall.AfterAsk) is counted apart, on the
 // versions whose system prompt lists the allowed tools (1.0.66 until
 // 2.1.0): 1.0.83 and 2.0.76, not 1.0.65 or 2.1.0, where it is a break
-// with no cause.
+// with no cause. So is a read that went past the tools and system prompt
+// (the 20,000-token overhead): the system prompt did not change there.
 func TestFidelityAllowedTools(t *testing.T) {
 	for _, c := range []struct {
-		version string
-		allowed bool
+		version  string
+		overhead int64
+		allowed  bool
 	}{
-		{"1.0.83", true}, {"2.0.76", true}, {"1.0.65", false}, {"2.1.0", false},
+		{"1.0.83", 20_000, true}, {"2.0.76", 20_000, true}, {"1.0.65", 20_000, false}, {"2.1.0", 20_000, false},
+		{"1.0.83", 11_000, false},
 	} {
-		tr := &simulate.Trace{Calls: []simulate.TraceCall{
+		tr := &simulate.Trace{Overhead: c.overhead, Calls: []simulate.TraceCall{
 			{Index: 0, Time: 1_000, Model: "m", Version: c.version, Usage: replay.Usage{CacheWrite5m: 40_000}},
 			{Index: 1, Time: 60_000, Model: "m", Version: c.version, AfterAsk: true, Usage: replay.Usage{CacheRead: 11_331, CacheWrite5m: 30_000}},
 		}}

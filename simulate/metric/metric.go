@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
@@ -28,7 +29,31 @@ type Metric struct {
 	// recomputed from the sums (cache_hit_ratio), any session's
 	// (output_lower_bound) or 0 (first_compaction_call).
 	Summed bool
-	index  int // Metrics' field
+	// RecordedOnly measures come from the transcript's own report
+	// (Recorded), not from a run: a gate limit on them takes no policy,
+	// and compare's statistics leave them out.
+	RecordedOnly bool
+	// Cost is set for the dollar figures: unknown where a call's model
+	// has no price.
+	Cost bool
+	// index is Metrics' field; -1 for a measure no field holds, which
+	// value computes.
+	index int
+	value func(rec *Recorded, m *simulate.Metrics) float64
+	// unpriced counts the unpriced calls a cost of a run depends on.
+	unpriced func(m *simulate.Metrics) int
+}
+
+// Recorded holds the figures of a session's own report that no run has:
+// what the recorded-only measures read.
+type Recorded struct {
+	// BreakCost is the recorded cache breaks' cost, every thread.
+	BreakCost float64
+	// DuplicateWaste is the tokens of duplicate reads the file had not
+	// changed between.
+	DuplicateWaste int64
+	// BreakUnpriced counts recorded cache breaks whose model has no price.
+	BreakUnpriced int
 }
 
 // Unit is what a metric counts.
@@ -141,6 +166,14 @@ func (mt Metric) LowerBound(m *simulate.Metrics) bool {
 	return false
 }
 
+// unpricedOf is the unpriced calls each cost of a run depends on.
+var unpricedOf = map[string]func(m *simulate.Metrics) int{
+	"cost_usd":            func(m *simulate.Metrics) int { return m.Unpriced },
+	"summarizer_cost_usd": func(m *simulate.Metrics) int { return m.Unpriced },
+	"agents_cost_usd":     func(m *simulate.Metrics) int { return m.AgentsUnpriced },
+	"total_cost_usd":      func(m *simulate.Metrics) int { return m.Unpriced + m.AgentsUnpriced },
+}
+
 var metricList = func() []Metric {
 	t := reflect.TypeFor[simulate.Metrics]()
 	out := make([]Metric, 0, t.NumField())
@@ -150,30 +183,54 @@ var metricList = func() []Metric {
 		if !ok {
 			info.unit = unitUnlisted
 		}
-		out = append(out, Metric{Name: name, Unit: info.unit, Doc: info.doc, HigherIsBetter: info.higher, Summed: !notSummed[name], index: i})
+		out = append(out, Metric{Name: name, Unit: info.unit, Doc: info.doc, HigherIsBetter: info.higher, Summed: !notSummed[name],
+			Cost: info.unit == USD, index: i, unpriced: unpricedOf[name]})
 	}
 	return out
 }()
 
-// List returns every metric in Metrics' order (its JSON order).
-func List() []Metric { return append([]Metric(nil), metricList...) }
+// List returns every metric of a run in Metrics' order (its JSON order):
+// what sweep ranks and compare's runs carry.
+func List() []Metric { return slices.Clone(metricList) }
 
-// Lookup finds a metric by its JSON name; the error lists them all.
-func Lookup(name string) (Metric, error) {
-	for _, m := range metricList {
+// Lookup finds a metric of a run by its JSON name; the error lists them
+// all.
+func Lookup(name string) (Metric, error) { return find(metricList, "metric", name) }
+
+// Measures lists every measure a gate limit can bound and compare's
+// statistics can compare: the run's metrics first, then the few the
+// recorded run alone has or that add two metrics.
+func Measures() []Metric { return slices.Clone(measureList) }
+
+// LookupMeasure finds a measure by name; the error lists them.
+func LookupMeasure(name string) (Metric, error) { return find(measureList, "measure", name) }
+
+func find(list []Metric, what, name string) (Metric, error) {
+	for _, m := range list {
 		if m.Name == name {
 			return m, nil
 		}
 	}
-	names := make([]string, len(metricList))
-	for i, m := range metricList {
+	names := make([]string, len(list))
+	for i, m := range list {
 		names[i] = m.Name
 	}
-	return Metric{}, fmt.Errorf("unknown metric %q (want one of %s)", name, strings.Join(names, ", "))
+	return Metric{}, fmt.Errorf("unknown %s %q (want one of %s)", what, name, strings.Join(names, ", "))
 }
 
-// Value reads the metric from m, as a number (a boolean is 0 or 1).
-func (mt Metric) Value(m *simulate.Metrics) float64 {
+// Value reads the metric from m, as a number (a boolean is 0 or 1); a
+// recorded-only measure reads 0.
+func (mt Metric) Value(m *simulate.Metrics) float64 { return mt.ValueOf(nil, m) }
+
+// ValueOf reads the measure from a run's metrics and, for a
+// recorded-only one, the session's recorded figures (nil: none).
+func (mt Metric) ValueOf(rec *Recorded, m *simulate.Metrics) float64 {
+	if mt.value != nil {
+		if rec == nil {
+			rec = &Recorded{}
+		}
+		return mt.value(rec, m)
+	}
 	f := reflect.ValueOf(m).Elem().Field(mt.index)
 	switch f.Kind() {
 	case reflect.Int, reflect.Int64:

@@ -1,11 +1,13 @@
 package metric
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate"
+	"github.com/ctxlab/ctxlab/simulate/paired"
 )
 
 // TestList: every field of Metrics is a metric with a unit and a
@@ -83,5 +85,98 @@ func TestSummed(t *testing.T) {
 		if got := mt.Value(&sum) == mt.Value(&a)+mt.Value(&b); got != mt.Summed {
 			t.Errorf("%s: total is the sum: %v; Summed %v", mt.Name, got, mt.Summed)
 		}
+	}
+}
+
+// TestRunValue: a run's measure as compare's statistics read it; a cost
+// with unpriced calls and a figure of the transcript alone have none.
+func TestRunValue(t *testing.T) {
+	run := simulate.Metrics{CacheWrite5m: 3, CacheWrite1h: 4, TotalCost: 2.5, Cost: 2, AgentsUnpriced: 1}
+	for _, c := range []struct {
+		name string
+		v    float64
+		ok   bool
+	}{
+		{"cache_write", 7, true},
+		{"cost_usd", 2, true},        // the main thread's calls are all priced
+		{"total_cost_usd", 0, false}, // a sub-agent's call is not
+		{"duplicate_read_waste_tokens", 0, false},
+	} {
+		m, err := LookupMeasure(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := m.RunValue(&run); v != c.v || ok != c.ok {
+			t.Errorf("%s: %v, %v; want %v, %v", c.name, v, ok, c.v, c.ok)
+		}
+	}
+}
+
+// TestCompareAll: a dollar measure's totals are rounded as costs are, a
+// token measure's are not, and a value RunValue does not know leaves its
+// session out.
+func TestCompareAll(t *testing.T) {
+	cost, _ := Lookup("total_cost_usd")
+	peak, _ := Lookup("peak_context")
+	priced := simulate.Metrics{TotalCost: 0.1000004, PeakContext: 3}
+	unpriced := simulate.Metrics{TotalCost: 5, Unpriced: 1, PeakContext: 4}
+	if v := cost.PairValue(&unpriced); !math.IsNaN(v) {
+		t.Errorf("PairValue of an unpriced cost = %v, want NaN", v)
+	}
+	if v := peak.PairValue(&unpriced); v != 4 {
+		t.Errorf("PairValue(peak) = %v, want 4", v)
+	}
+	base := []float64{cost.PairValue(&priced), cost.PairValue(&unpriced)}
+	runs := []float64{0.2000004, 7}
+	out := CompareAll([]paired.Pair{{Baseline: base, Values: runs}, {Baseline: []float64{0.5000004}, Values: []float64{1.2500004}}},
+		[]Metric{cost, peak}, paired.Options{Resamples: -1})
+	if st := out[0]; st.Sessions != 1 || st.BaselineTotal != 0.1 || st.Total != 0.2 {
+		t.Errorf("cost: %d sessions, totals %v → %v; want 1, 0.1 → 0.2", st.Sessions, st.BaselineTotal, st.Total)
+	}
+	if st := out[1]; st.BaselineTotal != 0.5000004 || st.Total != 1.2500004 {
+		t.Errorf("peak: totals %v → %v, want them unrounded", st.BaselineTotal, st.Total)
+	}
+}
+
+// TestMeasures: the measures are the run's metrics, then the three no
+// field holds, each read from the run or the recorded figures.
+func TestMeasures(t *testing.T) {
+	ms := Measures()
+	if len(ms) != len(List())+3 {
+		t.Fatalf("%d measures, want %d", len(ms), len(List())+3)
+	}
+	rec := &Recorded{BreakCost: 1.5, DuplicateWaste: 40, BreakUnpriced: 2}
+	run := &simulate.Metrics{CacheWrite5m: 3, CacheWrite1h: 4, Unpriced: 1, AgentsUnpriced: 5}
+	for _, c := range []struct {
+		name     string
+		v        float64
+		unpriced int
+		recorded bool
+	}{
+		{"cache_write", 7, 0, false},
+		{"cache_break_cost_usd", 1.5, 2, true},
+		{"duplicate_read_waste_tokens", 40, 0, true},
+		{"cost_usd", 0, 1, false},
+		{"summarizer_cost_usd", 0, 1, false},
+		{"agents_cost_usd", 0, 5, false},
+		{"total_cost_usd", 0, 6, false},
+		{"peak_context", 0, 0, false},
+	} {
+		m, err := LookupMeasure(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, n := m.ValueOf(rec, run), m.Unpriced(rec, run); v != c.v || n != c.unpriced || m.RecordedOnly != c.recorded {
+			t.Errorf("%s: value %v, unpriced %d, recorded only %v; want %v, %d, %v", c.name, v, n, m.RecordedOnly, c.v, c.unpriced, c.recorded)
+		}
+	}
+	if m, _ := LookupMeasure("cache_break_cost_usd"); m.Value(run) != 0 || m.Unpriced(nil, run) != 0 {
+		t.Errorf("cache_break_cost_usd without recorded figures: %v, %d unpriced; want 0, 0", m.Value(run), m.Unpriced(nil, run))
+	}
+	if _, err := LookupMeasure("cache"); err == nil || !strings.Contains(err.Error(), `unknown measure "cache"`) || !strings.Contains(err.Error(), "duplicate_read_waste_tokens") {
+		t.Errorf("LookupMeasure(cache): %v", err)
+	}
+	if _, err := Lookup("cache_write"); err == nil {
+		t.Error("Lookup(cache_write): a measure no run field holds is not a metric of a run")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/ctxlab/ctxlab/internal/numstat"
 )
 
 // The bootstrap's seed: fixed, so that an interval is the same on every
@@ -28,20 +30,16 @@ type interval struct {
 // same resamples: resamples times, n sessions are drawn with replacement,
 // and each column's change is recomputed from the drawn sessions' sums.
 // The interval runs between the (1 − confidence)/2 and (1 + confidence)/2
-// quantiles of the changes (gonum's empirical quantile: the lowest change
-// at or above that fraction of them, selected rather than sorted). A resample whose baseline sum is 0
-// has no change and is left out of that column's quantiles; a column none
-// of whose resamples has a change has no interval.
+// quantiles of the changes (gonum's empirical quantile, selected rather
+// than sorted). A resample whose baseline sum is 0 has no change and is
+// left out of that column's quantiles; a column none of whose resamples
+// has a change has no interval.
 //
-// Drawing the sessions once for many columns is what keeps the cost low
-// with many policies and metrics: each draw adds one row of the sessions'
-// values, laid out contiguously, to the running sums. The columns are
-// split among the processors, each drawing the same sessions from the same
-// seed, so a column's interval is the same however they are split.
-//
-// Columns with the same values (runs that agree on a metric, as policies
-// that never act on short sessions do) have the same interval, computed
-// once.
+// Drawing the sessions once for many columns keeps the cost low: each
+// draw adds one row of the sessions' values, laid out contiguously, to the
+// running sums. The columns are split among the processors, each drawing
+// the same sessions from the same seed, so an interval does not depend on
+// the split; columns with the same values are computed once.
 func intervals(cols []column, n, resamples int, confidence float64) []interval {
 	out := make([]interval, len(cols))
 	if n == 0 || resamples <= 0 {
@@ -129,7 +127,7 @@ func chunkIntervals(cols []column, n, resamples int, confidence float64) []inter
 		}
 		for i := range cols {
 			if sb := sums[slots[2*i]]; sb != 0 {
-				changes[i] = append(changes[i], changePct(sums[slots[2*i+1]], sb))
+				changes[i] = append(changes[i], numstat.ChangePct(sums[slots[2*i+1]], sb))
 			}
 		}
 	}

@@ -19,6 +19,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/ctxlab/ctxlab/internal/numstat"
 )
 
 // Options are the statistics' settings; each zero field means its default.
@@ -123,6 +125,16 @@ func (s *Stats) Disagree() bool { return s.Decided() && s.WilcoxonSignificant !=
 // excludesZero says whether the interval [lo, hi] leaves 0 out.
 func excludesZero(lo, hi float64) bool { return lo > 0 || hi < 0 }
 
+// TotalInterval is the total's interval in its unit: the baseline's
+// total times 1 + the change's interval, the total as its change against
+// the baseline leaves it uncertain; ok is false without an interval.
+func (s *Stats) TotalInterval() (low, high float64, ok bool) {
+	if s.CILowPct == nil || s.CIHighPct == nil {
+		return 0, 0, false
+	}
+	return s.BaselineTotal * (1 + *s.CILowPct/100), s.BaselineTotal * (1 + *s.CIHighPct/100), true
+}
+
 // Comparison is one run's statistics against a baseline run on one
 // metric: compare's comparisons, a sweep point against its baseline, a
 // Pareto point against its neighbour on the front.
@@ -205,12 +217,12 @@ func stats(baseline, values []float64, opt Options) Stats {
 		s.Total += val[i]
 	}
 	if s.BaselineTotal != 0 && len(base) > 0 {
-		s.TotalChangePct = ptr(changePct(s.Total, s.BaselineTotal))
+		s.TotalChangePct = ptr(numstat.ChangePct(s.Total, s.BaselineTotal))
 	}
 	var changes, ratios []float64
 	for i := range base {
 		if base[i] > 0 {
-			changes = append(changes, changePct(val[i], base[i]))
+			changes = append(changes, numstat.ChangePct(val[i], base[i]))
 			if val[i] > 0 {
 				ratios = append(ratios, val[i]/base[i])
 			}
@@ -218,7 +230,7 @@ func stats(baseline, values []float64, opt Options) Stats {
 	}
 	if len(changes) > 0 {
 		slices.Sort(changes)
-		s.MedianChangePct = ptr(median(changes))
+		s.MedianChangePct = ptr(numstat.Median(changes))
 	}
 	if len(ratios) > 0 {
 		s.GeomeanRatio = ptr(stat.GeometricMean(ratios, nil))
@@ -241,18 +253,6 @@ func allFinite(xs []float64) bool {
 		}
 	}
 	return true
-}
-
-func changePct(v, base float64) float64 { return 100 * (v/base - 1) }
-
-// median is the middle of sorted values, the mean of the two middle ones
-// for an even count (gonum's quantiles pick one sample).
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

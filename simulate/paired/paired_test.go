@@ -378,18 +378,6 @@ func TestSignificanceFollowsInterval(t *testing.T) {
 	}
 }
 
-// TestMedian: the middle value, or the mean of the two middle ones.
-func TestMedian(t *testing.T) {
-	for _, c := range []struct {
-		sorted []float64
-		want   float64
-	}{{[]float64{7}, 7}, {[]float64{1, 2, 3, 10}, 2.5}, {[]float64{-4, -1, 3}, -1}, {[]float64{-3, 5}, 1}} {
-		if got := median(c.sorted); got != c.want {
-			t.Errorf("median(%v) = %v, want %v", c.sorted, got, c.want)
-		}
-	}
-}
-
 // TestUndefined: what cannot be computed is null in JSON, never NaN.
 func TestUndefined(t *testing.T) {
 	for _, c := range []struct {
@@ -559,5 +547,23 @@ func TestDistinct(t *testing.T) {
 	}
 	if fingerprint(0, []float64{0}) != fingerprint(0, []float64{math.Copysign(0, -1)}) {
 		t.Error("0 and −0 fingerprint apart")
+	}
+}
+
+// TestTotalInterval: the change's interval in the total's unit, none
+// without one.
+func TestTotalInterval(t *testing.T) {
+	lo, hi := -10.0, 25.0
+	s := Stats{BaselineTotal: 200, CILowPct: &lo, CIHighPct: &hi}
+	if l, h, ok := s.TotalInterval(); !ok || l != 180 || h != 250 {
+		t.Errorf("TotalInterval = %v, %v, %v; want 180, 250, true", l, h, ok)
+	}
+	s.CIHighPct = nil
+	if _, _, ok := s.TotalInterval(); ok {
+		t.Error("TotalInterval without a high bound: ok")
+	}
+	s.CIHighPct, s.CILowPct = &hi, nil
+	if _, _, ok := s.TotalInterval(); ok {
+		t.Error("TotalInterval without a low bound: ok")
 	}
 }

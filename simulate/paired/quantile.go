@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/ctxlab/ctxlab/internal/numstat"
 )
 
 // empirical returns gonum's stat.Quantile(p, stat.Empirical, sorted(x),
@@ -20,8 +22,7 @@ func empirical(p float64, x []float64) float64 {
 	}
 	// gonum walks the sorted values counting 1 each and stops at the first
 	// count at or above p·n: the rank ⌈p·n⌉, 1-based, at least 1.
-	k := max(int(math.Ceil(p*float64(len(x))))-1, 0)
-	return selectRank(x, min(k, len(x)-1))
+	return selectRank(x, numstat.Rank(p, len(x)))
 }
 
 // selectRank reorders x so that x[k] is the value sorting would put there

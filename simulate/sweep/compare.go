@@ -1,11 +1,7 @@
 package sweep
 
 import (
-	"math"
-
-	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/budget"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
 )
@@ -26,27 +22,28 @@ import (
 // sum (metric.Summed) and every session of the point has a value, so
 // that it stands beside the total it bounds.
 func Compare(totals []Total, rows []Row, base []simulate.Metrics, name string, objective metric.Metric, opt paired.Options) {
-	m := measure(objective)
 	baseVals := make([]float64, 0, len(base))
 	for k := range base {
 		if base[k].Calls > 0 { // as pointValues: the same sessions at every point
-			baseVals = append(baseVals, runValue(m, &base[k]))
+			baseVals = append(baseVals, objective.PairValue(&base[k]))
 		}
 	}
-	per := pointValues(rows, m)
+	per := pointValues(rows, objective)
 	pairs := make([]paired.Pair, len(totals))
+	of := make([]metric.Metric, len(totals))
 	for i := range totals {
 		pairs[i] = paired.Pair{Baseline: baseVals, Values: at(per, totals[i].Point)}
+		of[i] = objective
 	}
-	fixed := fixedValues(rows, m)
-	for i, st := range paired.CompareAll(pairs, opt) {
-		roundTotals(&st, objective)
+	fixed := fixedValues(rows, objective)
+	for i, st := range metric.CompareAll(pairs, of, opt) {
 		t := &totals[i]
 		t.Comparison = &paired.Comparison{Policy: t.Policy, Baseline: name, Metric: objective.Name, Stats: st}
 		t.CILow, t.CIHigh = nil, nil
 		f := fixed[t.Point]
-		if objective.Summed && f.known && st.Sessions+f.sessions == t.Sessions && st.CILowPct != nil && st.CIHighPct != nil {
-			t.CILow, t.CIHigh = ptr(st.BaselineTotal*(1+*st.CILowPct/100)+f.sum), ptr(st.BaselineTotal*(1+*st.CIHighPct/100)+f.sum)
+		if lo, hi, ok := st.TotalInterval(); ok && objective.Summed && f.known && st.Sessions+f.sessions == t.Sessions {
+			lo, hi = lo+f.sum, hi+f.sum
+			t.CILow, t.CIHigh = &lo, &hi
 		}
 	}
 }
@@ -60,7 +57,7 @@ type fixed struct {
 }
 
 // fixedValues is each point's sessions without a call (by Row.Point).
-func fixedValues(rows []Row, m budget.Measure) map[int]fixed {
+func fixedValues(rows []Row, m metric.Metric) map[int]fixed {
 	out := map[int]fixed{}
 	for _, r := range rows {
 		f, seen := out[r.Point]
@@ -91,41 +88,23 @@ func FrontSteps(totals []Total, rows []Row, a, b metric.Metric, opt paired.Optio
 	ms := []metric.Metric{a, b}
 	per := make([][][]float64, len(ms))
 	for j, mt := range ms {
-		per[j] = pointValues(rows, measure(mt))
+		per[j] = pointValues(rows, mt)
 	}
 	var pairs []paired.Pair
+	var of []metric.Metric
 	var out []paired.Comparison
 	for i := 1; i < len(front); i++ {
 		from, to := front[i-1], front[i]
 		for j, mt := range ms {
 			pairs = append(pairs, paired.Pair{Baseline: at(per[j], from.Point), Values: at(per[j], to.Point)})
+			of = append(of, mt)
 			out = append(out, paired.Comparison{Policy: to.Policy, Baseline: from.Policy, Metric: mt.Name})
 		}
 	}
-	for i, st := range paired.CompareAll(pairs, opt) {
-		roundTotals(&st, ms[i%2])
+	for i, st := range metric.CompareAll(pairs, of, opt) {
 		out[i].Stats = st
 	}
 	return out
-}
-
-// measure is a metric as compare's statistics read it (gate's measure of
-// the same name: a cost with unpriced calls is unknown).
-func measure(m metric.Metric) budget.Measure {
-	bm, err := budget.LookupMeasure(m.Name)
-	if err != nil { // every metric is a measure (budget's tests)
-		return budget.Measure{}
-	}
-	return bm
-}
-
-// runValue is a run's value of m, NaN when unknown.
-func runValue(m budget.Measure, run *simulate.Metrics) float64 {
-	v, ok := m.RunValue(run)
-	if !ok {
-		return math.NaN()
-	}
-	return v
 }
 
 // pointValues is each point's values of m, its rows in order; a point
@@ -133,7 +112,7 @@ func runValue(m budget.Measure, run *simulate.Metrics) float64 {
 // resampled as empty ones: nothing was replayed, and a session makes no
 // call at one point and calls at another only if the points ran
 // different sessions, which a grid never does.
-func pointValues(rows []Row, m budget.Measure) [][]float64 {
+func pointValues(rows []Row, m metric.Metric) [][]float64 {
 	n := 0
 	for _, r := range rows {
 		n = max(n, r.Point+1)
@@ -141,7 +120,7 @@ func pointValues(rows []Row, m budget.Measure) [][]float64 {
 	out := make([][]float64, n)
 	for _, r := range rows {
 		if r.Metrics.Calls > 0 {
-			out[r.Point] = append(out[r.Point], runValue(m, &r.Metrics))
+			out[r.Point] = append(out[r.Point], m.PairValue(&r.Metrics))
 		}
 	}
 	return out
@@ -154,13 +133,3 @@ func at(per [][]float64, i int) []float64 {
 	}
 	return per[i]
 }
-
-// roundTotals rounds dollar totals as costs are (as compare's are): sums
-// of rounded costs carry no float noise.
-func roundTotals(st *paired.Stats, m metric.Metric) {
-	if m.Unit == metric.USD {
-		st.BaselineTotal, st.Total = prices.RoundUSD(st.BaselineTotal), prices.RoundUSD(st.Total)
-	}
-}
-
-func ptr(x float64) *float64 { return &x }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -74,9 +75,9 @@ type Total struct {
 	Sessions int               `json:"sessions"`
 	Metrics  simulate.Metrics  `json:"metrics"`
 	// P10, Median and P90 are the objective's nearest-rank percentiles
-	// over the values of the sessions with a call (simulate.Quantile,
-	// Median): a session without one has nothing to replay, and would
-	// pull the spread to its empty run at every point.
+	// over the values of the sessions with a call (internal/numstat:
+	// Quantile, Median): a session without one has nothing to replay, and
+	// would pull the spread to its empty run at every point.
 	P10    float64 `json:"objective_p10"`
 	Median float64 `json:"objective_median"`
 	P90    float64 `json:"objective_p90"`
@@ -154,7 +155,7 @@ func total(policy string, runs []simulate.Metrics, objective metric.Metric) Tota
 	}
 	sort.Float64s(vs)
 	// Six decimals, as costs are: no float noise in a median.
-	t.P10, t.Median, t.P90 = prices.RoundUSD(simulate.Quantile(vs, 10)), prices.RoundUSD(simulate.Median(vs)), prices.RoundUSD(simulate.Quantile(vs, 90))
+	t.P10, t.Median, t.P90 = prices.RoundUSD(numstat.Quantile(vs, 0.1)), prices.RoundUSD(numstat.Median(vs)), prices.RoundUSD(numstat.Quantile(vs, 0.9))
 	return t
 }
 

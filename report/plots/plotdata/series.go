@@ -1,4 +1,4 @@
-package plots
+package plotdata
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/numstat"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -338,11 +339,11 @@ type TokenData struct {
 	Tools BarData
 }
 
-// Token segment names.
+// Token segment names, as the token plot's legend and BarData.Segments give them.
 const (
-	segmentTokens  = "category total"
-	segmentRequest = "tool_use input"
-	segmentResult  = "tool results"
+	SegmentTokens  = "category total"
+	SegmentRequest = "tool_use input"
+	SegmentResult  = "tool results"
 )
 
 // DefaultTop is the number of rows kept when a caller passes top ≤ 0.
@@ -379,12 +380,12 @@ func TokenBars(t accounting.Tokens, top int) TokenData {
 	for name, n := range cats {
 		cb = append(cb, Bar{Label: string(name), Parts: []int64{n}})
 	}
-	d.Categories = foldBars(cb, []string{segmentTokens}, top, "categories")
+	d.Categories = foldBars(cb, []string{SegmentTokens}, top, "categories")
 	var tb []Bar
 	for name, v := range tools {
 		tb = append(tb, Bar{Label: name, Parts: []int64{v[0], v[1]}})
 	}
-	d.Tools = foldBars(tb, []string{segmentRequest, segmentResult}, top, "tools")
+	d.Tools = foldBars(tb, []string{SegmentRequest, SegmentResult}, top, "tools")
 	return d
 }
 
@@ -559,10 +560,9 @@ func PolicyCosts(policies []string, ms []simulate.Metrics, sessions int) PolicyC
 			LowerBound: m.TotalLowerBound(),
 		}
 		if i > 0 {
-			if base := d.Bars[0].Total; base != 0 {
-				// Rounded as report's compare deltas are (to 0.01, printed
-				// to 0.1), so that the plot and the table agree.
-				p := math.Round(10000*(b.Total-base)/base) / 100
+			// Rounded as report's compare deltas are (internal/numstat,
+			// printed to 0.1), so that the plot and the table agree.
+			if p, ok := numstat.Pct(b.Total-d.Bars[0].Total, d.Bars[0].Total); ok {
 				if p == 0 {
 					p = 0 // not −0
 				}

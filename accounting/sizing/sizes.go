@@ -1,4 +1,4 @@
-package accounting
+package sizing
 
 import (
 	"cmp"
@@ -81,8 +81,26 @@ func SizeThread(th *replay.Thread) *Sizes {
 	if !hasUsage {
 		sz.Method = MethodEstimate
 	}
-	// Segments, and whether a compaction falls inside each. A segment is
-	// clean when its call and the previous sent call both recorded usage.
+	sz.segment(th)
+	sz.estimateAll(th)
+	var slots []slot
+	for k, seg := range sz.Segments {
+		if !seg.Clean {
+			continue
+		}
+		d := max(0, th.Calls[seg.Call].Usage.Prompt()-th.Calls[sz.Segments[k-1].Call].Usage.Prompt())
+		sz.Segments[k].Hidden, slots = sz.split(th, seg, sz.Unsent, d, slots[:0])
+	}
+	sz.fitMicro(th)
+	sz.Overhead = sz.overhead(th)
+	return sz
+}
+
+// segment cuts the thread at its sent calls, says whether a compaction
+// falls inside each segment, and sets the ratio of tokens to estimate
+// over the clean ones. A segment is clean when its call and the previous
+// sent call both recorded usage.
+func (sz *Sizes) segment(th *replay.Thread) {
 	ci, start := 0, 0
 	prev := -1 // the previous sent call
 	var exactTok, exactEst int64
@@ -112,8 +130,11 @@ func SizeThread(th *replay.Thread) *Sizes {
 	if exactEst > 0 && exactTok > 0 {
 		sz.Ratio = float64(exactTok) / float64(exactEst)
 	}
-	// Estimated sizes everywhere first; clean segments then get exact ones.
-	// Every message's sizes are a slice of one array.
+}
+
+// estimateAll gives every block its estimated size, which clean segments
+// then make exact. Every message's sizes are a slice of one array.
+func (sz *Sizes) estimateAll(th *replay.Thread) {
 	n := 0
 	for m := range th.Messages {
 		n += blockCount(&th.Messages[m])
@@ -127,17 +148,11 @@ func SizeThread(th *replay.Thread) *Sizes {
 			sz.Blocks[m][b] = sz.estimate(blockWeight(msg, b))
 		}
 	}
-	var slots []slot
-	for k, seg := range sz.Segments {
-		if !seg.Clean {
-			continue
-		}
-		d := max(0, th.Calls[seg.Call].Usage.Prompt()-th.Calls[sz.Segments[k-1].Call].Usage.Prompt())
-		sz.Segments[k].Hidden, slots = sz.split(th, seg, sz.Unsent, d, slots[:0])
-	}
-	sz.fitMicro(th)
-	// Overhead: the first call with usage's prompt minus the messages
-	// before it.
+}
+
+// overhead is the first call with usage's prompt minus the messages
+// before it.
+func (sz *Sizes) overhead(th *replay.Thread) int64 {
 	var msgs int64
 	for _, seg := range sz.Segments {
 		for m := seg.From; m < seg.To; m++ {
@@ -148,11 +163,10 @@ func SizeThread(th *replay.Thread) *Sizes {
 			}
 		}
 		if c := &th.Calls[seg.Call]; measured(c) {
-			sz.Overhead = max(0, c.Usage.Prompt()-msgs)
-			break
+			return max(0, c.Usage.Prompt()-msgs)
 		}
 	}
-	return sz
+	return 0
 }
 
 func (sz *Sizes) estimate(est int64) int64 { return AtRatio(est, sz.Ratio) }
@@ -335,3 +349,15 @@ func (sz *Sizes) distribute(slots []slot, sum, total int64) {
 		sz.Blocks[slots[j].m][slots[j].b]++
 	}
 }
+
+// Method says how tokens were counted.
+type Method string
+
+// The counting methods.
+const (
+	// MethodUsage sizes context from each call's API usage.
+	MethodUsage Method = "usage"
+	// MethodEstimate is Claude Code's own estimate: round(length/4) per
+	// text piece, 2,000 per image.
+	MethodEstimate Method = "estimate"
+)

@@ -1,4 +1,4 @@
-package accounting
+package sizing
 
 import (
 	"reflect"

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/report"
+)
+
+// BenchmarkShardCPU runs `replay --format json` over a generated corpus
+// (CTXLAB_BENCH_DIR, or CTXLAB_BENCH_MB megabytes, 64 by default) once
+// whole and then as N shards, each writing its part, one after the
+// other, and reports the processor time of both and their ratio
+// (shards-cpu/one-cpu; the bar is 1.1): what a sharded run costs beyond
+// one run, each shard finding every file and hashing every session's
+// identity before it reads its own. The merge is BenchmarkMerge's.
+//
+//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench ShardCPU -benchtime 3x ./cmd/ctxlab
+func BenchmarkShardCPU(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	batch.TuneGC(func(string) string { return "" })
+	for _, n := range []int{4, 16} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			args := []string{"replay", "--format", string(report.JSON), dir}
+			var one, shards time.Duration
+			for b.Loop() {
+				c0 := cpuTime()
+				runOnce(b, args)
+				c1 := cpuTime()
+				for k := 1; k <= n; k++ {
+					runOnce(b, append(args, "--shard", fmt.Sprintf("%d/%d", k, n)))
+				}
+				one, shards = one+c1-c0, shards+cpuTime()-c1
+			}
+			b.ReportMetric(float64(one)/float64(b.N)/1e6, "one-cpu-ms/op")
+			b.ReportMetric(float64(shards)/float64(b.N)/1e6, "shards-cpu-ms/op")
+			b.ReportMetric(float64(shards)/float64(one), "shards/one")
+		})
+	}
+}
+
+// BenchmarkMerge merges the 100 parts of `replay --format json --shard
+// K/100` over a generated corpus (as BenchmarkShardCPU's), written once
+// before the timer starts; the bar is 2 s an operation. Bytes are the
+// parts'.
+//
+//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench Merge -benchtime 3x ./cmd/ctxlab
+func BenchmarkMerge(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	out := b.TempDir()
+	const n = 100
+	args := []string{"merge"}
+	var size int64
+	for k := 1; k <= n; k++ {
+		var part strings.Builder
+		code := run([]string{"replay", "--format", string(report.JSON), "--shard", fmt.Sprintf("%d/%d", k, n), dir}, env{
+			stdin: strings.NewReader(""), stdout: &part, stderr: io.Discard,
+			getenv: func(string) string { return "" }, home: os.UserHomeDir,
+		})
+		if code != exitOK {
+			b.Fatalf("shard %d/%d: exit %d", k, n, code)
+		}
+		path := filepath.Join(out, fmt.Sprintf("part-%d.json", k))
+		if err := os.WriteFile(path, []byte(part.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		args = append(args, path)
+		size += int64(part.Len())
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	benchLoop(b, args)
+}
+
+// BenchmarkSweepPointCorpus is one point of a sweep (claude-code at one
+// threshold, against the recorded run) over a generated corpus: with
+// BenchmarkReplayJSONCorpus and BenchmarkCompareCorpus, the throughput
+// per core docs/scale.md sizes a sharded run with.
+//
+//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench SweepPointCorpus -benchtime 3x ./cmd/ctxlab
+func BenchmarkSweepPointCorpus(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	benchCommand(b, []string{"sweep", "--format", string(report.JSON), "--policy", "claude-code", "--vary", "pct=80", dir})
+}
