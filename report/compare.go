@@ -25,6 +25,11 @@ type CompareDocument struct {
 	Policies []string    `json:"policies"`
 	Sessions []*Compared `json:"sessions"`
 	Total    *Compared   `json:"total"`
+	// SessionsWithoutCalls counts the sessions whose main thread made no
+	// call: nothing to replay, every policy's run the same and empty.
+	// They stay in the sessions and the total, and are left out of the
+	// comparisons and the plots.
+	SessionsWithoutCalls int `json:"sessions_without_calls"`
 	// ComparisonSettings and Comparisons: each policy against the
 	// baseline, metric by metric, with its uncertainty over sessions
 	// (Compare); nil and empty until Compare is called.
@@ -83,6 +88,18 @@ func (r *Run) Result(c *Compared) *simulate.Result {
 	}
 }
 
+// HasCalls says whether the session's main thread made a call: the runs
+// (all alike in their calls, the replay being trace-driven) replayed one.
+// A session without one is left out of the statistics and the plots.
+func (c *Compared) HasCalls() bool {
+	for _, r := range c.Runs {
+		if r.Metrics.Calls > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // NewCompared gathers one session's runs, one per policy in order; the
 // first run is the baseline of the deltas. With calls, each run keeps its
 // limits, simulated calls and summarizer calls.
@@ -122,10 +139,15 @@ func NewCompareDocument(policies []string, sessions []*Compared, rows []Fidelity
 	}
 	setDeltas(total.Runs)
 	doc := &CompareDocument{
-		Schema: SchemaCompare, Version: SchemaVersion,
+		Schema: SchemaCompare, Version: CompareVersion,
 		Prices:   PriceInfo{Date: prices.Date, Source: prices.Source},
 		Policies: policies, Sessions: sessions, Total: total, Fidelity: rows, Errors: errs,
 		UnpricedModels: []accounting.Count{}, Comparisons: []Comparison{},
+	}
+	for _, s := range sessions {
+		if !s.HasCalls() {
+			doc.SessionsWithoutCalls++
+		}
 	}
 	if rows != nil {
 		// A call another session of the input recorded first is measured
@@ -169,6 +191,7 @@ func (doc *CompareDocument) members() []member {
 		{name: "policies", value: doc.Policies},
 		list("sessions", doc.Sessions, len(doc.Sessions), func(i int) any { return doc.Sessions[i] }),
 		{name: "total", value: doc.Total},
+		{name: "sessions_without_calls", value: doc.SessionsWithoutCalls},
 	}
 	if doc.ComparisonSettings != nil {
 		ms = append(ms, member{name: "comparison_settings", value: doc.ComparisonSettings})
@@ -207,21 +230,45 @@ type ComparisonSettings struct {
 	// Resamples is the bootstrap's; 0: no intervals.
 	Resamples  int     `json:"resamples"`
 	Confidence float64 `json:"confidence"`
-	Alpha      float64 `json:"alpha"`
+	// Alpha is the signed-rank test's level (wilcoxon_significant).
+	Alpha float64 `json:"alpha"`
+	// Significance names the rule that decides each comparison's
+	// `significant`: SignificanceInterval.
+	Significance string `json:"significance"`
+}
+
+// SignificanceInterval is the one rule that decides significance: the
+// change's bootstrap interval, at Confidence, excludes 0.
+const SignificanceInterval = "bootstrap_interval"
+
+// newSettings are the settings of comparisons made with opt.
+func newSettings(baseline string, metrics []string, opt paired.Options) *ComparisonSettings {
+	opt = opt.Resolved()
+	return &ComparisonSettings{Baseline: baseline, Metrics: metrics, Resamples: max(opt.Resamples, 0),
+		Confidence: opt.Confidence, Alpha: opt.Alpha, Significance: SignificanceInterval}
 }
 
 // Compare sets the document's comparisons: every policy but the baseline
 // (doc.Policies[baseline]) against it, on each measure (run measures of
 // budget: gate's names), over the sessions that have both values (a cost
-// with unpriced calls has none). They come metric by metric in the order
+// with unpriced calls has none) and a call (a session without one has
+// nothing a policy could change: it would only add a zero difference, and
+// a session to n). They come metric by metric in the order
 // given, then policy by policy in the document's order.
 func (doc *CompareDocument) Compare(baseline int, measures []metric.Metric, opt paired.Options) {
 	opt = opt.Resolved()
-	set := &ComparisonSettings{Baseline: doc.Policies[baseline], Metrics: make([]string, len(measures)),
-		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
+	set := newSettings(doc.Policies[baseline], make([]string, len(measures)), opt)
+	// The sessions without a call are not resampled at all: left out, not
+	// drawn as empty sessions.
+	var sessions []*Compared
+	for _, s := range doc.Sessions {
+		if s.HasCalls() {
+			sessions = append(sessions, s)
+		}
+	}
 	values := func(m metric.Metric, policy int) []float64 {
-		vs := make([]float64, len(doc.Sessions))
-		for i, s := range doc.Sessions {
+		vs := make([]float64, len(sessions))
+		for i, s := range sessions {
 			vs[i] = m.PairValue(&s.Runs[policy].Metrics)
 		}
 		return vs
@@ -243,39 +290,66 @@ func (doc *CompareDocument) Compare(baseline int, measures []metric.Metric, opt 
 	}
 	for i, st := range metric.CompareAll(pairs, of, opt) {
 		comps[i].Stats = st
+		comps[i].LowerBound = doc.lowerBound(comps[i])
 	}
 	doc.ComparisonSettings, doc.Comparisons = set, comps
 }
 
+// lowerBound says whether a comparison's totals rest on placeholder
+// output counts: the metric's value in some session's run of the policy
+// or the baseline does (Claude Code 2.1.9–2.1.41 wrote placeholders). The
+// change is not marked: the sessions' placeholders are in both totals.
+func (doc *CompareDocument) lowerBound(c Comparison) bool {
+	mt, err := metric.Lookup(c.Metric)
+	if err != nil {
+		return false
+	}
+	for _, s := range doc.Sessions {
+		for i := range s.Runs {
+			if r := &s.Runs[i]; (r.Policy == c.Policy || r.Policy == c.Baseline) && mt.LowerBound(&r.Metrics) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // TotalCostIntervals are each policy's total cost interval against the
 // baseline in dollars, in the order of Policies, from the comparisons of
-// total_cost_usd: the baseline's total times 1 + the change's interval.
-// NaN for the baseline, without an interval, and when some session's cost
-// is unknown (the comparison then covers fewer sessions than the total).
+// total_cost_usd: the baseline's total times 1 + the change's interval,
+// plus what the sessions without a call cost (their sub-agents, the same
+// under every policy). NaN for the baseline, without an interval, and
+// when some session's cost is unknown (the comparison then covers fewer
+// sessions than the total).
 func (doc *CompareDocument) TotalCostIntervals() (low, high []float64) {
-	sessions := 0
-	if doc.Total != nil {
-		sessions = doc.Total.Sessions
-	}
-	return TotalCostIntervals(doc.Policies, sessions, doc.Comparisons)
+	return TotalCostIntervals(doc.Policies, doc.Total, doc.SessionsWithoutCalls, doc.Comparisons)
 }
 
 // TotalCostIntervals is CompareDocument.TotalCostIntervals from a
 // document's parts (as ReadJSON's Header has them): its policies, its
-// total's sessions and its comparisons.
-func TotalCostIntervals(policies []string, sessions int, comps []Comparison) (low, high []float64) {
+// total, its sessions without a call and its comparisons.
+func TotalCostIntervals(policies []string, total *Compared, withoutCalls int, comps []Comparison) (low, high []float64) {
 	low, high = make([]float64, len(policies)), make([]float64, len(policies))
 	for i := range low {
 		low[i], high[i] = math.NaN(), math.NaN()
 	}
+	if total == nil {
+		return low, high
+	}
 	for _, c := range comps {
 		i := slices.Index(policies, c.Policy)
-		if c.Metric != "total_cost_usd" || i < 0 || c.Sessions != sessions {
+		if c.Metric != "total_cost_usd" || i < 0 || i >= len(total.Runs) || c.Sessions+withoutCalls != total.Sessions {
 			continue
 		}
-		if lo, hi, ok := c.TotalInterval(); ok {
-			low[i], high[i] = lo, hi
+		lo, hi, ok := c.TotalInterval()
+		if !ok {
+			continue
 		}
+		fixed := 0.0 // the sessions without a call: the policy's total less the compared sessions'
+		if withoutCalls > 0 {
+			fixed = total.Runs[i].Metrics.TotalCost - c.Total
+		}
+		low[i], high[i] = lo+fixed, hi+fixed
 	}
 	return low, high
 }

@@ -33,14 +33,20 @@ func TestDeltas(t *testing.T) {
 
 // TestCompare: the comparisons come metric by metric, then policy by
 // policy, each against the chosen baseline; a session with an unpriced
-// call has no cost and is left out of the cost comparisons only; dollar
-// totals are rounded as costs are.
+// call has no cost and is left out of the cost comparisons only; a
+// session without a call is left out of every comparison, and counted;
+// dollar totals are rounded as costs are.
 func TestCompare(t *testing.T) {
 	run := func(p string, cost float64, unpriced, peak int) Run {
-		return Run{Policy: p, Metrics: simulate.Metrics{TotalCost: cost, Unpriced: unpriced, PeakContext: int64(peak)}}
+		return Run{Policy: p, Metrics: simulate.Metrics{Calls: 2, TotalCost: cost, Unpriced: unpriced, PeakContext: int64(peak)}}
+	}
+	// Its sub-agents' cost, the same under every policy, and no call.
+	empty := func(p string) Run {
+		return Run{Policy: p, Metrics: simulate.Metrics{TotalCost: 0.05, AgentsCost: 0.05}}
 	}
 	sessions := []*Compared{
 		{Sessions: 1, Runs: []Run{run("a", 0.1, 0, 100), run("b", 0.2, 0, 150), run("c", 0.3, 0, 80)}},
+		{Sessions: 1, Runs: []Run{empty("a"), empty("b"), empty("c")}},
 		{Sessions: 1, Runs: []Run{run("a", 0.2, 0, 200), run("b", 0.4, 0, 240), run("c", 0.1, 0, 210)}},
 		{Sessions: 1, Runs: []Run{run("a", 1.0, 1, 300), run("b", 9.0, 0, 300), run("c", 0.5, 0, 330)}},
 	}
@@ -64,6 +70,9 @@ func TestCompare(t *testing.T) {
 	if s := doc.ComparisonSettings; s.Baseline != "b" || !slices.Equal(s.Metrics, []string{"total_cost_usd", "peak_context"}) || s.Resamples != 0 || s.Confidence != 0.95 {
 		t.Errorf("settings %+v", s)
 	}
+	if doc.SessionsWithoutCalls != 1 || doc.Total.Sessions != 4 || doc.Total.Runs[0].Metrics.TotalCost != 1.35 {
+		t.Errorf("%d sessions without calls, total %d sessions costing %v: want 1, and all four in the total", doc.SessionsWithoutCalls, doc.Total.Sessions, doc.Total.Runs[0].Metrics.TotalCost)
+	}
 }
 
 // TotalCostIntervals: the baseline's total times 1 + the change's
@@ -76,7 +85,8 @@ func TestTotalCostIntervals(t *testing.T) {
 		{Policy: "d", Baseline: "a", Metric: "total_cost_usd", Stats: paired.Stats{Sessions: 4, BaselineTotal: 10}},
 		{Policy: "b", Baseline: "a", Metric: "peak_context", Stats: paired.Stats{Sessions: 4, BaselineTotal: 100, CILowPct: f(-50), CIHighPct: f(50)}},
 	}
-	low, high := TotalCostIntervals([]string{"a", "b", "c", "d"}, 4, comps)
+	total := &Compared{Sessions: 4, Runs: make([]Run, 4)}
+	low, high := TotalCostIntervals([]string{"a", "b", "c", "d"}, total, 0, comps)
 	if low[1] != 9 || high[1] != 12 {
 		t.Errorf("b: [%v, %v], want [9, 12]", low[1], high[1])
 	}
@@ -84,5 +94,13 @@ func TestTotalCostIntervals(t *testing.T) {
 		if !math.IsNaN(low[i]) || !math.IsNaN(high[i]) {
 			t.Errorf("policy %d: [%v, %v], want none", i, low[i], high[i])
 		}
+	}
+	// A fifth session without a call, $0.50 of sub-agents under every
+	// policy: left out of the comparisons, added to the intervals.
+	total = &Compared{Sessions: 5, Runs: []Run{{Metrics: simulate.Metrics{TotalCost: 10.5}}, {Metrics: simulate.Metrics{TotalCost: 11.5}}, {}, {}}}
+	comps[0].Total = 11
+	low, high = TotalCostIntervals([]string{"a", "b", "c", "d"}, total, 1, comps)
+	if low[1] != 9.5 || high[1] != 12.5 || !math.IsNaN(low[2]) {
+		t.Errorf("with a session without a call: b [%v, %v], want [9.5, 12.5]; c %v, want none", low[1], high[1], low[2])
 	}
 }

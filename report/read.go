@@ -25,6 +25,8 @@ type Header struct {
 	// statistics; nil when it has none.
 	ComparisonSettings *ComparisonSettings
 	Comparisons        []Comparison
+	// SessionsWithoutCalls is a compare document's; 0 in version 1.
+	SessionsWithoutCalls int
 }
 
 // ReadSession is one session of a document: Replay for a replay document,
@@ -102,7 +104,7 @@ var transcriptKeys = map[string]bool{"type": true, "parentUuid": true, "uuid": t
 // to session before the next is read, so memory holds one session. The
 // document must start with "schema" (ctxlab writes it first); unknown
 // fields are skipped, so documents of later versions with new fields are
-// read, but a version above SchemaVersion is refused. An error from
+// read, but a version above the schema's Version is refused. An error from
 // session stops the reading and is returned as is.
 func ReadJSON(r io.Reader, session func(ReadSession) error) (*Header, error) {
 	d := &docReader{dec: json.NewDecoder(r), h: &Header{}}
@@ -191,8 +193,8 @@ func (d *docReader) field(key string, session func(ReadSession) error) error {
 		if err := d.decode(&h.Version); err != nil {
 			return err
 		}
-		if h.Version > SchemaVersion {
-			return d.fail(fmt.Errorf("version %d: written by a later ctxlab (this one reads up to %d)", h.Version, SchemaVersion))
+		if h.Version > Version(h.Schema) {
+			return d.fail(fmt.Errorf("version %d: written by a later ctxlab (this one reads up to %d)", h.Version, Version(h.Schema)))
 		}
 		return nil
 	case "sessions":
@@ -216,6 +218,8 @@ func (d *docReader) field(key string, session func(ReadSession) error) error {
 		return d.decode(&h.ComparisonSettings)
 	case "comparisons":
 		return d.decode(&h.Comparisons)
+	case "sessions_without_calls":
+		return d.decode(&h.SessionsWithoutCalls)
 	}
 	var skip json.RawMessage
 	return d.decode(&skip)

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,6 +82,32 @@ func TestReadJSONNotAReport(t *testing.T) {
 		var de *report.DecodeError
 		if !errors.As(err, &de) || de.Offset != -1 || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want a whole-document error with %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+// TestReadJSONVersions: each schema is read up to its own version (a
+// compare document of version 2 is read, one of a replay refused), and
+// refused above it.
+func TestReadJSONVersions(t *testing.T) {
+	for _, tc := range []struct {
+		schema  string
+		version int
+		ok      bool
+	}{
+		{report.SchemaCompare, 1, true},
+		{report.SchemaCompare, report.CompareVersion, true},
+		{report.SchemaCompare, report.CompareVersion + 1, false},
+		{report.SchemaReplay, report.SchemaVersion, true},
+		{report.SchemaReplay, report.SchemaVersion + 1, false},
+	} {
+		doc := fmt.Sprintf(`{"schema":%q,"version":%d,"sessions":[]}`, tc.schema, tc.version)
+		h, err := report.ReadJSON(strings.NewReader(doc), func(report.ReadSession) error { return nil })
+		if (err == nil) != tc.ok || err == nil && h.Version != tc.version {
+			t.Errorf("%s version %d: err %v, want ok %v", tc.schema, tc.version, err, tc.ok)
+		}
+		if !tc.ok && (err == nil || !strings.Contains(err.Error(), "written by a later ctxlab")) {
+			t.Errorf("%s version %d: %v", tc.schema, tc.version, err)
 		}
 	}
 }

@@ -12,9 +12,33 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-// SchemaVersion is the version of the JSON document. It changes only when a
-// field is removed or changes meaning; new fields may appear at any time.
+// SchemaVersion is the version of the replay, policies and groups documents. A
+// document's version changes only when a field is removed or changes
+// meaning; new fields may appear at any time.
 const SchemaVersion = 1
+
+// CompareVersion and SweepVersion are the versions of compare's and
+// sweep's documents: 2 since a comparison's `significant` says that the
+// change's bootstrap interval excludes 0 (in version 1 it was the
+// signed-rank test's verdict, now `wilcoxon_significant`).
+const (
+	CompareVersion = 2
+	SweepVersion   = 2
+)
+
+// Version is the version this ctxlab writes of the document named schema
+// (0 for a name it does not write).
+func Version(schema string) int {
+	switch schema {
+	case SchemaReplay, SchemaPolicies, SchemaGroups:
+		return SchemaVersion
+	case SchemaCompare:
+		return CompareVersion
+	case SchemaSweep:
+		return SweepVersion
+	}
+	return 0
+}
 
 // Schema names of the JSON documents.
 const (

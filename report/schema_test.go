@@ -827,8 +827,8 @@ func checkExample(t *testing.T, sc schemaCase) {
 			}
 		}
 	}
-	if example["schema"] != sc.schema || example["version"] != float64(report.SchemaVersion) {
-		t.Errorf("example: schema %v version %v, want %s %d", example["schema"], example["version"], sc.schema, report.SchemaVersion)
+	if example["schema"] != sc.schema || example["version"] != float64(report.Version(sc.schema)) {
+		t.Errorf("example: schema %v version %v, want %s %d", example["schema"], example["version"], sc.schema, report.Version(sc.schema))
 	}
 }
 
@@ -840,8 +840,8 @@ func TestJSONSchemaVersion(t *testing.T) {
 		if out["schema"] != sc.schema {
 			t.Errorf(`"schema" = %v, want %q`, out["schema"], sc.schema)
 		}
-		if v, ok := out["version"].(float64); !ok || v != float64(report.SchemaVersion) {
-			t.Errorf(`%s: "version" = %v, want %d`, sc.schema, out["version"], report.SchemaVersion)
+		if v, ok := out["version"].(float64); !ok || v != float64(report.Version(sc.schema)) {
+			t.Errorf(`%s: "version" = %v, want %d`, sc.schema, out["version"], report.Version(sc.schema))
 		}
 	}
 	raw, err := os.ReadFile(schemaDoc)
@@ -849,8 +849,16 @@ func TestJSONSchemaVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(string(raw)), " ")
-	if want := fmt.Sprintf("this page describes version %d.", report.SchemaVersion); !strings.Contains(text, want) {
+	want := fmt.Sprintf("this page describes `%s`, `%s` and `%s` version %d, and `%s` and `%s` version %d", report.SchemaReplay, report.SchemaPolicies, report.SchemaGroups,
+		report.SchemaVersion, report.SchemaCompare, report.SchemaSweep, report.CompareVersion)
+	if !strings.Contains(text, want) || report.SweepVersion != report.CompareVersion {
 		t.Errorf("%s does not say %q", schemaDoc, want)
+	}
+	for _, sc := range schemaCases {
+		if want := fmt.Sprintf("Always `%s`[^|]*\\| \\| `version` \\| integer \\| — \\| never \\| Schema version: `%d` on this page\\.",
+			regexp.QuoteMeta(sc.schema), report.Version(sc.schema)); !regexp.MustCompile(want).MatchString(text) {
+			t.Errorf("%s does not say %q", schemaDoc, want)
+		}
 	}
 }
 

@@ -27,7 +27,16 @@ type SweepDocument struct {
 	// against, and how (Compare); nil until Compare is called.
 	ComparisonSettings *ComparisonSettings `json:"comparison_settings,omitempty"`
 	Baseline           *SweepBaseline      `json:"baseline,omitempty"`
-	Inputs             []SweepInput        `json:"inputs"`
+	// ClaudeCode is Claude Code's own scheme (the claude-code policy as
+	// it comes) on every session, which the plots draw beside the points
+	// for reference; nil when it is the baseline (SetClaudeCode).
+	ClaudeCode *SweepBaseline `json:"claude_code,omitempty"`
+	Inputs     []SweepInput   `json:"inputs"`
+	// SessionsWithoutCalls counts the sessions whose main thread made no
+	// call: nothing to replay, the same empty run at every point. Their
+	// rows and totals stay; the spreads, the comparisons and the plots
+	// leave them out.
+	SessionsWithoutCalls int `json:"sessions_without_calls"`
 	// Rows: one per point and session, in point then input order.
 	Rows []SweepRow `json:"rows"`
 	// Totals: one per point, best first.
@@ -82,7 +91,7 @@ type SweepRow struct {
 func NewSweepDocument(ctxlab string, grid SweepGrid, obj metric.Metric, cons []sweep.Constraint, pareto []metric.Metric,
 	inputs []SweepInput, rows []sweep.Row, errs []string) *SweepDocument {
 	doc := &SweepDocument{
-		Schema: SchemaSweep, Version: SchemaVersion, Ctxlab: ctxlab, Grid: grid, Objective: obj.Name,
+		Schema: SchemaSweep, Version: SweepVersion, Ctxlab: ctxlab, Grid: grid, Objective: obj.Name,
 		Constraints: []string{}, Inputs: inputs, Rows: []SweepRow{}, ParetoComparisons: []Comparison{}, Errors: errs,
 	}
 	if doc.Errors == nil {
@@ -108,6 +117,13 @@ func NewSweepDocument(ctxlab string, grid SweepGrid, obj metric.Metric, cons []s
 		}
 	}
 	doc.Totals = sweep.Summarize(grid.Points, rows, obj, cons, pareto)
+	if len(byPoint) > 0 { // every point runs every session: count at the first
+		for _, r := range byPoint[0] {
+			if r.Metrics.Calls == 0 {
+				doc.SessionsWithoutCalls++
+			}
+		}
+	}
 	return doc
 }
 
@@ -127,8 +143,58 @@ func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Opt
 	for i, r := range doc.Rows {
 		rows[i] = sweep.Row{Point: index[r.Policy], Session: r.Session, Project: r.Project, Metrics: r.Metrics}
 	}
+	b := doc.run(policy, base)
+	ms := b.metrics()
+	obj, _ := metric.Lookup(doc.Objective)
+	metrics := []string{doc.Objective}
+	for _, m := range doc.Pareto {
+		if !slices.Contains(metrics, m) {
+			metrics = append(metrics, m)
+		}
+	}
+	set := newSettings(policy, metrics, opt)
+	sweep.Compare(doc.Totals, rows, ms, policy, obj, opt)
+	if len(doc.Pareto) == 2 {
+		a, _ := metric.Lookup(doc.Pareto[0])
+		c, _ := metric.Lookup(doc.Pareto[1])
+		doc.ParetoComparisons = sweep.FrontSteps(doc.Totals, rows, a, c, opt)
+	}
+	doc.ComparisonSettings, doc.Baseline = set, b
+	for i := range doc.Totals {
+		if c := doc.Totals[i].Comparison; c != nil {
+			c.LowerBound = doc.lowerBound(*c)
+		}
+	}
+	for i := range doc.ParetoComparisons {
+		doc.ParetoComparisons[i].LowerBound = doc.lowerBound(doc.ParetoComparisons[i])
+	}
+}
+
+// lowerBound says whether a comparison's totals rest on placeholder
+// output counts: the metric's value in some session's row of the point
+// or the baseline does.
+func (doc *SweepDocument) lowerBound(c Comparison) bool {
+	mt, err := metric.Lookup(c.Metric)
+	if err != nil {
+		return false
+	}
+	rows := doc.Rows
+	if b := doc.Baseline; b != nil && !b.InGrid {
+		rows = append(slices.Clip(rows), b.Rows...)
+	}
+	for i := range rows {
+		if (rows[i].Policy == c.Policy || rows[i].Policy == c.Baseline) && mt.LowerBound(&rows[i].Metrics) {
+			return true
+		}
+	}
+	return false
+}
+
+// run is a policy's run of every session: a grid point's rows (base nil
+// and policy a point's spec), else base, run apart.
+func (doc *SweepDocument) run(policy string, base []SweepRow) *SweepBaseline {
 	b := &SweepBaseline{Policy: policy, Rows: []SweepRow{}}
-	if _, ok := index[policy]; ok && base == nil {
+	if base == nil && slices.ContainsFunc(doc.Grid.Points, func(p sweep.Point) bool { return p.Spec == policy }) {
 		b.InGrid = true
 		for _, r := range doc.Rows {
 			if r.Policy == policy {
@@ -141,27 +207,45 @@ func (doc *SweepDocument) Compare(policy string, base []SweepRow, opt paired.Opt
 			b.Rows = append(b.Rows, r)
 		}
 	}
+	b.Metrics = simulate.SumMetrics(b.metrics())
+	return b
+}
+
+// metrics is the run's metrics of each session, in input order.
+func (b *SweepBaseline) metrics() []simulate.Metrics {
 	ms := make([]simulate.Metrics, len(b.Rows))
 	for i, r := range b.Rows {
 		ms[i] = r.Metrics
 	}
-	b.Metrics = simulate.SumMetrics(ms)
+	return ms
+}
+
+// SetClaudeCode records Claude Code's own scheme, policy (claude-code's
+// canonical spec), for the plots to draw: a grid point's rows (rows nil),
+// or its run apart of every session. Nothing when it is the baseline,
+// drawn already.
+func (doc *SweepDocument) SetClaudeCode(policy string, rows []SweepRow) {
+	if doc.Baseline != nil && doc.Baseline.Policy == policy {
+		doc.ClaudeCode = nil
+		return
+	}
+	doc.ClaudeCode = doc.run(policy, rows)
+}
+
+// References are the runs the plots draw beside the grid's points: the
+// baseline ("observed (baseline)"), then Claude Code's own scheme when it
+// is another run ("claude-code (reference)"); each summed as a point is
+// (sweep.NewReference).
+func (doc *SweepDocument) References() []sweep.Reference {
 	obj, _ := metric.Lookup(doc.Objective)
-	metrics := []string{doc.Objective}
-	for _, m := range doc.Pareto {
-		if !slices.Contains(metrics, m) {
-			metrics = append(metrics, m)
-		}
+	var out []sweep.Reference
+	if b := doc.Baseline; b != nil {
+		out = append(out, sweep.NewReference(b.Policy+" (baseline)", b.Policy, b.metrics(), obj))
 	}
-	set := &ComparisonSettings{Baseline: policy, Metrics: metrics,
-		Resamples: max(opt.Resamples, 0), Confidence: opt.Confidence, Alpha: opt.Alpha}
-	sweep.Compare(doc.Totals, rows, ms, policy, obj, opt)
-	if len(doc.Pareto) == 2 {
-		a, _ := metric.Lookup(doc.Pareto[0])
-		c, _ := metric.Lookup(doc.Pareto[1])
-		doc.ParetoComparisons = sweep.FrontSteps(doc.Totals, rows, a, c, opt)
+	if c := doc.ClaudeCode; c != nil {
+		out = append(out, sweep.NewReference(c.Policy+" (reference)", c.Policy, c.metrics(), obj))
 	}
-	doc.ComparisonSettings, doc.Baseline = set, b
+	return out
 }
 
 // Params are the swept parameters, in the grid's order.

@@ -20,10 +20,10 @@ func TestNewSweepDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := []sweep.Row{
-		{Point: 1, Session: "a", Metrics: simulate.Metrics{TotalCost: 4}},
-		{Point: 0, Session: "a", Metrics: simulate.Metrics{TotalCost: 1}},
-		{Point: 1, Session: "b", Metrics: simulate.Metrics{TotalCost: 5}},
-		{Point: 0, Session: "b", Metrics: simulate.Metrics{TotalCost: 2}},
+		{Point: 1, Session: "a", Metrics: simulate.Metrics{Calls: 1, TotalCost: 4}},
+		{Point: 0, Session: "a", Metrics: simulate.Metrics{Calls: 1, TotalCost: 1}},
+		{Point: 1, Session: "b", Metrics: simulate.Metrics{Calls: 1, TotalCost: 5}},
+		{Point: 0, Session: "b", Metrics: simulate.Metrics{Calls: 1, TotalCost: 2}},
 	}
 	doc := NewSweepDocument("v1", SweepGrid{Points: points}, obj, []sweep.Constraint{con}, []metric.Metric{obj, peak}, nil, rows, nil)
 	var got []string
@@ -41,5 +41,20 @@ func TestNewSweepDocument(t *testing.T) {
 	}
 	if doc.Errors == nil || doc.Inputs == nil || len(doc.Totals) != 2 || doc.Totals[0].Policy != "keep-last-n:n=2" {
 		t.Errorf("errors %v, inputs %v, totals %+v", doc.Errors, doc.Inputs, doc.Totals)
+	}
+}
+
+// A session without a call is counted once, however many points.
+func TestSweepWithoutCalls(t *testing.T) {
+	points := []sweep.Point{{Spec: "keep-last-n:n=2"}, {Spec: "keep-last-n:n=4"}}
+	obj, _ := metric.Lookup("total_cost_usd")
+	rows := []sweep.Row{
+		{Point: 0, Session: "a", Metrics: simulate.Metrics{Calls: 1, TotalCost: 1}},
+		{Point: 0, Session: "b"},
+		{Point: 1, Session: "a", Metrics: simulate.Metrics{Calls: 1, TotalCost: 2}},
+		{Point: 1, Session: "b"},
+	}
+	if doc := NewSweepDocument("v1", SweepGrid{Points: points}, obj, nil, nil, nil, rows, nil); doc.SessionsWithoutCalls != 1 || doc.Totals[0].Sessions != 2 {
+		t.Errorf("%d sessions without calls, %d sessions a point; want 1 and 2", doc.SessionsWithoutCalls, doc.Totals[0].Sessions)
 	}
 }

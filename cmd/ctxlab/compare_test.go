@@ -335,14 +335,16 @@ func TestCompareStats(t *testing.T) {
 		Geomean                  *float64 `json:"geomean_ratio"`
 		P                        *float64 `json:"wilcoxon_p"`
 		Significant              bool
+		WilcoxonSignificant      bool `json:"wilcoxon_significant"`
 	}
 	type doc struct {
 		Settings struct {
-			Baseline   string
-			Metrics    []string
-			Resamples  int
-			Confidence float64
-			Alpha      float64
+			Baseline     string
+			Metrics      []string
+			Resamples    int
+			Confidence   float64
+			Alpha        float64
+			Significance string
 		} `json:"comparison_settings"`
 		Comparisons []comp
 		Sessions    []struct {
@@ -366,12 +368,20 @@ func TestCompareStats(t *testing.T) {
 		return d
 	}
 	d := run()
-	if len(d.Comparisons) != 6 || d.Settings.Baseline != "observed" || d.Settings.Resamples != 10000 || d.Settings.Alpha != 0.05 {
+	if len(d.Comparisons) != 6 || d.Settings.Baseline != "observed" || d.Settings.Resamples != 10000 || d.Settings.Alpha != 0.05 ||
+		d.Settings.Significance != "bootstrap_interval" {
 		t.Fatalf("defaults: %+v", d)
 	}
+	// The interval, about [+36%, +65%], decides: significant; the
+	// signed-rank test, whose smallest p for four sessions is 2/2⁴, is not.
 	c := d.Comparisons[0]
-	if c.Policy != "claude-code" || c.Metric != "total_cost_usd" || c.Sessions != 4 || *c.P != 0.125 || c.Significant {
+	if c.Policy != "claude-code" || c.Metric != "total_cost_usd" || c.Sessions != 4 || *c.P != 0.125 || !c.Significant || c.WilcoxonSignificant || !(*c.Low > 0) {
 		t.Errorf("first comparison %+v", c)
+	}
+	for _, c := range d.Comparisons {
+		if c.Significant != (c.Low != nil && (*c.Low > 0 || *c.High < 0)) {
+			t.Errorf("%s %s: significant %v beside [%v, %v]", c.Metric, c.Policy, c.Significant, *c.Low, *c.High)
+		}
 	}
 	// docs/compare.md's worked example, by hand from the sessions' costs:
 	// the change of the totals, the median of the four changes, the
@@ -402,17 +412,18 @@ func TestCompareStats(t *testing.T) {
 	if *c.Low < changes[0] || *c.High > changes[3] || *c.Low > *c.TotalChangePct || *c.High < *c.TotalChangePct {
 		t.Errorf("interval [%v, %v]: want within [%v, %v] around %v", *c.Low, *c.High, changes[0], changes[3], *c.TotalChangePct)
 	}
-	// A wider interval at a higher confidence; no interval without
-	// resamples; significant once α is above p.
+	// A wider interval at a higher confidence; no interval, and nothing
+	// significant, without resamples; significant by rank once α is above
+	// p, which moves nothing else.
 	wide := run("--confidence", "0.99").Comparisons[0]
 	if *wide.Low > *c.Low || *wide.High < *c.High {
 		t.Errorf("99%% [%v, %v] narrower than 95%% [%v, %v]", *wide.Low, *wide.High, *c.Low, *c.High)
 	}
-	if c := run("--bootstrap", "0").Comparisons[0]; c.Low != nil || c.High != nil || c.TotalChangePct == nil {
+	if c := run("--bootstrap", "0").Comparisons[0]; c.Low != nil || c.High != nil || c.TotalChangePct == nil || c.Significant {
 		t.Errorf("--bootstrap 0: %+v", c)
 	}
-	if c := run("--alpha", "0.2").Comparisons[0]; !c.Significant {
-		t.Errorf("--alpha 0.2: p 0.125 not significant")
+	if c := run("--alpha", "0.2").Comparisons[0]; !c.WilcoxonSignificant || !c.Significant {
+		t.Errorf("--alpha 0.2: p 0.125 not significant by rank: %+v", c)
 	}
 	d = run("--policy", "observed,none,claude-code", "--baseline", "none", "--stats", "cache_write, compactions")
 	want := []string{"cache_write observed", "cache_write claude-code", "compactions observed", "compactions claude-code"}
@@ -435,7 +446,10 @@ func TestCompareStats(t *testing.T) {
 // in order, every row has as many cells as the column specification, and
 // no cell holds a character LaTeX would read as markup.
 func TestLaTeXStructure(t *testing.T) {
-	escapes := regexp.MustCompile(`\\(textasciitilde|textasciicircum|textbackslash|textbar|ldots)\{\}|\\[_%$&#{}]|\$(-|<|>|\\geq|\\leq|\\Delta|\\times|\\alpha|\\pm|\\rightarrow|\^2)\$`)
+	escapes := regexp.MustCompile(`\\(textasciitilde|textasciicircum|textbackslash|textbar|ldots|allowbreak)\{\}|\\[_%&#{}]|\$(-|<|>|\\geq|\\leq|\\Delta|\\times|\\alpha|\\pm|\\rightarrow|\^2|\\\$|\\dagger)\$|-\{\}`)
+	// A wrapped cell: its \parbox and the \mbox of each piece of a name.
+	parbox := regexp.MustCompile(`^\\parbox\[t\]\{[0-9.]+em\}\{\\raggedright (.*)\\strut\}$`)
+	mbox := regexp.MustCompile(`\\mbox\{((?:[^{}]|\{\})*)\}`)
 	for _, args := range [][]string{
 		{"compare", "--detail", "--policy", goldenPolicies, "--fidelity", "--calls", "--format", "latex", fixtures},
 		{"sweep", "--policy", "keep-last-n", "--vary", "n=3,10", "--pareto", "total_cost_usd,peak_context", "--format", "latex", fixtures},
@@ -475,6 +489,7 @@ func TestLaTeXStructure(t *testing.T) {
 					t.Errorf("%s table %d: %d cells for %d columns: %s", args[0], i, len(cells), len(spec[1]), line)
 				}
 				for _, c := range cells {
+					c = mbox.ReplaceAllString(parbox.ReplaceAllString(c, "$1"), "$1")
 					if bare := escapes.ReplaceAllString(c, ""); strings.ContainsAny(bare, `\_%$&#{}~^<>|`) {
 						t.Errorf("%s table %d: unescaped markup in %q", args[0], i, c)
 					}

@@ -179,6 +179,7 @@ func TestSweepStats(t *testing.T) {
 		High                     *float64 `json:"total_change_ci_high_pct"`
 		P                        *float64 `json:"wilcoxon_p"`
 		Significant              bool
+		WilcoxonSignificant      bool `json:"wilcoxon_significant"`
 	}
 	type doc struct {
 		Settings report.ComparisonSettings `json:"comparison_settings"`
@@ -228,7 +229,9 @@ func TestSweepStats(t *testing.T) {
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9*max(1, math.Abs(b)) }
 
 	// Against observed, run apart on every session: compare's costs
-	// (docs/compare.md), all four sessions dearer under n=2 (p = 2/2⁴).
+	// (docs/compare.md), all four sessions dearer under n=2 (p = 2/2⁴,
+	// not significant by rank; every resample dearer too, so the
+	// interval excludes 0 and decides: significant).
 	d, out := run()
 	if _, again := run(); again != out {
 		t.Error("two runs differ")
@@ -243,7 +246,7 @@ func TestSweepStats(t *testing.T) {
 		c := tot.Comparison
 		v := costs(d.Rows, tot.Policy)
 		ch := pairedtest.ExactChanges(obs, v)
-		if c.Baseline != "observed" || c.Sessions != 4 || *c.P != 0.125 || c.Significant || !near(*c.Change, 100*(sum(v)/sum(obs)-1)) ||
+		if c.Baseline != "observed" || c.Sessions != 4 || *c.P != 0.125 || c.WilcoxonSignificant || !c.Significant || !(*c.Low > 0) || !near(*c.Change, 100*(sum(v)/sum(obs)-1)) ||
 			!quantileFits(ch, *c.Low, 0.025) || !quantileFits(ch, *c.High, 0.975) ||
 			!near(*tot.Low, 1.495029*(1+*c.Low/100)) || !near(*tot.High, 1.495029*(1+*c.High/100)) {
 			t.Errorf("%s: %+v, interval %v %v; want change %v", tot.Policy, c, *tot.Low, *tot.High, 100*(sum(v)/sum(obs)-1))
@@ -262,13 +265,14 @@ func TestSweepStats(t *testing.T) {
 	}
 	clear := d.Pareto[1]
 	if clear.Metric != "clearings" || clear.Baseline != "keep-last-n:n=2" || clear.Policy != "keep-last-n:n=8" || clear.BaselineTotal != 59 || clear.Total != 35 ||
-		!near(*clear.Change, 100*(35.0/59-1)) || !near(*clear.P, 2*distuv.UnitNormal.CDF(-2)) || !clear.Significant ||
+		!near(*clear.Change, 100*(35.0/59-1)) || !near(*clear.P, 2*distuv.UnitNormal.CDF(-2)) || !clear.Significant || !clear.WilcoxonSignificant ||
 		!near(*clear.Low, -2400.0/54) || *clear.High != -37.5 {
 		t.Errorf("clearings step: %+v (change %v, p %v, interval %v %v)", clear, *clear.Change, *clear.P, *clear.Low, *clear.High)
 	}
 	ch := pairedtest.ExactChanges(n2, n8)
 	cost := d.Pareto[0]
-	if cost.Metric != "total_cost_usd" || !quantileFits(ch, *cost.Low, 0.025) || !quantileFits(ch, *cost.High, 0.975) || *cost.P != 0.125 || cost.Significant {
+	if cost.Metric != "total_cost_usd" || !quantileFits(ch, *cost.Low, 0.025) || !quantileFits(ch, *cost.High, 0.975) || *cost.P != 0.125 ||
+		cost.Significant != (*cost.Low > 0) || cost.WilcoxonSignificant {
 		t.Errorf("cost step: %+v", cost)
 	}
 	for _, tot := range d.Totals {
@@ -279,18 +283,20 @@ func TestSweepStats(t *testing.T) {
 		}
 	}
 
-	// --alpha above p: significant; --bootstrap 0: no interval, the test
-	// still; the table shows the change, or ~.
+	// --alpha above p: significant by rank; --bootstrap 0: no interval,
+	// so nothing significant, the test still; the table shows the change
+	// whatever the tests say, differs (the interval's verdict) and p,
+	// marked † where the test disagrees.
 	d, _ = run("--alpha", "0.2", "--bootstrap", "0")
-	if c := d.Totals[0].Comparison; !c.Significant || c.Low != nil || d.Totals[0].Low != nil || *c.P != 0.125 || d.Settings.Resamples != 0 {
+	if c := d.Totals[0].Comparison; c.Significant || !c.WilcoxonSignificant || c.Low != nil || d.Totals[0].Low != nil || *c.P != 0.125 || d.Settings.Resamples != 0 {
 		t.Errorf("--alpha 0.2 --bootstrap 0: %+v, interval %v", c, d.Totals[0].Low)
 	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--alpha", "0.2"}, "+56.7%"},
-		{nil, "      ~ |"},
+		{[]string{"--alpha", "0.2"}, "| +56.7% | yes     | 0.125 |"},
+		{nil, "| +56.7% | yes     | 0.125† |"},
 	} {
 		text, _, _ := ctxlab(t, "", nil, append([]string{"sweep", "--wide", "--policy", "keep-last-n", "--vary", "n=2,8"}, append(c.args, fixtures)...)...)
 		// One fixture session's output counts are placeholders: the cost
@@ -328,5 +334,48 @@ func TestSweepStatsErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
 		}
+	}
+}
+
+// TestSweepClaudeCodeReference: the study carries Claude Code's own
+// scheme for its plots to draw beside the points (and the baseline): run
+// apart on every session (its totals compare's), taken from the grid when
+// a point is plain claude-code, and left out when it is the baseline.
+func TestSweepClaudeCodeReference(t *testing.T) {
+	type run struct {
+		Policy  string
+		InGrid  bool `json:"in_grid"`
+		Metrics struct {
+			TotalCost float64 `json:"total_cost_usd"`
+		}
+		Rows []report.SweepRow
+	}
+	sweepJSON := func(args ...string) map[string]json.RawMessage {
+		t.Helper()
+		out, errOut, code := ctxlab(t, "", nil, append(append([]string{"sweep", "--format", "json"}, args...), fixtures)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var d map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := sweepJSON("--policy", "keep-last-n", "--vary", "n=2,8")
+	var cc run
+	if err := json.Unmarshal(d["claude_code"], &cc); err != nil {
+		t.Fatalf("claude_code: %v", err)
+	}
+	// compare's claude-code over the four fixtures (docs/compare.md).
+	if cc.Policy != "claude-code" || cc.InGrid || len(cc.Rows) != 4 || math.Abs(cc.Metrics.TotalCost-2.206217) > 1e-9 {
+		t.Errorf("claude_code: %+v", cc)
+	}
+	d = sweepJSON("--policy", "keep-last-n,claude-code", "--vary", "n=2,8")
+	if err := json.Unmarshal(d["claude_code"], &cc); err != nil || !cc.InGrid || len(cc.Rows) != 4 || cc.Rows[0].Values == nil {
+		t.Errorf("claude-code a point of the grid: %+v (%v)", cc, err)
+	}
+	if d = sweepJSON("--policy", "keep-last-n", "--vary", "n=2,8", "--baseline", "claude-code"); d["claude_code"] != nil {
+		t.Errorf("claude-code the baseline: claude_code %s, want it left out", d["claude_code"])
 	}
 }

@@ -129,7 +129,7 @@ func TestReplayPlots(t *testing.T) {
 		}
 	}
 	_, w, _, _ = Replay(&Inputs{Sources: in.Sources[:1]}, options(&bytes.Buffer{}), ReplayPlan{Policy: &obs, Plots: &Plots{Dir: t.TempDir(), Format: "svg"}})
-	if n := len(plots.SessionFiles("x", []*simulate.Result{{}}, &accounting.Report{}, "svg", plots.Options{})); len(w.Paths) > n+2 || len(w.Paths) == 0 {
+	if n := len(plots.SessionFiles("x", []*simulate.Result{{Metrics: simulate.Metrics{Calls: 1}}}, &accounting.Report{}, "svg", plots.Options{})); len(w.Paths) > n+2 || len(w.Paths) == 0 {
 		t.Errorf("one session: %d plots", len(w.Paths))
 	}
 }
@@ -257,7 +257,7 @@ func TestComparePlots(t *testing.T) {
 	if err != nil || len(w.Errs) > 0 {
 		t.Fatal(err, w.Errs)
 	}
-	totals := CompareTotalFiles(doc.Policies, doc.Total, doc.ComparisonSettings, doc.Comparisons, p)
+	totals := CompareTotalFiles(doc.Policies, doc.Total, doc.SessionsWithoutCalls, doc.ComparisonSettings, doc.Comparisons, p)
 	if len(totals) == 0 || w.Paths[len(w.Paths)-1] != filepath.Join(dir, totals[len(totals)-1].Name) {
 		t.Errorf("the cost by policy is not last: %q", w.Paths)
 	}
@@ -268,7 +268,7 @@ func TestComparePlots(t *testing.T) {
 	if err := totals[0].Figure.Write(&with, "svg"); err != nil {
 		t.Fatal(err)
 	}
-	if err := CompareTotalFiles(doc.Policies, doc.Total, nil, nil, p)[0].Figure.Write(&without, "svg"); err != nil {
+	if err := CompareTotalFiles(doc.Policies, doc.Total, 0, nil, nil, p)[0].Figure.Write(&without, "svg"); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Equal(with.Bytes(), without.Bytes()) {
@@ -277,7 +277,7 @@ func TestComparePlots(t *testing.T) {
 	set := *doc.ComparisonSettings
 	set.Resamples = 0
 	var none bytes.Buffer
-	_ = CompareTotalFiles(doc.Policies, doc.Total, &set, doc.Comparisons, p)[0].Figure.Write(&none, "svg")
+	_ = CompareTotalFiles(doc.Policies, doc.Total, 0, &set, doc.Comparisons, p)[0].Figure.Write(&none, "svg")
 	if !bytes.Equal(none.Bytes(), without.Bytes()) {
 		t.Error("intervals drawn without resamples")
 	}
@@ -372,7 +372,7 @@ func TestSweepPlots(t *testing.T) {
 		if resamples > 0 {
 			iv = plots.Interval{Confidence: paired.DefaultConfidence, Baseline: "observed"}
 		}
-		want := plots.SweepFiles(points, doc.Totals, []string{"n"}, obj, nil, doc.ParetoComparisons, len(doc.Inputs), iv, "svg", plots.Options{})
+		want := plots.SweepFiles(points, doc.Totals, []string{"n"}, obj, nil, doc.ParetoComparisons, len(doc.Inputs), iv, doc.References(), "svg", plots.Options{})
 		var a, b bytes.Buffer
 		_ = want[0].Figure.Write(&a, "svg")
 		got, err := os.ReadFile(w.Paths[0])

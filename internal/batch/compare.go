@@ -48,7 +48,7 @@ func (p *ComparePlan) session(s *Session, names []string, cfg *simulate.Config) 
 	results := s.Runs(p.Policies)
 	out := compared{runs: report.NewCompared(s.Session, results, p.Calls), unpriced: accounting.Unpriced(s.Session, cfg.Prices)}
 	if p.Plots != nil {
-		out.plots = p.Plots.Write(plots.SessionFiles(names[s.Index], results, nil, p.Plots.Format, p.Plots.Options))
+		out.plots = p.Plots.WriteSession(plots.SessionFiles(names[s.Index], results, nil, p.Plots.Format, p.Plots.Options), out.runs.HasCalls())
 	}
 	if p.Fidelity {
 		out.fid = fidelity.New(s.Session, s.Trace(), s.Run(policies.Observed()), s.Run(policies.ClaudeCode()), fidelity.DefaultTolerances())
@@ -96,22 +96,23 @@ func Compare(in *Inputs, o Options, p ComparePlan) (*report.CompareDocument, Wri
 		// Unlike replay's totals, which would repeat a lone session's
 		// plots, the cost by policy is drawn for one session too: no other
 		// plot puts the policies' totals side by side.
-		written.Add(p.Plots.Write(CompareTotalFiles(doc.Policies, doc.Total, doc.ComparisonSettings, doc.Comparisons, p.Plots)))
+		written.Add(p.Plots.Write(CompareTotalFiles(doc.Policies, doc.Total, doc.SessionsWithoutCalls, doc.ComparisonSettings, doc.Comparisons, p.Plots)))
 	}
 	return doc, written, out, nil
 }
 
 // CompareTotalFiles is the plot of the whole input's cost under each
 // policy, from a compare document's total, with the intervals of the
-// totals against the baseline when the statistics have resamples.
-func CompareTotalFiles(policies []string, total *report.Compared, set *report.ComparisonSettings, comps []report.Comparison, p *Plots) []plots.File {
+// totals against the baseline when the statistics have resamples (the
+// sessions without a call, left out of them, add their fixed cost).
+func CompareTotalFiles(policies []string, total *report.Compared, withoutCalls int, set *report.ComparisonSettings, comps []report.Comparison, p *Plots) []plots.File {
 	ms := make([]simulate.Metrics, len(total.Runs))
 	for i, r := range total.Runs {
 		ms[i] = r.Metrics
 	}
 	var ivs plots.CostIntervals
 	if set != nil && set.Resamples > 0 {
-		ivs.Low, ivs.High = report.TotalCostIntervals(policies, total.Sessions, comps)
+		ivs.Low, ivs.High = report.TotalCostIntervals(policies, total, withoutCalls, comps)
 		ivs.Interval = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
 	}
 	return plots.CompareTotalFiles(policies, ms, total.Sessions, ivs, p.Format, p.Options)

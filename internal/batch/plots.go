@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ctxlab/ctxlab/internal/atomicfile"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report/plots"
 )
@@ -72,17 +73,31 @@ func (p *Plots) Write(files []plots.File) Written {
 	return w
 }
 
+// WriteSession writes a session's plots (plots.SessionFiles); a session
+// without a call has none, and is counted.
+func (p *Plots) WriteSession(files []plots.File, hasCalls bool) Written {
+	w := p.Write(files)
+	if p != nil && !hasCalls {
+		w.WithoutCalls = 1
+	}
+	return w
+}
+
 // Written is what writing some plots did: the paths written, in order,
 // and the failures.
 type Written struct {
 	Paths []string
 	Errs  []error
+	// WithoutCalls counts the sessions that got no plots: their main
+	// thread made no call, so there was nothing to draw.
+	WithoutCalls int
 }
 
 // Add appends what x wrote.
 func (w *Written) Add(x Written) {
 	w.Paths = append(w.Paths, x.Paths...)
 	w.Errs = append(w.Errs, x.Errs...)
+	w.WithoutCalls += x.WithoutCalls
 }
 
 // List writes each path written, one a line after prefix, to list, and
@@ -91,6 +106,9 @@ func (w *Written) Add(x Written) {
 func (w *Written) List(list io.Writer, prefix string, log io.Writer) error {
 	for _, path := range w.Paths {
 		fmt.Fprintln(list, prefix+path)
+	}
+	if w.WithoutCalls > 0 {
+		fmt.Fprintf(log, "ctxlab: no plots for %s without a call: nothing to draw\n", numtext.Count(w.WithoutCalls, "session", "sessions"))
 	}
 	for _, g := range groupErrors(w.Errs) {
 		fmt.Fprintln(log, "ctxlab:", g)

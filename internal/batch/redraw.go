@@ -13,7 +13,8 @@ import (
 
 // Redrawn is what Redraw wrote, and how many sessions lacked what some
 // plots need: a simulation (a replay report without one) or the runs'
-// calls (a compare report without them).
+// calls (a compare report without them). Written.WithoutCalls counts the
+// sessions whose main thread made no call: nothing to draw.
 type Redrawn struct {
 	Written
 	NoRuns, NoCalls int
@@ -33,15 +34,17 @@ func Redraw(r io.Reader, path string, p *Plots, workers int, log io.Writer) (Red
 		out      Redrawn
 	)
 	pool := p.pool(workers)
+	withoutCalls := 0
 	h, err := report.ReadJSON(r, func(s report.ReadSession) error {
 		sessions++
-		files, err := p.sessionFiles(s, &namer, &out)
+		files, err := p.sessionFiles(s, &namer, &out, &withoutCalls)
 		if err == nil {
 			pool.submit(files)
 		}
 		return err
 	})
 	out.Written = pool.wait()
+	out.WithoutCalls = withoutCalls
 	if err != nil {
 		var de *report.DecodeError
 		if errors.As(err, &de) {
@@ -59,13 +62,14 @@ func Redraw(r io.Reader, path string, p *Plots, workers int, log io.Writer) (Red
 	case h.ReplayTotal != nil && sessions > 1:
 		out.Add(p.Write(plots.TotalFiles(h.ReplayTotal, p.Format, p.Options)))
 	case h.CompareTotal != nil:
-		out.Add(p.Write(CompareTotalFiles(h.Policies, h.CompareTotal, h.ComparisonSettings, h.Comparisons, p)))
+		out.Add(p.Write(CompareTotalFiles(h.Policies, h.CompareTotal, h.SessionsWithoutCalls, h.ComparisonSettings, h.Comparisons, p)))
 	}
 	return out, nil
 }
 
 // sessionFiles are the plots of one session read from a report.
-func (p *Plots) sessionFiles(s report.ReadSession, namer *plots.Namer, out *Redrawn) ([]plots.File, error) {
+// A session without a call has none, and is counted in withoutCalls.
+func (p *Plots) sessionFiles(s report.ReadSession, namer *plots.Namer, out *Redrawn, withoutCalls *int) ([]plots.File, error) {
 	switch {
 	case s.Replay != nil:
 		rep := s.Replay.Report
@@ -78,7 +82,14 @@ func (p *Plots) sessionFiles(s report.ReadSession, namer *plots.Namer, out *Redr
 		} else {
 			out.NoRuns++
 		}
+		if !plots.HasCalls(runs, rep) {
+			*withoutCalls++
+		}
 		return plots.SessionFiles(namer.Name(rep.Summary.ID, rep.Summary.Project), runs, rep, p.Format, p.Options), nil
+	case s.Compare != nil && !s.Compare.HasCalls():
+		namer.Name(s.Compare.ID, s.Compare.Project) // the later sessions' names are compare --plot's
+		*withoutCalls++                             // nothing to draw, with or without --calls
+		return nil, nil
 	case s.Compare != nil:
 		c := s.Compare
 		var runs []*simulate.Result

@@ -52,8 +52,9 @@ func (p *ReplayPlan) session(s *Session, names []string) replayed {
 	}
 	if p.Plots != nil {
 		// Drawn here, on the worker, so that only the paths are kept.
-		files := plots.SessionFiles(names[s.Index], []*simulate.Result{r.s.Simulation}, r.s.Report, p.Plots.Format, p.Plots.Options)
-		r.plots = p.Plots.Write(files)
+		runs := []*simulate.Result{r.s.Simulation}
+		files := plots.SessionFiles(names[s.Index], runs, r.s.Report, p.Plots.Format, p.Plots.Options)
+		r.plots = p.Plots.WriteSession(files, plots.HasCalls(runs, r.s.Report))
 	}
 	return r
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
@@ -31,12 +32,12 @@ type SweepPlan struct {
 	Plots *Plots
 }
 
-// swept is one session's rows: one per point, and the baseline's when it
-// is run apart.
+// swept is one session's rows: one per point, and the baseline's and
+// claude-code's when they are run apart.
 type swept struct {
-	rows  []sweep.Row
-	base  *report.SweepRow
-	input report.SweepInput
+	rows     []sweep.Row
+	base, cc *report.SweepRow
+	input    report.SweepInput
 }
 
 // Sweep reads the sessions once, runs each under every point of the grid
@@ -60,6 +61,10 @@ func Sweep(in *Inputs, o Options, p SweepPlan) (*report.SweepDocument, Written, 
 			return nil, Written{}, nil, err
 		}
 	}
+	// Claude Code's own scheme, drawn beside the points: a grid point's
+	// rows, else run apart, unless it is the baseline.
+	cc := policies.ClaudeCode()
+	ccApart := cc.Name() != p.Baseline && !slices.ContainsFunc(points, func(c policies.Compiled) bool { return c.Name() == cc.Name() })
 	ss, out, err := Collect(in, o, func(s *Session) swept {
 		v := swept{input: report.SweepInput{Path: s.Source.Path, SHA256: hashSource(s.Source)}}
 		for pi, r := range s.Runs(points) {
@@ -68,6 +73,9 @@ func Sweep(in *Inputs, o Options, p SweepPlan) (*report.SweepDocument, Written, 
 		if apart {
 			v.base = &report.SweepRow{Policy: base.Name(), Session: s.ID, Project: s.Project, Metrics: s.Run(base).Metrics}
 		}
+		if ccApart {
+			v.cc = &report.SweepRow{Policy: cc.Name(), Session: s.ID, Project: s.Project, Metrics: s.Run(cc).Metrics}
+		}
 		return v
 	})
 	if err != nil {
@@ -75,9 +83,12 @@ func Sweep(in *Inputs, o Options, p SweepPlan) (*report.SweepDocument, Written, 
 	}
 	var rows []sweep.Row
 	var inputs []report.SweepInput
-	var baseRows []report.SweepRow
+	var baseRows, ccRows []report.SweepRow // nil: not run apart
 	if apart {
 		baseRows = []report.SweepRow{}
+	}
+	if ccApart {
+		ccRows = []report.SweepRow{}
 	}
 	for _, v := range ss {
 		rows = append(rows, v.rows...)
@@ -85,9 +96,13 @@ func Sweep(in *Inputs, o Options, p SweepPlan) (*report.SweepDocument, Written, 
 		if v.base != nil {
 			baseRows = append(baseRows, *v.base)
 		}
+		if v.cc != nil {
+			ccRows = append(ccRows, *v.cc)
+		}
 	}
 	doc := report.NewSweepDocument(p.Ctxlab, p.Grid, p.Objective, p.Constraints, p.Pareto, inputs, rows, out.Errors)
 	doc.Compare(p.Baseline, baseRows, p.Stats)
+	doc.SetClaudeCode(cc.Name(), ccRows)
 	return doc, p.plots(doc), out, nil
 }
 
@@ -104,7 +119,7 @@ func (p *SweepPlan) plots(doc *report.SweepDocument) Written {
 	if opt := p.Stats.Resolved(); opt.Resamples > 0 { // as the document's comparisons
 		iv = plots.Interval{Confidence: opt.Confidence, Baseline: p.Baseline}
 	}
-	return p.Plots.Write(plots.SweepFiles(p.Grid.Points, doc.Totals, params, p.Objective, p.Pareto, doc.ParetoComparisons, len(doc.Inputs), iv, p.Plots.Format, p.Plots.Options))
+	return p.Plots.Write(plots.SweepFiles(p.Grid.Points, doc.Totals, params, p.Objective, p.Pareto, doc.ParetoComparisons, len(doc.Inputs), iv, doc.References(), p.Plots.Format, p.Plots.Options))
 }
 
 // hashSource is the SHA-256 of a session's files, the main one then its

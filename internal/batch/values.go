@@ -111,11 +111,12 @@ func (c *compared) UnmarshalJSON(data []byte) error {
 type sweptPart struct {
 	Rows  []sweep.Row       `json:"rows"`
 	Base  *report.SweepRow  `json:"baseline,omitempty"`
+	CC    *report.SweepRow  `json:"claude_code,omitempty"` // the plots' reference, when run apart
 	Input report.SweepInput `json:"input"`
 }
 
 func (s swept) MarshalJSON() ([]byte, error) {
-	return json.Marshal(sweptPart{Rows: s.rows, Base: s.base, Input: s.input})
+	return json.Marshal(sweptPart{Rows: s.rows, Base: s.base, CC: s.cc, Input: s.input})
 }
 
 func (s *swept) UnmarshalJSON(data []byte) error {
@@ -123,7 +124,7 @@ func (s *swept) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return err
 	}
-	s.rows, s.base, s.input = p.Rows, p.Base, p.Input
+	s.rows, s.base, s.cc, s.input = p.Rows, p.Base, p.CC, p.Input
 	return nil
 }
 

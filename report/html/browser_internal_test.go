@@ -93,15 +93,15 @@ func (b *browser) click(css string) {
 }
 
 // replayPage is replay's page on the fixtures (or path), each session
-// replayed under observed.
-func replayPage(t *testing.T, path string) string {
+// replayed under observed, with errs under "Could not be read".
+func replayPage(t *testing.T, path string, errs ...string) string {
 	t.Helper()
 	sessions := corpusload.Path(t, path)
 	var reps []*accounting.Report
 	for _, s := range sessions {
 		reps = append(reps, accounting.Analyze(s, accounting.DefaultConfig()))
 	}
-	doc := report.NewDocument(reps, accounting.DefaultConfig().Prices, nil)
+	doc := report.NewDocument(reps, accounting.DefaultConfig().Prices, errs)
 	p, err := policies.Parse("observed")
 	if err != nil {
 		t.Fatal(err)
@@ -170,11 +170,12 @@ func TestBrowserChartsOneScale(t *testing.T) {
 
 // Nothing makes the page wider than the window: not a long budget name
 // in the title, not a table of long file paths (which wrap rather than
-// widen even their own table), whatever the width.
+// widen even their own table), not a long path under "Could not be
+// read", whatever the width.
 func TestBrowserNeverWiderThanWindow(t *testing.T) {
 	b := newBrowser(t)
 	dir, path := cjkTranscript(t)
-	replay := replayPage(t, dir)
+	replay := replayPage(t, dir, "/home/dev/.claude/projects/"+strings.Repeat("a_long_project_folder_", 4)+"/session.jsonl: permission denied")
 	f, err := budget.Parse(strings.NewReader(`{"version": 1, "limits": [{"name": "cost", "measure": "total_cost_usd", "max": 0.01}]}`),
 		"/ci/budgets/"+strings.Repeat("a_very_long_budget_file_name_", 4)+".json", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), nil)
 	if err != nil {

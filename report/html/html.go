@@ -60,6 +60,20 @@ const (
 	foldShow = 10
 )
 
+// A page of many sessions holds the sections of the heaviest only, so
+// that a browser opens it whatever the input: at most maxSections
+// sessions, the heaviest first, while their sections add up to at most
+// sectionBudget bytes (the heaviest is always there). Every session keeps
+// its row in the overview; the page says how many have no section.
+const (
+	maxSections   = 50
+	sectionBudget = 8 << 20
+	// maxSweepRows bounds sweep's table of every point and session (a
+	// grid of 100 points over 5,000 sessions has 500,000; 2,000 rows of its
+	// 40 columns, a cell and its sort key each, are about 3 MB).
+	maxSweepRows = 2000
+)
+
 // htmlPage is the head of a report: its title, what it covers, the
 // overview and the table of contents. The sections follow it one by one.
 type htmlPage struct {
@@ -69,6 +83,8 @@ type htmlPage struct {
 	Errors   []string
 	Overview *htmlTable
 	Links    []htmlLink
+	// LeftOut says which sessions have no section, under the contents.
+	LeftOut string
 }
 
 // FoldShow is the number of rows a folded table shows, and FoldFrom the
@@ -125,19 +141,83 @@ type htmlChart struct {
 // section(i) builds it, so that only one section's charts are held at a
 // time, then the end of the page.
 func writeHTMLPage(w io.Writer, page *htmlPage, n int, section func(i int) (*htmlSection, error)) error {
-	if err := htmlTemplate.ExecuteTemplate(w, "head", page); err != nil {
-		return err
-	}
-	for i := range n {
+	return writeHTMLParts(w, page, n, func(w io.Writer, i int) error {
 		sec, err := section(i)
 		if err != nil {
 			return err
 		}
-		if err := htmlTemplate.ExecuteTemplate(w, "section", sec); err != nil {
+		return htmlTemplate.ExecuteTemplate(w, "section", sec)
+	})
+}
+
+// writeHTMLParts writes the page's head, each of n parts of its body,
+// then the end of the page.
+func writeHTMLParts(w io.Writer, page *htmlPage, n int, part func(w io.Writer, i int) error) error {
+	if err := htmlTemplate.ExecuteTemplate(w, "head", page); err != nil {
+		return err
+	}
+	for i := range n {
+		if err := part(w, i); err != nil {
 			return err
 		}
 	}
 	return htmlTemplate.ExecuteTemplate(w, "foot", page)
+}
+
+// pickSections chooses the sessions (0 to n-1, in the overview's order)
+// that get a section: the heaviest first (weight, ties in that order), at
+// most maxSections, while their sections, drawn by section, add up to at
+// most sectionBudget bytes; the heaviest always gets one. It returns each
+// chosen session's section, drawn (nil for the others), to be written in
+// the overview's order: only the chosen sections' bytes are held.
+func pickSections(n int, weight func(k int) int64, section func(k int) (*htmlSection, error)) ([][]byte, int, error) {
+	order := make([]int, n)
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(weight(a), weight(b)) })
+	out := make([][]byte, n)
+	kept, size := 0, 0
+	for _, k := range order {
+		if kept == maxSections {
+			break
+		}
+		sec, err := section(k)
+		if err != nil {
+			return nil, 0, err
+		}
+		var b bytes.Buffer
+		if err := htmlTemplate.ExecuteTemplate(&b, "section", sec); err != nil {
+			return nil, 0, err
+		}
+		if kept > 0 && size+b.Len() > sectionBudget {
+			break
+		}
+		out[k], kept, size = b.Bytes(), kept+1, size+b.Len()
+	}
+	return out, kept, nil
+}
+
+func cmpDesc(a, b int64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// leftOutText says which sessions have no section, when some have none:
+// for the page's head and under its contents. heaviest says what made
+// the kept ones heaviest; how, how to see any one in full.
+func leftOutText(kept, n int, heaviest, how string) string {
+	if kept == n {
+		return ""
+	}
+	return fmt.Sprintf("sections for %s of the %s sessions, those with the most tokens%s; the other %s only in the overview, without a link "+
+		"(a page holds at most %d sections and %d MB of them, so that a browser opens it): --format json has every session, and %s shows one in full",
+		numtext.Int(kept), numtext.Int(n), heaviest, numtext.Count(n-kept, "is", "are"), maxSections, sectionBudget>>20, how)
 }
 
 // ids gives each table of a section a unique anchor.
@@ -186,7 +266,9 @@ func htmlTableOf(t *table.Table, id string) htmlTable {
 		}
 		h.Rows = append(h.Rows, row)
 	}
-	h.Fold = len(h.Rows) > foldRows
+	// Lists fold; a record's fields (a key/value table) never do: its
+	// rows are one thing, the last as needed as the first.
+	h.Fold = len(h.Rows) > foldRows && !t.KeyValue
 	return h
 }
 
@@ -277,7 +359,7 @@ var overviewColumns = []htmlColumn{{Name: "Session"}, {Name: "Date"}, {Name: "Pr
 // document's (rawFloat prints a float as JSON does).
 func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htmlCell {
 	u := r.Usage.Total
-	tokens := u.Usage().Total()
+	tokens := reportTokens(r)
 	cost := cell(view.CostText(r.Summary.Cost, u.Unpriced, u.Calls, u.OutputLowerBound), strconv.FormatFloat(r.Summary.Cost, 'f', -1, 64))
 	if u.Unpriced > 0 && u.Unpriced == u.Calls {
 		cost.Value = ""
@@ -285,14 +367,24 @@ func overviewRow(r *accounting.Report, name, href, date, dateValue string) []htm
 	return []htmlCell{
 		{Text: name, Href: href}, {Text: date, Value: dateValue}, {Text: r.Summary.Project},
 		intCell(r.Summary.Calls), lowerCell(tokens, u.OutputLowerBound), cost, intCell(len(r.Compactions)),
-		cell(numtext.Pct(r.Usage.HitRatio*100), strconv.FormatFloat(r.Usage.HitRatio, 'f', -1, 64)),
+		hitCell(u.Calls, r.Usage.HitRatio),
 	}
+}
+
+// hitCell is a cache hit ratio; blank for a session without a call (a
+// ratio of nothing, not 0%).
+func hitCell(calls int, hit float64) htmlCell {
+	if calls == 0 {
+		return cell("", "")
+	}
+	return cell(numtext.Pct(hit*100), strconv.FormatFloat(hit, 'f', -1, 64))
 }
 
 // writeHTML writes replay's report: the overview (oldest session first,
 // as in the terminal), then each session's
 // detail (the sections of opt.Sections, never cut by Top, and the charts
-// of its run and accounting), then with several sessions the total.
+// of its run and accounting), then with several sessions the total. With
+// many sessions only the heaviest have a section (pickSections).
 func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 	opt.Top = 0
 	if doc.By != "" {
@@ -303,13 +395,38 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 		Lines:  []string{"prices of " + doc.Prices.Date + " (" + doc.Prices.Source + ")"},
 		Errors: doc.Errors,
 	}
-	ov := &htmlTable{ID: "overview-sessions", Columns: overviewColumns, Empty: "no session could be read"}
 	order := overviewOrder(doc, opt)
+	secs, kept, err := pickSections(len(order), func(k int) int64 { return reportTokens(doc.Sessions[order[k]].Report) }, func(k int) (*htmlSection, error) {
+		s := doc.Sessions[order[k]]
+		return replaySection(sessionAnchor(k), sessionTitle(s.Summary.ID, s.Summary.Project), s.Report, s.Simulation, s.Recorded, opt, func() []plots.File {
+			var runs []*simulate.Result
+			if s.Simulation != nil && opt.Wants("simulation") {
+				runs = []*simulate.Result{s.Simulation}
+			}
+			rep := s.Report
+			if !opt.Wants("tokens") && !opt.Wants("duplicates") {
+				rep = nil
+			}
+			return plots.SessionFiles(s.Summary.ID, runs, rep, "svg", plots.Options{})
+		})
+	})
+	if err != nil {
+		return err
+	}
+	ov := &htmlTable{ID: "overview-sessions", Columns: overviewColumns, Empty: "no session could be read"}
 	for k, i := range order {
 		s := doc.Sessions[i]
-		a := sessionAnchor(k)
-		ov.Rows = append(ov.Rows, overviewRow(s.Report, s.Summary.ID, "#"+a, dateText(s.Summary.Start.String()), s.Summary.Start.String()))
-		page.Links = append(page.Links, htmlLink{"#" + a, sessionTitle(s.Summary.ID, s.Summary.Project)})
+		href := ""
+		if secs[k] != nil {
+			href = "#" + sessionAnchor(k)
+			page.Links = append(page.Links, htmlLink{href, sessionTitle(s.Summary.ID, s.Summary.Project)})
+		}
+		ov.Rows = append(ov.Rows, overviewRow(s.Report, s.Summary.ID, href, dateText(s.Summary.Start.String()), s.Summary.Start.String()))
+	}
+	ov.Fold = len(ov.Rows) > foldRows
+	page.LeftOut = leftOutText(kept, len(order), "", "ctxlab replay --session ID --format html")
+	if page.LeftOut != "" {
+		page.Lines = append(page.Lines, page.LeftOut)
 	}
 	multi := len(doc.Sessions) > 1
 	if doc.Total != nil && len(doc.Sessions) > 0 {
@@ -332,29 +449,28 @@ func writeHTML(w io.Writer, doc *report.Document, opt report.Options) error {
 		}
 	}
 	page.Overview = ov
-	n := len(doc.Sessions)
-	if multi {
-		n++
-	}
-	return writeHTMLPage(w, page, n, func(i int) (*htmlSection, error) {
-		if i == len(doc.Sessions) {
-			return replaySection("total", "All "+numtext.Int(doc.Total.Summary.Sessions)+" sessions", doc.Total, nil, nil, opt, func() []plots.File {
-				return plots.TotalFiles(doc.Total, "svg", plots.Options{})
-			})
+	return writeHTMLParts(w, page, len(secs)+1, func(w io.Writer, k int) error {
+		if k < len(secs) {
+			_, err := w.Write(secs[k]) // nothing for a session without a section
+			return err
 		}
-		s := doc.Sessions[order[i]]
-		return replaySection(sessionAnchor(i), sessionTitle(s.Summary.ID, s.Summary.Project), s.Report, s.Simulation, s.Recorded, opt, func() []plots.File {
-			var runs []*simulate.Result
-			if s.Simulation != nil && opt.Wants("simulation") {
-				runs = []*simulate.Result{s.Simulation}
-			}
-			rep := s.Report
-			if !opt.Wants("tokens") && !opt.Wants("duplicates") {
-				rep = nil
-			}
-			return plots.SessionFiles(s.Summary.ID, runs, rep, "svg", plots.Options{})
+		if !multi {
+			return nil
+		}
+		sec, err := replaySection("total", "All "+numtext.Int(doc.Total.Summary.Sessions)+" sessions", doc.Total, nil, nil, opt, func() []plots.File {
+			return plots.TotalFiles(doc.Total, "svg", plots.Options{})
 		})
+		if err != nil {
+			return err
+		}
+		return htmlTemplate.ExecuteTemplate(w, "section", sec)
 	})
+}
+
+// reportTokens is a session's tokens as the overview counts them: input,
+// cache writes, cache reads and output.
+func reportTokens(r *accounting.Report) int64 {
+	return r.Usage.Total.Usage().Total()
 }
 
 // overviewOrder is the order of the terminal's overview (oldest first,
@@ -420,10 +536,27 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 		ov.Columns = append(ov.Columns, htmlColumn{Name: p + ": calls", Right: true}, htmlColumn{Name: p + ": tokens", Right: true},
 			htmlColumn{Name: p + ": cost", Right: true}, htmlColumn{Name: p + ": compactions", Right: true}, htmlColumn{Name: p + ": cache hit", Right: true})
 	}
+	secs, kept, err := pickSections(len(doc.Sessions), func(i int) int64 { return comparedTokens(doc.Sessions[i]) }, func(i int) (*htmlSection, error) {
+		s := doc.Sessions[i]
+		return compareSection(sessionAnchor(i), sessionTitle(s.ID, s.Project), s, opt, func(runs []*simulate.Result) []plots.File {
+			return plots.SessionFiles(s.ID, runs, nil, "svg", plots.Options{})
+		})
+	})
+	if err != nil {
+		return err
+	}
 	for i, s := range doc.Sessions {
-		a := sessionAnchor(i)
-		ov.Rows = append(ov.Rows, compareOverviewRow(s, s.ID, "#"+a))
-		page.Links = append(page.Links, htmlLink{"#" + a, sessionTitle(s.ID, s.Project)})
+		href := ""
+		if secs[i] != nil {
+			href = "#" + sessionAnchor(i)
+			page.Links = append(page.Links, htmlLink{href, sessionTitle(s.ID, s.Project)})
+		}
+		ov.Rows = append(ov.Rows, compareOverviewRow(s, s.ID, href))
+	}
+	ov.Fold = len(ov.Rows) > foldRows
+	page.LeftOut = leftOutText(kept, len(doc.Sessions), " under "+first(doc.Policies), "ctxlab compare --session ID --format html with the same policies")
+	if page.LeftOut != "" {
+		page.Lines = append(page.Lines, page.LeftOut)
 	}
 	multi := len(doc.Sessions) > 1
 	if len(doc.Sessions) > 0 {
@@ -442,24 +575,9 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 		page.Links = append(page.Links, htmlLink{"#fidelity", "Fidelity"})
 	}
 	page.Overview = ov
-	n := len(doc.Sessions)
+	rest := []func() (*htmlSection, error){}
 	if multi {
-		n++
-	}
-	if comparisons {
-		n++
-	}
-	if doc.Fidelity != nil {
-		n++
-	}
-	return writeHTMLPage(w, page, n, func(i int) (*htmlSection, error) {
-		switch {
-		case i < len(doc.Sessions):
-			s := doc.Sessions[i]
-			return compareSection(sessionAnchor(i), sessionTitle(s.ID, s.Project), s, opt, func(runs []*simulate.Result) []plots.File {
-				return plots.SessionFiles(s.ID, runs, nil, "svg", plots.Options{})
-			})
-		case multi && i == len(doc.Sessions):
+		rest = append(rest, func() (*htmlSection, error) {
 			return compareSection("total", "All "+numtext.Int(doc.Total.Sessions)+" sessions", doc.Total, opt, func([]*simulate.Result) []plots.File {
 				ms := make([]simulate.Metrics, len(doc.Total.Runs))
 				for i, r := range doc.Total.Runs {
@@ -472,13 +590,40 @@ func writeCompareHTML(w io.Writer, doc *report.CompareDocument, opt report.Optio
 				}
 				return plots.CompareTotalFiles(doc.Policies, ms, doc.Total.Sessions, ivs, "svg", plots.Options{})
 			})
-		case comparisons && i == len(doc.Sessions)+1:
+		})
+	}
+	if comparisons {
+		rest = append(rest, func() (*htmlSection, error) {
 			return &htmlSection{ID: "comparisons", Title: "Is the difference real?",
 				Tables: htmlTables(&ids{prefix: "comparisons"}, []*table.Table{view.ComparisonsTable(doc, false)})}, nil
+		})
+	}
+	if doc.Fidelity != nil {
+		rest = append(rest, func() (*htmlSection, error) {
+			return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(&ids{prefix: "fidelity"}, view.FidelityTables(doc, false))}, nil
+		})
+	}
+	return writeHTMLParts(w, page, len(secs)+len(rest), func(w io.Writer, i int) error {
+		if i < len(secs) {
+			_, err := w.Write(secs[i]) // nothing for a session without a section
+			return err
 		}
-		d := &ids{prefix: "fidelity"}
-		return &htmlSection{ID: "fidelity", Title: "Fidelity", Tables: htmlTables(d, view.FidelityTables(doc, false))}, nil
+		sec, err := rest[i-len(secs)]()
+		if err != nil {
+			return err
+		}
+		return htmlTemplate.ExecuteTemplate(w, "section", sec)
 	})
+}
+
+// comparedTokens is a session's tokens under the first policy, as the
+// overview counts them: input, cache writes, cache reads and output.
+func comparedTokens(c *report.Compared) int64 {
+	if len(c.Runs) == 0 {
+		return 0
+	}
+	m := c.Runs[0].Metrics
+	return int64(m.Input + m.CacheWrite5m + m.CacheWrite1h + m.CacheRead + m.Output)
 }
 
 func first(s []string) string {
@@ -498,7 +643,7 @@ func compareOverviewRow(c *report.Compared, name, href string) []htmlCell {
 			cost.Value = ""
 		}
 		row = append(row, intCell(m.Calls), lowerCell(tokens, m.OutputLowerBound), cost, intCell(m.Compactions),
-			cell(numtext.Pct(m.CacheHitRatio*100), strconv.FormatFloat(m.CacheHitRatio, 'f', -1, 64)))
+			cell(view.HitText(&m), view.HitRaw(&m)))
 	}
 	return row
 }
@@ -619,6 +764,12 @@ func writeSweepHTML(w io.Writer, doc *report.SweepDocument) error {
 	}
 	inputs.AlignNumbers()
 	rows := view.SweepRows(doc)
+	if n := len(rows.Rows); n > maxSweepRows {
+		// As the sessions' sections: the page stays one a browser opens.
+		rows.Rows = rows.Rows[:maxSweepRows]
+		rows.Note = fmt.Sprintf("the first %s of the %s rows, in point then input order (a page holds at most %s): --format csv or json has them all",
+			numtext.Int(maxSweepRows), numtext.Int(n), numtext.Int(maxSweepRows))
+	}
 	rows.AlignNumbers()
 	sections := []func() (*htmlSection, error){
 		func() (*htmlSection, error) {
@@ -629,7 +780,7 @@ func writeSweepHTML(w io.Writer, doc *report.SweepDocument) error {
 			if set := doc.ComparisonSettings; set != nil && set.Resamples > 0 {
 				iv = plots.Interval{Confidence: set.Confidence, Baseline: set.Baseline}
 			}
-			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, doc.Params(), obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, "svg", plots.Options{})
+			files := plots.SweepFiles(doc.Grid.Points, doc.Totals, doc.Params(), obj, pareto, doc.ParetoComparisons, len(doc.Inputs), iv, doc.References(), "svg", plots.Options{})
 			charts, err := htmlCharts("charts", files)
 			return &htmlSection{ID: "charts", Title: "Charts", Charts: charts}, err
 		},

@@ -38,6 +38,16 @@ func TestHTMLTableOf(t *testing.T) {
 	if h = htmlTableOf(plain, "r"); h.Fold || foldRows != 20 || foldShow != 10 {
 		t.Errorf("%d rows folded: %v (rule: above %d, showing %d)", len(plain.Rows), h.Fold, foldRows, foldShow)
 	}
+	// A record's fields are not a list: a key/value table of any length
+	// shows every row (a run's cost rows come last in the simulation
+	// table's 26).
+	kv := &table.Table{Name: "simulation", KeyValue: true, Columns: []table.Column{{Name: "Field"}, {Name: "Value"}}}
+	for i := range 26 {
+		kv.AddRow(strings.Repeat("f", i+1), "1")
+	}
+	if h = htmlTableOf(kv, "s"); h.Fold {
+		t.Error("a key/value table of 26 rows is folded")
+	}
 }
 
 // TestHTMLPathCells: a file path, in a path column or a key-value

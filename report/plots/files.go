@@ -55,8 +55,12 @@ type File struct {
 // gets "_2" in its second file's name), then tokens and
 // duplicate reads from the report. runs or rep may be empty or nil; their
 // plots are then left out. The context plot needs a run: pass the
-// observed run for a session replayed without a policy.
+// observed run for a session replayed without a policy. A session
+// without a call (HasCalls) has none: its plots would be blank.
 func SessionFiles(session string, runs []*simulate.Result, rep *accounting.Report, format string, opt Options) []File {
+	if !HasCalls(runs, rep) {
+		return nil
+	}
 	if opt.Session == "" {
 		opt.Session = session
 	}
@@ -74,6 +78,20 @@ func SessionFiles(session string, runs []*simulate.Result, rep *accounting.Repor
 		out = append(out, File{fileName(session, KindDuplicates, "", format), Duplicates(rep.Duplicates, opt)})
 	}
 	return out
+}
+
+// HasCalls says whether a session has anything to draw: a call of its
+// main thread in its runs (every run has the same calls), or without runs
+// an API call in its report. A session without one (a file that holds
+// only a summary, a side request read without its session) would draw
+// empty axes.
+func HasCalls(runs []*simulate.Result, rep *accounting.Report) bool {
+	for _, r := range runs {
+		if r != nil && (r.Metrics.Calls > 0 || len(r.Calls) > 0) {
+			return true
+		}
+	}
+	return len(runs) == 0 && rep != nil && rep.Summary.Calls > 0
 }
 
 // TotalFiles returns the corpus totals' plots (from accounting.Merge):

@@ -483,7 +483,8 @@ func noCalls(p *plot.Plot) {
 // Cost draws the cost plot: cumulative cost per call for every run.
 func Cost(runs []*simulate.Result, opt Options) *Figure {
 	d := plotdata.CostSeries(runs)
-	p := newPlot("API call (main thread)", "cumulative cost (USD)")
+	lower := slices.ContainsFunc(d.Lines, func(l plotdata.CostLine) bool { return l.LowerBound })
+	p := newPlot("API call (main thread)", lowerAxis("cumulative cost (USD)", lower))
 	p.X.Tick.Marker = Ticks{Integer: true}
 	p.Y.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
 	p.Add(grid(false))
@@ -499,7 +500,7 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 		sty := interleave(runStyle(l.Policy, colors[i], len(l.Points), len(d.Lines)), i, same, policyNames(runs))
 		ln := &line{XYs: l.Points, Style: sty}
 		lines = append(lines, ln)
-		text := l.Policy + " " + numtext.USD(l.Total)
+		text := l.Policy + " " + lowerText(numtext.USD(l.Total), l.LowerBound)
 		if l.Unpriced > 0 {
 			text += " + " + numtext.Count(l.Unpriced, "unpriced call", "unpriced calls")
 		}
@@ -508,6 +509,8 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{ln}})
 	}
+	f.Legend = append(f.Legend, lowerEntry(lower)...)
+	f.Height = lowerHeight(lower)
 	addLines(p, lines, policyNames(runs))
 	if len(lines) == 0 || math.IsInf(p.X.Min, 0) {
 		noCalls(p)
@@ -719,7 +722,8 @@ func deltaNote(p float64) string {
 // the baseline, when ivs has one, is drawn as a whisker under its bar.
 func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, ivs CostIntervals, opt Options) *Figure {
 	d := plotdata.PolicyCosts(policies, ms, sessions)
-	p := barPlot("USD")
+	lower := slices.ContainsFunc(d.Bars, func(b plotdata.PolicyCost) bool { return b.LowerBound })
+	p := barPlot(lowerAxis("USD", lower))
 	p.X.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
 	hb := policyBars(d)
 	addBars(p, hb, "no runs")
@@ -739,15 +743,20 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, ivs Co
 		p.X.Max *= 1.02
 		legend = append(legend, LegendEntry{Text: "the total's " + ivs.Interval.Text() + " (bootstrap over sessions)", Thumbs: []plot.Thumbnailer{w}})
 	}
+	legend = append(legend, lowerEntry(lower)...)
 	session := opt.Session
 	if session == "" {
 		session = sessionsTitle(d.Sessions)
+	}
+	height := barsHeight(len(hb.Labels)) + figureExtra
+	if lower {
+		height += legendRowHeight() // the lower bound's row, not to squeeze the bars
 	}
 	return &Figure{
 		Title:  title("Cost by policy", session, ""),
 		Legend: legend,
 		Panels: []*plot.Plot{p},
-		Height: barsHeight(len(hb.Labels)) + figureExtra,
+		Height: height,
 	}
 }
 
@@ -760,7 +769,7 @@ func policyBars(d plotdata.PolicyCostData) *hbars {
 	for _, b := range d.Bars {
 		hb.Labels = append(hb.Labels, b.Policy)
 		hb.Parts = append(hb.Parts, []float64{b.Main, b.Summarizer, b.Agents})
-		n := numtext.USD(b.Total)
+		n := lowerText(numtext.USD(b.Total), b.LowerBound)
 		if b.DeltaPct != nil {
 			n += " (" + deltaNote(*b.DeltaPct) + ")"
 		}

@@ -93,6 +93,17 @@ func TestSessionFiles(t *testing.T) {
 	if n := len(SessionFiles("s", nil, nil, "svg", Options{})); n != 0 {
 		t.Errorf("SessionFiles(no runs, no report): %d files", n)
 	}
+	// A session without a call (a file with only a summary): its runs
+	// replay nothing, its report counts no call; no plot, not six blank
+	// ones. A report of a call with no run draws its two.
+	empty := []*simulate.Result{{Policy: "observed"}, {Policy: "claude-code"}}
+	if n := len(SessionFiles("s", empty, &accounting.Report{}, "svg", Options{})); n != 0 || HasCalls(empty, nil) {
+		t.Errorf("SessionFiles(a session without calls): %d files", n)
+	}
+	withCall := &accounting.Report{Summary: accounting.Summary{Calls: 1}, Tokens: plotdatatest.Accounting()}
+	if n := len(SessionFiles("s", nil, withCall, "svg", Options{})); n != 2 {
+		t.Errorf("SessionFiles(a report with a call, no run): %d files, want 2", n)
+	}
 	names = nil
 	corpus := *rep
 	corpus.Summary.Sessions = 3

@@ -28,6 +28,45 @@ const (
 	KindPareto  = "pareto"
 )
 
+// Reference styles: near-black for the baseline, grey for the next, each
+// dashed its own way and neither a series' colour, so that they read as
+// reference, not as one more series; on the Pareto plot, a × and a +.
+var (
+	refLines = []draw.LineStyle{
+		{Color: colorObserved, Width: vg.Points(1.1), Dashes: []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}},
+		{Color: colorMuted, Width: vg.Points(1.1), Dashes: []vg.Length{vg.Points(7), vg.Points(3)}},
+	}
+	refGlyphs = []draw.GlyphStyle{
+		{Color: colorObserved, Radius: vg.Points(4.5), Shape: crossGlyph{width: vg.Points(1.6)}},
+		{Color: colorMuted, Radius: vg.Points(4.5), Shape: crossGlyph{plus: true, width: vg.Points(1.6)}},
+	}
+)
+
+// refStyle is the i-th reference's line and marker.
+func refStyle(i int) (draw.LineStyle, draw.GlyphStyle) {
+	return refLines[i%len(refLines)], refGlyphs[i%len(refGlyphs)]
+}
+
+// crossGlyph is a × (or with plus a +) stroked at width: thicker than
+// gonum's, so that it holds its own among filled markers.
+type crossGlyph struct {
+	plus  bool
+	width vg.Length
+}
+
+func (g crossGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: g.width}
+	r := sty.Radius
+	if g.plus {
+		c.StrokeLine2(ls, pt.X-r, pt.Y, pt.X+r, pt.Y)
+		c.StrokeLine2(ls, pt.X, pt.Y-r, pt.X, pt.Y+r)
+		return
+	}
+	d := r * 0.8
+	c.StrokeLine2(ls, pt.X-d, pt.Y-d, pt.X+d, pt.Y+d)
+	c.StrokeLine2(ls, pt.X-d, pt.Y+d, pt.X+d, pt.Y-d)
+}
+
 // Series styles of the sweep and Pareto plots. Each series has its own
 // colour and marker shape, so that series stay apart in grey print too.
 // At most filledBands series get a filled p10–p90 band, light enough
@@ -143,7 +182,8 @@ func Sweep(d plotdata.SweepData, sessions int, opt Options) *Figure {
 	if d.Log {
 		xLabel += " (log scale)"
 	}
-	p := newPlot(xLabel, axisLabel(d.Objective, "per session"))
+	lower := d.LowerBound || slices.ContainsFunc(d.Refs, func(r plotdata.RefLine) bool { return r.LowerBound })
+	p := newPlot(xLabel, lowerAxis(axisLabel(d.Objective, "per session"), lower))
 	p.Y.Tick.Marker = unitTicks(d.Objective.Unit)
 	p.Add(grid(true))
 	switch {
@@ -177,6 +217,14 @@ func Sweep(d plotdata.SweepData, sessions int, opt Options) *Figure {
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: text, Thumbs: []plot.Thumbnailer{st.Band, ln, mk}})
 	}
+	// The references go under the series: they are the background the
+	// series are read against.
+	for i, r := range d.Refs {
+		sty, _ := refStyle(i)
+		h := &hline{Y: r.Y, Style: sty}
+		p.Add(h)
+		f.Legend = append(f.Legend, LegendEntry{Text: r.Label + ": its median per session, " + lowerText(d.Objective.Unit.Text(r.Y), r.LowerBound), Thumbs: []plot.Thumbnailer{h}})
+	}
 	// Every band under every line, every line under every marker: no
 	// series' band hides another's line.
 	p.Add(bands...)
@@ -197,6 +245,8 @@ func Sweep(d plotdata.SweepData, sessions int, opt Options) *Figure {
 		f.Legend = append(f.Legend, LegendEntry{Text: "mean per session (○) and its " + d.Interval.Text() + " (bootstrap over sessions)",
 			Thumbs: []plot.Thumbnailer{&errorBars{Color: colorObserved}}})
 	}
+	f.Legend = append(f.Legend, lowerEntry(lower)...)
+	f.Height = lowerHeight(lower)
 	p.Title.TextStyle.Font = font.From(fontSans, labelSize)
 	p.Title.TextStyle.Color = colorMuted
 	sweepRanges(p, d)
@@ -216,6 +266,9 @@ func sweepRanges(p *plot.Plot, d plotdata.SweepData) {
 				ylo, yhi = min(ylo, l.Low[k]), max(yhi, l.High[k])
 			}
 		}
+	}
+	for _, r := range d.Refs {
+		ylo, yhi = min(ylo, r.Y), max(yhi, r.Y)
 	}
 	switch {
 	case d.Ticks != nil:
@@ -340,9 +393,11 @@ func Heatmap(d plotdata.HeatmapData, higherIsBetter bool, sessions int, opt Opti
 	p.Y.Min, p.Y.Max = -0.5, float64(len(d.Ys))-0.5
 	p.Add(&heatCells{d: d, higherIsBetter: higherIsBetter})
 	return &Figure{
-		Title:  title("Sweep: "+d.Objective, sessionsTitle(sessions), d.Base),
-		Legend: []LegendEntry{{Text: "lighter is better; each cell's value is the total over the sessions", Thumbs: []plot.Thumbnailer{swatch{heatColor(0)}}}},
+		Title: title("Sweep: "+d.Objective, sessionsTitle(sessions), d.Base),
+		Legend: append([]LegendEntry{{Text: "lighter is better; each cell's value is the total over the sessions", Thumbs: []plot.Thumbnailer{swatch{heatColor(0)}}}},
+			lowerEntry(d.LowerBound)...),
 		Panels: []*plot.Plot{p},
+		Height: lowerHeight(d.LowerBound),
 	}
 }
 
@@ -376,7 +431,7 @@ func (h *heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 		if frac > 0.55 {
 			ts.Color = color.White
 		}
-		c.FillText(ts, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, numtext.Float(cell.Value, decimalsFor(cell.Value)))
+		c.FillText(ts, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, lowerText(numtext.Float(cell.Value, decimalsFor(cell.Value)), h.d.LowerBound))
 	}
 }
 
@@ -426,7 +481,9 @@ var (
 // other point beats on both, each ringed and labelled with its policy and
 // swept values (FrontLabels).
 func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
-	p := newPlot(axisLabel(d.A, "over all sessions"), axisLabel(d.B, "over all sessions"))
+	lowerA := d.LowerA || slices.ContainsFunc(d.Refs, func(r plotdata.RefPoint) bool { return r.LowerA })
+	lowerB := d.LowerB || slices.ContainsFunc(d.Refs, func(r plotdata.RefPoint) bool { return r.LowerB })
+	p := newPlot(lowerAxis(axisLabel(d.A, "over all sessions"), lowerA), lowerAxis(axisLabel(d.B, "over all sessions"), lowerB))
 	p.X.Tick.Marker = unitTicks(d.A.Unit)
 	p.Y.Tick.Marker = unitTicks(d.B.Unit)
 	p.Add(grid(true))
@@ -477,6 +534,19 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 		}
 		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("%s (%s)", base, numtext.Count(len(xys), "point", "points")), Thumbs: []plot.Thumbnailer{&marks{Glyph: sty}}})
 	}
+	// The references: marked and labelled, in the legend, and kept in
+	// view by the axes.
+	var refMarks []plot.Plotter
+	var refXYs []plotdata.XY
+	for i, r := range d.Refs {
+		_, g := refStyle(i)
+		q := plotdata.XY{X: r.A, Y: r.B}
+		m := &marks{XYs: []plotdata.XY{q}, Glyph: g}
+		refMarks, refXYs = append(refMarks, m), append(refXYs, q)
+		f.Legend = append(f.Legend, LegendEntry{Text: r.Label, Thumbs: []plot.Thumbnailer{&marks{Glyph: g}}})
+	}
+	pl := &pointLabels{Style: textStyle(fontSans, tickSize, color.Black), Obstacles: append(slices.Clip(all), refXYs...), Radius: frontGlyph.Radius,
+		TowardA: d.A.HigherIsBetter, TowardB: d.B.HigherIsBetter}
 	if len(d.Front) > 0 {
 		front := make([]plotdata.XY, len(d.Front))
 		for i, pt := range d.Front {
@@ -484,16 +554,15 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 		}
 		p.Add(frontSteps(front, d.Steps)...)
 		p.Add(scatter...)
+		p.Add(refMarks...)
 		rings := &marks{XYs: front, Glyph: frontGlyph}
 		p.Add(rings)
 		labels := plotdata.FrontLabels(d)
-		pl := &pointLabels{Style: textStyle(fontSans, tickSize, color.Black), Obstacles: all, Radius: frontGlyph.Radius,
-			Path: front, TowardA: d.A.HigherIsBetter, TowardB: d.B.HigherIsBetter}
+		pl.Path = front
 		for _, l := range labels {
 			pl.XYs = append(pl.XYs, plotdata.XY{X: l.A, Y: l.B})
 			pl.Texts = append(pl.Texts, l.Text)
 		}
-		p.Add(pl)
 		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("Pareto front (%s, labelled)", numtext.Count(len(d.Front), "point", "points")),
 			Thumbs: []plot.Thumbnailer{&hline{Style: frontLine}, &marks{Glyph: frontGlyph}}})
 		if slices.Contains(d.Steps, plotdata.StepSame) {
@@ -502,8 +571,18 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 		}
 	} else {
 		p.Add(scatter...)
+		p.Add(refMarks...)
 	}
-	xlo, xhi, ylo, yhi := xyRange(all)
+	// No number of the plot is written out: the axes say which are lower
+	// bounds, and the legend why.
+	f.Legend = append(f.Legend, lowerEntry(lowerA || lowerB)...)
+	f.Height = lowerHeight(lowerA || lowerB)
+	for i, r := range d.Refs {
+		pl.XYs = append(pl.XYs, refXYs[i])
+		pl.Texts = append(pl.Texts, r.Name)
+	}
+	p.Add(pl)
+	xlo, xhi, ylo, yhi := xyRange(append(slices.Clip(all), refXYs...))
 	p.X.Min, p.X.Max = padRange(xlo, xhi, 0.08, false)
 	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.1, false)
 	f.Panels = []*plot.Plot{p}
@@ -531,12 +610,14 @@ func frontSteps(front []plotdata.XY, steps []plotdata.StepTest) []plot.Plotter {
 // parameter (with the totals' intervals, iv saying what they are), a
 // heatmap per base policy when exactly two parameters are swept, and the
 // Pareto front when pareto names two metrics, its steps marked by steps
-// (the front's comparisons, MarkSteps).
-func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, steps []paired.Comparison, sessions int, iv Interval, format string, opt Options) []File {
+// (the front's comparisons, MarkSteps). The sweep and Pareto plots draw
+// refs beside the points: the runs the study is read against.
+func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, objective metric.Metric, pareto []metric.Metric, steps []paired.Comparison, sessions int, iv Interval, refs []sweep.Reference, format string, opt Options) []File {
 	var out []File
 	for _, param := range params {
 		d := plotdata.SweepSeries(points, totals, param, objective)
 		d.Interval = iv
+		d.Refs = plotdata.SweepRefs(refs, objective)
 		out = append(out, File{Name: fileName(KindSweep, objective.Name, param, format), Figure: Sweep(d, sessions, opt)})
 	}
 	if len(params) == 2 {
@@ -547,6 +628,7 @@ func SweepFiles(points []sweep.Point, totals []sweep.Total, params []string, obj
 	if len(pareto) == 2 {
 		d := plotdata.ParetoSeries(points, totals, pareto[0], pareto[1])
 		d.MarkSteps(steps)
+		d.Refs = plotdata.ParetoRefs(refs, pareto[0], pareto[1])
 		out = append(out, File{Name: fileName(KindPareto, pareto[0].Name, pareto[1].Name, format), Figure: Pareto(d, sessions, opt)})
 	}
 	return out

@@ -15,7 +15,7 @@ import (
 func TestSweepFilesRender(t *testing.T) {
 	points, totals := plotdatatest.SweepGrid()
 	files := SweepFiles(points, totals, []string{"x", "y"}, plotdatatest.Metric("total_cost_usd"),
-		[]metric.Metric{plotdatatest.Metric("total_cost_usd"), plotdatatest.Metric("peak_context")}, nil, 3, Interval{}, "png", Options{})
+		[]metric.Metric{plotdatatest.Metric("total_cost_usd"), plotdatatest.Metric("peak_context")}, nil, 3, Interval{}, nil, "png", Options{})
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)

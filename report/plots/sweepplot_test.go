@@ -20,8 +20,10 @@ import (
 
 	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/report/plots/plotdata/plotdatatest"
+	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
+	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
 func sweepFigure(t *testing.T, n int, same map[int]int) (plotdata.SweepData, *Figure) {
@@ -386,8 +388,13 @@ func TestParetoSteps(t *testing.T) {
 	d := plotdata.ParetoData{A: plotdatatest.Metric("total_cost_usd"), B: plotdatatest.Metric("peak_context"), Bases: []string{"p"}}
 	d.Front = []plotdata.ParetoPoint{pt("p:k=1", 1, 40), pt("p:k=2", 2, 30), pt("p:k=4", 3, 20), pt("p:k=8", 4, 10)}
 	d.Points = d.Front
+	// The interval decides: [1, 2] excludes 0, [−1, 1] holds it.
 	cmp := func(from, to, m string, sig bool) paired.Comparison {
-		return paired.Comparison{Policy: to, Baseline: from, Metric: m, Stats: paired.Stats{Significant: sig}}
+		lo, hi := -1.0, 1.0
+		if sig {
+			lo, hi = 1, 2
+		}
+		return paired.Comparison{Policy: to, Baseline: from, Metric: m, Stats: paired.Stats{Significant: sig, CILowPct: &lo, CIHighPct: &hi}}
 	}
 	frontLines := func(f *Figure) (steps int, dashed []int) {
 		for _, pl := range plotters(f.Panels[0]) {
@@ -415,6 +422,13 @@ func TestParetoSteps(t *testing.T) {
 	})
 	if want := []plotdata.StepTest{plotdata.StepDiffers, plotdata.StepSame, plotdata.StepUntested}; !slices.Equal(d.Steps, want) {
 		t.Fatalf("steps %v, want %v", d.Steps, want)
+	}
+	// Without intervals (--bootstrap 0) nothing decides: untested, even
+	// where the signed-rank test finds a shift.
+	noIv := d
+	noIv.MarkSteps([]paired.Comparison{{Policy: "p:k=2", Baseline: "p:k=1", Metric: "peak_context", Stats: paired.Stats{WilcoxonSignificant: true}}})
+	if want := []plotdata.StepTest{plotdata.StepUntested, plotdata.StepUntested, plotdata.StepUntested}; !slices.Equal(noIv.Steps, want) {
+		t.Errorf("no intervals: steps %v, want %v", noIv.Steps, want)
 	}
 	f = Pareto(d, 3, Options{})
 	if n, dashed := frontLines(f); n != 3 || !slices.Equal(dashed, []int{1}) || !legendHas(f, "step with no significant difference") {
@@ -594,6 +608,78 @@ func TestLabelLeader(t *testing.T) {
 	}
 	if s := svg(around); !strings.Contains(s, leader) {
 		t.Error("a label set apart has no leader")
+	}
+}
+
+// TestSweepReferences: the baseline and Claude Code's own scheme are
+// drawn beside the swept points, so that a reader sees a grid that costs
+// five times the baseline. The sweep plot draws each as a horizontal line
+// at its median per session, the statistic of the series' lines, named
+// in the legend with its value; the Pareto plot marks and labels each at
+// its totals. Both keep them in view: a reference far from the points
+// widens the axes rather than falling outside them.
+func TestSweepReferences(t *testing.T) {
+	points, totals := plotdatatest.GeometricGrid(2, nil) // medians from $0.56 up
+	cost, peak := plotdatatest.Metric("total_cost_usd"), plotdatatest.Metric("peak_context")
+	ref := func(label, policy string, perSession float64, peakContext int64) sweep.Reference {
+		runs := []simulate.Metrics{{Calls: 1, TotalCost: perSession, PeakContext: peakContext}, {Calls: 1, TotalCost: perSession, PeakContext: peakContext}}
+		return sweep.NewReference(label, policy, runs, cost)
+	}
+	refs := []sweep.Reference{ref("observed (baseline)", "observed", 0.1, 9000), ref("claude-code (reference)", "claude-code", 9, 500)}
+	if refs[0].Total.Median != 0.1 || refs[0].Total.Sessions != 2 || refs[1].Total.Metrics.TotalCost != 18 {
+		t.Fatalf("references %+v", refs)
+	}
+	files := SweepFiles(points, totals, []string{"k"}, cost, []metric.Metric{cost, peak}, nil, 2, Interval{}, refs, "svg", Options{})
+	if len(files) != 2 {
+		t.Fatalf("%d files", len(files))
+	}
+	sw, pa := files[0].Figure, files[1].Figure
+	var ys []float64
+	for _, pl := range plotters(sw.Panels[0]) {
+		if h, ok := pl.(*hline); ok {
+			ys = append(ys, h.Y)
+		}
+	}
+	if !slices.Equal(ys, []float64{0.1, 9}) {
+		t.Errorf("sweep plot: reference lines at %v, want 0.1 and 9", ys)
+	}
+	if p := sw.Panels[0]; p.Y.Min > 0.1 || p.Y.Max < 9 {
+		t.Errorf("sweep plot: y from %v to %v hides a reference", p.Y.Min, p.Y.Max)
+	}
+	legend := func(f *Figure) string {
+		var texts []string
+		for _, e := range f.Legend {
+			texts = append(texts, e.Text)
+		}
+		return strings.Join(texts, "; ")
+	}
+	if l := legend(sw); !strings.Contains(l, "observed (baseline): its median per session, $0.10") || !strings.Contains(l, "claude-code (reference): its median per session, $9.00") {
+		t.Errorf("sweep legend: %s", l)
+	}
+	p := pa.Panels[0]
+	if p.X.Min > 0.2 || p.X.Max < 18 || p.Y.Min > 500 || p.Y.Max < 9000 {
+		t.Errorf("Pareto plot: x %v–%v, y %v–%v hides a reference", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+	}
+	var named []string
+	for _, pl := range plotters(p) {
+		if l, ok := pl.(*pointLabels); ok {
+			named = l.Texts
+		}
+	}
+	if !slices.Contains(named, "observed") || !slices.Contains(named, "claude-code") {
+		t.Errorf("Pareto labels %q: want the references named", named)
+	}
+	if l := legend(pa); !strings.Contains(l, "observed (baseline)") || !strings.Contains(l, "claude-code (reference)") {
+		t.Errorf("Pareto legend: %s", l)
+	}
+	// Without references, the plots are as they were.
+	plain := SweepFiles(points, totals, []string{"k"}, cost, []metric.Metric{cost, peak}, nil, 2, Interval{}, nil, "svg", Options{})
+	var a, b bytes.Buffer
+	if err := plain[1].Figure.Write(&a, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Pareto(plotdata.ParetoSeries(points, totals, cost, peak), 2, Options{}).Write(&b, "svg"); err != nil || a.String() != b.String() {
+		t.Errorf("Pareto without references differs from the plain figure (%v)", err)
 	}
 }
 

@@ -528,6 +528,23 @@ func cutDistinct(values []string, width int, prefix bool) ([]string, bool) {
 	return nil, false
 }
 
+// ShortDistinct shortens each value with short, and where two different
+// values would then read alike, lengthens each of them to the shortest
+// prefix no other value shares (session ids as --session takes them:
+// d3e4f5a6, or d3e4f5a6-b beside d3e4f5a6-f). Equal values stay equal.
+func ShortDistinct(values []string, short func(string) string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		r := []rune(v)
+		n := min(len([]rune(short(v))), len(r)) // short gives a prefix
+		for n < len(r) && slices.ContainsFunc(values, func(o string) bool { return o != v && strings.HasPrefix(o, string(r[:n])) }) {
+			n++
+		}
+		out[i] = string(r[:n])
+	}
+	return out
+}
+
 // specHead is the width of the longest policy name before a colon among
 // values that name policies with parameters ("claude-code:pct=60"), or
 // 0 when none does.

@@ -12,7 +12,7 @@ func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{
 		`a_b`:           `a\_b`,
 		`50%`:           `50\%`,
-		`$1.50`:         `\$1.50`,
+		`$1.50`:         `$\$$1.50`,
 		`R&D`:           `R\&D`,
 		`#3`:            `\#3`,
 		`{x}`:           `\{x\}`,
@@ -20,10 +20,17 @@ func TestEscape(t *testing.T) {
 		`x^2`:           `x\textasciicircum{}2`,
 		`C:\dir`:        `C:\textbackslash{}dir`,
 		`\{`:            `\textbackslash{}\{`, // escaped once, not twice
-		`≥$1 Δ α − — …`: `$\geq$\$1 $\Delta$ $\alpha$ $-$ --- \ldots{}`,
-		`p <0.001 | >`:  `p $<$0.001 \textbar{} $>$`,
-		"two\nlines":    "two lines",
-		`plain text 42`: `plain text 42`,
+		`≥$1 Δ α − — …`: `$\geq$$\$$1 $\Delta$ $\alpha$ $-$ --- \ldots{}`,
+		// A project named after C:\Users\x\.claude: two hyphens, not a dash.
+		`C--Users-x--claude`: `C-{}-Users-x-{}-claude`,
+		`a---b`:              `a-{}-{}-b`,
+		`0.125†`:             `0.125$\dagger$`,
+		// Characters the standard fonts lack: a question mark each.
+		`-home-用户-プロジェクト`: `-home-??-??????`,
+		`café, Zürich`:    `café, Zürich`,
+		`p <0.001 | >`:    `p $<$0.001 \textbar{} $>$`,
+		"two\nlines":      "two lines",
+		`plain text 42`:   `plain text 42`,
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
@@ -36,6 +43,7 @@ func TestMinus(t *testing.T) {
 		`-7.0\%`:             `$-$7.0\%`,
 		`[-6.6\%, -3.2\%]`:   `[$-$6.6\%, $-$3.2\%]`,
 		`-\$0.80`:            `$-$\$0.80`,
+		`-$\$$0.80`:          `$-$$\$$0.80`,
 		`+3.2\%`:             `+3.2\%`,
 		`-`:                  `-`,
 		`a-1`:                `a-1`, // inside a word: a hyphen
@@ -71,8 +79,8 @@ func TestWriteLaTeX(t *testing.T) {
 \toprule
 Policy & Total & $\Delta$ \% \\
 \midrule
-keep\_last\_n & \$1.50 & $-$2.1\% \\
-observed & \$0.30 & --- \\
+keep\_last\_n & $\$$1.50 & $-$2.1\% \\
+observed & $\$$0.30 & --- \\
 \bottomrule
 \end{tabular}
 \end{table}

@@ -36,7 +36,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options, 
 		add(s.ID, "session "+s.ID, s)
 	default:
 		if len(doc.Sessions) > 1 && len(doc.Policies) > 0 {
-			secs = append(secs, section{tables: []*table.Table{compareOverviewTable(doc)}})
+			secs = append(secs, section{name: "total", tables: []*table.Table{compareOverviewTable(doc)}})
 		}
 		if opt.PerSession {
 			for _, s := range doc.Sessions {
@@ -45,7 +45,7 @@ func writeCompare(w io.Writer, doc *report.CompareDocument, opt report.Options, 
 		}
 		add("total", "all "+numtext.Count(doc.Total.Sessions, "session", "sessions"), doc.Total)
 		if ShowComparisons(doc) {
-			secs = append(secs, section{name: "comparisons", title: "is the difference real?", tables: []*table.Table{ComparisonsTable(doc, false)}})
+			secs = append(secs, section{name: "total", title: "is the difference real?", tables: []*table.Table{ComparisonsTable(doc, false)}})
 		}
 	}
 	if doc.Fidelity != nil {
@@ -226,10 +226,10 @@ func CompareTables(c *report.Compared, machine bool) []*table.Table {
 			[]string{r.Policy, raw(m.Calls), raw(m.PeakContext), rPeak, raw(m.AboveWarning), raw(m.Overflows),
 				raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
 				raw(m.UsersVerbatim), raw(m.UsersSummarised), raw(m.LikelyRereads)})
-		cost.Add([]string{r.Policy, numtext.Pct(m.CacheHitRatio * 100), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
+		cost.Add([]string{r.Policy, HitText(&m), numtext.Int(m.CacheBreaks), numtext.Int(m.PolicyBreaks),
 			numtext.Int(m.Input), numtext.Int(m.CacheWrite5m + m.CacheWrite1h), numtext.Int(m.CacheRead), out,
 			CostText(m.Cost, m.Unpriced, m.Calls, m.OutputLowerBound), agentsText(m), TotalText(m), dCost, dPct},
-			[]string{r.Policy, strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks), raw(m.PolicyBreaks),
+			[]string{r.Policy, HitRaw(&m), raw(m.CacheBreaks), raw(m.PolicyBreaks),
 				raw(m.Input), raw(m.CacheWrite5m + m.CacheWrite1h), raw(m.CacheRead), raw(m.Output),
 				rawUSD(m.Cost), rawUSD(m.AgentsCost), rawUSD(m.TotalCost), rCost, rPct})
 	}
@@ -254,7 +254,7 @@ func compareCSVTable(c *report.Compared) *table.Table {
 		t.AddRow(
 			r.Policy, raw(m.Calls), raw(m.PeakContext), raw(d.PeakContext), raw(m.AboveWarning), raw(m.Overflows),
 			raw(m.Compactions), raw(m.Clearings), raw(m.TokensFreed), raw(m.SummaryTokens),
-			strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), raw(m.CacheBreaks),
+			HitRaw(&m), raw(m.CacheBreaks),
 			raw(m.PolicyBreaks), raw(m.Input), raw(m.CacheWrite5m), raw(m.CacheWrite1h), raw(m.CacheRead), raw(m.Output),
 			strconv.FormatBool(m.OutputLowerBound), rawUSD(m.Cost), rawUSD(m.SummarizerCost), rawUSD(m.AgentsCost),
 			strconv.FormatBool(m.AgentsOutputLowerBound), rawUSD(m.TotalCost), rawUSD(d.TotalCost), dp,

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/simulate"
 )
 
 func raw[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
@@ -17,4 +18,36 @@ func atLeast[T ~int | ~int64](n T, lower bool) string {
 		return "≥" + numtext.Int(n)
 	}
 	return numtext.Int(n)
+}
+
+// HitText is a run's cache hit ratio in percent, and HitRaw as CSV writes
+// it; both blank when the run sent no prompt (a session whose main thread
+// made no call): read over nothing is no ratio, not a hit ratio of 0%.
+func HitText(m *simulate.Metrics) string {
+	if !hasPrompt(m) {
+		return ""
+	}
+	return numtext.Pct(m.CacheHitRatio * 100)
+}
+
+// HitRaw is HitText for CSV and sorting: four decimals, blank without a
+// prompt.
+func HitRaw(m *simulate.Metrics) string {
+	if !hasPrompt(m) {
+		return ""
+	}
+	return strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64)
+}
+
+func hasPrompt(m *simulate.Metrics) bool {
+	return m.Input+m.CacheWrite5m+m.CacheWrite1h+m.CacheRead > 0
+}
+
+// orBlank is s where ok, else blank: a session without a call has no hit
+// ratio, not one of 0%.
+func orBlank(ok bool, s string) string {
+	if !ok {
+		return ""
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package view_test
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -111,6 +112,49 @@ func TestLowerBoundsMarked(t *testing.T) {
 		}
 		if trues == 0 {
 			t.Errorf("%s: no row is a lower bound", c.name)
+		}
+	}
+
+	// JSON says it of each comparison as CSV does: compare's comparisons,
+	// sweep's steps along the front and each point's comparison.
+	jsonOf := func(doc report.Doc) map[string]json.RawMessage {
+		t.Helper()
+		var b bytes.Buffer
+		if err := render.Write(&b, doc, report.Options{Format: report.JSON}); err != nil {
+			t.Fatal(err)
+		}
+		var d map[string]json.RawMessage
+		if err := json.Unmarshal(b.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	type comparison struct {
+		Metric     string
+		LowerBound *bool `json:"lower_bound"`
+	}
+	checkJSON := func(what string, raw json.RawMessage) {
+		t.Helper()
+		var cs []comparison
+		if err := json.Unmarshal(raw, &cs); err != nil || len(cs) == 0 {
+			t.Fatalf("%s: %v (%d comparisons)", what, err, len(cs))
+		}
+		for _, c := range cs {
+			if c.LowerBound == nil || *c.LowerBound != (c.Metric == "total_cost_usd") {
+				t.Errorf("%s: %s lower_bound %v, want %v", what, c.Metric, c.LowerBound, c.Metric == "total_cost_usd")
+			}
+		}
+	}
+	checkJSON("compare comparisons", jsonOf(compared)["comparisons"])
+	sw := jsonOf(sweepStatsDoc(t))
+	checkJSON("sweep pareto_comparisons", sw["pareto_comparisons"])
+	var totals []struct{ Comparison comparison }
+	if err := json.Unmarshal(sw["totals"], &totals); err != nil {
+		t.Fatal(err)
+	}
+	for _, tot := range totals {
+		if c := tot.Comparison; c.LowerBound == nil || !*c.LowerBound {
+			t.Errorf("sweep totals: %s lower_bound %v, want true", c.Metric, c.LowerBound)
 		}
 	}
 }

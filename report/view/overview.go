@@ -28,7 +28,7 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 		t.Columns = csvColumns("date", "project", "session", "start", "calls", "tokens", "output_lower_bound", "cost", "unpriced_calls", "compactions", "cache_hit_ratio")
 		for _, l := range lines {
 			t.AddRow(l.Date, l.Project, l.ID, l.Start.String(), raw(l.Calls), raw(l.Tokens), strconv.FormatBool(l.OutputLowerBound),
-				rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Unpriced), raw(l.Compactions), ratio(l.HitRatio))
+				rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Unpriced), raw(l.Compactions), orBlank(l.Calls > 0, ratio(l.HitRatio)))
 		}
 		return t
 	}
@@ -54,8 +54,8 @@ func overviewTable(doc *report.Document, loc *time.Location, machine bool) *tabl
 	}
 	for _, l := range lines {
 		t.Add(
-			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), atLeast(l.Tokens, l.OutputLowerBound), CostText(l.Cost, l.Unpriced, l.Calls, l.OutputLowerBound), numtext.Int(l.Compactions), numtext.Pct(l.HitRatio * 100)},
-			[]string{l.Date, l.Project, l.ID, raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Compactions), ratio(l.HitRatio)},
+			[]string{l.Date, l.Project, l.ID, numtext.Int(l.Calls), atLeast(l.Tokens, l.OutputLowerBound), CostText(l.Cost, l.Unpriced, l.Calls, l.OutputLowerBound), numtext.Int(l.Compactions), orBlank(l.Calls > 0, numtext.Pct(l.HitRatio*100))},
+			[]string{l.Date, l.Project, l.ID, raw(l.Calls), raw(l.Tokens), rawCost(l.Cost, l.Unpriced, l.Calls), raw(l.Compactions), orBlank(l.Calls > 0, ratio(l.HitRatio))},
 		)
 	}
 	tot := doc.Total
@@ -139,7 +139,7 @@ func groupTable(doc *report.Document, opt report.Options, machine bool) *table.T
 		case !byModel:
 			text, rawRow = append(text, ""), append(rawRow, "")
 		}
-		t.Add(append(text, numtext.Pct(hit*100)), append(rawRow, ratio(hit)))
+		t.Add(append(text, orBlank(u.Calls > 0, numtext.Pct(hit*100))), append(rawRow, orBlank(u.Calls > 0, ratio(hit))))
 	}
 	compactions := func(n int) int {
 		if byModel {

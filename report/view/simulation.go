@@ -79,10 +79,11 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	n("tool-result clearings", int64(m.Clearings), int64(o.Clearings))
 	n("tokens freed", m.TokensFreed, o.TokensFreed)
 	n("summary tokens", m.SummaryTokens, o.SummaryTokens)
-	hit := func(x float64) string { return numtext.Pct(x * 100) }
-	row("cache hit ratio", hit(m.CacheHitRatio), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64),
-		hit(o.CacheHitRatio), strconv.FormatFloat(o.CacheHitRatio, 'f', 4, 64),
-		strings.TrimSuffix(signedPct((m.CacheHitRatio-o.CacheHitRatio)*100), "%")+" pt", strconv.FormatFloat(m.CacheHitRatio-o.CacheHitRatio, 'f', 4, 64))
+	hitDiff, hitDiffRaw := "", ""
+	if hasPrompt(&m) && hasPrompt(&o) {
+		hitDiff, hitDiffRaw = strings.TrimSuffix(signedPct((m.CacheHitRatio-o.CacheHitRatio)*100), "%")+" pt", strconv.FormatFloat(m.CacheHitRatio-o.CacheHitRatio, 'f', 4, 64)
+	}
+	row("cache hit ratio", HitText(&m), HitRaw(&m), HitText(&o), HitRaw(&o), hitDiff, hitDiffRaw)
 	n("cache rebuilds", int64(m.CacheBreaks), int64(o.CacheBreaks))
 	n("cache rebuilds after an edit", int64(m.PolicyBreaks), int64(o.PolicyBreaks))
 	n("input", m.Input, o.Input)

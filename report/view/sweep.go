@@ -23,7 +23,7 @@ import (
 // table and Markdown one row per point, best first, text tables fitted
 // to opt.Width (0: no limit).
 func writeSweep(w io.Writer, doc *report.SweepDocument, opt report.Options, l layout) error {
-	secs := []section{{name: "sweep", tables: []*table.Table{SweepTotals(doc)}}}
+	secs := []section{{name: "total", tables: []*table.Table{SweepTotals(doc)}}}
 	if len(doc.Pareto) == 2 {
 		secs[0].tables = append(secs[0].tables, ParetoTable(doc))
 	}
@@ -43,7 +43,7 @@ func writeSweepCSV(w io.Writer, doc *report.SweepDocument, opt report.Options) e
 		case "totals":
 			t = SweepTotalsCSV(doc)
 		case "pareto":
-			t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons, sweepLower(doc))
+			t = comparisonsCSV("pareto_comparisons", doc.ParetoComparisons)
 		default:
 			return fmt.Errorf("sweep has no CSV table %q (want %s)", opt.Sections[0], strings.Join(SweepCSVTables, ", "))
 		}
@@ -80,7 +80,8 @@ func SweepRows(doc *report.SweepDocument) *table.Table {
 func SweepTotals(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	ps := doc.Params()
-	note := fmt.Sprintf("%s over %s, best first by %s (%s)", numtext.Count(len(doc.Totals), "point", "points"), numtext.Count(len(doc.Inputs), "session", "sessions"), obj.Name, Direction(obj))
+	note := fmt.Sprintf("%s over %s, best first by %s (%s)%s", numtext.Count(len(doc.Totals), "point", "points"), numtext.Count(len(doc.Inputs), "session", "sessions"), obj.Name, Direction(obj),
+		strings.Replace(withoutCalls(doc.SessionsWithoutCalls), "left out", "left out of the percentiles and the comparisons", 1))
 	if len(doc.Constraints) > 0 {
 		note += "; feasible: " + strings.Join(doc.Constraints, " and ")
 	}
@@ -94,16 +95,18 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		cols = append(cols, table.Column{Name: p})
 	}
 	// What a column holds is said while it is shown (table.Column.Note).
-	intervalNote := ""
+	var intervalNote, differsNote, pNote string
 	if set != nil {
-		intervalNote = intervalText(set)
+		more := "; in percent of " + set.Baseline + "'s where the total is not the sessions' sum, blank where a session's cost is unknown: its calls have no price"
+		intervalNote, differsNote, pNote = intervalNotes(set, "interval: the total's ", more, set.Baseline+"'s total")
 	}
 	across := " of " + obj.Name + " across the sessions"
 	cols = append(cols,
 		table.Column{Name: obj.Name, Right: true},
 		table.Column{Name: "Interval", Right: true, Drop: 8, Note: intervalNote},
 		table.Column{Name: "Change", Right: true},
-		table.Column{Name: "p", Right: true, Drop: 7, Note: "p: the Wilcoxon signed-rank test's p-value"},
+		table.Column{Name: "Differs", Note: differsNote},
+		table.Column{Name: "p", Right: true, Drop: 7, Note: pNote},
 		table.Column{Name: "p10", Right: true, Drop: 1, Note: "p10: the 10th percentile" + across},
 		table.Column{Name: "Median", Right: true, Drop: 3, Note: "median: the median" + across},
 		table.Column{Name: "p90", Right: true, Drop: 2, Note: "p90: the 90th percentile" + across},
@@ -121,7 +124,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	}
 	if doc.ComparisonSettings == nil { // no statistics computed
 		defer func() {
-			for _, name := range []string{"Interval", "Change", "p"} {
+			for _, name := range []string{"Interval", "Change", "Differs", "p"} {
 				remove(name)
 			}
 		}()
@@ -148,36 +151,28 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		lower := obj.LowerBound(m)
 		anyLower = anyLower || lower || m.TotalLowerBound()
 		val := func(v float64) string { return mark(obj.Unit.Text(v), lower) }
-		interval, change := "", ChangeText(cmp)
+		// The interval that decides: in the objective's unit, else (a
+		// total that is not the sessions' sum) the change's, in percent.
+		interval, change, differs, p := IntervalText(cmp), ChangeText(cmp), DiffersText(cmp), PText(cmp)
 		if tot.CILow != nil && tot.CIHigh != nil {
 			interval = "[" + val(*tot.CILow) + ", " + val(*tot.CIHigh) + "]"
 		}
 		if cmp.Policy != "" && cmp.Policy == cmp.Baseline {
-			interval, change = "", "baseline"
+			interval, change, differs, p = "", "baseline", "", ""
 		}
-		text = append(text, val(obj.Value(m)), interval, change, pOrBlank(cmp.WilcoxonP), val(tot.P10), val(tot.Median), val(tot.P90),
-			mark(numtext.USD(m.TotalCost), m.TotalLowerBound()), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), numtext.Pct(100*m.CacheHitRatio), feasible)
-		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
-			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64), feasible)
+		text = append(text, val(obj.Value(m)), interval, change, differs, p, val(tot.P10), val(tot.Median), val(tot.P90),
+			mark(numtext.USD(m.TotalCost), m.TotalLowerBound()), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), HitText(m), feasible)
+		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), differs, optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
+			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), HitRaw(m), feasible)
 		t.Add(text, rawRow)
 	}
 	return t
 }
 
-// versusNote says what the change column is; the interval and p columns
-// say what they are in their notes.
+// versusNote says what the change column is; the interval, differs and
+// p columns say what they are in their notes.
 func versusNote(set *report.ComparisonSettings, obj metric.Metric) string {
-	return "change: of " + obj.Name + " against " + set.Baseline + ", ~ where the Wilcoxon signed-rank test finds no difference (p ≥ α = " +
-		numtext.Float(set.Alpha, -1) + "); each row is its own test, not corrected for the others (docs/sweep.md)"
-}
-
-// intervalText says what the interval column is.
-func intervalText(set *report.ComparisonSettings) string {
-	if set.Resamples == 0 {
-		return "no interval (--bootstrap 0)"
-	}
-	return fmt.Sprintf("interval: the total's %s%% interval against %s (bootstrap over sessions, %s resamples; blank where the total is not the sessions' sum, or a session's cost is unknown: its calls have no price)",
-		confidencePct(set.Confidence), set.Baseline, numtext.Int(set.Resamples))
+	return "change: of " + obj.Name + " against " + set.Baseline + "; each row is its own test, not corrected for the others (docs/sweep.md)"
 }
 
 // confidencePct is a confidence level in percent, as short as it is
@@ -192,7 +187,8 @@ func SweepTotalsCSV(doc *report.SweepDocument) *table.Table {
 	obj, _ := metric.Lookup(doc.Objective)
 	cols := append([]string{"rank", "policy"}, doc.Params()...)
 	cols = append(cols, "sessions", "feasible", "pareto", "objective", "value", "lower_bound", "ci_low", "ci_high", "p10", "median", "p90",
-		"baseline", "baseline_value", "change_pct", "change_ci_low_pct", "change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant")
+		"baseline", "baseline_value", "change_pct", "change_ci_low_pct", "change_ci_high_pct", "median_change_pct", "geomean_ratio", "wilcoxon_p", "significant",
+		"wilcoxon_significant")
 	t := &table.Table{Name: "sweep_totals", Title: "Every point", Columns: csvColumns(cols...)}
 	for _, tot := range doc.Totals {
 		row := []string{raw(tot.Rank), tot.Policy}
@@ -204,9 +200,9 @@ func SweepTotalsCSV(doc *report.SweepDocument) *table.Table {
 			rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90))
 		if c := tot.Comparison; c != nil {
 			row = append(row, c.Baseline, rawFloat(c.BaselineTotal), optRaw(c.TotalChangePct), optRaw(c.CILowPct), optRaw(c.CIHighPct),
-				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant))
+				optRaw(c.MedianChangePct), optRaw(c.GeomeanRatio), optRaw(c.WilcoxonP), strconv.FormatBool(c.Significant), strconv.FormatBool(c.WilcoxonSignificant))
 		} else {
-			row = append(row, "", "", "", "", "", "", "", "", "")
+			row = append(row, "", "", "", "", "", "", "", "", "", "")
 		}
 		t.AddRow(row...)
 	}
@@ -244,8 +240,9 @@ func defaultsNote(doc *report.SweepDocument) string {
 
 // ParetoTable is the points no other beats on both Pareto metrics, best
 // first on the first; with the statistics, each point against the one
-// before it on each metric (the change, "~" where the signed-rank test
-// finds no difference, and p) and whether it differs from it on either.
+// before it on each metric (the change and the signed-rank p, marked
+// where it disagrees with the interval) and whether it differs from it on
+// either: the intervals' verdict.
 func ParetoTable(doc *report.SweepDocument) *table.Table {
 	a, _ := metric.Lookup(doc.Pareto[0])
 	b, _ := metric.Lookup(doc.Pareto[1])
@@ -260,8 +257,9 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 		set = nil // no neighbours to compare
 	}
 	if set != nil {
-		t.Note += fmt.Sprintf("\neach point against the one above it, session by session: the change of each total, ~ where the Wilcoxon signed-rank test finds no difference (p ≥ α = %s); "+
-			"differs: on either metric; A: %s, B: %s", numtext.Float(set.Alpha, -1), a.Name, b.Name)
+		t.Note += "\neach point against the one above it, session by session: the change of each total; " +
+			strings.Replace(intervalNote(set, "each change's ", "", ""), "differs: yes when the interval excludes 0", "differs: yes when either interval (JSON pareto_comparisons) excludes 0", 1) +
+			"; A: " + a.Name + ", B: " + b.Name
 		t.Columns = append(t.Columns,
 			table.Column{Name: "Δ " + a.Name, Short: "Δ A", Right: true},
 			table.Column{Name: "p " + a.Name, Short: "p A", Right: true, Drop: 2},
@@ -290,10 +288,10 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 				}
 			}
 			differs := ""
-			if i > 0 {
+			if i > 0 && (ca.Decided() || cb.Decided()) {
 				differs = yesNo(ca.Significant || cb.Significant)
 			}
-			text = append(text, ChangeText(ca), pOrBlank(ca.WilcoxonP), ChangeText(cb), pOrBlank(cb.WilcoxonP), differs)
+			text = append(text, ChangeText(ca), PText(ca), ChangeText(cb), PText(cb), differs)
 			rawRow = append(rawRow, optRaw(ca.TotalChangePct), optRaw(ca.WilcoxonP), optRaw(cb.TotalChangePct), optRaw(cb.WilcoxonP), differs)
 		}
 		t.Add(text, rawRow)
@@ -314,28 +312,6 @@ func mark(s string, lower bool) string {
 		return "≥" + s
 	}
 	return s
-}
-
-// sweepLower says whether a comparison's totals rest on placeholder
-// output counts: the metric's value in some session's run of either
-// point does.
-func sweepLower(doc *report.SweepDocument) func(report.Comparison) bool {
-	return func(c report.Comparison) bool {
-		mt, err := metric.Lookup(c.Metric)
-		if err != nil {
-			return false
-		}
-		rows := doc.Rows
-		if b := doc.Baseline; b != nil && !b.InGrid {
-			rows = append(slices.Clip(rows), b.Rows...)
-		}
-		for i := range rows {
-			if (rows[i].Policy == c.Policy || rows[i].Policy == c.Baseline) && mt.LowerBound(&rows[i].Metrics) {
-				return true
-			}
-		}
-		return false
-	}
 }
 
 // firstLineNote adds a part to the first line of a note of several.

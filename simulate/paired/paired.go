@@ -5,6 +5,11 @@
 // deterministic, so the only uncertainty is which sessions were sampled;
 // the statistics say how much the change depends on it
 // (docs/compare.md, "Is the difference real?").
+//
+// One rule decides significance: the interval of the change printed
+// beside it. The signed-rank test asks another question (do the sessions
+// shift one way, each counting once?) and is reported apart, with whether
+// it agrees, so that no mark contradicts the interval it stands beside.
 package paired
 
 import (
@@ -26,7 +31,8 @@ type Options struct {
 	// Confidence is the interval's coverage, in (0, 1) (default 0.95).
 	Confidence float64
 	// Alpha is the significance level of the Wilcoxon test, in (0, 1)
-	// (default 0.05).
+	// (default 0.05): it sets Stats.WilcoxonSignificant only; the
+	// interval, at Confidence, decides Stats.Significant.
 	Alpha float64
 }
 
@@ -37,6 +43,9 @@ const (
 	DefaultAlpha      = 0.05
 	// MaxResamples bounds Resamples so that a typo cannot run for hours.
 	MaxResamples = 1_000_000
+	// MinIntervalSessions is the fewest sessions a comparison needs for an
+	// interval, and so for a verdict.
+	MinIntervalSessions = 2
 )
 
 // withDefaults fills the zero fields.
@@ -93,10 +102,28 @@ type Stats struct {
 	// sessions where both are above 0.
 	GeomeanRatio *float64 `json:"geomean_ratio"`
 	// WilcoxonP is the two-sided p-value of the signed-rank test of the
-	// differences (Wilcoxon); Significant: WilcoxonP < Options.Alpha.
-	WilcoxonP   *float64 `json:"wilcoxon_p"`
-	Significant bool     `json:"significant"`
+	// differences (Wilcoxon).
+	WilcoxonP *float64 `json:"wilcoxon_p"`
+	// Significant: the interval excludes 0 (the change of the total at
+	// level 1 − Options.Confidence); false without an interval.
+	Significant bool `json:"significant"`
+	// WilcoxonSignificant: WilcoxonP < Options.Alpha. Where it differs
+	// from Significant the two tests disagree (Disagree).
+	WilcoxonSignificant bool `json:"wilcoxon_significant"`
 }
+
+// Decided says whether the statistics decide significance at all: the
+// change has an interval.
+func (s *Stats) Decided() bool { return s.CILowPct != nil && s.CIHighPct != nil }
+
+// Disagree says whether the signed-rank test, at its level, disagrees
+// with the interval that decides significance: p below α with an
+// interval that holds 0, or p at or above it (or no p: no difference to
+// test) with an interval that excludes 0.
+func (s *Stats) Disagree() bool { return s.Decided() && s.WilcoxonSignificant != s.Significant }
+
+// excludesZero says whether the interval [lo, hi] leaves 0 out.
+func excludesZero(lo, hi float64) bool { return lo > 0 || hi < 0 }
 
 // TotalInterval is the total's interval in its unit: the baseline's
 // total times 1 + the change's interval, the total as its change against
@@ -116,6 +143,11 @@ type Comparison struct {
 	Baseline string `json:"baseline"`
 	Metric   string `json:"metric"`
 	Stats
+	// LowerBound says that the totals compared are lower bounds: they
+	// rest on values the caller knows to be (report sets it where a run
+	// of either side counts placeholder output tokens). The statistics
+	// are computed on the values as they are.
+	LowerBound bool `json:"lower_bound"`
 }
 
 // Pair is a run's values and its baseline's, session i being
@@ -160,8 +192,11 @@ func CompareAll(pairs []Pair, opt Options) []Stats {
 		ivs = intervals(cols, n, opt.Resamples, opt.Confidence)
 	}
 	for i := range out {
-		if out[i].TotalChangePct != nil && ivs != nil && ivs[i].ok {
+		// One session has nothing to resample: its interval would be a
+		// point, and every change of it "significant".
+		if out[i].TotalChangePct != nil && out[i].Sessions >= MinIntervalSessions && ivs != nil && ivs[i].ok {
 			out[i].CILowPct, out[i].CIHighPct = ptr(ivs[i].lo), ptr(ivs[i].hi)
+			out[i].Significant = excludesZero(ivs[i].lo, ivs[i].hi)
 		}
 	}
 	return out
@@ -206,7 +241,7 @@ func stats(baseline, values []float64, opt Options) Stats {
 	}
 	if p, ok := Wilcoxon(diffs); ok {
 		s.WilcoxonP = ptr(p)
-		s.Significant = p < opt.Alpha
+		s.WilcoxonSignificant = p < opt.Alpha
 	}
 	return s
 }

@@ -60,10 +60,10 @@ func TestRankTies(t *testing.T) {
 	peak, _ := metric.Lookup("peak_context")
 	points := []Point{{Spec: "b"}, {Spec: "a"}, {Spec: "c"}, {Spec: "d"}}
 	rows := []Row{
-		{Point: 0, Metrics: simulate.Metrics{TotalCost: 1, PeakContext: 50}},
-		{Point: 1, Metrics: simulate.Metrics{TotalCost: 1, PeakContext: 60}},
-		{Point: 2, Metrics: simulate.Metrics{TotalCost: 2, PeakContext: 40}},
-		{Point: 3, Metrics: simulate.Metrics{TotalCost: 2, PeakContext: 40}},
+		{Point: 0, Metrics: simulate.Metrics{Calls: 1, TotalCost: 1, PeakContext: 50}},
+		{Point: 1, Metrics: simulate.Metrics{Calls: 1, TotalCost: 1, PeakContext: 60}},
+		{Point: 2, Metrics: simulate.Metrics{Calls: 1, TotalCost: 2, PeakContext: 40}},
+		{Point: 3, Metrics: simulate.Metrics{Calls: 1, TotalCost: 2, PeakContext: 40}},
 	}
 	ts := Summarize(points, rows, cost, nil, []metric.Metric{cost, peak})
 	var order, front []string

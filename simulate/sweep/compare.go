@@ -11,17 +11,22 @@ import (
 // is the baseline's metrics of session k, the k-th row of each point
 // being the same session (the rows of a point in session order, as sweep
 // runs them). name is the baseline's canonical spec. A value compare's
-// statistics leave out (a cost with unpriced calls) is left out here too.
+// statistics leave out (a cost with unpriced calls, a session without a
+// call) is left out here too.
 //
 // The objective's interval in its unit (Total.CILow, CIHigh) is the
 // baseline's total times 1 + the change's interval: the point's total
-// as its change against the baseline leaves it uncertain. It is set when
-// the objective's total is the sessions' sum (metric.Summed) over every
-// session of the point, so that it stands beside the total it bounds.
+// as its change against the baseline leaves it uncertain, plus the
+// sessions without a call, whose value (their sub-agents' cost, say) no
+// policy changes. It is set when the objective's total is the sessions'
+// sum (metric.Summed) and every session of the point has a value, so
+// that it stands beside the total it bounds.
 func Compare(totals []Total, rows []Row, base []simulate.Metrics, name string, objective metric.Metric, opt paired.Options) {
-	baseVals := make([]float64, len(base))
+	baseVals := make([]float64, 0, len(base))
 	for k := range base {
-		baseVals[k] = objective.PairValue(&base[k])
+		if base[k].Calls > 0 { // as pointValues: the same sessions at every point
+			baseVals = append(baseVals, objective.PairValue(&base[k]))
+		}
 	}
 	per := pointValues(rows, objective)
 	pairs := make([]paired.Pair, len(totals))
@@ -30,14 +35,44 @@ func Compare(totals []Total, rows []Row, base []simulate.Metrics, name string, o
 		pairs[i] = paired.Pair{Baseline: baseVals, Values: at(per, totals[i].Point)}
 		of[i] = objective
 	}
+	fixed := fixedValues(rows, objective)
 	for i, st := range metric.CompareAll(pairs, of, opt) {
 		t := &totals[i]
 		t.Comparison = &paired.Comparison{Policy: t.Policy, Baseline: name, Metric: objective.Name, Stats: st}
 		t.CILow, t.CIHigh = nil, nil
-		if lo, hi, ok := st.TotalInterval(); ok && objective.Summed && st.Sessions == t.Sessions {
+		f := fixed[t.Point]
+		if lo, hi, ok := st.TotalInterval(); ok && objective.Summed && f.known && st.Sessions+f.sessions == t.Sessions {
+			lo, hi = lo+f.sum, hi+f.sum
 			t.CILow, t.CIHigh = &lo, &hi
 		}
 	}
+}
+
+// fixed is a point's sessions without a call: how many, their values'
+// sum, and whether every value is known.
+type fixed struct {
+	sessions int
+	sum      float64
+	known    bool
+}
+
+// fixedValues is each point's sessions without a call (by Row.Point).
+func fixedValues(rows []Row, m metric.Metric) map[int]fixed {
+	out := map[int]fixed{}
+	for _, r := range rows {
+		f, seen := out[r.Point]
+		if !seen {
+			f.known = true
+		}
+		if r.Metrics.Calls == 0 {
+			v, ok := m.RunValue(&r.Metrics)
+			f.sessions++
+			f.sum += v
+			f.known = f.known && ok
+		}
+		out[r.Point] = f
+	}
+	return out
 }
 
 // FrontSteps compares each point of the Pareto front of a and b with the
@@ -73,7 +108,10 @@ func FrontSteps(totals []Total, rows []Row, a, b metric.Metric, opt paired.Optio
 }
 
 // pointValues is each point's values of m, its rows in order; a point
-// with no rows has none.
+// with no rows has none. The sessions without a call are left out, not
+// resampled as empty ones: nothing was replayed, and a session makes no
+// call at one point and calls at another only if the points ran
+// different sessions, which a grid never does.
 func pointValues(rows []Row, m metric.Metric) [][]float64 {
 	n := 0
 	for _, r := range rows {
@@ -81,7 +119,9 @@ func pointValues(rows []Row, m metric.Metric) [][]float64 {
 	}
 	out := make([][]float64, n)
 	for _, r := range rows {
-		out[r.Point] = append(out[r.Point], m.PairValue(&r.Metrics))
+		if r.Metrics.Calls > 0 {
+			out[r.Point] = append(out[r.Point], m.PairValue(&r.Metrics))
+		}
 	}
 	return out
 }

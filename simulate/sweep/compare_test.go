@@ -25,7 +25,7 @@ func costRows(costs [][]float64, peaks [][]int64) []Row {
 	var rows []Row
 	for p := range costs {
 		for k := range costs[p] {
-			m := simulate.Metrics{TotalCost: costs[p][k]}
+			m := simulate.Metrics{Calls: 1, TotalCost: costs[p][k]}
 			if peaks != nil {
 				m.PeakContext = peaks[p][k]
 			}
@@ -62,7 +62,7 @@ func TestCompare(t *testing.T) {
 	totals := Summarize(points(3), rows, cost, nil, nil)
 	bm := make([]simulate.Metrics, len(base))
 	for k, v := range base {
-		bm[k] = simulate.Metrics{TotalCost: v}
+		bm[k] = simulate.Metrics{Calls: 1, TotalCost: v}
 	}
 	Compare(totals, rows, bm, "observed", cost, paired.Options{Resamples: 500})
 	byPoint := map[int]Total{}
@@ -73,9 +73,11 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	c := byPoint[0].Comparison
-	// W+ = 1+2+3+4 = 10, the largest of 2⁴ equally likely sums: p = 2/16.
+	// W+ = 1+2+3+4 = 10, the largest of 2⁴ equally likely sums: p = 2/16,
+	// not significant by rank; every resample doubles, so the interval
+	// [+100%, +100%] excludes 0 and decides: significant.
 	if c.Sessions != 4 || c.BaselineTotal != 15 || c.Total != 30 || *c.TotalChangePct != 100 || *c.CILowPct != 100 || *c.CIHighPct != 100 ||
-		*c.MedianChangePct != 100 || *c.GeomeanRatio != 2 || *c.WilcoxonP != 0.125 || c.Significant {
+		*c.MedianChangePct != 100 || *c.GeomeanRatio != 2 || *c.WilcoxonP != 0.125 || c.WilcoxonSignificant || !c.Significant || !c.Disagree() {
 		t.Errorf("twice the baseline: %+v", c.Stats)
 	}
 	if lo, hi := byPoint[0].CILow, byPoint[0].CIHigh; lo == nil || hi == nil || *lo != 30 || *hi != 30 {
@@ -104,7 +106,7 @@ func TestCompareRoundsDollars(t *testing.T) {
 	rows := costRows([][]float64{{0.1, 0.2}}, nil)
 	cost := mustMetric(t, "total_cost_usd")
 	totals := Summarize(points(1), rows, cost, nil, nil)
-	Compare(totals, rows, []simulate.Metrics{{TotalCost: 0.2}, {TotalCost: 0.1}}, "observed", cost, paired.Options{Resamples: -1})
+	Compare(totals, rows, []simulate.Metrics{{Calls: 1, TotalCost: 0.2}, {Calls: 1, TotalCost: 0.1}}, "observed", cost, paired.Options{Resamples: -1})
 	if c := totals[0].Comparison; c.BaselineTotal != 0.3 || c.Total != 0.3 {
 		t.Errorf("totals %v, %v; want 0.3, 0.3", c.BaselineTotal, c.Total)
 	}
@@ -116,7 +118,7 @@ func TestCompareRoundsDollars(t *testing.T) {
 func TestCompareNotSummed(t *testing.T) {
 	peaks := [][]int64{{200, 400}}
 	rows := costRows([][]float64{{1, 1}}, peaks)
-	bm := []simulate.Metrics{{PeakContext: 100}, {PeakContext: 200}}
+	bm := []simulate.Metrics{{Calls: 1, PeakContext: 100}, {Calls: 1, PeakContext: 200}}
 	for _, name := range []string{"peak_context", "cache_hit_ratio"} {
 		obj := mustMetric(t, name)
 		totals := Summarize(points(1), rows, obj, nil, nil)
@@ -227,15 +229,18 @@ func TestFrontSteps(t *testing.T) {
 			diffs[k], sb, sv = vb-va, sb+va, sv+vb
 		}
 		p := bruteWilcoxon(t, diffs)
-		if s.WilcoxonP == nil || *s.WilcoxonP != p || s.Significant != (p < 0.05) || math.Abs(*s.TotalChangePct-100*(sv/sb-1)) > 1e-9 {
-			t.Errorf("step %d (%s): p %v, significant %v, change %v; want p %v, change %v", i, w.metric, s.WilcoxonP, s.Significant, *s.TotalChangePct, p, 100*(sv/sb-1))
+		if s.WilcoxonP == nil || *s.WilcoxonP != p || s.WilcoxonSignificant != (p < 0.05) || math.Abs(*s.TotalChangePct-100*(sv/sb-1)) > 1e-9 {
+			t.Errorf("step %d (%s): p %v, significant %v, change %v; want p %v, change %v", i, w.metric, s.WilcoxonP, s.WilcoxonSignificant, *s.TotalChangePct, p, 100*(sv/sb-1))
+		}
+		if s.Significant != (*s.CILowPct > 0 || *s.CIHighPct < 0) {
+			t.Errorf("step %d (%s): interval [%v, %v], significant %v", i, w.metric, *s.CILowPct, *s.CIHighPct, s.Significant)
 		}
 	}
 	// p → q costs more in all six sessions: p = 2/2⁶, the smallest there
 	// is. Its peaks move both ways: W+ = 1 + 2 + 5 = 8 (the ranks of +10,
 	// +20 and +70), and 22 of the 64 subsets of 1…6 sum to 8 or less, so
 	// p = 2 × 22/64.
-	if *steps[0].WilcoxonP != 2.0/64 || !steps[0].Significant || *steps[1].WilcoxonP != 44.0/64 || steps[1].Significant {
+	if *steps[0].WilcoxonP != 2.0/64 || !steps[0].WilcoxonSignificant || *steps[1].WilcoxonP != 44.0/64 || steps[1].WilcoxonSignificant {
 		t.Errorf("p → q: cost %+v, peak %+v", steps[0].Stats, steps[1].Stats)
 	}
 	// A front of two points has one step, on each metric.
@@ -249,5 +254,41 @@ func TestFrontSteps(t *testing.T) {
 	// A front of one point has no step.
 	if got := FrontSteps(Summarize(points(1), rows[:6], cost, nil, nil), rows[:6], cost, peak, paired.Options{}); len(got) != 0 || got == nil {
 		t.Errorf("one point: %+v", got)
+	}
+}
+
+// TestWithoutCalls: a session whose main thread made no call (nothing to
+// replay: the same run at every point, here its sub-agents' $0.05) is
+// left out of the spread and of the comparisons, which then cover the
+// other sessions; the objective's interval in its unit still bounds the
+// point's total, the fixed session's value added. Counted in, it would
+// pull p10 to its $0.05 at every point and add a zero difference.
+func TestWithoutCalls(t *testing.T) {
+	cost := mustMetric(t, "total_cost_usd")
+	empty := simulate.Metrics{TotalCost: 0.05, AgentsCost: 0.05}
+	var rows []Row
+	for p, costs := range [][]float64{{1, 2, 3, 4}, {2, 4, 6, 8}} {
+		for k, c := range costs {
+			rows = append(rows, Row{Point: p, Session: string(rune('a' + k)), Metrics: simulate.Metrics{Calls: 3, TotalCost: c}})
+		}
+		rows = append(rows, Row{Point: p, Session: "e", Metrics: empty})
+	}
+	totals := Summarize(points(2), rows, cost, nil, nil)
+	for _, tot := range totals {
+		if tot.Sessions != 5 || tot.P10 < 1 {
+			t.Errorf("%s: %d sessions, p10 %v: want 5 sessions, p10 of the four with calls", tot.Policy, tot.Sessions, tot.P10)
+		}
+	}
+	base := []simulate.Metrics{{Calls: 3, TotalCost: 1}, {Calls: 3, TotalCost: 2}, {Calls: 3, TotalCost: 3}, {Calls: 3, TotalCost: 4}, empty}
+	Compare(totals, rows, base, "observed", cost, paired.Options{Resamples: 500})
+	for _, tot := range totals {
+		c := tot.Comparison
+		if c.Sessions != 4 || c.BaselineTotal != 10 || tot.CILow == nil {
+			t.Fatalf("%s: %+v, interval %v: want the four sessions with calls", tot.Policy, c.Stats, tot.CILow)
+		}
+		if lo, hi := 10*(1+*c.CILowPct/100)+0.05, 10*(1+*c.CIHighPct/100)+0.05; math.Abs(*tot.CILow-lo) > 1e-9 || math.Abs(*tot.CIHigh-hi) > 1e-9 ||
+			*tot.CILow > tot.Metrics.TotalCost || *tot.CIHigh < tot.Metrics.TotalCost {
+			t.Errorf("%s: interval [%v, %v] around %v, want [%v, %v]", tot.Policy, *tot.CILow, *tot.CIHigh, tot.Metrics.TotalCost, lo, hi)
+		}
 	}
 }

@@ -75,7 +75,9 @@ type Total struct {
 	Sessions int               `json:"sessions"`
 	Metrics  simulate.Metrics  `json:"metrics"`
 	// P10, Median and P90 are the objective's nearest-rank percentiles
-	// over the sessions' values (internal/numstat: Quantile, Median).
+	// over the values of the sessions with a call (internal/numstat:
+	// Quantile, Median): a session without one has nothing to replay, and
+	// would pull the spread to its empty run at every point.
 	P10    float64 `json:"objective_p10"`
 	Median float64 `json:"objective_median"`
 	P90    float64 `json:"objective_p90"`
@@ -105,14 +107,8 @@ func Summarize(points []Point, rows []Row, objective metric.Metric, cons []Const
 	}
 	out := make([]Total, len(points))
 	for i, p := range points {
-		t := Total{Point: i, Policy: p.Spec, Values: p.Values, Sessions: len(per[i]), Metrics: simulate.SumMetrics(per[i]), Feasible: true}
-		vs := make([]float64, len(per[i]))
-		for j := range per[i] {
-			vs[j] = objective.Value(&per[i][j])
-		}
-		sort.Float64s(vs)
-		// Six decimals, as costs are: no float noise in a median.
-		t.P10, t.Median, t.P90 = prices.RoundUSD(numstat.Quantile(vs, 0.1)), prices.RoundUSD(numstat.Median(vs)), prices.RoundUSD(numstat.Quantile(vs, 0.9))
+		t := total(p.Spec, per[i], objective)
+		t.Point, t.Values, t.Feasible = i, p.Values, true
 		for _, c := range cons {
 			t.Feasible = t.Feasible && c.holds(&t.Metrics)
 		}
@@ -145,6 +141,39 @@ func Summarize(points []Point, rows []Row, objective metric.Metric, cons []Const
 		markPareto(out, pareto[0], pareto[1], better)
 	}
 	return out
+}
+
+// total sums a run's sessions and spreads the objective over those with a
+// call (Total's P10, Median, P90).
+func total(policy string, runs []simulate.Metrics, objective metric.Metric) Total {
+	t := Total{Policy: policy, Sessions: len(runs), Metrics: simulate.SumMetrics(runs)}
+	vs := make([]float64, 0, len(runs))
+	for j := range runs {
+		if runs[j].Calls > 0 {
+			vs = append(vs, objective.Value(&runs[j]))
+		}
+	}
+	sort.Float64s(vs)
+	// Six decimals, as costs are: no float noise in a median.
+	t.P10, t.Median, t.P90 = prices.RoundUSD(numstat.Quantile(vs, 0.1)), prices.RoundUSD(numstat.Median(vs)), prices.RoundUSD(numstat.Quantile(vs, 0.9))
+	return t
+}
+
+// Reference is a run the study's plots draw beside the grid's points for
+// comparison (the baseline; Claude Code's own scheme): Label names it in
+// a legend, Total holds its totals and the objective's spread as a
+// point's would be (Point −1, no rank).
+type Reference struct {
+	Label string
+	Total Total
+}
+
+// NewReference sums a reference run's sessions as Summarize sums a
+// point's.
+func NewReference(label, policy string, runs []simulate.Metrics, objective metric.Metric) Reference {
+	t := total(policy, runs, objective)
+	t.Point = -1
+	return Reference{Label: label, Total: t}
 }
 
 // markPareto marks the points no other point dominates on (a, b): sorted

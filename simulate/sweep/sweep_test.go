@@ -106,7 +106,7 @@ func TestParetoBruteForce(t *testing.T) {
 		var rows []Row
 		for i := 0; i < n; i++ {
 			points = append(points, Point{Spec: string(rune('a'+i%26)) + strings.Repeat("'", i/26)})
-			rows = append(rows, Row{Point: i, Metrics: simulate.Metrics{TotalCost: float64(r.IntN(6)), CacheHitRatio: float64(r.IntN(6)) / 10}})
+			rows = append(rows, Row{Point: i, Metrics: simulate.Metrics{Calls: 1, TotalCost: float64(r.IntN(6)), CacheHitRatio: float64(r.IntN(6)) / 10}})
 		}
 		ts := Summarize(points, rows, cost, nil, []metric.Metric{cost, hit})
 		for i := range ts {
@@ -129,12 +129,12 @@ func TestSummarizeRanks(t *testing.T) {
 	cost, _ := metric.Lookup("total_cost_usd")
 	points := []Point{{Spec: "p1"}, {Spec: "p2"}, {Spec: "p3"}}
 	rows := []Row{
-		{Point: 0, Session: "s1", Metrics: simulate.Metrics{TotalCost: 1, PeakContext: 900}},
-		{Point: 0, Session: "s2", Metrics: simulate.Metrics{TotalCost: 3, PeakContext: 100}},
-		{Point: 1, Session: "s1", Metrics: simulate.Metrics{TotalCost: 2, PeakContext: 100}},
-		{Point: 1, Session: "s2", Metrics: simulate.Metrics{TotalCost: 1, PeakContext: 100}},
-		{Point: 2, Session: "s1", Metrics: simulate.Metrics{TotalCost: 0.5, PeakContext: 2000}},
-		{Point: 2, Session: "s2", Metrics: simulate.Metrics{TotalCost: 0.5, PeakContext: 100}},
+		{Point: 0, Session: "s1", Metrics: simulate.Metrics{Calls: 1, TotalCost: 1, PeakContext: 900}},
+		{Point: 0, Session: "s2", Metrics: simulate.Metrics{Calls: 1, TotalCost: 3, PeakContext: 100}},
+		{Point: 1, Session: "s1", Metrics: simulate.Metrics{Calls: 1, TotalCost: 2, PeakContext: 100}},
+		{Point: 1, Session: "s2", Metrics: simulate.Metrics{Calls: 1, TotalCost: 1, PeakContext: 100}},
+		{Point: 2, Session: "s1", Metrics: simulate.Metrics{Calls: 1, TotalCost: 0.5, PeakContext: 2000}},
+		{Point: 2, Session: "s2", Metrics: simulate.Metrics{Calls: 1, TotalCost: 0.5, PeakContext: 100}},
 	}
 	c, err := ParseConstraint("peak_context<=1000")
 	if err != nil {

@@ -111,8 +111,12 @@ func (c PDF) FillString(f font.Face, pt vg.Point, s string) {
 	c.Canvas.FillString(f, pt, windows1252(s))
 }
 
-// windows1252 encodes s in the Windows-1252 code page, "?" for what it
-// lacks.
+// spelled are the symbols ctxlab writes that Windows-1252 lacks, spelled
+// in characters it has: a lower bound's ≥ must not print as "?".
+var spelled = map[rune]string{'≥': ">=", '≤': "<=", '−': "-", '→': "->"}
+
+// windows1252 encodes s in the Windows-1252 code page, the symbols of
+// spelled spelled out, "?" for the other characters it lacks.
 func windows1252(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -128,6 +132,8 @@ func windows1252(s string) string {
 	for _, r := range s {
 		if c, ok := charmap.Windows1252.EncodeRune(r); ok {
 			b = append(b, c)
+		} else if sp, ok := spelled[r]; ok {
+			b = append(b, sp...)
 		} else {
 			b = append(b, '?')
 		}

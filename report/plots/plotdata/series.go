@@ -257,6 +257,9 @@ type CostLine struct {
 	Points   []XY // (call number, cumulative USD after the call)
 	Total    float64
 	Unpriced int // calls without a price, counted as $0
+	// LowerBound: the cost rests on placeholder output counts (the run's
+	// cost metric is a lower bound).
+	LowerBound bool
 	// Same are the indexes (in CostData.Lines, ascending) of the other
 	// runs whose Points equal this run's exactly; nil when there are none.
 	Same []int
@@ -285,6 +288,7 @@ func CostSeries(runs []*simulate.Result) CostData {
 		// before they are rounded: summing the rounded ones could differ by
 		// a millionth and the legend disagree with the report.
 		l.Total = r.Metrics.Cost
+		l.LowerBound = r.Metrics.OutputLowerBound // as the cost_usd metric is
 		if n := len(l.Points); n > 0 {
 			l.Points[n-1].Y = l.Total
 		}
@@ -533,6 +537,9 @@ type PolicyCost struct {
 	// Unpriced counts the calls without a price, main thread, summarizer
 	// and sub-agents (Metrics.Unpriced + Metrics.AgentsUnpriced).
 	Unpriced int
+	// LowerBound: Total rests on placeholder output counts
+	// (Metrics.TotalLowerBound).
+	LowerBound bool
 }
 
 // PolicyCosts extracts the cost-by-policy plot's data from each policy's
@@ -550,6 +557,7 @@ func PolicyCosts(policies []string, ms []simulate.Metrics, sessions int) PolicyC
 			Agents:     prices.RoundUSD(m.AgentsCost),
 			Total:      prices.RoundUSD(m.TotalCost),
 			Unpriced:   m.Unpriced + m.AgentsUnpriced,
+			LowerBound: m.TotalLowerBound(),
 		}
 		if i > 0 {
 			// Rounded as report's compare deltas are (internal/numstat,

@@ -40,6 +40,30 @@ type SweepData struct {
 	Log       bool
 	// Interval names the lines' intervals; zero: none drawn.
 	Interval Interval
+	// Refs are runs drawn across the plot for comparison (the baseline,
+	// Claude Code's own scheme): a horizontal line at each one's median
+	// per session, the statistic the series' lines draw.
+	Refs []RefLine
+	// LowerBound: some point's total of the objective rests on
+	// placeholder output counts, as the tables mark it.
+	LowerBound bool
+}
+
+// RefLine is a reference run in a sweep plot: its label and its median of
+// the objective per session, a lower bound when its total is.
+type RefLine struct {
+	Label      string
+	Y          float64
+	LowerBound bool
+}
+
+// SweepRefs are the reference runs' lines of a sweep plot of objective.
+func SweepRefs(refs []sweep.Reference, objective metric.Metric) []RefLine {
+	out := make([]RefLine, len(refs))
+	for i, r := range refs {
+		out[i] = RefLine{Label: r.Label, Y: r.Total.Median, LowerBound: objective.LowerBound(&r.Total.Metrics)}
+	}
+	return out
 }
 
 // SweepSeries extracts the objective against param from the sweep's
@@ -110,6 +134,7 @@ func SweepSeries(points []sweep.Point, totals []sweep.Total, param string, objec
 		}
 		l.Mean, l.Low, l.High = append(l.Mean, mean), append(l.Low, lo), append(l.High, hi)
 		l.Points = append(l.Points, pi)
+		d.LowerBound = d.LowerBound || objective.LowerBound(&t.Metrics)
 	}
 	for i := range d.Lines {
 		sortLine(&d.Lines[i])
@@ -167,6 +192,9 @@ type HeatmapData struct {
 	Base, ParamX, ParamY, Objective string
 	Xs, Ys                          []string // in grid order
 	Cells                           []HeatCell
+	// LowerBound: some cell's total rests on placeholder output counts;
+	// every cell is then marked ≥ (the sessions are the same).
+	LowerBound bool
 }
 
 // HeatmapSeries extracts, for each base policy that has both parameters,
@@ -199,6 +227,7 @@ func HeatmapSeries(points []sweep.Point, totals []sweep.Total, px, py string, ob
 			h.Ys = append(h.Ys, vy)
 		}
 		h.Cells = append(h.Cells, HeatCell{X: vx, Y: vy, Value: objective.Value(&t.Metrics)})
+		h.LowerBound = h.LowerBound || objective.LowerBound(&t.Metrics)
 	}
 	return out
 }
@@ -224,6 +253,32 @@ type ParetoData struct {
 	// Front[k]), whether the paired test found the two points differ on
 	// either metric; nil when the steps were not tested (MarkSteps).
 	Steps []StepTest
+	// Refs are runs drawn beside the points for comparison (the
+	// baseline, Claude Code's own scheme), each marked and labelled at
+	// its totals.
+	Refs []RefPoint
+	// LowerA and LowerB: some point's (or reference's) total of A, of B,
+	// rests on placeholder output counts.
+	LowerA, LowerB bool
+}
+
+// RefPoint is a reference run in a Pareto plot: its legend's label, the
+// shorter name written beside it (its policy), its totals and whether
+// they are lower bounds.
+type RefPoint struct {
+	Label, Name    string
+	A, B           float64
+	LowerA, LowerB bool
+}
+
+// ParetoRefs are the reference runs' points of a Pareto plot of a and b.
+func ParetoRefs(refs []sweep.Reference, a, b metric.Metric) []RefPoint {
+	out := make([]RefPoint, len(refs))
+	for i, r := range refs {
+		m := &r.Total.Metrics
+		out[i] = RefPoint{Label: r.Label, Name: r.Total.Policy, A: a.Value(m), B: b.Value(m), LowerA: a.LowerBound(m), LowerB: b.LowerBound(m)}
+	}
+	return out
 }
 
 // StepTest is what the paired test said of one step along the front.
@@ -239,7 +294,8 @@ const (
 
 // MarkSteps records which steps along the front differ significantly, from
 // sweep's front comparisons (each point of the front against the one
-// before it, on each metric; sweep.FrontSteps).
+// before it, on each metric; sweep.FrontSteps): a comparison's interval
+// decides, and one without an interval leaves the step untested.
 func (d *ParetoData) MarkSteps(cs []paired.Comparison) {
 	if len(cs) == 0 || len(d.Front) < 2 {
 		return
@@ -252,6 +308,7 @@ func (d *ParetoData) MarkSteps(cs []paired.Comparison) {
 				continue
 			}
 			switch {
+			case !c.Decided(): // no interval (--bootstrap 0): no verdict
 			case c.Significant:
 				d.Steps[k] = StepDiffers
 			case d.Steps[k] == StepUntested:
@@ -289,6 +346,8 @@ func ParetoSeries(points []sweep.Point, totals []sweep.Total, a, b metric.Metric
 	}
 	for i := range totals {
 		d.Points = append(d.Points, pt(&totals[i]))
+		d.LowerA = d.LowerA || a.LowerBound(&totals[i].Metrics)
+		d.LowerB = d.LowerB || b.LowerBound(&totals[i].Metrics)
 	}
 	for _, t := range sweep.Front(totals, a) {
 		d.Front = append(d.Front, pt(&t))

@@ -24,9 +24,9 @@ func SweepGrid() ([]sweep.Point, []sweep.Total) {
 	peak := []int64{100, 300, 200, 50, 400}
 	var rows []sweep.Row
 	for i := range points {
-		rows = append(rows, sweep.Row{Point: i, Session: "s", Metrics: simulate.Metrics{TotalCost: cost[i], PeakContext: peak[i]}})
+		rows = append(rows, sweep.Row{Point: i, Session: "s", Metrics: simulate.Metrics{Calls: 1, TotalCost: cost[i], PeakContext: peak[i]}})
 	}
-	rows = append(rows, sweep.Row{Point: 0, Session: "t", Metrics: simulate.Metrics{TotalCost: 6, PeakContext: 10}})
+	rows = append(rows, sweep.Row{Point: 0, Session: "t", Metrics: simulate.Metrics{Calls: 1, TotalCost: 6, PeakContext: 10}})
 	c, _ := metric.Lookup("total_cost_usd")
 	pk, _ := metric.Lookup("peak_context")
 	return points, sweep.Summarize(points, rows, c, nil, []metric.Metric{c, pk})
@@ -62,7 +62,7 @@ func GeometricGrid(n int, same map[int]int) ([]sweep.Point, []sweep.Total) {
 			pi := len(points) - 1
 			for s := range 2 {
 				c := float64(cost+s) + float64(k)/32
-				rows = append(rows, sweep.Row{Point: pi, Session: fmt.Sprint(s), Metrics: simulate.Metrics{TotalCost: c, PeakContext: int64(1000 * (n - cost))}})
+				rows = append(rows, sweep.Row{Point: pi, Session: fmt.Sprint(s), Metrics: simulate.Metrics{Calls: 1, TotalCost: c, PeakContext: int64(1000 * (n - cost))}})
 			}
 		}
 	}
