@@ -64,6 +64,9 @@ func Default() *Table {
 			t.Models[k] = v
 		}
 	}
+	// Every report names the table's source: the LiteLLM list's date goes
+	// with it, since its prices are as old as that list.
+	t.Source = "Anthropic list prices; LiteLLM's model price list of " + liteLLMDate + " for the models those lack; ctxlab's built-in table (docs/reports.md)"
 	return t
 }
 
