@@ -40,19 +40,10 @@ import (
 // each read the base prefix, 11,331 tokens, and with the allowed-tools
 // rule it is −17.2%.
 func TestCalibration3Cache(t *testing.T) {
-	srcs := corpusload.Sources(t, testcorpus.Calibration3)
-	replay.MarkContinued(srcs)
 	tol := fidelity.DefaultTolerances()
 	var rows []fidelity.Row
-	for _, src := range srcs {
-		s, err := replay.Load(src, replay.Options{})
-		if s == nil {
-			t.Fatalf("Load(%s): %v", src.Path, err)
-		}
-		tr := simulate.Prepare(s)
-		obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
-		cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-		rows = append(rows, fidelity.New(s, tr, obs, cc, tol))
+	for _, s := range corpusload.Marked(t, testcorpus.Calibration3) {
+		rows = append(rows, fidelityRun(t, s).row)
 	}
 	fidelity.LeaveOutCopies(rows, tol)
 	sum := fidelity.Summarize(rows, tol)
@@ -110,4 +101,20 @@ func TestCalibration3Cache(t *testing.T) {
 			t.Errorf("%s: writes %v%%, want %+.2f%% ± %.1f", c.id, p, c.writeErr, c.bound)
 		}
 	}
+}
+
+// run is a session's fidelity run, as compare --fidelity makes it: its
+// trace, observed's and claude-code's results and its fidelity row.
+type run struct {
+	tr      *simulate.Trace
+	obs, cc *simulate.Result
+	row     fidelity.Row
+}
+
+func fidelityRun(t *testing.T, s *replay.Session) run {
+	t.Helper()
+	tr := simulate.Prepare(s)
+	obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
+	cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
+	return run{tr, obs, cc, fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances())}
 }

@@ -7,9 +7,6 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/internal/testcorpus/corpusload"
-	"github.com/ctxlab/ctxlab/replay"
-	"github.com/ctxlab/ctxlab/simulate"
-	"github.com/ctxlab/ctxlab/simulate/fidelity"
 )
 
 // TestCalibration3Compactions pins, as compare --fidelity reads the third
@@ -22,19 +19,10 @@ import (
 // (336e4887's resumed copy after its first call; 731e5913, which the
 // next file of its conversation copies from its start).
 func TestCalibration3Compactions(t *testing.T) {
-	srcs := corpusload.Sources(t, testcorpus.Calibration3)
-	replay.MarkContinued(srcs)
 	type row struct{ auto, manual, replayed int }
 	got := map[string]row{}
-	for _, src := range srcs {
-		s, err := replay.Load(src, replay.Options{})
-		if s == nil {
-			t.Fatalf("Load(%s): %v", src.Path, err)
-		}
-		tr := simulate.Prepare(s)
-		obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
-		cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-		f := fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances())
+	for _, s := range corpusload.Marked(t, testcorpus.Calibration3) {
+		f := fidelityRun(t, s).row
 		if r := (row{f.RealAutoCompaction, f.ManualCompactions, f.ManualReplayed}); r != (row{}) {
 			got[s.ID[:8]] = r
 		}

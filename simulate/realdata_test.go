@@ -219,22 +219,14 @@ func TestFidelityBars(t *testing.T) {
 		// another's conversation marked (replay.MarkContinued), and the
 		// calls a resumed conversation copied left out of the copy's
 		// figures (fidelity.LeaveOutCopies).
-		srcs := corpusload.Sources(t, c.dir)
-		replay.MarkContinued(srcs)
 		var rows []fidelity.Row
 		var callErr, recorded int64
-		for _, src := range srcs {
-			s, err := replay.Load(src, replay.Options{})
-			if s == nil {
-				t.Fatalf("Load(%s): %v", src.Path, err)
-			}
-			tr := simulate.Prepare(s)
-			obs := simulate.Run(tr, mustParse(t, "observed"), simulate.DefaultConfig())
-			cc := simulate.Run(tr, mustParse(t, "claude-code"), simulate.DefaultConfig())
-			rows = append(rows, fidelity.New(s, tr, obs, cc, fidelity.DefaultTolerances()))
-			for i, oc := range obs.Calls {
+		for _, s := range corpusload.Marked(t, c.dir) {
+			r := fidelityRun(t, s)
+			rows = append(rows, r.row)
+			for i, oc := range r.obs.Calls {
 				if p := oc.Predicted; p != nil {
-					w := tr.Calls[i].Usage.CacheWrite()
+					w := r.tr.Calls[i].Usage.CacheWrite()
 					callErr += max(p.Write-w, w-p.Write)
 					recorded += w
 				}

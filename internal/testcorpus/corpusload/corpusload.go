@@ -28,6 +28,16 @@ func Sessions(tb testing.TB, name string) []*replay.Session {
 	return load(tb, Sources(tb, name))
 }
 
+// Marked loads every session of the named corpus as compare --fidelity
+// reads a folder: a file that continues another's conversation marked
+// (replay.MarkContinued). It skips when the corpus is absent.
+func Marked(tb testing.TB, name string) []*replay.Session {
+	tb.Helper()
+	srcs := Sources(tb, name)
+	replay.MarkContinued(srcs)
+	return load(tb, srcs)
+}
+
 // Path loads every session of a path in the repository (the fixtures).
 func Path(tb testing.TB, path string) []*replay.Session {
 	tb.Helper()
