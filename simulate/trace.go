@@ -157,13 +157,15 @@ type TraceCall struct {
 	// (claudecode.AllowedTools).
 	AfterAsk bool
 	// AllowedChanged is set on an AfterAsk call, on a version whose system
-	// prompt lists the allowed tools, whose recorded read (above 0) reached
-	// no further than the base prefix where no cause the transcript shows
-	// (a new working directory or UTC date, a skill written) broke it: the
-	// system prompt changed past its first block, as a tool allowed for
-	// good changes it (markPrefixReads). Every run breaks there
+	// prompt lists the allowed tools, whose recorded read (above 0) fell
+	// back into the tools and system prompt (below the context before the
+	// first message) where no cause the transcript shows (a new working
+	// directory or UTC date, a skill written) broke it: the system prompt
+	// changed there, as a tool allowed for good changes it
+	// (markPrefixReads). The recorded usage shows the event, which the
+	// transcript does not record; every run breaks at the recorded read
 	// (engine.turnRewrites): the user's answer is an event of the session,
-	// whatever the context policy.
+	// and the tools and system prompt before it are every run's.
 	AllowedChanged bool
 }
 
@@ -509,26 +511,22 @@ func (tr *Trace) markPrefixReads() {
 		if within && !c.CwdChanged && !(c.DateChanged && claudecode.DateUTC.In(c.Version)) && r != cur {
 			sys[c.Model], c.SysRead = r, true
 		}
-		c.AllowedChanged = c.allowedChanged(base[c.Model], cur)
+		c.AllowedChanged = c.allowedChanged()
 	}
 }
 
-// allowedChanged reports whether call c, which read r > 0 tokens, shows
-// a tool allowed for good in the turn before (TraceCall.AllowedChanged):
-// the read stopped at or before the base prefix, which is base where a
-// read on the model has shown one, else sys, where the model has the
-// system prompt end (the cache model's base, or its system prompt's
-// entry while it has no base: the position engine.turnRewrites breaks
-// at).
-func (c *TraceCall) allowedChanged(base, sys int64) bool {
-	if !c.AfterAsk || !claudecode.AllowedTools.In(c.Version) || c.CwdChanged || c.SkillsChanged ||
-		c.DateChanged && claudecode.DateUTC.In(c.Version) {
-		return false
-	}
-	if base == 0 {
-		base = sys
-	}
-	return c.Usage.CacheRead <= base
+// allowedChanged reports whether call c, whose recorded read fell back
+// into the tools and system prompt (0 < read < Overhead, markPrefixReads
+// checks), shows a tool allowed for good in the turn before
+// (TraceCall.AllowedChanged). Where the read stops is not checked against
+// the base prefix the model knows: a warm first call's read can be a
+// shorter prefix that other requests keep warm, and a resumed
+// conversation's new process can bring other tools (MCP servers
+// connected) and so another base; the read shows where the prompt
+// changed.
+func (c *TraceCall) allowedChanged() bool {
+	return c.AfterAsk && claudecode.AllowedTools.In(c.Version) && !c.CwdChanged && !c.SkillsChanged &&
+		!(c.DateChanged && claudecode.DateUTC.In(c.Version))
 }
 
 // mainModel returns the model most of the trace's calls used, and
