@@ -27,7 +27,10 @@ import (
 // Breaking every such turn at its recorded read, wherever in the tools and
 // system prompt it stopped, took them to +0.3%, −4.5%, 10.9% and 42 of 45,
 // and the turns counted apart to 0 (53dac36c, 1.0.102, −28.8% → −8.5%;
-// 63bff843, 1.0.85, −24.1% → +0.6%; 4d761729, 1.0.102, −14.7% → +1.2%):
+// 63bff843, 1.0.85, −24.1% → +0.6%; 4d761729, 1.0.102, −14.7% → +1.2%),
+// and with the tools and system prompt a resumed conversation's new
+// process brings measured at its first call (restartGrowth) to +0.2%,
+// −3.8%, 10.1% and 43 of 45 (4e55affd, 1.0.85, −23.5% → −3.0%):
 // a 1.0.102 session whose first call read 4,736 tokens, kept warm by
 // other requests, falls back to 26,243 after such a turn, and 63bff843's
 // turns after its resumed conversation's restart to 12,713, where the
@@ -63,11 +66,11 @@ func TestCalibration3Cache(t *testing.T) {
 	if r, w := *sum.CacheReadErrorPct, *sum.CacheWriteErrorPct; r < -2 || r > 2 || w < -10 || w > 10 {
 		t.Errorf("reads %+.2f%%, writes %+.2f%%, want within ±2%% and ±10%%", r, w)
 	}
-	if p := *sum.CallWriteErrorPct; p > 10.9 {
-		t.Errorf("per-call write error %.2f%%, want at most 10.9%%", p)
+	if p := *sum.CallWriteErrorPct; p > 10.1 {
+		t.Errorf("per-call write error %.2f%%, want at most 10.1%%", p)
 	}
-	if sum.CacheCostChecked != 45 || sum.CacheCostWithin < 42 {
-		t.Errorf("cache cost within 10%% in %d of %d sessions, want at least 42 of 45", sum.CacheCostWithin, sum.CacheCostChecked)
+	if sum.CacheCostChecked != 45 || sum.CacheCostWithin < 43 {
+		t.Errorf("cache cost within 10%% in %d of %d sessions, want at least 43 of 45", sum.CacheCostWithin, sum.CacheCostChecked)
 	}
 	allowed := 0
 	byID := map[string]*fidelity.Row{}

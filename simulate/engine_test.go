@@ -835,3 +835,35 @@ func TestAllowedToolsBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowedToolsBreakAfterRestart checks that a resumed conversation's
+// new process, whose tools and system prompt are its own, moves where the
+// tools and system prompt end: its first call (TraceCall.Restarted) adds
+// 8,000 tokens more than Claude Code's estimate of its messages, so a turn
+// after one that first used a tool that asks and that fell back to 30,000
+// tokens, past the first prompt's 25,000 of overhead, fell back inside
+// the new process's and breaks there; without the restart it does not.
+func TestAllowedToolsBreakAfterRestart(t *testing.T) {
+	for _, restart := range []bool{true, false} {
+		grown := user(8_100)
+		grown.Est = 100 // the new process's overhead, not the message
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), grown}},
+			step{3, "", []Item{asst(100), user(100)}},
+			step{4, "", []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 25_000
+		for i := range tr.Calls {
+			tr.Calls[i].Version = "1.0.85"
+		}
+		tr.Calls[2].Restarted = restart
+		tr.Calls[3].NewTurn, tr.Calls[3].AfterAsk = true, true
+		tr.Calls[3].Usage.CacheRead = 30_000
+		tr.markPrefixReads()
+		if got := tr.Calls[3].AllowedChanged; got != restart {
+			t.Errorf("restarted %v: AllowedChanged = %v, want %v", restart, got, restart)
+		}
+	}
+}

@@ -470,7 +470,9 @@ func (tr *Trace) systemEnd() int64 {
 }
 
 // markPrefixReads marks the calls whose recorded cache read is above zero
-// and ends inside the tools and system prompt (shorter than the overhead).
+// and ends inside the tools and system prompt (shorter than the overhead,
+// or from a resumed conversation's restart on, than the new process's:
+// restartGrowth).
 // The shortest on a model below the system prompt's end, the first call's
 // read included, is the base prefix (BaseRead), which requests in other
 // working directories share and keep warm. A read within the lifetime of
@@ -486,12 +488,17 @@ func (tr *Trace) markPrefixReads() {
 		base[c.Model] = c.Usage.CacheRead
 	}
 	last := map[string]int64{} // each model's previous call's time
+	overhead := tr.Overhead
 	for i := range tr.Calls {
 		c := &tr.Calls[i]
 		prev := last[c.Model]
 		last[c.Model] = c.Time
+		if c.Restarted {
+			// A new process builds its own tools and system prompt.
+			overhead = max(overhead, tr.Overhead+tr.restartGrowth(c))
+		}
 		r, b := c.Usage.CacheRead, base[c.Model]
-		if r <= 0 || r >= tr.Overhead || !claudecode.BillsCacheWrites(c.Model) {
+		if r <= 0 || r >= overhead || !claudecode.BillsCacheWrites(c.Model) {
 			continue
 		}
 		if r < upper && (b == 0 || r < b) {
@@ -527,6 +534,20 @@ func (tr *Trace) markPrefixReads() {
 func (c *TraceCall) allowedChanged() bool {
 	return c.AfterAsk && claudecode.AllowedTools.In(c.Version) && !c.CwdChanged && !c.SkillsChanged &&
 		!(c.DateChanged && claudecode.DateUTC.In(c.Version))
+}
+
+// restartGrowth is how much more than Claude Code's estimate of its
+// messages the first call of a new process (a resumed conversation's,
+// TraceCall.Restarted) added to the prompt: the new process builds its
+// own tools and system prompt (the MCP servers it connects, its git
+// status), which the first prompt's overhead does not measure.
+func (tr *Trace) restartGrowth(c *TraceCall) int64 {
+	var got, est int64
+	for _, it := range c.Items {
+		got += it.Tokens
+		est += tr.Estimate(it.Est)
+	}
+	return max(got-est, 0)
 }
 
 // mainModel returns the model most of the trace's calls used, and
