@@ -281,34 +281,30 @@ type engine struct {
 	tokens       int64
 	appendedFrom int
 	edit         int64 // lowest position edited since the last call; -1 none
-	// shownRead is a prefix the recorded usage shows cached before the
-	// next request (TraceCall.AllowedChanged), put under its cache key
-	// when the request reads; 0 none.
-	shownRead   int64
-	actions     []string
-	cache       *cache
-	ttl         time.Duration
-	placeholder int64
-	carried     []userMsg // user messages quoted by the latest summary
-	res         *Result
-	cleared     map[string]bool // paths whose content was removed (removed)
-	rereads     int
-	compactions int
-	micro       int
-	freed       int64
-	summaryTok  int64
-	totalCost   float64 // the run's cost and the sub-agents', unrounded (sumSide)
-	callsSince  int
-	call        int
-	trigger     int64
-	now         int64
-	prevTime    int64  // the previous call's time
-	prevModel   string // and model
-	prevMsg     int    // and its message; -1 before the first call
-	lastPrompt  int64  // the previous call's prompt
-	lastOutput  int64  // and output
-	model       string
-	compacted   bool // a compaction happened before this call
+	actions      []string
+	cache        *cache
+	ttl          time.Duration
+	placeholder  int64
+	carried      []userMsg // user messages quoted by the latest summary
+	res          *Result
+	cleared      map[string]bool // paths whose content was removed (removed)
+	rereads      int
+	compactions  int
+	micro        int
+	freed        int64
+	summaryTok   int64
+	totalCost    float64 // the run's cost and the sub-agents', unrounded (sumSide)
+	callsSince   int
+	call         int
+	trigger      int64
+	now          int64
+	prevTime     int64  // the previous call's time
+	prevModel    string // and model
+	prevMsg      int    // and its message; -1 before the first call
+	lastPrompt   int64  // the previous call's prompt
+	lastOutput   int64  // and output
+	model        string
+	compacted    bool // a compaction happened before this call
 	// key is the cache key of this call's requests (cacheKey), prevKey
 	// the previous call's; turnPos is where the latest turn's first
 	// response begins (that turn's first prompt).
@@ -337,6 +333,11 @@ type engine struct {
 	// projectDir is the directory the session started in, once memoryFile
 	// has looked for it.
 	projectDir *string
+
+	// shownRead is a prefix the recorded usage shows cached before the
+	// next request (TraceCall.AllowedChanged), put under its cache key
+	// when the request reads; 0 none.
+	shownRead int64
 }
 
 // withDefaults returns the config with every zero field set to its
