@@ -23,9 +23,18 @@ import (
 // rule (TraceCall.AllowedChanged: the turns whose read stopped at the base
 // prefix break there in every run) took them to +0.4%, −5.7%, 12.1% and 39
 // of 45, and the turns counted apart from 32 to 9: those the model now
-// predicts, and those whose read went past the tools and system prompt
-// (no change of the system prompt: 4e55affd's six reads of 26,283 tokens,
-// unseen breaks now).
+// predicts, and those whose read went past the base prefix the model knew.
+// Breaking every such turn at its recorded read, wherever in the tools and
+// system prompt it stopped, took them to +0.3%, −4.5%, 10.9% and 42 of 45,
+// and the turns counted apart to 0 (53dac36c, 1.0.102, −28.8% → −8.5%;
+// 63bff843, 1.0.85, −24.1% → +0.6%; 4d761729, 1.0.102, −14.7% → +1.2%),
+// and with the tools and system prompt a resumed conversation's new
+// process brings measured at its first call (restartGrowth) to +0.2%,
+// −3.8%, 10.1% and 43 of 45 (4e55affd, 1.0.85, −23.5% → −3.0%):
+// a 1.0.102 session whose first call read 4,736 tokens, kept warm by
+// other requests, falls back to 26,243 after such a turn, and 63bff843's
+// turns after its resumed conversation's restart to 12,713, where the
+// calls before it read 11,331.
 //
 // Per session: 362b2ccf (1.0.84), +96% before, is exact without the
 // second-turn rule; 39870e09 (1.0.84), +40.5%, reads its earlier thinking
@@ -38,7 +47,7 @@ import (
 // 63bff843; 5f1c35b5 (1.0.83), −70%, fell back after 7 turns that first
 // used a tool that asks, which the transcript cannot say were allowed:
 // each read the base prefix, 11,331 tokens, and with the allowed-tools
-// rule it is −17.2%.
+// rule it is −17.2% (−16.4% breaking at the read).
 func TestCalibration3Cache(t *testing.T) {
 	tol := fidelity.DefaultTolerances()
 	var rows []fidelity.Row
@@ -57,11 +66,11 @@ func TestCalibration3Cache(t *testing.T) {
 	if r, w := *sum.CacheReadErrorPct, *sum.CacheWriteErrorPct; r < -2 || r > 2 || w < -10 || w > 10 {
 		t.Errorf("reads %+.2f%%, writes %+.2f%%, want within ±2%% and ±10%%", r, w)
 	}
-	if p := *sum.CallWriteErrorPct; p > 12.1 {
-		t.Errorf("per-call write error %.2f%%, want at most 12.1%%", p)
+	if p := *sum.CallWriteErrorPct; p > 10.1 {
+		t.Errorf("per-call write error %.2f%%, want at most 10.1%%", p)
 	}
-	if sum.CacheCostChecked != 45 || sum.CacheCostWithin < 39 {
-		t.Errorf("cache cost within 10%% in %d of %d sessions, want at least 39 of 45", sum.CacheCostWithin, sum.CacheCostChecked)
+	if sum.CacheCostChecked != 45 || sum.CacheCostWithin < 43 {
+		t.Errorf("cache cost within 10%% in %d of %d sessions, want at least 43 of 45", sum.CacheCostWithin, sum.CacheCostChecked)
 	}
 	allowed := 0
 	byID := map[string]*fidelity.Row{}
@@ -69,8 +78,8 @@ func TestCalibration3Cache(t *testing.T) {
 		allowed += rows[i].AllowedToolsBreaks
 		byID[rows[i].Session[:8]] = &rows[i]
 	}
-	if allowed != 9 {
-		t.Errorf("%d turns after a tool's first use counted apart, want 9", allowed)
+	if allowed != 0 {
+		t.Errorf("%d turns after a tool's first use counted apart, want 0", allowed)
 	}
 	for _, c := range []struct {
 		id               string
@@ -83,7 +92,7 @@ func TestCalibration3Cache(t *testing.T) {
 		{"39870e09", 0, 0, 0.64, 0.5, 503_698, ""},
 		{"d05c4f7d", 63, 0, 0, 0.5, 76_008, "f1d9485a"},
 		{"cec78578", 19, 0, 0, 0, 0, "63bff843"},
-		{"5f1c35b5", 0, 0, -17.22, 0.5, 383_984, ""},
+		{"5f1c35b5", 0, 0, -16.38, 0.5, 383_984, ""},
 	} {
 		f := byID[c.id]
 		if f == nil {

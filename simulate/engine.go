@@ -333,6 +333,11 @@ type engine struct {
 	// projectDir is the directory the session started in, once memoryFile
 	// has looked for it.
 	projectDir *string
+
+	// shownRead is a prefix the recorded usage shows cached before the
+	// next request (TraceCall.AllowedChanged), put under its cache key
+	// when the request reads; 0 none.
+	shownRead int64
 }
 
 // withDefaults returns the config with every zero field set to its
@@ -651,7 +656,7 @@ func (e *engine) replaysManual(p Policy) bool {
 // prefix (cache.base), and so does a new UTC date before 1.0.110, a
 // skill written in the session at any call, and from 1.0.66 until 2.1.0 a
 // tool allowed for good in the turn before, where the turn's recorded
-// read shows it (TraceCall.AllowedChanged). A restarted Claude Code (a new version, or a resumed
+// read shows it, at that read (TraceCall.AllowedChanged). A restarted Claude Code (a new version, or a resumed
 // conversation) loses the cached messages; from SharedPrefixFrom, on
 // Anthropic's cache, it still reads the system prompt prefix that the
 // user's other requests keep warm. The turn rules (claudecode.Turns)
@@ -674,12 +679,12 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		e.actions = append(e.actions, "a skill written in the session changed the skill list")
 	}
 	if tc.AllowedChanged {
-		// Where no call has shown a base prefix, the model has the system
-		// prompt's entry as the shortest prefix (as for the model named).
-		pos := e.cache.base
-		if pos == 0 {
-			pos = e.sysFor(tc.Model)
-		}
+		// The recorded read shows where the system prompt changed and
+		// that the prefix before it was cached (kept warm by the
+		// session's requests or the user's others): the tools and system
+		// prompt, the same in every run.
+		pos := tc.Usage.CacheRead
+		e.shownRead = pos
 		e.editAt(pos)
 		e.actions = append(e.actions, "a tool allowed for good changed the system prompt's list of allowed tools")
 	}
@@ -1247,6 +1252,13 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 			tail = tc.Usage.CacheRead + tc.Usage.Input%e.cfg.GatewayCacheUnit
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
+	}
+	if e.shownRead > 0 {
+		if e.key != e.cache.model {
+			e.cache.switchModel(e.key)
+		}
+		e.cache.put(e.shownRead, tc.Time)
+		e.shownRead = 0
 	}
 	read, write, uncached := e.cache.request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp

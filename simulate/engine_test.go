@@ -775,14 +775,17 @@ func (observer) Observed() bool { return true }
 
 // TestAllowedToolsBreak checks the allowed-tools rule: from 1.0.66 until
 // 2.1.0 (claudecode.AllowedTools) a turn after one that first used a tool
-// that asks (TraceCall.AfterAsk) and whose recorded read stopped at the
-// base prefix had its system prompt changed past its first block: every
-// run breaks there. A session whose first call read 20,000 (its system
-// prompt prefix, with no shorter read) starts a turn at its fourth call,
-// a minute after the third; the read that shows the break is 20,000, and
-// the model, without it, reads the whole previous prompt. A read past the
-// base prefix, a turn after none that asks, and a version that no longer
-// lists the allowed tools do not break.
+// that asks (TraceCall.AfterAsk) and whose recorded read fell back into
+// the tools and system prompt (above 0, below the context before the first
+// message) had its system prompt changed where the read stopped: every run
+// breaks there and reads that prefix. A session whose first call read
+// 20,000 (its system prompt prefix, with no shorter read) starts a turn at
+// its fourth call, a minute after the third; without the rule the model
+// reads the whole previous prompt. A read past the base prefix the model
+// knows breaks too (a warm first call's read can be shorter than the
+// base, and a new process can bring other tools); a read past the context
+// before the first message, a turn after none that asks, and a version
+// that no longer lists the allowed tools do not break.
 func TestAllowedToolsBreak(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -793,7 +796,8 @@ func TestAllowedToolsBreak(t *testing.T) {
 	}{
 		{"read at the base prefix", "1.0.85", true, 20_000, true},
 		{"read below it", "1.0.85", true, 18_000, true},
-		{"read past it", "1.0.85", true, 25_300, false},
+		{"read past it, inside the system prompt", "1.0.85", true, 22_000, true},
+		{"read past the context before the first message", "1.0.85", true, 25_300, false},
 		{"after no tool that asks", "1.0.85", false, 20_000, false},
 		{"a version without the list", "2.1.0", true, 20_000, false},
 	} {
@@ -825,9 +829,41 @@ func TestAllowedToolsBreak(t *testing.T) {
 			res := Run(tr, p, DefaultConfig())
 			got := res.Calls[3]
 			broke := slices.Contains(got.Actions, "a tool allowed for good changed the system prompt's list of allowed tools")
-			if broke != c.want || c.want && got.Read != 20_000 || !c.want && got.Read <= 20_000 {
+			if broke != c.want || c.want && got.Read != c.read || !c.want && got.Read <= 20_000 {
 				t.Errorf("%s: fourth call read %d, actions %q; want the break %v", c.name, got.Read, got.Actions, c.want)
 			}
+		}
+	}
+}
+
+// TestAllowedToolsBreakAfterRestart checks that a resumed conversation's
+// new process, whose tools and system prompt are its own, moves where the
+// tools and system prompt end: its first call (TraceCall.Restarted) adds
+// 8,000 tokens more than Claude Code's estimate of its messages, so a turn
+// after one that first used a tool that asks and that fell back to 30,000
+// tokens, past the first prompt's 25,000 of overhead, fell back inside
+// the new process's and breaks there; without the restart it does not.
+func TestAllowedToolsBreakAfterRestart(t *testing.T) {
+	for _, restart := range []bool{true, false} {
+		grown := user(8_100)
+		grown.Est = 100 // the new process's overhead, not the message
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), grown}},
+			step{3, "", []Item{asst(100), user(100)}},
+			step{4, "", []Item{asst(100), user(100)}},
+		)
+		tr.Overhead = 25_000
+		for i := range tr.Calls {
+			tr.Calls[i].Version = "1.0.85"
+		}
+		tr.Calls[2].Restarted = restart
+		tr.Calls[3].NewTurn, tr.Calls[3].AfterAsk = true, true
+		tr.Calls[3].Usage.CacheRead = 30_000
+		tr.markPrefixReads()
+		if got := tr.Calls[3].AllowedChanged; got != restart {
+			t.Errorf("restarted %v: AllowedChanged = %v, want %v", restart, got, restart)
 		}
 	}
 }

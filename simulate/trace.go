@@ -157,13 +157,15 @@ type TraceCall struct {
 	// (claudecode.AllowedTools).
 	AfterAsk bool
 	// AllowedChanged is set on an AfterAsk call, on a version whose system
-	// prompt lists the allowed tools, whose recorded read (above 0) reached
-	// no further than the base prefix where no cause the transcript shows
-	// (a new working directory or UTC date, a skill written) broke it: the
-	// system prompt changed past its first block, as a tool allowed for
-	// good changes it (markPrefixReads). Every run breaks there
+	// prompt lists the allowed tools, whose recorded read (above 0) fell
+	// back into the tools and system prompt (below the context before the
+	// first message) where no cause the transcript shows (a new working
+	// directory or UTC date, a skill written) broke it: the system prompt
+	// changed there, as a tool allowed for good changes it
+	// (markPrefixReads). The recorded usage shows the event, which the
+	// transcript does not record; every run breaks at the recorded read
 	// (engine.turnRewrites): the user's answer is an event of the session,
-	// whatever the context policy.
+	// and the tools and system prompt before it are every run's.
 	AllowedChanged bool
 }
 
@@ -468,7 +470,9 @@ func (tr *Trace) systemEnd() int64 {
 }
 
 // markPrefixReads marks the calls whose recorded cache read is above zero
-// and ends inside the tools and system prompt (shorter than the overhead).
+// and ends inside the tools and system prompt (shorter than the overhead,
+// or from a resumed conversation's restart on, than the new process's:
+// restartGrowth).
 // The shortest on a model below the system prompt's end, the first call's
 // read included, is the base prefix (BaseRead), which requests in other
 // working directories share and keep warm. A read within the lifetime of
@@ -484,12 +488,17 @@ func (tr *Trace) markPrefixReads() {
 		base[c.Model] = c.Usage.CacheRead
 	}
 	last := map[string]int64{} // each model's previous call's time
+	overhead := tr.Overhead
 	for i := range tr.Calls {
 		c := &tr.Calls[i]
 		prev := last[c.Model]
 		last[c.Model] = c.Time
+		if c.Restarted {
+			// A new process builds its own tools and system prompt.
+			overhead = max(overhead, tr.Overhead+tr.restartGrowth(c))
+		}
 		r, b := c.Usage.CacheRead, base[c.Model]
-		if r <= 0 || r >= tr.Overhead || !claudecode.BillsCacheWrites(c.Model) {
+		if r <= 0 || r >= overhead || !claudecode.BillsCacheWrites(c.Model) {
 			continue
 		}
 		if r < upper && (b == 0 || r < b) {
@@ -509,26 +518,36 @@ func (tr *Trace) markPrefixReads() {
 		if within && !c.CwdChanged && !(c.DateChanged && claudecode.DateUTC.In(c.Version)) && r != cur {
 			sys[c.Model], c.SysRead = r, true
 		}
-		c.AllowedChanged = c.allowedChanged(base[c.Model], cur)
+		c.AllowedChanged = c.allowedChanged()
 	}
 }
 
-// allowedChanged reports whether call c, which read r > 0 tokens, shows
-// a tool allowed for good in the turn before (TraceCall.AllowedChanged):
-// the read stopped at or before the base prefix, which is base where a
-// read on the model has shown one, else sys, where the model has the
-// system prompt end (the cache model's base, or its system prompt's
-// entry while it has no base: the position engine.turnRewrites breaks
-// at).
-func (c *TraceCall) allowedChanged(base, sys int64) bool {
-	if !c.AfterAsk || !claudecode.AllowedTools.In(c.Version) || c.CwdChanged || c.SkillsChanged ||
-		c.DateChanged && claudecode.DateUTC.In(c.Version) {
-		return false
+// allowedChanged reports whether call c, whose recorded read fell back
+// into the tools and system prompt (0 < read < Overhead, markPrefixReads
+// checks), shows a tool allowed for good in the turn before
+// (TraceCall.AllowedChanged). Where the read stops is not checked against
+// the base prefix the model knows: a warm first call's read can be a
+// shorter prefix that other requests keep warm, and a resumed
+// conversation's new process can bring other tools (MCP servers
+// connected) and so another base; the read shows where the prompt
+// changed.
+func (c *TraceCall) allowedChanged() bool {
+	return c.AfterAsk && claudecode.AllowedTools.In(c.Version) && !c.CwdChanged && !c.SkillsChanged &&
+		!(c.DateChanged && claudecode.DateUTC.In(c.Version))
+}
+
+// restartGrowth is how much more than Claude Code's estimate of its
+// messages the first call of a new process (a resumed conversation's,
+// TraceCall.Restarted) added to the prompt: the new process builds its
+// own tools and system prompt (the MCP servers it connects, its git
+// status), which the first prompt's overhead does not measure.
+func (tr *Trace) restartGrowth(c *TraceCall) int64 {
+	var got, est int64
+	for _, it := range c.Items {
+		got += it.Tokens
+		est += tr.Estimate(it.Est)
 	}
-	if base == 0 {
-		base = sys
-	}
-	return c.Usage.CacheRead <= base
+	return max(got-est, 0)
 }
 
 // mainModel returns the model most of the trace's calls used, and

@@ -169,10 +169,11 @@ type Row struct {
 	// (simulate.TraceCall.AfterAsk), on a version whose system prompt
 	// lists the tools the user allowed (claudecode.AllowedTools): a "don't
 	// ask again" answer, which the transcript does not record, changes it.
-	// A read that stopped at the base prefix the model knows is one the
-	// model breaks at (simulate.TraceCall.AllowedChanged), no disagreement;
-	// these stopped past it (a base the model has not seen, as on a new
-	// version). They are not in UnseenBreaks.
+	// The model breaks such a turn at its recorded read
+	// (simulate.TraceCall.AllowedChanged), no disagreement; these are the
+	// turns it leaves, where a cause the transcript shows (a new working
+	// directory or UTC date, a skill written) breaks the cache at another
+	// place. They are not in UnseenBreaks.
 	AllowedToolsBreaks int `json:"allowed_tools_breaks"`
 	// CopiedCalls counts the calls left out of the cache figures above
 	// because another session of the input recorded them first (the same
