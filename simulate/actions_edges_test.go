@@ -3,12 +3,12 @@ package simulate
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
 // edgeActPrices prices Sonnet 4.6 at round numbers (USD per million
@@ -319,78 +319,6 @@ func TestEdgeActUsersAfterCompaction(t *testing.T) {
 	}
 }
 
-// The fake summary's sections: tool calls counted per tool, TodoWrite
-// calls counted as todo updates, the last five tools as the current work
-// (no line without tools); user messages quoted, newest first, when each
-// is at most QuoteChars long and fits what is left of QuoteTotal, both
-// limits inclusive; the request shown whole up to 500 characters, the
-// next step up to 200.
-func TestEdgeActSummarySections(t *testing.T) {
-	u := func(msg int, text string) Item { return Item{Kind: KindUser, Msg: msg, Text: text} }
-	use := func(tool, path string) Item { return Item{Kind: KindToolUse, Tool: tool, Path: path} }
-	a200, a500 := strings.Repeat("a", 200), strings.Repeat("a", 500)
-	tests := []struct {
-		name              string
-		quoteChars, total int
-		items             []Item
-		quoted, cut       []int
-		has, lacks        []string
-	}{
-		{"tools and todos", 2000, 16000,
-			[]Item{u(1, "start"), use("Read", "a.go"), use("TodoWrite", ""), use("Read", "b.go"), use("TodoWrite", ""), use("Bash", ""), use("Grep", "")},
-			[]int{1}, nil,
-			[]string{"- Read (2 calls)\n", "- TodoWrite (2 calls)\n", "- Bash (1 calls)\n", "\n2 todo updates\n",
-				"8. Current Work:\nlast tools: TodoWrite, Read, TodoWrite, Bash, Grep\n"},
-			nil},
-		{"no tools", 2000, 16000,
-			[]Item{u(1, "start")},
-			[]int{1}, nil,
-			[]string{"\n0 todo updates\n", "8. Current Work:\n\n9. Optional Next Step:"},
-			[]string{"last tools"}},
-		// "hello" is exactly QuoteChars long; "hello!" is one over.
-		{"a message of QuoteChars", 5, 100,
-			[]Item{u(1, "hello"), u(2, "hello!")},
-			[]int{1}, []int{2}, nil, nil},
-		// Newest first: "wxyz" leaves 5 of 9, which "hello" fills
-		// exactly; nothing is left for "abcd".
-		{"messages filling QuoteTotal", 100, 9,
-			[]Item{u(1, "abcd"), u(2, "hello"), u(3, "wxyz")},
-			[]int{2, 3}, []int{1}, nil, nil},
-		// 500 characters are the request in full; the next step cuts
-		// them at 200.
-		{"a 500-character request", 2000, 16000,
-			[]Item{u(1, a500)},
-			[]int{1}, nil,
-			[]string{"Intent:\n" + a500 + "\n\n", "continue with: " + a200 + "…\n"}, nil},
-		{"a 200-character request", 2000, 16000,
-			[]Item{u(1, a200)},
-			[]int{1}, nil,
-			[]string{"Intent:\n" + a200 + "\n\n", "continue with: " + a200 + "\n"}, []string{"…"}},
-		{"a 501-character request", 2000, 16000,
-			[]Item{u(1, a500+"b")},
-			[]int{1}, nil,
-			[]string{"Intent:\n" + a500 + "…\n\n"}, nil},
-	}
-	for _, tt := range tests {
-		z := DefaultSummarizer()
-		z.QuoteChars, z.QuoteTotal = tt.quoteChars, tt.total
-		sum, _ := z.Summarize(tt.items, nil, 0)
-		if !slices.Equal(sum.Quoted, tt.quoted) || !slices.Equal(sum.Cut, tt.cut) {
-			t.Errorf("%s: quoted %v, cut %v; want %v, %v", tt.name, sum.Quoted, sum.Cut, tt.quoted, tt.cut)
-		}
-		for _, s := range tt.has {
-			if !strings.Contains(sum.Text, s) {
-				t.Errorf("%s: summary lacks %q:\n%s", tt.name, s, sum.Text)
-			}
-		}
-		for _, s := range tt.lacks {
-			if strings.Contains(sum.Text, s) {
-				t.Errorf("%s: summary has %q:\n%s", tt.name, s, sum.Text)
-			}
-		}
-	}
-}
-
 // NewDelta: the differences of the total cost and of the peak context,
 // and the cost's change as a percentage of the baseline's, to two places;
 // none from a free baseline.
@@ -436,5 +364,32 @@ func TestEdgeActFirstCallIsNoBreak(t *testing.T) {
 	got := CacheBreaks(calls, claudecode.BreakRule{BreakMinFraction: 0.01})
 	if want := []int{2}; !slices.Equal(got, want) {
 		t.Errorf("breaks %v, want %v", got, want)
+	}
+}
+
+// The fake summarizer reads the user's texts, the tool calls and their
+// results, in order, and nothing else of the context.
+func TestEdgeActSummaryParts(t *testing.T) {
+	items := []Item{
+		{Kind: KindOverhead, Tokens: 100},
+		{Kind: KindUser, Msg: 1, Text: "fix it"},
+		{Kind: KindAssistant, Msg: 2, Text: "sure"},
+		{Kind: KindToolUse, Msg: 2, Tool: "Read", Path: "a.go"},
+		{Kind: KindToolResult, Msg: 3, Tool: "Read", Path: "a.go", IsError: true},
+		{Kind: KindSummary, Msg: -1},
+	}
+	want := []summary.Part{
+		{Kind: summary.User, Msg: 1, Text: "fix it"},
+		{Kind: summary.ToolUse, Msg: 2, Tool: "Read", Path: "a.go"},
+		{Kind: summary.ToolResult, Msg: 3, Tool: "Read", Path: "a.go", IsError: true},
+	}
+	if got := slices.Collect(summaryParts(items)); !slices.Equal(got, want) {
+		t.Errorf("parts %+v, want %+v", got, want)
+	}
+	for p := range summaryParts(items) {
+		if p.Kind != summary.User {
+			t.Errorf("went on after the first part: %+v", p)
+		}
+		break
 	}
 }

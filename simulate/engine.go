@@ -11,6 +11,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
 // Which runs replay the session's manual compactions (Config.ManualCompactions).
@@ -89,7 +90,7 @@ type Config struct {
 	// Breaks is the cache-break rule of Metrics.CacheBreaks (Claude Code's,
 	// claudecode.DefaultBreakRule); the zero value means the default.
 	Breaks     claudecode.BreakRule
-	Summarizer Summarizer
+	Summarizer summary.Summarizer
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
 	// files, RestoreFileTokens each (RestoreFileTokensOld before
@@ -285,7 +286,7 @@ type engine struct {
 	cache        *cache
 	ttl          time.Duration
 	placeholder  int64
-	carried      []userMsg // user messages quoted by the latest summary
+	carried      []summary.UserMessage // user messages quoted by the latest summary
 	res          *Result
 	cleared      map[string]bool // paths whose content was removed (removed)
 	rereads      int
@@ -341,8 +342,8 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Prices == nil {
 		cfg.Prices = prices.Default()
 	}
-	if cfg.Summarizer == (Summarizer{}) {
-		cfg.Summarizer = DefaultSummarizer()
+	if cfg.Summarizer == (summary.Summarizer{}) {
+		cfg.Summarizer = summary.DefaultSummarizer()
 	}
 	if cfg.Breaks == (claudecode.BreakRule{}) {
 		cfg.Breaks = claudecode.DefaultBreakRule()

@@ -330,7 +330,7 @@ func (e *engine) users() (verbatim, summarised int) {
 	}
 	quoted := map[int]bool{}
 	for _, u := range e.carried {
-		quoted[u.msg] = true
+		quoted[u.Msg()] = true
 	}
 	for _, m := range e.tr.users() {
 		if inContext[m] || quoted[m] {

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -215,42 +213,6 @@ func TestRunCompaction(t *testing.T) {
 	if m.Compactions != 1 || m.TokensFreed != -732 || m.SummaryTokens != 1244 || m.FirstCompaction != 3 ||
 		m.UsersVerbatim != 1 || m.UsersSummarised != 0 || m.LikelyRereads != 0 {
 		t.Errorf("metrics %+v", m)
-	}
-}
-
-func TestSummarizerDeterministic(t *testing.T) {
-	items := []Item{
-		{Kind: KindUser, Msg: 1, Text: "please fix the parser"},
-		{Kind: KindToolUse, Tool: "Read", Path: "p.go", Msg: 2},
-		{Kind: KindToolResult, Tool: "Read", Path: "p.go", Msg: 3, IsError: true},
-		{Kind: KindToolUse, Tool: "Edit", Path: "p.go", Msg: 4},
-		{Kind: KindUser, Msg: 5, Text: string(make([]byte, 3000))}, // over QuoteChars: only summarised
-	}
-	z := DefaultSummarizer()
-	a, carried := z.Summarize(items, nil, 155_000)
-	b, _ := z.Summarize(items, nil, 155_000)
-	if a.Text != b.Text {
-		t.Error("same input, different summary")
-	}
-	// 1,200 + 155,000 × 8 / 1,000 = 2,440; 1,000,000 replaced is capped at 4,500; 0 at 1,200.
-	if a.Tokens != 2440 {
-		t.Errorf("tokens %d, want 2440", a.Tokens)
-	}
-	if s, _ := z.Summarize(items, nil, 1_000_000); s.Tokens != 4500 {
-		t.Errorf("cap: %d", s.Tokens)
-	}
-	if s, _ := z.Summarize(items, nil, 0); s.Tokens != 1200 {
-		t.Errorf("floor: %d", s.Tokens)
-	}
-	for _, sec := range []string{"1. Primary Request and Intent", "2. Key Technical Concepts", "3. Files and Code Sections",
-		"4. Errors and fixes:\n1 tool errors", "5. Problem Solving", "6. All user messages", "7. Pending Tasks",
-		"8. Current Work", "9. Optional Next Step", "- read p.go", "- edited p.go", `"please fix the parser"`} {
-		if !strings.Contains(a.Text, sec) {
-			t.Errorf("summary lacks %q:\n%s", sec, a.Text)
-		}
-	}
-	if !reflect.DeepEqual(a.Quoted, []int{1}) || !reflect.DeepEqual(a.Cut, []int{5}) || len(carried) != 1 {
-		t.Errorf("quoted %v cut %v carried %d", a.Quoted, a.Cut, len(carried))
 	}
 }
 
@@ -617,23 +579,5 @@ func TestEngineMemos(t *testing.T) {
 	}
 	if len(e.limitsMemo) > 8 {
 		t.Errorf("%d limits kept, want at most 8", len(e.limitsMemo))
-	}
-}
-
-// TestSummarizerQuotesKept: the runs of a trace share the quoted user
-// messages; a message whose text is not the one quoted before is quoted
-// anew.
-func TestSummarizerQuotesKept(t *testing.T) {
-	z := DefaultSummarizer()
-	z.quotes = &sync.Map{}
-	say := func(text string) []Item { return []Item{{Kind: KindUser, Msg: 5, Tokens: 10, Text: text}} }
-	first, _ := z.Summarize(say(`say "hi"`), nil, 1000)
-	again, _ := z.Summarize(say(`say "hi"`), nil, 1000)
-	other, _ := z.Summarize(say("bye"), nil, 1000)
-	if first.Text != again.Text || !strings.Contains(first.Text, `- "say \"hi\""`) {
-		t.Errorf("the same message quoted twice: %q, then %q", first.Text, again.Text)
-	}
-	if !strings.Contains(other.Text, `- "bye"`) || strings.Contains(other.Text, "hi") {
-		t.Errorf("another text under the same message: %q", other.Text)
 	}
 }
