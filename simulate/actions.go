@@ -120,7 +120,7 @@ func (s *State) Compact(c Compaction) int64 {
 	}
 	if !c.Free {
 		e.flushEdit()
-		read, write := e.cache.fork(e.now, e.model, e.tokens, e.cfg.Summarizer.PromptTokens)
+		read, write := e.cache.Fork(e.now, e.model, e.tokens, e.cfg.Summarizer.PromptTokens)
 		sc := SummaryCall{Label: "summary", BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
 		if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
 			u := sc.usage(e.ttl)
@@ -219,7 +219,7 @@ func (s *State) Fork(prompt, output int64, label string) {
 		at = e.now
 	}
 	e.flushEdit()
-	read, write := e.cache.fork(at, model, e.tokens, prompt)
+	read, write := e.cache.Fork(at, model, e.tokens, prompt)
 	sc := SummaryCall{Label: label, BeforeCall: e.tr.Calls[e.call].Index + 1, Read: read, Write: write, Output: output}
 	if pr, ok := e.cfg.Prices.Lookup(model); ok {
 		sc.Cost = pr.Cost(sc.usage(e.ttl))

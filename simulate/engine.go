@@ -11,6 +11,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/promptcache"
 	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
@@ -82,7 +83,7 @@ type Config struct {
 	GatewayTTL       time.Duration
 	GatewayCacheUnit int64
 	// CacheEntries bounds the cache entries the model keeps
-	// (MaxCacheEntries).
+	// (promptcache.MaxEntries).
 	CacheEntries int
 	// MinCacheable is the minimum cacheable prefix by model
 	// (claudecode.DefaultMinCacheable).
@@ -283,7 +284,7 @@ type engine struct {
 	appendedFrom int
 	edit         int64 // lowest position edited since the last call; -1 none
 	actions      []string
-	cache        *cache
+	cache        *promptcache.Cache
 	ttl          time.Duration
 	placeholder  int64
 	carried      []summary.UserMessage // user messages quoted by the latest summary
@@ -360,7 +361,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.ManualCompactions = ManualClaudeCode
 	}
 	if cfg.CacheEntries <= 0 {
-		cfg.CacheEntries = MaxCacheEntries
+		cfg.CacheEntries = promptcache.MaxEntries
 	}
 	if cfg.SharedPrefixTTL <= 0 {
 		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
@@ -426,7 +427,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		ttl = cfg.TTL
 	}
 	e := &engine{
-		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
+		tr: tr, cfg: cfg, ttl: ttl, cache: promptcache.New(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
 		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, LimitParams: cfg.Limits},
@@ -449,9 +450,9 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	if !cfg.ColdStart {
 		if c := WarmStart(tr.Calls); c != nil {
 			e.keptWarm = !tr.Continued
-			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
+			e.cache.Warm(c.Model, c.Usage.CacheRead, c.Time)
 			if tr.SystemPrefixSource == PrefixFromFirstRead {
-				e.cache.base = e.sys // the shortest prefix read so far
+				e.cache.Base = e.sys // the shortest prefix read so far
 			}
 		}
 	}
@@ -610,14 +611,14 @@ func (e *engine) settle(i int, tc *TraceCall, rules versionRules) {
 		e.turnPos = e.tokens
 	}
 	if tc.BaseRead {
-		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
+		e.cache.ReadBase(tc.Usage.CacheRead, tc.Time)
 	}
 	if tc.SysRead {
 		if e.sysOf == nil {
 			e.sysOf = map[string]int64{}
 		}
 		e.sysOf[tc.Model] = tc.Usage.CacheRead
-		e.cache.readSys(tc.Usage.CacheRead, tc.Time)
+		e.cache.ReadSys(tc.Usage.CacheRead, tc.Time)
 	}
 	e.callsSince++
 }
@@ -649,7 +650,7 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base), and so does a new UTC date before 1.0.110, a
+// prefix (cache.Base), and so does a new UTC date before 1.0.110, a
 // skill written in the session at any call, and from 1.0.66 until 2.1.0 a
 // tool allowed for good in the turn before, where the turn's recorded
 // read shows it (TraceCall.AllowedChanged). A restarted Claude Code (a new version, or a resumed
@@ -663,21 +664,21 @@ func (e *engine) replaysManual(p Policy) bool {
 // transcripts behind each rule.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
-		e.editAt(e.cache.base)
+		e.editAt(e.cache.Base)
 		e.actions = append(e.actions, "working directory changed")
 	}
 	if tc.DateChanged && claudecode.DateUTC.In(tc.Version) {
-		e.editAt(e.cache.base)
+		e.editAt(e.cache.Base)
 		e.actions = append(e.actions, "the UTC date the system prompt names changed")
 	}
 	if tc.SkillsChanged {
-		e.editAt(e.cache.base)
+		e.editAt(e.cache.Base)
 		e.actions = append(e.actions, "a skill written in the session changed the skill list")
 	}
 	if tc.AllowedChanged {
 		// Where no call has shown a base prefix, the model has the system
 		// prompt's entry as the shortest prefix (as for the model named).
-		pos := e.cache.base
+		pos := e.cache.Base
 		if pos == 0 {
 			pos = e.sysFor(tc.Model)
 		}
@@ -686,11 +687,11 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	}
 	rw := e.turns.Next(claudecode.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
 	if rw&claudecode.RewriteModelNamed != 0 {
-		pos := e.cache.base
+		pos := e.cache.Base
 		if pos == 0 {
 			pos = e.sysFor(tc.Model)
 		}
-		e.cache.forget(pos)
+		e.cache.Forget(pos)
 		e.actions = append(e.actions, "the system prompt names the model the previous turn switched to")
 	}
 	if e.restarted(i, tc) {
@@ -738,7 +739,7 @@ func (e *engine) cacheKey(tc *TraceCall) string {
 		prev = e.tr.Calls[e.call-1].Version
 	}
 	if e.turns.Keywords(tc.Version) && e.turns.Keywords(prev) {
-		return thinkingKey(tc.Model, e.turns.Budget())
+		return promptcache.ThinkingKey(tc.Model, e.turns.Budget())
 	}
 	return tc.Model
 }
@@ -748,7 +749,7 @@ func (e *engine) cacheKey(tc *TraceCall) string {
 // smaller than the previous one is then no rewrite of the conversation,
 // since the previous request carried what thinking adds to it.
 func (e *engine) thinkingSwitched() bool {
-	return e.prevKey != "" && e.key != e.prevKey && modelOf(e.key) == modelOf(e.prevKey)
+	return e.prevKey != "" && e.key != e.prevKey && promptcache.ModelOf(e.key) == promptcache.ModelOf(e.prevKey)
 }
 
 // messageRewrites are the turn rules that rewrite the cached messages,
@@ -765,12 +766,12 @@ var messageRewrites = []struct {
 
 // sideRequests replays the side requests sent since the previous call:
 // each sends the conversation as it stood after the previous call, so it
-// reads and refreshes the live cached prefix (cache.fork). Its own
+// reads and refreshes the live cached prefix (cache.Fork). Its own
 // suffix and usage are not recorded, and are not priced.
 func (e *engine) sideRequests(tc *TraceCall) {
 	for _, sr := range tc.Side {
 		if sr.Time > 0 && e.prevModel != "" {
-			e.cache.fork(sr.Time, e.prevModel, e.lastPrompt, 0)
+			e.cache.Fork(sr.Time, e.prevModel, e.lastPrompt, 0)
 		}
 	}
 }
@@ -1011,7 +1012,7 @@ func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 		n++
 		f := it.Tokens - e.placeholder
 		if e.cfg.CacheEdits {
-			e.cache.shift(e.position(j), f)
+			e.cache.Shift(e.position(j), f)
 		} else if lowest < 0 || j < lowest {
 			lowest = j // only the first edit counts (editAt)
 		}
@@ -1054,7 +1055,7 @@ func (e *engine) sysFor(model string) int64 {
 // it: a request, a fork, a compaction's summarizer.
 func (e *engine) flushEdit() {
 	if e.edit >= 0 {
-		e.cache.edit(e.edit)
+		e.cache.Edit(e.edit)
 		e.edit = -1
 	}
 }
@@ -1239,7 +1240,7 @@ func (e *engine) limitsFor(p claudecode.LimitParams, model, version string) clau
 func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
-	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
+	e.cache.TTL, e.cache.SysTTL = e.lifetimes(tc)
 	tail := tc.Usage.Input // after Claude Code's last breakpoint
 	sys := e.sysFor(tc.Model)
 	if !claudecode.BillsCacheWrites(tc.Model) {
@@ -1249,7 +1250,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		}
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
-	read, write, uncached := e.cache.request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.Request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
 	if stamp == 0 {
 		stamp = replay.Time(tc.Time)

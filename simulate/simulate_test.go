@@ -11,66 +11,6 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-func TestCacheModel(t *testing.T) {
-	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	type req struct {
-		at                  int64
-		model               string
-		prompt, tail, sys   int64
-		read, write, uncach int64
-	}
-	steps := []struct {
-		name string
-		req
-		edit int64 // applied before the request when > 0
-	}{
-		// Nothing cached: write up to the breakpoint (10,000 − 10), 10 uncached.
-		{"cold", req{0, "m", 10_000, 10, 3_000, 0, 9_990, 10}, 0},
-		// One minute later: read the previous breakpoint, write the growth.
-		{"warm", req{min(1), "m", 12_000, 10, 3_000, 9_990, 2_000, 10}, 0},
-		// Six minutes after the last use: every entry expired.
-		{"ttl", req{min(7), "m", 13_000, 10, 3_000, 0, 12_990, 10}, 0},
-		// An edit at 5,000 invalidates the 12,990 prefix; the system prompt's
-		// 3,000 survives and is read.
-		{"edit", req{min(8), "m", 13_500, 10, 3_000, 3_000, 10_490, 10}, 5_000},
-		// Another model: nothing it can read.
-		{"model", req{min(9), "other", 13_500, 10, 3_000, 0, 13_490, 10}, 0},
-		// Below the minimum cacheable prefix (1,024 here): all uncached.
-		{"short", req{min(10), "m2", 900, 10, 0, 0, 0, 900}, 0},
-	}
-	for _, s := range steps {
-		if s.edit > 0 {
-			c.edit(s.edit)
-		}
-		r, w, u := c.request(s.at, s.model, s.prompt, s.tail, s.sys, 1024)
-		if r != s.read || w != s.write || u != s.uncach {
-			t.Errorf("%s: read %d write %d uncached %d, want %d %d %d", s.name, r, w, u, s.read, s.write, s.uncach)
-		}
-	}
-}
-
-// TestCacheSharedPrefix: the system prompt's entry outlives the session's
-// own entries when other requests keep it warm.
-func TestCacheSharedPrefix(t *testing.T) {
-	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	c.sysTTL = time.Hour.Milliseconds()
-	// Cold: 9,990 written (breakpoint 10,000 − 10); entries at 9,990 and 3,000.
-	if r, w, _ := c.request(0, "m", 10_000, 10, 3_000, 1024); r != 0 || w != 9_990 {
-		t.Fatalf("cold: read %d write %d", r, w)
-	}
-	// 30 minutes idle: the 9,990 entry expired, the system prompt's 3,000
-	// lives an hour: read 3,000, write 11,990 − 3,000 = 8,990.
-	if r, w, _ := c.request(min(30), "m", 12_000, 10, 3_000, 1024); r != 3_000 || w != 8_990 {
-		t.Errorf("30 min: read %d write %d, want 3000 8990", r, w)
-	}
-	// 61 minutes after that: nothing lives.
-	if r, w, _ := c.request(min(91), "m", 12_000, 10, 3_000, 1024); r != 0 || w != 11_990 {
-		t.Errorf("91 min: read %d write %d, want 0 11990", r, w)
-	}
-}
-
 // tinyTrace is a three-call session: overhead 1,000; each call appends a
 // tool result (Read of a.go) and an assistant message.
 func tinyTrace() *Trace {
@@ -378,50 +318,6 @@ func TestSideRequestKeepsCacheWarm(t *testing.T) {
 	}
 }
 
-// An entry is read up to its lifetime plus the clock slack after its last
-// use, and not later.
-func TestCacheClockSlack(t *testing.T) {
-	const ttl, slack = 300_000, 20_000
-	for _, c := range []struct {
-		after int64
-		slack time.Duration
-		read  int64
-	}{
-		{ttl, 0, 5000},
-		{ttl + 1, 0, 0},
-		{ttl + slack, slack * time.Millisecond, 5000},
-		{ttl + slack + 1, slack * time.Millisecond, 0},
-	} {
-		ca := newCache(ttl*time.Millisecond, MaxCacheEntries, c.slack)
-		ca.request(0, sonnet46, 5010, 10, 0, 1024)
-		if read, _, _ := ca.request(c.after, sonnet46, 6010, 10, 0, 1024); read != c.read {
-			t.Errorf("%d ms later, slack %v: read %d, want %d", c.after, c.slack, read, c.read)
-		}
-	}
-}
-
-// The cache key includes the model: a request on another model reads none
-// of the first model's entries, and a request back on the first reads
-// them while they live. An edit invalidates every model's entries past it.
-func TestCacheKeepsEachModelsEntries(t *testing.T) {
-	const haiku = "claude-haiku-4-5-20251001"
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	c.request(0, sonnet46, 5010, 10, 0, 1024)
-	if read, _, _ := c.request(1000, haiku, 6010, 10, 0, 1024); read != 0 {
-		t.Errorf("other model: read %d, want 0", read)
-	}
-	if read, _, _ := c.request(2000, sonnet46, 7010, 10, 0, 1024); read != 5000 {
-		t.Errorf("back on the first model: read %d, want 5000", read)
-	}
-	c.edit(4000)
-	if read, _, _ := c.request(3000, haiku, 8010, 10, 0, 1024); read != 0 {
-		t.Errorf("haiku after an edit below its entry: read %d, want 0", read)
-	}
-	if read, _, _ := c.request(4000, sonnet46, 8010, 10, 0, 1024); read != 0 {
-		t.Errorf("sonnet after an edit below its entries: read %d, want 0", read)
-	}
-}
-
 // Runs share their context slices through a pool: a run after runs of
 // other sessions and policies gives what the same run gives first.
 func TestRunsIndependentOfPool(t *testing.T) {
@@ -470,52 +366,6 @@ func TestRunsIndependentOfPool(t *testing.T) {
 	}
 	if again := run(small, "compacting"); again != first {
 		t.Errorf("%s: a run after other runs differs from the first", small.Session)
-	}
-}
-
-// TestCacheEntryKeepsItsLifetime: an entry lives for the lifetime it was
-// written with, and a read refreshes it by that lifetime, whatever the
-// lifetime of the request that reads it.
-func TestCacheEntryKeepsItsLifetime(t *testing.T) {
-	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(time.Hour, MaxCacheEntries, 0)
-	if r, w, _ := c.request(0, "m", 10_000, 10, 0, 1024); r != 0 || w != 9_990 {
-		t.Fatalf("cold: read %d write %d", r, w)
-	}
-	c.ttl = (5 * time.Minute).Milliseconds()
-	if r, w, _ := c.request(min(1), "m", 12_000, 10, 0, 1024); r != 9_990 || w != 2_000 {
-		t.Fatalf("warm: read %d write %d", r, w)
-	}
-	// At 31 minutes the 5-minute entry (11,990) is gone; the 1-hour one,
-	// refreshed at minute 1 for an hour, is read.
-	if r, w, _ := c.request(min(31), "m", 13_000, 10, 0, 1024); r != 9_990 || w != 3_000 {
-		t.Errorf("after 30 minutes: read %d write %d, want 9990 3000", r, w)
-	}
-	// 61 minutes after its last read it is gone too.
-	if r, _, _ := c.request(min(92), "m", 14_000, 10, 0, 1024); r != 0 {
-		t.Errorf("after 61 minutes: read %d, want 0", r)
-	}
-}
-
-// TestCacheShiftMerges: a server-side edit that brings two entries to one
-// position leaves one entry there, the one that lives longest, and the
-// others move back by what the edit removed.
-func TestCacheShiftMerges(t *testing.T) {
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	c.request(0, "m", 2_010, 10, 0, 1024)      // entry at 2,000, expires 5:00
-	c.request(60_000, "m", 3_010, 10, 0, 1024) // 3,000, expires 6:00; 2,000 refreshed to 6:00
-	c.request(90_000, "m", 4_010, 10, 0, 1024) // 4,000, expires 6:30; the others to 6:30
-	c.entries[0].expires = 100                 // 2,000 now outlived by the one moved onto it
-	// Remove 1,500 tokens after 2,000: 3,000 would move to 1,500, so it
-	// stops at 2,000; 4,000 moves to 2,500.
-	c.shift(2_000, 1_500)
-	var got [][2]int64
-	for _, e := range c.entries {
-		got = append(got, [2]int64{e.pos, e.expires})
-	}
-	want := [][2]int64{{2_000, 390_000}, {2_500, 390_000}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("entries after the edit %v, want %v", got, want)
 	}
 }
 
