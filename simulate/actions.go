@@ -123,7 +123,7 @@ func (s *State) Compact(c Compaction) int64 {
 		read, write := e.cache.Fork(e.now, e.model, e.tokens, e.cfg.Summarizer.PromptTokens)
 		sc := SummaryCall{Label: "summary", BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
 		if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
-			u := sc.usage(e.ttl)
+			u := sc.Usage(e.ttl)
 			sc.Cost = pr.Cost(u)
 		}
 		e.res.Summaries = append(e.res.Summaries, sc)
@@ -222,7 +222,7 @@ func (s *State) Fork(prompt, output int64, label string) {
 	read, write := e.cache.Fork(at, model, e.tokens, prompt)
 	sc := SummaryCall{Label: label, BeforeCall: e.tr.Calls[e.call].Index + 1, Read: read, Write: write, Output: output}
 	if pr, ok := e.cfg.Prices.Lookup(model); ok {
-		sc.Cost = pr.Cost(sc.usage(e.ttl))
+		sc.Cost = pr.Cost(sc.Usage(e.ttl))
 	}
 	e.res.Summaries = append(e.res.Summaries, sc)
 	e.actions = append(e.actions, fmt.Sprintf("%s: fork of %d + %d tokens, %d out", label, e.tokens, prompt, output))

@@ -1,13 +1,11 @@
 package simulate
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
-	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
@@ -316,54 +314,6 @@ func TestEdgeActUsersAfterCompaction(t *testing.T) {
 		if m := res.Metrics; m.UsersVerbatim != tt.verbatim || m.UsersSummarised != tt.summarised {
 			t.Errorf("%s: verbatim %d, summarised %d; want %d, %d", tt.name, m.UsersVerbatim, m.UsersSummarised, tt.verbatim, tt.summarised)
 		}
-	}
-}
-
-// NewDelta: the differences of the total cost and of the peak context,
-// and the cost's change as a percentage of the baseline's, to two places;
-// none from a free baseline.
-func TestEdgeActDelta(t *testing.T) {
-	pct := func(p float64) *float64 { return &p }
-	tests := []struct {
-		name    string
-		base, m Metrics
-		cost    float64
-		pct     *float64
-		peak    int64
-	}{
-		// +2 of 4: +50%; the peak 50,000 higher.
-		{"dearer", Metrics{TotalCost: 4, PeakContext: 100_000}, Metrics{TotalCost: 6, PeakContext: 150_000}, 2, pct(50), 50_000},
-		// −1 of 3: −33.333…% → −33.33; the peak 30,000 lower.
-		{"cheaper", Metrics{TotalCost: 3, PeakContext: 100_000}, Metrics{TotalCost: 2, PeakContext: 70_000}, -1, pct(-33.33), -30_000},
-		{"from a free baseline", Metrics{PeakContext: 1000}, Metrics{TotalCost: 1, PeakContext: 1000}, 1, nil, 0},
-	}
-	for _, tt := range tests {
-		d := NewDelta(tt.base, tt.m)
-		if d.TotalCost != tt.cost || d.PeakContext != tt.peak || (d.TotalCostPct == nil) != (tt.pct == nil) ||
-			d.TotalCostPct != nil && *d.TotalCostPct != *tt.pct {
-			got, want := "none", "none"
-			if d.TotalCostPct != nil {
-				got = fmt.Sprint(*d.TotalCostPct)
-			}
-			if tt.pct != nil {
-				want = fmt.Sprint(*tt.pct)
-			}
-			t.Errorf("%s: cost %v, pct %s, peak %d; want %v, %s, %d", tt.name, d.TotalCost, got, d.PeakContext, tt.cost, want, tt.peak)
-		}
-	}
-}
-
-// The first call has no previous read to fall from: under a rule that
-// flags any drop of more than 1%, its cold read of 0 is no break.
-func TestEdgeActFirstCallIsNoBreak(t *testing.T) {
-	calls := []CallResult{
-		{Model: sonnet46, Read: 0},
-		{Model: sonnet46, Read: 5000},
-		{Model: sonnet46, Read: 4000}, // 1,000 below: a break
-	}
-	got := CacheBreaks(calls, claudecode.BreakRule{BreakMinFraction: 0.01})
-	if want := []int{2}; !slices.Equal(got, want) {
-		t.Errorf("breaks %v, want %v", got, want)
 	}
 }
 

@@ -137,67 +137,6 @@ var layouts atomic.Uint64
 // relayout records that the items were removed, replaced or moved.
 func (e *engine) relayout() { e.layout = layouts.Add(1) }
 
-// CallResult is one simulated API call.
-type CallResult struct {
-	Call    int         `json:"call"` // 1-based number in the thread
-	Line    int         `json:"line"`
-	Time    replay.Time `json:"time,omitempty"`
-	Model   string      `json:"model"`
-	Prompt  int64       `json:"prompt"`
-	Input   int64       `json:"input"`
-	Write5m int64       `json:"cache_write_5m"`
-	Write1h int64       `json:"cache_write_1h"`
-	Read    int64       `json:"cache_read"`
-	Output  int64       `json:"output"`
-	// OutputLowerBound: the recorded output is a Claude Code 2.1.9–2.1.41
-	// placeholder, so Output and Cost are lower bounds.
-	OutputLowerBound bool  `json:"output_lower_bound,omitempty"`
-	Recorded         int64 `json:"recorded_prompt"`
-	// State is the threshold state of the prompt.
-	State   CallState `json:"state"`
-	Actions []string  `json:"actions,omitempty"`
-	// Compacted is set when a compaction happened just before the call.
-	Compacted bool `json:"compacted"`
-	// Cleared is set when content was cleared or dropped just before the
-	// call: a policy's clearing or dropping, or a real micro-compaction.
-	Cleared bool    `json:"cleared"`
-	Cost    float64 `json:"cost_usd"`
-	Priced  bool    `json:"priced"`
-	// Estimated is set when sizes appended for this call are estimates.
-	Estimated bool `json:"estimated"`
-	// Predicted is what the cache model predicts for the call. It is set
-	// on the observed run only, whose usage and cost are the recorded
-	// ones (what was billed); the fidelity report compares the two.
-	Predicted *Predicted `json:"predicted,omitempty"`
-}
-
-// Predicted is the cache model's prediction for a recorded call.
-type Predicted struct {
-	Input int64 `json:"input"`
-	Write int64 `json:"cache_write"`
-	Read  int64 `json:"cache_read"`
-}
-
-// Usage returns the call's simulated usage.
-func (c *CallResult) Usage() replay.Usage {
-	return replay.Usage{Input: c.Input, CacheWrite5m: c.Write5m, CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output}
-}
-
-// CallState is the threshold state of a call's prompt.
-type CallState string
-
-// The threshold states, lowest first.
-const (
-	StateOK      CallState = "ok"
-	StateWarning CallState = "warning" // at or above the warning level
-	StateCompact CallState = "compact" // at or above the auto-compact threshold
-	// StateBlocking is at or above the blocking limit, where Claude Code
-	// refuses to send without a compaction.
-	StateBlocking CallState = "blocking"
-	// StateOverflow is above the window: the API would have refused it.
-	StateOverflow CallState = "overflow"
-)
-
 // Result is one policy's run over one session.
 type Result struct {
 	Policy  string            `json:"policy"`
@@ -222,22 +161,6 @@ type Result struct {
 	keptWarm bool // the engine's keptWarm, for KeptWarm
 }
 
-// RunCompactions says where a run's compactions fell.
-type RunCompactions struct {
-	// FirstAuto is the 1-based number of the first call that came after
-	// a compaction the policy decided (not a /compact the run replayed);
-	// 0 when none. Summary and Restored are what that compaction left, in
-	// tokens: the summary, and the files and todos re-attached.
-	FirstAuto         int
-	Summary, Restored int64
-	// Manual counts the user's /compact runs the run replayed.
-	Manual int
-	// EndCount is what the context counts after the last call: the last
-	// prompt and its output, which Claude Code tests against its threshold
-	// before the next call.
-	EndCount int64
-}
-
 // LimitsAt returns the limits the run applied at trace call i (each call's
 // model and version set them).
 func (r *Result) LimitsAt(tr *Trace, i int) claudecode.Limits {
@@ -250,21 +173,6 @@ func (r *Result) LimitsAt(tr *Trace, i int) claudecode.Limits {
 // warm, and the call was on a model whose cache Anthropic bills (a
 // compatible endpoint's lifetime is its own, Config.GatewayTTL).
 func (r *Result) KeptWarm() bool { return r.keptWarm }
-
-// SummaryCall is a fake summarizer call: a fork that reads the parent's
-// cached prefix and pays for its prompt and its output.
-type SummaryCall struct {
-	// Label says what the call was for: "summary" for a compaction, or
-	// the label a policy gave Fork ("session-memory update").
-	Label      string  `json:"label"`
-	BeforeCall int     `json:"before_call"`
-	Replaced   int64   `json:"replaced"`
-	Read       int64   `json:"cache_read"`
-	Write      int64   `json:"cache_write"`
-	Output     int64   `json:"output"`
-	Cost       float64 `json:"cost_usd"`
-	Text       string  `json:"-"`
-}
 
 type engine struct {
 	tr *Trace
