@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/filestate"
 )
 
 // Claude Code keeps the files a session touched (its readFileState): the
@@ -20,114 +20,6 @@ import (
 // sub-agents' while they share it; a restarted process starts it over.
 // docs/simulation.md gives the versions and the transcripts behind each
 // rule.
-
-// fileText is the size of a file's text: JavaScript length and lines.
-type fileText struct{ chars, lines int }
-
-// fileSizes follows the text of each file a session touched.
-type fileSizes map[string]fileText
-
-// FileSize is what a compaction would re-attach of a file: Claude Code's
-// estimate (length/4) of its text as Read shows it, with line numbers
-// (Est), and of its text alone (RawEst), which Claude Code's per-file
-// limit measures; and its lines.
-type FileSize struct{ Est, RawEst, Lines int }
-
-func (t fileText) size() FileSize {
-	return FileSize{Est: replay.Estimate(t.chars + claudecode.ReadLinePrefix.Value*t.lines), RawEst: replay.Estimate(t.chars), Lines: t.lines}
-}
-
-// firstLines is the size of the file's first n lines, at its average line.
-func (s FileSize) firstLines(n int) FileSize {
-	if s.Lines <= n || s.Lines <= 0 {
-		return s
-	}
-	scale := func(v int) int { return int(int64(v) * int64(n) / int64(s.Lines)) }
-	return FileSize{Est: scale(s.Est), RawEst: scale(s.RawEst), Lines: n}
-}
-
-// after returns the size of the whole file a successful file tool left,
-// and whether the tool wrote it: the text a Read returned, scaled to the
-// whole file when it returned part of it; a Write's text; an Edit's file
-// before the edit (originalFile) with the replaced text swapped, or the
-// last text known when the result does not record the file (Claude Code
-// edits only a file the session has read). Zero when nothing tells.
-func (fs fileSizes) after(t *replay.ToolCall) (FileSize, bool) {
-	path, f := t.Input.FilePath, t.File
-	var text fileText
-	wrote := false
-	switch t.Name {
-	case "Read":
-		text = fileText{chars: t.ResultChars, lines: f.ReadLines}
-		if f.ReadLines > 0 {
-			// The result carries the line numbers; the file does not.
-			text.chars = max(0, text.chars-claudecode.ReadLinePrefix.Value*f.ReadLines)
-		}
-		if f.ReadLines > 0 && f.TotalLines > f.ReadLines {
-			text = fileText{chars: int(int64(text.chars) * int64(f.TotalLines) / int64(f.ReadLines)), lines: f.TotalLines}
-		}
-	case "Write":
-		wrote = true
-		text = fileText{chars: t.Input.ContentChars, lines: t.Input.ContentLines}
-	case "Edit", "MultiEdit", "NotebookEdit":
-		wrote = true
-		text = fs[path]
-		if f.OriginalChars > 0 {
-			text = fileText{chars: f.OriginalChars, lines: f.OriginalLines}
-		}
-		if text.chars > 0 {
-			text.chars = max(0, text.chars+t.Input.NewChars-t.Input.OldChars)
-		}
-	default:
-		return FileSize{}, false
-	}
-	fs[path] = text
-	return text.size(), wrote
-}
-
-// wholeText reports whether a tool's result holds the whole file as a
-// restarted Claude Code rebuilds its files from history (from
-// claudecode.RestoreSeed): a Read given no offset or limit, or a Write.
-func wholeText(t *replay.ToolCall) bool {
-	return t.Name == "Write" || t.Name == "Read" && t.Input.Offset == 0 && t.Input.Limit == 0
-}
-
-// FileTouch is a file a sub-agent's tool read or wrote, when its result
-// came (Trace.AgentFiles): before claudecode.SharedFiles ends sub-agents
-// share the session's files.
-type FileTouch struct {
-	Path         string
-	File         FileSize
-	Wrote, Whole bool
-	Time         int64
-}
-
-// agentFiles returns the files the session's sub-agents touched, in the
-// order of their results (sidechains and sub-agent files; not the side
-// requests Claude Code runs on the conversation).
-func agentFiles(s *replay.Session) []FileTouch {
-	var out []FileTouch
-	for _, th := range s.Agents {
-		if th.Kind != replay.KindAgent && th.Kind != replay.KindSidechain {
-			continue
-		}
-		sizes := fileSizes{}
-		for i := range th.Tools {
-			t := &th.Tools[i]
-			if !t.HasResult || t.IsError || t.Input.FilePath == "" || t.ResultMsg < 0 || t.ResultMsg >= len(th.Messages) {
-				continue
-			}
-			size, wrote := sizes.after(t)
-			if size == (FileSize{}) {
-				continue
-			}
-			m := &th.Messages[t.ResultMsg]
-			out = append(out, FileTouch{Path: fileKey(t.Input.FilePath, m.Cwd), File: size, Wrote: wrote, Whole: wholeText(t), Time: m.Time})
-		}
-	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Time < out[b].Time })
-	return out
-}
 
 // fileState is the engine's entry for a file Claude Code keeps: its size,
 // when the session last touched it and last wrote it (the order of
@@ -180,7 +72,7 @@ func (e *engine) noteFile(it *Item, version string) {
 	}
 	key := e.itemKey(it)
 	e.touchFile(key, it.File, it.Wrote, it.Whole)
-	if isPlan(key) && (it.Wrote || key == e.plan) {
+	if filestate.IsPlan(key) && (it.Wrote || key == e.plan) {
 		e.plan, e.planSize = key, it.File
 	}
 }
@@ -192,7 +84,7 @@ func (e *engine) itemKey(it *Item) string {
 	if th := e.tr.Thread; th != nil && it.Msg >= 0 && it.Msg < len(th.Messages) {
 		cwd = th.Messages[it.Msg].Cwd
 	}
-	return fileKey(it.Path, cwd)
+	return filestate.Key(it.Path, cwd)
 }
 
 // memoryFile reports whether a file is one Claude Code leaves out of
@@ -213,7 +105,7 @@ func (e *engine) memoryFile(key string) bool {
 		}
 		e.projectDir = &dir
 	}
-	if dir := *e.projectDir; dir != "" && (key == fileKey("CLAUDE.md", dir) || key == fileKey("CLAUDE.local.md", dir)) {
+	if dir := *e.projectDir; dir != "" && (key == filestate.Key("CLAUDE.md", dir) || key == filestate.Key("CLAUDE.local.md", dir)) {
 		return true
 	}
 	home, ok := strings.CutSuffix(strings.ReplaceAll(key, `\`, "/"), "/.claude/CLAUDE.md")
@@ -222,52 +114,6 @@ func (e *engine) memoryFile(key string) bool {
 	}
 	parent, _ := path.Split(home)
 	return home == "/root" || parent == "/home/" || parent == "/Users/" || len(parent) == len("C:/Users/") && parent[1] == ':' && strings.EqualFold(parent[2:], "/Users/")
-}
-
-// fileKey is the key Claude Code keeps a file under: its path resolved
-// against the working directory the tool ran in, as Node's path.resolve
-// does, with backslashes on Windows (a drive letter or a backslash in the
-// path or the directory). Two spellings of a file are one file.
-func fileKey(p, cwd string) string {
-	if p == "" {
-		return ""
-	}
-	win := winPath(p) || winPath(cwd)
-	if !win {
-		if !strings.HasPrefix(p, "/") && cwd != "" {
-			p = cwd + "/" + p
-		}
-		return path.Clean(p)
-	}
-	q, dir := strings.ReplaceAll(p, `\`, "/"), strings.ReplaceAll(cwd, `\`, "/")
-	if !(len(q) >= 2 && q[1] == ':') && !strings.HasPrefix(q, "//") && dir != "" {
-		if strings.HasPrefix(q, "/") && len(dir) >= 2 && dir[1] == ':' {
-			q = dir[:2] + q // rooted on the directory's drive
-		} else {
-			q = dir + "/" + q
-		}
-	}
-	unc := strings.HasPrefix(q, "//")
-	q = path.Clean(q)
-	if unc {
-		q = "/" + q
-	}
-	return strings.ReplaceAll(q, "/", `\`)
-}
-
-// winPath reports whether a path is a Windows one: a drive letter, or a
-// backslash.
-func winPath(p string) bool {
-	return len(p) >= 2 && p[1] == ':' || strings.Contains(p, `\`)
-}
-
-// isPlan reports whether a path is a plan mode plan file: a Markdown file
-// in the plans directory of Claude Code's own (.claude) directory. The
-// session's plan is the last the session wrote; Claude Code names it
-// after the session's slug, which ctxlab does not read.
-func isPlan(p string) bool {
-	dir, name := path.Split(strings.ReplaceAll(p, `\`, "/"))
-	return strings.HasSuffix(name, ".md") && strings.HasSuffix(dir, "/.claude/plans/")
 }
 
 // restartFiles is a new Claude Code process (a resumed conversation, a
@@ -411,7 +257,7 @@ func (e *engine) restoreFile(p string, size FileSize, rules restoreRules) (Item,
 		if size.Lines <= claudecode.ReadLineLimit.Value {
 			return Item{}, 0, false
 		}
-		size, note = size.firstLines(claudecode.ReadLineLimit.Value), claudecode.TruncatedChars.Value+len(p)
+		size, note = size.FirstLines(claudecode.ReadLineLimit.Value), claudecode.TruncatedChars.Value+len(p)
 		if over(size) {
 			return Item{}, 0, false
 		}

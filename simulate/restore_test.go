@@ -7,47 +7,6 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-// fileSizes.after sizes the whole file each tool leaves, in Claude Code's
-// estimate of Read's format (7 characters of line number per line).
-func TestFileSizesAfter(t *testing.T) {
-	fs := fileSizes{}
-	steps := []struct {
-		name  string
-		tool  replay.ToolCall
-		want  FileSize
-		wrote bool
-	}{
-		// A whole Read: 1,070 characters with its 10 line numbers are 1,000
-		// of text; 1,070/4 and 1,000/4.
-		{"read whole", replay.ToolCall{Name: "Read", Input: replay.ToolInput{FilePath: "a"}, ResultChars: 1070, File: replay.FileFacts{ReadLines: 10, TotalLines: 10}},
-			FileSize{Est: 268, RawEst: 250, Lines: 10}, false},
-		// An Edit without originalFile: the last text (1,000) with 40
-		// characters replaced by 440: 1,400 and 10 lines.
-		{"edit", replay.ToolCall{Name: "Edit", Input: replay.ToolInput{FilePath: "a", OldChars: 40, NewChars: 440}},
-			FileSize{Est: 368, RawEst: 350, Lines: 10}, true},
-		// A Read of 10 of 40 lines: 1,000 of text scaled to 4,000, 40 lines.
-		{"partial read", replay.ToolCall{Name: "Read", Input: replay.ToolInput{FilePath: "b", Limit: 10}, ResultChars: 1070, File: replay.FileFacts{ReadLines: 10, TotalLines: 40}},
-			FileSize{Est: 1070, RawEst: 1000, Lines: 40}, false},
-		// An Edit with originalFile (2,000 characters, 20 lines): 2,000 + 100
-		// − 50 = 2,050; 2,190/4 and 2,050/4, rounded as Claude Code rounds.
-		{"edit original", replay.ToolCall{Name: "Edit", Input: replay.ToolInput{FilePath: "b", OldChars: 50, NewChars: 100}, File: replay.FileFacts{OriginalChars: 2000, OriginalLines: 20}},
-			FileSize{Est: 548, RawEst: 513, Lines: 20}, true},
-		// A Write: its text, 800 characters in 8 lines.
-		{"write", replay.ToolCall{Name: "Write", Input: replay.ToolInput{FilePath: "c", ContentChars: 800, ContentLines: 8}},
-			FileSize{Est: 214, RawEst: 200, Lines: 8}, true},
-		// An Edit of a file nothing sized: unknown.
-		{"edit unknown", replay.ToolCall{Name: "Edit", Input: replay.ToolInput{FilePath: "d", OldChars: 5, NewChars: 9}}, FileSize{}, true},
-		// Not a file tool.
-		{"bash", replay.ToolCall{Name: "Bash", Input: replay.ToolInput{FilePath: "e"}}, FileSize{}, false},
-	}
-	for _, s := range steps {
-		got, wrote := fs.after(&s.tool)
-		if got != s.want || wrote != s.wrote {
-			t.Errorf("%s: %+v wrote %v, want %+v wrote %v", s.name, got, wrote, s.want, s.wrote)
-		}
-	}
-}
-
 // file is a successful file tool's result in a test context.
 func file(path string, est int, wrote bool) Item {
 	return Item{Kind: KindToolResult, Tool: "Read", Path: path, Tokens: int64(est), Est: est, File: FileSize{Est: est, RawEst: est}, Wrote: wrote}
@@ -196,27 +155,6 @@ func TestRestoreCountedLimit(t *testing.T) {
 	cfg.RestoreEstimateFrom = "0"
 	if names, tokens := restoreRun(cfg, "1.0.84", d, nil); !reflect.DeepEqual(names, []string{"d/Read"}) || !reflect.DeepEqual(tokens, []int64{12086}) {
 		t.Errorf("1.0.84, by the estimate: %v %v, want [d/Read] [12086]", names, tokens)
-	}
-}
-
-// A file is known by its path resolved as Claude Code resolves it: against
-// the working directory, with Windows' separators on a Windows path.
-func TestFileKey(t *testing.T) {
-	for _, c := range []struct{ path, cwd, want string }{
-		{"/src/a.go", "/home/u/p", "/src/a.go"},
-		{"src/../b.go", "/home/u/p", "/home/u/p/b.go"},
-		{"./c.go", "", "c.go"},
-		{`C:\Src\a.cs`, `C:\Src`, `C:\Src\a.cs`},
-		{"C:/Src/a.cs", `C:\Src`, `C:\Src\a.cs`},
-		{`AI\Dags\x.json`, `C:\Source\cloud`, `C:\Source\cloud\AI\Dags\x.json`},
-		{"AI/Dags/x.json", `C:\Source\cloud`, `C:\Source\cloud\AI\Dags\x.json`},
-		{`\Windows\a.txt`, `D:\work`, `D:\Windows\a.txt`},
-		{`\\server\share\a.txt`, `C:\x`, `\\server\share\a.txt`},
-		{"", "/p", ""},
-	} {
-		if got := fileKey(c.path, c.cwd); got != c.want {
-			t.Errorf("fileKey(%q, %q) = %q, want %q", c.path, c.cwd, got, c.want)
-		}
 	}
 }
 

@@ -632,7 +632,7 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 			if t, ok := tools[b.ToolID]; ok {
 				it.Tool, it.Path = t.Name, t.Input.FilePath
 				if it.Path != "" && !b.IsError {
-					it.File, it.Wrote = files.after(&t)
+					it.File, it.Wrote = files.After(&t)
 					it.Whole = wholeText(&t)
 				}
 			}

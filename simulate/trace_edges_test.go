@@ -347,7 +347,7 @@ func TestEdgeTraceResultFileSize(t *testing.T) {
 // 400 characters, 100 by the estimate.
 func TestEdgeTraceReadOfNoLines(t *testing.T) {
 	fs := fileSizes{}
-	got, wrote := fs.after(&replay.ToolCall{Name: "Read", Input: replay.ToolInput{FilePath: "a", Offset: 50},
+	got, wrote := fs.After(&replay.ToolCall{Name: "Read", Input: replay.ToolInput{FilePath: "a", Offset: 50},
 		ResultChars: 400, File: replay.FileFacts{ReadLines: 0, TotalLines: 10}})
 	if want := (FileSize{Est: 100, RawEst: 100}); got != want || wrote {
 		t.Errorf("%+v wrote %v, want %+v, not written", got, wrote, want)
