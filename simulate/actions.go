@@ -2,10 +2,7 @@ package simulate
 
 import (
 	"fmt"
-	"iter"
 	"slices"
-
-	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
 // Clear replaces the content of the tool results at the given item indexes
@@ -114,7 +111,7 @@ func (s *State) Compact(c Compaction) int64 {
 		rTok += it.Tokens
 	}
 	z := e.cfg.Summarizer.Keeping(e.tr.quotes)
-	sum, carried := z.Summarize(summaryParts(replaced), e.carried, rTok)
+	sum, carried := z.Summarize(replaced, e.carried, rTok)
 	if c.Tokens > 0 {
 		sum.Tokens = c.Tokens
 	}
@@ -226,28 +223,4 @@ func (s *State) Fork(prompt, output int64, label string) {
 	}
 	e.res.Summaries = append(e.res.Summaries, sc)
 	e.actions = append(e.actions, fmt.Sprintf("%s: fork of %d + %d tokens, %d out", label, e.tokens, prompt, output))
-}
-
-// summaryParts is what the fake summarizer reads of items: the user's
-// texts, the tool calls and their results.
-func summaryParts(items []Item) iter.Seq[summary.Part] {
-	return func(yield func(summary.Part) bool) {
-		for i := range items {
-			it := &items[i]
-			p := summary.Part{Msg: it.Msg, Text: it.Text, Tool: it.Tool, Path: it.Path, IsError: it.IsError}
-			switch it.Kind {
-			case KindUser:
-				p.Kind = summary.User
-			case KindToolUse:
-				p.Kind = summary.ToolUse
-			case KindToolResult:
-				p.Kind = summary.ToolResult
-			default:
-				continue
-			}
-			if !yield(p) {
-				return
-			}
-		}
-	}
 }

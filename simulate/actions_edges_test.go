@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
-	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
 // edgeActPrices prices Sonnet 4.6 at round numbers (USD per million
@@ -314,32 +313,5 @@ func TestEdgeActUsersAfterCompaction(t *testing.T) {
 		if m := res.Metrics; m.UsersVerbatim != tt.verbatim || m.UsersSummarised != tt.summarised {
 			t.Errorf("%s: verbatim %d, summarised %d; want %d, %d", tt.name, m.UsersVerbatim, m.UsersSummarised, tt.verbatim, tt.summarised)
 		}
-	}
-}
-
-// The fake summarizer reads the user's texts, the tool calls and their
-// results, in order, and nothing else of the context.
-func TestEdgeActSummaryParts(t *testing.T) {
-	items := []Item{
-		{Kind: KindOverhead, Tokens: 100},
-		{Kind: KindUser, Msg: 1, Text: "fix it"},
-		{Kind: KindAssistant, Msg: 2, Text: "sure"},
-		{Kind: KindToolUse, Msg: 2, Tool: "Read", Path: "a.go"},
-		{Kind: KindToolResult, Msg: 3, Tool: "Read", Path: "a.go", IsError: true},
-		{Kind: KindSummary, Msg: -1},
-	}
-	want := []summary.Part{
-		{Kind: summary.User, Msg: 1, Text: "fix it"},
-		{Kind: summary.ToolUse, Msg: 2, Tool: "Read", Path: "a.go"},
-		{Kind: summary.ToolResult, Msg: 3, Tool: "Read", Path: "a.go", IsError: true},
-	}
-	if got := slices.Collect(summaryParts(items)); !slices.Equal(got, want) {
-		t.Errorf("parts %+v, want %+v", got, want)
-	}
-	for p := range summaryParts(items) {
-		if p.Kind != summary.User {
-			t.Errorf("went on after the first part: %+v", p)
-		}
-		break
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/item"
 	"github.com/ctxlab/ctxlab/simulate/promptcache"
 	"github.com/ctxlab/ctxlab/simulate/summary"
 )
@@ -1016,39 +1017,7 @@ type versionRules struct {
 
 // countEst is an item's weight in Claude Code's own estimate under the
 // version's rules (countEst).
-func (r versionRules) countEst(it *Item) int64 { return countEst(r.count, it) }
-
-// countEst is an item's weight in Claude Code's own estimate: its
-// estimate (Item.Est), with images, documents, other blocks and
-// attachments weighed as the version's rules weigh them
-// (claudecode.CountRulesFor).
-func countEst(r claudecode.CountRules, it *Item) int64 {
-	est := int64(it.Est)
-	switch it.Kind {
-	case KindAttachment:
-		switch r.Attachment {
-		case claudecode.AttachmentNothing:
-			return 0
-		case claudecode.AttachmentByJSON:
-			return int64(it.Raw)
-		}
-	case KindImage: // an image, a document or a newer kind of block
-		switch {
-		case it.Images > 0:
-			return int64(it.Images) * r.Image
-		case !r.AllBlocks:
-			return 0
-		case it.Docs > 0:
-			return int64(it.Docs) * int64(claudecode.ImageTokens.Value)
-		}
-	case KindToolResult: // Est counts its images at TokensPerImage, its documents not
-		est += int64(it.Images) * (r.Image - int64(claudecode.ImageTokens.Value))
-		if r.AllBlocks {
-			est += int64(it.Docs) * int64(claudecode.ImageTokens.Value)
-		}
-	}
-	return est
-}
+func (r versionRules) countEst(it *Item) int64 { return item.CountEst(r.count, it) }
 
 // sentEst is an item's weight in Claude Code's count as the version that
 // ran its tool (made) sent it: from PersistResultsFrom a tool result

@@ -7,6 +7,7 @@ import (
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/item"
 )
 
 // DefaultSharedPrefixTTL is how long the system prompt prefix stays
@@ -178,7 +179,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 				continue
 			}
 			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
-				appended += countEst(weights, &it)
+				appended += item.CountEst(weights, &it)
 			}
 			if it.Kind == KindToolResult && claudecode.Compactable(it.Tool) {
 				results = append(results, result{it.ToolID, int64(it.Est)})

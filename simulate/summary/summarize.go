@@ -6,13 +6,13 @@ package summary
 
 import (
 	"fmt"
-	"iter"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/simulate/item"
 )
 
 // Summarizer is the deterministic fake summarizer. It writes a summary in
@@ -50,28 +50,6 @@ type Summary struct {
 	Cut    []int
 }
 
-// Kind is what a Part of the context is, as the summarizer reads it.
-type Kind uint8
-
-// The kinds of Part: the summarizer reads nothing of the others.
-const (
-	Other      Kind = iota
-	User            // the user's text
-	ToolUse         // a tool call
-	ToolResult      // a tool's result
-)
-
-// Part is what the summarizer reads of one item of the context it
-// replaces.
-type Part struct {
-	Kind Kind
-	Msg  int    // the message's index in its thread (User)
-	Text string // the user's text (User)
-	// Tool is the tool's name and Path the file it names, if any (ToolUse).
-	Tool, Path string
-	IsError    bool // a failed result (ToolResult)
-}
-
 // UserMessage is a user message a summary quoted in full, carried into
 // every later summary, which quotes it again.
 type UserMessage struct {
@@ -91,22 +69,22 @@ func (z Summarizer) Keeping(kept *sync.Map) Summarizer {
 	return z
 }
 
-// Summarize writes the summary of parts (and of the user messages an
+// Summarize writes the summary of items (and of the user messages an
 // earlier summary carried, prior), replacing replaced tokens.
-func (z Summarizer) Summarize(parts iter.Seq[Part], prior []UserMessage, replaced int64) (Summary, []UserMessage) {
+func (z Summarizer) Summarize(items []item.Item, prior []UserMessage, replaced int64) (Summary, []UserMessage) {
 	users := append([]UserMessage(nil), prior...)
 	tools := map[string]int{}
 	var read, edited []string
 	seenPath := map[string]bool{}
 	errs, todos := 0, 0
 	var lastTools []string
-	for it := range parts {
+	for _, it := range items {
 		switch it.Kind {
-		case User:
+		case item.User:
 			if strings.TrimSpace(it.Text) != "" {
 				users = append(users, UserMessage{msg: it.Msg, text: it.Text})
 			}
-		case ToolUse:
+		case item.ToolUse:
 			tools[it.Tool]++
 			if it.Tool == "TodoWrite" {
 				todos++
@@ -120,7 +98,7 @@ func (z Summarizer) Summarize(parts iter.Seq[Part], prior []UserMessage, replace
 					read = append(read, it.Path)
 				}
 			}
-		case ToolResult:
+		case item.ToolResult:
 			if it.IsError {
 				errs++
 			}
