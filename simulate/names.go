@@ -6,6 +6,7 @@ import (
 	"github.com/ctxlab/ctxlab/simulate/filestate"
 	"github.com/ctxlab/ctxlab/simulate/item"
 	"github.com/ctxlab/ctxlab/simulate/outcome"
+	"github.com/ctxlab/ctxlab/simulate/promptcache"
 )
 
 // The context's items (package item), the files Claude Code keeps
@@ -48,6 +49,15 @@ const (
 	StateCompact  = outcome.StateCompact
 	StateBlocking = outcome.StateBlocking
 	StateOverflow = outcome.StateOverflow
+)
+
+// The cache model's defaults (package promptcache), which Config's
+// zero fields mean.
+const (
+	DefaultSharedPrefixTTL  = promptcache.DefaultSharedPrefixTTL
+	DefaultClockSlack       = promptcache.DefaultClockSlack
+	DefaultGatewayTTL       = promptcache.DefaultGatewayTTL
+	DefaultGatewayCacheUnit = promptcache.DefaultGatewayCacheUnit
 )
 
 // SumMetrics adds runs of several sessions (outcome.SumMetrics).
