@@ -138,7 +138,7 @@ func (s *State) Compact(c Compaction) int64 {
 		// The items left on either side of the range stay in the context:
 		// a file a Read among them shows is not re-attached.
 		left := append(slices.Clip(e.items[:c.From]), e.items[c.To:]...)
-		restored = e.restore(replaced, left, version)
+		restored = e.files.Restore(replaced, left, version, e.now)
 		for _, r := range restored {
 			delete(e.cleared, r.Path)
 		}

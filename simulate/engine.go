@@ -13,6 +13,7 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate/item"
 	"github.com/ctxlab/ctxlab/simulate/promptcache"
+	"github.com/ctxlab/ctxlab/simulate/restore"
 	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
@@ -232,18 +233,9 @@ type engine struct {
 	// sysOf is where a recorded read showed the system prompt ends, per
 	// model (TraceCall.SysRead); sys where none did.
 	sysOf map[string]int64
-	// files are the files Claude Code keeps (restore.go), fileSeq orders
-	// their touches, and agentNext is the next of the trace's AgentFiles
-	// to apply; plan is the session's plan file, the last it wrote
-	// (isPlan), and planSize its size.
-	files     map[string]*fileState
-	fileSeq   int64
-	agentNext int
-	plan      string
-	planSize  FileSize
-	// projectDir is the directory the session started in, once memoryFile
-	// has looked for it.
-	projectDir *string
+	// files are the files Claude Code keeps, for the restoration after a
+	// compaction (package restore).
+	files restore.Files
 }
 
 // withDefaults returns the config with every zero field set to its
@@ -352,6 +344,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	if cap(buf) < n {
 		buf = make([]Item, 0, n)
 	}
+	e.files = restore.New(cfg.restore(), tr.Thread, tr.AgentFiles, tr.Ratio)
 	e.items = append(buf[:0], Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
 	e.relayout()
 	e.tokens = tr.Overhead
@@ -423,8 +416,8 @@ func (e *engine) advance(i int, tc *TraceCall, obs bool) versionRules {
 	if e.restarted(i, tc) {
 		// What this call appended came before the new process: the files
 		// it keeps start over.
-		e.agentFilesUntil(tc.Time, tc.Version)
-		e.restartFiles(tc.Version)
+		e.files.AgentsUntil(tc.Time, tc.Version)
+		e.files.Restart(tc.Version)
 	}
 	if tc.Shrink > 0 && !obs {
 		// Whether the loss rewrote the conversation is known once the
@@ -710,7 +703,7 @@ func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made s
 			delete(e.cleared, it.Path)
 		}
 		e.items = append(e.items, it)
-		e.noteFile(&it, tc.Version)
+		e.files.Note(&it, tc.Version)
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:

@@ -1,40 +1,42 @@
-package simulate
+package restore
 
 import (
 	"reflect"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/filestate"
+	"github.com/ctxlab/ctxlab/simulate/item"
 )
 
 // file is a successful file tool's result in a test context.
-func file(path string, est int, wrote bool) Item {
-	return Item{Kind: KindToolResult, Tool: "Read", Path: path, Tokens: int64(est), Est: est, File: FileSize{Est: est, RawEst: est}, Wrote: wrote}
+func file(path string, est int, wrote bool) item.Item {
+	return item.Item{Kind: item.ToolResult, Tool: "Read", Path: path, Tokens: int64(est), Est: est, File: filestate.Size{Est: est, RawEst: est}, Wrote: wrote}
 }
 
 // noteFiles gives the engine the files of items, in order, as a run that
 // appends them keeps them (noteFile), or as an earlier compaction leaves
 // the files it re-attached.
-func noteFiles(e *engine, version string, items ...Item) {
+func noteFiles(st *Files, version string, items ...item.Item) {
 	for i := range items {
 		it := &items[i]
-		if it.Kind == KindRestored && it.File != (FileSize{}) {
-			e.touchFile(it.Path, it.File, it.Wrote, false)
+		if it.Kind == item.Restored && it.File != (filestate.Size{}) {
+			st.touchFile(it.Path, it.File, it.Wrote, false)
 			continue
 		}
-		e.noteFile(it, version)
+		st.Note(it, version)
 	}
 }
 
 // restoreRun is restore after noteFiles of replaced and kept, on a fresh
 // engine whose session started in /p (the items' message 0 records no
 // directory): the re-attached items, as path/tool, and their tokens.
-func restoreRun(cfg Config, version string, replaced, kept []Item) (names []string, tokens []int64) {
+func restoreRun(cfg Config, version string, replaced, kept []item.Item) (names []string, tokens []int64) {
 	th := &replay.Thread{Messages: []replay.Message{{}, {Cwd: "/p"}}}
-	e := &engine{tr: &Trace{Ratio: 2, Thread: th}, cfg: cfg}
-	noteFiles(e, version, replaced...)
-	noteFiles(e, version, kept...)
-	for _, it := range e.restore(replaced, kept, version) {
+	st := New(cfg, th, nil, 2)
+	noteFiles(&st, version, replaced...)
+	noteFiles(&st, version, kept...)
+	for _, it := range st.Restore(replaced, kept, version, 0) {
 		names = append(names, it.Path+"/"+it.Tool)
 		tokens = append(tokens, it.Tokens)
 	}
@@ -57,7 +59,7 @@ func restoreCfg(total int64) Config {
 // out, and so does the project's CLAUDE.md; a file an earlier compaction
 // re-attached is one of the files.
 func TestRestore(t *testing.T) {
-	replaced := []Item{
+	replaced := []item.Item{
 		file("w1", 1000, true),
 		file("r1", 1000, false),
 		file("big", 6000, true), // over 5,000: a note takes its place
@@ -65,11 +67,11 @@ func TestRestore(t *testing.T) {
 		file("r2", 4000, false),
 		file("kept", 500, false),        // read again in the kept items
 		file("/p/CLAUDE.md", 100, true), // in the context anyway
-		{Kind: KindRestored, Tool: "Read", Path: "old", Tokens: 2000, Est: 1000, File: FileSize{Est: 1000, RawEst: 1000}},
-		{Kind: KindToolUse, Tool: "TodoWrite", Tokens: 70},
-		{Kind: KindToolResult, Tool: "Read", Path: "failed", IsError: true, File: FileSize{Est: 10, RawEst: 10}},
+		{Kind: item.Restored, Tool: "Read", Path: "old", Tokens: 2000, Est: 1000, File: filestate.Size{Est: 1000, RawEst: 1000}},
+		{Kind: item.ToolUse, Tool: "TodoWrite", Tokens: 70},
+		{Kind: item.ToolResult, Tool: "Read", Path: "failed", IsError: true, File: filestate.Size{Est: 10, RawEst: 10}},
 	}
-	kept := []Item{file("kept", 500, false)}
+	kept := []item.Item{file("kept", 500, false)}
 	// A file's share of the total is its text and the JSON around it: its
 	// path twice and 261 characters, 66 for a path of 2 characters (67
 	// for 3). It is sent with 172 characters and its path around it: 44
@@ -103,19 +105,19 @@ func TestRestore(t *testing.T) {
 // when those are within it (with Claude Code's note after them), else not
 // at all; a negative limit re-attaches no file.
 func TestRestoreOldLimit(t *testing.T) {
-	long := Item{Kind: KindToolResult, Tool: "Read", Path: "long", File: FileSize{Est: 14_000, RawEst: 12_000, Lines: 3000}}
-	wide := Item{Kind: KindToolResult, Tool: "Read", Path: "wide", File: FileSize{Est: 24_000, RawEst: 22_000, Lines: 2500}}
+	long := item.Item{Kind: item.ToolResult, Tool: "Read", Path: "long", File: filestate.Size{Est: 14_000, RawEst: 12_000, Lines: 3000}}
+	wide := item.Item{Kind: item.ToolResult, Tool: "Read", Path: "wide", File: filestate.Size{Est: 24_000, RawEst: 22_000, Lines: 2500}}
 	// long's first 2,000 of 3,000 lines: 8,000 of text, 9,333 with the
 	// line numbers; sent with 2,000 newlines escaped, 172 characters, the
 	// path and the note (204 and the path): 9,333 + 596, at ratio 2.
 	// wide's first 2,000 lines hold 17,600 of text, over 10,000.
-	names, tokens := restoreRun(restoreCfg(50_000), "1.0.84", []Item{long, wide}, nil)
+	names, tokens := restoreRun(restoreCfg(50_000), "1.0.84", []item.Item{long, wide}, nil)
 	if want := []string{"long/Read"}; !reflect.DeepEqual(names, want) || !reflect.DeepEqual(tokens, []int64{2 * (9333 + 596)}) {
 		t.Errorf("1.0.84: %v %v, want %v [%d]", names, tokens, want, 2*(9333+596))
 	}
 	cfg := restoreCfg(50_000)
 	cfg.RestoreFileTokensOld = -1
-	if names, _ := restoreRun(cfg, "1.0.84", []Item{file("small", 10, false)}, nil); names != nil {
+	if names, _ := restoreRun(cfg, "1.0.84", []item.Item{file("small", 10, false)}, nil); names != nil {
 		t.Errorf("no limit: %v, want nothing", names)
 	}
 }
@@ -127,7 +129,7 @@ func TestRestoreOldLimit(t *testing.T) {
 func TestRestoreCountedLimit(t *testing.T) {
 	cfg := restoreCfg(50_000)
 	cfg.RestoreEstimateFrom = "2.1.6"
-	replaced := []Item{file("c", 1200, false), file("b", 3000, false), file("a", 2000, false)}
+	replaced := []item.Item{file("c", 1200, false), file("b", 3000, false), file("a", 2000, false)}
 	// a counts 4,000, within 5,000; b 6,000, over it; c's 1,200 is not
 	// above a quarter of the limit, so it is not counted. A whole file is
 	// its estimate and 43 more (173 characters), at ratio 2; a note 45
@@ -148,7 +150,7 @@ func TestRestoreCountedLimit(t *testing.T) {
 	// Up to 1.0.84 a file that counts 12,000, over 10,000, whose first
 	// 2,000 lines are all of it, does not come back; by the estimate
 	// (6,000) it would.
-	d := []Item{file("d", 6000, false)}
+	d := []item.Item{file("d", 6000, false)}
 	if names, _ := restoreRun(cfg, "1.0.84", d, nil); names != nil {
 		t.Errorf("1.0.84, counted: %v, want nothing", names)
 	}
@@ -169,98 +171,94 @@ func TestMemoryFile(t *testing.T) {
 		`C:\Users\u\p`: {`C:\Users\u\p\CLAUDE.md`: true, `C:\Users\u\.claude\CLAUDE.md`: true,
 			`C:\Users\u\docs\.claude\enterprise\CLAUDE.md`: false, `C:\Users\u\p\docs\CLAUDE.md`: false},
 	} {
-		e := &engine{tr: &Trace{Thread: &replay.Thread{Messages: []replay.Message{{}, {Cwd: dir}}}}}
+		st := New(Config{}, &replay.Thread{Messages: []replay.Message{{}, {Cwd: dir}}}, nil, 0)
 		for key, want := range cases {
-			if got := e.memoryFile(key); got != want {
+			if got := st.memoryFile(key); got != want {
 				t.Errorf("started in %s: memoryFile(%s) = %v, want %v", dir, key, got, want)
 			}
 		}
 	}
 }
 
-// The files a run keeps follow Claude Code's: a restarted process (here a
-// resumed conversation's first call) starts with none before 2.0.59 and,
-// from it, with the files the history shows whole; a sub-agent's files
-// are the session's before 1.0.117; a compaction leaves only the files it
-// re-attached; from 2.0.56 the session's plan file comes back whole after
-// the files, and is not one of them.
-func TestRestoreFiles(t *testing.T) {
-	whole := func(path string, est int, wrote bool) Item {
-		it := file(path, est, wrote)
-		it.Whole = true
-		return it
-	}
-	part := file("part.go", 100, false) // a Read of part of the file
-	plan := whole("/home/u/.claude/plans/tidy-plan.md", 300, true)
-	plan.Tool = "Write"
-	run := func(version string, restartAt int, agent *FileTouch, extra ...Item) [][]string {
-		tr := build(
-			step{0, "", []Item{user(500)}},
-			step{1, "", append([]Item{whole("a.go", 100, false), part}, extra...)},
-			step{2, "", []Item{user(50)}},
-			step{3, "", []Item{whole("b.go", 100, false)}},
-			step{4, "", []Item{asst(50)}},
-			step{5, "", []Item{whole("c.go", 100, false)}},
-			step{6, "", []Item{asst(50)}},
-		)
-		tr.Thread.Messages = make([]replay.Message, len(tr.Calls))
-		for i := range tr.Calls {
-			tr.Calls[i].Version = version
-			tr.Thread.Messages[i].Time = tr.Calls[i].Time
-		}
-		if restartAt > 0 {
-			tr.Calls[restartAt].Restarted = true
-		}
-		if agent != nil {
-			tr.AgentFiles = []FileTouch{*agent}
-		}
-		var got [][]string
-		Run(tr, policyFunc(func(s *State) {
-			if s.Call == 4 || s.Call == 6 {
-				s.Compact(Compaction{From: 1, To: len(s.Items), Restore: true, Label: "auto"})
-				var names []string
-				for _, it := range s.Items {
-					if it.Kind == KindRestored {
-						names = append(names, it.Path+"/"+it.Tool)
-					}
-				}
-				got = append(got, names)
-			}
-		}), DefaultConfig())
-		return got
-	}
-	agent := &FileTouch{Path: "x.go", File: FileSize{Est: 100, RawEst: 100}, Time: at(2)}
+// edgeTraceFile is a successful file tool's result: Est the file as Read
+// shows it, raw its text alone.
+func edgeTraceFile(path, tool string, est, raw int, wrote bool) item.Item {
+	return item.Item{Kind: item.ToolResult, Tool: tool, Path: path, Tokens: int64(est), Est: est,
+		File: filestate.Size{Est: est, RawEst: raw}, Wrote: wrote, Msg: 3}
+}
+
+// edgeTraceRestored is what a test checks of a re-attached item.
+type edgeTraceRestored struct {
+	Path, Tool string
+	Tokens     int64
+	Wrote      bool
+	Msg        int
+}
+
+// Restore, at its edges: a version exactly at RestoreWrittenFrom puts
+// written files first, which come back marked written (the first item
+// replaced too), and one just before it takes the last touch first; both
+// limits are inclusive (a file whose text is exactly the per-file limit,
+// files whose shares are exactly RestoreTotalTokens, come back), and a
+// file one over the limit comes back as a note (from
+// RestoreReferenceFrom) while one that does not fit leaves its place
+// empty; a file the kept items edited is the newest; a todo list that is
+// the first item replaced comes back. Every re-attached item is simulated
+// (Msg -1), sized at the trace's ratio (1 here): a file is its text and
+// 43 of Claude Code's notes around it (172 characters and a path of one),
+// its share of the total its text and 66 (the path twice and 261
+// characters of JSON); a note is 45 (180 characters and the path), 42 of
+// the total.
+func TestRestoreEdges(t *testing.T) {
+	todo := item.Item{Kind: item.ToolUse, Tool: "TodoWrite", Tokens: 70, Msg: 2}
 	for _, c := range []struct {
-		name, version string
-		restartAt     int
-		agent         *FileTouch
-		extra         []Item
-		want          [][]string
+		name           string
+		files, total   int64 // RestoreFileTokens, RestoreTotalTokens
+		version        string
+		replaced, kept []item.Item
+		want           []edgeTraceRestored
 	}{
-		// Compacting at call 4, then at call 6: the second finds what
-		// the first re-attached and c.go.
-		{"one process", "1.0.89", 0, nil, nil,
-			[][]string{{"b.go/Read", "part.go/Read", "a.go/Read"}, {"c.go/Read", "b.go/Read", "part.go/Read", "a.go/Read"}}},
-		{"restarted, 1.0.89", "1.0.89", 2, nil, nil,
-			[][]string{{"b.go/Read"}, {"c.go/Read", "b.go/Read"}}},
-		// The whole Read of a.go is in the history; part.go's is not.
-		{"restarted, 2.0.59", "2.0.59", 2, nil, nil,
-			[][]string{{"b.go/Read", "a.go/Read"}, {"c.go/Read", "b.go/Read", "a.go/Read"}}},
-		// The agent read x.go between a.go and b.go (before call 3).
-		{"sub-agent, 1.0.115", "1.0.115", 0, agent, nil,
-			[][]string{{"b.go/Read", "x.go/Read", "part.go/Read", "a.go/Read"}, {"c.go/Read", "b.go/Read", "x.go/Read", "part.go/Read", "a.go/Read"}}},
-		{"sub-agent, 1.0.117", "1.0.117", 0, agent, nil,
-			[][]string{{"b.go/Read", "part.go/Read", "a.go/Read"}, {"c.go/Read", "b.go/Read", "part.go/Read", "a.go/Read"}}},
-		{"plan, 2.0.56", "2.0.56", 0, nil, []Item{plan},
-			[][]string{{"b.go/Read", "part.go/Read", "a.go/Read", plan.Path + "/plan_file_reference"},
-				{"c.go/Read", "b.go/Read", "part.go/Read", "a.go/Read", plan.Path + "/plan_file_reference"}}},
-		// Before 2.0.56 a plan file is a file the session wrote, first
-		// from 1.0.114.
-		{"plan, 2.0.55", "2.0.55", 0, nil, []Item{plan},
-			[][]string{{plan.Path + "/Read", "b.go/Read", "part.go/Read", "a.go/Read"}, {plan.Path + "/Read", "c.go/Read", "b.go/Read", "part.go/Read", "a.go/Read"}}},
+		{"written, at the version", 5000, 8500, "1.0.114",
+			[]item.Item{edgeTraceFile("w", "Edit", 1000, 900, true), edgeTraceFile("r", "Read", 500, 450, false)}, nil,
+			[]edgeTraceRestored{{"w", "Read", 1043, true, -1}, {"r", "Read", 543, false, -1}}},
+		{"before the version", 5000, 8500, "1.0.113",
+			[]item.Item{edgeTraceFile("w", "Edit", 1000, 900, true), edgeTraceFile("r", "Read", 500, 450, false)}, nil,
+			[]edgeTraceRestored{{"r", "Read", 543, false, -1}, {"w", "Read", 1043, true, -1}}},
+		// Newest first: b (its text 900: 966 of the total), then a (its
+		// text exactly 1,000: 1,066): 2,032 in all, exactly the total.
+		{"limits inclusive", 1000, 2032, "2.1.0",
+			[]item.Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
+			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}, {"a", "Read", 1043, false, -1}}},
+		// a is one over 999: a note.
+		{"over the file limit", 999, 2032, "2.1.0",
+			[]item.Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
+			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}, {"a", "compact_file_reference", 45, false, -1}}},
+		{"over the total", 1000, 2031, "2.1.0",
+			[]item.Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
+			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}}},
+		// Edits of a, b, c replaced; k edited in the kept items after two
+		// responses: k, c, b, a.
+		{"kept edit newest", 5000, 8500, "2.1.0",
+			[]item.Item{edgeTraceFile("a", "Edit", 100, 100, true), edgeTraceFile("b", "Edit", 100, 100, true), edgeTraceFile("c", "Edit", 100, 100, true)},
+			[]item.Item{item.Item{Kind: item.Assistant, Tokens: 10}, item.Item{Kind: item.Assistant, Tokens: 10}, edgeTraceFile("k", "Edit", 100, 100, true)},
+			[]edgeTraceRestored{{"k", "Read", 143, true, -1}, {"c", "Read", 143, true, -1}, {"b", "Read", 143, true, -1}, {"a", "Read", 143, true, -1}}},
+		{"todo list first", 5000, 8500, "2.1.0",
+			[]item.Item{todo, edgeTraceFile("r", "Read", 500, 450, false)}, nil,
+			[]edgeTraceRestored{{"r", "Read", 543, false, -1}, {"", "TodoWrite", 70, false, -1}}},
 	} {
-		if got := run(c.version, c.restartAt, c.agent, c.extra...); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s:\n got %v\nwant %v", c.name, got, c.want)
+		st := New(Config{RestoreFiles: 5, RestoreFileTokens: c.files, RestoreTotalTokens: c.total,
+			RestoreWrittenFrom: "1.0.114", RestoreReferenceFrom: "1.0.85"}, nil, nil, 1)
+		noteFiles(&st, c.version, c.replaced...)
+		noteFiles(&st, c.version, c.kept...)
+		var got []edgeTraceRestored
+		for _, it := range st.Restore(c.replaced, c.kept, c.version, 0) {
+			if it.Kind != item.Restored {
+				t.Errorf("%s: %+v is not a restored item", c.name, it)
+			}
+			got = append(got, edgeTraceRestored{it.Path, it.Tool, it.Tokens, it.Wrote, it.Msg})
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
 	}
 }
