@@ -1,7 +1,9 @@
 package restore
 
 import (
+	"cmp"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/replay"
@@ -260,5 +262,78 @@ func TestRestoreEdges(t *testing.T) {
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
+	}
+}
+
+// The files a run follows: a result's file is keyed in its message's
+// directory, after the sub-agents' touches up to its message's time
+// (while the version shares them); a message out of range or undated
+// applies none. The plan is the last plan file written, and a Read of it
+// resizes it. A restarted process keeps nothing before RestoreSeedFrom,
+// and the files last touched whole from it.
+func TestFilesFollowTouches(t *testing.T) {
+	size := filestate.Size{Est: 5, RawEst: 5}
+	th := &replay.Thread{Messages: []replay.Message{{Cwd: "/p", Time: 100}, {Cwd: "/q", Time: 200}, {Time: 300}}}
+	agents := []filestate.Touch{
+		{Path: "/a/one.go", File: size, Whole: true, Time: 100}, // at message 0's time: applied with it
+		{Path: "/a/two.go", File: size, Time: 200},
+		{Path: "/a/three.go", File: size, Whole: true, Time: 301},
+	}
+	cfg := Config{SharedFilesUntil: "1.0.117", RestoreSeedFrom: "2.0.59"}
+	result := func(path string, msg int, whole bool) item.Item {
+		return item.Item{Kind: item.ToolResult, Tool: "Read", Path: path, Msg: msg, File: size, Whole: whole}
+	}
+	order := func(st *Files) []string {
+		keys := make([]string, 0, len(st.files))
+		for k := range st.files {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(st.files[a].touch, st.files[b].touch) })
+		return keys
+	}
+	st := New(cfg, th, agents, 1)
+	for _, it := range []item.Item{result("x.go", 0, true), result("y.go", 1, false), result("z.go", 2, true), result("w.go", 5, true), result("v.go", -1, true)} {
+		st.Note(&it, "1.0.100")
+	}
+	if got, want := order(&st), []string{"/a/one.go", "/p/x.go", "/a/two.go", "/q/y.go", "z.go", "w.go", "v.go"}; !slices.Equal(got, want) {
+		t.Errorf("files %v, want %v", got, want)
+	}
+	notShared := New(cfg, th, agents, 1)
+	it := result("x.go", 1, true)
+	notShared.Note(&it, "1.0.117")
+	if got := order(&notShared); !slices.Equal(got, []string{"/q/x.go"}) {
+		t.Errorf("from SharedFilesUntil: files %v, want the session's own", got)
+	}
+	for _, c := range []struct {
+		version string
+		want    []string
+	}{
+		{"2.0.58", []string{}},
+		{"2.0.59", []string{"/a/one.go", "/p/x.go", "z.go", "w.go", "v.go"}},
+		{"", []string{"/a/one.go", "/p/x.go", "z.go", "w.go", "v.go"}},
+	} {
+		st := New(cfg, th, agents, 1)
+		for _, it := range []item.Item{result("x.go", 0, true), result("y.go", 1, false), result("z.go", 2, true), result("w.go", 5, true), result("v.go", -1, true)} {
+			st.Note(&it, "1.0.100")
+		}
+		st.Restart(c.version)
+		if got := order(&st); !slices.Equal(got, c.want) {
+			t.Errorf("restarted on %q: files %v, want %v", c.version, got, c.want)
+		}
+	}
+	plans := New(Config{}, nil, nil, 1)
+	note := func(path string, wrote bool, est int) {
+		it := item.Item{Kind: item.ToolResult, Tool: "Read", Path: path, Msg: -1, File: filestate.Size{Est: est, RawEst: est}, Wrote: wrote}
+		plans.Note(&it, "2.1.0")
+	}
+	note("/h/.claude/plans/a.md", false, 10) // read, never written: not the session's plan
+	if plans.plan != "" {
+		t.Errorf("a plan read and not written is the plan: %q", plans.plan)
+	}
+	note("/h/.claude/plans/a.md", true, 20)
+	note("/h/.claude/plans/b.md", false, 30) // another plan, read
+	note("/h/.claude/plans/a.md", false, 40) // the plan read again: its new size
+	if plans.plan != "/h/.claude/plans/a.md" || plans.planSize.Est != 40 {
+		t.Errorf("plan %q of %+v, want a.md of 40", plans.plan, plans.planSize)
 	}
 }
