@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
+	"github.com/ctxlab/ctxlab/replay/transcript"
 )
 
 // benchTranscript generates a transcript of about size bytes shaped like a
@@ -104,7 +105,7 @@ func benchTranscript(size int) []byte {
 
 func TestBenchTranscriptIsValid(t *testing.T) {
 	data := benchTranscript(256 << 10)
-	r := NewReader(bytes.NewReader(data), "bench")
+	r := transcript.NewReader(bytes.NewReader(data), "bench")
 	n := 0
 	for r.Scan() {
 		if se, ok := r.Result().(*SyntaxError); ok {
@@ -130,7 +131,7 @@ func BenchmarkRead(b *testing.B) {
 	b.SetBytes(int64(len(benchData)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r := NewReader(bytes.NewReader(benchData), "bench")
+		r := transcript.NewReader(bytes.NewReader(benchData), "bench")
 		n := 0
 		for r.Scan() {
 			n++
@@ -142,7 +143,7 @@ func BenchmarkRead(b *testing.B) {
 }
 
 // BenchmarkReadRealdata reads the genuine transcripts of realdata, held in
-// memory, as Load does (one reused Entry): the parsing alone, on real
+// memory, as Load does (one reused transcript.Entry): the parsing alone, on real
 // strings, without the file system.
 func BenchmarkReadRealdata(b *testing.B) {
 	var data []byte
@@ -158,7 +159,7 @@ func BenchmarkReadRealdata(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r := NewReader(bytes.NewReader(data), "realdata")
+		r := transcript.NewReader(bytes.NewReader(data), "realdata")
 		r.ReuseEntry = true
 		n := 0
 		for r.Scan() {
@@ -298,7 +299,7 @@ func BenchmarkReadGenuine(b *testing.B) {
 	b.ReportAllocs()
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
-		r := NewReader(bytes.NewReader(data), "genuine")
+		r := transcript.NewReader(bytes.NewReader(data), "genuine")
 		r.ReuseEntry = true
 		n := 0
 		for r.Scan() {

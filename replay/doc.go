@@ -4,14 +4,10 @@
 // sizes, tool_use↔tool_result pairs, and the compactions Claude Code left
 // in the file.
 //
-// Data flows in three steps:
-//
-//	Discover(paths) → []Source        files and directories → sessions (main file + agent files)
-//	Load(source)    → *Session        every line of every file, streamed through a Reader
-//	Reader.Scan     → *Entry | *SyntaxError   one line at a time
+//	Discover(paths) → []Source   files and directories → sessions (main file + agent files)
+//	Load(source)    → *Session   every line of every file, read by package transcript
 //
 // A bad line is a *SyntaxError naming its file and line, and reading goes
-// on. Sizes (JavaScript string lengths, the unit of Claude Code's length/4
-// estimate) and hashes are kept rather than text, so a session takes a
+// on. A session keeps sizes and hashes rather than text, so it takes a
 // small fraction of its file's size. docs/session-model.md has the rest.
 package replay

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/replay/transcript"
 )
 
 // DefaultDirs finds the transcript folders as Claude Code and ccusage do:
@@ -416,16 +417,16 @@ func firstSessionID(path string) string {
 
 // firstWithSession returns the first of a file's first lines that carries
 // a sessionId, or nil.
-func firstWithSession(path string, lines int) *Entry {
+func firstWithSession(path string, lines int) *transcript.Entry {
 	f, err := openFile(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	r := NewReader(smallReads{io.LimitReader(f, 4<<20)}, path)
+	r := transcript.NewReader(smallReads{io.LimitReader(f, 4<<20)}, path)
 	defer r.Close()
 	for i := 0; i < lines && r.Scan(); i++ {
-		if e, ok := r.Result().(*Entry); ok && e.SessionID != "" {
+		if e, ok := r.Result().(*transcript.Entry); ok && e.SessionID != "" {
 			return e
 		}
 	}
@@ -455,7 +456,7 @@ func parallel(n int, f func(i int)) {
 // shows a /compact (summaryTrigger) is no auto-compaction. The files'
 // first lines are read in parallel.
 func MarkContinued(srcs []Source) {
-	of := make([]*Entry, len(srcs)) // the summary each source starts from
+	of := make([]*transcript.Entry, len(srcs)) // the summary each source starts from
 	parallel(len(srcs), func(i int) {
 		if p := srcs[i].Path; p != "-" && !isAgentFile(p) {
 			of[i] = continues(p)
@@ -479,7 +480,7 @@ func MarkContinued(srcs []Source) {
 // line is a compaction summary that does not show a /compact: its
 // sessionId is the session the file continues. Title lines (type summary)
 // come before it, one per earlier conversation.
-func continues(path string) *Entry {
+func continues(path string) *transcript.Entry {
 	if e := firstWithSession(path, 1000); e != nil && e.CompactSummary && summaryTrigger(e.Summary, e.Version) != "manual" {
 		return e
 	}
@@ -568,7 +569,7 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 		}
 		in = f
 	}
-	r := NewReader(in, path)
+	r := transcript.NewReader(in, path)
 	defer r.Close()
 	r.MaxLineBytes, r.ReuseEntry = opt.MaxLineBytes, true // b.add keeps nothing of the Entry itself
 	entries, records := 0, 0                              // records: entries with a type, as every transcript line has
@@ -576,15 +577,15 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 		switch rec := r.Result().(type) {
 		case *SyntaxError:
 			b.s.Warnings = append(b.s.Warnings, rec)
-		case *Entry:
+		case *transcript.Entry:
 			entries++
-			if rec.Type != NoType {
+			if rec.Type != transcript.NoType {
 				records++
 			}
 			b.add(rec, th)
 		}
 	}
-	b.s.Stats.merge(r.Stats())
+	b.s.Stats.Merge(r.Stats())
 	if err := r.Err(); err != nil {
 		return err
 	}
@@ -600,19 +601,4 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 		return fmt.Errorf("%s: no transcript record in %s: JSON, but no line has a type (not a Claude Code transcript?)", path, numtext.Count(st.Lines, "line", "lines"))
 	}
 	return nil
-}
-
-func (s *Stats) merge(o *Stats) {
-	s.Lines += o.Lines
-	s.Blank += o.Blank
-	s.Bad += o.Bad
-	s.BytesRead += o.BytesRead
-	s.Truncated = s.Truncated || o.Truncated
-	s.InvalidUTF = s.InvalidUTF || o.InvalidUTF
-	for k, v := range o.Types {
-		s.Types[k] += v
-	}
-	for k, v := range o.Unknown {
-		s.Unknown[k] += v
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -414,45 +413,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// TestRealdataReaderCoversEveryLine checks that the reader accounts for every
-// line of every real file: entries + warnings + blank = lines.
-func TestRealdataReaderCoversEveryLine(t *testing.T) {
-	srcs := realdataSources(t)
-	for _, src := range srcs {
-		for _, path := range append([]string{src.Path}, src.Agents...) {
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := NewReader(f, filepath.Base(path))
-			entries, bad, warn := 0, 0, 0
-			for r.Scan() {
-				switch rec := r.Result().(type) {
-				case *Entry:
-					entries++
-				case *SyntaxError:
-					if rec.Warning {
-						warn++
-					} else {
-						bad++
-					}
-				}
-			}
-			f.Close()
-			if err := r.Err(); err != nil {
-				t.Errorf("%s: %v", path, err)
-			}
-			st := r.Stats()
-			if entries+bad+st.Blank != st.Lines || bad != st.Bad {
-				t.Errorf("%s: %d entries + %d bad + %d blank != %d lines (Stats.Bad %d, warnings %d)",
-					path, entries, bad, st.Blank, st.Lines, st.Bad, warn)
-			}
-			info, _ := os.Stat(path)
-			if st.BytesRead != info.Size() {
-				t.Errorf("%s: BytesRead %d, file size %d", path, st.BytesRead, info.Size())
-			}
-		}
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/replay/transcript"
 )
 
 // Session is one Claude Code conversation: a main transcript file and the
@@ -257,10 +258,10 @@ type ToolCall struct {
 	// AgentID is toolUseResult.agentId on the result: the agent it ran.
 	AgentID string
 	// Duration is how long the tool ran, in ms, as its result records it
-	// (Entry.ResultDurationMs); 0 when not recorded.
+	// (transcript.Entry.ResultDurationMs); 0 when not recorded.
 	Duration int64
 	// File is what the result records of a file tool's file
-	// (Entry.ResultFile).
+	// (transcript.Entry.ResultFile).
 	File FileFacts
 }
 
@@ -326,7 +327,7 @@ const (
 	// TriggerCommand is a /compact command line in the compaction's
 	// stretch: "manual".
 	TriggerCommand TriggerSource = "command"
-	// TriggerSummaryText is the summary's text (SummaryText), read for the
+	// TriggerSummaryText is the summary's text (transcript.SummaryText), read for the
 	// versions that write no boundary.
 	TriggerSummaryText TriggerSource = "summary"
 )
@@ -360,14 +361,14 @@ func (c *Compaction) settle() {
 // without it. From 1.0.106 the boundary records the trigger, and later
 // 2.1.x leave the sentence out of automatic summaries too, so the text
 // says nothing there.
-func summaryTrigger(t SummaryText, version string) string {
+func summaryTrigger(t transcript.SummaryText, version string) string {
 	if !claudecode.SummarySaysAuto.In(version) {
 		return ""
 	}
 	switch t {
-	case SummaryGoOn:
+	case transcript.SummaryGoOn:
 		return "auto"
-	case SummaryPlain:
+	case transcript.SummaryPlain:
 		return "manual"
 	}
 	return ""
@@ -473,7 +474,7 @@ func newThread(kind ThreadKind, agentID, path string) *Thread {
 }
 
 // add routes one entry of the main file (th == nil) or of an agent file.
-func (b *builder) add(e *Entry, th *Thread) {
+func (b *builder) add(e *transcript.Entry, th *Thread) {
 	if e.UUID != "" {
 		if _, dup := b.seenUUID[e.UUID]; dup {
 			b.s.ReplayedLines++
@@ -545,7 +546,7 @@ func (b *builder) add(e *Entry, th *Thread) {
 // and the compaction that follows is that compaction's too. Either way
 // the command was typed, by its timestamp, no later than the compaction.
 // n is the thread's count of compactions before e.
-func (b *builder) linkCompact(e *Entry, th *Thread, n int) {
+func (b *builder) linkCompact(e *transcript.Entry, th *Thread, n int) {
 	ref, linked := b.compactOf[e.ParentUUID]
 	linked = linked && e.ParentUUID != "" && ref.th == th
 	switch {
@@ -584,7 +585,7 @@ func (b *builder) noteCommand(ref compactRef, t int64) {
 
 // compactCommand reports whether e is the line of a /compact command:
 // "<command-name>/compact</command-name>" with its message and arguments.
-func compactCommand(e *Entry) bool {
+func compactCommand(e *transcript.Entry) bool {
 	t := userText(e)
 	return strings.HasPrefix(t, "<command-") && strings.Contains(t, "<command-name>/compact</command-name>")
 }
@@ -592,7 +593,7 @@ func compactCommand(e *Entry) bool {
 // startsTurn reports whether e is a prompt the user typed (Message.Typed)
 // that is not the line of a local command or its output, which Claude
 // Code runs without a request: the prompt begins a turn.
-func startsTurn(e *Entry) bool {
+func startsTurn(e *transcript.Entry) bool {
 	if e.Type != "user" {
 		return false
 	}
@@ -611,7 +612,7 @@ func startsTurn(e *Entry) bool {
 
 // userText is the kept text of a user line's first text block, without
 // leading white space.
-func userText(e *Entry) string {
+func userText(e *transcript.Entry) string {
 	if e.Type != "user" {
 		return ""
 	}
@@ -623,7 +624,7 @@ func userText(e *Entry) string {
 	return ""
 }
 
-func (b *builder) noteSession(e *Entry, th *Thread) {
+func (b *builder) noteSession(e *transcript.Entry, th *Thread) {
 	if _, ok := b.sids[e.SessionID]; !ok {
 		b.sids[e.SessionID] = struct{}{}
 		b.s.SessionIDs = append(b.s.SessionIDs, e.SessionID)
@@ -639,7 +640,7 @@ func (b *builder) noteSession(e *Entry, th *Thread) {
 // sidechain finds the inline (1.0.x) sub-agent thread of a sidechain line by
 // following parentUuid; a root line starts a new one. Parallel Task agents
 // interleave their lines, so order alone would mix them.
-func (b *builder) sidechain(e *Entry) *Thread {
+func (b *builder) sidechain(e *transcript.Entry) *Thread {
 	th := b.chainOf[e.ParentUUID]
 	if th == nil && e.ParentUUID != "" {
 		th = b.lastSide // parent line not in the file: keep with the latest chain
@@ -661,7 +662,7 @@ func (b *builder) sidechain(e *Entry) *Thread {
 	return th
 }
 
-func (b *builder) assistant(e *Entry, th *Thread) {
+func (b *builder) assistant(e *transcript.Entry, th *Thread) {
 	// Sibling lines share message.id and requestId; the same message.id
 	// under another requestId is another request. Lines
 	// without a message.id are each a message of their own.
@@ -710,7 +711,7 @@ func (b *builder) assistant(e *Entry, th *Thread) {
 // of a message opens its call (ci < 0); its sibling lines found the message
 // by key, and with it the call ci, and keep the record with the most tokens.
 // key is the line's call key; it has no message.id when the line has none.
-func (b *builder) call(e *Entry, th *Thread, key callID, mi, ci int) int {
+func (b *builder) call(e *transcript.Entry, th *Thread, key callID, mi, ci int) int {
 	if ci < 0 {
 		ci = len(th.Calls)
 		c := Call{
@@ -738,7 +739,7 @@ func (b *builder) call(e *Entry, th *Thread, key callID, mi, ci int) int {
 	return ci
 }
 
-func (b *builder) user(e *Entry, th *Thread) {
+func (b *builder) user(e *transcript.Entry, th *Thread) {
 	mi := len(th.Messages)
 	m := Message{
 		Role: RoleUser, Line: e.Line, Time: e.Time, SessionID: e.SessionID, Call: -1,

@@ -72,3 +72,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	*t = Time(v.UnixMilli())
 	return nil
 }
+
+// Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,
+// whole seconds); "" for 0, an unknown time.
+func Stamp(ms int64) string { return Time(ms).String() }

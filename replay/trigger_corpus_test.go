@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
+	"github.com/ctxlab/ctxlab/replay/transcript"
 )
 
 // TestCompactionTriggersOnEverySet reads every compaction of the genuine
@@ -125,11 +126,11 @@ func summaryTriggers(t *testing.T, path string) map[int]string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := NewReader(f, path)
+	r := transcript.NewReader(f, path)
 	defer r.Close()
 	out := map[int]string{}
 	for r.Scan() {
-		if e, ok := r.Result().(*Entry); ok && e.CompactSummary {
+		if e, ok := r.Result().(*transcript.Entry); ok && e.CompactSummary {
 			out[e.Line] = summaryTrigger(e.Summary, e.Version)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // The summaries of the tests below open as Claude Code's do; the
-// instruction to go on ends the automatic ones of 1.0.x (SummaryText).
+// instruction to go on ends the automatic ones of 1.0.x (transcript.SummaryText).
 const (
 	testOpening = "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis: the user asked for a report."
 	testGoOn    = "\nPlease continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on."
@@ -207,28 +207,5 @@ func TestCompactionTriggers(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestSummaryText: what a summary's text shows, whether its content is a
-// string or blocks.
-func TestSummaryText(t *testing.T) {
-	str := func(s string) string { j, _ := json.Marshal(s); return string(j) }
-	for _, c := range []struct {
-		name   string
-		blocks []Block
-		want   SummaryText
-	}{
-		{"goes on", []Block{{Kind: BlockText, Text: str(testOpening + testGoOn)}}, SummaryGoOn},
-		{"plain", []Block{{Kind: BlockText, Text: str(testOpening)}}, SummaryPlain},
-		{"the instruction in the last of two blocks", []Block{{Kind: BlockText, Text: str(testOpening)}, {Kind: BlockImage}, {Kind: BlockText, Text: str("More." + testGoOn)}}, SummaryGoOn},
-		{"the instruction not at the end", []Block{{Kind: BlockText, Text: str(testOpening + testGoOn + " Thanks.")}}, SummaryPlain},
-		{"another opening", []Block{{Kind: BlockText, Text: str("Summary:" + testGoOn)}}, SummaryOther},
-		{"no text", []Block{{Kind: BlockImage}}, SummaryOther},
-		{"nothing", nil, SummaryOther},
-	} {
-		if got := summaryText(c.blocks); got != c.want {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
-		}
 	}
 }

@@ -110,18 +110,17 @@ func (s *State) Compact(c Compaction) int64 {
 	for _, it := range replaced {
 		rTok += it.Tokens
 	}
-	z := e.cfg.Summarizer
-	z.quotes = e.tr.quotes
+	z := e.cfg.Summarizer.Keeping(e.tr.quotes)
 	sum, carried := z.Summarize(replaced, e.carried, rTok)
 	if c.Tokens > 0 {
 		sum.Tokens = c.Tokens
 	}
 	if !c.Free {
 		e.flushEdit()
-		read, write := e.cache.fork(e.now, e.model, e.tokens, e.cfg.Summarizer.PromptTokens)
+		read, write := e.cache.Fork(e.now, e.model, e.tokens, e.cfg.Summarizer.PromptTokens)
 		sc := SummaryCall{Label: "summary", BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
 		if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
-			u := sc.usage(e.ttl)
+			u := sc.Usage(e.ttl)
 			sc.Cost = pr.Cost(u)
 		}
 		e.res.Summaries = append(e.res.Summaries, sc)
@@ -139,7 +138,7 @@ func (s *State) Compact(c Compaction) int64 {
 		// The items left on either side of the range stay in the context:
 		// a file a Read among them shows is not re-attached.
 		left := append(slices.Clip(e.items[:c.From]), e.items[c.To:]...)
-		restored = e.restore(replaced, left, version)
+		restored = e.files.Restore(replaced, left, version, e.now)
 		for _, r := range restored {
 			delete(e.cleared, r.Path)
 		}
@@ -217,10 +216,10 @@ func (s *State) Fork(prompt, output int64, label string) {
 		at = e.now
 	}
 	e.flushEdit()
-	read, write := e.cache.fork(at, model, e.tokens, prompt)
+	read, write := e.cache.Fork(at, model, e.tokens, prompt)
 	sc := SummaryCall{Label: label, BeforeCall: e.tr.Calls[e.call].Index + 1, Read: read, Write: write, Output: output}
 	if pr, ok := e.cfg.Prices.Lookup(model); ok {
-		sc.Cost = pr.Cost(sc.usage(e.ttl))
+		sc.Cost = pr.Cost(sc.Usage(e.ttl))
 	}
 	e.res.Summaries = append(e.res.Summaries, sc)
 	e.actions = append(e.actions, fmt.Sprintf("%s: fork of %d + %d tokens, %d out", label, e.tokens, prompt, output))

@@ -1,14 +1,11 @@
 package simulate
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
-	"github.com/ctxlab/ctxlab/internal/claudecode"
 )
 
 // edgeActPrices prices Sonnet 4.6 at round numbers (USD per million
@@ -316,125 +313,5 @@ func TestEdgeActUsersAfterCompaction(t *testing.T) {
 		if m := res.Metrics; m.UsersVerbatim != tt.verbatim || m.UsersSummarised != tt.summarised {
 			t.Errorf("%s: verbatim %d, summarised %d; want %d, %d", tt.name, m.UsersVerbatim, m.UsersSummarised, tt.verbatim, tt.summarised)
 		}
-	}
-}
-
-// The fake summary's sections: tool calls counted per tool, TodoWrite
-// calls counted as todo updates, the last five tools as the current work
-// (no line without tools); user messages quoted, newest first, when each
-// is at most QuoteChars long and fits what is left of QuoteTotal, both
-// limits inclusive; the request shown whole up to 500 characters, the
-// next step up to 200.
-func TestEdgeActSummarySections(t *testing.T) {
-	u := func(msg int, text string) Item { return Item{Kind: KindUser, Msg: msg, Text: text} }
-	use := func(tool, path string) Item { return Item{Kind: KindToolUse, Tool: tool, Path: path} }
-	a200, a500 := strings.Repeat("a", 200), strings.Repeat("a", 500)
-	tests := []struct {
-		name              string
-		quoteChars, total int
-		items             []Item
-		quoted, cut       []int
-		has, lacks        []string
-	}{
-		{"tools and todos", 2000, 16000,
-			[]Item{u(1, "start"), use("Read", "a.go"), use("TodoWrite", ""), use("Read", "b.go"), use("TodoWrite", ""), use("Bash", ""), use("Grep", "")},
-			[]int{1}, nil,
-			[]string{"- Read (2 calls)\n", "- TodoWrite (2 calls)\n", "- Bash (1 calls)\n", "\n2 todo updates\n",
-				"8. Current Work:\nlast tools: TodoWrite, Read, TodoWrite, Bash, Grep\n"},
-			nil},
-		{"no tools", 2000, 16000,
-			[]Item{u(1, "start")},
-			[]int{1}, nil,
-			[]string{"\n0 todo updates\n", "8. Current Work:\n\n9. Optional Next Step:"},
-			[]string{"last tools"}},
-		// "hello" is exactly QuoteChars long; "hello!" is one over.
-		{"a message of QuoteChars", 5, 100,
-			[]Item{u(1, "hello"), u(2, "hello!")},
-			[]int{1}, []int{2}, nil, nil},
-		// Newest first: "wxyz" leaves 5 of 9, which "hello" fills
-		// exactly; nothing is left for "abcd".
-		{"messages filling QuoteTotal", 100, 9,
-			[]Item{u(1, "abcd"), u(2, "hello"), u(3, "wxyz")},
-			[]int{2, 3}, []int{1}, nil, nil},
-		// 500 characters are the request in full; the next step cuts
-		// them at 200.
-		{"a 500-character request", 2000, 16000,
-			[]Item{u(1, a500)},
-			[]int{1}, nil,
-			[]string{"Intent:\n" + a500 + "\n\n", "continue with: " + a200 + "…\n"}, nil},
-		{"a 200-character request", 2000, 16000,
-			[]Item{u(1, a200)},
-			[]int{1}, nil,
-			[]string{"Intent:\n" + a200 + "\n\n", "continue with: " + a200 + "\n"}, []string{"…"}},
-		{"a 501-character request", 2000, 16000,
-			[]Item{u(1, a500+"b")},
-			[]int{1}, nil,
-			[]string{"Intent:\n" + a500 + "…\n\n"}, nil},
-	}
-	for _, tt := range tests {
-		z := DefaultSummarizer()
-		z.QuoteChars, z.QuoteTotal = tt.quoteChars, tt.total
-		sum, _ := z.Summarize(tt.items, nil, 0)
-		if !slices.Equal(sum.Quoted, tt.quoted) || !slices.Equal(sum.Cut, tt.cut) {
-			t.Errorf("%s: quoted %v, cut %v; want %v, %v", tt.name, sum.Quoted, sum.Cut, tt.quoted, tt.cut)
-		}
-		for _, s := range tt.has {
-			if !strings.Contains(sum.Text, s) {
-				t.Errorf("%s: summary lacks %q:\n%s", tt.name, s, sum.Text)
-			}
-		}
-		for _, s := range tt.lacks {
-			if strings.Contains(sum.Text, s) {
-				t.Errorf("%s: summary has %q:\n%s", tt.name, s, sum.Text)
-			}
-		}
-	}
-}
-
-// NewDelta: the differences of the total cost and of the peak context,
-// and the cost's change as a percentage of the baseline's, to two places;
-// none from a free baseline.
-func TestEdgeActDelta(t *testing.T) {
-	pct := func(p float64) *float64 { return &p }
-	tests := []struct {
-		name    string
-		base, m Metrics
-		cost    float64
-		pct     *float64
-		peak    int64
-	}{
-		// +2 of 4: +50%; the peak 50,000 higher.
-		{"dearer", Metrics{TotalCost: 4, PeakContext: 100_000}, Metrics{TotalCost: 6, PeakContext: 150_000}, 2, pct(50), 50_000},
-		// −1 of 3: −33.333…% → −33.33; the peak 30,000 lower.
-		{"cheaper", Metrics{TotalCost: 3, PeakContext: 100_000}, Metrics{TotalCost: 2, PeakContext: 70_000}, -1, pct(-33.33), -30_000},
-		{"from a free baseline", Metrics{PeakContext: 1000}, Metrics{TotalCost: 1, PeakContext: 1000}, 1, nil, 0},
-	}
-	for _, tt := range tests {
-		d := NewDelta(tt.base, tt.m)
-		if d.TotalCost != tt.cost || d.PeakContext != tt.peak || (d.TotalCostPct == nil) != (tt.pct == nil) ||
-			d.TotalCostPct != nil && *d.TotalCostPct != *tt.pct {
-			got, want := "none", "none"
-			if d.TotalCostPct != nil {
-				got = fmt.Sprint(*d.TotalCostPct)
-			}
-			if tt.pct != nil {
-				want = fmt.Sprint(*tt.pct)
-			}
-			t.Errorf("%s: cost %v, pct %s, peak %d; want %v, %s, %d", tt.name, d.TotalCost, got, d.PeakContext, tt.cost, want, tt.peak)
-		}
-	}
-}
-
-// The first call has no previous read to fall from: under a rule that
-// flags any drop of more than 1%, its cold read of 0 is no break.
-func TestEdgeActFirstCallIsNoBreak(t *testing.T) {
-	calls := []CallResult{
-		{Model: sonnet46, Read: 0},
-		{Model: sonnet46, Read: 5000},
-		{Model: sonnet46, Read: 4000}, // 1,000 below: a break
-	}
-	got := CacheBreaks(calls, claudecode.BreakRule{BreakMinFraction: 0.01})
-	if want := []int{2}; !slices.Equal(got, want) {
-		t.Errorf("breaks %v, want %v", got, want)
 	}
 }

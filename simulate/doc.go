@@ -11,6 +11,6 @@
 // prompt growth between two calls is the size of what was appended, split
 // among its blocks by Claude Code's estimate) and estimated with a
 // per-session calibrated ratio elsewhere. The prompt cache is modelled as
-// prefixes with a TTL (cache.go); policies (package policies) act through
+// prefixes with a TTL (package promptcache); policies (package policies) act through
 // State's methods. See docs/simulation.md.
 package simulate

@@ -11,6 +11,10 @@ import (
 	"github.com/ctxlab/ctxlab/accounting/sizing"
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/item"
+	"github.com/ctxlab/ctxlab/simulate/promptcache"
+	"github.com/ctxlab/ctxlab/simulate/restore"
+	"github.com/ctxlab/ctxlab/simulate/summary"
 )
 
 // Which runs replay the session's manual compactions (Config.ManualCompactions).
@@ -81,7 +85,7 @@ type Config struct {
 	GatewayTTL       time.Duration
 	GatewayCacheUnit int64
 	// CacheEntries bounds the cache entries the model keeps
-	// (MaxCacheEntries).
+	// (promptcache.MaxEntries).
 	CacheEntries int
 	// MinCacheable is the minimum cacheable prefix by model
 	// (claudecode.DefaultMinCacheable).
@@ -89,7 +93,7 @@ type Config struct {
 	// Breaks is the cache-break rule of Metrics.CacheBreaks (Claude Code's,
 	// claudecode.DefaultBreakRule); the zero value means the default.
 	Breaks     claudecode.BreakRule
-	Summarizer Summarizer
+	Summarizer summary.Summarizer
 	Prices     *prices.Table
 	// Restoration after a full compaction: up to RestoreFiles recent
 	// files, RestoreFileTokens each (RestoreFileTokensOld before
@@ -135,67 +139,6 @@ var layouts atomic.Uint64
 // relayout records that the items were removed, replaced or moved.
 func (e *engine) relayout() { e.layout = layouts.Add(1) }
 
-// CallResult is one simulated API call.
-type CallResult struct {
-	Call    int         `json:"call"` // 1-based number in the thread
-	Line    int         `json:"line"`
-	Time    replay.Time `json:"time,omitempty"`
-	Model   string      `json:"model"`
-	Prompt  int64       `json:"prompt"`
-	Input   int64       `json:"input"`
-	Write5m int64       `json:"cache_write_5m"`
-	Write1h int64       `json:"cache_write_1h"`
-	Read    int64       `json:"cache_read"`
-	Output  int64       `json:"output"`
-	// OutputLowerBound: the recorded output is a Claude Code 2.1.9–2.1.41
-	// placeholder, so Output and Cost are lower bounds.
-	OutputLowerBound bool  `json:"output_lower_bound,omitempty"`
-	Recorded         int64 `json:"recorded_prompt"`
-	// State is the threshold state of the prompt.
-	State   CallState `json:"state"`
-	Actions []string  `json:"actions,omitempty"`
-	// Compacted is set when a compaction happened just before the call.
-	Compacted bool `json:"compacted"`
-	// Cleared is set when content was cleared or dropped just before the
-	// call: a policy's clearing or dropping, or a real micro-compaction.
-	Cleared bool    `json:"cleared"`
-	Cost    float64 `json:"cost_usd"`
-	Priced  bool    `json:"priced"`
-	// Estimated is set when sizes appended for this call are estimates.
-	Estimated bool `json:"estimated"`
-	// Predicted is what the cache model predicts for the call. It is set
-	// on the observed run only, whose usage and cost are the recorded
-	// ones (what was billed); the fidelity report compares the two.
-	Predicted *Predicted `json:"predicted,omitempty"`
-}
-
-// Predicted is the cache model's prediction for a recorded call.
-type Predicted struct {
-	Input int64 `json:"input"`
-	Write int64 `json:"cache_write"`
-	Read  int64 `json:"cache_read"`
-}
-
-// Usage returns the call's simulated usage.
-func (c *CallResult) Usage() replay.Usage {
-	return replay.Usage{Input: c.Input, CacheWrite5m: c.Write5m, CacheWrite1h: c.Write1h, CacheRead: c.Read, Output: c.Output}
-}
-
-// CallState is the threshold state of a call's prompt.
-type CallState string
-
-// The threshold states, lowest first.
-const (
-	StateOK      CallState = "ok"
-	StateWarning CallState = "warning" // at or above the warning level
-	StateCompact CallState = "compact" // at or above the auto-compact threshold
-	// StateBlocking is at or above the blocking limit, where Claude Code
-	// refuses to send without a compaction.
-	StateBlocking CallState = "blocking"
-	// StateOverflow is above the window: the API would have refused it.
-	StateOverflow CallState = "overflow"
-)
-
 // Result is one policy's run over one session.
 type Result struct {
 	Policy  string            `json:"policy"`
@@ -220,22 +163,6 @@ type Result struct {
 	keptWarm bool // the engine's keptWarm, for KeptWarm
 }
 
-// RunCompactions says where a run's compactions fell.
-type RunCompactions struct {
-	// FirstAuto is the 1-based number of the first call that came after
-	// a compaction the policy decided (not a /compact the run replayed);
-	// 0 when none. Summary and Restored are what that compaction left, in
-	// tokens: the summary, and the files and todos re-attached.
-	FirstAuto         int
-	Summary, Restored int64
-	// Manual counts the user's /compact runs the run replayed.
-	Manual int
-	// EndCount is what the context counts after the last call: the last
-	// prompt and its output, which Claude Code tests against its threshold
-	// before the next call.
-	EndCount int64
-}
-
 // LimitsAt returns the limits the run applied at trace call i (each call's
 // model and version set them).
 func (r *Result) LimitsAt(tr *Trace, i int) claudecode.Limits {
@@ -248,21 +175,6 @@ func (r *Result) LimitsAt(tr *Trace, i int) claudecode.Limits {
 // warm, and the call was on a model whose cache Anthropic bills (a
 // compatible endpoint's lifetime is its own, Config.GatewayTTL).
 func (r *Result) KeptWarm() bool { return r.keptWarm }
-
-// SummaryCall is a fake summarizer call: a fork that reads the parent's
-// cached prefix and pays for its prompt and its output.
-type SummaryCall struct {
-	// Label says what the call was for: "summary" for a compaction, or
-	// the label a policy gave Fork ("session-memory update").
-	Label      string  `json:"label"`
-	BeforeCall int     `json:"before_call"`
-	Replaced   int64   `json:"replaced"`
-	Read       int64   `json:"cache_read"`
-	Write      int64   `json:"cache_write"`
-	Output     int64   `json:"output"`
-	Cost       float64 `json:"cost_usd"`
-	Text       string  `json:"-"`
-}
 
 type engine struct {
 	tr *Trace
@@ -282,10 +194,10 @@ type engine struct {
 	appendedFrom int
 	edit         int64 // lowest position edited since the last call; -1 none
 	actions      []string
-	cache        *cache
+	cache        *promptcache.Cache
 	ttl          time.Duration
 	placeholder  int64
-	carried      []userMsg // user messages quoted by the latest summary
+	carried      []summary.UserMessage // user messages quoted by the latest summary
 	res          *Result
 	cleared      map[string]bool // paths whose content was removed (removed)
 	rereads      int
@@ -321,18 +233,9 @@ type engine struct {
 	// sysOf is where a recorded read showed the system prompt ends, per
 	// model (TraceCall.SysRead); sys where none did.
 	sysOf map[string]int64
-	// files are the files Claude Code keeps (restore.go), fileSeq orders
-	// their touches, and agentNext is the next of the trace's AgentFiles
-	// to apply; plan is the session's plan file, the last it wrote
-	// (isPlan), and planSize its size.
-	files     map[string]*fileState
-	fileSeq   int64
-	agentNext int
-	plan      string
-	planSize  FileSize
-	// projectDir is the directory the session started in, once memoryFile
-	// has looked for it.
-	projectDir *string
+	// files are the files Claude Code keeps, for the restoration after a
+	// compaction (package restore).
+	files restore.Files
 
 	// shownRead is a prefix the recorded usage shows cached before the
 	// next request (TraceCall.AllowedChanged), put under its cache key
@@ -346,8 +249,8 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Prices == nil {
 		cfg.Prices = prices.Default()
 	}
-	if cfg.Summarizer == (Summarizer{}) {
-		cfg.Summarizer = DefaultSummarizer()
+	if cfg.Summarizer == (summary.Summarizer{}) {
+		cfg.Summarizer = summary.DefaultSummarizer()
 	}
 	if cfg.Breaks == (claudecode.BreakRule{}) {
 		cfg.Breaks = claudecode.DefaultBreakRule()
@@ -364,7 +267,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.ManualCompactions = ManualClaudeCode
 	}
 	if cfg.CacheEntries <= 0 {
-		cfg.CacheEntries = MaxCacheEntries
+		cfg.CacheEntries = promptcache.MaxEntries
 	}
 	if cfg.SharedPrefixTTL <= 0 {
 		cfg.SharedPrefixTTL = DefaultSharedPrefixTTL
@@ -430,7 +333,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 		ttl = cfg.TTL
 	}
 	e := &engine{
-		tr: tr, cfg: cfg, ttl: ttl, cache: newCache(ttl, cfg.CacheEntries, cfg.ClockSlack),
+		tr: tr, cfg: cfg, ttl: ttl, cache: promptcache.New(ttl, cfg.CacheEntries, cfg.ClockSlack),
 		cleared: map[string]bool{}, edit: -1, prevMsg: -1,
 		turns: claudecode.NewTurns(cfg.TurnRules, tr.Continued), // a continued conversation is past its second turn
 		res:   &Result{Policy: p.Name(), Session: tr.Session, Method: tr.Method, Calls: make([]CallResult, 0, len(tr.Calls)), Summaries: []SummaryCall{}, LimitParams: cfg.Limits},
@@ -446,6 +349,7 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	if cap(buf) < n {
 		buf = make([]Item, 0, n)
 	}
+	e.files = restore.New(cfg.restore(), tr.Thread, tr.AgentFiles, tr.Ratio)
 	e.items = append(buf[:0], Item{Kind: KindOverhead, Tokens: tr.Overhead, Msg: -1, Exact: true})
 	e.relayout()
 	e.tokens = tr.Overhead
@@ -453,9 +357,9 @@ func newEngine(tr *Trace, p Policy, cfg Config) *engine {
 	if !cfg.ColdStart {
 		if c := WarmStart(tr.Calls); c != nil {
 			e.keptWarm = !tr.Continued
-			e.cache.warm(c.Model, c.Usage.CacheRead, c.Time)
+			e.cache.Warm(c.Model, c.Usage.CacheRead, c.Time)
 			if tr.SystemPrefixSource == PrefixFromFirstRead {
-				e.cache.base = e.sys // the shortest prefix read so far
+				e.cache.Base = e.sys // the shortest prefix read so far
 			}
 		}
 	}
@@ -517,8 +421,8 @@ func (e *engine) advance(i int, tc *TraceCall, obs bool) versionRules {
 	if e.restarted(i, tc) {
 		// What this call appended came before the new process: the files
 		// it keeps start over.
-		e.agentFilesUntil(tc.Time, tc.Version)
-		e.restartFiles(tc.Version)
+		e.files.AgentsUntil(tc.Time, tc.Version)
+		e.files.Restart(tc.Version)
 	}
 	if tc.Shrink > 0 && !obs {
 		// Whether the loss rewrote the conversation is known once the
@@ -614,14 +518,14 @@ func (e *engine) settle(i int, tc *TraceCall, rules versionRules) {
 		e.turnPos = e.tokens
 	}
 	if tc.BaseRead {
-		e.cache.readBase(tc.Usage.CacheRead, tc.Time)
+		e.cache.ReadBase(tc.Usage.CacheRead, tc.Time)
 	}
 	if tc.SysRead {
 		if e.sysOf == nil {
 			e.sysOf = map[string]int64{}
 		}
 		e.sysOf[tc.Model] = tc.Usage.CacheRead
-		e.cache.readSys(tc.Usage.CacheRead, tc.Time)
+		e.cache.ReadSys(tc.Usage.CacheRead, tc.Time)
 	}
 	e.callsSince++
 }
@@ -653,7 +557,7 @@ func (e *engine) replaysManual(p Policy) bool {
 
 // turnRewrites applies the rewrites Claude Code makes at the start of a
 // turn. A new working directory changes the system prompt past the base
-// prefix (cache.base), and so does a new UTC date before 1.0.110, a
+// prefix (cache.Base), and so does a new UTC date before 1.0.110, a
 // skill written in the session at any call, and from 1.0.66 until 2.1.0 a
 // tool allowed for good in the turn before, where the turn's recorded
 // read shows it, at that read (TraceCall.AllowedChanged). A restarted Claude Code (a new version, or a resumed
@@ -667,15 +571,15 @@ func (e *engine) replaysManual(p Policy) bool {
 // transcripts behind each rule.
 func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	if tc.CwdChanged {
-		e.editAt(e.cache.base)
+		e.editAt(e.cache.Base)
 		e.actions = append(e.actions, "working directory changed")
 	}
 	if tc.DateChanged && claudecode.DateUTC.In(tc.Version) {
-		e.editAt(e.cache.base)
+		e.editAt(e.cache.Base)
 		e.actions = append(e.actions, "the UTC date the system prompt names changed")
 	}
 	if tc.SkillsChanged {
-		e.editAt(e.cache.base)
+		e.editAt(e.cache.Base)
 		e.actions = append(e.actions, "a skill written in the session changed the skill list")
 	}
 	if tc.AllowedChanged {
@@ -690,11 +594,11 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 	}
 	rw := e.turns.Next(claudecode.TurnCall{Model: tc.Model, Version: tc.Version, NewTurn: tc.NewTurn, Budget: tc.Thinking, Thought: tc.Thought})
 	if rw&claudecode.RewriteModelNamed != 0 {
-		pos := e.cache.base
+		pos := e.cache.Base
 		if pos == 0 {
 			pos = e.sysFor(tc.Model)
 		}
-		e.cache.forget(pos)
+		e.cache.Forget(pos)
 		e.actions = append(e.actions, "the system prompt names the model the previous turn switched to")
 	}
 	if e.restarted(i, tc) {
@@ -742,7 +646,7 @@ func (e *engine) cacheKey(tc *TraceCall) string {
 		prev = e.tr.Calls[e.call-1].Version
 	}
 	if e.turns.Keywords(tc.Version) && e.turns.Keywords(prev) {
-		return thinkingKey(tc.Model, e.turns.Budget())
+		return promptcache.ThinkingKey(tc.Model, e.turns.Budget())
 	}
 	return tc.Model
 }
@@ -752,7 +656,7 @@ func (e *engine) cacheKey(tc *TraceCall) string {
 // smaller than the previous one is then no rewrite of the conversation,
 // since the previous request carried what thinking adds to it.
 func (e *engine) thinkingSwitched() bool {
-	return e.prevKey != "" && e.key != e.prevKey && modelOf(e.key) == modelOf(e.prevKey)
+	return e.prevKey != "" && e.key != e.prevKey && promptcache.ModelOf(e.key) == promptcache.ModelOf(e.prevKey)
 }
 
 // messageRewrites are the turn rules that rewrite the cached messages,
@@ -769,12 +673,12 @@ var messageRewrites = []struct {
 
 // sideRequests replays the side requests sent since the previous call:
 // each sends the conversation as it stood after the previous call, so it
-// reads and refreshes the live cached prefix (cache.fork). Its own
+// reads and refreshes the live cached prefix (cache.Fork). Its own
 // suffix and usage are not recorded, and are not priced.
 func (e *engine) sideRequests(tc *TraceCall) {
 	for _, sr := range tc.Side {
 		if sr.Time > 0 && e.prevModel != "" {
-			e.cache.fork(sr.Time, e.prevModel, e.lastPrompt, 0)
+			e.cache.Fork(sr.Time, e.prevModel, e.lastPrompt, 0)
 		}
 	}
 }
@@ -804,7 +708,7 @@ func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made s
 			delete(e.cleared, it.Path)
 		}
 		e.items = append(e.items, it)
-		e.noteFile(&it, tc.Version)
+		e.files.Note(&it, tc.Version)
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:
@@ -1015,7 +919,7 @@ func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 		n++
 		f := it.Tokens - e.placeholder
 		if e.cfg.CacheEdits {
-			e.cache.shift(e.position(j), f)
+			e.cache.Shift(e.position(j), f)
 		} else if lowest < 0 || j < lowest {
 			lowest = j // only the first edit counts (editAt)
 		}
@@ -1058,7 +962,7 @@ func (e *engine) sysFor(model string) int64 {
 // it: a request, a fork, a compaction's summarizer.
 func (e *engine) flushEdit() {
 	if e.edit >= 0 {
-		e.cache.edit(e.edit)
+		e.cache.Edit(e.edit)
 		e.edit = -1
 	}
 }
@@ -1111,39 +1015,7 @@ type versionRules struct {
 
 // countEst is an item's weight in Claude Code's own estimate under the
 // version's rules (countEst).
-func (r versionRules) countEst(it *Item) int64 { return countEst(r.count, it) }
-
-// countEst is an item's weight in Claude Code's own estimate: its
-// estimate (Item.Est), with images, documents, other blocks and
-// attachments weighed as the version's rules weigh them
-// (claudecode.CountRulesFor).
-func countEst(r claudecode.CountRules, it *Item) int64 {
-	est := int64(it.Est)
-	switch it.Kind {
-	case KindAttachment:
-		switch r.Attachment {
-		case claudecode.AttachmentNothing:
-			return 0
-		case claudecode.AttachmentByJSON:
-			return int64(it.Raw)
-		}
-	case KindImage: // an image, a document or a newer kind of block
-		switch {
-		case it.Images > 0:
-			return int64(it.Images) * r.Image
-		case !r.AllBlocks:
-			return 0
-		case it.Docs > 0:
-			return int64(it.Docs) * int64(claudecode.ImageTokens.Value)
-		}
-	case KindToolResult: // Est counts its images at TokensPerImage, its documents not
-		est += int64(it.Images) * (r.Image - int64(claudecode.ImageTokens.Value))
-		if r.AllBlocks {
-			est += int64(it.Docs) * int64(claudecode.ImageTokens.Value)
-		}
-	}
-	return est
-}
+func (r versionRules) countEst(it *Item) int64 { return item.CountEst(r.count, it) }
 
 // sentEst is an item's weight in Claude Code's count as the version that
 // ran its tool (made) sent it: from PersistResultsFrom a tool result
@@ -1243,7 +1115,7 @@ func (e *engine) limitsFor(p claudecode.LimitParams, model, version string) clau
 func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	e.flushEdit()
 	prompt := e.tokens
-	e.cache.ttl, e.cache.sysTTL = e.lifetimes(tc)
+	e.cache.TTL, e.cache.SysTTL = e.lifetimes(tc)
 	tail := tc.Usage.Input // after Claude Code's last breakpoint
 	sys := e.sysFor(tc.Model)
 	if !claudecode.BillsCacheWrites(tc.Model) {
@@ -1254,13 +1126,10 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		sys = 0 // no breakpoint: only whole prompts are cached
 	}
 	if e.shownRead > 0 {
-		if e.key != e.cache.model {
-			e.cache.switchModel(e.key)
-		}
-		e.cache.put(e.shownRead, tc.Time)
+		e.cache.Show(e.key, e.shownRead, tc.Time)
 		e.shownRead = 0
 	}
-	read, write, uncached := e.cache.request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.Request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
 	if stamp == 0 {
 		stamp = replay.Time(tc.Time)

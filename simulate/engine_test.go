@@ -379,32 +379,6 @@ func TestPrepareDuplicateCall(t *testing.T) {
 	}
 }
 
-// CacheBreaks applies Claude Code's rule: a read more than 5% and more
-// than 2,000 tokens below the previous call's, Haiku calls skipped.
-func TestCacheBreaksRule(t *testing.T) {
-	haiku := "claude-haiku-4-5-20251001"
-	calls := []CallResult{
-		{Model: sonnet46, Read: 100_000},
-		{Model: haiku, Read: 0},             // skipped: neither a break nor the baseline
-		{Model: sonnet46, Read: 97_000},     // 3,000 below, but 3% of 100,000: no break
-		{Model: sonnet46, Read: 94_999},     // 2,001 and 2.06%: no break
-		{Model: sonnet46, Read: 10_000},     // a break
-		{Model: sonnet46, Read: 7_999},      // 2,001 and 20%: a break
-		{Model: sonnet46, Read: 6_000},      // 1,999: no break
-		{Model: "claude-opus-4-6", Read: 0}, // a model change breaks too
-	}
-	got := CacheBreaks(calls, claudecode.DefaultBreakRule())
-	if want := []int{4, 5, 7}; !reflect.DeepEqual(got, want) {
-		t.Errorf("breaks %v, want %v", got, want)
-	}
-	// Config.Breaks sets the thresholds: at 1% and 1,000 tokens the drops
-	// of 3% (index 2), 2.06% (3) and 1,999 tokens (6) break as well.
-	got = CacheBreaks(calls, claudecode.BreakRule{BreakMinFraction: 0.01, BreakMinTokens: 1000})
-	if want := []int{2, 3, 4, 5, 6, 7}; !reflect.DeepEqual(got, want) {
-		t.Errorf("breaks at 1%%/1,000 %v, want %v", got, want)
-	}
-}
-
 // TestMinCacheableConfig checks that a table in the Config replaces the
 // default one.
 func TestMinCacheableConfig(t *testing.T) {

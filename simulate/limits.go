@@ -2,44 +2,12 @@ package simulate
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/item"
 )
-
-// DefaultSharedPrefixTTL is how long the system prompt prefix stays
-// readable after the session's own entries, when the session's first call
-// read from the cache: every request of the same Claude Code setup begins
-// with that prefix, so the user's other requests keep it warm. Three days
-// covers the longest gap after which the transcripts show such a prefix
-// read, 67.5 hours (docs/simulation.md, "The system prompt outlives the
-// session's own entries").
-const DefaultSharedPrefixTTL = 72 * time.Hour
-
-// DefaultClockSlack is how much later than its lifetime a cache entry is
-// still read, by the transcript's clock (Config.ClockSlack): timestamps
-// are written when responses arrive, after the requests that refreshed
-// the cache, so the gap between two recorded calls overstates the one the
-// cache saw (docs/simulation.md, "The prompt cache").
-const DefaultClockSlack = 20 * time.Second
-
-// DefaultGatewayTTL is the cache lifetime assumed for models reached
-// through an Anthropic-compatible endpoint: DeepSeek's "Context Caching"
-// guide says unused entries are cleared "within a few hours to a few
-// days", and twelve hours covers the longest gap after which DeepSeek
-// transcripts show the prompt read (docs/simulation.md).
-const DefaultGatewayTTL = 12 * time.Hour
-
-// DefaultGatewayCacheUnit is the unit in which a model reached through an
-// Anthropic-compatible endpoint caches a request's prompt (DeepSeek's
-// "Context Caching": 64 tokens). Such an endpoint caches every request's
-// whole prompt, with no breakpoint, and its usage reports as input what it
-// did not read, or for some endpoints the whole prompt
-// (Trace.MissOnlyInput): never the uncached tail after a breakpoint that
-// Anthropic's usage reports.
-const DefaultGatewayCacheUnit = 64
 
 // Inferred is what a session's recorded calls prove about the limits
 // Claude Code applied, beyond what the model and version give. A recorded
@@ -178,7 +146,7 @@ func inferMicro(calls []TraceCall) MicroEvidence {
 				continue
 			}
 			if it.Kind != KindAssistant && it.Kind != KindToolUse { // not the response
-				appended += countEst(weights, &it)
+				appended += item.CountEst(weights, &it)
 			}
 			if it.Kind == KindToolResult && claudecode.Compactable(it.Tool) {
 				results = append(results, result{it.ToolID, int64(it.Est)})

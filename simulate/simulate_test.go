@@ -4,74 +4,12 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
 )
-
-func TestCacheModel(t *testing.T) {
-	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	type req struct {
-		at                  int64
-		model               string
-		prompt, tail, sys   int64
-		read, write, uncach int64
-	}
-	steps := []struct {
-		name string
-		req
-		edit int64 // applied before the request when > 0
-	}{
-		// Nothing cached: write up to the breakpoint (10,000 − 10), 10 uncached.
-		{"cold", req{0, "m", 10_000, 10, 3_000, 0, 9_990, 10}, 0},
-		// One minute later: read the previous breakpoint, write the growth.
-		{"warm", req{min(1), "m", 12_000, 10, 3_000, 9_990, 2_000, 10}, 0},
-		// Six minutes after the last use: every entry expired.
-		{"ttl", req{min(7), "m", 13_000, 10, 3_000, 0, 12_990, 10}, 0},
-		// An edit at 5,000 invalidates the 12,990 prefix; the system prompt's
-		// 3,000 survives and is read.
-		{"edit", req{min(8), "m", 13_500, 10, 3_000, 3_000, 10_490, 10}, 5_000},
-		// Another model: nothing it can read.
-		{"model", req{min(9), "other", 13_500, 10, 3_000, 0, 13_490, 10}, 0},
-		// Below the minimum cacheable prefix (1,024 here): all uncached.
-		{"short", req{min(10), "m2", 900, 10, 0, 0, 0, 900}, 0},
-	}
-	for _, s := range steps {
-		if s.edit > 0 {
-			c.edit(s.edit)
-		}
-		r, w, u := c.request(s.at, s.model, s.prompt, s.tail, s.sys, 1024)
-		if r != s.read || w != s.write || u != s.uncach {
-			t.Errorf("%s: read %d write %d uncached %d, want %d %d %d", s.name, r, w, u, s.read, s.write, s.uncach)
-		}
-	}
-}
-
-// TestCacheSharedPrefix: the system prompt's entry outlives the session's
-// own entries when other requests keep it warm.
-func TestCacheSharedPrefix(t *testing.T) {
-	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	c.sysTTL = time.Hour.Milliseconds()
-	// Cold: 9,990 written (breakpoint 10,000 − 10); entries at 9,990 and 3,000.
-	if r, w, _ := c.request(0, "m", 10_000, 10, 3_000, 1024); r != 0 || w != 9_990 {
-		t.Fatalf("cold: read %d write %d", r, w)
-	}
-	// 30 minutes idle: the 9,990 entry expired, the system prompt's 3,000
-	// lives an hour: read 3,000, write 11,990 − 3,000 = 8,990.
-	if r, w, _ := c.request(min(30), "m", 12_000, 10, 3_000, 1024); r != 3_000 || w != 8_990 {
-		t.Errorf("30 min: read %d write %d, want 3000 8990", r, w)
-	}
-	// 61 minutes after that: nothing lives.
-	if r, w, _ := c.request(min(91), "m", 12_000, 10, 3_000, 1024); r != 0 || w != 11_990 {
-		t.Errorf("91 min: read %d write %d, want 0 11990", r, w)
-	}
-}
 
 // tinyTrace is a three-call session: overhead 1,000; each call appends a
 // tool result (Read of a.go) and an assistant message.
@@ -215,42 +153,6 @@ func TestRunCompaction(t *testing.T) {
 	if m.Compactions != 1 || m.TokensFreed != -732 || m.SummaryTokens != 1244 || m.FirstCompaction != 3 ||
 		m.UsersVerbatim != 1 || m.UsersSummarised != 0 || m.LikelyRereads != 0 {
 		t.Errorf("metrics %+v", m)
-	}
-}
-
-func TestSummarizerDeterministic(t *testing.T) {
-	items := []Item{
-		{Kind: KindUser, Msg: 1, Text: "please fix the parser"},
-		{Kind: KindToolUse, Tool: "Read", Path: "p.go", Msg: 2},
-		{Kind: KindToolResult, Tool: "Read", Path: "p.go", Msg: 3, IsError: true},
-		{Kind: KindToolUse, Tool: "Edit", Path: "p.go", Msg: 4},
-		{Kind: KindUser, Msg: 5, Text: string(make([]byte, 3000))}, // over QuoteChars: only summarised
-	}
-	z := DefaultSummarizer()
-	a, carried := z.Summarize(items, nil, 155_000)
-	b, _ := z.Summarize(items, nil, 155_000)
-	if a.Text != b.Text {
-		t.Error("same input, different summary")
-	}
-	// 1,200 + 155,000 × 8 / 1,000 = 2,440; 1,000,000 replaced is capped at 4,500; 0 at 1,200.
-	if a.Tokens != 2440 {
-		t.Errorf("tokens %d, want 2440", a.Tokens)
-	}
-	if s, _ := z.Summarize(items, nil, 1_000_000); s.Tokens != 4500 {
-		t.Errorf("cap: %d", s.Tokens)
-	}
-	if s, _ := z.Summarize(items, nil, 0); s.Tokens != 1200 {
-		t.Errorf("floor: %d", s.Tokens)
-	}
-	for _, sec := range []string{"1. Primary Request and Intent", "2. Key Technical Concepts", "3. Files and Code Sections",
-		"4. Errors and fixes:\n1 tool errors", "5. Problem Solving", "6. All user messages", "7. Pending Tasks",
-		"8. Current Work", "9. Optional Next Step", "- read p.go", "- edited p.go", `"please fix the parser"`} {
-		if !strings.Contains(a.Text, sec) {
-			t.Errorf("summary lacks %q:\n%s", sec, a.Text)
-		}
-	}
-	if !reflect.DeepEqual(a.Quoted, []int{1}) || !reflect.DeepEqual(a.Cut, []int{5}) || len(carried) != 1 {
-		t.Errorf("quoted %v cut %v carried %d", a.Quoted, a.Cut, len(carried))
 	}
 }
 
@@ -416,50 +318,6 @@ func TestSideRequestKeepsCacheWarm(t *testing.T) {
 	}
 }
 
-// An entry is read up to its lifetime plus the clock slack after its last
-// use, and not later.
-func TestCacheClockSlack(t *testing.T) {
-	const ttl, slack = 300_000, 20_000
-	for _, c := range []struct {
-		after int64
-		slack time.Duration
-		read  int64
-	}{
-		{ttl, 0, 5000},
-		{ttl + 1, 0, 0},
-		{ttl + slack, slack * time.Millisecond, 5000},
-		{ttl + slack + 1, slack * time.Millisecond, 0},
-	} {
-		ca := newCache(ttl*time.Millisecond, MaxCacheEntries, c.slack)
-		ca.request(0, sonnet46, 5010, 10, 0, 1024)
-		if read, _, _ := ca.request(c.after, sonnet46, 6010, 10, 0, 1024); read != c.read {
-			t.Errorf("%d ms later, slack %v: read %d, want %d", c.after, c.slack, read, c.read)
-		}
-	}
-}
-
-// The cache key includes the model: a request on another model reads none
-// of the first model's entries, and a request back on the first reads
-// them while they live. An edit invalidates every model's entries past it.
-func TestCacheKeepsEachModelsEntries(t *testing.T) {
-	const haiku = "claude-haiku-4-5-20251001"
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	c.request(0, sonnet46, 5010, 10, 0, 1024)
-	if read, _, _ := c.request(1000, haiku, 6010, 10, 0, 1024); read != 0 {
-		t.Errorf("other model: read %d, want 0", read)
-	}
-	if read, _, _ := c.request(2000, sonnet46, 7010, 10, 0, 1024); read != 5000 {
-		t.Errorf("back on the first model: read %d, want 5000", read)
-	}
-	c.edit(4000)
-	if read, _, _ := c.request(3000, haiku, 8010, 10, 0, 1024); read != 0 {
-		t.Errorf("haiku after an edit below its entry: read %d, want 0", read)
-	}
-	if read, _, _ := c.request(4000, sonnet46, 8010, 10, 0, 1024); read != 0 {
-		t.Errorf("sonnet after an edit below its entries: read %d, want 0", read)
-	}
-}
-
 // Runs share their context slices through a pool: a run after runs of
 // other sessions and policies gives what the same run gives first.
 func TestRunsIndependentOfPool(t *testing.T) {
@@ -508,52 +366,6 @@ func TestRunsIndependentOfPool(t *testing.T) {
 	}
 	if again := run(small, "compacting"); again != first {
 		t.Errorf("%s: a run after other runs differs from the first", small.Session)
-	}
-}
-
-// TestCacheEntryKeepsItsLifetime: an entry lives for the lifetime it was
-// written with, and a read refreshes it by that lifetime, whatever the
-// lifetime of the request that reads it.
-func TestCacheEntryKeepsItsLifetime(t *testing.T) {
-	min := func(m int) int64 { return int64(m) * 60_000 }
-	c := newCache(time.Hour, MaxCacheEntries, 0)
-	if r, w, _ := c.request(0, "m", 10_000, 10, 0, 1024); r != 0 || w != 9_990 {
-		t.Fatalf("cold: read %d write %d", r, w)
-	}
-	c.ttl = (5 * time.Minute).Milliseconds()
-	if r, w, _ := c.request(min(1), "m", 12_000, 10, 0, 1024); r != 9_990 || w != 2_000 {
-		t.Fatalf("warm: read %d write %d", r, w)
-	}
-	// At 31 minutes the 5-minute entry (11,990) is gone; the 1-hour one,
-	// refreshed at minute 1 for an hour, is read.
-	if r, w, _ := c.request(min(31), "m", 13_000, 10, 0, 1024); r != 9_990 || w != 3_000 {
-		t.Errorf("after 30 minutes: read %d write %d, want 9990 3000", r, w)
-	}
-	// 61 minutes after its last read it is gone too.
-	if r, _, _ := c.request(min(92), "m", 14_000, 10, 0, 1024); r != 0 {
-		t.Errorf("after 61 minutes: read %d, want 0", r)
-	}
-}
-
-// TestCacheShiftMerges: a server-side edit that brings two entries to one
-// position leaves one entry there, the one that lives longest, and the
-// others move back by what the edit removed.
-func TestCacheShiftMerges(t *testing.T) {
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	c.request(0, "m", 2_010, 10, 0, 1024)      // entry at 2,000, expires 5:00
-	c.request(60_000, "m", 3_010, 10, 0, 1024) // 3,000, expires 6:00; 2,000 refreshed to 6:00
-	c.request(90_000, "m", 4_010, 10, 0, 1024) // 4,000, expires 6:30; the others to 6:30
-	c.entries[0].expires = 100                 // 2,000 now outlived by the one moved onto it
-	// Remove 1,500 tokens after 2,000: 3,000 would move to 1,500, so it
-	// stops at 2,000; 4,000 moves to 2,500.
-	c.shift(2_000, 1_500)
-	var got [][2]int64
-	for _, e := range c.entries {
-		got = append(got, [2]int64{e.pos, e.expires})
-	}
-	want := [][2]int64{{2_000, 390_000}, {2_500, 390_000}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("entries after the edit %v, want %v", got, want)
 	}
 }
 
@@ -617,23 +429,5 @@ func TestEngineMemos(t *testing.T) {
 	}
 	if len(e.limitsMemo) > 8 {
 		t.Errorf("%d limits kept, want at most 8", len(e.limitsMemo))
-	}
-}
-
-// TestSummarizerQuotesKept: the runs of a trace share the quoted user
-// messages; a message whose text is not the one quoted before is quoted
-// anew.
-func TestSummarizerQuotesKept(t *testing.T) {
-	z := DefaultSummarizer()
-	z.quotes = &sync.Map{}
-	say := func(text string) []Item { return []Item{{Kind: KindUser, Msg: 5, Tokens: 10, Text: text}} }
-	first, _ := z.Summarize(say(`say "hi"`), nil, 1000)
-	again, _ := z.Summarize(say(`say "hi"`), nil, 1000)
-	other, _ := z.Summarize(say("bye"), nil, 1000)
-	if first.Text != again.Text || !strings.Contains(first.Text, `- "say \"hi\""`) {
-		t.Errorf("the same message quoted twice: %q, then %q", first.Text, again.Text)
-	}
-	if !strings.Contains(other.Text, `- "bye"`) || strings.Contains(other.Text, "hi") {
-		t.Errorf("another text under the same message: %q", other.Text)
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
+	"github.com/ctxlab/ctxlab/simulate/promptcache"
 )
 
 // A turn whose thinking budget differs from the previous turn's reads
@@ -98,29 +98,8 @@ func TestThinkingBudgetsCachedApart(t *testing.T) {
 			}
 		}
 	}
-	if k0, k4 := thinkingKey("m", 0), thinkingKey("m", 4000); k0 == k4 || modelOf(k0) != "m" || modelOf(k4) != "m" || modelOf("m") != "m" {
+	if k0, k4 := promptcache.ThinkingKey("m", 0), promptcache.ThinkingKey("m", 4000); k0 == k4 || promptcache.ModelOf(k0) != "m" || promptcache.ModelOf(k4) != "m" || promptcache.ModelOf("m") != "m" {
 		t.Errorf("keys %q, %q: want two keys of model m", k0, k4)
-	}
-}
-
-// The cache shares the entries of the tools and system prompt between a
-// model's thinking budgets, and keeps the others apart; another model
-// shares none, and a fork on the model reads the current budget's.
-func TestCacheThinkingKeys(t *testing.T) {
-	c := newCache(5*time.Minute, 16, 0)
-	k0, k4 := thinkingKey("m", 0), thinkingKey("m", 4000)
-	c.request(0, k0, 5000, 10, 2000, 1024) // writes 4,990, and the system prompt's entry at 2,000
-	if r, _, _ := c.request(1000, k4, 5200, 10, 2000, 1024); r != 2000 {
-		t.Errorf("another budget read %d, want the system prompt's 2,000", r)
-	}
-	if r, _, _ := c.request(2000, k0, 5400, 10, 2000, 1024); r != 4990 {
-		t.Errorf("back on the first budget: read %d, want its 4,990", r)
-	}
-	if r, w := c.fork(2500, "m", 5390, 100); r != 5390 || w != 100 {
-		t.Errorf("a fork on m: read %d, wrote %d; want 5390, 100", r, w)
-	}
-	if r, _, _ := c.request(3000, "n", 5400, 10, 2000, 1024); r != 0 {
-		t.Errorf("another model read %d, want 0", r)
 	}
 }
 

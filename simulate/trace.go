@@ -11,68 +11,6 @@ import (
 	"github.com/ctxlab/ctxlab/replay"
 )
 
-// ItemKind says what a context item is.
-type ItemKind uint8
-
-const (
-	KindOverhead   ItemKind = iota // system prompt + tool definitions
-	KindUser                       // user text (typed prompt or harness text)
-	KindAssistant                  // assistant text and thinking
-	KindToolUse                    // a tool call
-	KindToolResult                 // a tool result
-	KindAttachment                 // an attachment line
-	KindImage                      // an image or document block
-	KindSummary                    // a compaction summary (real or simulated)
-	KindRestored                   // context re-attached after a simulated compaction
-	KindHidden                     // tokens the server saw that the transcript does not show
-)
-
-var kindNames = [...]string{"overhead", "user", "assistant", "tool_use", "tool_result", "attachment", "image", "summary", "restored", "hidden"}
-
-func (k ItemKind) String() string { return kindNames[k] }
-
-// Item is one block of the context, with its size in tokens.
-type Item struct {
-	Kind   ItemKind
-	Tokens int64
-	// Est is Claude Code's estimate of the block (round(length/4)), the
-	// measure Claude Code's own thresholds use.
-	Est  int
-	Msg  int // index of the source message in the thread; -1 for simulated items
-	Tool string
-	// ToolID pairs a tool_use with its result.
-	ToolID string
-	Path   string // file the tool touched, when it names one
-	// Text is a user message's text (kept for the fake summarizer).
-	Text string
-	// Cleared marks a tool result replaced by a placeholder.
-	Cleared bool
-	IsError bool // a failed tool result
-	// Artifact marks an item Claude Code wrote because it compacted (the
-	// summary, re-attached files). Counterfactual runs drop them.
-	Artifact bool
-	// Exact is set when Tokens came from usage deltas rather than an estimate.
-	Exact bool
-	// File is, on a file tool's result (and a file re-attached after a
-	// compaction), the size of the whole file as a compaction would
-	// re-attach it (fileSizes.after), and Wrote is set when the tool wrote
-	// the file.
-	File  FileSize
-	Wrote bool
-	// Whole is set when the tool's result held the whole file, as a
-	// restarted Claude Code rebuilds its files (wholeText).
-	Whole bool
-	// Images and Docs count the images and documents the block holds (an
-	// image or a document block: 1; a tool result: those in its content),
-	// and Raw is the estimate of an attachment's JSON: what Claude Code's
-	// own count weighs by version (versionRules.countEst).
-	Images, Docs int32
-	Raw          int
-	// Chars is a tool result's length in characters (its text's), which
-	// Claude Code's limit on what it sends whole measures (Config.sentEst).
-	Chars int
-}
-
 // TraceCall is one recorded main-thread API call and what was appended to
 // the context since the previous one.
 type TraceCall struct {
@@ -651,7 +589,7 @@ func appendItems(items []Item, m *replay.Message, mi int, tools map[string]repla
 			if t, ok := tools[b.ToolID]; ok {
 				it.Tool, it.Path = t.Name, t.Input.FilePath
 				if it.Path != "" && !b.IsError {
-					it.File, it.Wrote = files.after(&t)
+					it.File, it.Wrote = files.After(&t)
 					it.Whole = wholeText(&t)
 				}
 			}

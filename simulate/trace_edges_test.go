@@ -347,93 +347,10 @@ func TestEdgeTraceResultFileSize(t *testing.T) {
 // 400 characters, 100 by the estimate.
 func TestEdgeTraceReadOfNoLines(t *testing.T) {
 	fs := fileSizes{}
-	got, wrote := fs.after(&replay.ToolCall{Name: "Read", Input: replay.ToolInput{FilePath: "a", Offset: 50},
+	got, wrote := fs.After(&replay.ToolCall{Name: "Read", Input: replay.ToolInput{FilePath: "a", Offset: 50},
 		ResultChars: 400, File: replay.FileFacts{ReadLines: 0, TotalLines: 10}})
 	if want := (FileSize{Est: 100, RawEst: 100}); got != want || wrote {
 		t.Errorf("%+v wrote %v, want %+v, not written", got, wrote, want)
-	}
-}
-
-// edgeTraceFile is a successful file tool's result: Est the file as Read
-// shows it, raw its text alone.
-func edgeTraceFile(path, tool string, est, raw int, wrote bool) Item {
-	return Item{Kind: KindToolResult, Tool: tool, Path: path, Tokens: int64(est), Est: est,
-		File: FileSize{Est: est, RawEst: raw}, Wrote: wrote, Msg: 3}
-}
-
-// edgeTraceRestored is what a test checks of a re-attached item.
-type edgeTraceRestored struct {
-	Path, Tool string
-	Tokens     int64
-	Wrote      bool
-	Msg        int
-}
-
-// restore, at its edges: a version exactly at RestoreWrittenFrom puts
-// written files first, which come back marked written (the first item
-// replaced too), and one just before it takes the last touch first; both
-// limits are inclusive (a file whose text is exactly the per-file limit,
-// files whose shares are exactly RestoreTotalTokens, come back), and a
-// file one over the limit comes back as a note (from
-// RestoreReferenceFrom) while one that does not fit leaves its place
-// empty; a file the kept items edited is the newest; a todo list that is
-// the first item replaced comes back. Every re-attached item is simulated
-// (Msg -1), sized at the trace's ratio (1 here): a file is its text and
-// 43 of Claude Code's notes around it (172 characters and a path of one),
-// its share of the total its text and 66 (the path twice and 261
-// characters of JSON); a note is 45 (180 characters and the path), 42 of
-// the total.
-func TestEdgeTraceRestore(t *testing.T) {
-	todo := Item{Kind: KindToolUse, Tool: "TodoWrite", Tokens: 70, Msg: 2}
-	for _, c := range []struct {
-		name           string
-		files, total   int64 // RestoreFileTokens, RestoreTotalTokens
-		version        string
-		replaced, kept []Item
-		want           []edgeTraceRestored
-	}{
-		{"written, at the version", 5000, 8500, "1.0.114",
-			[]Item{edgeTraceFile("w", "Edit", 1000, 900, true), edgeTraceFile("r", "Read", 500, 450, false)}, nil,
-			[]edgeTraceRestored{{"w", "Read", 1043, true, -1}, {"r", "Read", 543, false, -1}}},
-		{"before the version", 5000, 8500, "1.0.113",
-			[]Item{edgeTraceFile("w", "Edit", 1000, 900, true), edgeTraceFile("r", "Read", 500, 450, false)}, nil,
-			[]edgeTraceRestored{{"r", "Read", 543, false, -1}, {"w", "Read", 1043, true, -1}}},
-		// Newest first: b (its text 900: 966 of the total), then a (its
-		// text exactly 1,000: 1,066): 2,032 in all, exactly the total.
-		{"limits inclusive", 1000, 2032, "2.1.0",
-			[]Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
-			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}, {"a", "Read", 1043, false, -1}}},
-		// a is one over 999: a note.
-		{"over the file limit", 999, 2032, "2.1.0",
-			[]Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
-			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}, {"a", "compact_file_reference", 45, false, -1}}},
-		{"over the total", 1000, 2031, "2.1.0",
-			[]Item{edgeTraceFile("a", "Read", 1000, 1000, false), edgeTraceFile("b", "Read", 2000, 900, false)}, nil,
-			[]edgeTraceRestored{{"b", "Read", 2043, false, -1}}},
-		// Edits of a, b, c replaced; k edited in the kept items after two
-		// responses: k, c, b, a.
-		{"kept edit newest", 5000, 8500, "2.1.0",
-			[]Item{edgeTraceFile("a", "Edit", 100, 100, true), edgeTraceFile("b", "Edit", 100, 100, true), edgeTraceFile("c", "Edit", 100, 100, true)},
-			[]Item{asst(10), asst(10), edgeTraceFile("k", "Edit", 100, 100, true)},
-			[]edgeTraceRestored{{"k", "Read", 143, true, -1}, {"c", "Read", 143, true, -1}, {"b", "Read", 143, true, -1}, {"a", "Read", 143, true, -1}}},
-		{"todo list first", 5000, 8500, "2.1.0",
-			[]Item{todo, edgeTraceFile("r", "Read", 500, 450, false)}, nil,
-			[]edgeTraceRestored{{"r", "Read", 543, false, -1}, {"", "TodoWrite", 70, false, -1}}},
-	} {
-		e := &engine{tr: &Trace{Ratio: 1}, cfg: Config{RestoreFiles: 5, RestoreFileTokens: c.files, RestoreTotalTokens: c.total,
-			RestoreWrittenFrom: "1.0.114", RestoreReferenceFrom: "1.0.85"}}
-		noteFiles(e, c.version, c.replaced...)
-		noteFiles(e, c.version, c.kept...)
-		var got []edgeTraceRestored
-		for _, it := range e.restore(c.replaced, c.kept, c.version) {
-			if it.Kind != KindRestored {
-				t.Errorf("%s: %+v is not a restored item", c.name, it)
-			}
-			got = append(got, edgeTraceRestored{it.Path, it.Tool, it.Tokens, it.Wrote, it.Msg})
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
-		}
 	}
 }
 

@@ -68,11 +68,11 @@ func (f Field) Row() string {
 }
 
 // TranscriptFields lists the top-level fields of a transcript line that
-// ctxlab knows. replay's switch of the fields it reads past is generated
-// from it (replay/fields_gen.go, go generate ./replay).
+// ctxlab knows. The reader's switch of the fields it reads past is generated
+// from it (replay/transcript/fields_gen.go, go generate ./replay/transcript).
 func TranscriptFields() []Field {
 	return []Field{
-		// Read by replay (replay/reader.go, lineParse.field and flag).
+		// Read by the reader (replay/transcript/reader.go, lineParse.field and flag).
 		{"type", "", false}, {"uuid", "", false}, {"parentUuid", "", false}, {"sessionId", "", false},
 		{"version", "", false}, {"cwd", "", false}, {"timestamp", "", false}, {"requestId", "", false},
 		{"message", "", false}, {"toolUseResult", "", false}, {"isSidechain", "", false}, {"isMeta", "", false},

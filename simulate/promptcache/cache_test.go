@@ -1,21 +1,22 @@
-package simulate
+package promptcache
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/ctxlab/ctxlab/internal/claudecode"
-	"github.com/ctxlab/ctxlab/replay"
 )
+
+// sonnet46 is a model Anthropic bills cache writes for.
+const sonnet46 = "claude-sonnet-4-6"
 
 // edgeCacheMin is m minutes in ms.
 func edgeCacheMin(m int) int64 { return int64(m) * 60_000 }
 
 // edgeCachePositions lists the prefixes the cache holds for its current
 // model, shortest first.
-func edgeCachePositions(c *cache) []int64 {
+func edgeCachePositions(c *Cache) []int64 {
 	var ps []int64
 	for _, e := range c.entries {
 		ps = append(ps, e.pos)
@@ -31,9 +32,9 @@ type edgeCacheReq struct {
 	read, write, uncached int64
 }
 
-func (r edgeCacheReq) check(t *testing.T, name string, c *cache, minCache int64) {
+func (r edgeCacheReq) check(t *testing.T, name string, c *Cache, minCache int64) {
 	t.Helper()
-	read, write, uncached := c.request(r.at, "m", r.prompt, r.tail, r.sys, minCache)
+	read, write, uncached := c.Request(r.at, "m", r.prompt, r.tail, r.sys, minCache)
 	if read != r.read || write != r.write || uncached != r.uncached {
 		t.Errorf("%s: request at %d ms: read %d write %d uncached %d, want %d %d %d",
 			name, r.at, read, write, uncached, r.read, r.write, r.uncached)
@@ -92,13 +93,13 @@ func TestEdgeCacheRequestEdges(t *testing.T) {
 		}},
 	}
 	for _, tc := range cases {
-		c := newCache(5*time.Minute, MaxCacheEntries, 0)
+		c := New(5*time.Minute, MaxEntries, 0)
 		if tc.warm > 0 {
-			c.warm("m", tc.warm, 0)
+			c.Warm("m", tc.warm, 0)
 		}
 		for _, s := range tc.steps {
 			if s.ttl > 0 {
-				c.ttl = s.ttl.Milliseconds()
+				c.TTL = s.ttl.Milliseconds()
 			}
 			s.req.check(t, tc.name, c, 1_024)
 		}
@@ -114,9 +115,9 @@ func TestEdgeCacheSystemPromptEntry(t *testing.T) {
 	t.Run("system prompt at the minimum", func(t *testing.T) {
 		// 5,000 and 1,024 are cached; an edit at 2,000 leaves the 1,024,
 		// which the next request reads, writing 5,000 − 1,024 = 3,976.
-		c := newCache(5*time.Minute, MaxCacheEntries, 0)
+		c := New(5*time.Minute, MaxEntries, 0)
 		edgeCacheReq{0, 5_010, 10, 1_024, 0, 5_000, 10}.check(t, "cold", c, 1_024)
-		c.edit(2_000)
+		c.Edit(2_000)
 		edgeCacheReq{m(1), 5_010, 10, 1_024, 1_024, 3_976, 10}.check(t, "after the edit", c, 1_024)
 	})
 	t.Run("base prefix at the minimum", func(t *testing.T) {
@@ -124,15 +125,15 @@ func TestEdgeCacheSystemPromptEntry(t *testing.T) {
 		// every entry. The next request caches its breakpoint, the system
 		// prompt and the base again, and after an edit at 2,000 the base
 		// is what is read.
-		c := newCache(5*time.Minute, MaxCacheEntries, 0)
+		c := New(5*time.Minute, MaxEntries, 0)
 		edgeCacheReq{0, 5_010, 10, 3_000, 0, 5_000, 10}.check(t, "cold", c, 1_024)
-		c.readBase(1_024, 0)
-		c.edit(1_000)
+		c.ReadBase(1_024, 0)
+		c.Edit(1_000)
 		edgeCacheReq{m(1), 5_010, 10, 3_000, 0, 5_000, 10}.check(t, "after the edit", c, 1_024)
 		if got, want := edgeCachePositions(c), []int64{1_024, 3_000, 5_000}; !slices.Equal(got, want) {
 			t.Errorf("cached %v, want %v", got, want)
 		}
-		c.edit(2_000)
+		c.Edit(2_000)
 		edgeCacheReq{m(2), 5_010, 10, 3_000, 1_024, 3_976, 10}.check(t, "after the second edit", c, 1_024)
 	})
 	t.Run("nothing past the breakpoint", func(t *testing.T) {
@@ -140,9 +141,9 @@ func TestEdgeCacheSystemPromptEntry(t *testing.T) {
 		// of 3,000 showed the base; an edit at 2,900 then dropped its
 		// entry). A request with a 2,510-token uncached tail has its
 		// breakpoint at 2,500: it caches 2,500 and nothing at 3,000.
-		c := newCache(5*time.Minute, MaxCacheEntries, 0)
-		c.readBase(3_000, 0)
-		c.edit(2_900)
+		c := New(5*time.Minute, MaxEntries, 0)
+		c.ReadBase(3_000, 0)
+		c.Edit(2_900)
 		edgeCacheReq{m(1), 5_010, 2_510, 3_000, 0, 2_500, 2_510}.check(t, "large tail", c, 1_024)
 		if got, want := edgeCachePositions(c), []int64{2_500}; !slices.Equal(got, want) {
 			t.Errorf("cached %v, want %v", got, want)
@@ -169,7 +170,7 @@ func TestEdgeCacheSystemPromptEntry(t *testing.T) {
 			{0, 5_010, 10, 3_000, 0, 5_000, 10},
 		}, []int64{3_000, 5_000}},
 	} {
-		c := newCache(5*time.Minute, 2, 0)
+		c := New(5*time.Minute, 2, 0)
 		for _, r := range tc.reqs {
 			r.check(t, tc.name, c, 0)
 		}
@@ -191,10 +192,10 @@ func TestEdgeCacheSystemPromptLifetime(t *testing.T) {
 	for _, prompt := range []int64{3_010, 6_010} {
 		name := fmt.Sprintf("prompt %d", prompt)
 		bp := prompt - 10
-		c := newCache(5*time.Minute, MaxCacheEntries, 0)
+		c := New(5*time.Minute, MaxEntries, 0)
 		edgeCacheReq{0, prompt, 10, 3_000, 0, bp, 10}.check(t, name, c, 1_024)
-		c.readBase(2_000, 0)
-		c.ttl, c.sysTTL = time.Hour.Milliseconds(), time.Hour.Milliseconds()
+		c.ReadBase(2_000, 0)
+		c.TTL, c.SysTTL = time.Hour.Milliseconds(), time.Hour.Milliseconds()
 		edgeCacheReq{m(1), prompt, 10, 3_000, bp, 0, 10}.check(t, name, c, 1_024)
 		edgeCacheReq{m(30), 7_010, 10, 3_000, 3_000, 4_000, 10}.check(t, name+" at 30 min", c, 1_024)
 	}
@@ -225,13 +226,13 @@ func TestEdgeCacheBaseRead(t *testing.T) {
 		{"an earlier base past its own lifetime", []int64{3_000, 2_000},
 			edgeCacheReq{m(30), 12_010, 10, 5_000, 2_000, 10_000, 10}},
 	} {
-		c := newCache(5*time.Minute, MaxCacheEntries, 0)
-		c.sysTTL = time.Hour.Milliseconds()
+		c := New(5*time.Minute, MaxEntries, 0)
+		c.SysTTL = time.Hour.Milliseconds()
 		edgeCacheReq{0, 10_010, 10, 5_000, 0, 10_000, 10}.check(t, tc.name, c, 1_024)
 		for i, b := range tc.bases {
-			c.readBase(b, m(i+1))
+			c.ReadBase(b, m(i+1))
 		}
-		c.edit(8_000)
+		c.Edit(8_000)
 		tc.req.check(t, tc.name, c, 1_024)
 	}
 }
@@ -243,22 +244,22 @@ func TestEdgeCacheBaseRead(t *testing.T) {
 // minute 30, when A's 5-minute entries are gone.
 func TestEdgeCacheBaseFollowsModel(t *testing.T) {
 	m := edgeCacheMin
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
-	c.sysTTL = time.Hour.Milliseconds()
+	c := New(5*time.Minute, MaxEntries, 0)
+	c.SysTTL = time.Hour.Milliseconds()
 	req := func(name string, at int64, model string, prompt, read, write int64) {
 		t.Helper()
-		r, w, _ := c.request(at, model, prompt, 10, 5_000, 1_024)
+		r, w, _ := c.Request(at, model, prompt, 10, 5_000, 1_024)
 		if r != read || w != write {
 			t.Errorf("%s: read %d write %d, want %d %d", name, r, w, read, write)
 		}
 	}
 	req("A cold", 0, "A", 10_010, 0, 10_000)
-	c.readBase(3_000, 0)
+	c.ReadBase(3_000, 0)
 	req("B cold", m(1), "B", 10_010, 0, 10_000)
-	c.readBase(2_000, m(1))
+	c.ReadBase(2_000, m(1))
 	req("back on A", m(2), "A", 10_010, 10_000, 0)
-	if c.base != 3_000 {
-		t.Errorf("back on A: base %d, want A's 3000", c.base)
+	if c.Base != 3_000 {
+		t.Errorf("back on A: base %d, want A's 3000", c.Base)
 	}
 	req("A at 30 min", m(30), "A", 12_010, 3_000, 9_000)
 }
@@ -267,9 +268,9 @@ func TestEdgeCacheBaseFollowsModel(t *testing.T) {
 // prefix ends exactly where an entry ends reads that entry whole and
 // writes only its own suffix.
 func TestEdgeCacheFork(t *testing.T) {
-	c := newCache(5*time.Minute, MaxCacheEntries, 0)
+	c := New(5*time.Minute, MaxEntries, 0)
 	edgeCacheReq{0, 5_010, 10, 0, 0, 5_000, 10}.check(t, "cold", c, 1_024)
-	if r, w := c.fork(edgeCacheMin(1), "m", 5_000, 300); r != 5_000 || w != 300 {
+	if r, w := c.Fork(edgeCacheMin(1), "m", 5_000, 300); r != 5_000 || w != 300 {
 		t.Errorf("fork: read %d write %d, want 5000 300", r, w)
 	}
 }
@@ -283,9 +284,9 @@ func TestEdgeCacheEviction(t *testing.T) {
 		// Bound 2: 10,000 and the system prompt's 3,000, both to minute
 		// 5. A base read of 2,000 at minute 1 needs a slot: the 10,000
 		// goes, not the system prompt's entry, which minute 2 then reads.
-		c := newCache(5*time.Minute, 2, 0)
+		c := New(5*time.Minute, 2, 0)
 		edgeCacheReq{0, 10_010, 10, 3_000, 0, 10_000, 10}.check(t, "cold", c, 1_024)
-		c.readBase(2_000, m(1))
+		c.ReadBase(2_000, m(1))
 		if got, want := edgeCachePositions(c), []int64{2_000, 3_000}; !slices.Equal(got, want) {
 			t.Errorf("after the base read: cached %v, want %v", got, want)
 		}
@@ -309,9 +310,9 @@ func TestEdgeCacheEviction(t *testing.T) {
 			[]time.Duration{5 * time.Minute, time.Hour, time.Hour, 5 * time.Minute, 5 * time.Minute},
 			[]int64{6_000, 7_000, 9_000}},
 	} {
-		c := newCache(5*time.Minute, 3, 0)
+		c := New(5*time.Minute, 3, 0)
 		for i, ttl := range tc.ttls {
-			c.ttl = ttl.Milliseconds()
+			c.TTL = ttl.Milliseconds()
 			prompt := int64(5_010 + 1_000*i)
 			var read, write int64 = 0, 5_000
 			if i > 0 {
@@ -326,7 +327,7 @@ func TestEdgeCacheEviction(t *testing.T) {
 	t.Run("shortest goes, then an edit falls back", func(t *testing.T) {
 		// Bound 3, four requests: 6,000, 7,000 and 8,000 remain. An edit at
 		// 7,500 leaves 6,000 and 7,000: 7,000 is read.
-		c := newCache(5*time.Minute, 3, 0)
+		c := New(5*time.Minute, 3, 0)
 		for i := range 4 {
 			prompt := int64(5_010 + 1_000*i)
 			var read, write int64 = 0, 5_000
@@ -335,158 +336,178 @@ func TestEdgeCacheEviction(t *testing.T) {
 			}
 			edgeCacheReq{m(i), prompt, 10, 0, read, write, 10}.check(t, "grow", c, 1_024)
 		}
-		c.edit(7_500)
+		c.Edit(7_500)
 		edgeCacheReq{m(4), 7_510, 10, 0, 7_000, 500, 10}.check(t, "after the edit", c, 1_024)
 	})
 }
 
-// TestEdgeCacheInferLimits pins what the recorded prompt sizes prove. On
-// 2.1.19 a 200K-window model's auto-compact threshold is 200,000 − 32,000
-// − 13,000 = 155,000. A prompt above the window proves the long window; a
-// call sent, without a compaction and on the same model, after a usage
-// total (prompt and output) at or above the threshold proves the long
-// window where the model offers one, else auto-compaction off, unless the
-// session auto-compacted (a compaction not marked manual, after a measured
-// call): that proves auto-compaction on at the model's own window, and the
-// call above the threshold one whose compaction failed. A prompt above the
-// window still proves the long window.
-func TestEdgeCacheInferLimits(t *testing.T) {
-	const (
-		sonnet = "claude-sonnet-4-5-20250929"
-		haiku  = "claude-haiku-4-5-20251001"
-		long   = "claude-sonnet-4-5[1m]"
-		ver    = "2.1.19"
-	)
-	call := func(index int, model string, read, output int64) TraceCall {
-		return TraceCall{Index: index, Model: model, Version: ver, Usage: replay.Usage{CacheRead: read, Output: output}}
+func TestCacheModel(t *testing.T) {
+	min := func(m int) int64 { return int64(m) * 60_000 }
+	c := New(5*time.Minute, MaxEntries, 0)
+	type req struct {
+		at                  int64
+		model               string
+		prompt, tail, sys   int64
+		read, write, uncach int64
 	}
-	compacted := call(5, sonnet, 20_000, 0)
-	compacted.RealCompact = &replay.Compaction{Kind: replay.CompactFull}
-	after := "call 6 was sent without a compaction after call 5's usage total of 155,000 tokens, at or above the 155,000-token auto-compact threshold"
-	compactedAt := func(index int, kind replay.CompactionKind, trigger string) TraceCall {
-		c := call(index, sonnet, 20_000, 0)
-		c.RealCompact = &replay.Compaction{Kind: kind, Trigger: trigger, CallsBefore: index}
-		return c
-	}
-	autoAt := func(index int) TraceCall { return compactedAt(index, replay.CompactFull, "auto") }
-	manualAt := func(index int) TraceCall { return compactedAt(index, replay.CompactFull, "manual") }
-	summaryAt := func(index int) TraceCall { return compactedAt(index, replay.CompactSummaryOnly, "") }
-	microAt := func(index int) TraceCall {
-		c := call(index, sonnet, 20_000, 0)
-		c.RealMicro = &replay.Compaction{Kind: replay.CompactMicro, CallsBefore: index}
-		return c
-	}
-	for _, tc := range []struct {
-		name  string
-		calls []TraceCall
-		want  Inferred
+	steps := []struct {
+		name string
+		req
+		edit int64 // applied before the request when > 0
 	}{
-		{"prompt above the window", []TraceCall{call(4, sonnet, 200_001, 0)},
-			Inferred{Window: 1_000_000, Reason: "call 5's recorded prompt of 200,001 tokens passed the 200,000-token window"}},
-		{"prompt at the window", []TraceCall{call(4, sonnet, 200_000, 0)}, Inferred{}},
-		{"already the long window", []TraceCall{call(4, long, 1_000_001, 0)}, Inferred{}},
-		{"total at the threshold", []TraceCall{call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)},
-			Inferred{Window: 1_000_000, Reason: after}},
-		{"total at the threshold, no long window", []TraceCall{call(4, haiku, 150_000, 5_000), call(5, haiku, 20_000, 0)},
-			Inferred{AutoCompactOff: true, Reason: after}},
-		{"total under the threshold", []TraceCall{call(4, sonnet, 150_000, 4_999), call(5, sonnet, 20_000, 0)}, Inferred{}},
-		{"compaction before the next call", []TraceCall{call(4, sonnet, 150_000, 5_000), compacted}, Inferred{}},
-		{"next call on another model", []TraceCall{call(4, sonnet, 150_000, 5_000), call(5, haiku, 20_000, 0)}, Inferred{}},
-		{"no recorded prompt", []TraceCall{call(4, sonnet, 0, 155_000), call(5, sonnet, 20_000, 0)}, Inferred{}},
-		{"an auto-compaction earlier", []TraceCall{call(2, sonnet, 150_000, 5_000), autoAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)}, Inferred{}},
-		{"an auto-compaction later", []TraceCall{call(2, sonnet, 150_000, 5_000), call(3, sonnet, 20_000, 0), call(4, sonnet, 150_000, 5_000), autoAt(5)}, Inferred{}},
-		{"a 1.0.x compaction (no trigger)", []TraceCall{call(2, sonnet, 150_000, 5_000), summaryAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)}, Inferred{}},
-		{"a manual compaction only", []TraceCall{call(2, sonnet, 150_000, 5_000), manualAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)},
-			Inferred{Window: 1_000_000, Reason: after}},
-		{"a continued file's summary only", []TraceCall{summaryAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)},
-			Inferred{Window: 1_000_000, Reason: after}},
-		{"a micro-compaction only", []TraceCall{call(2, sonnet, 20_000, 0), microAt(3), call(4, sonnet, 150_000, 5_000), call(5, sonnet, 20_000, 0)},
-			Inferred{Window: 1_000_000, Reason: after}},
-		{"an auto-compaction and a prompt above the window", []TraceCall{call(2, sonnet, 150_000, 5_000), autoAt(3), call(4, sonnet, 200_001, 0)},
-			Inferred{Window: 1_000_000, Reason: "call 5's recorded prompt of 200,001 tokens passed the 200,000-token window"}},
-	} {
-		if got := inferLimits(tc.calls); got != tc.want {
-			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		// Nothing cached: write up to the breakpoint (10,000 − 10), 10 uncached.
+		{"cold", req{0, "m", 10_000, 10, 3_000, 0, 9_990, 10}, 0},
+		// One minute later: read the previous breakpoint, write the growth.
+		{"warm", req{min(1), "m", 12_000, 10, 3_000, 9_990, 2_000, 10}, 0},
+		// Six minutes after the last use: every entry expired.
+		{"ttl", req{min(7), "m", 13_000, 10, 3_000, 0, 12_990, 10}, 0},
+		// An edit at 5,000 invalidates the 12,990 prefix; the system prompt's
+		// 3,000 survives and is read.
+		{"edit", req{min(8), "m", 13_500, 10, 3_000, 3_000, 10_490, 10}, 5_000},
+		// Another model: nothing it can read.
+		{"model", req{min(9), "other", 13_500, 10, 3_000, 0, 13_490, 10}, 0},
+		// Below the minimum cacheable prefix (1,024 here): all uncached.
+		{"short", req{min(10), "m2", 900, 10, 0, 0, 0, 900}, 0},
+	}
+	for _, s := range steps {
+		if s.edit > 0 {
+			c.Edit(s.edit)
 		}
-	}
-	// With fills in only a window left to the default.
-	in := Inferred{Window: 1_000_000}
-	if got := in.With(claudecode.LimitParams{}).Window; got != 1_000_000 {
-		t.Errorf("With, no window set: %d, want 1000000", got)
-	}
-	if got := in.With(claudecode.LimitParams{Window: 500_000}).Window; got != 500_000 {
-		t.Errorf("With, window set: %d, want 500000", got)
+		r, w, u := c.Request(s.at, s.model, s.prompt, s.tail, s.sys, 1024)
+		if r != s.read || w != s.write || u != s.uncach {
+			t.Errorf("%s: read %d write %d uncached %d, want %d %d %d", s.name, r, w, u, s.read, s.write, s.uncach)
+		}
 	}
 }
 
-// edgeCacheResults are n compactable (Read) results of est tokens each
-// in message msg, ids prefixed by id.
-func edgeCacheResults(id string, msg, n, est int) []Item {
-	var items []Item
-	for k := range n {
-		items = append(items, Item{Kind: KindToolResult, Tool: "Read", ToolID: fmt.Sprintf("%s%d", id, k), Est: est, Msg: msg})
+// TestCacheSharedPrefix: the system prompt's entry outlives the session's
+// own entries when other requests keep it warm.
+func TestCacheSharedPrefix(t *testing.T) {
+	min := func(m int) int64 { return int64(m) * 60_000 }
+	c := New(5*time.Minute, MaxEntries, 0)
+	c.SysTTL = time.Hour.Milliseconds()
+	// Cold: 9,990 written (breakpoint 10,000 − 10); entries at 9,990 and 3,000.
+	if r, w, _ := c.Request(0, "m", 10_000, 10, 3_000, 1024); r != 0 || w != 9_990 {
+		t.Fatalf("cold: read %d write %d", r, w)
 	}
-	return items
+	// 30 minutes idle: the 9,990 entry expired, the system prompt's 3,000
+	// lives an hour: read 3,000, write 11,990 − 3,000 = 8,990.
+	if r, w, _ := c.Request(min(30), "m", 12_000, 10, 3_000, 1024); r != 3_000 || w != 8_990 {
+		t.Errorf("30 min: read %d write %d, want 3000 8990", r, w)
+	}
+	// 61 minutes after that: nothing lives.
+	if r, w, _ := c.Request(min(91), "m", 12_000, 10, 3_000, 1024); r != 0 || w != 11_990 {
+		t.Errorf("91 min: read %d write %d, want 0 11990", r, w)
+	}
 }
 
-// TestEdgeCacheInferMicro pins which results and counts the size rule's
-// evidence uses. On 2.1.19 the warning level is 155,000 − 20,000 =
-// 135,000. Claude Code's count before a call is the previous call's usage
-// total (prompt and output) and the estimate appended since; the size rule
-// keeps the last 3 compactable results and clears the oldest while the
-// rest exceed 40,000, which must free at least 20,000. Ten 7,000-token
-// results clear five: 35,000.
-func TestEdgeCacheInferMicro(t *testing.T) {
-	const model, ver = "claude-sonnet-4-5-20250929", "2.1.19"
-	call := func(index int, read, output int64, items ...[]Item) TraceCall {
-		return TraceCall{Index: index, Model: model, Version: ver, Usage: replay.Usage{CacheRead: read, Output: output}, Items: slices.Concat(items...)}
-	}
-	user := func(msg, est int) []Item { return []Item{{Kind: KindUser, Est: est, Msg: msg}} }
-	reason := func(index int, count, saved string) string {
-		return fmt.Sprintf("call %d", index+1) + " was sent with its tool results whole although Claude Code's count (at least " + count +
-			" tokens) was past the 135,000-token warning level and micro-compaction would have cleared " + saved + " tokens of them (by Claude Code's estimate)"
-	}
-	compacted := call(1, 100_000, 0, edgeCacheResults("old", 4, 2, 7_000), edgeCacheResults("new", 5, 10, 7_000))
-	compacted.RealCompact = &replay.Compaction{Kind: replay.CompactFull, Msg: 5}
-	for _, tc := range []struct {
-		name  string
-		calls []TraceCall
-		want  MicroEvidence
+// An entry is read up to its lifetime plus the clock slack after its last
+// use, and not later.
+func TestCacheClockSlack(t *testing.T) {
+	const ttl, slack = 300_000, 20_000
+	for _, c := range []struct {
+		after int64
+		slack time.Duration
+		read  int64
 	}{
-		// Five results in each of two calls: the ten count together. Before
-		// call 3: 100,000 + 35,000 = 135,000.
-		{"results from earlier calls", []TraceCall{
-			call(0, 10_000, 0),
-			call(1, 100_000, 0, edgeCacheResults("a", 2, 5, 7_000)),
-			call(2, 20_000, 0, edgeCacheResults("b", 4, 5, 7_000)),
-		}, MicroEvidence{Off: true, Reason: reason(2, "135,000", "35,000")}},
-		// A compaction before call 2 (its first message is message 5): the
-		// two results before it are gone, the ten from message 5 on count.
-		// Before call 3: 100,000 + 35,000 of user text.
-		{"results from a compaction's first message on", []TraceCall{
-			call(0, 10_000, 0),
-			compacted,
-			call(2, 20_000, 0, user(7, 35_000)),
-		}, MicroEvidence{Off: true, Reason: reason(2, "135,000", "35,000")}},
-		// The thread's first message (0) holds the results.
-		{"results in the first message", []TraceCall{
-			call(0, 100_000, 0, edgeCacheResults("a", 0, 10, 7_000)),
-			call(1, 20_000, 0, user(1, 35_000)),
-		}, MicroEvidence{Off: true, Reason: reason(1, "135,000", "35,000")}},
-		// The output counts: 55,000 + 10,000 + 70,000 = 135,000.
-		{"output counts", []TraceCall{
-			call(0, 55_000, 10_000),
-			call(1, 20_000, 0, edgeCacheResults("a", 1, 10, 7_000)),
-		}, MicroEvidence{Off: true, Reason: reason(1, "135,000", "35,000")}},
-		// 20,000, 10,000 ×4: clearing the 20,000 leaves 40,000, not above
-		// the target: exactly the minimum saving.
-		{"exactly the minimum saving", []TraceCall{
-			call(0, 100_000, 0),
-			call(1, 20_000, 0, edgeCacheResults("a", 1, 1, 20_000), edgeCacheResults("b", 1, 4, 10_000)),
-		}, MicroEvidence{Off: true, Reason: reason(1, "160,000", "20,000")}},
+		{ttl, 0, 5000},
+		{ttl + 1, 0, 0},
+		{ttl + slack, slack * time.Millisecond, 5000},
+		{ttl + slack + 1, slack * time.Millisecond, 0},
 	} {
-		if got := inferMicro(tc.calls); got != tc.want {
-			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		ca := New(ttl*time.Millisecond, MaxEntries, c.slack)
+		ca.Request(0, sonnet46, 5010, 10, 0, 1024)
+		if read, _, _ := ca.Request(c.after, sonnet46, 6010, 10, 0, 1024); read != c.read {
+			t.Errorf("%d ms later, slack %v: read %d, want %d", c.after, c.slack, read, c.read)
 		}
+	}
+}
+
+// The cache key includes the model: a request on another model reads none
+// of the first model's entries, and a request back on the first reads
+// them while they live. An edit invalidates every model's entries past it.
+func TestCacheKeepsEachModelsEntries(t *testing.T) {
+	const haiku = "claude-haiku-4-5-20251001"
+	c := New(5*time.Minute, MaxEntries, 0)
+	c.Request(0, sonnet46, 5010, 10, 0, 1024)
+	if read, _, _ := c.Request(1000, haiku, 6010, 10, 0, 1024); read != 0 {
+		t.Errorf("other model: read %d, want 0", read)
+	}
+	if read, _, _ := c.Request(2000, sonnet46, 7010, 10, 0, 1024); read != 5000 {
+		t.Errorf("back on the first model: read %d, want 5000", read)
+	}
+	c.Edit(4000)
+	if read, _, _ := c.Request(3000, haiku, 8010, 10, 0, 1024); read != 0 {
+		t.Errorf("haiku after an edit below its entry: read %d, want 0", read)
+	}
+	if read, _, _ := c.Request(4000, sonnet46, 8010, 10, 0, 1024); read != 0 {
+		t.Errorf("sonnet after an edit below its entries: read %d, want 0", read)
+	}
+}
+
+// TestCacheEntryKeepsItsLifetime: an entry lives for the lifetime it was
+// written with, and a read refreshes it by that lifetime, whatever the
+// lifetime of the request that reads it.
+func TestCacheEntryKeepsItsLifetime(t *testing.T) {
+	min := func(m int) int64 { return int64(m) * 60_000 }
+	c := New(time.Hour, MaxEntries, 0)
+	if r, w, _ := c.Request(0, "m", 10_000, 10, 0, 1024); r != 0 || w != 9_990 {
+		t.Fatalf("cold: read %d write %d", r, w)
+	}
+	c.TTL = (5 * time.Minute).Milliseconds()
+	if r, w, _ := c.Request(min(1), "m", 12_000, 10, 0, 1024); r != 9_990 || w != 2_000 {
+		t.Fatalf("warm: read %d write %d", r, w)
+	}
+	// At 31 minutes the 5-minute entry (11,990) is gone; the 1-hour one,
+	// refreshed at minute 1 for an hour, is read.
+	if r, w, _ := c.Request(min(31), "m", 13_000, 10, 0, 1024); r != 9_990 || w != 3_000 {
+		t.Errorf("after 30 minutes: read %d write %d, want 9990 3000", r, w)
+	}
+	// 61 minutes after its last read it is gone too.
+	if r, _, _ := c.Request(min(92), "m", 14_000, 10, 0, 1024); r != 0 {
+		t.Errorf("after 61 minutes: read %d, want 0", r)
+	}
+}
+
+// TestCacheShiftMerges: a server-side edit that brings two entries to one
+// position leaves one entry there, the one that lives longest, and the
+// others move back by what the edit removed.
+func TestCacheShiftMerges(t *testing.T) {
+	c := New(5*time.Minute, MaxEntries, 0)
+	c.Request(0, "m", 2_010, 10, 0, 1024)      // entry at 2,000, expires 5:00
+	c.Request(60_000, "m", 3_010, 10, 0, 1024) // 3,000, expires 6:00; 2,000 refreshed to 6:00
+	c.Request(90_000, "m", 4_010, 10, 0, 1024) // 4,000, expires 6:30; the others to 6:30
+	c.entries[0].expires = 100                 // 2,000 now outlived by the one moved onto it
+	// Remove 1,500 tokens after 2,000: 3,000 would move to 1,500, so it
+	// stops at 2,000; 4,000 moves to 2,500.
+	c.Shift(2_000, 1_500)
+	var got [][2]int64
+	for _, e := range c.entries {
+		got = append(got, [2]int64{e.pos, e.expires})
+	}
+	want := [][2]int64{{2_000, 390_000}, {2_500, 390_000}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("entries after the edit %v, want %v", got, want)
+	}
+}
+
+// The cache shares the entries of the tools and system prompt between a
+// model's thinking budgets, and keeps the others apart; another model
+// shares none, and a fork on the model reads the current budget's.
+func TestCacheThinkingKeys(t *testing.T) {
+	c := New(5*time.Minute, 16, 0)
+	k0, k4 := ThinkingKey("m", 0), ThinkingKey("m", 4000)
+	c.Request(0, k0, 5000, 10, 2000, 1024) // writes 4,990, and the system prompt's entry at 2,000
+	if r, _, _ := c.Request(1000, k4, 5200, 10, 2000, 1024); r != 2000 {
+		t.Errorf("another budget read %d, want the system prompt's 2,000", r)
+	}
+	if r, _, _ := c.Request(2000, k0, 5400, 10, 2000, 1024); r != 4990 {
+		t.Errorf("back on the first budget: read %d, want its 4,990", r)
+	}
+	if r, w := c.Fork(2500, "m", 5390, 100); r != 5390 || w != 100 {
+		t.Errorf("a fork on m: read %d, wrote %d; want 5390, 100", r, w)
+	}
+	if r, _, _ := c.Request(3000, "n", 5400, 10, 2000, 1024); r != 0 {
+		t.Errorf("another model read %d, want 0", r)
 	}
 }

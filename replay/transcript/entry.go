@@ -1,4 +1,4 @@
-package replay
+package transcript
 
 // BlockKind is the type of one content block of a message.
 type BlockKind uint8
@@ -213,7 +213,3 @@ const (
 	// SummaryPlain is Claude Code's summary without it.
 	SummaryPlain
 )
-
-// Stamp formats a Unix millisecond time as reports show it (RFC 3339, UTC,
-// whole seconds); "" for 0, an unknown time.
-func Stamp(ms int64) string { return Time(ms).String() }

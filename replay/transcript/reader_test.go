@@ -1,4 +1,4 @@
-package replay
+package transcript
 
 import (
 	"bytes"
@@ -1181,5 +1181,52 @@ func TestReaderFileFactsAndAttachments(t *testing.T) {
 		if e.AttachmentEst != tt.want {
 			t.Errorf("%s: AttachmentEst %d (of %d characters), want %d", tt.name, e.AttachmentEst, e.AttachmentChars, tt.want)
 		}
+	}
+}
+
+// The opening of Claude Code's compaction summaries and the instruction
+// to go on that ends those of its automatic compactions (SummaryText).
+const (
+	testOpening = "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis: the user asked for a report."
+	testGoOn    = "\nPlease continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on."
+)
+
+// TestSummaryText: what a summary's text shows, whether its content is a
+// string or blocks.
+func TestSummaryText(t *testing.T) {
+	str := func(s string) string { j, _ := json.Marshal(s); return string(j) }
+	for _, c := range []struct {
+		name   string
+		blocks []Block
+		want   SummaryText
+	}{
+		{"goes on", []Block{{Kind: BlockText, Text: str(testOpening + testGoOn)}}, SummaryGoOn},
+		{"plain", []Block{{Kind: BlockText, Text: str(testOpening)}}, SummaryPlain},
+		{"the instruction in the last of two blocks", []Block{{Kind: BlockText, Text: str(testOpening)}, {Kind: BlockImage}, {Kind: BlockText, Text: str("More." + testGoOn)}}, SummaryGoOn},
+		{"the instruction not at the end", []Block{{Kind: BlockText, Text: str(testOpening + testGoOn + " Thanks.")}}, SummaryPlain},
+		{"another opening", []Block{{Kind: BlockText, Text: str("Summary:" + testGoOn)}}, SummaryOther},
+		{"no text", []Block{{Kind: BlockImage}}, SummaryOther},
+		{"nothing", nil, SummaryOther},
+	} {
+		if got := summaryText(c.blocks); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestStatsMerge: a session's counts are the sum of its files', and a flag
+// set in either stays set.
+func TestStatsMerge(t *testing.T) {
+	s := Stats{Lines: 3, Blank: 1, Bad: 1, BytesRead: 100, Types: map[string]int{"user": 2}, Unknown: map[string]int{"user.x": 1}}
+	o := Stats{Lines: 5, Blank: 2, Bad: 3, BytesRead: 50, Truncated: true, Types: map[string]int{"user": 1, "assistant": 4}, Unknown: map[string]int{"y": 2}}
+	s.Merge(&o)
+	want := Stats{Lines: 8, Blank: 3, Bad: 4, BytesRead: 150, Truncated: true,
+		Types: map[string]int{"user": 3, "assistant": 4}, Unknown: map[string]int{"user.x": 1, "y": 2}}
+	if !reflect.DeepEqual(s, want) {
+		t.Fatalf("merged %+v, want %+v", s, want)
+	}
+	s.Merge(&Stats{InvalidUTF: true})
+	if !s.InvalidUTF || !s.Truncated || s.Lines != 8 {
+		t.Fatalf("after an empty file with invalid UTF-8: %+v", s)
 	}
 }

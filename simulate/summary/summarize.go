@@ -1,4 +1,8 @@
-package simulate
+// Package summary is the simulator's fake summarizer: a compaction's
+// summary, written from what it replaces in the nine sections of Claude
+// Code's compaction prompt and sized by a parameterised model, since the
+// text a real model would write is not known offline.
+package summary
 
 import (
 	"fmt"
@@ -8,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/simulate/item"
 )
 
 // Summarizer is the deterministic fake summarizer. It writes a summary in
@@ -26,8 +31,7 @@ type Summarizer struct {
 	// QuoteChars caps one quoted user message; QuoteTotal all quotes.
 	QuoteChars, QuoteTotal int
 	// quotes keeps each user message quoted, with its text and its
-	// strconv.Quote, by message index, for every run of a trace
-	// (Trace.quotes; nil: none).
+	// strconv.Quote, by message index (Keeping; nil: none).
 	quotes *sync.Map
 }
 
@@ -46,18 +50,29 @@ type Summary struct {
 	Cut    []int
 }
 
-type userMsg struct {
+// UserMessage is a user message a summary quoted in full, carried into
+// every later summary, which quotes it again.
+type UserMessage struct {
 	msg  int
 	text string
-	// quoted is strconv.Quote(text) once a summary has quoted it: a quoted
-	// message is carried into every later summary, which quotes it again.
+	// quoted is strconv.Quote(text) once a summary has quoted it.
 	quoted string
+}
+
+// Msg is the message's index in its thread.
+func (u UserMessage) Msg() int { return u.msg }
+
+// Keeping returns z keeping each quote it makes in kept, by message, for
+// every summarizer given the same map (the runs of one trace).
+func (z Summarizer) Keeping(kept *sync.Map) Summarizer {
+	z.quotes = kept
+	return z
 }
 
 // Summarize writes the summary of items (and of the user messages an
 // earlier summary carried, prior), replacing replaced tokens.
-func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Summary, []userMsg) {
-	users := append([]userMsg(nil), prior...)
+func (z Summarizer) Summarize(items []item.Item, prior []UserMessage, replaced int64) (Summary, []UserMessage) {
+	users := append([]UserMessage(nil), prior...)
 	tools := map[string]int{}
 	var read, edited []string
 	seenPath := map[string]bool{}
@@ -65,11 +80,11 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 	var lastTools []string
 	for _, it := range items {
 		switch it.Kind {
-		case KindUser:
+		case item.User:
 			if strings.TrimSpace(it.Text) != "" {
-				users = append(users, userMsg{msg: it.Msg, text: it.Text})
+				users = append(users, UserMessage{msg: it.Msg, text: it.Text})
 			}
-		case KindToolUse:
+		case item.ToolUse:
 			tools[it.Tool]++
 			if it.Tool == "TodoWrite" {
 				todos++
@@ -83,7 +98,7 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 					read = append(read, it.Path)
 				}
 			}
-		case KindToolResult:
+		case item.ToolResult:
 			if it.IsError {
 				errs++
 			}
@@ -126,7 +141,7 @@ func (z Summarizer) Summarize(items []Item, prior []userMsg, replaced int64) (Su
 			budget -= len(t)
 		}
 	}
-	var carried []userMsg
+	var carried []UserMessage
 	for i, u := range users {
 		if keep[i] {
 			if u.quoted == "" {
@@ -164,12 +179,12 @@ func cut(s string, n int) string {
 }
 
 // quote is strconv.Quote(u.text), kept for the trace's other runs.
-func (z Summarizer) quote(u userMsg) string {
+func (z Summarizer) quote(u UserMessage) string {
 	if z.quotes == nil {
 		return strconv.Quote(u.text)
 	}
-	if q, ok := z.quotes.Load(u.msg); ok && q.(userMsg).text == u.text {
-		return q.(userMsg).quoted
+	if q, ok := z.quotes.Load(u.msg); ok && q.(UserMessage).text == u.text {
+		return q.(UserMessage).quoted
 	}
 	u.quoted = strconv.Quote(u.text)
 	z.quotes.Store(u.msg, u)

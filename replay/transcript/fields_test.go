@@ -1,4 +1,4 @@
-package replay
+package transcript
 
 import (
 	"go/ast"
@@ -72,7 +72,7 @@ func names(fields []claudecode.Field, keep func(claudecode.Field) bool) []string
 // TestKnownFields checks the reader against claudecode's tables of the
 // fields and line types ctxlab knows: the fields it reads are the table's
 // fields that are not skimmed, and fields_gen.go's switches list the
-// skimmed fields and the line types (run go generate ./replay when they
+// skimmed fields and the line types (run go generate ./replay/transcript when they
 // do not).
 func TestKnownFields(t *testing.T) {
 	fields := claudecode.TranscriptFields()
@@ -86,11 +86,11 @@ func TestKnownFields(t *testing.T) {
 	}
 	skimmedNames := names(fields, func(f claudecode.Field) bool { return f.Skimmed })
 	if got := caseStrings(t, "fields_gen.go", "k", "skimmedField"); !slices.Equal(got, skimmedNames) {
-		t.Errorf("fields_gen.go skims %v; TranscriptFields lists %v: go generate ./replay", got, skimmedNames)
+		t.Errorf("fields_gen.go skims %v; TranscriptFields lists %v: go generate ./replay/transcript", got, skimmedNames)
 	}
 	types := names(claudecode.LineTypes(), all)
 	if got := caseStrings(t, "fields_gen.go", "t", "knownType"); !slices.Equal(got, types) {
-		t.Errorf("fields_gen.go knows the types %v; LineTypes lists %v: go generate ./replay", got, types)
+		t.Errorf("fields_gen.go knows the types %v; LineTypes lists %v: go generate ./replay/transcript", got, types)
 	}
 	for _, f := range append(fields, claudecode.LineTypes()...) {
 		if f.From != "" && claudecode.CompareVersions(f.From, "1.0.0") < 0 {

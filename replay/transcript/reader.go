@@ -1,4 +1,4 @@
-package replay
+package transcript
 
 import (
 	"bufio"
@@ -75,6 +75,22 @@ type Stats struct {
 	BytesRead  int64
 	Truncated  bool // the last line had no newline and did not parse
 	InvalidUTF bool
+}
+
+// Merge adds o's counts to s, as a session sums its files'.
+func (s *Stats) Merge(o *Stats) {
+	s.Lines += o.Lines
+	s.Blank += o.Blank
+	s.Bad += o.Bad
+	s.BytesRead += o.BytesRead
+	s.Truncated = s.Truncated || o.Truncated
+	s.InvalidUTF = s.InvalidUTF || o.InvalidUTF
+	for k, v := range o.Types {
+		s.Types[k] += v
+	}
+	for k, v := range o.Unknown {
+		s.Unknown[k] += v
+	}
 }
 
 // Reader reads a transcript one line at a time, like bufio.Scanner: Scan

@@ -1,0 +1,137 @@
+package summary
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ctxlab/ctxlab/simulate/item"
+)
+
+func TestSummarizerDeterministic(t *testing.T) {
+	items := []item.Item{
+		{Kind: item.User, Msg: 1, Text: "please fix the parser"},
+		{Kind: item.ToolUse, Tool: "Read", Path: "p.go", Msg: 2},
+		{Kind: item.ToolResult, Tool: "Read", Path: "p.go", Msg: 3, IsError: true},
+		{Kind: item.ToolUse, Tool: "Edit", Path: "p.go", Msg: 4},
+		{Kind: item.User, Msg: 5, Text: string(make([]byte, 3000))}, // over QuoteChars: only summarised
+	}
+	z := DefaultSummarizer()
+	a, carried := z.Summarize(items, nil, 155_000)
+	b, _ := z.Summarize(items, nil, 155_000)
+	if a.Text != b.Text {
+		t.Error("same input, different summary")
+	}
+	// 1,200 + 155,000 × 8 / 1,000 = 2,440; 1,000,000 replaced is capped at 4,500; 0 at 1,200.
+	if a.Tokens != 2440 {
+		t.Errorf("tokens %d, want 2440", a.Tokens)
+	}
+	if s, _ := z.Summarize(items, nil, 1_000_000); s.Tokens != 4500 {
+		t.Errorf("cap: %d", s.Tokens)
+	}
+	if s, _ := z.Summarize(items, nil, 0); s.Tokens != 1200 {
+		t.Errorf("floor: %d", s.Tokens)
+	}
+	for _, sec := range []string{"1. Primary Request and Intent", "2. Key Technical Concepts", "3. Files and Code Sections",
+		"4. Errors and fixes:\n1 tool errors", "5. Problem Solving", "6. All user messages", "7. Pending Tasks",
+		"8. Current Work", "9. Optional Next Step", "- read p.go", "- edited p.go", `"please fix the parser"`} {
+		if !strings.Contains(a.Text, sec) {
+			t.Errorf("summary lacks %q:\n%s", sec, a.Text)
+		}
+	}
+	if !reflect.DeepEqual(a.Quoted, []int{1}) || !reflect.DeepEqual(a.Cut, []int{5}) || len(carried) != 1 {
+		t.Errorf("quoted %v cut %v carried %d", a.Quoted, a.Cut, len(carried))
+	}
+}
+
+// TestSummarizerQuotesKept: the runs of a trace share the quoted user
+// messages; a message whose text is not the one quoted before is quoted
+// anew.
+func TestSummarizerQuotesKept(t *testing.T) {
+	z := DefaultSummarizer()
+	z = z.Keeping(&sync.Map{})
+	say := func(text string) []item.Item { return []item.Item{{Kind: item.User, Msg: 5, Text: text}} }
+	first, _ := z.Summarize(say(`say "hi"`), nil, 1000)
+	again, _ := z.Summarize(say(`say "hi"`), nil, 1000)
+	other, _ := z.Summarize(say("bye"), nil, 1000)
+	if first.Text != again.Text || !strings.Contains(first.Text, `- "say \"hi\""`) {
+		t.Errorf("the same message quoted twice: %q, then %q", first.Text, again.Text)
+	}
+	if !strings.Contains(other.Text, `- "bye"`) || strings.Contains(other.Text, "hi") {
+		t.Errorf("another text under the same message: %q", other.Text)
+	}
+}
+
+// The fake summary's sections: tool calls counted per tool, TodoWrite
+// calls counted as todo updates, the last five tools as the current work
+// (no line without tools); user messages quoted, newest first, when each
+// is at most QuoteChars long and fits what is left of QuoteTotal, both
+// limits inclusive; the request shown whole up to 500 characters, the
+// next step up to 200.
+func TestSummarySections(t *testing.T) {
+	u := func(msg int, text string) item.Item { return item.Item{Kind: item.User, Msg: msg, Text: text} }
+	use := func(tool, path string) item.Item { return item.Item{Kind: item.ToolUse, Tool: tool, Path: path} }
+	a200, a500 := strings.Repeat("a", 200), strings.Repeat("a", 500)
+	tests := []struct {
+		name              string
+		quoteChars, total int
+		items             []item.Item
+		quoted, cut       []int
+		has, lacks        []string
+	}{
+		{"tools and todos", 2000, 16000,
+			[]item.Item{u(1, "start"), use("Read", "a.go"), use("TodoWrite", ""), use("Read", "b.go"), use("TodoWrite", ""), use("Bash", ""), use("Grep", "")},
+			[]int{1}, nil,
+			[]string{"- Read (2 calls)\n", "- TodoWrite (2 calls)\n", "- Bash (1 calls)\n", "\n2 todo updates\n",
+				"8. Current Work:\nlast tools: TodoWrite, Read, TodoWrite, Bash, Grep\n"},
+			nil},
+		{"no tools", 2000, 16000,
+			[]item.Item{u(1, "start")},
+			[]int{1}, nil,
+			[]string{"\n0 todo updates\n", "8. Current Work:\n\n9. Optional Next Step:"},
+			[]string{"last tools"}},
+		// "hello" is exactly QuoteChars long; "hello!" is one over.
+		{"a message of QuoteChars", 5, 100,
+			[]item.Item{u(1, "hello"), u(2, "hello!")},
+			[]int{1}, []int{2}, nil, nil},
+		// Newest first: "wxyz" leaves 5 of 9, which "hello" fills
+		// exactly; nothing is left for "abcd".
+		{"messages filling QuoteTotal", 100, 9,
+			[]item.Item{u(1, "abcd"), u(2, "hello"), u(3, "wxyz")},
+			[]int{2, 3}, []int{1}, nil, nil},
+		// 500 characters are the request in full; the next step cuts
+		// them at 200.
+		{"a 500-character request", 2000, 16000,
+			[]item.Item{u(1, a500)},
+			[]int{1}, nil,
+			[]string{"Intent:\n" + a500 + "\n\n", "continue with: " + a200 + "…\n"}, nil},
+		{"a 200-character request", 2000, 16000,
+			[]item.Item{u(1, a200)},
+			[]int{1}, nil,
+			[]string{"Intent:\n" + a200 + "\n\n", "continue with: " + a200 + "\n"}, []string{"…"}},
+		{"a 501-character request", 2000, 16000,
+			[]item.Item{u(1, a500+"b")},
+			[]int{1}, nil,
+			[]string{"Intent:\n" + a500 + "…\n\n"}, nil},
+	}
+	for _, tt := range tests {
+		z := DefaultSummarizer()
+		z.QuoteChars, z.QuoteTotal = tt.quoteChars, tt.total
+		sum, _ := z.Summarize(tt.items, nil, 0)
+		if !slices.Equal(sum.Quoted, tt.quoted) || !slices.Equal(sum.Cut, tt.cut) {
+			t.Errorf("%s: quoted %v, cut %v; want %v, %v", tt.name, sum.Quoted, sum.Cut, tt.quoted, tt.cut)
+		}
+		for _, s := range tt.has {
+			if !strings.Contains(sum.Text, s) {
+				t.Errorf("%s: summary lacks %q:\n%s", tt.name, s, sum.Text)
+			}
+		}
+		for _, s := range tt.lacks {
+			if strings.Contains(sum.Text, s) {
+				t.Errorf("%s: summary has %q:\n%s", tt.name, s, sum.Text)
+			}
+		}
+	}
+}
