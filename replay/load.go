@@ -142,6 +142,13 @@ func Discover(paths []string) ([]Source, []error) {
 		if len(found) == 0 && len(derrs) == 0 {
 			errs = append(errs, fmt.Errorf("%s: %w", p, ErrNoTranscripts))
 		}
+		if len(paths) == 1 {
+			files = found // one folder: its walk listed each file once
+			continue
+		}
+		if len(seen) == 0 {
+			seen = make(map[string]bool, len(found))
+		}
 		for i, f := range found {
 			add(f, reals[i])
 		}
@@ -149,7 +156,7 @@ func Discover(paths []string) ([]Source, []error) {
 
 	// Attach each agent file to its session when that session is in the
 	// input; the others stand alone.
-	mains := map[string]bool{}
+	mains := make(map[string]bool, len(files))
 	for _, f := range files {
 		if f != "-" && !isAgentFile(f) {
 			mains[filepath.Clean(f)] = true
@@ -203,8 +210,14 @@ func unwrapPathError(err error) error {
 // the tree when it has one, else under the link met first. A link named
 // *.jsonl whose target is missing is an error naming it.
 func discoverDir(root string) (files, reals []string, errs []error) {
-	w := &dirWalker{dirs: map[string]bool{}, seen: map[string]bool{}}
+	w := &dirWalker{dirs: map[string]bool{}}
 	w.walk(root)
+	if len(w.links) > 0 {
+		w.seen = make(map[string]bool, len(w.reals))
+		for _, r := range w.reals {
+			w.seen[r] = true
+		}
+	}
 	for len(w.links) > 0 {
 		links := w.links
 		w.links = nil
@@ -346,7 +359,15 @@ func (w *dirWalker) follow(link string) {
 	}
 }
 
+// add lists a transcript unless its real path is listed already. The
+// walk of the tree meets each real path once (each real folder is
+// searched once), so the set of those listed (seen) is built only before
+// links are followed.
 func (w *dirWalker) add(p, real string) {
+	if w.seen == nil {
+		w.files, w.reals = append(w.files, p), append(w.reals, real)
+		return
+	}
 	if !w.seen[real] {
 		w.seen[real] = true
 		w.files, w.reals = append(w.files, p), append(w.reals, real)
@@ -381,16 +402,14 @@ type owners map[string]string
 // file elsewhere (2.0.x, beside the session files) the file named by its
 // sessionId in the same directory. Whether that file exists is not checked.
 func (o owners) of(a string) string {
-	a = filepath.Clean(a)
+	a = cleanPath(a)
+	if dir := dirOf(a); filepath.Base(dir) == "subagents" {
+		return dirOf(dir) + ".jsonl" // by name alone: nothing to remember
+	}
 	if p, ok := o[a]; ok {
 		return p
 	}
-	parent := ""
-	if dir := filepath.Dir(a); filepath.Base(dir) == "subagents" {
-		parent = filepath.Dir(dir) + ".jsonl"
-	} else {
-		parent = sessionNamed(a, firstSessionID(a))
-	}
+	parent := sessionNamed(a, firstSessionID(a))
 	o[a] = parent
 	return parent
 }
@@ -405,8 +424,8 @@ func (o owners) resolve(files []string) {
 		if f == "-" || !isAgentFile(f) {
 			continue
 		}
-		a := filepath.Clean(f)
-		if _, ok := o[a]; !ok && filepath.Base(filepath.Dir(a)) != "subagents" {
+		a := cleanPath(f)
+		if _, ok := o[a]; !ok && filepath.Base(dirOf(a)) != "subagents" {
 			todo = append(todo, a)
 		}
 	}
@@ -415,6 +434,27 @@ func (o owners) resolve(files []string) {
 	for i, a := range todo {
 		o[a] = sessionNamed(a, ids[i])
 	}
+}
+
+// cleanPath is filepath.Clean(p), without its pass over every byte when p
+// plainly has nothing to clean (no empty, . or .. element, no trailing
+// separator), as the paths of a walk have not: Discover cleans each of
+// thousands of paths several times.
+func cleanPath(p string) string {
+	if filepath.Separator != '/' || p == "" || p[len(p)-1] == '/' || strings.HasPrefix(p, "./") ||
+		strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") ||
+		strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") {
+		return filepath.Clean(p)
+	}
+	return p
+}
+
+// dirOf is filepath.Dir of a clean path, without cleaning it again.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 && filepath.Separator == '/' {
+		return p[:i]
+	}
+	return filepath.Dir(p)
 }
 
 // sessionNamed is the session file beside agent file a with session id

@@ -594,3 +594,17 @@ func firstFromStart(path string, lines int) *Entry {
 	}
 	return nil
 }
+
+// TestCleanPath checks the quick filepath.Clean and filepath.Dir of
+// Discover against them.
+func TestCleanPath(t *testing.T) {
+	for _, p := range []string{"", ".", "..", "/", "//", "a", "/a", "a/", "a//b", "./a", "../a", "../..", "a/..", "a/.", "/..", "/../a",
+		"a/./b", "a/../b", "/a/b/c.jsonl", "a/b/", ".../a", "a/...", "a/.b/..c", "/tmp/p/-home-x/s/subagents/agent-1.jsonl", "x/./", "/./"} {
+		if got, want := cleanPath(p), filepath.Clean(p); got != want {
+			t.Errorf("cleanPath(%q) = %q, want %q", p, got, want)
+		}
+		if c := filepath.Clean(p); dirOf(c) != filepath.Dir(c) {
+			t.Errorf("dirOf(%q) = %q, want %q", c, dirOf(c), filepath.Dir(c))
+		}
+	}
+}
