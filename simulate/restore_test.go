@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"path"
 	"reflect"
 	"testing"
 
@@ -323,6 +324,16 @@ func TestRestoreFiles(t *testing.T) {
 	} {
 		if got := run(c.version, c.restartAt, c.agent, c.extra...); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %v\nwant %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCleanSlash checks fileKey's quick path.Clean against path.Clean.
+func TestCleanSlash(t *testing.T) {
+	for _, p := range []string{"", ".", "..", "/", "//", "a", "/a", "a/", "a//b", "./a", "../a", "../..", "a/..", "a/.", "/..", "/../a",
+		"a/./b", "a/../b", "/home/u/p/src/a.go", "C:/Src/a.cs", ".../a", "a/...", "a/.b/..c", "x/./", "/./", "//srv/share/a"} {
+		if got, want := cleanSlash(p), path.Clean(p); got != want {
+			t.Errorf("cleanSlash(%q) = %q, want %q", p, got, want)
 		}
 	}
 }
