@@ -241,6 +241,7 @@ func BenchmarkDiscover(b *testing.B) {
 	dir, _ := testcorpus.Generated(b, 64)
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		if _, errs := Discover([]string{dir}); len(errs) > 0 {
 			b.Fatal(errs)

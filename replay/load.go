@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -141,6 +143,13 @@ func Discover(paths []string) ([]Source, []error) {
 		if len(found) == 0 && len(derrs) == 0 {
 			errs = append(errs, fmt.Errorf("%s: %w", p, ErrNoTranscripts))
 		}
+		if len(paths) == 1 {
+			files = found // one folder: its walk listed each file once
+			continue
+		}
+		if len(seen) == 0 {
+			seen = make(map[string]bool, len(found))
+		}
 		for i, f := range found {
 			add(f, reals[i])
 		}
@@ -148,7 +157,7 @@ func Discover(paths []string) ([]Source, []error) {
 
 	// Attach each agent file to its session when that session is in the
 	// input; the others stand alone.
-	mains := map[string]bool{}
+	mains := make(map[string]bool, len(files))
 	for _, f := range files {
 		if f != "-" && !isAgentFile(f) {
 			mains[filepath.Clean(f)] = true
@@ -202,8 +211,14 @@ func unwrapPathError(err error) error {
 // the tree when it has one, else under the link met first. A link named
 // *.jsonl whose target is missing is an error naming it.
 func discoverDir(root string) (files, reals []string, errs []error) {
-	w := &dirWalker{dirs: map[string]bool{}, seen: map[string]bool{}}
+	w := &dirWalker{dirs: map[string]bool{}}
 	w.walk(root)
+	if len(w.links) > 0 {
+		w.seen = make(map[string]bool, len(w.reals))
+		for _, r := range w.reals {
+			w.seen[r] = true
+		}
+	}
 	for len(w.links) > 0 {
 		links := w.links
 		w.links = nil
@@ -229,57 +244,102 @@ type dirWalker struct {
 	files, reals []string
 	links        []string
 	errs         []error
+	failed       bool // the walk under way met an error
 }
 
 // walk searches the folder dir (a path that may pass through links) unless
 // its real folder was searched already; symbolic links below it are kept
-// for follow.
+// for follow. It visits what filepath.WalkDir would, in its order, with
+// the same paths, but opens each folder without offering it to the
+// runtime's poller (openFile) and builds each path and real path from its
+// folder's instead of cleaning it anew: a corpus has hundreds of folders
+// and thousands of files, and every shard of a sharded run walks them all.
 func (w *dirWalker) walk(dir string) {
 	realRoot := realPath(dir)
 	if w.dirs[realRoot] {
 		return
 	}
-	// WalkDir does not follow a symbolic link at its root; with a trailing
-	// separator Lstat resolves it, so a linked directory is searched too.
+	// Lstat does not follow a symbolic link at the root; with a trailing
+	// separator it resolves it, so a linked directory is searched too.
 	walkRoot := dir
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		walkRoot = dir + string(filepath.Separator)
 	}
-	failed := false
-	err := filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if !failed {
-				failed = true
-				w.errs = append(w.errs, fmt.Errorf("%s: %w", p, unwrapPathError(err)))
-			}
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		real := realRoot
-		if rel, err := filepath.Rel(walkRoot, p); err == nil && rel != "." {
-			real = filepath.Join(realRoot, rel)
-		}
-		switch {
-		case d.IsDir():
-			if d.Name() == "tool-results" {
-				return fs.SkipDir // spilled tool outputs, not transcripts
-			}
-			if w.dirs[real] {
-				return fs.SkipDir
-			}
-			w.dirs[real] = true
-		case d.Type()&fs.ModeSymlink != 0:
-			w.links = append(w.links, p)
-		case isTranscript(d):
-			w.add(p, real)
-		}
-		return nil
-	})
-	if err != nil && !failed {
-		w.errs = append(w.errs, err)
+	w.failed = false
+	info, err := os.Lstat(walkRoot)
+	if err != nil {
+		w.fail(walkRoot, err)
+		return
 	}
+	w.visit(walkRoot, realRoot, fs.FileInfoToDirEntry(info), true)
+}
+
+// visit is one path of the walk: a folder is searched (unless it is a
+// tool-results folder of spilled tool outputs, or its real folder was),
+// a symbolic link kept for follow, a transcript listed. root marks the
+// walk's root, whose children's paths are cleaned as filepath.Join
+// cleans them; below it every path is clean already.
+func (w *dirWalker) visit(p, real string, d fs.DirEntry, root bool) {
+	switch {
+	case d.IsDir():
+		if d.Name() == "tool-results" || w.dirs[real] {
+			return
+		}
+		w.dirs[real] = true
+	case d.Type()&fs.ModeSymlink != 0:
+		w.links = append(w.links, p)
+		return
+	case isTranscript(d):
+		w.add(p, real)
+		return
+	default:
+		return
+	}
+	ents, err := readDir(p)
+	if err != nil {
+		w.fail(p, err)
+		return
+	}
+	for _, e := range ents {
+		var child string
+		if root {
+			child = filepath.Join(p, e.Name())
+		} else {
+			child = p + string(filepath.Separator) + e.Name()
+		}
+		w.visit(child, joinName(real, e.Name()), e, false)
+	}
+}
+
+// fail records the first error of a walk: the rest of a folder that
+// cannot be read would only repeat it.
+func (w *dirWalker) fail(p string, err error) {
+	if !w.failed {
+		w.failed = true
+		w.errs = append(w.errs, fmt.Errorf("%s: %w", p, unwrapPathError(err)))
+	}
+}
+
+// joinName is filepath.Join(dir, name) for a clean dir and a name that
+// is neither a path nor . or .. (a folder's entry).
+func joinName(dir, name string) string {
+	if dir != "" && dir != "." && !os.IsPathSeparator(dir[len(dir)-1]) {
+		return dir + string(filepath.Separator) + name
+	}
+	return filepath.Join(dir, name)
+}
+
+// readDir is os.ReadDir, the folder opened by openFile: its entries
+// sorted by name, or those read before an error with the error.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := openFile(dir)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := f.ReadDir(-1)
+	f.Close()
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, err
 }
 
 // follow resolves a symbolic link met in the walk: a folder is searched, a
@@ -300,7 +360,15 @@ func (w *dirWalker) follow(link string) {
 	}
 }
 
+// add lists a transcript unless its real path is listed already. The
+// walk of the tree meets each real path once (each real folder is
+// searched once), so the set of those listed (seen) is built only before
+// links are followed.
 func (w *dirWalker) add(p, real string) {
+	if w.seen == nil {
+		w.files, w.reals = append(w.files, p), append(w.reals, real)
+		return
+	}
 	if !w.seen[real] {
 		w.seen[real] = true
 		w.files, w.reals = append(w.files, p), append(w.reals, real)
@@ -335,16 +403,14 @@ type owners map[string]string
 // file elsewhere (2.0.x, beside the session files) the file named by its
 // sessionId in the same directory. Whether that file exists is not checked.
 func (o owners) of(a string) string {
-	a = filepath.Clean(a)
+	a = cleanPath(a)
+	if dir := dirOf(a); filepath.Base(dir) == "subagents" {
+		return dirOf(dir) + ".jsonl" // by name alone: nothing to remember
+	}
 	if p, ok := o[a]; ok {
 		return p
 	}
-	parent := ""
-	if dir := filepath.Dir(a); filepath.Base(dir) == "subagents" {
-		parent = filepath.Dir(dir) + ".jsonl"
-	} else {
-		parent = sessionNamed(a, firstSessionID(a))
-	}
+	parent := sessionNamed(a, firstSessionID(a))
 	o[a] = parent
 	return parent
 }
@@ -359,8 +425,8 @@ func (o owners) resolve(files []string) {
 		if f == "-" || !isAgentFile(f) {
 			continue
 		}
-		a := filepath.Clean(f)
-		if _, ok := o[a]; !ok && filepath.Base(filepath.Dir(a)) != "subagents" {
+		a := cleanPath(f)
+		if _, ok := o[a]; !ok && filepath.Base(dirOf(a)) != "subagents" {
 			todo = append(todo, a)
 		}
 	}
@@ -369,6 +435,27 @@ func (o owners) resolve(files []string) {
 	for i, a := range todo {
 		o[a] = sessionNamed(a, ids[i])
 	}
+}
+
+// cleanPath is filepath.Clean(p), without its pass over every byte when p
+// plainly has nothing to clean (no empty, . or .. element, no trailing
+// separator), as the paths of a walk have not: Discover cleans each of
+// thousands of paths several times.
+func cleanPath(p string) string {
+	if filepath.Separator != '/' || p == "" || p[len(p)-1] == '/' || strings.HasPrefix(p, "./") ||
+		strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") ||
+		strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") {
+		return filepath.Clean(p)
+	}
+	return p
+}
+
+// dirOf is filepath.Dir of a clean path, without cleaning it again.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 && filepath.Separator == '/' {
+		return p[:i]
+	}
+	return filepath.Dir(p)
 }
 
 // sessionNamed is the session file beside agent file a with session id
@@ -418,6 +505,9 @@ func firstSessionID(path string) string {
 // firstWithSession returns the first of a file's first lines that carries
 // a sessionId, or nil.
 func firstWithSession(path string, lines int) *transcript.Entry {
+	if e, ok := headWithSession(path, lines); ok {
+		return e
+	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil
@@ -431,6 +521,43 @@ func firstWithSession(path string, lines int) *transcript.Entry {
 		}
 	}
 	return nil
+}
+
+// headBytes is how much of a file headWithSession reads: a few lines of a
+// transcript's start, in one read.
+const headBytes = 16 << 10
+
+var headPool = sync.Pool{New: func() any { return new([headBytes]byte) }}
+
+// headWithSession is firstWithSession from the file's first headBytes
+// alone, read in one system call: the complete lines there are read as
+// the whole file's first lines are. ok is false when the answer may lie
+// past them (no line of those there carries a sessionId, and fewer than
+// lines are complete) or the file cannot be read; firstWithSession then
+// reads the file from its start. Every shard of a sharded run reads the
+// start of every 2.0.x agent file (hundreds in a corpus) to learn its
+// session; most of those lines are well under a kilobyte.
+func headWithSession(path string, lines int) (*transcript.Entry, bool) {
+	buf := headPool.Get().(*[headBytes]byte)
+	defer headPool.Put(buf)
+	n, err := readHead(path, buf[:])
+	if err != nil {
+		return nil, false
+	}
+	head := buf[:n]
+	end := bytes.LastIndexByte(head, '\n')
+	if end < 0 {
+		return nil, false
+	}
+	r := transcript.NewReader(bytes.NewReader(head[:end+1]), path)
+	defer r.Close()
+	i := 0
+	for ; i < lines && r.Scan(); i++ {
+		if e, ok := r.Result().(*transcript.Entry); ok && e.SessionID != "" {
+			return e, true
+		}
+	}
+	return nil, i == lines && r.Err() == nil
 }
 
 // parallel runs f(0) … f(n-1) on a worker per CPU.

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
+	"github.com/ctxlab/ctxlab/replay/transcript"
 )
 
 // sessionLine is a minimal chained line of session sid.
@@ -514,6 +517,95 @@ func TestMarkContinued(t *testing.T) {
 			if s, err := Load(src, Options{}); err != nil || s.ContinuedIn != "" {
 				t.Errorf("Load(G): ContinuedIn %q, %v; want none, G holds the summary", s.ContinuedIn, err)
 			}
+		}
+	}
+}
+
+// TestHeadWithSession checks the one-read path that learns an agent
+// file's session (and, under MarkContinued, what a file continues) from
+// its first 16 KB against reading the file from its start: the same line,
+// or no answer and the whole read, on lines that end within the head,
+// one that crosses it, a head without a newline, title lines before the
+// session's, a malformed line first, and every transcript of the fixtures
+// and of the genuine sets present.
+func TestHeadWithSession(t *testing.T) {
+	long := `{"type":"user","uuid":"l1","sessionId":"L","message":{"role":"user","content":"` + strings.Repeat("x", headBytes) + `"}}` + "\n"
+	dir := writeTree(t, map[string]string{
+		"p/short.jsonl":  agentLine("S", "s1", "a1") + callLine("S", "s2", "m1", 1, 1),
+		"p/long.jsonl":   long + sessionLine("L", "l2"),
+		"p/cross.jsonl":  strings.Repeat(`{"type":"summary","summary":"t","leafUuid":"x"}`+"\n", headBytes/48) + sessionLine("C", "c1"),
+		"p/titles.jsonl": `{"type":"summary","summary":"t","leafUuid":"x"}` + "\n" + sessionLine("T", "t1"),
+		"p/bad.jsonl":    "{not json\n" + sessionLine("B", "b1"),
+		"p/none.jsonl":   `{"type":"summary","summary":"t","leafUuid":"x"}` + "\n",
+		"p/open.jsonl":   strings.TrimSuffix(sessionLine("O", "o1"), "\n"),
+	})
+	files := []string{}
+	for _, name := range []string{"short", "long", "cross", "titles", "bad", "none", "open"} {
+		files = append(files, filepath.Join(dir, "p", name+".jsonl"))
+	}
+	// answered from the head, of the first 20 lines and of 1000: cross's
+	// first 20 lines are title lines within the head, its 1000 cross it
+	want := map[string][2]bool{"short": {true, true}, "titles": {true, true}, "bad": {true, true}, "cross": {true, false}}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		for i, lines := range []int{20, 1000} {
+			if _, ok := headWithSession(f, lines); ok != want[name][i] {
+				t.Errorf("%s, %d lines: answered from the head %v, want %v", name, lines, ok, want[name][i])
+			}
+		}
+	}
+	roots := []string{"testdata", "../fixtures"}
+	for _, name := range testcorpus.All {
+		if d, ok := testcorpus.Path(name); ok {
+			roots = append(roots, d)
+		}
+	}
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	for _, f := range files {
+		for _, lines := range []int{20, 1000} {
+			whole := firstFromStart(f, lines)
+			got := firstWithSession(f, lines)
+			if (got == nil) != (whole == nil) || got != nil && (got.SessionID != whole.SessionID || got.UUID != whole.UUID || got.CompactSummary != whole.CompactSummary || got.Summary != whole.Summary || got.Version != whole.Version) {
+				t.Errorf("%s, %d lines: %+v from the head, %+v from the whole file", f, lines, got, whole)
+			}
+		}
+	}
+}
+
+// firstFromStart is firstWithSession reading the file from its start.
+func firstFromStart(path string, lines int) *transcript.Entry {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	r := transcript.NewReader(f, path)
+	defer r.Close()
+	for i := 0; i < lines && r.Scan(); i++ {
+		if e, ok := r.Result().(*transcript.Entry); ok && e.SessionID != "" {
+			return e
+		}
+	}
+	return nil
+}
+
+// TestCleanPath checks the quick filepath.Clean and filepath.Dir of
+// Discover against them.
+func TestCleanPath(t *testing.T) {
+	for _, p := range []string{"", ".", "..", "/", "//", "a", "/a", "a/", "a//b", "./a", "../a", "../..", "a/..", "a/.", "/..", "/../a",
+		"a/./b", "a/../b", "/a/b/c.jsonl", "a/b/", ".../a", "a/...", "a/.b/..c", "/tmp/p/-home-x/s/subagents/agent-1.jsonl", "x/./", "/./"} {
+		if got, want := cleanPath(p), filepath.Clean(p); got != want {
+			t.Errorf("cleanPath(%q) = %q, want %q", p, got, want)
+		}
+		if c := filepath.Clean(p); dirOf(c) != filepath.Dir(c) {
+			t.Errorf("dirOf(%q) = %q, want %q", c, dirOf(c), filepath.Dir(c))
 		}
 	}
 }

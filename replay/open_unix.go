@@ -27,3 +27,23 @@ func openFile(path string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 }
+
+// readHead reads the start of the file at path into buf in one read
+// system call, the file opened and closed as openFile opens it, without
+// an os.File: it returns how much it read.
+func readHead(path string, buf []byte) (int, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	for err == syscall.EINTR {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	}
+	if err != nil {
+		return 0, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	for {
+		n, err := syscall.Read(fd, buf)
+		if err != syscall.EINTR {
+			return max(n, 0), err
+		}
+	}
+}

@@ -65,11 +65,21 @@ func canonicalID(model string) string {
 		id = id[i+1:]
 	}
 	id = strings.ToLower(id)
-	if bare := bedrockPrefix.ReplaceAllString(id, ""); bare != id {
-		if id = bedrockTag.ReplaceAllString(bare, ""); id == "claude" {
-			id = bare // Claude 1's id is claude-v1
+	// Each rule is tried only where its pattern can match: an id no rule
+	// changes (a model the table lacks, priced at every call of every
+	// policy's run) costs no regular expression.
+	if strings.Contains(id, "anthropic.") {
+		if bare := bedrockPrefix.ReplaceAllString(id, ""); bare != id {
+			if id = bedrockTag.ReplaceAllString(bare, ""); id == "claude" {
+				id = bare // Claude 1's id is claude-v1
+			}
 		}
 	}
-	id = vertexTag.ReplaceAllString(id, "")
-	return claudeDot.ReplaceAllString(id, "$1-$2")
+	if strings.IndexByte(id, '@') >= 0 {
+		id = vertexTag.ReplaceAllString(id, "")
+	}
+	if strings.HasPrefix(id, "claude-") && strings.IndexByte(id, '.') >= 0 {
+		id = claudeDot.ReplaceAllString(id, "$1-$2")
+	}
+	return id
 }

@@ -49,6 +49,17 @@ func BenchmarkShardCPU(b *testing.B) {
 	}
 }
 
+// BenchmarkEmptyShard runs `replay --format json --shard 1/1000` over a
+// generated corpus: a shard that keeps no session (or very few), so its
+// cost is what every shard pays beyond its sessions, finding the input
+// and writing its part.
+//
+//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench EmptyShard -benchtime 20x ./cmd/ctxlab
+func BenchmarkEmptyShard(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	benchCommand(b, []string{"replay", "--format", string(report.JSON), "--shard", "1/1000", dir})
+}
+
 // BenchmarkMerge merges the 100 parts of `replay --format json --shard
 // K/100` over a generated corpus (as BenchmarkShardCPU's), written once
 // before the timer starts; the bar is 2 s an operation. Bytes are the

@@ -206,13 +206,30 @@ func entryOf[T any](r result[T]) partEntry {
 		e.Error = r.err.Error()
 	}
 	if r.ok {
-		b, err := json.Marshal(r.value)
+		b, err := marshalValue(r.value)
 		if err != nil {
 			e.Error = fmt.Sprintf("session %d: %v", r.index, err)
 		}
 		e.Value = b
 	}
 	return e
+}
+
+// marshalValue is json.Marshal(v). Each command's value (values.go) is a
+// json.Marshaler whose MarshalJSON returns json.Marshal's output, compact
+// and escaped already: json.Marshal would only compact it again, a pass
+// over every byte of a part.
+func marshalValue(v any) ([]byte, error) {
+	if m, ok := v.(partValue); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(v)
+}
+
+// partValue is a command's value of a session, as values.go writes it.
+type partValue interface {
+	json.Marshaler
+	partValue()
 }
 
 // Collect is Each keeping what work returns for every session, in input

@@ -172,7 +172,7 @@ func eachMerged[T any](in *Inputs, o Options, emit func(T)) (*Outcome, error) {
 			continue
 		}
 		var v T
-		if err := json.Unmarshal(e.Value, &v); err != nil {
+		if err := unmarshalValue(e.Value, &v); err != nil {
 			return out, fmt.Errorf("%s: session %d: %w", e.from, e.Index, err)
 		}
 		read++
@@ -185,6 +185,17 @@ func eachMerged[T any](in *Inputs, o Options, emit func(T)) (*Outcome, error) {
 		return out, ErrNoMatch
 	}
 	return out, ErrNoSession
+}
+
+// unmarshalValue is json.Unmarshal(data, v) for a session's value, which
+// readPart took from a part json.Unmarshal validated whole: a value that
+// unmarshals itself (values.go) is handed its bytes without a pass that
+// would only validate them again.
+func unmarshalValue(data []byte, v any) error {
+	if u, ok := v.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(data)
+	}
+	return json.Unmarshal(data, v)
 }
 
 // Mergeable are the commands whose shards write parts; export's shards

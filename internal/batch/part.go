@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -95,6 +96,7 @@ type Part struct {
 	Header PartHeader
 
 	bw      *bufio.Writer
+	buf     []byte // add's scratch
 	entries int
 	err     error
 }
@@ -128,21 +130,40 @@ func (p *Part) begin(in *Inputs) {
 	_, p.err = p.bw.WriteString(",\n  \"sessions\": [\n")
 }
 
-// add writes one session's entry.
+// add writes one session's entry, as json.Marshal writes a partEntry:
+// its value is json.Marshal's output already (entryOf), compact and
+// escaped as Marshal escapes, which Marshal would only compact again, a
+// pass over every byte of the shard's values.
 func (p *Part) add(e partEntry) {
 	if p.err != nil {
-		return
-	}
-	b, err := json.Marshal(e)
-	if err != nil {
-		p.err = fmt.Errorf("session %d: %w", e.Index, err)
 		return
 	}
 	if p.entries > 0 {
 		p.bw.WriteString(",\n")
 	}
 	p.entries++
+	b := p.buf[:0]
+	b = append(b, `{"index":`...)
+	b = strconv.AppendInt(b, int64(e.Index), 10)
+	if len(e.Value) > 0 {
+		b = append(b, `,"value":`...)
+		p.bw.Write(b)
+		p.bw.Write(e.Value)
+		b = b[:0]
+	}
+	if e.Warned {
+		b = append(b, `,"warned":true`...)
+	}
+	if e.Skipped {
+		b = append(b, `,"skipped":true`...)
+	}
+	if e.Error != "" {
+		msg, _ := json.Marshal(e.Error) // a string always encodes
+		b = append(append(b, `,"error":`...), msg...)
+	}
+	b = append(b, '}')
 	_, p.err = p.bw.Write(b)
+	p.buf = b
 }
 
 // end closes the part: ErrPartWritten, or why it could not be written.

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -235,4 +236,45 @@ func errorsAs(err error, pe **PartError) bool {
 	p, ok := err.(*PartError)
 	*pe = p
 	return ok
+}
+
+// TestPartEntries checks that a part's entries are written as
+// json.Marshal writes them (Part.add writes them by hand), each flag and
+// an error with the characters Marshal escapes.
+func TestPartEntries(t *testing.T) {
+	value, err := marshalValue(measured{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := json.Marshal(measured{})
+	if err != nil || !bytes.Equal(value, plain) {
+		t.Fatalf("marshalValue %s, json.Marshal %s (%v)", value, plain, err)
+	}
+	entries := []partEntry{
+		{Index: 0, Value: value},
+		{Index: 7, Value: value, Warned: true},
+		{Index: 12, Skipped: true},
+		{Index: 123456, Error: "a/b.jsonl: <no> & \"line\" \u2028 é\x01"},
+		{Index: 3, Value: value, Warned: true, Skipped: true, Error: "x"},
+	}
+	var got bytes.Buffer
+	p := &Part{W: &got}
+	p.begin(&Inputs{})
+	start := got.Len() + p.bw.Buffered()
+	var want []byte
+	for i, e := range entries {
+		p.add(e)
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			want = append(want, ",\n"...)
+		}
+		want = append(want, b...)
+	}
+	p.bw.Flush()
+	if g := got.Bytes()[start:]; !bytes.Equal(g, want) {
+		t.Errorf("entries\n%s\nwant\n%s", g, want)
+	}
 }

@@ -45,6 +45,8 @@ type replayedPart struct {
 	Plots      writtenPart            `json:"plots"`
 }
 
+func (replayed) partValue() {}
+
 func (r replayed) MarshalJSON() ([]byte, error) {
 	rep, err := r.s.Report.Part()
 	if err != nil {
@@ -76,6 +78,8 @@ type comparedPart struct {
 	Fidelity json.RawMessage  `json:"fidelity,omitempty"`
 	Plots    writtenPart      `json:"plots"`
 }
+
+func (compared) partValue() {}
 
 func (c compared) MarshalJSON() ([]byte, error) {
 	p := comparedPart{Runs: c.runs, Unpriced: c.unpriced, Plots: partOfWritten(c.plots)}
@@ -115,6 +119,8 @@ type sweptPart struct {
 	Input report.SweepInput `json:"input"`
 }
 
+func (swept) partValue() {}
+
 func (s swept) MarshalJSON() ([]byte, error) {
 	return json.Marshal(sweptPart{Rows: s.rows, Base: s.base, CC: s.cc, Input: s.input})
 }
@@ -132,6 +138,8 @@ type measuredPart struct {
 	Sample budget.Sample `json:"sample"`
 	Err    string        `json:"error,omitempty"`
 }
+
+func (measured) partValue() {}
 
 func (m measured) MarshalJSON() ([]byte, error) {
 	p := measuredPart{Sample: m.smp}

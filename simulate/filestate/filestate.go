@@ -135,10 +135,11 @@ func Key(p, cwd string) string {
 		if !strings.HasPrefix(p, "/") && cwd != "" {
 			p = cwd + "/" + p
 		}
-		return path.Clean(p)
+		return cleanSlash(p)
 	}
-	q, dir := strings.ReplaceAll(p, `\`, "/"), strings.ReplaceAll(cwd, `\`, "/")
-	if !(len(q) >= 2 && q[1] == ':') && !strings.HasPrefix(q, "//") && dir != "" {
+	q := strings.ReplaceAll(p, `\`, "/")
+	if !(len(q) >= 2 && q[1] == ':') && !strings.HasPrefix(q, "//") && cwd != "" {
+		dir := strings.ReplaceAll(cwd, `\`, "/") // only a relative path needs it
 		if strings.HasPrefix(q, "/") && len(dir) >= 2 && dir[1] == ':' {
 			q = dir[:2] + q // rooted on the directory's drive
 		} else {
@@ -146,11 +147,23 @@ func Key(p, cwd string) string {
 		}
 	}
 	unc := strings.HasPrefix(q, "//")
-	q = path.Clean(q)
+	q = cleanSlash(q)
 	if unc {
 		q = "/" + q
 	}
 	return strings.ReplaceAll(q, "/", `\`)
+}
+
+// cleanSlash is path.Clean(p), without its pass over every byte when p
+// plainly has nothing to clean (no empty, . or .. element, no trailing
+// slash), as most paths a tool names have not: Key runs for every file
+// tool's result in every policy's run.
+func cleanSlash(p string) string {
+	if p == "" || p[len(p)-1] == '/' || strings.HasPrefix(p, "./") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") ||
+		strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") {
+		return path.Clean(p)
+	}
+	return p
 }
 
 // winPath reports whether a path is a Windows one: a drive letter, or a

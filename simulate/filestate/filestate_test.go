@@ -1,6 +1,7 @@
 package filestate
 
 import (
+	"path"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/replay"
@@ -161,6 +162,16 @@ func TestAgentTouches(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("touch %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestCleanSlash checks Key's quick path.Clean against path.Clean.
+func TestCleanSlash(t *testing.T) {
+	for _, p := range []string{"", ".", "..", "/", "//", "a", "/a", "a/", "a//b", "./a", "../a", "../..", "a/..", "a/.", "/..", "/../a",
+		"a/./b", "a/../b", "/home/u/p/src/a.go", "C:/Src/a.cs", ".../a", "a/...", "a/.b/..c", "x/./", "/./", "//srv/share/a"} {
+		if got, want := cleanSlash(p), path.Clean(p); got != want {
+			t.Errorf("cleanSlash(%q) = %q, want %q", p, got, want)
 		}
 	}
 }
