@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/internal/batch"
 )
 
 // FuzzCommands runs replay, compare, sweep and gate on any transcript
@@ -35,7 +37,7 @@ import (
 //	go test -run XXX -fuzz FuzzCommands -fuzztime 10m -fuzzminimizetime 5x ./cmd/ctxlab
 func FuzzCommands(f *testing.F) {
 	addSeeds(f)
-	defer fewerCollections()()
+	defer tunedGC()()
 	f.Fuzz(func(t *testing.T, in string) { fuzzCommands(t, in) })
 }
 
@@ -63,13 +65,13 @@ func fuzzCommands(t testing.TB, in string) {
 // calls and a bootstrap of 50 resamples on any transcript read from
 // standard input, twice: it never panics, exits 0, or 1 when nothing in
 // the input is usable, prints JSON alone, and prints the same output both
-// times. It is what FuzzCommands leaves out to stay cheap, at about three
-// times its cost an input. The seeds are FuzzCommands'.
+// times. It is what FuzzCommands leaves out to stay cheap, at about one
+// and a half times its cost an input. The seeds are FuzzCommands'.
 //
 //	go test -run XXX -fuzz FuzzCompare -fuzztime 10m -fuzzminimizetime 5x ./cmd/ctxlab
 func FuzzCompare(f *testing.F) {
 	addSeeds(f)
-	defer fewerCollections()()
+	defer tunedGC()()
 	f.Fuzz(func(t *testing.T, in string) { fuzzCompare(t, in) })
 }
 
@@ -81,15 +83,15 @@ func fuzzCompare(t testing.TB, in string) {
 	}
 }
 
-// BenchmarkFuzzInput is the processor time of one input of each fuzz
-// target whose input should stay cheap (cpu-ms/op), over their seeds in
-// turn, with the collector set as under the fuzzer. The fuzzer adds its
+// BenchmarkFuzzInput is the processor time of one input of FuzzCommands
+// and of FuzzCompare (cpu-ms/op), over their seeds in turn, with the
+// collector set as under the fuzzer (tunedGC). The fuzzer adds its
 // coverage counters and its own work to this; docs/performance.md ("The
 // fuzz targets") has both figures.
 //
 //	go test -run XXX -bench FuzzInput ./cmd/ctxlab
 func BenchmarkFuzzInput(b *testing.B) {
-	defer fewerCollections()()
+	defer tunedGC()()
 	in := seeds(b)
 	for _, c := range []struct {
 		name  string
@@ -106,14 +108,18 @@ func BenchmarkFuzzInput(b *testing.B) {
 	}
 }
 
-// fewerCollections lets the heap grow to five times what survives a
-// collection, not twice, until the returned function restores the
-// setting: a command allocates a few hundred kilobytes an input and keeps
-// little, and at the default the collector took a quarter of an input's
+// tunedGC sets the collector as the binary sets it (batch.TuneGC: GOGC
+// 400 under a memory limit) until the returned function restores the
+// settings. A command keeps little of what it allocates, and at the
+// test's default GOGC of 100 the collector took a quarter of an input's
 // CPU (about 4.9 s against 3.8 s for 600 inputs of FuzzCommands).
-func fewerCollections() (restore func()) {
-	old := debug.SetGCPercent(400)
-	return func() { debug.SetGCPercent(old) }
+func tunedGC() (restore func()) {
+	gc, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	batch.TuneGC(func(string) string { return "" })
+	return func() {
+		debug.SetGCPercent(gc)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // runFuzzed runs a command on in and returns its output, failing unless
