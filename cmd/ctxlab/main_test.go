@@ -26,7 +26,7 @@ const (
 )
 
 // ctxlab runs the command in-process the way main does.
-func ctxlab(t *testing.T, stdin string, getenv map[string]string, args ...string) (stdout, stderr string, code int) {
+func ctxlab(t testing.TB, stdin string, getenv map[string]string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = run(args, env{
