@@ -488,52 +488,7 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 	p.Y.Tick.Marker = unitTicks(d.B.Unit)
 	p.Add(grid(true))
 	f := &Figure{Title: title("Sweep: Pareto front of "+strings.ToLower(metricTitle(d.A))+" and "+strings.ToLower(metricTitle(d.B)), sessionsTitle(sessions), "")}
-	var scatter []plot.Plotter
-	var all []plotdata.XY
-	// Points of several bases at one place are drawn one inside the
-	// other, the first base's largest, so that each shows (a base's own
-	// points at one place are one marker).
-	bases := map[plotdata.XY][]string{} // the bases at each place, in the order drawn
-	for _, b := range d.Bases {
-		for _, pt := range d.Points {
-			q := plotdata.XY{X: pt.A, Y: pt.B}
-			if pt.Base == b && !slices.Contains(bases[q], b) {
-				bases[q] = append(bases[q], b)
-			}
-		}
-	}
-	for i, base := range d.Bases {
-		c, g := seriesStyle(i)
-		sty := draw.GlyphStyle{Color: c, Shape: g, Radius: markRadius}
-		var xys []plotdata.XY
-		byRadius := map[vg.Length]*marks{}
-		var order []vg.Length
-		for _, pt := range d.Points {
-			if pt.Base != base {
-				continue
-			}
-			q := plotdata.XY{X: pt.A, Y: pt.B}
-			xys = append(xys, q)
-			r := markRadius
-			if bs := bases[q]; len(bs) > 1 {
-				r = tiedRadius(slices.Index(bs, base))
-			}
-			if byRadius[r] == nil {
-				byRadius[r] = &marks{Glyph: sty}
-				byRadius[r].Glyph.Radius = r
-				order = append(order, r)
-			}
-			byRadius[r].XYs = append(byRadius[r].XYs, q)
-		}
-		if len(xys) == 0 {
-			continue
-		}
-		all = append(all, xys...)
-		for _, r := range order {
-			scatter = append(scatter, byRadius[r])
-		}
-		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("%s (%s)", base, numtext.Count(len(xys), "point", "points")), Thumbs: []plot.Thumbnailer{&marks{Glyph: sty}}})
-	}
+	scatter, all := paretoScatter(d, f)
 	// The references: marked and labelled, in the legend, and kept in
 	// view by the axes.
 	var refMarks []plot.Plotter
@@ -587,6 +542,56 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.1, false)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// paretoScatter is the Pareto plot's points, a colour and marker per base
+// policy, each base's entry added to f's legend; all is every point drawn.
+func paretoScatter(d plotdata.ParetoData, f *Figure) (scatter []plot.Plotter, all []plotdata.XY) {
+	// Points of several bases at one place are drawn one inside the
+	// other, the first base's largest, so that each shows (a base's own
+	// points at one place are one marker).
+	bases := map[plotdata.XY][]string{} // the bases at each place, in the order drawn
+	for _, b := range d.Bases {
+		for _, pt := range d.Points {
+			q := plotdata.XY{X: pt.A, Y: pt.B}
+			if pt.Base == b && !slices.Contains(bases[q], b) {
+				bases[q] = append(bases[q], b)
+			}
+		}
+	}
+	for i, base := range d.Bases {
+		c, g := seriesStyle(i)
+		sty := draw.GlyphStyle{Color: c, Shape: g, Radius: markRadius}
+		var xys []plotdata.XY
+		byRadius := map[vg.Length]*marks{}
+		var order []vg.Length
+		for _, pt := range d.Points {
+			if pt.Base != base {
+				continue
+			}
+			q := plotdata.XY{X: pt.A, Y: pt.B}
+			xys = append(xys, q)
+			r := markRadius
+			if bs := bases[q]; len(bs) > 1 {
+				r = tiedRadius(slices.Index(bs, base))
+			}
+			if byRadius[r] == nil {
+				byRadius[r] = &marks{Glyph: sty}
+				byRadius[r].Glyph.Radius = r
+				order = append(order, r)
+			}
+			byRadius[r].XYs = append(byRadius[r].XYs, q)
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		all = append(all, xys...)
+		for _, r := range order {
+			scatter = append(scatter, byRadius[r])
+		}
+		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("%s (%s)", base, numtext.Count(len(xys), "point", "points")), Thumbs: []plot.Thumbnailer{&marks{Glyph: sty}}})
+	}
+	return scatter, all
 }
 
 // frontSteps draws the front as a staircase, a step at a time: dashed
