@@ -4,8 +4,6 @@
 // sizes, tool_use↔tool_result pairs, and the compactions Claude Code left
 // in the file.
 //
-// Data flows in three steps:
-//
 //	Discover(paths) → []Source        files and directories → sessions (main file + agent files)
 //	Load(source)    → *Session        every line of every file, streamed through a Reader
 //	Reader.Scan     → *Entry | *SyntaxError   one line at a time
