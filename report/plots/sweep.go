@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/report/plots/axis"
 	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -190,8 +191,8 @@ func Sweep(d plotdata.SweepData, sessions int, opt Options) *Figure {
 	case d.Ticks != nil:
 		p.X.Tick.Marker = labelTicks(d.Ticks)
 	case d.Log:
-		p.X.Scale = log2Scale{}
-		p.X.Tick.Marker = gridTicks(d.Values, valueLabels(d.Values))
+		p.X.Scale = axis.Log2Scale{}
+		p.X.Tick.Marker = axis.GridTicks(d.Values, valueLabels(d.Values))
 	}
 	f := &Figure{Title: title("Sweep: "+strings.ToLower(metricTitle(d.Objective))+" per session against "+d.Param, sessionsTitle(sessions), "")}
 	styles := sweepStyles(d.Lines)
@@ -274,11 +275,11 @@ func sweepRanges(p *plot.Plot, d plotdata.SweepData) {
 	case d.Ticks != nil:
 		p.X.Min, p.X.Max = -0.3, float64(len(d.Ticks))-0.7
 	case d.Log:
-		p.X.Min, p.X.Max = padRange(d.Values[0], d.Values[len(d.Values)-1], 0.04, true)
+		p.X.Min, p.X.Max = axis.PadRange(d.Values[0], d.Values[len(d.Values)-1], 0.04, true)
 	default:
-		p.X.Min, p.X.Max = padRange(xlo, xhi, 0.04, false)
+		p.X.Min, p.X.Max = axis.PadRange(xlo, xhi, 0.04, false)
 	}
-	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.06, false)
+	p.Y.Min, p.Y.Max = axis.PadRange(ylo, yhi, 0.06, false)
 }
 
 // hasInterval reports whether some line has an interval to draw.
@@ -538,8 +539,8 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 	}
 	p.Add(pl)
 	xlo, xhi, ylo, yhi := xyRange(append(slices.Clip(all), refXYs...))
-	p.X.Min, p.X.Max = padRange(xlo, xhi, 0.08, false)
-	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.1, false)
+	p.X.Min, p.X.Max = axis.PadRange(xlo, xhi, 0.08, false)
+	p.Y.Min, p.Y.Max = axis.PadRange(ylo, yhi, 0.1, false)
 	f.Panels = []*plot.Plot{p}
 	return f
 }
