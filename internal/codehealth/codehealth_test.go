@@ -233,3 +233,79 @@ func pathDir(p string) string {
 	}
 	return "."
 }
+
+// parseSource parses src as the file at path (relative to the module root).
+func parseSource(t *testing.T, fset *token.FileSet, path, src string) sourceFile {
+	t.Helper()
+	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sourceFile{path: path, file: f, lines: strings.Count(src, "\n")}
+}
+
+// TestComplexity counts each kind of branch once, and no default case.
+func TestComplexity(t *testing.T) {
+	src := `package p
+
+func (r *T) f(a, b bool, ch chan int, xs []int) {
+	if a && b || a {
+	}
+	for i := 0; i < 1; i++ {
+	}
+	for range xs {
+	}
+	switch {
+	case a, b:
+	case !a:
+	default:
+	}
+	select {
+	case <-ch:
+	default:
+	}
+	_ = func() bool { return a && b }
+}
+`
+	fset := token.NewFileSet()
+	fn := parseSource(t, fset, "p/p.go", src).file.Decls[0].(*ast.FuncDecl)
+	// 1, if, &&, ||, for, range, two cases, one select case, the literal's &&.
+	if got := complexity(fn); got != 10 {
+		t.Errorf("complexity = %d, want 10", got)
+	}
+	if got := funcName(fn); got != "(*T).f" {
+		t.Errorf("funcName = %q", got)
+	}
+}
+
+// TestProblems finds a long function (by the cmd/ctxlab limit there), a
+// long comment and a complex function, and nothing at the limits.
+func TestProblems(t *testing.T) {
+	body := func(lines int) string { return strings.Repeat("\t_ = 0\n", lines-2) }
+	comment := func(lines int) string { return strings.Repeat("// c\n", lines) }
+	branches := func(n int) string { return strings.Repeat("\tif x {\n\t}\n", n) }
+	for _, c := range []struct {
+		path, src string
+		want      int
+	}{
+		{"a/a.go", "package a\n\n" + comment(15) + "func f() {\n" + body(100) + "}\n", 0},
+		{"a/a.go", "package a\n\n" + comment(16) + "func f() {\n" + body(101) + "}\n", 2},
+		{"cmd/ctxlab/a.go", "package main\n\nfunc f() {\n" + body(60) + "}\n", 0},
+		{"cmd/ctxlab/a.go", "package main\n\nfunc f() {\n" + body(61) + "}\n", 1},
+		{"a/a.go", "package a\n\nfunc f(x bool) {\n" + branches(24) + "}\n", 0},
+		{"a/a.go", "package a\n\nfunc f(x bool) {\n" + branches(25) + "}\n", 1},
+	} {
+		fset := token.NewFileSet()
+		if got := problems(fset, parseSource(t, fset, c.path, c.src)); len(got) != c.want {
+			t.Errorf("%s: %d problems %q, want %d", c.path, len(got), got, c.want)
+		}
+	}
+}
+
+func TestPathDir(t *testing.T) {
+	for p, want := range map[string]string{"doc.go": ".", "a/b.go": "a", "a/b/c.go": "a/b"} {
+		if got := pathDir(p); got != want {
+			t.Errorf("pathDir(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
