@@ -33,6 +33,8 @@ func TestTicks(t *testing.T) {
 		{Ticks{Integer: true}, -30, 3030, []string{"0", "1,000", "2,000", "3,000"}, 12},
 		// Money: step 0.2, two decimals.
 		{Ticks{Prefix: "$", MinDecimals: 2}, 0, 0.75, []string{"$0.00", "$0.20", "$0.40", "$0.60"}, 3 * 4},
+		// Step 1: no decimals.
+		{Ticks{}, 0, 5, []string{"0", "1", "2", "3", "4", "5"}, 20},
 		// Step 2.5 keeps one decimal.
 		{Ticks{Suffix: " h"}, 0, 11, []string{"0.0 h", "2.5 h", "5.0 h", "7.5 h", "10.0 h"}, 18},
 	} {
@@ -56,6 +58,12 @@ func TestGridTicksThinned(t *testing.T) {
 		vs = append(vs, float64(int(1)<<i))
 		ls = append(ls, fmt.Sprint(1<<i))
 	}
+	// Twelve values are all labelled.
+	for i, tk := range GridTicks(vs[:12], ls[:12]) {
+		if tk.Label != ls[i] {
+			t.Errorf("of twelve values, tick %d labelled %q", i, tk.Label)
+		}
+	}
 	ts := GridTicks(vs, ls)
 	if len(ts) != 13 || ts[0].Label != "1" || ts[1].Label != "" || ts[2].Label != "4" || ts[12].Label != "4096" {
 		t.Errorf("ticks %+v", ts)
@@ -72,6 +80,9 @@ func TestLog2Scale(t *testing.T) {
 	}
 	if got := s.Normalize(1, 1024, 32); got != 0.5 {
 		t.Errorf("Normalize(1, 1024, 32) = %v, want 0.5", got)
+	}
+	if got := s.Normalize(2, 32, 8); got != 0.5 {
+		t.Errorf("Normalize(2, 32, 8) = %v, want 0.5", got)
 	}
 }
 
@@ -92,6 +103,10 @@ func TestPadRange(t *testing.T) {
 	if lo, hi := PadRange(4, 4, 0.1, true); lo != 2 || hi != 8 {
 		t.Errorf("PadRange(4, 4, log) = %v, %v", lo, hi)
 	}
+	// A log range that starts at zero is padded as a linear one.
+	if lo, hi := PadRange(0, 10, 0.1, true); !approx(lo, -1) || !approx(hi, 11) {
+		t.Errorf("PadRange(0, 10, log) = %v, %v", lo, hi)
+	}
 	if lo, hi := PadRange(math.Inf(1), math.Inf(-1), 0.1, false); lo != 0 || hi != 1 {
 		t.Errorf("padRange of no data = %v, %v", lo, hi)
 	}
@@ -100,14 +115,14 @@ func TestPadRange(t *testing.T) {
 // TestScaled: a ratio's ticks read as percentages and fall on the data's
 // values.
 func TestScaled(t *testing.T) {
-	ts := Scaled{T: Ticks{Suffix: "%"}, Factor: 100}.Ticks(0, 0.5)
+	ts := Scaled{T: Ticks{Suffix: "%"}, Factor: 100}.Ticks(0.1, 0.5)
 	var labels []string
 	for _, k := range ts {
 		if !k.IsMinor() {
 			labels = append(labels, fmt.Sprintf("%s@%g", k.Label, k.Value))
 		}
 	}
-	if want := []string{"0%@0", "10%@0.1", "20%@0.2", "30%@0.3", "40%@0.4", "50%@0.5"}; !reflect.DeepEqual(labels, want) {
+	if want := []string{"10%@0.1", "20%@0.2", "30%@0.3", "40%@0.4", "50%@0.5"}; !reflect.DeepEqual(labels, want) {
 		t.Errorf("labels %q, want %q", labels, want)
 	}
 }
