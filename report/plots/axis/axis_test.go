@@ -33,6 +33,12 @@ func TestTicks(t *testing.T) {
 		{Ticks{Integer: true}, -30, 3030, []string{"0", "1,000", "2,000", "3,000"}, 12},
 		// Money: step 0.2, two decimals.
 		{Ticks{Prefix: "$", MinDecimals: 2}, 0, 0.75, []string{"$0.00", "$0.20", "$0.40", "$0.60"}, 3 * 4},
+		// Integer axis, step 2: minors on the odd numbers.
+		{Ticks{Integer: true}, 0.5, 10.5, []string{"2", "4", "6", "8", "10"}, 5},
+		// Step 0.5 from 0.3: minors every 0.1 from 0.3.
+		{Ticks{}, 0.3, 2.3, []string{"0.5", "1.0", "1.5", "2.0"}, 17},
+		// Money in whole steps keeps no decimals.
+		{Ticks{Prefix: "$", MinDecimals: 2}, 0, 500, []string{"$0", "$100", "$200", "$300", "$400", "$500"}, 20},
 		// Step 1: no decimals.
 		{Ticks{}, 0, 5, []string{"0", "1", "2", "3", "4", "5"}, 20},
 		// Step 2.5 keeps one decimal.
@@ -115,14 +121,14 @@ func TestPadRange(t *testing.T) {
 // TestScaled: a ratio's ticks read as percentages and fall on the data's
 // values.
 func TestScaled(t *testing.T) {
-	ts := Scaled{T: Ticks{Suffix: "%"}, Factor: 100}.Ticks(0.1, 0.5)
+	ts := Scaled{T: Ticks{Suffix: "%"}, Factor: 100}.Ticks(0.25, 0.5)
 	var labels []string
 	for _, k := range ts {
 		if !k.IsMinor() {
 			labels = append(labels, fmt.Sprintf("%s@%g", k.Label, k.Value))
 		}
 	}
-	if want := []string{"10%@0.1", "20%@0.2", "30%@0.3", "40%@0.4", "50%@0.5"}; !reflect.DeepEqual(labels, want) {
+	if want := []string{"25%@0.25", "30%@0.3", "35%@0.35", "40%@0.4", "45%@0.45", "50%@0.5"}; !reflect.DeepEqual(labels, want) {
 		t.Errorf("labels %q, want %q", labels, want)
 	}
 }
