@@ -394,38 +394,47 @@ func validStringLen(s string, i int) (end, n int, utf8OK, ok bool) {
 		if i >= len(s) {
 			return i, i - start - fewer, utf8OK, false
 		}
-		switch c := s[i]; {
-		case c == '"':
+		if s[i] == '"' {
 			return i + 1, i - start - fewer, utf8OK, true
-		case c == '\\':
-			if i+1 >= len(s) {
-				return i, i - start - fewer, utf8OK, false
-			}
-			// An escape is one code unit (a surrogate pair is two escapes).
-			switch s[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-				fewer++
-			case 'u':
-				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
-					return i, i - start - fewer, utf8OK, false
-				}
-				i += 6
-				fewer += 5
-			default:
-				return i, i - start - fewer, utf8OK, false
-			}
-		case c < 0x20:
-			return i, i - start - fewer, utf8OK, false
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			size, units, bad := measureRune(s[i:])
-			utf8OK = utf8OK && !bad
-			fewer += size - units
-			i += size
 		}
+		size, units, bad := stringStep(s, i)
+		if size == 0 {
+			return i, i - start - fewer, utf8OK, false
+		}
+		utf8OK = utf8OK && !bad
+		fewer += size - units
+		i += size
 	}
+}
+
+// stringStep is validStringLen's slow path at s[i], inside a string literal
+// and not its closing quote: an escape, a character the fast loop does not
+// pass, or a byte of the last few of the line. It returns how many bytes
+// the step passes (0: the literal is invalid there), how many UTF-16 code
+// units they make, and whether they are not valid UTF-8.
+func stringStep(s string, i int) (size, units int, bad bool) {
+	switch c := s[i]; {
+	case c == '\\':
+		if i+1 >= len(s) {
+			return 0, 0, false
+		}
+		// An escape is one code unit (a surrogate pair is two escapes).
+		switch s[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			return 2, 1, false
+		case 'u':
+			if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+				return 0, 0, false
+			}
+			return 6, 1, false
+		}
+		return 0, 0, false
+	case c < 0x20:
+		return 0, 0, false
+	case c < utf8.RuneSelf:
+		return 1, 1, false
+	}
+	return measureRune(s[i:])
 }
 
 // shortEscape marks the bytes that may follow a backslash in a two-byte

@@ -240,3 +240,42 @@ func FuzzValidStringLen(f *testing.F) {
 		}
 	})
 }
+
+// benchLine is a line as the transcript reader scans it: short keys and
+// values around one long tool output with escapes and non-ASCII text.
+var benchLine = `{"type":"user","uuid":"4f1c0d2e","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"` +
+	strings.Repeat(`func main() {\n\tfmt.Println(\"café → ok\")\n}\n`, 500) +
+	`"}]},"timestamp":"2025-08-20T10:00:00.000Z"}`
+
+// BenchmarkScannerValue validates a line with a Scanner, which measures
+// each string as it validates it (validStringLen).
+func BenchmarkScannerValue(b *testing.B) {
+	var sc Scanner
+	b.SetBytes(int64(len(benchLine)))
+	for b.Loop() {
+		sc.reset(benchLine)
+		if _, ok := sc.Value(benchLine, 0, 0); !ok {
+			b.Fatal("benchLine is not valid")
+		}
+	}
+}
+
+// BenchmarkValidStringLen measures plain ASCII, escapes and multi-byte
+// characters apart, the three paths of validStringLen.
+func BenchmarkValidStringLen(b *testing.B) {
+	for _, c := range []struct{ name, body string }{
+		{"ascii", strings.Repeat("the quick brown fox jumps over the lazy dog ", 200)},
+		{"escapes", strings.Repeat(`a\n\tb\"c\\d\u00e9 `, 400)},
+		{"runes", strings.Repeat("café → 日本語 😀 ", 300)},
+	} {
+		s := `"` + c.body + `"`
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				if _, _, _, ok := validStringLen(s, 0); !ok {
+					b.Fatal("not valid")
+				}
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/report/plots/axis"
 	"github.com/ctxlab/ctxlab/report/plots/canvas"
 
 	xfont "golang.org/x/image/font"
@@ -163,7 +164,7 @@ func newPlot(xLabel, yLabel string) *plot.Plot {
 		a.Tick.LineStyle.Width = vg.Points(0.5)
 		a.Tick.Length = vg.Points(3)
 		a.Padding = vg.Points(2)
-		a.Tick.Marker = Ticks{}
+		a.Tick.Marker = axis.Ticks{}
 	}
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel

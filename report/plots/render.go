@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/report/plots/axis"
 	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/simulate"
 )
@@ -118,7 +119,7 @@ func Context(runs []*simulate.Result, opt Options) *Figure {
 	p.Add(grid(false))
 	p.Y.Min = 0
 	if !opt.XTime {
-		p.X.Tick.Marker = Ticks{Integer: true}
+		p.X.Tick.Marker = axis.Ticks{Integer: true}
 	}
 	f := &Figure{Title: title("Context per call", opt.session(runs), strings.Join(policyNames(runs), ", "))}
 	for _, lv := range d.Levels {
@@ -421,7 +422,7 @@ var (
 func Cache(run *simulate.Result, opt Options) *Figure {
 	d := plotdata.CacheSeries(run)
 	p := newPlot("API call (main thread)", "prompt tokens per call")
-	p.X.Tick.Marker = Ticks{Integer: true}
+	p.X.Tick.Marker = axis.Ticks{Integer: true}
 	p.Add(grid(false))
 	n := len(d.Calls)
 	st := &stacked{X: make([]float64, n), Layers: [][]float64{make([]float64, n), make([]float64, n), make([]float64, n)},
@@ -485,8 +486,8 @@ func Cost(runs []*simulate.Result, opt Options) *Figure {
 	d := plotdata.CostSeries(runs)
 	lower := slices.ContainsFunc(d.Lines, func(l plotdata.CostLine) bool { return l.LowerBound })
 	p := newPlot("API call (main thread)", lowerAxis("cumulative cost (USD)", lower))
-	p.X.Tick.Marker = Ticks{Integer: true}
-	p.Y.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
+	p.X.Tick.Marker = axis.Ticks{Integer: true}
+	p.Y.Tick.Marker = axis.Ticks{Prefix: "$", MinDecimals: 2}
 	p.Add(grid(false))
 	p.Y.Min = 0
 	f := &Figure{Title: title("Cumulative cost", opt.session(runs), strings.Join(policyNames(runs), ", "))}
@@ -724,7 +725,7 @@ func CostByPolicy(policies []string, ms []simulate.Metrics, sessions int, ivs Co
 	d := plotdata.PolicyCosts(policies, ms, sessions)
 	lower := slices.ContainsFunc(d.Bars, func(b plotdata.PolicyCost) bool { return b.LowerBound })
 	p := barPlot(lowerAxis("USD", lower))
-	p.X.Tick.Marker = Ticks{Prefix: "$", MinDecimals: 2}
+	p.X.Tick.Marker = axis.Ticks{Prefix: "$", MinDecimals: 2}
 	hb := policyBars(d)
 	addBars(p, hb, "no runs")
 	if len(d.Bars) > 1 {

@@ -12,46 +12,6 @@ import (
 	"github.com/ctxlab/ctxlab/simulate"
 )
 
-func majors(t Ticks, lo, hi float64) (labels []string, minors int) {
-	for _, k := range t.Ticks(lo, hi) {
-		if k.IsMinor() {
-			minors++
-			continue
-		}
-		labels = append(labels, k.Label)
-	}
-	return labels, minors
-}
-
-func TestTicks(t *testing.T) {
-	for _, c := range []struct {
-		t      Ticks
-		lo, hi float64
-		want   []string
-		minors int
-	}{
-		// Step 50,000 (the first round step ≥ 200,000/5), minors every 10,000.
-		{Ticks{}, 0, 208000, []string{"0", "50,000", "100,000", "150,000", "200,000"}, 16},
-		// Integer axis: step 1, no minors.
-		{Ticks{Integer: true}, 0.5, 5.5, []string{"1", "2", "3", "4", "5"}, 0},
-		// Integer axis: 3,060/5 = 612 rounds up to 1,000; minors every 200.
-		{Ticks{Integer: true}, -30, 3030, []string{"0", "1,000", "2,000", "3,000"}, 12},
-		// Money: step 0.2, two decimals.
-		{Ticks{Prefix: "$", MinDecimals: 2}, 0, 0.75, []string{"$0.00", "$0.20", "$0.40", "$0.60"}, 3 * 4},
-		// Step 2.5 keeps one decimal.
-		{Ticks{Suffix: " h"}, 0, 11, []string{"0.0 h", "2.5 h", "5.0 h", "7.5 h", "10.0 h"}, 18},
-	} {
-		got, minors := majors(c.t, c.lo, c.hi)
-		if !reflect.DeepEqual(got, c.want) || minors != c.minors {
-			t.Errorf("%+v.Ticks(%v, %v) = %q and %d minors, want %q and %d", c.t, c.lo, c.hi, got, minors, c.want, c.minors)
-		}
-	}
-	// A degenerate range does not panic.
-	if n := len((Ticks{}).Ticks(3, 3)); n != 1 {
-		t.Errorf("Ticks(3, 3): %d ticks", n)
-	}
-}
-
 func TestFileName(t *testing.T) {
 	for _, c := range []struct{ session, kind, policy, format, want string }{
 		{"4a5c6ea5-9101", KindContext, "", "png", "4a5c6ea5-9101-context.png"},

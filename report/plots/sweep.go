@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
+	"github.com/ctxlab/ctxlab/report/plots/axis"
 	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
@@ -190,8 +191,8 @@ func Sweep(d plotdata.SweepData, sessions int, opt Options) *Figure {
 	case d.Ticks != nil:
 		p.X.Tick.Marker = labelTicks(d.Ticks)
 	case d.Log:
-		p.X.Scale = log2Scale{}
-		p.X.Tick.Marker = gridTicks(d.Values, valueLabels(d.Values))
+		p.X.Scale = axis.Log2Scale{}
+		p.X.Tick.Marker = axis.GridTicks(d.Values, valueLabels(d.Values))
 	}
 	f := &Figure{Title: title("Sweep: "+strings.ToLower(metricTitle(d.Objective))+" per session against "+d.Param, sessionsTitle(sessions), "")}
 	styles := sweepStyles(d.Lines)
@@ -274,11 +275,11 @@ func sweepRanges(p *plot.Plot, d plotdata.SweepData) {
 	case d.Ticks != nil:
 		p.X.Min, p.X.Max = -0.3, float64(len(d.Ticks))-0.7
 	case d.Log:
-		p.X.Min, p.X.Max = padRange(d.Values[0], d.Values[len(d.Values)-1], 0.04, true)
+		p.X.Min, p.X.Max = axis.PadRange(d.Values[0], d.Values[len(d.Values)-1], 0.04, true)
 	default:
-		p.X.Min, p.X.Max = padRange(xlo, xhi, 0.04, false)
+		p.X.Min, p.X.Max = axis.PadRange(xlo, xhi, 0.04, false)
 	}
-	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.06, false)
+	p.Y.Min, p.Y.Max = axis.PadRange(ylo, yhi, 0.06, false)
 }
 
 // hasInterval reports whether some line has an interval to draw.
@@ -488,52 +489,7 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 	p.Y.Tick.Marker = unitTicks(d.B.Unit)
 	p.Add(grid(true))
 	f := &Figure{Title: title("Sweep: Pareto front of "+strings.ToLower(metricTitle(d.A))+" and "+strings.ToLower(metricTitle(d.B)), sessionsTitle(sessions), "")}
-	var scatter []plot.Plotter
-	var all []plotdata.XY
-	// Points of several bases at one place are drawn one inside the
-	// other, the first base's largest, so that each shows (a base's own
-	// points at one place are one marker).
-	bases := map[plotdata.XY][]string{} // the bases at each place, in the order drawn
-	for _, b := range d.Bases {
-		for _, pt := range d.Points {
-			q := plotdata.XY{X: pt.A, Y: pt.B}
-			if pt.Base == b && !slices.Contains(bases[q], b) {
-				bases[q] = append(bases[q], b)
-			}
-		}
-	}
-	for i, base := range d.Bases {
-		c, g := seriesStyle(i)
-		sty := draw.GlyphStyle{Color: c, Shape: g, Radius: markRadius}
-		var xys []plotdata.XY
-		byRadius := map[vg.Length]*marks{}
-		var order []vg.Length
-		for _, pt := range d.Points {
-			if pt.Base != base {
-				continue
-			}
-			q := plotdata.XY{X: pt.A, Y: pt.B}
-			xys = append(xys, q)
-			r := markRadius
-			if bs := bases[q]; len(bs) > 1 {
-				r = tiedRadius(slices.Index(bs, base))
-			}
-			if byRadius[r] == nil {
-				byRadius[r] = &marks{Glyph: sty}
-				byRadius[r].Glyph.Radius = r
-				order = append(order, r)
-			}
-			byRadius[r].XYs = append(byRadius[r].XYs, q)
-		}
-		if len(xys) == 0 {
-			continue
-		}
-		all = append(all, xys...)
-		for _, r := range order {
-			scatter = append(scatter, byRadius[r])
-		}
-		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("%s (%s)", base, numtext.Count(len(xys), "point", "points")), Thumbs: []plot.Thumbnailer{&marks{Glyph: sty}}})
-	}
+	scatter, all := paretoScatter(d, f)
 	// The references: marked and labelled, in the legend, and kept in
 	// view by the axes.
 	var refMarks []plot.Plotter
@@ -583,10 +539,60 @@ func Pareto(d plotdata.ParetoData, sessions int, opt Options) *Figure {
 	}
 	p.Add(pl)
 	xlo, xhi, ylo, yhi := xyRange(append(slices.Clip(all), refXYs...))
-	p.X.Min, p.X.Max = padRange(xlo, xhi, 0.08, false)
-	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.1, false)
+	p.X.Min, p.X.Max = axis.PadRange(xlo, xhi, 0.08, false)
+	p.Y.Min, p.Y.Max = axis.PadRange(ylo, yhi, 0.1, false)
 	f.Panels = []*plot.Plot{p}
 	return f
+}
+
+// paretoScatter is the Pareto plot's points, a colour and marker per base
+// policy, each base's entry added to f's legend; all is every point drawn.
+func paretoScatter(d plotdata.ParetoData, f *Figure) (scatter []plot.Plotter, all []plotdata.XY) {
+	// Points of several bases at one place are drawn one inside the
+	// other, the first base's largest, so that each shows (a base's own
+	// points at one place are one marker).
+	bases := map[plotdata.XY][]string{} // the bases at each place, in the order drawn
+	for _, b := range d.Bases {
+		for _, pt := range d.Points {
+			q := plotdata.XY{X: pt.A, Y: pt.B}
+			if pt.Base == b && !slices.Contains(bases[q], b) {
+				bases[q] = append(bases[q], b)
+			}
+		}
+	}
+	for i, base := range d.Bases {
+		c, g := seriesStyle(i)
+		sty := draw.GlyphStyle{Color: c, Shape: g, Radius: markRadius}
+		var xys []plotdata.XY
+		byRadius := map[vg.Length]*marks{}
+		var order []vg.Length
+		for _, pt := range d.Points {
+			if pt.Base != base {
+				continue
+			}
+			q := plotdata.XY{X: pt.A, Y: pt.B}
+			xys = append(xys, q)
+			r := markRadius
+			if bs := bases[q]; len(bs) > 1 {
+				r = tiedRadius(slices.Index(bs, base))
+			}
+			if byRadius[r] == nil {
+				byRadius[r] = &marks{Glyph: sty}
+				byRadius[r].Glyph.Radius = r
+				order = append(order, r)
+			}
+			byRadius[r].XYs = append(byRadius[r].XYs, q)
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		all = append(all, xys...)
+		for _, r := range order {
+			scatter = append(scatter, byRadius[r])
+		}
+		f.Legend = append(f.Legend, LegendEntry{Text: fmt.Sprintf("%s (%s)", base, numtext.Count(len(xys), "point", "points")), Thumbs: []plot.Thumbnailer{&marks{Glyph: sty}}})
+	}
+	return scatter, all
 }
 
 // frontSteps draws the front as a staircase, a step at a time: dashed

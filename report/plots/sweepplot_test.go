@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/ctxlab/ctxlab/report/plots/axis"
 	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 	"github.com/ctxlab/ctxlab/report/plots/plotdata/plotdatatest"
 	"github.com/ctxlab/ctxlab/simulate"
@@ -44,8 +44,8 @@ func TestSweepLogAxis(t *testing.T) {
 		t.Errorf("line %+v", l)
 	}
 	p := f.Panels[0]
-	if _, ok := p.X.Scale.(log2Scale); !ok {
-		t.Fatalf("x scale %T, want log2Scale", p.X.Scale)
+	if _, ok := p.X.Scale.(axis.Log2Scale); !ok {
+		t.Fatalf("x scale %T, want axis.Log2Scale", p.X.Scale)
 	}
 	var vals []float64
 	var labels []string
@@ -60,21 +60,6 @@ func TestSweepLogAxis(t *testing.T) {
 	}
 	if p.X.Label.Text != "k (log scale)" {
 		t.Errorf("x label %q", p.X.Label.Text)
-	}
-}
-
-// More than twelve grid values: every second is labelled, the rest are
-// unlabelled ticks.
-func TestGridTicksThinned(t *testing.T) {
-	var vs []float64
-	var ls []string
-	for i := range 13 {
-		vs = append(vs, float64(int(1)<<i))
-		ls = append(ls, fmt.Sprint(1<<i))
-	}
-	ts := gridTicks(vs, ls)
-	if len(ts) != 13 || ts[0].Label != "1" || ts[1].Label != "" || ts[2].Label != "4" || ts[12].Label != "4096" {
-		t.Errorf("ticks %+v", ts)
 	}
 }
 
@@ -289,22 +274,6 @@ func TestSweepPadded(t *testing.T) {
 				t.Errorf("point (%v, %v) at (%.3f, %.3f) of the axes", l.X[k], l.P10[k], x, y)
 			}
 		}
-	}
-	// 2 to 32 padded by a factor 16^0.04 = 2^0.16 each side.
-	if lo, hi := padRange(2, 32, 0.04, true); !approx(lo*hi, 64) || !approx(hi/32, 1.1172871380722203) {
-		t.Errorf("padRange(2, 32) = %v, %v", lo, hi)
-	}
-	if lo, hi := padRange(1, 3, 0.1, false); !approx(lo, 0.8) || !approx(hi, 3.2) {
-		t.Errorf("padRange(1, 3) = %v, %v", lo, hi)
-	}
-	if lo, hi := padRange(5, 5, 0.1, false); !approx(lo, 4.5) || !approx(hi, 5.5) {
-		t.Errorf("padRange(5, 5) = %v, %v", lo, hi)
-	}
-	if lo, hi := padRange(4, 4, 0.1, true); lo != 2 || hi != 8 {
-		t.Errorf("padRange(4, 4, log) = %v, %v", lo, hi)
-	}
-	if lo, hi := padRange(math.Inf(1), math.Inf(-1), 0.1, false); lo != 0 || hi != 1 {
-		t.Errorf("padRange of no data = %v, %v", lo, hi)
 	}
 }
 
@@ -680,19 +649,6 @@ func TestSweepReferences(t *testing.T) {
 	}
 	if err := Pareto(plotdata.ParetoSeries(points, totals, cost, peak), 2, Options{}).Write(&b, "svg"); err != nil || a.String() != b.String() {
 		t.Errorf("Pareto without references differs from the plain figure (%v)", err)
-	}
-}
-
-// TestLog2Scale: no panic on values a log axis cannot place.
-func TestLog2Scale(t *testing.T) {
-	s := log2Scale{}
-	for _, c := range [][3]float64{{0, 32, 8}, {2, 32, 0}, {2, 32, -1}, {32, 2, 8}, {2, 2, 2}} {
-		if got := s.Normalize(c[0], c[1], c[2]); got != 0 {
-			t.Errorf("Normalize%v = %v, want 0", c, got)
-		}
-	}
-	if got := s.Normalize(1, 1024, 32); got != 0.5 {
-		t.Errorf("Normalize(1, 1024, 32) = %v, want 0.5", got)
 	}
 }
 

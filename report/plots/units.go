@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"github.com/ctxlab/ctxlab/report/plots/axis"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 )
 
@@ -59,26 +60,11 @@ func axisLabel(m metric.Metric, of string) string {
 func unitTicks(u metric.Unit) plot.Ticker {
 	switch u {
 	case metric.USD:
-		return Ticks{Prefix: "$", MinDecimals: 2}
+		return axis.Ticks{Prefix: "$", MinDecimals: 2}
 	case metric.Ratio:
-		return scaledTicks{T: Ticks{Suffix: "%"}, Factor: 100}
+		return axis.Scaled{T: axis.Ticks{Suffix: "%"}, Factor: 100}
 	case metric.Calls, metric.Count, metric.CallNo, metric.Boolean:
-		return Ticks{Integer: true}
+		return axis.Ticks{Integer: true}
 	}
-	return Ticks{}
-}
-
-// scaledTicks places and labels ticks in units Factor times the data's
-// (a ratio's ticks as percentages).
-type scaledTicks struct {
-	T      Ticks
-	Factor float64
-}
-
-func (s scaledTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := s.T.Ticks(lo*s.Factor, hi*s.Factor)
-	for i := range ts {
-		ts[i].Value /= s.Factor
-	}
-	return ts
+	return axis.Ticks{}
 }

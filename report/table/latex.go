@@ -30,7 +30,56 @@ const (
 // \label, letters, digits, ':' and '-' kept, anything else made '-'.
 func WriteLaTeX(w io.Writer, t *Table, label string) error {
 	t = t.Shown().clone()
-	var lacking []string // cells with characters the fonts lack, as written
+	lacking := lackingCells(t)
+	dropped := dropCaptionColumns(t)
+	lay := fitLaTeX(t)
+	long := lay.lines(t) > longLines
+	notes := latexNotes(t, &lay, dropped, lacking)
+	after := latexAfter(t)
+	size := latexSizes[lay.size]
+	if lay.sep != tabcolsep {
+		size += fmt.Sprintf("\\setlength{\\tabcolsep}{%gpt}", lay.sep)
+	}
+	var b strings.Builder
+	for k, part := range lay.parts {
+		lbl := labelText(label)
+		if k > 0 {
+			lbl += fmt.Sprintf(":%d", k+1)
+		}
+		caption := fmt.Sprintf("\\caption{%s}\n\\label{%s}", Escape(partCaption(t.Title, k, len(lay.parts))), lbl)
+		spec, head := latexHead(t, &lay, part)
+		if long {
+			if size != "" {
+				b.WriteString("{" + size + "\n")
+			}
+			fmt.Fprintf(&b, "\\begin{longtable}{%s}\n%s \\\\\n%s%s\\endfirsthead\n%s\\endhead\n", spec, caption, notes, head, head)
+			fmt.Fprintf(&b, "\\midrule\n\\multicolumn{%d}{r}{\\emph{continued}} \\\\\n\\endfoot\n\\bottomrule\n\\endlastfoot\n", len(part))
+		} else {
+			fmt.Fprintf(&b, "\\begin{table}[htbp]\n\\centering\n%s\n%s", caption, notes)
+			if size != "" {
+				b.WriteString(size + "\n")
+			}
+			fmt.Fprintf(&b, "\\begin{tabular}{%s}\n%s", spec, head)
+		}
+		writeLaTeXRows(&b, t, &lay, part)
+		if long {
+			b.WriteString("\\end{longtable}\n")
+			if size != "" {
+				b.WriteString("}\n")
+			}
+			b.WriteString(after + "\n")
+			continue
+		}
+		b.WriteString("\\bottomrule\n\\end{tabular}\n" + after + "\\end{table}\n\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// lackingCells lists, once each in the order of the rows, the cells of t
+// with characters the standard LaTeX fonts lack.
+func lackingCells(t *Table) []string {
+	var lacking []string
 	seen := map[string]bool{}
 	for _, r := range t.Rows {
 		for _, c := range r {
@@ -40,108 +89,93 @@ func WriteLaTeX(w io.Writer, t *Table, label string) error {
 			}
 		}
 	}
-	dropped := dropCaptionColumns(t)
-	lay := fitLaTeX(t)
-	long := lay.lines(t) > longLines
-	var b strings.Builder
-	for k, part := range lay.parts {
-		lbl := labelText(label)
-		if k > 0 {
-			lbl += fmt.Sprintf(":%d", k+1)
+	return lacking
+}
+
+// latexNotes is the comment lines under each part's caption: the table's
+// note, then what fitting it to the page changed.
+func latexNotes(t *Table, lay *latexLayout, dropped, lacking []string) string {
+	var notes strings.Builder
+	for _, line := range strings.Split(t.NoteText(), "\n") {
+		if line != "" {
+			fmt.Fprintf(&notes, "%% %s\n", line)
 		}
-		caption := fmt.Sprintf("\\caption{%s}\n\\label{%s}", Escape(partCaption(t.Title, k, len(lay.parts))), lbl)
-		var notes strings.Builder
-		for _, line := range strings.Split(t.NoteText(), "\n") {
-			if line != "" {
-				fmt.Fprintf(&notes, "%% %s\n", line)
-			}
-		}
-		if len(dropped) > 0 {
-			fmt.Fprintf(&notes, "%% left out, as the caption says it: %s\n", strings.Join(dropped, ", "))
-		}
-		if len(lay.dropped) > 0 {
-			fmt.Fprintf(&notes, "%% left out to fit the text width: %s (--format csv or json has every column)\n", strings.Join(lay.dropped, ", "))
-		}
-		if len(lay.parts) > 1 {
-			fmt.Fprintf(&notes, "%% split into %d tables to fit the text width, each with the first %s\n", len(lay.parts), numtext.Count(keys(t), "column", "columns"))
-		}
-		if len(lay.cut) > 0 {
-			fmt.Fprintf(&notes, "%% cut with \\ldots to fit the text width: %s (--format csv has every cell whole)\n", strings.Join(lay.cut, ", "))
-		}
-		if len(lacking) > 0 {
-			fmt.Fprintf(&notes, "%% ? stands for characters the standard LaTeX fonts lack (xelatex or lualatex can set them): %s\n", strings.Join(lacking, "; "))
-		}
-		spec := make([]byte, len(part))
-		header := make([]string, len(part))
-		for j, i := range part {
-			spec[j] = 'l'
-			if lay.numeric[i] {
-				spec[j] = 'r'
-			}
-			header[j] = Escape(t.Columns[i].Name)
-		}
-		head := fmt.Sprintf("\\toprule\n%s \\\\\n\\midrule\n", strings.Join(header, " & "))
-		size := latexSizes[lay.size]
-		if lay.sep != tabcolsep {
-			size += fmt.Sprintf("\\setlength{\\tabcolsep}{%gpt}", lay.sep)
-		}
-		if long {
-			if size != "" {
-				b.WriteString("{" + size + "\n")
-			}
-			fmt.Fprintf(&b, "\\begin{longtable}{%s}\n%s \\\\\n%s%s\\endfirsthead\n%s\\endhead\n", spec, caption, notes.String(), head, head)
-			fmt.Fprintf(&b, "\\midrule\n\\multicolumn{%d}{r}{\\emph{continued}} \\\\\n\\endfoot\n\\bottomrule\n\\endlastfoot\n", len(part))
-		} else {
-			fmt.Fprintf(&b, "\\begin{table}[htbp]\n\\centering\n%s\n%s", caption, notes.String())
-			if size != "" {
-				b.WriteString(size + "\n")
-			}
-			fmt.Fprintf(&b, "\\begin{tabular}{%s}\n%s", spec, head)
-		}
-		if len(t.Rows) == 0 {
-			empty := t.Empty
-			if empty == "" {
-				empty = "none"
-			}
-			fmt.Fprintf(&b, "\\multicolumn{%d}{l}{\\emph{%s}} \\\\\n", max(len(part), 1), Escape(empty))
-		}
-		for _, r := range t.Rows {
-			cells := make([]string, len(part))
-			for j, i := range part {
-				if i >= len(r) {
-					continue
-				}
-				cells[j] = Escape(r[i].Text)
-				switch {
-				case lay.prose[i] > 0 && lay.wrapName[i]:
-					cells[j] = fmt.Sprintf("\\parbox[t]{%s}{\\raggedright %s\\strut}", ems(lay.prose[i], lay.size), breakName(r[i].Text))
-				case lay.prose[i] > 0:
-					cells[j] = fmt.Sprintf("\\parbox[t]{%s}{\\raggedright %s\\strut}", ems(lay.prose[i], lay.size), cells[j])
-				case lay.numeric[i]:
-					cells[j] = minus(cells[j])
-				}
-			}
-			fmt.Fprintf(&b, "%s \\\\\n", strings.Join(cells, " & "))
-		}
-		var after strings.Builder
-		if t.More > 0 {
-			fmt.Fprintf(&after, "%% %d more rows left out (raise --top)\n", t.More)
-		}
-		if t.Legend != "" {
-			fmt.Fprintf(&after, "%% %s\n", strings.ReplaceAll(t.Legend, "\n", "\n% "))
-		}
-		if long {
-			b.WriteString("\\end{longtable}\n")
-			if size != "" {
-				b.WriteString("}\n")
-			}
-			b.WriteString(after.String() + "\n")
-			continue
-		}
-		b.WriteString("\\bottomrule\n\\end{tabular}\n" + after.String() + "\\end{table}\n\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if len(dropped) > 0 {
+		fmt.Fprintf(&notes, "%% left out, as the caption says it: %s\n", strings.Join(dropped, ", "))
+	}
+	if len(lay.dropped) > 0 {
+		fmt.Fprintf(&notes, "%% left out to fit the text width: %s (--format csv or json has every column)\n", strings.Join(lay.dropped, ", "))
+	}
+	if len(lay.parts) > 1 {
+		fmt.Fprintf(&notes, "%% split into %d tables to fit the text width, each with the first %s\n", len(lay.parts), numtext.Count(keys(t), "column", "columns"))
+	}
+	if len(lay.cut) > 0 {
+		fmt.Fprintf(&notes, "%% cut with \\ldots to fit the text width: %s (--format csv has every cell whole)\n", strings.Join(lay.cut, ", "))
+	}
+	if len(lacking) > 0 {
+		fmt.Fprintf(&notes, "%% ? stands for characters the standard LaTeX fonts lack (xelatex or lualatex can set them): %s\n", strings.Join(lacking, "; "))
+	}
+	return notes.String()
+}
+
+// latexAfter is the comment lines after each part's rows: the rows left
+// out and the legend.
+func latexAfter(t *Table) string {
+	var after strings.Builder
+	if t.More > 0 {
+		fmt.Fprintf(&after, "%% %d more rows left out (raise --top)\n", t.More)
+	}
+	if t.Legend != "" {
+		fmt.Fprintf(&after, "%% %s\n", strings.ReplaceAll(t.Legend, "\n", "\n% "))
+	}
+	return after.String()
+}
+
+// latexHead is a part's column spec (numbers right, the rest left) and its
+// header lines between \toprule and \midrule.
+func latexHead(t *Table, lay *latexLayout, part []int) (spec, head string) {
+	cols := make([]byte, len(part))
+	header := make([]string, len(part))
+	for j, i := range part {
+		cols[j] = 'l'
+		if lay.numeric[i] {
+			cols[j] = 'r'
+		}
+		header[j] = Escape(t.Columns[i].Name)
+	}
+	return string(cols), fmt.Sprintf("\\toprule\n%s \\\\\n\\midrule\n", strings.Join(header, " & "))
+}
+
+// writeLaTeXRows writes a part's rows (or the line that says it has
+// none): cells escaped, prose wrapped in a \parbox, numbers with a true
+// minus sign.
+func writeLaTeXRows(b *strings.Builder, t *Table, lay *latexLayout, part []int) {
+	if len(t.Rows) == 0 {
+		empty := t.Empty
+		if empty == "" {
+			empty = "none"
+		}
+		fmt.Fprintf(b, "\\multicolumn{%d}{l}{\\emph{%s}} \\\\\n", max(len(part), 1), Escape(empty))
+	}
+	for _, r := range t.Rows {
+		cells := make([]string, len(part))
+		for j, i := range part {
+			if i >= len(r) {
+				continue
+			}
+			cells[j] = Escape(r[i].Text)
+			switch {
+			case lay.prose[i] > 0 && lay.wrapName[i]:
+				cells[j] = fmt.Sprintf("\\parbox[t]{%s}{\\raggedright %s\\strut}", ems(lay.prose[i], lay.size), breakName(r[i].Text))
+			case lay.prose[i] > 0:
+				cells[j] = fmt.Sprintf("\\parbox[t]{%s}{\\raggedright %s\\strut}", ems(lay.prose[i], lay.size), cells[j])
+			case lay.numeric[i]:
+				cells[j] = minus(cells[j])
+			}
+		}
+		fmt.Fprintf(b, "%s \\\\\n", strings.Join(cells, " & "))
+	}
 }
 
 // LongLaTeX reports whether WriteLaTeX sets t as a longtable: more lines

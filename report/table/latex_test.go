@@ -98,3 +98,21 @@ observed & $\$$0.30 & --- \\
 		t.Errorf("empty table:\n%s", b.String())
 	}
 }
+
+// TestLabelText keeps letters, digits, ':' and '-', each range's ends
+// included, and makes the characters either side of them '-'.
+func TestLabelText(t *testing.T) {
+	if got, want := labelText("azAZ09:-`{@[/;_ é"), "azAZ09:----------"; got != want {
+		t.Errorf("labelText = %q, want %q", got, want)
+	}
+}
+
+// TestTypesettable: a line break is set (as a space), a character the
+// standard fonts lack is not.
+func TestTypesettable(t *testing.T) {
+	for s, want := range map[string]bool{"a\nb": true, "plain": true, "😀": false, "a😀": false} {
+		if got := Typesettable(s); got != want {
+			t.Errorf("Typesettable(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

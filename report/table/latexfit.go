@@ -323,59 +323,79 @@ func withKeys(k int, cols []int) []int {
 // cells different, until the part fits or nothing more is gained.
 func (lay *latexLayout) cutText(t *Table, part []int) {
 	for lay.width(t, part) > latexWidth {
-		best := -1
-		for _, i := range part {
-			c := t.Columns[i]
-			if (c.Kind == Text || c.Kind == ID || c.Kind == Fixed && !lay.numeric[i]) && lay.prose[i] == 0 && (best < 0 || lay.colWidth(t, i) > lay.colWidth(t, best)) {
-				best = i
-			}
-		}
+		best := lay.widestText(t, part)
 		if best < 0 {
 			return
 		}
-		values := lay.whole[best]
-		if values == nil {
-			values = make([]string, len(t.Rows))
-			for r, row := range t.Rows {
-				values[r] = row[best].Text
-			}
-			if lay.whole == nil {
-				lay.whole = map[int][]string{}
-			}
-			lay.whole[best] = values
-		}
+		values := lay.wholeText(t, best)
 		longest := 0
 		for _, v := range values {
 			longest = max(longest, utf8.RuneCountInString(v))
 		}
-		excess := lay.width(t, part) - latexWidth
-		done := false
-		for n := longest - 1; n >= 8 && !done; n-- {
-			out, ok := latexCut(values, n, t.Columns[best].Kind == ID)
-			if !ok {
-				continue
-			}
-			w := 0.0
-			for _, v := range out {
-				w = max(w, textWidth(v, lay.size, false))
-			}
-			if lay.colWidth(t, best)-2*lay.sep-w >= excess || n == 8 {
-				for r := range t.Rows {
-					t.Rows[r][best].Text = out[r]
-				}
-				if !slices.Contains(lay.cut, t.Columns[best].Name) {
-					lay.cut = append(lay.cut, t.Columns[best].Name)
-				}
-				done = true
-			}
-		}
-		if !done {
+		if !lay.cutColumn(t, part, best, values, longest) {
 			return
 		}
 		if lay.width(t, part) > latexWidth && longest <= 9 {
 			return
 		}
 	}
+}
+
+// widestText is the widest column of part that cutText may shorten: text,
+// an id or a fixed non-numeric column, not wrapped as prose; -1 if none.
+func (lay *latexLayout) widestText(t *Table, part []int) int {
+	best := -1
+	for _, i := range part {
+		c := t.Columns[i]
+		if (c.Kind == Text || c.Kind == ID || c.Kind == Fixed && !lay.numeric[i]) && lay.prose[i] == 0 && (best < 0 || lay.colWidth(t, i) > lay.colWidth(t, best)) {
+			best = i
+		}
+	}
+	return best
+}
+
+// wholeText is column i's cells as they were before any cut, kept on the
+// first cut so that each later one starts from the whole text.
+func (lay *latexLayout) wholeText(t *Table, i int) []string {
+	if values := lay.whole[i]; values != nil {
+		return values
+	}
+	values := make([]string, len(t.Rows))
+	for r, row := range t.Rows {
+		values[r] = row[i].Text
+	}
+	if lay.whole == nil {
+		lay.whole = map[int][]string{}
+	}
+	lay.whole[i] = values
+	return values
+}
+
+// cutColumn cuts column best's values to the longest length below longest
+// (and at least 8 characters) that keeps them different and makes up the
+// part's excess width, or to 8; it reports whether it found a cut.
+func (lay *latexLayout) cutColumn(t *Table, part []int, best int, values []string, longest int) bool {
+	excess := lay.width(t, part) - latexWidth
+	for n := longest - 1; n >= 8; n-- {
+		out, ok := latexCut(values, n, t.Columns[best].Kind == ID)
+		if !ok {
+			continue
+		}
+		w := 0.0
+		for _, v := range out {
+			w = max(w, textWidth(v, lay.size, false))
+		}
+		if lay.colWidth(t, best)-2*lay.sep-w >= excess || n == 8 {
+			for r := range t.Rows {
+				t.Rows[r][best].Text = out[r]
+			}
+			if !slices.Contains(lay.cut, t.Columns[best].Name) {
+				lay.cut = append(lay.cut, t.Columns[best].Name)
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // width is the typeset width of the columns cols: each column's widest

@@ -1,4 +1,8 @@
-package plots
+// Package axis places and labels the ticks of ctxlab's plots (round
+// steps, thousand separators, units, a grid's own values), scales an axis
+// by the logarithm of its values, and pads an axis' range: what gonum/plot
+// leaves to a plot's Ticker and Normalizer, apart from the figures.
+package axis
 
 import (
 	"math"

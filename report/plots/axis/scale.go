@@ -1,4 +1,4 @@
-package plots
+package axis
 
 import (
 	"math"
@@ -6,13 +6,14 @@ import (
 	"gonum.org/v1/plot"
 )
 
-// log2Scale is a logarithmic axis (base 2, though the base does not change
+// Log2Scale is a logarithmic axis (base 2, though the base does not change
 // where a value falls): a geometric grid (2, 4, 8, 16, 32) is evenly
 // spaced on it. Unlike gonum's LogScale it never panics: a value, or an
 // axis end, at or below zero falls at the axis' start.
-type log2Scale struct{}
+type Log2Scale struct{}
 
-func (log2Scale) Normalize(lo, hi, x float64) float64 {
+// Normalize implements plot.Normalizer.
+func (Log2Scale) Normalize(lo, hi, x float64) float64 {
 	if !(lo > 0) || !(hi > lo) || !(x > 0) {
 		return 0
 	}
@@ -23,9 +24,9 @@ func (log2Scale) Normalize(lo, hi, x float64) float64 {
 // every second (third, …) is labelled and the rest are minor ticks.
 const maxGridLabels = 12
 
-// gridTicks are ticks at a grid's values, labelled by labels[i]:
+// GridTicks are ticks at a grid's values, labelled by labels[i]:
 // a geometric grid on a log axis reads as the values swept.
-func gridTicks(values []float64, labels []string) plot.ConstantTicks {
+func GridTicks(values []float64, labels []string) plot.ConstantTicks {
 	every := (len(values) + maxGridLabels - 1) / maxGridLabels
 	var out plot.ConstantTicks
 	for i, v := range values {
@@ -38,11 +39,11 @@ func gridTicks(values []float64, labels []string) plot.ConstantTicks {
 	return out
 }
 
-// padRange widens [lo, hi] by frac of its span on each side (of its
+// PadRange widens [lo, hi] by frac of its span on each side (of its
 // logarithm's on a log axis), so that no marker sits on an axis or is cut
 // by the frame; a range of one value gets a span of its own, an empty one
 // (infinite ends) is 0 to 1.
-func padRange(lo, hi, frac float64, log bool) (float64, float64) {
+func PadRange(lo, hi, frac float64, log bool) (float64, float64) {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		return 0, 1
 	}
@@ -58,4 +59,20 @@ func padRange(lo, hi, frac float64, log bool) (float64, float64) {
 		span = math.Max(math.Abs(lo), 1)
 	}
 	return lo - span*frac, hi + span*frac
+}
+
+// Scaled places and labels ticks in units Factor times the data's (a
+// ratio's ticks as percentages).
+type Scaled struct {
+	T      Ticks
+	Factor float64
+}
+
+// Ticks implements plot.Ticker.
+func (s Scaled) Ticks(lo, hi float64) []plot.Tick {
+	ts := s.T.Ticks(lo*s.Factor, hi*s.Factor)
+	for i := range ts {
+		ts[i].Value /= s.Factor
+	}
+	return ts
 }
