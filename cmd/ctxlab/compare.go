@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/view"
@@ -102,8 +103,8 @@ whole input, into DIR (see docs/plots.md).`,
 	f.BoolVar(&o.fidelity, "fidelity", false, "add the fidelity table: observed and claude-code against the transcript")
 	f.StringVar(&o.by, "by", "", "with --fidelity, also sum the fidelity rows by "+strings.Join(fidelityBys, " or ")+" (the Claude Code version most of a session's calls recorded)")
 	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.CompareCSVTables, ", ")+" (default compare)")
-	takes(f, "by", fidelityBys)
-	takes(f, "section", view.CompareCSVTables)
+	cliflag.Takes(f, "by", fidelityBys)
+	cliflag.Takes(f, "section", view.CompareCSVTables)
 	f.BoolVar(&o.calls, "calls", false, "add every run's simulated calls and summarizer calls (JSON: each run's limits, calls and summaries, which ctxlab plot draws)")
 	o.stats.addFlags(f)
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, the cost of each policy over all) into this directory")

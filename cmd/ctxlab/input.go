@@ -109,7 +109,7 @@ func (o *outputOptions) addFlags(f *pflag.FlagSet) {
 		o.formats = render.For(o.kind)
 	}
 	f.StringVar(&o.format, "format", o.formats[0], "output format: "+strings.Join(o.formats, ", "))
-	takes(f, "format", o.formats)
+	cliflag.Takes(f, "format", o.formats)
 	if slices.Contains(o.formats, string(report.JSON)) {
 		f.BoolVar(&o.json, string(report.JSON), false, "short for --format "+string(report.JSON))
 		o.jsonSet = f.Changed

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/batch"
@@ -99,7 +98,7 @@ func run(args []string, e env) int {
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.AddCommand(commandsFor(args, e)...)
-	completeFlagValues(root)
+	cliflag.CompleteWords(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: cliflag.FlagError(c, err)}
 	})
@@ -154,30 +153,6 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// wordsKey annotates a flag with the words it takes (takes), which the
-// shell completes.
-const wordsKey = "ctxlab-words"
-
-// takes records, where a flag is defined, the words it takes: the list
-// its value is checked against, which completion offers.
-func takes(f *pflag.FlagSet, name string, words []string) {
-	_ = f.SetAnnotation(name, wordsKey, words) // fails only for a flag that does not exist
-}
-
-// completeFlagValues registers, on every command, the completion of each
-// flag that takes one of a few words. cobra's completion reads a
-// one-letter long flag (--x) as a shorthand and finds no such flag: --x is
-// not completed.
-func completeFlagValues(root *cobra.Command) {
-	for _, c := range root.Commands() {
-		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if ws, ok := f.Annotations[wordsKey]; ok {
-				_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(ws, cobra.ShellCompDirectiveNoFileComp))
-			}
-		})
-	}
 }
 
 func groupBys() []string {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/report/plots"
 	"github.com/ctxlab/ctxlab/report/plots/plotdata"
 )
@@ -102,7 +103,7 @@ func (o *plotOptions) addFlags(f *pflag.FlagSet, dirFlag, dirUsage string) {
 	}
 	last := len(plots.Formats) - 1
 	f.StringVar(&o.format, "plot-format", plots.Formats[0], "image format of the plots: "+strings.Join(plots.Formats[:last], ", ")+" or "+plots.Formats[last])
-	takes(f, "plot-format", plots.Formats)
+	cliflag.Takes(f, "plot-format", plots.Formats)
 	f.StringVar(&o.x, "x", plotAxes[0], "x axis of the context plot: call (the call's number) or time (hours since the first call)")
 	f.IntVar(&o.top, "plot-top", plotdata.DefaultTop, "bars kept in the tokens and duplicates plots")
 }

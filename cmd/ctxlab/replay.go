@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/report"
@@ -65,7 +66,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 	f.BoolVar(&o.detail, "detail", false, "with several sessions, print each session's reports after the overview")
 	f.StringVar(&o.by, "by", "", "print usage grouped by day, week, month, project, model or session instead")
 	f.StringVar(&o.order, "order", "", "with --by day, week, month or block: asc, oldest first (default), or desc, newest first")
-	takes(f, "order", orders)
+	cliflag.Takes(f, "order", orders)
 	f.StringVar(&o.now, "now", "", "with --by block, mark the block open at this time (a time, a date, or now for the clock)")
 	f.BoolVar(&o.breakdown, "breakdown", false, "with --by day, week, month, project or session, split each group by model")
 	f.StringVar(&o.tz, "tz", "UTC", "time zone of dates and of --by's days, weeks and months (an IANA name, or Local)")
@@ -80,7 +81,7 @@ list; each one's projects/ folder), else ~/.config/claude/projects and
 		}
 		return report.Sections, cobra.ShellCompDirectiveNoFileComp
 	})
-	takes(f, "by", groupBys())
+	cliflag.Takes(f, "by", groupBys())
 	f.StringVar(&o.policy, "policy", "", "replay each session under this policy spec (see ctxlab policies)")
 	f.BoolVar(&o.calls, "calls", false, "with --policy, print every simulated call")
 	o.plot.addFlags(f, "plot", "write plots of each session (and, with several, of the whole input) into this directory")

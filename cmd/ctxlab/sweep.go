@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/view"
@@ -59,7 +60,7 @@ rerun and checked. docs/sweep.md has a worked example.`,
 	f.StringVar(&o.stats.baseline, "baseline", policies.Observed().Name(), "the policy spec every point is compared against, session by session (a grid point's spec, or run apart on every session)")
 	o.stats.addTestFlags(f)
 	f.StringVar(&o.section, "section", "", "with --format csv, the one table to write: "+strings.Join(view.SweepCSVTables, ", ")+" (default rows)")
-	takes(f, "section", view.SweepCSVTables)
+	cliflag.Takes(f, "section", view.SweepCSVTables)
 	o.plot.addFlags(f, "plot", "draw the objective against each swept parameter (a heatmap for two, the Pareto front with --pareto) into this directory")
 	// Per-call axes and top-N lists are the session plots'; a sweep draws none.
 	for _, name := range []string{"x", "plot-top"} {

@@ -97,3 +97,27 @@ func FlagError(c *cobra.Command, err error) error {
 	}
 	return fmt.Errorf("%w (did you mean %s?)", err, strings.Join(near, " or "))
 }
+
+// wordsKey annotates a flag with the words it takes (Takes), which the
+// shell completes.
+const wordsKey = "ctxlab-words"
+
+// Takes records, where a flag is defined, the words it takes: the list
+// its value is checked against, which completion offers (CompleteWords).
+func Takes(f *pflag.FlagSet, name string, words []string) {
+	_ = f.SetAnnotation(name, wordsKey, words) // fails only for a flag that does not exist
+}
+
+// CompleteWords registers, on every subcommand of root, the completion of
+// each flag that takes one of a few words (Takes). cobra's completion
+// reads a one-letter long flag (--x) as a shorthand and finds no such
+// flag: --x is not completed.
+func CompleteWords(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if ws, ok := f.Annotations[wordsKey]; ok {
+				_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(ws, cobra.ShellCompDirectiveNoFileComp))
+			}
+		})
+	}
+}

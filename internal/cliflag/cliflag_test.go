@@ -93,3 +93,27 @@ func TestFlagError(t *testing.T) {
 		t.Errorf("Usagef: %v", u)
 	}
 }
+
+// TestCompleteWords checks that a flag given its words by Takes completes
+// them, and that a flag without words gets no completion.
+func TestCompleteWords(t *testing.T) {
+	root := &cobra.Command{Use: "root"}
+	sub := &cobra.Command{Use: "sub", Run: func(*cobra.Command, []string) {}}
+	sub.Flags().String("format", "", "")
+	sub.Flags().String("other", "", "")
+	Takes(sub.Flags(), "format", []string{"json", "csv"})
+	Takes(sub.Flags(), "missing", []string{"x"}) // no such flag: ignored
+	root.AddCommand(sub)
+	CompleteWords(root)
+	f, ok := sub.GetFlagCompletionFunc("format")
+	if !ok {
+		t.Fatal("--format has no completion")
+	}
+	words, dir := f(sub, nil, "")
+	if strings.Join(words, ",") != "json,csv" || dir != cobra.ShellCompDirectiveNoFileComp {
+		t.Errorf("--format completes %v (%v), want json,csv without files", words, dir)
+	}
+	if _, ok := sub.GetFlagCompletionFunc("other"); ok {
+		t.Error("--other completes, but it takes no words")
+	}
+}
