@@ -110,6 +110,7 @@ func (s *State) Compact(c Compaction) int64 {
 	for _, it := range replaced {
 		rTok += it.Tokens
 	}
+	rTok -= e.keepGrowth(c, rTok)
 	z := e.cfg.Summarizer.Keeping(e.tr.quotes)
 	sum, carried := z.Summarize(replaced, e.carried, rTok)
 	if c.Tokens > 0 {
@@ -194,6 +195,21 @@ func (s *State) Compact(c Compaction) int64 {
 	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
 	e.sync(s)
 	return freed
+}
+
+// keepGrowth moves to the tools and system prompt, at a full compaction,
+// what they grew at the calls since the last one (TraceCall.ToolsGrowth),
+// which the usage deltas had given to those calls' items: the compaction
+// rewrites the messages, not the tools (claudecode.MCPToolsLive). It
+// returns the tokens moved, at most the replaced items' rTok.
+func (e *engine) keepGrowth(c Compaction, rTok int64) int64 {
+	if c.From != 1 || c.To != len(e.items) || e.grown <= 0 {
+		return 0
+	}
+	g := min(e.grown, rTok)
+	e.items[0].Tokens += g
+	e.grown = 0
+	return g
 }
 
 // Fork prices a side request that shares the conversation's prefix and

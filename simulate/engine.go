@@ -128,6 +128,11 @@ type Config struct {
 	// such a result as that message (Config.sentEst).
 	PersistResultsFrom string
 	PersistedChars     int
+	// ToolsGrowthMin is the least growth of the tools and system prompt
+	// at a call (TraceCall.ToolsGrowth) that a full compaction keeps
+	// (claudecode.MCPToolsLive): smaller ones can be the date or the
+	// allowed tools, which the model follows otherwise; negative keeps none.
+	ToolsGrowthMin int64
 }
 
 // DefaultConfig returns the defaults, every field set.
@@ -217,6 +222,9 @@ type engine struct {
 	lastOutput   int64  // and output
 	model        string
 	compacted    bool // a compaction happened before this call
+	// grown is the tools and system prompt's growth the calls appended
+	// since the last full compaction carried (TraceCall.ToolsGrowth).
+	grown int64
 	// key is the cache key of this call's requests (cacheKey), prevKey
 	// the previous call's; turnPos is where the latest turn's first
 	// response begins (that turn's first prompt).
@@ -292,6 +300,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.RestoreTotalTokens == 0 {
 		cfg.RestoreTotalTokens = claudecode.RestoreTotalTokens.Value
+	}
+	if cfg.ToolsGrowthMin == 0 {
+		cfg.ToolsGrowthMin = DefaultToolsGrowthMin
 	}
 	if cfg.PersistedChars <= 0 {
 		cfg.PersistedChars = claudecode.PersistPreview.Value + claudecode.PersistedWrapper.Value
@@ -694,6 +705,9 @@ func (e *engine) sideRequests(tc *TraceCall) {
 // compaction artifacts are kept only there.
 func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made string) (after, response int64) {
 	e.appendedFrom = len(e.items)
+	if m := e.cfg.ToolsGrowthMin; m > 0 && tc.ToolsGrowth >= m {
+		e.grown += tc.ToolsGrowth
+	}
 	firstOfPrev := true
 	for _, it := range tc.Items {
 		if it.Artifact && !obs {

@@ -60,6 +60,13 @@ const (
 	DefaultGatewayCacheUnit = promptcache.DefaultGatewayCacheUnit
 )
 
+// DefaultToolsGrowthMin is Config.ToolsGrowthMin's default, in tokens:
+// above what a new date or a tool allowed for good adds to the system
+// prompt (a line or two), below what an MCP server's tools add (22,193
+// and 25,748 tokens in the two sessions of the transcripts here that show
+// one connecting, docs/simulation.md).
+const DefaultToolsGrowthMin = 1000
+
 // SumMetrics adds runs of several sessions (outcome.SumMetrics).
 func SumMetrics(ms []Metrics) Metrics { return outcome.SumMetrics(ms) }
 

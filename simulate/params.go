@@ -107,6 +107,8 @@ func bind(c *Config) []Param {
 			"tokens of each re-attached file at most, before restore-reference-from (0: none)"), "RestoreFileTokensOld"},
 		Param{param.WholeOrNone(&c.RestoreTotalTokens, "restore-total-tokens", c.RestoreTotalTokens, 0,
 			"tokens of all re-attached files at most (0: none)"), "RestoreTotalTokens"},
+		Param{param.WholeOrNone(&c.ToolsGrowthMin, "tools-growth-min", c.ToolsGrowthMin, 0,
+			"tokens the tools and system prompt must grow by at a call, beyond its messages, for a full compaction to keep the growth (0: none)"), "ToolsGrowthMin"},
 		Param{param.Whole(&c.PersistedChars, "persisted-chars", c.PersistedChars, 1,
 			"characters of the message Claude Code sends in place of a tool result over its tool's limit: the preview, the saved file's path and size"), "PersistedChars"},
 		Param{param.OneOf(&c.ManualCompactions, "manual-compactions", c.ManualCompactions,

@@ -40,6 +40,7 @@ func TestParams(t *testing.T) {
 		"restore-files":           {"0", -1}, // none
 		"restore-file-tokens":     {"2_000", int64(2000)},
 		"restore-total-tokens":    {"0", int64(-1)},
+		"tools-growth-min":        {"0", int64(-1)},
 		"persist-results-from":    {"99", "99"},
 		"persisted-chars":         {"2000", 2000},
 		"restore-file-tokens-old": {"8000", int64(8000)},

@@ -82,6 +82,12 @@ type TraceCall struct {
 	// and not in a new working directory: the session's own system prompt
 	// ends there (markPrefixReads).
 	BaseRead, SysRead bool
+	// ToolsGrowth is, on a call whose recorded read fell back into the
+	// tools and system prompt (markPrefixReads' test), how much more its
+	// items carry than their estimate at the session's ratio: the tools
+	// and system prompt grew there (an MCP server connected), and the
+	// usage deltas gave that growth to the call's messages (markToolsGrowth).
+	ToolsGrowth int64
 	// Thought is set when the call's response has a thinking block.
 	Thought bool
 	// promptTime is the timestamp of the typed prompt that starts the
@@ -234,7 +240,34 @@ func Prepare(s *replay.Session) *Trace {
 	tr.Continued = th.Continues()
 	tr.MissOnlyInput = MissOnly(tr.Calls)
 	tr.markPrefixReads()
+	tr.markToolsGrowth()
 	return tr
+}
+
+// markToolsGrowth sets TraceCall.ToolsGrowth on the calls whose recorded
+// read is above zero and below the tools and system prompt's end (the
+// overhead, or a restarted process's: restartGrowth), on the previous
+// call's model (a model's first call reads its own cache) with
+// Anthropic's cache: the prompt changed before the first message there.
+// It counts only a growth at least the call's items at the session's
+// ratio, so more than twice their estimate: more than the spread of
+// tokens per unit of estimate between one message and another explains.
+func (tr *Trace) markToolsGrowth() {
+	overhead := tr.Overhead
+	for i := range tr.Calls {
+		c := &tr.Calls[i]
+		if c.Restarted {
+			overhead = max(overhead, tr.Overhead+tr.restartGrowth(c))
+		}
+		if i == 0 || tr.Calls[i-1].Model != c.Model {
+			continue
+		}
+		if r := c.Usage.CacheRead; r > 0 && r < overhead && claudecode.BillsCacheWrites(c.Model) {
+			if g := tr.restartGrowth(c); g >= tr.itemsEstimate(c) {
+				c.ToolsGrowth = g
+			}
+		}
+	}
 }
 
 // traceCalls turns the thread's measured segments into trace calls: each
@@ -472,6 +505,16 @@ func (tr *Trace) markPrefixReads() {
 func (c *TraceCall) allowedChanged() bool {
 	return c.AfterAsk && claudecode.AllowedTools.In(c.Version) && !c.CwdChanged && !c.SkillsChanged &&
 		!(c.DateChanged && claudecode.DateUTC.In(c.Version))
+}
+
+// itemsEstimate is Claude Code's estimate of call c's items, at the
+// session's ratio.
+func (tr *Trace) itemsEstimate(c *TraceCall) int64 {
+	var n int64
+	for _, it := range c.Items {
+		n += tr.Estimate(it.Est)
+	}
+	return n
 }
 
 // restartGrowth is how much more than Claude Code's estimate of its

@@ -94,7 +94,7 @@ func Facts() []Listed {
 
 		ThinkingKeywords.listed(), ThinkBasic.listed(), ThinkMiddle.listed(), ThinkHighest.listed(),
 		SecondTurn.listed(), AllowedTools.listed(), AskingTools.listed(), DateUTC.listed(), DropThinking.listed(), DropThinkingModels.listed(),
-		PostCompactTurn.listed(), SkillsReload.listed(),
+		PostCompactTurn.listed(), SkillsReload.listed(), MCPToolsLive.listed(),
 
 		MicroBySize.listed(), MicroKeep.listed(), MicroTarget.listed(), MicroMinSavings.listed(),
 		CompactableTools.listed(), Placeholder.listed(),

@@ -131,6 +131,14 @@ func hasThink(s string) bool {
 
 // The turns at which the cached conversation is rewritten, by version.
 var (
+	// MCPToolsLive: Claude Code keeps the tools of the MCP servers
+	// connected in its state, replaces a server's when it connects or
+	// reconnects (at start, /mcp), and sends each request with the state's
+	// tools: the tools ahead of the conversation grow while a session
+	// runs, and a compaction, which rewrites only the messages, keeps them.
+	MCPToolsLive = Fact{Name: "MCPToolsLive",
+		Doc:    "each request carries the tools of the MCP servers connected when it is sent, so they grow when a server connects during the session, and a compaction keeps them",
+		Source: "the bundled cli.js of 1.0.85, 2.0.76 and 2.1.7 (the MCP tools of the app state, replaced by a server's on connecting, passed to each query); usage of 2.0.76 and 2.1.7 calls that read only the base prefix and grew 22,193 and 25,748 tokens over messages of 188 and 802, and the prompt after the next compaction"}
 	// SkillsReload: from 2.1.0 Claude Code reloads the skills while a
 	// session runs (its CHANGELOG, 2.1.0: "skill hot-reload"), so a skill
 	// written in the session changes the skill list in the prompt ahead
