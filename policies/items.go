@@ -15,17 +15,25 @@ func clearGain(s *simulate.State, it simulate.Item) int64 {
 // appended returns the items the trace appends for this call, without the
 // compaction artifacts a counterfactual run skips. Unlike State.Appended,
 // it does not depend on what other policies of a composition did first.
+// Callers only read them: where no item is an artifact (most calls) they
+// are the trace's own, not a copy made at every call of every run.
 func appended(s *simulate.State) []simulate.Item {
 	if s.Recorded == nil {
 		return nil
 	}
-	out := make([]simulate.Item, 0, len(s.Recorded.Items))
-	for _, it := range s.Recorded.Items {
-		if !it.Artifact {
-			out = append(out, it)
+	items := s.Recorded.Items
+	for i := range items {
+		if items[i].Artifact {
+			out := slices.Clone(items[:i])
+			for j := i + 1; j < len(items); j++ {
+				if !items[j].Artifact {
+					out = append(out, items[j])
+				}
+			}
+			return out
 		}
 	}
-	return out
+	return items
 }
 
 // firstMsg returns the lowest message index (Item.Msg) of the items the

@@ -303,6 +303,10 @@ type Turns struct {
 	turnModel string // the model the current turn began on
 	budget    int64  // the thinking budget the current turn ran with
 	prev      TurnCall
+	// kwVersion and kw remember Keywords' last answer: it is asked twice
+	// a call, of versions that seldom change within a thread.
+	kwVersion string
+	kw, kwSet bool
 }
 
 // NewTurns starts following a thread. continued is set when the thread
@@ -371,7 +375,10 @@ func (t *Turns) Budget() int64 { return t.budget }
 // from its prompt's keywords (before TurnRules.ThinkingKeywordsUntil):
 // only then does TurnCall.Budget count.
 func (t *Turns) Keywords(version string) bool {
-	return Before(version, t.rules.ThinkingKeywordsUntil)
+	if !t.kwSet || version != t.kwVersion {
+		t.kwVersion, t.kw, t.kwSet = version, Before(version, t.rules.ThinkingKeywordsUntil), true
+	}
+	return t.kw
 }
 
 // Compacted records a compaction before the call Next just returned for

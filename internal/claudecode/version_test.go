@@ -22,6 +22,12 @@ func TestCompareVersions(t *testing.T) {
 		{"", "", 0},
 		{"", "0.0.1", -1},
 		{"2.x.1", "2.0.1", 0},
+		{"2.1.41", "2.1.7", 1},
+		{"2.1.4", "2.1.41", -1},
+		{"1.0.9", "1.0.90", -1},
+		{"1.2", "1.2.", 0},
+		{"1.", "1.5", -1},
+		{"01.2", "1.3", -1},
 	}
 	for _, tt := range tests {
 		if got := CompareVersions(tt.a, tt.b); got != tt.want {
@@ -52,6 +58,8 @@ func FuzzCompareVersions(f *testing.F) {
 	f.Add("2.1.9", "2.1.41")
 	f.Add("1..2", "1.0.2.")
 	f.Add("-1.x", "+0")
+	f.Add("2.1.41", "2.1.4")
+	f.Add("1.02", "1.2.0")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		want := 0
 		for x, y := a, b; x != "" || y != ""; {

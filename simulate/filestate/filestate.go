@@ -9,6 +9,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/replay"
@@ -137,6 +138,42 @@ func Key(p, cwd string) string {
 		}
 		return cleanSlash(p)
 	}
+	return winKeys.key(p, cwd)
+}
+
+// winKeyCache remembers the keys of Windows paths: a session names its
+// files again and again, and each of its runs asks for their keys, while
+// a Windows path takes three conversions between separators and the
+// cleaning of its elements. At most winKeyMax keys are kept (the cache
+// starts again when full), so memory stays bounded whatever the corpus.
+type winKeyCache struct {
+	mu sync.Mutex
+	m  map[[2]string]string
+}
+
+const winKeyMax = 4096
+
+var winKeys winKeyCache
+
+func (c *winKeyCache) key(p, cwd string) string {
+	c.mu.Lock()
+	k, ok := c.m[[2]string{p, cwd}]
+	c.mu.Unlock()
+	if ok {
+		return k
+	}
+	k = winKey(p, cwd)
+	c.mu.Lock()
+	if len(c.m) >= winKeyMax || c.m == nil {
+		c.m = make(map[[2]string]string)
+	}
+	c.m[[2]string{p, cwd}] = k
+	c.mu.Unlock()
+	return k
+}
+
+// winKey is Key for a Windows path or working directory.
+func winKey(p, cwd string) string {
 	q := strings.ReplaceAll(p, `\`, "/")
 	if !(len(q) >= 2 && q[1] == ':') && !strings.HasPrefix(q, "//") && cwd != "" {
 		dir := strings.ReplaceAll(cwd, `\`, "/") // only a relative path needs it
@@ -177,6 +214,9 @@ func winPath(p string) bool {
 // session's plan is the last the session wrote; Claude Code names it
 // after the session's slug, which ctxlab does not read.
 func IsPlan(p string) bool {
+	if !strings.HasSuffix(p, ".md") { // most files: no need to convert a Windows path
+		return false
+	}
 	dir, name := path.Split(strings.ReplaceAll(p, `\`, "/"))
 	return strings.HasSuffix(name, ".md") && strings.HasSuffix(dir, "/.claude/plans/")
 }

@@ -1,6 +1,7 @@
 package filestate
 
 import (
+	"fmt"
 	"path"
 	"testing"
 
@@ -63,9 +64,26 @@ func TestFileKey(t *testing.T) {
 		{`\\server\share\a.txt`, `C:\x`, `\\server\share\a.txt`},
 		{"", "/p", ""},
 	} {
-		if got := Key(c.path, c.cwd); got != c.want {
-			t.Errorf("Key(%q, %q) = %q, want %q", c.path, c.cwd, got, c.want)
+		for range 2 { // the second from the cache of Windows keys
+			if got := Key(c.path, c.cwd); got != c.want {
+				t.Errorf("Key(%q, %q) = %q, want %q", c.path, c.cwd, got, c.want)
+			}
 		}
+	}
+}
+
+// The cache of Windows keys starts again when full, and gives what it
+// computed.
+func TestWinKeyCache(t *testing.T) {
+	var c winKeyCache
+	for i := range winKeyMax + 10 {
+		p := fmt.Sprintf(`dir\f%d.txt`, i)
+		if got, want := c.key(p, `C:\x`), fmt.Sprintf(`C:\x\dir\f%d.txt`, i); got != want {
+			t.Fatalf("key(%q) = %q, want %q", p, got, want)
+		}
+	}
+	if len(c.m) != 10 {
+		t.Errorf("%d keys kept after %d, want 10", len(c.m), winKeyMax+10)
 	}
 }
 

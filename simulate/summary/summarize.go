@@ -78,7 +78,8 @@ func (z Summarizer) Summarize(items []item.Item, prior []UserMessage, replaced i
 	seenPath := map[string]bool{}
 	errs, todos := 0, 0
 	var lastTools []string
-	for _, it := range items {
+	for i := range items {
+		it := &items[i] // not a copy of each item: a compaction reads hundreds
 		switch it.Kind {
 		case item.User:
 			if strings.TrimSpace(it.Text) != "" {
