@@ -29,7 +29,7 @@ import (
 // and the turns counted apart to 0 (53dac36c, 1.0.102, −28.8% → −8.5%;
 // 63bff843, 1.0.85, −24.1% → +0.6%; 4d761729, 1.0.102, −14.7% → +1.2%),
 // and with the tools and system prompt a resumed conversation's new
-// process brings measured at its first call (restartGrowth) to +0.2%,
+// process brings measured at its first call (growth) to +0.2%,
 // −3.8%, 10.1% and 43 of 45 (4e55affd, 1.0.85, −23.5% → −3.0%):
 // a 1.0.102 session whose first call read 4,736 tokens, kept warm by
 // other requests, falls back to 26,243 after such a turn, and 63bff843's

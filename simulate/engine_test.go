@@ -841,3 +841,48 @@ func TestAllowedToolsBreakAfterRestart(t *testing.T) {
 		}
 	}
 }
+
+// A call whose recorded read fell back into the tools and system prompt,
+// on the previous call's model, and whose items carry at least twice
+// their estimate grew the tools (TraceCall.ToolsGrowth: 5,200 tokens over
+// an estimate of 200); a full compaction keeps that growth ahead of the
+// conversation unless tools-growth-min turns it off.
+func TestToolsGrowth(t *testing.T) {
+	mk := func(read int64) *Trace {
+		grown := user(5_100)
+		grown.Est = 100 // an MCP server's tools, not the message
+		tr := build(
+			step{0, "", []Item{user(2000)}},
+			step{1, "", []Item{asst(100), user(100)}},
+			step{2, "", []Item{asst(100), grown}},
+			step{3, "", []Item{asst(100), user(100)}},
+		)
+		tr.Calls[2].Usage.CacheRead = read
+		tr.markPrefixReads()
+		return tr
+	}
+	for _, c := range []struct {
+		read, want int64
+	}{{500, 5_000}, {0, 0}, {1_000, 0}} {
+		if got := mk(c.read).Calls[2].ToolsGrowth; got != c.want {
+			t.Errorf("read %d: ToolsGrowth %d, want %d", c.read, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		min, want int64
+	}{{0, 1_000 + 5_000}, {-1, 1_000}, {5_001, 1_000}} {
+		var overhead int64
+		p := policyFunc(func(s *State) {
+			if s.Call == 3 {
+				s.Compact(Compaction{From: 1, To: len(s.Items), Label: "test"})
+				overhead = s.Items[0].Tokens
+			}
+		})
+		cfg := DefaultConfig()
+		cfg.ToolsGrowthMin = c.min
+		Run(mk(500), p, cfg)
+		if overhead != c.want {
+			t.Errorf("tools-growth-min %d: overhead after the compaction %d, want %d", c.min, overhead, c.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ type TraceCall struct {
 	// tools and system prompt (markPrefixReads' test), how much more its
 	// items carry than their estimate at the session's ratio: the tools
 	// and system prompt grew there (an MCP server connected), and the
-	// usage deltas gave that growth to the call's messages (markToolsGrowth).
+	// usage deltas gave that growth to the call's messages (markPrefixReads).
 	ToolsGrowth int64
 	// Thought is set when the call's response has a thinking block.
 	Thought bool
@@ -240,34 +240,7 @@ func Prepare(s *replay.Session) *Trace {
 	tr.Continued = th.Continues()
 	tr.MissOnlyInput = MissOnly(tr.Calls)
 	tr.markPrefixReads()
-	tr.markToolsGrowth()
 	return tr
-}
-
-// markToolsGrowth sets TraceCall.ToolsGrowth on the calls whose recorded
-// read is above zero and below the tools and system prompt's end (the
-// overhead, or a restarted process's: restartGrowth), on the previous
-// call's model (a model's first call reads its own cache) with
-// Anthropic's cache: the prompt changed before the first message there.
-// It counts only a growth at least the call's items at the session's
-// ratio, so more than twice their estimate: more than the spread of
-// tokens per unit of estimate between one message and another explains.
-func (tr *Trace) markToolsGrowth() {
-	overhead := tr.Overhead
-	for i := range tr.Calls {
-		c := &tr.Calls[i]
-		if c.Restarted {
-			overhead = max(overhead, tr.Overhead+tr.restartGrowth(c))
-		}
-		if i == 0 || tr.Calls[i-1].Model != c.Model {
-			continue
-		}
-		if r := c.Usage.CacheRead; r > 0 && r < overhead && claudecode.BillsCacheWrites(c.Model) {
-			if g := tr.restartGrowth(c); g >= tr.itemsEstimate(c) {
-				c.ToolsGrowth = g
-			}
-		}
-	}
 }
 
 // traceCalls turns the thread's measured segments into trace calls: each
@@ -443,7 +416,7 @@ func (tr *Trace) systemEnd() int64 {
 // markPrefixReads marks the calls whose recorded cache read is above zero
 // and ends inside the tools and system prompt (shorter than the overhead,
 // or from a resumed conversation's restart on, than the new process's:
-// restartGrowth).
+// growth).
 // The shortest on a model below the system prompt's end, the first call's
 // read included, is the base prefix (BaseRead), which requests in other
 // working directories share and keep warm. A read within the lifetime of
@@ -451,7 +424,12 @@ func (tr *Trace) systemEnd() int64 {
 // same directory, shows where the session's own system prompt ends
 // (SysRead), where a rewrite of the conversation falls back to. Only models
 // with Anthropic's cache count: a compatible endpoint caches any prefix.
-// docs/simulation.md has the evidence.
+// Such a read on the previous call's model (a model's first call reads
+// its own cache) changed the prompt before the first message; where the
+// call's items carry at least twice their estimate at the session's ratio,
+// more than the spread of tokens per unit of estimate between messages
+// explains, the tools grew there (ToolsGrowth). docs/simulation.md has the
+// evidence.
 func (tr *Trace) markPrefixReads() {
 	upper := tr.systemEnd()
 	base, sys := map[string]int64{}, map[string]int64{}
@@ -466,11 +444,15 @@ func (tr *Trace) markPrefixReads() {
 		last[c.Model] = c.Time
 		if c.Restarted {
 			// A new process builds its own tools and system prompt.
-			overhead = max(overhead, tr.Overhead+tr.restartGrowth(c))
+			g, _ := tr.growth(c)
+			overhead = max(overhead, tr.Overhead+g)
 		}
 		r, b := c.Usage.CacheRead, base[c.Model]
 		if r <= 0 || r >= overhead || !claudecode.BillsCacheWrites(c.Model) {
 			continue
+		}
+		if g, est := tr.growth(c); i > 0 && tr.Calls[i-1].Model == c.Model && g >= est {
+			c.ToolsGrowth = g
 		}
 		if r < upper && (b == 0 || r < b) {
 			base[c.Model], c.BaseRead = r, true
@@ -507,28 +489,19 @@ func (c *TraceCall) allowedChanged() bool {
 		!(c.DateChanged && claudecode.DateUTC.In(c.Version))
 }
 
-// itemsEstimate is Claude Code's estimate of call c's items, at the
-// session's ratio.
-func (tr *Trace) itemsEstimate(c *TraceCall) int64 {
-	var n int64
-	for _, it := range c.Items {
-		n += tr.Estimate(it.Est)
-	}
-	return n
-}
-
-// restartGrowth is how much more than Claude Code's estimate of its
-// messages the first call of a new process (a resumed conversation's,
-// TraceCall.Restarted) added to the prompt: the new process builds its
-// own tools and system prompt (the MCP servers it connects, its git
-// status), which the first prompt's overhead does not measure.
-func (tr *Trace) restartGrowth(c *TraceCall) int64 {
-	var got, est int64
+// growth is how much more than Claude Code's estimate of its items (est,
+// at the session's ratio) call c added to the prompt. At the first call of
+// a new process (a resumed conversation's, TraceCall.Restarted) that is
+// the process's own tools and system prompt (the MCP servers it connects,
+// its git status), which the first prompt's overhead does not measure;
+// elsewhere, tools an MCP server brought (TraceCall.ToolsGrowth).
+func (tr *Trace) growth(c *TraceCall) (g, est int64) {
+	var got int64
 	for _, it := range c.Items {
 		got += it.Tokens
 		est += tr.Estimate(it.Est)
 	}
-	return max(got-est, 0)
+	return max(got-est, 0), est
 }
 
 // mainModel returns the model most of the trace's calls used, and
