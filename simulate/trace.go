@@ -415,21 +415,16 @@ func (tr *Trace) systemEnd() int64 {
 
 // markPrefixReads marks the calls whose recorded cache read is above zero
 // and ends inside the tools and system prompt (shorter than the overhead,
-// or from a resumed conversation's restart on, than the new process's:
-// growth).
-// The shortest on a model below the system prompt's end, the first call's
-// read included, is the base prefix (BaseRead), which requests in other
-// working directories share and keep warm. A read within the lifetime of
-// the session's own entries after the previous call on its model, in the
-// same directory, shows where the session's own system prompt ends
-// (SysRead), where a rewrite of the conversation falls back to. Only models
-// with Anthropic's cache count: a compatible endpoint caches any prefix.
-// Such a read on the previous call's model (a model's first call reads
-// its own cache) changed the prompt before the first message; where the
-// call's items carry at least twice their estimate at the session's ratio,
-// more than the spread of tokens per unit of estimate between messages
-// explains, the tools grew there (ToolsGrowth). docs/simulation.md has the
-// evidence.
+// or from a resumed conversation's restart on, than the new process's).
+// The shortest on a model, the first call's read included, is the base
+// prefix (BaseRead), which requests in other working directories keep
+// warm. A read within the lifetime of the session's own entries after the
+// previous call on its model, in the same directory, shows where its own
+// system prompt ends (SysRead). On the previous call's model, items that
+// carry at least twice their estimate at the session's ratio, more than
+// the spread between messages explains, show the tools grew (ToolsGrowth).
+// Only models with Anthropic's cache count: a compatible endpoint caches
+// any prefix. docs/simulation.md has the evidence.
 func (tr *Trace) markPrefixReads() {
 	upper := tr.systemEnd()
 	base, sys := map[string]int64{}, map[string]int64{}
