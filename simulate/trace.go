@@ -416,9 +416,9 @@ func (tr *Trace) systemEnd() int64 {
 // markPrefixReads marks the calls whose recorded cache read is above zero
 // and ends inside the tools and system prompt (shorter than the overhead,
 // or from a resumed conversation's restart on, than the new process's).
-// The shortest on a model, the first call's read included, is the base
-// prefix (BaseRead), which requests in other working directories keep
-// warm. A read within the lifetime of the session's own entries after the
+// The shortest on a model below the system prompt's end, the first
+// call's read included, is the base prefix (BaseRead), which requests in
+// other working directories keep warm. A read within the lifetime of the session's own entries after the
 // previous call on its model, in the same directory, shows where its own
 // system prompt ends (SysRead). On the previous call's model, items that
 // carry at least twice their estimate at the session's ratio, more than
