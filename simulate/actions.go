@@ -1,8 +1,8 @@
 package simulate
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Clear replaces the content of the tool results at the given item indexes
@@ -26,7 +26,7 @@ func (s *State) clear(idx []int, kind ItemKind, reason, what string) int64 {
 		e.micro++
 		e.freed += freed
 		e.clearedNow = true
-		e.actions = append(e.actions, fmt.Sprintf("%s: cleared %d %s, freed %d", reason, n, what, freed))
+		e.actions = append(e.actions, reason+": cleared "+strconv.Itoa(n)+" "+what+", freed "+strconv.FormatInt(freed, 10))
 	}
 	e.sync(s)
 	return freed
@@ -59,7 +59,7 @@ func (s *State) Drop(idx []int, reason string) int64 {
 				before++
 			}
 			freed += e.items[j].Tokens
-			e.removed(e.items[j])
+			e.removed(&e.items[j])
 			continue
 		}
 		kept = append(kept, e.items[j])
@@ -72,7 +72,7 @@ func (s *State) Drop(idx []int, reason string) int64 {
 	e.freed += freed
 	e.micro++
 	e.clearedNow = true
-	e.actions = append(e.actions, fmt.Sprintf("%s: dropped %d items, freed %d", reason, len(drop), freed))
+	e.actions = append(e.actions, reason+": dropped "+strconv.Itoa(len(drop))+" items, freed "+strconv.FormatInt(freed, 10))
 	e.sync(s)
 	return freed
 }
@@ -111,24 +111,22 @@ func (s *State) Compact(c Compaction) int64 {
 		rTok += it.Tokens
 	}
 	rTok -= e.keepGrowth(c, rTok)
-	z := e.cfg.Summarizer.Keeping(e.tr.quotes)
-	sum, carried := z.Summarize(replaced, e.carried, rTok)
+	sum, carried := e.cfg.Summarizer.Summarize(replaced, e.carried, rTok)
 	if c.Tokens > 0 {
 		sum.Tokens = c.Tokens
 	}
 	if !c.Free {
 		e.flushEdit()
 		read, write := e.cache.Fork(e.now, e.model, e.tokens, e.cfg.Summarizer.PromptTokens)
-		sc := SummaryCall{Label: "summary", BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens, Text: sum.Text}
-		if pr, ok := e.cfg.Prices.Lookup(e.model); ok {
-			u := sc.Usage(e.ttl)
-			sc.Cost = pr.Cost(u)
+		sc := SummaryCall{Label: "summary", BeforeCall: e.tr.Calls[e.call].Index + 1, Replaced: rTok, Read: read, Write: write, Output: sum.Tokens}
+		if mf := e.modelOf(e.model); mf.priced {
+			sc.Cost = mf.price.Cost(sc.Usage(e.ttl))
 		}
 		e.res.Summaries = append(e.res.Summaries, sc)
 	}
 	e.carried = carried
-	for _, it := range replaced {
-		e.removed(it)
+	for k := range replaced {
+		e.removed(&replaced[k])
 	}
 	var restored []Item
 	if c.Restore {
@@ -159,7 +157,7 @@ func (s *State) Compact(c Compaction) int64 {
 		copy(out, e.items[:c.From])
 		copy(out[at:], e.items[c.To:])
 	}
-	out[c.From] = Item{Kind: KindSummary, Tokens: sum.Tokens, Msg: -1, Exact: true, Text: sum.Text}
+	out[c.From] = Item{Kind: KindSummary, Tokens: sum.Tokens, Msg: -1, Exact: true}
 	copy(out[c.From+1:], restored)
 	var added int64 = sum.Tokens
 	for _, r := range restored {
@@ -192,7 +190,7 @@ func (s *State) Compact(c Compaction) int64 {
 		rc.FirstAuto = e.tr.Calls[e.call].Index + 1
 		rc.Summary, rc.Restored = sum.Tokens, added-sum.Tokens
 	}
-	e.actions = append(e.actions, fmt.Sprintf("compact (%s): %d → %d", c.Label, rTok, added))
+	e.actions = append(e.actions, "compact ("+c.Label+"): "+strconv.FormatInt(rTok, 10)+" → "+strconv.FormatInt(added, 10))
 	e.sync(s)
 	return freed
 }
@@ -234,9 +232,9 @@ func (s *State) Fork(prompt, output int64, label string) {
 	e.flushEdit()
 	read, write := e.cache.Fork(at, model, e.tokens, prompt)
 	sc := SummaryCall{Label: label, BeforeCall: e.tr.Calls[e.call].Index + 1, Read: read, Write: write, Output: output}
-	if pr, ok := e.cfg.Prices.Lookup(model); ok {
-		sc.Cost = pr.Cost(sc.Usage(e.ttl))
+	if mf := e.modelOf(model); mf.priced {
+		sc.Cost = mf.price.Cost(sc.Usage(e.ttl))
 	}
 	e.res.Summaries = append(e.res.Summaries, sc)
-	e.actions = append(e.actions, fmt.Sprintf("%s: fork of %d + %d tokens, %d out", label, e.tokens, prompt, output))
+	e.actions = append(e.actions, label+": fork of "+strconv.FormatInt(e.tokens, 10)+" + "+strconv.FormatInt(prompt, 10)+" tokens, "+strconv.FormatInt(output, 10)+" out")
 }

@@ -193,6 +193,7 @@ type engine struct {
 	cfg          Config
 	rules        []versionRules // rulesOf's memo
 	limitsMemo   []limitsEntry  // limitsFor's memo
+	modelMemo    modelFacts     // modelOf's memo
 	items        []Item
 	layout       uint64 // State.Layout
 	tokens       int64
@@ -616,7 +617,7 @@ func (e *engine) turnRewrites(i int, tc *TraceCall) {
 		newVersion := e.newVersion(i, tc)
 		// A new process: its system prompt is its own (a new version's, or
 		// a resumed conversation's new git status snapshot).
-		if claudecode.BillsCacheWrites(tc.Model) && e.rulesOf(tc.Version).sharedPrefix {
+		if e.modelOf(tc.Model).bills && e.rulesOf(tc.Version).sharedPrefix {
 			e.markEdit(1) // the messages, not the system prompt prefix
 		} else {
 			e.markEdit(0)
@@ -709,7 +710,8 @@ func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made s
 		e.grown += tc.ToolsGrowth
 	}
 	firstOfPrev := true
-	for _, it := range tc.Items {
+	for k := range tc.Items {
+		it := &tc.Items[k] // read in place: an item is some 150 bytes
 		if it.Artifact && !obs {
 			continue
 		}
@@ -721,14 +723,14 @@ func (e *engine) appendItems(tc *TraceCall, obs bool, rules versionRules, made s
 			e.rereads++
 			delete(e.cleared, it.Path)
 		}
-		e.items = append(e.items, it)
-		e.files.Note(&it, tc.Version)
+		e.items = append(e.items, *it)
+		e.files.Note(it, tc.Version)
 		e.tokens += it.Tokens
 		switch {
 		case it.Msg != e.prevMsg:
-			after += e.cfg.sentEst(rules, made, &it)
+			after += e.cfg.sentEst(rules, made, it)
 		case !firstOfPrev:
-			response += rules.countEst(&it)
+			response += rules.countEst(it)
 		}
 		if it.Msg == e.prevMsg {
 			firstOfPrev = false
@@ -787,8 +789,8 @@ func (e *engine) applyReal(tc *TraceCall) {
 	}
 	if c := tc.RealCompact; c != nil {
 		e.markEdit(1)
-		for _, it := range e.items[1:] {
-			e.removed(it)
+		for k := range e.items[1:] {
+			e.removed(&e.items[1+k])
 		}
 		e.items = e.items[:1]
 		e.relayout()
@@ -937,7 +939,7 @@ func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 		} else if lowest < 0 || j < lowest {
 			lowest = j // only the first edit counts (editAt)
 		}
-		e.removed(*it)
+		e.removed(it)
 		it.Tokens -= f
 		it.Cleared = true
 		// e.tokens follows each item, so that position stays exact for
@@ -957,7 +959,7 @@ func (e *engine) clear(idx []int, kind ItemKind) (int64, int) {
 // policy, or by the session's own compaction or micro-compaction under
 // observed). A later tool call on that file counts as a likely re-read
 // (Metrics.LikelyRereads), once.
-func (e *engine) removed(it Item) {
+func (e *engine) removed(it *Item) {
 	if it.Kind == KindToolResult && it.Path != "" && !it.Cleared {
 		e.cleared[it.Path] = true
 	}
@@ -1003,7 +1005,7 @@ func (e *engine) callTTL(tc *TraceCall) time.Duration {
 func (e *engine) lifetimes(tc *TraceCall) (ttl, sys int64) {
 	ttl = e.ttl.Milliseconds()
 	switch {
-	case !claudecode.BillsCacheWrites(tc.Model):
+	case !e.modelOf(tc.Model).bills:
 		if e.cfg.TTL <= 0 {
 			ttl = max(ttl, e.cfg.GatewayTTL.Milliseconds())
 		}
@@ -1102,6 +1104,31 @@ func (e *engine) rulesOf(version string) versionRules {
 	return r
 }
 
+// modelFacts is what a call's model decides of its pricing and caching,
+// which the engine asks at every call of a run that seldom changes model.
+type modelFacts struct {
+	model        string
+	known        bool // the memo holds model's facts
+	bills        bool // claudecode.BillsCacheWrites
+	minCacheable int64
+	price        prices.Price
+	priced       bool
+}
+
+// modelOf returns model's facts, looked up again only when the model
+// differs from the last call's.
+func (e *engine) modelOf(model string) *modelFacts {
+	m := &e.modelMemo
+	if !m.known || m.model != model {
+		*m = modelFacts{model: model, known: true, bills: claudecode.BillsCacheWrites(model),
+			minCacheable: claudecode.MinCacheableTokens(e.cfg.MinCacheable, model)}
+		if e.cfg.Prices != nil { // set by withDefaults; a bare engine prices nothing
+			m.price, m.priced = e.cfg.Prices.Lookup(model)
+		}
+	}
+	return m
+}
+
 // limitsEntry is one of limitsFor's answers.
 type limitsEntry struct {
 	p              claudecode.LimitParams
@@ -1132,7 +1159,8 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 	e.cache.TTL, e.cache.SysTTL = e.lifetimes(tc)
 	tail := tc.Usage.Input // after Claude Code's last breakpoint
 	sys := e.sysFor(tc.Model)
-	if !claudecode.BillsCacheWrites(tc.Model) {
+	mf := e.modelOf(tc.Model)
+	if !mf.bills {
 		tail = prompt % e.cfg.GatewayCacheUnit // the whole prompt, in units
 		if !e.tr.MissOnlyInput {
 			tail = tc.Usage.CacheRead + tc.Usage.Input%e.cfg.GatewayCacheUnit
@@ -1143,7 +1171,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		e.cache.Show(e.key, e.shownRead, tc.Time)
 		e.shownRead = 0
 	}
-	read, write, uncached := e.cache.Request(tc.Time, e.key, prompt, tail, sys, claudecode.MinCacheableTokens(e.cfg.MinCacheable, tc.Model))
+	read, write, uncached := e.cache.Request(tc.Time, e.key, prompt, tail, sys, mf.minCacheable)
 	stamp := replay.Time(tc.Time - tc.Ahead) // the recorded timestamp
 	if stamp == 0 {
 		stamp = replay.Time(tc.Time)
@@ -1153,7 +1181,7 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		Prompt: prompt, Input: uncached, Read: read, Output: tc.Usage.Output, OutputLowerBound: tc.OutputLowerBound,
 		Recorded: tc.Usage.Prompt(), Actions: e.actions, Estimated: !tc.Clean, Compacted: e.compacted, Cleared: e.clearedNow,
 	}
-	if !claudecode.BillsCacheWrites(tc.Model) {
+	if !mf.bills {
 		// A compatible endpoint's cache is automatic: what is not read
 		// is billed as input, and nothing is billed as a write.
 		r.Input, write = r.Input+write, 0
@@ -1183,8 +1211,8 @@ func (e *engine) request(tc *TraceCall, l claudecode.Limits, observed bool) {
 		u := tc.Usage
 		r.Input, r.Write5m, r.Write1h, r.Read = u.Input, u.CacheWrite5m, u.CacheWrite1h, u.CacheRead
 	}
-	if pr, ok := e.cfg.Prices.Lookup(tc.Model); ok {
-		r.Cost, r.Priced = pr.Cost(r.Usage()), true
+	if mf.priced {
+		r.Cost, r.Priced = mf.price.Cost(r.Usage()), true
 	}
 	e.res.Calls = append(e.res.Calls, r)
 }

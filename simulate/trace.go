@@ -3,7 +3,6 @@ package simulate
 import (
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/sizing"
@@ -170,9 +169,6 @@ type Trace struct {
 	// userMsgs are the messages of the user's texts the calls append, each
 	// once, in order (users): every run counts them.
 	userMsgs []int
-	// quotes are the user messages the fake summarizer quoted, quoted
-	// (Summarizer.quote): every run of a compacting policy quotes them.
-	quotes *sync.Map
 }
 
 // users returns the message indexes of the user's texts the calls
@@ -234,7 +230,6 @@ func Prepare(s *replay.Session) *Trace {
 	tr.Inferred = inferLimits(tr.Calls)
 	tr.Micro = inferMicro(tr.Calls)
 	tr.userMsgs = typedUsers(tr.Calls)
-	tr.quotes = &sync.Map{}
 	markDateChanges(tr.Calls)
 	tr.SystemPrefix, tr.SystemPrefixSource = SystemPrefixOf(tr.Overhead, tr.Calls)
 	tr.Continued = th.Continues()

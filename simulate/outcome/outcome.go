@@ -310,5 +310,4 @@ type SummaryCall struct {
 	Write      int64   `json:"cache_write"`
 	Output     int64   `json:"output"`
 	Cost       float64 `json:"cost_usd"`
-	Text       string  `json:"-"`
 }

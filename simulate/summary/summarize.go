@@ -7,9 +7,7 @@ package summary
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/simulate/item"
@@ -30,9 +28,6 @@ type Summarizer struct {
 	PromptTokens int64
 	// QuoteChars caps one quoted user message; QuoteTotal all quotes.
 	QuoteChars, QuoteTotal int
-	// quotes keeps each user message quoted, with its text and its
-	// strconv.Quote, by message index (Keeping; nil: none).
-	quotes *sync.Map
 }
 
 // DefaultSummarizer returns the calibrated defaults.
@@ -40,9 +35,10 @@ func DefaultSummarizer() Summarizer {
 	return Summarizer{Base: 1200, PerMille: 8, Min: 1200, Max: 4500, PromptTokens: 1000, QuoteChars: 2000, QuoteTotal: 16000}
 }
 
-// Summary is what the fake summarizer produced.
+// Summary is what a simulated run keeps of a summary: its size and the
+// user messages it quotes. Its text (Summarizer.Text) is written only
+// when asked, since no report shows it and only its size and quotes count.
 type Summary struct {
-	Text   string
 	Tokens int64
 	// Quoted are the user messages (message indexes) quoted in full;
 	// Cut were quoted in part or not at all.
@@ -55,44 +51,74 @@ type Summary struct {
 type UserMessage struct {
 	msg  int
 	text string
-	// quoted is strconv.Quote(text) once a summary has quoted it.
-	quoted string
 }
 
 // Msg is the message's index in its thread.
 func (u UserMessage) Msg() int { return u.msg }
 
-// Keeping returns z keeping each quote it makes in kept, by message, for
-// every summarizer given the same map (the runs of one trace).
-func (z Summarizer) Keeping(kept *sync.Map) Summarizer {
-	z.quotes = kept
-	return z
+// Summarize sizes the summary of items (and of the user messages an
+// earlier summary carried, prior), replacing replaced tokens, and returns
+// the user messages it quotes in full, which the next summary carries.
+func (z Summarizer) Summarize(items []item.Item, prior []UserMessage, replaced int64) (Summary, []UserMessage) {
+	users, keep := z.quoting(items, prior)
+	var sum Summary
+	var carried []UserMessage
+	for i, u := range users {
+		if keep[i] {
+			sum.Quoted = append(sum.Quoted, u.msg)
+			carried = append(carried, u)
+		} else {
+			sum.Cut = append(sum.Cut, u.msg)
+		}
+	}
+	sum.Tokens = min(max(z.Base+replaced*z.PerMille/1000, z.Min), z.Max)
+	return sum, carried
 }
 
-// Summarize writes the summary of items (and of the user messages an
-// earlier summary carried, prior), replacing replaced tokens.
-func (z Summarizer) Summarize(items []item.Item, prior []UserMessage, replaced int64) (Summary, []UserMessage) {
-	users := append([]UserMessage(nil), prior...)
+// quoting lists the user messages a summary of items covers, prior ones
+// first, and which of them it quotes in full: the newest first, each at
+// most QuoteChars long, until QuoteTotal runs out.
+func (z Summarizer) quoting(items []item.Item, prior []UserMessage) (users []UserMessage, keep []bool) {
+	users = append([]UserMessage(nil), prior...)
+	for i := range items {
+		if it := &items[i]; it.Kind == item.User && strings.TrimSpace(it.Text) != "" {
+			users = append(users, UserMessage{msg: it.Msg, text: it.Text})
+		}
+	}
+	budget := z.QuoteTotal
+	keep = make([]bool, len(users))
+	for i := len(users) - 1; i >= 0; i-- {
+		t := users[i].text
+		if len(t) <= z.QuoteChars && len(t) <= budget {
+			keep[i] = true
+			budget -= len(t)
+		}
+	}
+	return users, keep
+}
+
+// Text writes the summary Summarize sizes for the same items and prior
+// messages: the primary request, the tools used, the files read and
+// edited, the tool errors, every user message (quoted, or cut and marked
+// summarised), the todo updates, the current work and the next step.
+func (z Summarizer) Text(items []item.Item, prior []UserMessage) string {
+	users, keep := z.quoting(items, prior)
 	tools := map[string]int{}
 	var read, edited []string
-	seenPath := map[string]bool{}
+	type toolPath struct{ tool, path string }
+	seenPath := map[toolPath]bool{}
 	errs, todos := 0, 0
 	var lastTools []string
 	for i := range items {
-		it := &items[i] // not a copy of each item: a compaction reads hundreds
-		switch it.Kind {
-		case item.User:
-			if strings.TrimSpace(it.Text) != "" {
-				users = append(users, UserMessage{msg: it.Msg, text: it.Text})
-			}
+		switch it := &items[i]; it.Kind {
 		case item.ToolUse:
 			tools[it.Tool]++
 			if it.Tool == "TodoWrite" {
 				todos++
 			}
 			lastTools = append(lastTools, it.Tool)
-			if it.Path != "" && !seenPath[it.Tool+it.Path] {
-				seenPath[it.Tool+it.Path] = true
+			if k := (toolPath{it.Tool, it.Path}); it.Path != "" && !seenPath[k] {
+				seenPath[k] = true
 				if accounting.EditTool(it.Tool) {
 					edited = append(edited, it.Path)
 				} else {
@@ -130,32 +156,11 @@ func (z Summarizer) Summarize(items []item.Item, prior []UserMessage, replaced i
 	fmt.Fprintf(&b, "\n4. Errors and fixes:\n%d tool errors\n\n", errs)
 	b.WriteString("5. Problem Solving:\n(work recorded in the files above)\n\n")
 	b.WriteString("6. All user messages:\n")
-	// Quote the newest messages first until the budget runs out, then
-	// print them in order.
-	var sum Summary
-	budget := z.QuoteTotal
-	keep := make([]bool, len(users))
-	for i := len(users) - 1; i >= 0; i-- {
-		t := users[i].text
-		if len(t) <= z.QuoteChars && len(t) <= budget {
-			keep[i] = true
-			budget -= len(t)
-		}
-	}
-	var carried []UserMessage
 	for i, u := range users {
 		if keep[i] {
-			if u.quoted == "" {
-				u.quoted = z.quote(u)
-			}
-			b.WriteString("- ") // as fmt's %q, without its formatting machinery on the hot path
-			b.WriteString(u.quoted)
-			b.WriteString("\n")
-			sum.Quoted = append(sum.Quoted, u.msg)
-			carried = append(carried, u)
+			fmt.Fprintf(&b, "- %q\n", u.text)
 		} else {
 			fmt.Fprintf(&b, "- (summarised) %q\n", cut(u.text, 80))
-			sum.Cut = append(sum.Cut, u.msg)
 		}
 	}
 	fmt.Fprintf(&b, "\n7. Pending Tasks:\n%d todo updates\n\n", todos)
@@ -167,9 +172,7 @@ func (z Summarizer) Summarize(items []item.Item, prior []UserMessage, replaced i
 	if len(users) > 0 {
 		fmt.Fprintf(&b, "continue with: %s\n", cut(users[len(users)-1].text, 200))
 	}
-	sum.Text = b.String()
-	sum.Tokens = min(max(z.Base+replaced*z.PerMille/1000, z.Min), z.Max)
-	return sum, carried
+	return b.String()
 }
 
 func cut(s string, n int) string {
@@ -177,17 +180,4 @@ func cut(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// quote is strconv.Quote(u.text), kept for the trace's other runs.
-func (z Summarizer) quote(u UserMessage) string {
-	if z.quotes == nil {
-		return strconv.Quote(u.text)
-	}
-	if q, ok := z.quotes.Load(u.msg); ok && q.(UserMessage).text == u.text {
-		return q.(UserMessage).quoted
-	}
-	u.quoted = strconv.Quote(u.text)
-	z.quotes.Store(u.msg, u)
-	return u.quoted
 }

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ctxlab/ctxlab/simulate/item"
@@ -20,8 +19,8 @@ func TestSummarizerDeterministic(t *testing.T) {
 	}
 	z := DefaultSummarizer()
 	a, carried := z.Summarize(items, nil, 155_000)
-	b, _ := z.Summarize(items, nil, 155_000)
-	if a.Text != b.Text {
+	text := z.Text(items, nil)
+	if text != z.Text(items, nil) {
 		t.Error("same input, different summary")
 	}
 	// 1,200 + 155,000 × 8 / 1,000 = 2,440; 1,000,000 replaced is capped at 4,500; 0 at 1,200.
@@ -37,8 +36,8 @@ func TestSummarizerDeterministic(t *testing.T) {
 	for _, sec := range []string{"1. Primary Request and Intent", "2. Key Technical Concepts", "3. Files and Code Sections",
 		"4. Errors and fixes:\n1 tool errors", "5. Problem Solving", "6. All user messages", "7. Pending Tasks",
 		"8. Current Work", "9. Optional Next Step", "- read p.go", "- edited p.go", `"please fix the parser"`} {
-		if !strings.Contains(a.Text, sec) {
-			t.Errorf("summary lacks %q:\n%s", sec, a.Text)
+		if !strings.Contains(text, sec) {
+			t.Errorf("summary lacks %q:\n%s", sec, text)
 		}
 	}
 	if !reflect.DeepEqual(a.Quoted, []int{1}) || !reflect.DeepEqual(a.Cut, []int{5}) || len(carried) != 1 {
@@ -46,21 +45,23 @@ func TestSummarizerDeterministic(t *testing.T) {
 	}
 }
 
-// TestSummarizerQuotesKept: the runs of a trace share the quoted user
-// messages; a message whose text is not the one quoted before is quoted
-// anew.
-func TestSummarizerQuotesKept(t *testing.T) {
+// TestSummaryCarried: a message quoted in full is carried into the next
+// summary, which quotes it again, first; one cut is not carried.
+func TestSummaryCarried(t *testing.T) {
 	z := DefaultSummarizer()
-	z = z.Keeping(&sync.Map{})
-	say := func(text string) []item.Item { return []item.Item{{Kind: item.User, Msg: 5, Text: text}} }
-	first, _ := z.Summarize(say(`say "hi"`), nil, 1000)
-	again, _ := z.Summarize(say(`say "hi"`), nil, 1000)
-	other, _ := z.Summarize(say("bye"), nil, 1000)
-	if first.Text != again.Text || !strings.Contains(first.Text, `- "say \"hi\""`) {
-		t.Errorf("the same message quoted twice: %q, then %q", first.Text, again.Text)
+	z.QuoteChars = 10
+	say := func(msg int, text string) []item.Item { return []item.Item{{Kind: item.User, Msg: msg, Text: text}} }
+	_, carried := z.Summarize(say(5, `say "hi"`), nil, 1000)
+	_, none := z.Summarize(say(6, "a message over ten"), nil, 1000)
+	if len(carried) != 1 || carried[0].Msg() != 5 || len(none) != 0 {
+		t.Fatalf("carried %v and %v, want message 5 and none", carried, none)
 	}
-	if !strings.Contains(other.Text, `- "bye"`) || strings.Contains(other.Text, "hi") {
-		t.Errorf("another text under the same message: %q", other.Text)
+	next, again := z.Summarize(say(7, "bye"), carried, 1000)
+	if !slices.Equal(next.Quoted, []int{5, 7}) || len(again) != 2 {
+		t.Errorf("quoted %v, carried %d; want [5 7], 2", next.Quoted, len(again))
+	}
+	if text := z.Text(say(7, "bye"), carried); !strings.Contains(text, "6. All user messages:\n- \"say \\\"hi\\\"\"\n- \"bye\"\n") {
+		t.Errorf("the carried message not quoted first: %q", text)
 	}
 }
 
@@ -120,17 +121,18 @@ func TestSummarySections(t *testing.T) {
 		z := DefaultSummarizer()
 		z.QuoteChars, z.QuoteTotal = tt.quoteChars, tt.total
 		sum, _ := z.Summarize(tt.items, nil, 0)
+		text := z.Text(tt.items, nil)
 		if !slices.Equal(sum.Quoted, tt.quoted) || !slices.Equal(sum.Cut, tt.cut) {
 			t.Errorf("%s: quoted %v, cut %v; want %v, %v", tt.name, sum.Quoted, sum.Cut, tt.quoted, tt.cut)
 		}
 		for _, s := range tt.has {
-			if !strings.Contains(sum.Text, s) {
-				t.Errorf("%s: summary lacks %q:\n%s", tt.name, s, sum.Text)
+			if !strings.Contains(text, s) {
+				t.Errorf("%s: summary lacks %q:\n%s", tt.name, s, text)
 			}
 		}
 		for _, s := range tt.lacks {
-			if strings.Contains(sum.Text, s) {
-				t.Errorf("%s: summary has %q:\n%s", tt.name, s, sum.Text)
+			if strings.Contains(text, s) {
+				t.Errorf("%s: summary has %q:\n%s", tt.name, s, text)
 			}
 		}
 	}
