@@ -137,3 +137,16 @@ func TestSummarySections(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryWithoutUsers: a range without user messages gets an empty
+// request and no next step, and quotes nothing.
+func TestSummaryWithoutUsers(t *testing.T) {
+	z := DefaultSummarizer()
+	items := []item.Item{{Kind: item.ToolUse, Tool: "Bash"}}
+	sum, carried := z.Summarize(items, nil, 0)
+	text := z.Text(items, nil)
+	if len(sum.Quoted)+len(sum.Cut)+len(carried) != 0 || !strings.HasPrefix(text, "1. Primary Request and Intent:\n\n\n2.") ||
+		!strings.HasSuffix(text, "9. Optional Next Step:\n") {
+		t.Errorf("quoted %v, cut %v, carried %d; text %q", sum.Quoted, sum.Cut, len(carried), text)
+	}
+}
