@@ -245,7 +245,7 @@ func traceCalls(th *replay.Thread, sz *sizing.Sizes) []TraceCall {
 	for _, t := range th.Tools {
 		tools[t.ID] = t
 	}
-	var out []TraceCall
+	out := make([]TraceCall, 0, len(sz.Segments))
 	var thinking int64 // the current turn's budget
 	files := fileSizes{}
 	asked := map[string]bool{} // the tools used that ask (askKey)
@@ -341,6 +341,11 @@ func isSubcommand(w string) bool {
 // returns the thinking budget the last prompt among them asked for (ok:
 // one did).
 func (tc *TraceCall) appendSegment(th *replay.Thread, sz *sizing.Sizes, seg sizing.Segment, tools map[string]replay.ToolCall, files fileSizes) (thinking int64, ok bool) {
+	n := 0 // at most a message's blocks and its attachments' item
+	for m := seg.From; m < seg.To; m++ {
+		n += len(th.Messages[m].Blocks) + 1
+	}
+	tc.Items = make([]Item, 0, n)
 	afterBoundary := false
 	for m := seg.From; m < seg.To; m++ {
 		if sz.Unsent[m] {
