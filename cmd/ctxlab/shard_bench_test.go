@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -29,18 +30,55 @@ func BenchmarkShardCPU(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	batch.TuneGC(func(string) string { return "" })
+	benchShards(b, func(args []string) time.Duration {
+		c0 := cpuTime()
+		runOnce(b, append([]string{"replay", "--format", string(report.JSON)}, args...))
+		return cpuTime() - c0
+	}, dir)
+}
+
+// BenchmarkShardProcesses is BenchmarkShardCPU with every run a process
+// of its own, as a batch system starts them: ctxlab is built once (as go
+// build builds it, with its profile), then run whole and as N shards,
+// each writing to a file, and the processor time is the children's, so
+// each shard's start, initialisation and heap of its own count.
+//
+//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench ShardProcesses -benchtime 3x ./cmd/ctxlab
+func BenchmarkShardProcesses(b *testing.B) {
+	dir := benchCorpus(b, 64)
+	tmp := b.TempDir()
+	bin := filepath.Join(tmp, "ctxlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	benchShards(b, func(args []string) time.Duration {
+		f, err := os.Create(filepath.Join(tmp, "out.json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		cmd := exec.Command(bin, append([]string{"replay", "--format", string(report.JSON)}, args...)...)
+		cmd.Stdout = f
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%s: %v", cmd, err)
+		}
+		return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}, dir)
+}
+
+// benchShards times one run over dir and then its N shards, one after the
+// other, for N = 4 and 16; runCPU runs `replay --format json` with args
+// and returns the processor time it took. It reports both and their
+// ratio (shards/one; the bar is 1.1).
+func benchShards(b *testing.B, runCPU func(args []string) time.Duration, dir string) {
 	for _, n := range []int{4, 16} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			args := []string{"replay", "--format", string(report.JSON), dir}
 			var one, shards time.Duration
 			for b.Loop() {
-				c0 := cpuTime()
-				runOnce(b, args)
-				c1 := cpuTime()
+				one += runCPU([]string{dir})
 				for k := 1; k <= n; k++ {
-					runOnce(b, append(args, "--shard", fmt.Sprintf("%d/%d", k, n)))
+					shards += runCPU([]string{"--shard", fmt.Sprintf("%d/%d", k, n), dir})
 				}
-				one, shards = one+c1-c0, shards+cpuTime()-c1
 			}
 			b.ReportMetric(float64(one)/float64(b.N)/1e6, "one-cpu-ms/op")
 			b.ReportMetric(float64(shards)/float64(b.N)/1e6, "shards-cpu-ms/op")
