@@ -30,7 +30,7 @@ func BenchmarkShardCPU(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	batch.TuneGC(func(string) string { return "" })
-	benchShards(b, func(args []string) time.Duration {
+	benchShards(b, func(b *testing.B, args []string) time.Duration {
 		c0 := cpuTime()
 		runOnce(b, append([]string{"replay", "--format", string(report.JSON)}, args...))
 		return cpuTime() - c0
@@ -51,7 +51,7 @@ func BenchmarkShardProcesses(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	benchShards(b, func(args []string) time.Duration {
+	benchShards(b, func(b *testing.B, args []string) time.Duration {
 		f, err := os.Create(filepath.Join(tmp, "out.json"))
 		if err != nil {
 			b.Fatal(err)
@@ -68,16 +68,16 @@ func BenchmarkShardProcesses(b *testing.B) {
 
 // benchShards times one run over dir and then its N shards, one after the
 // other, for N = 4 and 16; runCPU runs `replay --format json` with args
-// and returns the processor time it took. It reports both and their
-// ratio (shards/one; the bar is 1.1).
-func benchShards(b *testing.B, runCPU func(args []string) time.Duration, dir string) {
+// for the (sub-)benchmark b and returns the processor time it took. It
+// reports both and their ratio (shards/one; the bar is 1.1).
+func benchShards(b *testing.B, runCPU func(b *testing.B, args []string) time.Duration, dir string) {
 	for _, n := range []int{4, 16} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			var one, shards time.Duration
 			for b.Loop() {
-				one += runCPU([]string{dir})
+				one += runCPU(b, []string{dir})
 				for k := 1; k <= n; k++ {
-					shards += runCPU([]string{"--shard", fmt.Sprintf("%d/%d", k, n), dir})
+					shards += runCPU(b, []string{"--shard", fmt.Sprintf("%d/%d", k, n), dir})
 				}
 			}
 			b.ReportMetric(float64(one)/float64(b.N)/1e6, "one-cpu-ms/op")
