@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/jsonerr"
 )
 
 // liteLLMEntry is the part of an entry of LiteLLM's model price list
@@ -36,7 +37,7 @@ type liteLLMEntry struct {
 func FromLiteLLM(r io.Reader) (map[string]Price, error) {
 	var raw map[string]json.RawMessage
 	if err := json.NewDecoder(r).Decode(&raw); err != nil {
-		return nil, fmt.Errorf("reading LiteLLM's price list: %w", err)
+		return nil, fmt.Errorf("reading LiteLLM's price list: %w", jsonerr.Describe(err))
 	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {

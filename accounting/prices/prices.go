@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
+	"github.com/ctxlab/ctxlab/internal/jsonerr"
 	"github.com/ctxlab/ctxlab/replay"
 )
 
@@ -124,7 +125,7 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("reading price table: %w", err)
+		return nil, fmt.Errorf("reading price table: %w", jsonerr.Describe(err))
 	}
 	out := &Table{Date: base.Date, Source: base.Source, Models: map[string]Price{}}
 	for k, v := range base.Models {

@@ -448,8 +448,9 @@ func TestBaseline(t *testing.T) {
 	for _, c := range []struct{ data, want string }{
 		{"not json", "x.json: not a JSON report"},
 		{`{"schema": "ctxlab.compare", "version": 1}`, `x.json: schema "ctxlab.compare" version 1, want`},
-		{`{"schema": "` + budget.Schema + `", "version": 1, "limits": 3}`, "x.json: json: cannot unmarshal"},
-		{`{"schema": "ctxlab.replay", "version": 1, "sessions": 3}`, "x.json: json: cannot unmarshal"},
+		{`{"schema": "` + budget.Schema + `", "version": 1, "limits": 3}`, "x.json: limits: a number where an array was expected"},
+		{`{"schema": "ctxlab.replay", "version": 1, "sessions": 3}`, "x.json: sessions: a number where an array was expected"},
+		{"[1]", "x.json: not a JSON report: an array where an object was expected"},
 	} {
 		if _, err := Baseline([]byte(c.data), "x.json", file); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.data, err, c.want)

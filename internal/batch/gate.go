@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ctxlab/ctxlab/internal/jsonerr"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/report/render"
@@ -68,19 +69,19 @@ func Baseline(data []byte, path string, f *budget.File) (*budget.Result, error) 
 		Version int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON report: %v", path, err)
+		return nil, fmt.Errorf("%s: not a JSON report: %v", path, jsonerr.Describe(err))
 	}
 	switch {
 	case head.Schema == budget.Schema && head.Version == budget.SchemaVersion:
 		var r budget.Result
 		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return nil, fmt.Errorf("%s: %v", path, jsonerr.Describe(err))
 		}
 		return &r, nil
 	case head.Schema == report.SchemaReplay && head.Version == report.SchemaVersion:
 		var doc report.Document
 		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return nil, fmt.Errorf("%s: %v", path, jsonerr.Describe(err))
 		}
 		samples := make([]budget.Sample, len(doc.Sessions))
 		for i, s := range doc.Sessions {

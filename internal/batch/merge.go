@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/ctxlab/ctxlab/internal/jsonerr"
 )
 
 // Merged are the parts of every shard of one run, checked against each
@@ -41,7 +43,11 @@ func readPart(name string, data []byte) (*PartHeader, []partEntry, error) {
 		Complete bool        `json:"complete"`
 	}
 	err := json.Unmarshal(data, &p)
+	var te *json.UnmarshalTypeError
 	switch {
+	case errors.As(err, &te) && p.Schema == PartSchema:
+		// Whole JSON, but a value of the wrong kind: changed by hand.
+		return nil, nil, partErr("%s: a damaged ctxlab part (%v): write it again", name, jsonerr.Describe(err))
 	case err != nil && strings.Contains(string(data[:min(len(data), 64)]), `"`+PartSchema+`"`):
 		// A part names its schema first: one that does and does not parse
 		// was cut short.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxlab/ctxlab/internal/jsonerr"
 	"github.com/ctxlab/ctxlab/replay"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 )
@@ -126,7 +127,7 @@ func Parse(r io.Reader, name string, now time.Time, canon Canon) (*File, error) 
 		Limits  []json.RawMessage `json:"limits"`
 	}
 	if err := strictDecode(data, &raw); err != nil {
-		return nil, &Error{File: name, Index: -1, Field: fieldOf(err), Err: cause(err)}
+		return nil, &Error{File: name, Index: -1, Field: jsonerr.Field(err), Err: jsonerr.Cause(err)}
 	}
 	switch {
 	case raw.Version == nil:
@@ -141,7 +142,7 @@ func Parse(r io.Reader, name string, now time.Time, canon Canon) (*File, error) 
 	for i, rl := range raw.Limits {
 		var l Limit
 		if err := strictDecode(rl, &l); err != nil {
-			return nil, &Error{File: name, Index: i, Field: fieldOf(err), Err: cause(err)}
+			return nil, &Error{File: name, Index: i, Field: jsonerr.Field(err), Err: jsonerr.Cause(err)}
 		}
 		if field, err := l.check(now, canon); err != nil {
 			return nil, &Error{File: name, Index: i, Field: field, Err: err}
@@ -255,40 +256,4 @@ func strictDecode(data []byte, v any) error {
 		return errors.New("data after the JSON value")
 	}
 	return nil
-}
-
-// fieldOf names the field a decoding error is about.
-func fieldOf(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return te.Field
-	}
-	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return strings.Trim(f, `"`)
-	}
-	return ""
-}
-
-// cause says what was wrong in a decoding error, without Go's type names.
-func cause(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		want := map[string]string{"float64": "a number", "int": "an integer", "string": "a string", "Aggregation": "a string"}[te.Type.Name()]
-		if want == "" {
-			want = "a " + te.Type.Kind().String()
-		}
-		// A number where a number was expected fails only by its size
-		// (1e400 overflows a float64).
-		if n, ok := strings.CutPrefix(te.Value, "number "); ok && want == "a number" {
-			return fmt.Errorf("%s is out of range", n)
-		}
-		return fmt.Errorf("a %s where %s was expected", te.Value, want)
-	}
-	if strings.HasPrefix(err.Error(), "json: unknown field ") {
-		return errors.New("unknown field")
-	}
-	if errors.Is(err, io.EOF) {
-		return errors.New("empty file")
-	}
-	return fmt.Errorf("invalid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
 }
