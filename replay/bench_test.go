@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
+	"github.com/ctxlab/ctxlab/internal/jsonscan"
 	"github.com/ctxlab/ctxlab/internal/testcorpus"
 	"github.com/ctxlab/ctxlab/replay/transcript"
 )
@@ -223,12 +226,68 @@ func BenchmarkLoadCorpus(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		for _, src := range srcs {
 			if _, err := Load(src, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// BenchmarkFloorCorpus is the floor under BenchmarkLoadCorpus: the same
+// files read on one goroutine through the reader's buffer size, "lines"
+// finding each line and nothing more, "valid" also validating each line
+// as encoding/json would (jsonscan.Valid), the least a reader that rejects
+// what encoding/json rejects does before it takes anything from a line.
+// docs/performance.md ("Sixteenth round") sets Load against it:
+//
+//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench 'FloorCorpus|LoadCorpus' -benchtime 3x ./replay
+func BenchmarkFloorCorpus(b *testing.B) {
+	dir, size := testcorpus.Generated(b, 64)
+	srcs, errs := Discover([]string{dir})
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	var paths []string
+	for _, src := range srcs {
+		paths = append(paths, src.Path)
+		paths = append(paths, src.Agents...)
+	}
+	for _, mode := range []string{"lines", "valid"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetBytes(size)
+			br := bufio.NewReaderSize(nil, 1<<20)
+			defer reportCPU(b, cpuTime())
+			for b.Loop() {
+				lines, bad := 0, 0
+				for _, p := range paths {
+					f, err := os.Open(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					br.Reset(f)
+					for {
+						line, err := br.ReadSlice('\n')
+						if len(line) > 0 {
+							lines++
+							// The line is read in place, as the reader reads it.
+							if mode == "valid" && !jsonscan.Valid(unsafe.String(&line[0], len(line))) {
+								bad++
+							}
+						}
+						if err != nil && err != bufio.ErrBufferFull {
+							break
+						}
+					}
+					f.Close()
+				}
+				if lines == 0 || bad > lines/100 {
+					b.Fatalf("%d lines, %d invalid", lines, bad)
+				}
+			}
+		})
 	}
 }
 
