@@ -236,15 +236,17 @@ func BenchmarkLoadCorpus(b *testing.B) {
 	}
 }
 
-// BenchmarkFloorCorpus is the floor under BenchmarkLoadCorpus: the same
-// files read on one goroutine through the reader's buffer size, "lines"
-// finding each line and nothing more, "valid" also validating each line
-// as encoding/json would (jsonscan.Valid), the least a reader that rejects
-// what encoding/json rejects does before it takes anything from a line.
-// docs/performance.md ("Sixteenth round") sets Load against it:
+// BenchmarkLayersCorpus takes BenchmarkLoadCorpus apart, layer by layer:
+// the same files read on one goroutine, "lines" finding each line through
+// the reader's buffer size and nothing more, "valid" also validating each
+// line as encoding/json would (jsonscan.Valid: the least a reader that
+// rejects what encoding/json rejects must do), "entries" the transcript
+// reader turning every line into its Entry. Load adds the sessions built
+// from the entries. docs/performance.md ("Sixteenth round") sets them
+// side by side:
 //
-//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench 'FloorCorpus|LoadCorpus' -benchtime 3x ./replay
-func BenchmarkFloorCorpus(b *testing.B) {
+//	CTXLAB_BENCH_DIR=/tmp/c1g go test -run XXX -bench 'LayersCorpus|LoadCorpus' -benchtime 3x ./replay
+func BenchmarkLayersCorpus(b *testing.B) {
 	dir, size := testcorpus.Generated(b, 64)
 	srcs, errs := Discover([]string{dir})
 	if len(errs) > 0 {
@@ -255,40 +257,62 @@ func BenchmarkFloorCorpus(b *testing.B) {
 		paths = append(paths, src.Path)
 		paths = append(paths, src.Agents...)
 	}
-	for _, mode := range []string{"lines", "valid"} {
-		b.Run(mode, func(b *testing.B) {
-			b.SetBytes(size)
-			br := bufio.NewReaderSize(nil, 1<<20)
-			defer reportCPU(b, cpuTime())
-			for b.Loop() {
-				lines, bad := 0, 0
-				for _, p := range paths {
-					f, err := os.Open(p)
-					if err != nil {
-						b.Fatal(err)
-					}
-					br.Reset(f)
-					for {
-						line, err := br.ReadSlice('\n')
-						if len(line) > 0 {
-							lines++
-							// The line is read in place, as the reader reads it.
-							if mode == "valid" && !jsonscan.Valid(unsafe.String(&line[0], len(line))) {
-								bad++
-							}
-						}
-						if err != nil && err != bufio.ErrBufferFull {
-							break
-						}
-					}
-					f.Close()
+	each := func(b *testing.B, read func(f *os.File) (lines, bad int)) {
+		b.SetBytes(size)
+		defer reportCPU(b, cpuTime())
+		for b.Loop() {
+			lines, bad := 0, 0
+			for _, p := range paths {
+				f, err := os.Open(p)
+				if err != nil {
+					b.Fatal(err)
 				}
-				if lines == 0 || bad > lines/100 {
-					b.Fatalf("%d lines, %d invalid", lines, bad)
+				n, nb := read(f)
+				f.Close()
+				lines, bad = lines+n, bad+nb
+			}
+			if lines == 0 || bad > lines/100 {
+				b.Fatalf("%d lines, %d invalid", lines, bad)
+			}
+		}
+	}
+	br := bufio.NewReaderSize(nil, 1<<20)
+	scanLines := func(f *os.File, valid bool) (lines, bad int) {
+		br.Reset(f)
+		for {
+			line, err := br.ReadSlice('\n')
+			if len(line) > 0 {
+				lines++
+				// The line is read in place, as the reader reads it.
+				if valid && !jsonscan.Valid(unsafe.String(&line[0], len(line))) {
+					bad++
 				}
 			}
-		})
+			if err != nil && err != bufio.ErrBufferFull {
+				return lines, bad
+			}
+		}
 	}
+	b.Run("lines", func(b *testing.B) {
+		each(b, func(f *os.File) (int, int) { return scanLines(f, false) })
+	})
+	b.Run("valid", func(b *testing.B) {
+		each(b, func(f *os.File) (int, int) { return scanLines(f, true) })
+	})
+	b.Run("entries", func(b *testing.B) {
+		each(b, func(f *os.File) (lines, bad int) {
+			r := transcript.NewReader(f, f.Name())
+			r.ReuseEntry = true
+			for r.Scan() {
+				lines++
+				if _, ok := r.Result().(*transcript.Entry); !ok {
+					bad++
+				}
+			}
+			r.Close()
+			return lines, bad
+		})
+	})
 }
 
 // BenchmarkDiscover finds the sessions of a generated corpus: the walk,
