@@ -47,7 +47,7 @@ func readPart(name string, data []byte) (*PartHeader, []partEntry, error) {
 	switch {
 	case errors.As(err, &te) && p.Schema == PartSchema:
 		// Whole JSON, but a value of the wrong kind: changed by hand.
-		return nil, nil, partErr("%s: a damaged ctxlab part (%v): write it again", name, jsonerr.Describe(err))
+		return nil, nil, partErr("%s: a damaged ctxlab part (%v): write it again", name, jsonerr.DescribeIn(err, &p))
 	case err != nil && strings.Contains(string(data[:min(len(data), 64)]), `"`+PartSchema+`"`):
 		// A part names its schema first: one that does and does not parse
 		// was cut short.
