@@ -239,6 +239,13 @@ func (l *Limit) checkSelection(now time.Time) (string, error) {
 		*b.to = t
 	}
 	if err := l.sel.Check(); err != nil {
+		var se *replay.SelectionError
+		if errors.As(err, &se) && se.Value != "" {
+			return se.Field, fmt.Errorf("%q: %w", se.Value, se.Err)
+		}
+		if errors.As(err, &se) {
+			return se.Field, se.Err
+		}
 		return "", err
 	}
 	return "", nil
