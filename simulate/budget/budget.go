@@ -175,6 +175,9 @@ func (l *Limit) check(now time.Time, canon Canon) (string, error) {
 	if field, err := l.checkBounds(); err != nil {
 		return field, err
 	}
+	if field, err := l.checkRange(m); err != nil {
+		return field, err
+	}
 	switch l.Unpriced {
 	case "", "fail", "ignore":
 	default:
@@ -211,6 +214,24 @@ func (l *Limit) checkBounds() (string, error) {
 	}
 	if l.Max != nil && l.Min != nil && *l.Min > *l.Max {
 		return "min", fmt.Errorf("%v is above max %v", *l.Min, *l.Max)
+	}
+	return "", nil
+}
+
+// checkRange refuses a max or min a ratio can never reach: a hit ratio
+// runs from 0 to 1, so "max": 50, meant as 50%, is 5000% and would hold
+// whatever happened, "min": 90 never.
+func (l *Limit) checkRange(m metric.Metric) (string, error) {
+	if m.Unit != metric.Ratio {
+		return "", nil
+	}
+	for _, b := range []struct {
+		field string
+		v     *float64
+	}{{"max", l.Max}, {"min", l.Min}} {
+		if b.v != nil && (*b.v < 0 || *b.v > 1) {
+			return b.field, fmt.Errorf("%v: %s is a ratio from 0 to 1 (write 0.9 for 90%%)", *b.v, m.Name)
+		}
 	}
 	return "", nil
 }

@@ -33,6 +33,8 @@ func TestParseErrors(t *testing.T) {
 		{"unknown limit field", `{"version":1,"limits":[{"measure":"cost_usd","maximum":1}]}`, "b.json: limits[0].maximum: unknown field"},
 		{"no bound", `{"version":1,"limits":[{"measure":"cost_usd"}]}`, "b.json: limits[0]: no bound"},
 		{"bad aggregation", `{"version":1,"limits":[{"measure":"cost_usd","of":"p50","max":1}]}`, `b.json: limits[0].of: "p50": want one of total, session_max, session_mean, median, p90, p99`},
+		{"ratio as a percentage", `{"version":1,"limits":[{"measure":"cache_hit_ratio","max":50}]}`, "b.json: limits[0].max: 50: cache_hit_ratio is a ratio from 0 to 1 (write 0.9 for 90%)"},
+		{"ratio below 0", `{"version":1,"limits":[{"measure":"cache_hit_ratio","min":-0.1}]}`, "b.json: limits[0].min: -0.1: cache_hit_ratio is a ratio from 0 to 1"},
 		{"min above max", `{"version":1,"limits":[{"measure":"cost_usd","max":1,"min":2}]}`, "b.json: limits[0].min: 2 is above max 1"},
 		{"negative increase", `{"version":1,"limits":[{"measure":"cost_usd","max_increase_pct":-5}]}`, "b.json: limits[0].max_increase_pct: -5: must be 0 or more"},
 		{"bad policy", `{"version":1,"limits":[{"measure":"cost_usd","max":1,"policy":"claude-code:windw=1"}]}`, `b.json: limits[0].policy: policy "claude-code": unknown parameter "windw"`},
