@@ -30,15 +30,38 @@ func (sel Selection) IsZero() bool {
 	return len(sel.Projects) == 0 && len(sel.Sessions) == 0 && sel.Since == 0 && sel.Until == 0
 }
 
-// Check reports the first malformed pattern or an empty window.
+// A SelectionError is what Check found wrong in a selection: the field
+// it is about (project, session, or until for a window that ends where or
+// before it starts), the value ("" for the window) and why.
+type SelectionError struct {
+	Field, Value string
+	Err          error
+}
+
+func (e *SelectionError) Error() string {
+	if e.Value == "" {
+		return fmt.Sprintf("%s: %v", e.Field, e.Err)
+	}
+	return fmt.Sprintf("%s %q: %v", e.Field, e.Value, e.Err)
+}
+
+func (e *SelectionError) Unwrap() error { return e.Err }
+
+// Check reports the first malformed pattern or an empty window, as a
+// *SelectionError.
 func (sel Selection) Check() error {
-	for _, p := range append(append([]string(nil), sel.Projects...), sel.Sessions...) {
-		if _, err := path.Match(p, ""); err != nil {
-			return fmt.Errorf("pattern %q: %w", p, err)
+	for _, f := range []struct {
+		name     string
+		patterns []string
+	}{{"project", sel.Projects}, {"session", sel.Sessions}} {
+		for _, p := range f.patterns {
+			if _, err := path.Match(p, ""); err != nil {
+				return &SelectionError{Field: f.name, Value: p, Err: err}
+			}
 		}
 	}
 	if sel.Since > 0 && sel.Until > 0 && sel.Until <= sel.Since {
-		return fmt.Errorf("the window is empty: it ends (%s) where or before it starts (%s)", Stamp(sel.Until), Stamp(sel.Since))
+		return &SelectionError{Field: "until", Err: fmt.Errorf("the window is empty: it ends (%s) where or before it starts (%s)", Stamp(sel.Until), Stamp(sel.Since))}
 	}
 	return nil
 }

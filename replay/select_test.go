@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,11 +86,21 @@ func TestSelection(t *testing.T) {
 	if got := (Selection{}).Sources(srcs); len(got) != 4 {
 		t.Errorf("the zero Selection picks %d of 4", len(got))
 	}
-	if err := (Selection{Projects: []string{"[a"}}).Check(); err == nil {
-		t.Error("a malformed pattern passes Check")
-	}
-	if err := (Selection{Since: 2000, Until: 1000}).Check(); err == nil {
-		t.Error("an empty window passes Check")
+	// Check names the field it finds wrong, so that a flag or a budget's
+	// limit can say which of its fields it is.
+	for _, tc := range []struct {
+		sel                Selection
+		field, value, want string
+	}{
+		{Selection{Projects: []string{"*", "[a"}}, "project", "[a", `project "[a": syntax error in pattern`},
+		{Selection{Projects: []string{"p"}, Sessions: []string{"s[", "x"}}, "session", "s[", `session "s[": syntax error in pattern`},
+		{Selection{Since: 2000, Until: 1000}, "until", "", "until: the window is empty: it ends (1970-01-01T00:00:01Z) where or before it starts (1970-01-01T00:00:02Z)"},
+	} {
+		err := tc.sel.Check()
+		var se *SelectionError
+		if !errors.As(err, &se) || se.Field != tc.field || se.Value != tc.value || err.Error() != tc.want {
+			t.Errorf("%+v: Check() = %v, want %s", tc.sel, err, tc.want)
+		}
 	}
 
 	s := &Session{Main: &Thread{Start: 1000, End: 2000}}

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/ctxlab/ctxlab/accounting"
+	"github.com/ctxlab/ctxlab/internal/jsonerr"
 )
 
 // Header is what ReadJSON keeps of a document besides its sessions.
@@ -174,7 +175,7 @@ func (d *docReader) start() error {
 	case key != "schema":
 		return notReport(fmt.Sprintf(`not a ctxlab JSON report: it starts with %q, not "schema"`, key))
 	}
-	if err := d.decode(&d.h.Schema); err != nil {
+	if err := d.decode("schema", &d.h.Schema); err != nil {
 		return err
 	}
 	if d.h.Schema != SchemaReplay && d.h.Schema != SchemaCompare {
@@ -190,7 +191,7 @@ func (d *docReader) field(key string, session func(ReadSession) error) error {
 	h := d.h
 	switch key {
 	case "version":
-		if err := d.decode(&h.Version); err != nil {
+		if err := d.decode("version", &h.Version); err != nil {
 			return err
 		}
 		if h.Version > Version(h.Schema) {
@@ -209,28 +210,43 @@ func (d *docReader) field(key string, session func(ReadSession) error) error {
 		return nil
 	case "total":
 		if h.Schema == SchemaCompare {
-			return d.decode(&h.CompareTotal)
+			return d.decode("total", &h.CompareTotal)
 		}
-		return d.decode(&h.ReplayTotal)
+		return d.decode("total", &h.ReplayTotal)
 	case "policies":
-		return d.decode(&h.Policies)
+		return d.decode("policies", &h.Policies)
 	case "comparison_settings":
-		return d.decode(&h.ComparisonSettings)
+		return d.decode("comparison_settings", &h.ComparisonSettings)
 	case "comparisons":
-		return d.decode(&h.Comparisons)
+		return d.decode("comparisons", &h.Comparisons)
 	case "sessions_without_calls":
-		return d.decode(&h.SessionsWithoutCalls)
+		return d.decode("sessions_without_calls", &h.SessionsWithoutCalls)
 	}
 	var skip json.RawMessage
-	return d.decode(&skip)
+	return d.decode(key, &skip)
 }
 
-// decode reads the next value into v.
-func (d *docReader) decode(v any) error {
+// decode reads the next value, the document's field key, into v.
+func (d *docReader) decode(key string, v any) error {
 	if err := d.dec.Decode(v); err != nil {
-		return d.fail(err)
+		return d.fail(wrongKind(key, err, v))
 	}
 	return nil
+}
+
+// wrongKind says where in the document, at path, a value of the wrong
+// kind is and what it is, in JSON's words and keys rather than Go's
+// (jsonerr): "sessions[2].usage: a string where an object was expected".
+// Any other error is returned as it is.
+func wrongKind(path string, err error, v any) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	if f := jsonerr.FieldIn(err, v); f != "" {
+		path += "." + f
+	}
+	return fmt.Errorf("%s: %w", path, jsonerr.Cause(err))
 }
 
 // SyntaxOffset reads a document token by token and returns the byte
@@ -267,12 +283,12 @@ func readSessions(dec *json.Decoder, schema string, session func(ReadSession) er
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return errors.New(`"sessions": want an array`)
 	}
-	for dec.More() {
+	for i := 0; dec.More(); i++ {
 		var s ReadSession
 		if schema == SchemaCompare {
-			err = dec.Decode(&s.Compare)
+			err = wrongKind(fmt.Sprintf("sessions[%d]", i), dec.Decode(&s.Compare), &s.Compare)
 		} else {
-			err = dec.Decode(&s.Replay)
+			err = wrongKind(fmt.Sprintf("sessions[%d]", i), dec.Decode(&s.Replay), &s.Replay)
 		}
 		if err != nil {
 			return err

@@ -111,3 +111,24 @@ func TestReadJSONVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadJSONWrongKind: a value of the wrong kind is named by the
+// document's keys and said in JSON's words, never in Go's type names (a
+// replay session embeds its report, which encoding/json names "Report").
+func TestReadJSONWrongKind(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{"schema":"ctxlab.replay","version":"1"}`, "version: a string where an integer was expected"},
+		{`{"schema":"ctxlab.replay","sessions":[{},{"usage":"x"}]}`, "sessions[1].usage: a string where an object was expected"},
+		{`{"schema":"ctxlab.replay","sessions":[{"simulation":{"calls":[1]}}]}`, "sessions[0].simulation.calls: a number where an object was expected"},
+		{`{"schema":"ctxlab.replay","sessions":[7]}`, "sessions[0]: a number where an object was expected"},
+		{`{"schema":"ctxlab.compare","sessions":[{"runs":[{"calls":[{"prompt":"x"}]}]}]}`, "sessions[0].runs.calls.prompt: a string where an integer was expected"},
+		{`{"schema":"ctxlab.compare","policies":{}}`, "policies: an object where an array was expected"},
+		{`{"schema":"ctxlab.replay","total":{"usage":[]}}`, "total.usage: an array where an object was expected"},
+	} {
+		_, err := report.ReadJSON(strings.NewReader(tc.doc), func(report.ReadSession) error { return nil })
+		var de *report.DecodeError
+		if !errors.As(err, &de) || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.doc, err, tc.want)
+		}
+	}
+}

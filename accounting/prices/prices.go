@@ -4,7 +4,9 @@
 package prices
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -119,20 +121,35 @@ func anthropic() *Table {
 }
 
 // Read reads a JSON price table ({"date":…, "models":{family: Price}})
-// and lays it over base: families it names replace base's.
+// and lays it over base: families it names replace base's. A price must
+// give each of the five rates, none below 0: a rate left out, a model
+// given as null or a negative rate would price calls at zero or less,
+// where a model the table lacks is unpriced, never free. Its errors name
+// the model and the field ("models.deepseek-v4-pro.cache_read: missing").
 func Read(r io.Reader, base *Table) (*Table, error) {
-	var p Table
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	var p struct {
+		Date   string                     `json:"date"`
+		Source string                     `json:"source"`
+		Models map[string]json.RawMessage `json:"models"`
+	}
+	if err := decodeStrict(r, &p); err != nil {
 		return nil, fmt.Errorf("reading price table: %w", jsonerr.Describe(err))
 	}
 	out := &Table{Date: base.Date, Source: base.Source, Models: map[string]Price{}}
 	for k, v := range base.Models {
 		out.Models[k] = v
 	}
-	for k, v := range p.Models {
-		out.Models[claudecode.ModelFamily(k)] = v
+	names := make([]string, 0, len(p.Models))
+	for k := range p.Models {
+		names = append(names, k)
+	}
+	sort.Strings(names) // the first error is the same on every run
+	for _, k := range names {
+		pr, err := readPrice(p.Models[k])
+		if err != nil {
+			return nil, fmt.Errorf("reading price table: models.%s%w", k, err)
+		}
+		out.Models[claudecode.ModelFamily(k)] = pr
 	}
 	if p.Date != "" {
 		out.Date = p.Date
@@ -143,6 +160,57 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 		out.Source = base.Source + ", overridden"
 	}
 	return out, nil
+}
+
+// readPrice reads one model's price; its error starts with the field it
+// is about (".input: …"), or ": " for the price as a whole.
+func readPrice(data json.RawMessage) (Price, error) {
+	var raw struct {
+		Input        *float64 `json:"input"`
+		CacheWrite5m *float64 `json:"cache_write_5m"`
+		CacheWrite1h *float64 `json:"cache_write_1h"`
+		CacheRead    *float64 `json:"cache_read"`
+		Output       *float64 `json:"output"`
+		LongContext  bool     `json:"long_context"`
+		Fast         float64  `json:"fast"`
+	}
+	if string(data) == "null" {
+		return Price{}, fmt.Errorf(": null where an object was expected")
+	}
+	if err := decodeStrict(bytes.NewReader(data), &raw); err != nil {
+		if f := jsonerr.Field(err); f != "" {
+			return Price{}, fmt.Errorf(".%s: %w", f, jsonerr.Cause(err))
+		}
+		return Price{}, fmt.Errorf(": %w", jsonerr.Cause(err))
+	}
+	fast := raw.Fast
+	for _, r := range []struct {
+		name string
+		v    *float64
+	}{{"input", raw.Input}, {"cache_write_5m", raw.CacheWrite5m}, {"cache_write_1h", raw.CacheWrite1h}, {"cache_read", raw.CacheRead}, {"output", raw.Output}, {"fast", &fast}} {
+		switch {
+		case r.v == nil:
+			return Price{}, fmt.Errorf(".%s: missing: a price gives input, cache_write_5m, cache_write_1h, cache_read and output, in USD per million tokens", r.name)
+		case *r.v < 0:
+			return Price{}, fmt.Errorf(".%s: %v: must be 0 or more", r.name, *r.v)
+		}
+	}
+	return Price{Input: *raw.Input, CacheWrite5m: *raw.CacheWrite5m, CacheWrite1h: *raw.CacheWrite1h,
+		CacheRead: *raw.CacheRead, Output: *raw.Output, LongContext: raw.LongContext, Fast: raw.Fast}, nil
+}
+
+// decodeStrict decodes one JSON value from r into v, refusing unknown
+// fields and anything after the value.
+func decodeStrict(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON value")
+	}
+	return nil
 }
 
 // Lookup returns the price of a model and whether the table has it: by

@@ -236,6 +236,38 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestReadRefused: a price table that would price a model at zero or less
+// without saying so (a rate left out, a model given as null, a negative
+// rate), or that has more after its JSON, is refused; the error names the
+// model and the field.
+func TestReadRefused(t *testing.T) {
+	const rates = `"input":0.55,"cache_write_5m":0.55,"cache_write_1h":0.55,"cache_read":0.07,"output":2.19`
+	for _, tc := range []struct{ in, want string }{
+		{`{"models":{"deepseek-v4-pro":{"input":0.55,"cache_read":0.07,"output":2.19}}}`,
+			"models.deepseek-v4-pro.cache_write_5m: missing: a price gives input, cache_write_5m, cache_write_1h, cache_read and output, in USD per million tokens"},
+		{`{"models":{"deepseek-v4-pro":null}}`, "models.deepseek-v4-pro: null where an object was expected"},
+		{`{"models":{"deepseek-v4-pro":{"input":-0.55,"cache_write_5m":0.55,"cache_write_1h":0.55,"cache_read":0.07,"output":2.19}}}`,
+			"models.deepseek-v4-pro.input: -0.55: must be 0 or more"},
+		{`{"models":{"deepseek-v4-pro":{` + rates + `,"fast":-2}}}`, "models.deepseek-v4-pro.fast: -2: must be 0 or more"},
+		{`{"models":{"deepseek-v4-pro":{` + rates + `,"output":"2"}}}`, "models.deepseek-v4-pro.output: a string where a number was expected"},
+		{`{"models":{"deepseek-v4-pro":{` + rates + `,"inptu":1}}}`, "models.deepseek-v4-pro.inptu: unknown field"},
+		{`{"models":{"deepseek-v4-pro":[1]}}`, "models.deepseek-v4-pro: an array where an object was expected"},
+		{`{"models":{"b":{"input":1},"a":{"output":1}}}`, "models.a.input: missing"}, // the first model by name
+		{`{"models":{"deepseek-v4-pro":{` + rates + `}}}trailing`, "invalid JSON: data after the JSON value"},
+		{`{"models":{}}{}`, "invalid JSON: data after the JSON value"},
+	} {
+		_, err := Read(strings.NewReader(tc.in), Default())
+		if err == nil || !strings.HasPrefix(err.Error(), "reading price table: "+tc.want) {
+			t.Errorf("Read(%s):\n got %v\nwant reading price table: %s", tc.in, err, tc.want)
+		}
+	}
+	// Zero is a price (a free model is a choice the table states), and
+	// whitespace after the table is no data.
+	if _, err := Read(strings.NewReader(`{"models":{"deepseek-v4-pro":{"input":0,"cache_write_5m":0,"cache_write_1h":0,"cache_read":0,"output":0}}}`+"\n\n"), Default()); err != nil {
+		t.Errorf("a zero price: %v", err)
+	}
+}
+
 // Model ids as they appear in transcripts (message.model).
 const (
 	sonnet4   = "claude-sonnet-4-20250514"

@@ -66,7 +66,7 @@ func (o *inputOptions) validate(e env) error {
 		return err
 	}
 	if err := o.sel.Check(); err != nil {
-		return usageError("selection: %v", err)
+		return usageError("--%v", err) // Check names the field: --project "[x": …
 	}
 	// --jobs and --last default to "all"; a value given must be one.
 	for _, c := range []struct {

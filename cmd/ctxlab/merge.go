@@ -18,7 +18,6 @@ with the same flags, prices and input, and writes what the command would
 have written over the whole input, in the format and with the plots and
 exit code its flags ask for. docs/scale.md shows sharded runs on
 Kubernetes, GitHub Actions and Slurm.`,
-		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, names []string) error {
 			m, err := batch.ReadParts(names, os.ReadFile)
 			if err != nil {

@@ -32,8 +32,10 @@ accounting and duplicate reads, and, when it has a simulation (replay
 report gives the context, cost and cache of each run when it has the calls
 (compare --calls). With several sessions it adds the whole input's plots.
 See docs/plots.md.`,
-		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("plot: name one report to draw (the output of replay or compare --format json, or - for standard input); got %d", len(args))
+			}
 			if o.dir == "" {
 				// Never into the current directory unless asked (-o .).
 				return usageError("--out: want the directory to write the plots into (-o DIR; -o . for the current one)")

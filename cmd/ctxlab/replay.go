@@ -150,7 +150,7 @@ func (o *replayOptions) checkBy() error {
 		}
 	}
 	if o.order != "" && (!slices.Contains(orders, o.order) || !accounting.GroupBy(o.by).IsTime()) {
-		return usageError("--order %q: want %s, with --by day, week or month", o.order, strings.Join(orders, " or "))
+		return usageError("--order %q: it orders periods: give %s with --by day, week, month or block", o.order, strings.Join(orders, " or "))
 	}
 	if o.breakdown && (o.by == "" || o.by == string(accounting.ByModel)) {
 		return usageError("--breakdown splits --by day, week, month, project or session by model; give one of those")

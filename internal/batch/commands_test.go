@@ -450,6 +450,8 @@ func TestBaseline(t *testing.T) {
 		{`{"schema": "ctxlab.compare", "version": 1}`, `x.json: schema "ctxlab.compare" version 1, want`},
 		{`{"schema": "` + budget.Schema + `", "version": 1, "limits": 3}`, "x.json: limits: a number where an array was expected"},
 		{`{"schema": "ctxlab.replay", "version": 1, "sessions": 3}`, "x.json: sessions: a number where an array was expected"},
+		// A session embeds its report: its fields are named by the document's keys.
+		{`{"schema": "ctxlab.replay", "version": 1, "sessions": [{"usage": "x"}]}`, "x.json: sessions.usage: a string where an object was expected"},
 		{"[1]", "x.json: not a JSON report: an array where an object was expected"},
 	} {
 		if _, err := Baseline([]byte(c.data), "x.json", file); err == nil || !strings.HasPrefix(err.Error(), c.want) {

@@ -75,13 +75,13 @@ func Baseline(data []byte, path string, f *budget.File) (*budget.Result, error) 
 	case head.Schema == budget.Schema && head.Version == budget.SchemaVersion:
 		var r budget.Result
 		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, jsonerr.Describe(err))
+			return nil, fmt.Errorf("%s: %v", path, jsonerr.DescribeIn(err, &r))
 		}
 		return &r, nil
 	case head.Schema == report.SchemaReplay && head.Version == report.SchemaVersion:
 		var doc report.Document
 		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, jsonerr.Describe(err))
+			return nil, fmt.Errorf("%s: %v", path, jsonerr.DescribeIn(err, &doc))
 		}
 		samples := make([]budget.Sample, len(doc.Sessions))
 		for i, s := range doc.Sessions {

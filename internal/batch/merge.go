@@ -47,7 +47,7 @@ func readPart(name string, data []byte) (*PartHeader, []partEntry, error) {
 	switch {
 	case errors.As(err, &te) && p.Schema == PartSchema:
 		// Whole JSON, but a value of the wrong kind: changed by hand.
-		return nil, nil, partErr("%s: a damaged ctxlab part (%v): write it again", name, jsonerr.Describe(err))
+		return nil, nil, partErr("%s: a damaged ctxlab part (%v): write it again", name, jsonerr.DescribeIn(err, &p))
 	case err != nil && strings.Contains(string(data[:min(len(data), 64)]), `"`+PartSchema+`"`):
 		// A part names its schema first: one that does and does not parse
 		// was cut short.
@@ -58,6 +58,9 @@ func readPart(name string, data []byte) (*PartHeader, []partEntry, error) {
 		return nil, nil, partErr("%s: part version %d, this ctxlab merges version %d", name, p.Version, PartVersion)
 	case !p.Complete:
 		return nil, nil, partErr("%s: a ctxlab part cut short (no end): write it again", name)
+	case p.Shard.K < 1 || p.Shard.K > p.Shard.N:
+		// No run writes it: a shard that is none of 1 to N was changed by hand.
+		return nil, nil, partErr("%s: a damaged ctxlab part (shard %d/%d: K runs from 1 to N): write it again", name, p.Shard.K, p.Shard.N)
 	}
 	return &p.PartHeader, p.Sessions, nil
 }

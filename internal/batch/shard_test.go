@@ -196,6 +196,9 @@ func TestMergeRefused(t *testing.T) {
 	}
 	parts["cut.json"] = parts["p3.json"][:len(parts["p3.json"])/2]
 	parts["typed.json"] = bytes.Replace(parts["p3.json"], []byte(`"complete": true`), []byte(`"complete": "yes"`), 1)
+	parts["shard.json"] = bytes.Replace(parts["p3.json"], []byte(`"k": 3`), []byte(`"k": "3"`), 1)
+	parts["k0.json"] = bytes.Replace(parts["p2.json"], []byte(`"k": 2`), []byte(`"k": 0`), 1)
+	parts["k4.json"] = bytes.Replace(parts["p2.json"], []byte(`"k": 2`), []byte(`"k": 4`), 1)
 	parts["open.json"] = bytes.Replace(parts["p3.json"], []byte(`"complete": true`), []byte(`"complete": false`), 1)
 	parts["other.json"] = []byte(`{"schema": "ctxlab.replay", "version": 1}`)
 	parts["text.json"] = []byte("hello\n")
@@ -215,6 +218,9 @@ func TestMergeRefused(t *testing.T) {
 		{[]string{"p1.json", "p2.json", "prices-p3.json"}, "priced with different price tables (" + prices.Default().Date + " and 2001-01-01"},
 		{[]string{"p1.json", "p2.json", "cut.json"}, "cut.json: a ctxlab part cut short"},
 		{[]string{"p1.json", "p2.json", "typed.json"}, "typed.json: a damaged ctxlab part (complete: a string where true or false was expected): write it again"},
+		{[]string{"p1.json", "p2.json", "shard.json"}, "shard.json: a damaged ctxlab part (shard.k: a string where an integer was expected): write it again"},
+		{[]string{"p1.json", "k0.json", "p3.json"}, "k0.json: a damaged ctxlab part (shard 0/3: K runs from 1 to N): write it again"},
+		{[]string{"p1.json", "k4.json", "p3.json"}, "k4.json: a damaged ctxlab part (shard 4/3: K runs from 1 to N): write it again"},
 		{[]string{"p1.json", "p2.json", "open.json"}, "open.json: a ctxlab part cut short (no end)"},
 		{[]string{"other.json"}, "other.json: not a ctxlab part"},
 		{[]string{"text.json", "p1.json"}, "text.json: not a ctxlab part"},

@@ -69,9 +69,73 @@ func Cause(err error) error {
 }
 
 // Describe is Cause with the field in front, when there is one:
-// "models.claude-x.input: a string where a number was expected".
+// "limits.max: a string where a number was expected".
 func Describe(err error) error {
 	if f := Field(err); f != "" {
+		return fmt.Errorf("%s: %w", f, Cause(err))
+	}
+	return Cause(err)
+}
+
+// FieldIn is Field for an error of decoding into v: the field named by the
+// document's keys alone. encoding/json puts in the path of a field promoted
+// from an embedded struct that struct's Go name ("PartHeader.shard.k"),
+// which is no key of the document; FieldIn leaves such names out.
+func FieldIn(err error, v any) string {
+	f := Field(err)
+	if f == "" || v == nil {
+		return f
+	}
+	t := reflect.TypeOf(v)
+	var keys []string
+	for _, name := range strings.Split(f, ".") {
+		t = element(t)
+		if t == nil || t.Kind() != reflect.Struct {
+			keys, t = append(keys, name), nil
+			continue
+		}
+		var next reflect.Type
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			key, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if sf.Anonymous && key == "" && sf.Name == name {
+				next = sf.Type // promoted from: no key of its own
+				break
+			}
+			if key == "" {
+				key = sf.Name
+			}
+			if key == name {
+				keys, next = append(keys, name), sf.Type
+				break
+			}
+		}
+		if next == nil {
+			keys = append(keys, name)
+		}
+		t = next
+	}
+	return strings.Join(keys, ".")
+}
+
+// element is the type a JSON value decoded into t fills: through pointers,
+// slices, arrays and maps to their elements.
+func element(t reflect.Type) reflect.Type {
+	for t != nil {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			t = t.Elem()
+		default:
+			return t
+		}
+	}
+	return nil
+}
+
+// DescribeIn is Describe for an error of decoding into v, its field named
+// by FieldIn.
+func DescribeIn(err error, v any) error {
+	if f := FieldIn(err, v); f != "" {
 		return fmt.Errorf("%s: %w", f, Cause(err))
 	}
 	return Cause(err)

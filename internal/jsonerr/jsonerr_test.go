@@ -55,3 +55,48 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// Header and withHeader embed as a part's reader does: encoding/json names
+// the embedded struct in its path, and FieldIn leaves it out.
+type Header struct {
+	Shard struct {
+		K int `json:"k"`
+	} `json:"shard"`
+}
+
+type Item struct {
+	Prompt int `json:"prompt"`
+}
+
+type withHeader struct {
+	Header
+	*Item `json:"item"` // tagged: a field of its own, not promoted
+	Rows  []struct {
+		Item
+		Name string `json:"name"`
+	} `json:"rows"`
+}
+
+func TestDescribeIn(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"shard":{"k":"2"}}`, "shard.k: a string where an integer was expected"},
+		{`{"rows":[{"prompt":"x"}]}`, "rows.prompt: a string where an integer was expected"},
+		{`{"rows":[{"name":1}]}`, "rows.name: a number where a string was expected"},
+		{`{"item":{"prompt":true}}`, "item.prompt: true or false where an integer was expected"},
+		{`{"rows":{}}`, "rows: an object where an array was expected"},
+		{`{"other":1}`, "other: unknown field"},
+	}
+	for _, tt := range tests {
+		dec := json.NewDecoder(bytes.NewReader([]byte(tt.in)))
+		dec.DisallowUnknownFields()
+		var v withHeader
+		err := dec.Decode(&v)
+		if err == nil {
+			t.Errorf("%s: decoded", tt.in)
+			continue
+		}
+		if got := DescribeIn(err, &v).Error(); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+}

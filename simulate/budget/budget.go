@@ -175,6 +175,9 @@ func (l *Limit) check(now time.Time, canon Canon) (string, error) {
 	if field, err := l.checkBounds(); err != nil {
 		return field, err
 	}
+	if field, err := l.checkRange(m); err != nil {
+		return field, err
+	}
 	switch l.Unpriced {
 	case "", "fail", "ignore":
 	default:
@@ -215,6 +218,24 @@ func (l *Limit) checkBounds() (string, error) {
 	return "", nil
 }
 
+// checkRange refuses a max or min a ratio can never reach: a hit ratio
+// runs from 0 to 1, so "max": 50, meant as 50%, is 5000% and would hold
+// whatever happened, "min": 90 never.
+func (l *Limit) checkRange(m metric.Metric) (string, error) {
+	if m.Unit != metric.Ratio {
+		return "", nil
+	}
+	for _, b := range []struct {
+		field string
+		v     *float64
+	}{{"max", l.Max}, {"min", l.Min}} {
+		if b.v != nil && (*b.v < 0 || *b.v > 1) {
+			return b.field, fmt.Errorf("%v: %s is a ratio from 0 to 1 (write 0.9 for 90%%)", *b.v, m.Name)
+		}
+	}
+	return "", nil
+}
+
 // checkSelection fills the sessions the limit selects: its project,
 // session and time span.
 func (l *Limit) checkSelection(now time.Time) (string, error) {
@@ -239,6 +260,13 @@ func (l *Limit) checkSelection(now time.Time) (string, error) {
 		*b.to = t
 	}
 	if err := l.sel.Check(); err != nil {
+		var se *replay.SelectionError
+		if errors.As(err, &se) && se.Value != "" {
+			return se.Field, fmt.Errorf("%q: %w", se.Value, se.Err)
+		}
+		if errors.As(err, &se) {
+			return se.Field, se.Err
+		}
 		return "", err
 	}
 	return "", nil
