@@ -225,7 +225,7 @@ func (f *fitter) fitColumns() (left []string) {
 			if least > f.width {
 				continue
 			}
-			left = t.leaveOut(order[:k])
+			left = t.leaveOut(t.putBack(order[:k], f.width))
 			f.shrink(lv)
 			f.cutAll() // in case a cut fell short of its target
 			return left
@@ -235,6 +235,29 @@ func (f *fitter) fitColumns() (left []string) {
 	f.shrink(hard)
 	f.cutAll()
 	return left
+}
+
+// putBack returns the columns of dropped (a prefix of the drop order,
+// whose last column had to go for the rest to fit in width) without
+// those that fit back whole in the room the table leaves at its natural
+// widths: a narrow column ranked before a wide one stays when the wide
+// one's going makes room for it, the most useful (the latest in the
+// order) first. No text is cut further for it.
+func (t *Table) putBack(dropped []int, width int) []int {
+	used := boxOverhead(0)
+	for i := range t.Columns {
+		if !slices.Contains(dropped, i) {
+			used += t.natural(i) + boxOverhead(1) - boxOverhead(0)
+		}
+	}
+	out := slices.Clone(dropped)
+	for j := len(out) - 2; j >= 0; j-- {
+		if w := used + t.natural(out[j]) + boxOverhead(1) - boxOverhead(0); w <= width {
+			used = w
+			out = slices.Delete(out, j, j+1)
+		}
+	}
+	return out
 }
 
 // leaveOut removes the columns cols (indexes into t.Columns) and returns

@@ -285,6 +285,41 @@ func TestDropOrder(t *testing.T) {
 	}
 }
 
+// TestPutBack: a narrow column ranked to go first comes back when a wide
+// one ranked after it had to go and the room it leaves holds the narrow
+// one whole; where it would not fit whole, it stays out rather than
+// have the text cut for it.
+func TestPutBack(t *testing.T) {
+	tb := &Table{Name: "p", Title: "P", Columns: []Column{
+		{Name: "Key"}, {Name: "Narrow", Drop: 1}, {Name: "Wide", Drop: 2}, {Name: "Name", Kind: Text},
+	}}
+	tb.AddRow("k", "12", strings.Repeat("w", 30), "a name of 18 chars")
+	// Key 3, Narrow 6, Wide 30, Name 18 (cut to 12 before a column goes),
+	// box 3 a column and 1: 70 in all, 64 with the name cut; without
+	// Narrow the rest needs 55 at least, so below that Wide goes too, and
+	// Narrow comes back where the table without Wide fits whole (37).
+	for _, c := range []struct {
+		width int
+		left  string
+	}{{70, ""}, {64, ""}, {63, "Narrow"}, {55, "Narrow"}, {54, "Wide"}, {37, "Wide"}, {36, "Narrow, Wide"}} {
+		var b bytes.Buffer
+		if err := WriteText(&b, tb, c.width); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		out := strings.Join(strings.Fields(b.String()), " ")
+		if _, s, ok := strings.Cut(out, "left out to fit "); ok {
+			got = s[strings.Index(s, ": ")+2 : strings.Index(s, " (--wide")]
+		}
+		if got != c.left {
+			t.Errorf("width %d: left out %q, want %q\n%s", c.width, got, c.left, b.String())
+		}
+		if c.width == 36 && !strings.Contains(b.String(), "a name of 18 chars") {
+			t.Errorf("width 36: the name was cut to keep Narrow\n%s", b.String())
+		}
+	}
+}
+
 // TestRemoveColumn and AlignNumbers: a column goes from the header and
 // every row; a column of numbers (by raw value or print) aligns right.
 func TestRemoveColumnAlignNumbers(t *testing.T) {
