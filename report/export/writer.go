@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -450,19 +452,46 @@ func removeFiles(dir, shard string) error {
 
 // partitionValue writes a project as a Hive partition value: characters
 // other than letters, digits, '.', '_' and '-' as %XX (Hive's escaping),
-// and "" as DefaultPartition.
+// and "" as DefaultPartition. A value that would make its folder's name
+// ("project=" and it) longer than file systems allow (255 bytes) is cut
+// to fit and ends in '~' and eight hex digits of the whole name's FNV-1a
+// hash: '~' is escaped in any value not cut, so a cut one cannot pass for
+// another project, and two long names that share their start stay apart.
 func partitionValue(s string) string {
 	if s == "" {
 		return DefaultPartition
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
+	if v, whole := hiveEscape(s, maxPartitionValue); whole {
+		return v
 	}
-	return b.String()
+	v, _ := hiveEscape(s, maxPartitionValue-len("~01234567"))
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%s~%08x", v, h.Sum32())
 }
+
+// hiveEscape escapes s as Hive does, stopping before the character whose
+// escape would pass limit bytes, and reports whether all of s fit.
+func hiveEscape(s string, limit int) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		mark := b.Len()
+		for _, c := range []byte(s[i : i+n]) {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' {
+				b.WriteByte(c)
+			} else {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		}
+		if b.Len() > limit {
+			return b.String()[:mark], false
+		}
+		i += n
+	}
+	return b.String(), true
+}
+
+// maxPartitionValue is the longest project value whose folder name
+// ("project=" and the value) fits the 255 bytes file systems allow.
+const maxPartitionValue = 255 - len("project=")

@@ -44,10 +44,33 @@ func TestPartitionValue(t *testing.T) {
 		"":                 DefaultPartition,
 		"a b/c=d%":         "a%20b%2Fc%3Dd%25",
 		"é":                "%C3%A9",
+		"\xff\uFFFDa":      "%FF%EF%BF%BDa",
 	} {
 		if got := partitionValue(in); got != want {
 			t.Errorf("partitionValue(%q) = %q, want %q", in, got, want)
 		}
+	}
+	// A value too long for a folder's name is cut to fit, never inside an
+	// escape, and ends in ~ and its whole name's hash.
+	long := strings.Repeat("a", 300)
+	for _, c := range []struct{ in, start string }{
+		{long, strings.Repeat("a", 238)},
+		{long + "b", strings.Repeat("a", 238)},
+		{strings.Repeat("プ", 100), strings.Repeat("%E3%83%97", 26)},
+		{"x" + strings.Repeat("プ", 100), "x" + strings.Repeat("%E3%83%97", 26)},
+		{"xx" + strings.Repeat("プ", 100), "xx" + strings.Repeat("%E3%83%97", 26)},
+	} {
+		got := partitionValue(c.in)
+		start, hash, ok := strings.Cut(got, "~")
+		if !ok || start != c.start || len(hash) != 8 || len("project="+got) > 255 {
+			t.Errorf("partitionValue(%d bytes) = %q (%d bytes), want %q and ~hash", len(c.in), got, len(got), c.start)
+		}
+	}
+	if partitionValue(long) == partitionValue(long+"b") {
+		t.Error("two long names that share their start have one partition")
+	}
+	if got := partitionValue(strings.Repeat("a", 247)); got != strings.Repeat("a", 247) {
+		t.Errorf("a value that fits was cut: %q", got)
 	}
 }
 
