@@ -1,12 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 	"github.com/ctxlab/ctxlab/policies"
 	"github.com/ctxlab/ctxlab/report"
 	"github.com/ctxlab/ctxlab/simulate/budget"
@@ -84,12 +85,11 @@ func (o *gateOptions) plan(e env) (*budget.File, *budget.Result, error) {
 	if o.budget == "" {
 		return nil, nil, usageError("--budget FILE is required")
 	}
-	bf, err := os.Open(o.budget)
+	bf, err := cliflag.ReadFile("--budget", o.budget)
 	if err != nil {
-		return nil, nil, usageError("--budget: %v", err)
+		return nil, nil, usageError("%v", err)
 	}
-	file, err := budget.Parse(bf, o.budget, e.clock(), policies.Canon)
-	bf.Close()
+	file, err := budget.Parse(bytes.NewReader(bf), o.budget, e.clock(), policies.Canon)
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}
@@ -97,9 +97,9 @@ func (o *gateOptions) plan(e env) (*budget.File, *budget.Result, error) {
 		return file, nil, nil
 	}
 	// An earlier gate's JSON output, or a replay report (batch.Baseline).
-	data, err := os.ReadFile(o.baseline)
+	data, err := cliflag.ReadFile("--baseline", o.baseline)
 	if err != nil {
-		return nil, nil, usageError("--baseline: %v", err)
+		return nil, nil, usageError("%v", err)
 	}
 	base, err := batch.Baseline(data, o.baseline, file)
 	if err != nil {

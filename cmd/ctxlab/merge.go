@@ -1,11 +1,10 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ctxlab/ctxlab/internal/batch"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 )
 
 func newMergeCmd(e env) *cobra.Command {
@@ -19,7 +18,7 @@ have written over the whole input, in the format and with the plots and
 exit code its flags ask for. docs/scale.md shows sharded runs on
 Kubernetes, GitHub Actions and Slurm.`,
 		RunE: func(_ *cobra.Command, names []string) error {
-			m, err := batch.ReadParts(names, os.ReadFile)
+			m, err := batch.ReadParts(names, func(name string) ([]byte, error) { return cliflag.ReadFile("", name) })
 			if err != nil {
 				return usageError("merge: %v", err)
 			}

@@ -1,11 +1,12 @@
 package batch
 
 import (
+	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/ctxlab/ctxlab/accounting"
 	"github.com/ctxlab/ctxlab/accounting/prices"
+	"github.com/ctxlab/ctxlab/internal/cliflag"
 )
 
 // Config is the accounting configuration, with the price table of the
@@ -16,12 +17,11 @@ func Config(pricesFile string) (accounting.Config, error) {
 	if pricesFile == "" {
 		return cfg, nil
 	}
-	f, err := os.Open(pricesFile)
+	data, err := cliflag.ReadFile("--prices", pricesFile)
 	if err != nil {
-		return cfg, fmt.Errorf("--prices: %v", err)
+		return cfg, err
 	}
-	defer f.Close()
-	p, err := prices.Read(f, cfg.Prices)
+	p, err := prices.Read(bytes.NewReader(data), cfg.Prices)
 	if err != nil {
 		return cfg, fmt.Errorf("--prices %s: %v", pricesFile, err)
 	}

@@ -5,9 +5,13 @@
 package cliflag
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -120,4 +124,28 @@ func CompleteWords(root *cobra.Command) {
 			}
 		})
 	}
+}
+
+// ReadFile reads a file the user named, with flag the flag that named it
+// ("" for an argument). Its errors say which file and what is wrong in
+// the user's words ("--budget b.json: no such file or directory",
+// "parts/: a directory, not a file") rather than Go's "open …" or
+// "read …: is a directory".
+func ReadFile(flag, path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err == nil {
+		return data, nil
+	}
+	what := path
+	if flag != "" {
+		what = flag + " " + path
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, syscall.EISDIR) {
+		return nil, fmt.Errorf("%s: a directory, not a file", what)
+	}
+	return nil, fmt.Errorf("%s: %w", what, err)
 }

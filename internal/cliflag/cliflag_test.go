@@ -2,6 +2,8 @@ package cliflag
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -115,5 +117,27 @@ func TestCompleteWords(t *testing.T) {
 	}
 	if _, ok := sub.GetFlagCompletionFunc("other"); ok {
 		t.Error("--other completes, but it takes no words")
+	}
+}
+
+// TestReadFile: a file the user named is read; a missing one and a
+// directory are said in the user's words, with the flag that named them.
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "b.json")
+	if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFile("--budget", f); err != nil || string(data) != "{}" {
+		t.Errorf("ReadFile(%s) = %q, %v", f, data, err)
+	}
+	for _, c := range []struct{ flag, path, want string }{
+		{"--budget", dir, "--budget " + dir + ": a directory, not a file"},
+		{"", dir, dir + ": a directory, not a file"},
+		{"--prices", filepath.Join(dir, "none.json"), "--prices " + filepath.Join(dir, "none.json") + ": no such file or directory"},
+	} {
+		if _, err := ReadFile(c.flag, c.path); err == nil || err.Error() != c.want {
+			t.Errorf("ReadFile(%q, %q): %v, want %q", c.flag, c.path, err, c.want)
+		}
 	}
 }
