@@ -40,6 +40,10 @@ func ParseConstraint(s string) (Constraint, error) {
 		if !ok {
 			continue
 		}
+		if n, ok := strings.CutSuffix(strings.TrimSpace(name), "="); ok && len(op) == 1 {
+			// "=<" and "=>" read as the metric "name=" and < or >.
+			return Constraint{}, fmt.Errorf("%q: write %s%s=, not =%s", s, strings.TrimSpace(n), op, op)
+		}
 		m, err := metric.Lookup(strings.TrimSpace(name))
 		if err != nil {
 			return Constraint{}, fmt.Errorf("%q: %w", s, err)

@@ -156,4 +156,14 @@ func TestSummarizeRanks(t *testing.T) {
 			t.Errorf("ParseConstraint(%q): no error", bad)
 		}
 	}
+	// The operator written backwards is named as such, not as a metric
+	// "peak_context=".
+	for bad, want := range map[string]string{
+		"peak_context=<5": `"peak_context=<5": write peak_context<=, not =<`,
+		"cost_usd => 2":   `"cost_usd => 2": write cost_usd>=, not =>`,
+	} {
+		if _, err := ParseConstraint(bad); err == nil || err.Error() != want {
+			t.Errorf("ParseConstraint(%q): %v, want %s", bad, err, want)
+		}
+	}
 }
