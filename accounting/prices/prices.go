@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/jsonerr"
@@ -163,40 +165,45 @@ func Read(r io.Reader, base *Table) (*Table, error) {
 }
 
 // readPrice reads one model's price; its error starts with the field it
-// is about (".input: …"), or ": " for the price as a whole.
+// is about (".input: …"), or ": " for the price as a whole. A field of
+// Price without omitempty (a rate) must be given; no number may be below
+// 0.
 func readPrice(data json.RawMessage) (Price, error) {
-	var raw struct {
-		Input        *float64 `json:"input"`
-		CacheWrite5m *float64 `json:"cache_write_5m"`
-		CacheWrite1h *float64 `json:"cache_write_1h"`
-		CacheRead    *float64 `json:"cache_read"`
-		Output       *float64 `json:"output"`
-		LongContext  bool     `json:"long_context"`
-		Fast         float64  `json:"fast"`
-	}
 	if string(data) == "null" {
 		return Price{}, fmt.Errorf(": null where an object was expected")
 	}
-	if err := decodeStrict(bytes.NewReader(data), &raw); err != nil {
+	var pr Price
+	if err := decodeStrict(bytes.NewReader(data), &pr); err != nil {
 		if f := jsonerr.Field(err); f != "" {
 			return Price{}, fmt.Errorf(".%s: %w", f, jsonerr.Cause(err))
 		}
 		return Price{}, fmt.Errorf(": %w", jsonerr.Cause(err))
 	}
-	fast := raw.Fast
-	for _, r := range []struct {
-		name string
-		v    *float64
-	}{{"input", raw.Input}, {"cache_write_5m", raw.CacheWrite5m}, {"cache_write_1h", raw.CacheWrite1h}, {"cache_read", raw.CacheRead}, {"output", raw.Output}, {"fast", &fast}} {
-		switch {
-		case r.v == nil:
-			return Price{}, fmt.Errorf(".%s: missing: a price gives input, cache_write_5m, cache_write_1h, cache_read and output, in USD per million tokens", r.name)
-		case *r.v < 0:
-			return Price{}, fmt.Errorf(".%s: %v: must be 0 or more", r.name, *r.v)
+	var given map[string]json.RawMessage
+	_ = json.Unmarshal(data, &given) // decoded above: an object
+	v := reflect.ValueOf(pr)
+	for i, f := range reflect.VisibleFields(v.Type()) {
+		key, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if _, ok := given[key]; !ok && opts != "omitempty" {
+			return Price{}, fmt.Errorf(".%s: missing: a price gives %s, in USD per million tokens", key, priceRates())
+		}
+		if x, ok := v.Field(i).Interface().(float64); ok && x < 0 {
+			return Price{}, fmt.Errorf(".%s: %v: must be 0 or more", key, x)
 		}
 	}
-	return Price{Input: *raw.Input, CacheWrite5m: *raw.CacheWrite5m, CacheWrite1h: *raw.CacheWrite1h,
-		CacheRead: *raw.CacheRead, Output: *raw.Output, LongContext: raw.LongContext, Fast: raw.Fast}, nil
+	return pr, nil
+}
+
+// priceRates names the JSON keys a price must give, Price's fields
+// without omitempty: "input, cache_write_5m, … and output".
+func priceRates() string {
+	var keys []string
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Price]()) {
+		if key, opts, _ := strings.Cut(f.Tag.Get("json"), ","); opts != "omitempty" {
+			keys = append(keys, key)
+		}
+	}
+	return strings.Join(keys[:len(keys)-1], ", ") + " and " + keys[len(keys)-1]
 }
 
 // decodeStrict decodes one JSON value from r into v, refusing unknown
