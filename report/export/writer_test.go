@@ -44,6 +44,8 @@ func TestPartitionValue(t *testing.T) {
 		"":                 DefaultPartition,
 		"a b/c=d%":         "a%20b%2Fc%3Dd%25",
 		"é":                "%C3%A9",
+		"azAZ09._-":        "azAZ09._-",
+		"`{@[/:":           "%60%7B%40%5B%2F%3A",
 		"\xff\uFFFDa":      "%FF%EF%BF%BDa",
 	} {
 		if got := partitionValue(in); got != want {
