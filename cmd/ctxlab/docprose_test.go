@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxlab/ctxlab/internal/testcorpus"
 )
 
 // TestCompareDocSpiral: the figures docs/compare.md quotes in prose under
@@ -47,5 +51,47 @@ func TestCompareDocSpiral(t *testing.T) {
 		if !strings.Contains(prose, want) {
 			t.Errorf("docs/compare.md does not say %q", want)
 		}
+	}
+}
+
+// TestBySessionDoc: --by session counts each call once across sessions,
+// as every grouped view does, so a resumed session's row is not the
+// overview's, and docs/cli.md must say so. It said the row was "the
+// session's own total, as the overview ... do", while on the third
+// calibration set 63bff843 has 168 calls in the overview and 42 by
+// session (its file repeats 126 calls of f55cf430 and 39870e09) and
+// 83943269's 37 calls, all copied into 0b6269a7's file, count there.
+func TestBySessionDoc(t *testing.T) {
+	data, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prose := strings.Join(strings.Fields(string(data)), " ")
+	if strings.Contains(prose, "its row is the session's own total), as the overview") ||
+		!strings.Contains(prose, "`--by session` keeps each session whole in time") ||
+		!strings.Contains(prose, "a session all of whose calls another file holds has no row") {
+		t.Error("docs/cli.md does not say that --by session counts each call once across sessions")
+	}
+	dir := testcorpus.Dir(t, testcorpus.Calibration3)
+	calls := func(args ...string) map[string]string {
+		out, errOut, code := ctxlab(t, "", nil, append(append([]string{"replay", "--format", "csv"}, args...), dir)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, c := slices.Index(rows[0], "session"), slices.Index(rows[0], "calls")
+		m := map[string]string{}
+		for _, r := range rows[1:] {
+			m[r[s][:8]] = r[c]
+		}
+		return m
+	}
+	overview, by := calls(), calls("--by", "session")
+	if overview["63bff843"] != "168" || by["63bff843"] != "42" || overview["83943269"] != "37" || by["83943269"] != "" {
+		t.Errorf("63bff843: %s calls in the overview, %s by session; 83943269: %s, %q: want 168, 42, 37 and no row",
+			overview["63bff843"], by["63bff843"], overview["83943269"], by["83943269"])
 	}
 }
