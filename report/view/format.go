@@ -23,11 +23,14 @@ func atLeast[T ~int | ~int64](n T, lower bool) string {
 // HitText is a run's cache hit ratio in percent, and HitRaw as CSV writes
 // it; both blank when the run sent no prompt (a session whose main thread
 // made no call): read over nothing is no ratio, not a hit ratio of 0%.
+// Both round the ratio of the run's usage once, as replay does:
+// m.CacheHitRatio already holds it to four decimals, and rounding that
+// again to a tenth of a percent could print 92.8% for replay's 92.7%.
 func HitText(m *simulate.Metrics) string {
 	if !hasPrompt(m) {
 		return ""
 	}
-	return numtext.Pct(m.CacheHitRatio * 100)
+	return numtext.Pct(m.Usage().HitRatio() * 100)
 }
 
 // HitRaw is HitText for CSV and sorting: four decimals, blank without a
@@ -36,7 +39,7 @@ func HitRaw(m *simulate.Metrics) string {
 	if !hasPrompt(m) {
 		return ""
 	}
-	return strconv.FormatFloat(m.CacheHitRatio, 'f', 4, 64)
+	return strconv.FormatFloat(m.Usage().HitRatio(), 'f', 4, 64)
 }
 
 func hasPrompt(m *simulate.Metrics) bool {

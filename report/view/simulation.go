@@ -81,7 +81,8 @@ func metricsTable(r *simulate.Result, rec *simulate.Metrics) *table.Table {
 	n("summary tokens", m.SummaryTokens, o.SummaryTokens)
 	hitDiff, hitDiffRaw := "", ""
 	if hasPrompt(&m) && hasPrompt(&o) {
-		hitDiff, hitDiffRaw = strings.TrimSuffix(signedPct((m.CacheHitRatio-o.CacheHitRatio)*100), "%")+" pt", strconv.FormatFloat(m.CacheHitRatio-o.CacheHitRatio, 'f', 4, 64)
+		d := m.Usage().HitRatio() - o.Usage().HitRatio() // of the exact ratios, as HitText shows them
+		hitDiff, hitDiffRaw = strings.TrimSuffix(signedPct(d*100), "%")+" pt", strconv.FormatFloat(d, 'f', 4, 64)
 	}
 	row("cache hit ratio", HitText(&m), HitRaw(&m), HitText(&o), HitRaw(&o), hitDiff, hitDiffRaw)
 	n("cache rebuilds", int64(m.CacheBreaks), int64(o.CacheBreaks))

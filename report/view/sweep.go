@@ -68,6 +68,12 @@ func SweepRows(doc *report.SweepDocument) *table.Table {
 		}
 		row = append(row, r.Session, r.Project)
 		for _, m := range metrics {
+			// A flag reads true or false, as in every other CSV and in
+			// the JSON, not as the metric's 1 or 0.
+			if m.Unit == metric.Boolean {
+				row = append(row, strconv.FormatBool(m.Value(&r.Metrics) != 0))
+				continue
+			}
 			row = append(row, rawFloat(m.Value(&r.Metrics)))
 		}
 		t.AddRow(row...)

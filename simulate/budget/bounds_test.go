@@ -264,3 +264,21 @@ func TestReasonNumbers(t *testing.T) {
 		t.Errorf("reasons %q", r.Reasons)
 	}
 }
+
+// TestUnpricedAdvice: the reason a cost limit fails for want of a price
+// says where "unpriced": "ignore" goes. It said only `set "unpriced":
+// "ignore"`, and a user who put it at the top of the budget, beside
+// "version", got "unpriced: unknown field": it is each limit's.
+func TestUnpricedAdvice(t *testing.T) {
+	f, err := Parse(strings.NewReader(`{"version": 1, "limits": [{"measure": "total_cost_usd", "max": 1}]}`), "b.json", time.Unix(0, 0), canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Evaluate(f, "b.json", []Sample{{Session: "a", Runs: map[string]simulate.Metrics{"": {Calls: 1, Unpriced: 2}}}}, nil).Limits[0]
+	if len(o.Reasons) != 1 || !strings.Contains(o.Reasons[0], `set the limit's "unpriced": "ignore"`) {
+		t.Errorf("reasons %q: want the advice to name the limit's field", o.Reasons)
+	}
+	if _, err := Parse(strings.NewReader(`{"version": 1, "unpriced": "ignore", "limits": [{"measure": "total_cost_usd", "max": 1}]}`), "b.json", time.Unix(0, 0), canon); err == nil {
+		t.Error("a top-level unpriced was taken")
+	}
+}

@@ -127,7 +127,7 @@ func evaluate(l *Limit, index int, samples []Sample, base map[string]*float64, h
 	}
 	if m.Cost && p.unpriced > 0 {
 		if l.Unpriced != "ignore" {
-			o.fail("%s without a price: the cost is unknown (price them with --prices, or set \"unpriced\": \"ignore\")", numtext.Count(p.unpriced, "call of a model", "calls of models"))
+			o.fail("%s without a price: the cost is unknown (price them with --prices, or set the limit's \"unpriced\": \"ignore\")", numtext.Count(p.unpriced, "call of a model", "calls of models"))
 			return o
 		}
 		o.Reasons = append(o.Reasons, numtext.Count(p.unpriced, "call of a model without a price is", "calls of models without a price are")+" left out (\"unpriced\": \"ignore\")")

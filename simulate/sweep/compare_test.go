@@ -292,3 +292,26 @@ func TestWithoutCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestUnpricedSpread: a session whose cost is unknown (calls of a model
+// without a price, costed at $0) is left out of a cost objective's
+// spread, as the comparisons leave it out; counted in, it put p10 at
+// $0.00 on the calibration transcripts, whose two DeepSeek sessions have
+// no price, as if a tenth of the sessions had cost nothing. A measure
+// that is not a cost keeps it.
+func TestUnpricedSpread(t *testing.T) {
+	unpriced := simulate.Metrics{Calls: 5, Unpriced: 5, PeakContext: 1000}
+	var rows []Row
+	for k, c := range []float64{1, 2, 3, 4} {
+		rows = append(rows, Row{Point: 0, Session: string(rune('a' + k)), Metrics: simulate.Metrics{Calls: 3, TotalCost: c, PeakContext: 100 * int64(k+1)}})
+	}
+	rows = append(rows, Row{Point: 0, Session: "u", Metrics: unpriced})
+	cost := Summarize(points(1), rows, mustMetric(t, "total_cost_usd"), nil, nil)[0]
+	if cost.Sessions != 5 || cost.P10 != 1 || cost.Median != 2.5 || cost.P90 != 4 {
+		t.Errorf("total_cost_usd: %d sessions, p10 %v, median %v, p90 %v: want 5 sessions and the spread of the four priced ones (1, 2.5, 4)", cost.Sessions, cost.P10, cost.Median, cost.P90)
+	}
+	peak := Summarize(points(1), rows, mustMetric(t, "peak_context"), nil, nil)[0]
+	if peak.P90 != 1000 {
+		t.Errorf("peak_context: p90 %v, want 1000 (the unpriced session's peak is known)", peak.P90)
+	}
+}

@@ -81,7 +81,9 @@ type Total struct {
 	// P10, Median and P90 are the objective's nearest-rank percentiles
 	// over the values of the sessions with a call (internal/numstat:
 	// Quantile, Median): a session without one has nothing to replay, and
-	// would pull the spread to its empty run at every point.
+	// would pull the spread to its empty run at every point. A cost
+	// objective also leaves out the sessions whose cost is unknown (calls
+	// of a model without a price, costed at $0), as Compare does.
 	P10    float64 `json:"objective_p10"`
 	Median float64 `json:"objective_median"`
 	P90    float64 `json:"objective_p90"`
@@ -148,12 +150,12 @@ func Summarize(points []Point, rows []Row, objective metric.Metric, cons []Const
 }
 
 // total sums a run's sessions and spreads the objective over those with a
-// call (Total's P10, Median, P90).
+// call and, for a cost, a price for every call (Total's P10, Median, P90).
 func total(policy string, runs []simulate.Metrics, objective metric.Metric) Total {
 	t := Total{Policy: policy, Sessions: len(runs), Metrics: simulate.SumMetrics(runs)}
 	vs := make([]float64, 0, len(runs))
 	for j := range runs {
-		if runs[j].Calls > 0 {
+		if runs[j].Calls > 0 && objective.Unpriced(nil, &runs[j]) == 0 {
 			vs = append(vs, objective.Value(&runs[j]))
 		}
 	}
