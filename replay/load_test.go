@@ -348,6 +348,7 @@ func TestLoadErrors(t *testing.T) {
 		"binary.jsonl": string(binary),
 		"text.jsonl":   "hello\nworld\n",
 		"one.jsonl":    "hello\n",
+		"utf16.jsonl":  "\xff\xfe{\x00}\x00\n\x00{\x00}\x00\n\x00",
 		"json.jsonl":   "{\"a\":1}\n[1,2]\n",
 		"d.jsonl/x":    "",
 	})
@@ -364,6 +365,7 @@ func TestLoadErrors(t *testing.T) {
 		{name: "binary", src: Source{Path: p("binary.jsonl")}, want: []string{p("binary.jsonl"), "not a Claude Code transcript"}},
 		{name: "plain text", src: Source{Path: p("text.jsonl")}, want: []string{"no valid transcript line in 2 lines", "not a Claude Code transcript"}},
 		{name: "one line of text", src: Source{Path: p("one.jsonl")}, want: []string{"no valid transcript line in 1 line ("}},
+		{name: "UTF-16", src: Source{Path: p("utf16.jsonl")}, want: []string{p("utf16.jsonl") + ": UTF-16 text, not UTF-8 as Claude Code writes transcripts: save the file as UTF-8"}},
 		{name: "JSON without a record", src: Source{Path: p("json.jsonl")}, want: []string{p("json.jsonl"), "no transcript record in 2 lines", "not a Claude Code transcript"}},
 		{name: "missing", src: Source{Path: p("gone.jsonl")}, want: []string{p("gone.jsonl")}, is: fs.ErrNotExist},
 		{name: "directory", src: Source{Path: p("d.jsonl")}, want: []string{p("d.jsonl"), "is a directory"}},
