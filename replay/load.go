@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay/transcript"
@@ -349,7 +350,11 @@ func (w *dirWalker) follow(link string) {
 	switch {
 	case err != nil:
 		if strings.HasSuffix(link, ".jsonl") {
-			w.errs = append(w.errs, fmt.Errorf("%s: symbolic link to a missing file: %w", link, unwrapPathError(err)))
+			what := "symbolic link to a missing file"
+			if errors.Is(err, syscall.ELOOP) { // links that lead back to themselves
+				what = "symbolic link loop"
+			}
+			w.errs = append(w.errs, fmt.Errorf("%s: %s: %w", link, what, unwrapPathError(err)))
 		}
 	case fi.IsDir():
 		if filepath.Base(link) != "tool-results" {

@@ -231,6 +231,32 @@ func TestDiscoverFollowsSymlinks(t *testing.T) {
 	}
 }
 
+// TestDiscoverSymlinkLoop: a link named *.jsonl that leads back to itself
+// (through another) is an error that says it is a loop, not a link to a
+// missing file; the transcripts beside it are read.
+func TestDiscoverSymlinkLoop(t *testing.T) {
+	dir := writeTree(t, map[string]string{"projects/p/A.jsonl": sessionLine("A", "u1")})
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	if err := os.Symlink(p("projects/p/b.jsonl"), p("projects/p/a.jsonl")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	if err := os.Symlink(p("projects/p/a.jsonl"), p("projects/p/b.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	got, errs := Discover([]string{p("projects")})
+	if want := []Source{{Path: p("projects/p/A.jsonl")}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Discover = %+v, want %+v", got, want)
+	}
+	if len(errs) != 2 {
+		t.Fatalf("errors = %v, want one for each link of the loop", errs)
+	}
+	for i, name := range []string{"a.jsonl", "b.jsonl"} {
+		if msg := errs[i].Error(); !strings.HasPrefix(msg, p("projects/p/"+name)+": symbolic link loop: ") || strings.Contains(msg, "missing") {
+			t.Errorf("error %d = %q, want one naming %s as a symbolic link loop", i, msg, name)
+		}
+	}
+}
+
 // TestDiscoverFileAttachesAgents: a session file named on its own should
 // bring its sub-agent files, as it does when its directory is named; their
 // usage is part of the session's spend.
