@@ -1066,6 +1066,8 @@ func jsonHint(line []byte) string {
 		return ": " + BOMHint
 	case isUTF16(line):
 		return ": " + UTF16Hint
+	case jsonscan.TooDeep(unsafe.String(unsafe.SliceData(line), len(line))):
+		return ": nested deeper than " + strconv.Itoa(jsonscan.MaxDepth) + " levels, the most encoding/json reads"
 	case strings.IndexByte(unsafe.String(unsafe.SliceData(line), len(line)), 0) >= 0:
 		return ": contains NUL bytes (binary data?)"
 	}
