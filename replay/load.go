@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/ctxlab/ctxlab/internal/numtext"
 	"github.com/ctxlab/ctxlab/replay/transcript"
@@ -349,7 +350,11 @@ func (w *dirWalker) follow(link string) {
 	switch {
 	case err != nil:
 		if strings.HasSuffix(link, ".jsonl") {
-			w.errs = append(w.errs, fmt.Errorf("%s: symbolic link to a missing file: %w", link, unwrapPathError(err)))
+			what := "symbolic link to a missing file"
+			if errors.Is(err, syscall.ELOOP) { // links that lead back to themselves
+				what = "symbolic link loop"
+			}
+			w.errs = append(w.errs, fmt.Errorf("%s: %s: %w", link, what, unwrapPathError(err)))
 		}
 	case fi.IsDir():
 		if filepath.Base(link) != "tool-results" {
@@ -700,6 +705,7 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 	defer r.Close()
 	r.MaxLineBytes, r.ReuseEntry = opt.MaxLineBytes, true // b.add keeps nothing of the Entry itself
 	entries, records := 0, 0                              // records: entries with a type, as every transcript line has
+	firstWarning := len(b.s.Warnings)
 	for r.Scan() {
 		switch rec := r.Result().(type) {
 		case *SyntaxError:
@@ -720,6 +726,8 @@ func (b *builder) readFile(path string, th *Thread, opt Options) error {
 	switch {
 	case st.BytesRead == 0:
 		return fmt.Errorf("%s: empty file", path)
+	case entries == 0 && st.Bad > 0 && len(b.s.Warnings) > firstWarning && strings.HasSuffix(b.s.Warnings[firstWarning].Msg, transcript.UTF16Hint):
+		return fmt.Errorf("%s: UTF-16 text, not UTF-8 as Claude Code writes transcripts: save the file as UTF-8", path)
 	case entries == 0 && st.Bad > 0:
 		return fmt.Errorf("%s: no valid transcript line in %s (not a Claude Code transcript?)", path, numtext.Count(st.Lines, "line", "lines"))
 	case entries == 0:

@@ -231,6 +231,32 @@ func TestDiscoverFollowsSymlinks(t *testing.T) {
 	}
 }
 
+// TestDiscoverSymlinkLoop: a link named *.jsonl that leads back to itself
+// (through another) is an error that says it is a loop, not a link to a
+// missing file; the transcripts beside it are read.
+func TestDiscoverSymlinkLoop(t *testing.T) {
+	dir := writeTree(t, map[string]string{"projects/p/A.jsonl": sessionLine("A", "u1")})
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	if err := os.Symlink(p("projects/p/b.jsonl"), p("projects/p/a.jsonl")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	if err := os.Symlink(p("projects/p/a.jsonl"), p("projects/p/b.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	got, errs := Discover([]string{p("projects")})
+	if want := []Source{{Path: p("projects/p/A.jsonl")}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Discover = %+v, want %+v", got, want)
+	}
+	if len(errs) != 2 {
+		t.Fatalf("errors = %v, want one for each link of the loop", errs)
+	}
+	for i, name := range []string{"a.jsonl", "b.jsonl"} {
+		if msg := errs[i].Error(); !strings.HasPrefix(msg, p("projects/p/"+name)+": symbolic link loop: ") || strings.Contains(msg, "missing") {
+			t.Errorf("error %d = %q, want one naming %s as a symbolic link loop", i, msg, name)
+		}
+	}
+}
+
 // TestDiscoverFileAttachesAgents: a session file named on its own should
 // bring its sub-agent files, as it does when its directory is named; their
 // usage is part of the session's spend.
@@ -348,6 +374,7 @@ func TestLoadErrors(t *testing.T) {
 		"binary.jsonl": string(binary),
 		"text.jsonl":   "hello\nworld\n",
 		"one.jsonl":    "hello\n",
+		"utf16.jsonl":  "\xff\xfe{\x00}\x00\n\x00{\x00}\x00\n\x00",
 		"json.jsonl":   "{\"a\":1}\n[1,2]\n",
 		"d.jsonl/x":    "",
 	})
@@ -364,6 +391,7 @@ func TestLoadErrors(t *testing.T) {
 		{name: "binary", src: Source{Path: p("binary.jsonl")}, want: []string{p("binary.jsonl"), "not a Claude Code transcript"}},
 		{name: "plain text", src: Source{Path: p("text.jsonl")}, want: []string{"no valid transcript line in 2 lines", "not a Claude Code transcript"}},
 		{name: "one line of text", src: Source{Path: p("one.jsonl")}, want: []string{"no valid transcript line in 1 line ("}},
+		{name: "UTF-16", src: Source{Path: p("utf16.jsonl")}, want: []string{p("utf16.jsonl") + ": UTF-16 text, not UTF-8 as Claude Code writes transcripts: save the file as UTF-8"}},
 		{name: "JSON without a record", src: Source{Path: p("json.jsonl")}, want: []string{p("json.jsonl"), "no transcript record in 2 lines", "not a Claude Code transcript"}},
 		{name: "missing", src: Source{Path: p("gone.jsonl")}, want: []string{p("gone.jsonl")}, is: fs.ErrNotExist},
 		{name: "directory", src: Source{Path: p("d.jsonl")}, want: []string{p("d.jsonl"), "is a directory"}},

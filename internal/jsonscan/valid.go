@@ -7,7 +7,38 @@ import (
 )
 
 // maxDepth bounds nesting, as encoding/json does.
-const maxDepth = 10000
+const maxDepth = MaxDepth
+
+// MaxDepth is the deepest nesting of arrays and objects Valid accepts,
+// encoding/json's limit.
+const MaxDepth = 10000
+
+// TooDeep reports whether s nests arrays and objects, outside its
+// strings, deeper than MaxDepth: the one reason Valid refuses text that
+// RFC 8259's grammar allows. It says why a line was refused; it
+// validates nothing.
+func TooDeep(s string) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > MaxDepth {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}
 
 // Valid reports whether s is one valid JSON value (RFC 8259) with optional
 // surrounding white space, exactly as encoding/json's Valid does.

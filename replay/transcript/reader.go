@@ -1055,13 +1055,52 @@ func parseTime(s string) int64 {
 }
 
 // jsonHint names the most likely cause of an invalid line, so the warning
-// helps the user find it.
+// helps the user find it. Claude Code writes transcripts in UTF-8 without
+// a byte-order mark; an editor that saved one with a mark, or as UTF-16,
+// made every line, or the first, invalid JSON though it reads as JSON.
 func jsonHint(line []byte) string {
 	switch {
 	case len(line) >= 2 && line[0] == '/' && (line[1] == '/' || line[1] == '*'):
 		return ": a comment line"
+	case strings.HasPrefix(unsafe.String(unsafe.SliceData(line), len(line)), "\xef\xbb\xbf"):
+		return ": " + BOMHint
+	case isUTF16(line):
+		return ": " + UTF16Hint
+	case jsonscan.TooDeep(unsafe.String(unsafe.SliceData(line), len(line))):
+		return ": nested deeper than " + strconv.Itoa(jsonscan.MaxDepth) + " levels, the most encoding/json reads"
 	case strings.IndexByte(unsafe.String(unsafe.SliceData(line), len(line)), 0) >= 0:
 		return ": contains NUL bytes (binary data?)"
 	}
 	return ""
+}
+
+// BOMHint and UTF16Hint say why a line of a file saved with a UTF-8
+// byte-order mark, or as UTF-16, is not JSON.
+const (
+	BOMHint   = "begins with a UTF-8 byte-order mark (U+FEFF), which JSON does not allow: save the file without it"
+	UTF16Hint = "UTF-16 text, not UTF-8: save the file as UTF-8"
+)
+
+// isUTF16 says whether a line looks like UTF-16: a UTF-16 byte-order mark,
+// or the first bytes alternating between NUL and not, as ASCII text in
+// UTF-16 does (a line after the first begins with the newline's second
+// byte, so either parity).
+func isUTF16(line []byte) bool {
+	if len(line) >= 2 && (line[0] == 0xff && line[1] == 0xfe || line[0] == 0xfe && line[1] == 0xff) {
+		return true
+	}
+	n := min(len(line), 16) &^ 1
+	if n < 4 {
+		return false
+	}
+	for _, zero := range [2]int{0, 1} {
+		ok := true
+		for i := 0; i < n && ok; i++ {
+			ok = (line[i] == 0) == (i%2 == zero)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }

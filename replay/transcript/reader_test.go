@@ -110,6 +110,31 @@ func TestReaderBadLines(t *testing.T) {
 			want: []want{{1, "error", "NUL"}, {2, "error", "NUL"}, {3, "entry", "user"}},
 		},
 		{
+			// A UTF-8 byte-order mark, as some Windows editors write at
+			// the start of a file they save: JSON does not allow it.
+			name: "byte-order mark",
+			in:   "\xef\xbb\xbf" + user + "\n" + asst + "\n",
+			want: []want{{1, "error", "invalid JSON: begins with a UTF-8 byte-order mark (U+FEFF), which JSON does not allow: save the file without it"}, {2, "entry", "assistant"}},
+		},
+		{
+			// A transcript saved as UTF-16 (PowerShell 5's Out-File does):
+			// every line says so, the first with its byte-order mark, the
+			// next starting with the newline's second byte.
+			name: "UTF-16",
+			in:   "\xff\xfe{\x00\"\x00t\x00\"\x00:\x001\x00}\x00\n\x00{\x00\"\x00t\x00\"\x00:\x002\x00}\x00\n\x00",
+			want: []want{{1, "error", "invalid JSON: UTF-16 text, not UTF-8: save the file as UTF-8"}, {2, "error", "invalid JSON: UTF-16 text, not UTF-8: save the file as UTF-8"}, {3, "error", "truncated last line (no newline at end of file): invalid JSON: contains NUL bytes (binary data?)"}},
+		},
+		{
+			// JSON by RFC 8259's grammar, but nested deeper than
+			// encoding/json's 10,000 levels, as ctxlab's validator too:
+			// said so, rather than "invalid JSON" alone. Strings holding
+			// brackets do not count.
+			name: "nested too deep",
+			in: `{"type":"user","s":"[[[[","x":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "}\n" +
+				`{"type":"user","s":"[[[[","x":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + "}\n",
+			want: []want{{1, "error", "invalid JSON: nested deeper than 10000 levels, the most encoding/json reads"}, {2, "entry", "user"}},
+		},
+		{
 			name: "invalid UTF-8 in a string",
 			in:   `{"type":"user","message":{"role":"user","content":"caf` + "\xe9" + `!"}}` + "\n" + asst + "\n",
 			want: []want{{1, "warning", "invalid UTF-8"}, {1, "entry", "user"}, {2, "entry", "assistant"}},

@@ -14,8 +14,10 @@ import (
 	"github.com/ctxlab/ctxlab/report/render"
 	"github.com/ctxlab/ctxlab/report/table"
 	"github.com/ctxlab/ctxlab/report/view"
+	"github.com/ctxlab/ctxlab/simulate"
 	"github.com/ctxlab/ctxlab/simulate/metric"
 	"github.com/ctxlab/ctxlab/simulate/paired"
+	"github.com/ctxlab/ctxlab/simulate/sweep"
 )
 
 // TestLowerBoundsMarked: one fixture session (5a1b3c4d, Claude Code
@@ -169,4 +171,38 @@ func has(name, value string) func(row, header []string) bool {
 
 func either(a, b func(row, header []string) bool) func(row, header []string) bool {
 	return func(row, header []string) bool { return a(row, header) || b(row, header) }
+}
+
+// TestSweepUnpricedMarked: a sweep whose costs leave out calls of a model
+// without a price says so, as compare's and replay's tables do: its cost
+// totals are marked ≥ and the note counts the calls. No placeholders
+// here, so nothing else could mark them. The spread is over the sessions
+// whose cost is known, exact for them, and the note says so; the peak
+// context is not a cost and stays unmarked.
+func TestSweepUnpricedMarked(t *testing.T) {
+	points := []sweep.Point{{Spec: "keep-last-n:n=2", Base: "keep-last-n", Values: map[string]string{"n": "2"}}}
+	rows := []sweep.Row{
+		{Point: 0, Session: "a", Metrics: simulate.Metrics{Calls: 4, TotalCost: 2, Cost: 2, PeakContext: 9000}},
+		{Point: 0, Session: "b", Metrics: simulate.Metrics{Calls: 3, Unpriced: 3, PeakContext: 7000}},
+	}
+	cost, _ := metric.Lookup("total_cost_usd")
+	peak, _ := metric.Lookup("peak_context")
+	grid := report.SweepGrid{Policies: []string{"keep-last-n"}, Vary: []sweep.Vary{{Param: "n", Values: []string{"2"}}},
+		Defaults: map[string]map[string]string{"keep-last-n": {"n": "10"}}, Points: points}
+	doc := report.NewSweepDocument("test", grid, cost, nil, []metric.Metric{cost, peak}, nil, rows, nil)
+	for _, tab := range []*table.Table{view.SweepTotals(doc), view.ParetoTable(doc)} {
+		if !strings.Contains(tab.Note, "the cost leaves out 3 calls of models without a price") {
+			t.Errorf("%s: note %q says nothing of the unpriced calls", tab.Name, tab.Note)
+		}
+		if i := slices.IndexFunc(tab.Columns, func(c table.Column) bool { return c.Name == "Median" }); tab.Name == "sweep" &&
+			(i < 0 || tab.Columns[i].Note != "median: the median of total_cost_usd across the sessions whose cost is known") {
+			t.Errorf("%s: the median's note does not say which sessions the spread covers: %+v", tab.Name, tab.Columns)
+		}
+		for i, c := range tab.Columns {
+			want := c.Name == "total_cost_usd"
+			if got := strings.HasPrefix(tab.Rows[0][i].Text, "≥"); got != want {
+				t.Errorf("%s, %s %q: marked %v, want %v", tab.Name, c.Name, tab.Rows[0][i].Text, got, want)
+			}
+		}
+	}
 }

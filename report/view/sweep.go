@@ -107,6 +107,10 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		intervalNote, differsNote, pNote = intervalNotes(set, "interval: the total's ", more, set.Baseline+"'s total")
 	}
 	across := " of " + obj.Name + " across the sessions"
+	unpriced, objUnpriced := unpricedCalls(doc, obj)
+	if objUnpriced {
+		across += " whose cost is known"
+	}
 	cols = append(cols,
 		table.Column{Name: obj.Name, Right: true},
 		table.Column{Name: "Interval", Right: true, Drop: 8, Note: intervalNote},
@@ -136,7 +140,7 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		}()
 	}
 	anyLower := false
-	defer func() { t.Note = firstLineNote(t.Note, LowerBoundNote(anyLower, 0)) }()
+	defer func() { t.Note = firstLineNote(t.Note, LowerBoundNote(anyLower, unpriced)) }()
 	for _, tot := range doc.Totals {
 		m := &tot.Metrics
 		text := []string{numtext.Int(tot.Rank), tot.Policy}
@@ -166,8 +170,9 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 		if cmp.Policy != "" && cmp.Policy == cmp.Baseline {
 			interval, change, differs, p = "", "baseline", "", ""
 		}
-		text = append(text, val(obj.Value(m)), interval, change, differs, p, val(tot.P10), val(tot.Median), val(tot.P90),
-			mark(numtext.USD(m.TotalCost), m.TotalLowerBound()), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), HitText(m), feasible)
+		total := mark(obj.Unit.Text(obj.Value(m)), lower || obj.Unpriced(nil, m) > 0)
+		text = append(text, total, interval, change, differs, p, val(tot.P10), val(tot.Median), val(tot.P90),
+			mark(numtext.USD(m.TotalCost), m.TotalLowerBound() || m.Unpriced+m.AgentsUnpriced > 0), numtext.Int(m.PeakContext), numtext.Int(m.Compactions), HitText(m), feasible)
 		rawRow = append(rawRow, rawFloat(obj.Value(m)), optRaw(tot.CILow), optRaw(cmp.TotalChangePct), differs, optRaw(cmp.WilcoxonP), rawFloat(tot.P10), rawFloat(tot.Median), rawFloat(tot.P90),
 			rawUSD(m.TotalCost), raw(m.PeakContext), raw(m.Compactions), HitRaw(m), feasible)
 		t.Add(text, rawRow)
@@ -177,6 +182,18 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 
 // versusNote says what the change column is; the interval, differs and
 // p columns say what they are in their notes.
+// unpricedCalls is the most calls without a price any point's costs leave
+// out (their total is then a lower bound, ≥), and whether the
+// objective's does in some point (its spread then leaves out the
+// sessions whose cost is unknown).
+func unpricedCalls(doc *report.SweepDocument, obj metric.Metric) (calls int, objective bool) {
+	for _, tot := range doc.Totals {
+		calls = max(calls, tot.Metrics.Unpriced+tot.Metrics.AgentsUnpriced)
+		objective = objective || obj.Unpriced(nil, &tot.Metrics) > 0
+	}
+	return calls, objective
+}
+
 func versusNote(set *report.ComparisonSettings, obj metric.Metric) string {
 	return "change: of " + obj.Name + " against " + set.Baseline + "; each row is its own test, not corrected for the others (docs/sweep.md)"
 }
@@ -277,11 +294,15 @@ func ParetoTable(doc *report.SweepDocument) *table.Table {
 	for _, c := range doc.ParetoComparisons {
 		steps[c.Policy] = append(steps[c.Policy], c)
 	}
-	anyLower := false
-	defer func() { t.Note = firstLineNote(t.Note, LowerBoundNote(anyLower, 0)) }()
+	anyLower, unpriced := false, 0
+	defer func() { t.Note = firstLineNote(t.Note, LowerBoundNote(anyLower, unpriced)) }()
 	for i, tot := range front {
 		la, lb := a.LowerBound(&tot.Metrics), b.LowerBound(&tot.Metrics)
 		anyLower = anyLower || la || lb
+		// A cost that leaves out calls without a price is a lower bound.
+		ua, ub := a.Unpriced(nil, &tot.Metrics), b.Unpriced(nil, &tot.Metrics)
+		unpriced = max(unpriced, ua, ub)
+		la, lb = la || ua > 0, lb || ub > 0
 		text := []string{tot.Policy, mark(a.Unit.Text(a.Value(&tot.Metrics)), la), mark(b.Unit.Text(b.Value(&tot.Metrics)), lb)}
 		rawRow := []string{tot.Policy, rawFloat(a.Value(&tot.Metrics)), rawFloat(b.Value(&tot.Metrics))}
 		if set != nil {

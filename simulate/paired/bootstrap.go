@@ -17,8 +17,8 @@ import (
 // same sessions are resampled alike whatever is compared.
 const seed1, seed2 = 0x6374786c6162, 0x7061697265640001
 
-// column is one comparison's sessions: its baseline and values, a
-// session the comparison lacks being 0 in both.
+// column is one comparison's sessions: its baseline and values, only
+// the sessions it has both of (CompareAll).
 type column struct{ base, val []float64 }
 
 type interval struct {

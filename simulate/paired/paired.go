@@ -156,48 +156,86 @@ type Comparison struct {
 type Pair struct{ Baseline, Values []float64 }
 
 // CompareAll computes each pair's statistics over the sessions it has
-// both values of. The bootstrap resamples the sessions once for every
-// pair (the longest pair's; a session a pair lacks adds nothing to its
-// sums), so that comparing many runs costs little more than one, and the
-// same sessions are drawn for each.
+// both values of. The bootstrap draws those sessions alone, as if they
+// were all there were: a session a pair lacks (a cost with unpriced
+// calls) is left out of its draws, not drawn as an empty one, which
+// would make resamples of fewer real sessions than n counts. Pairs that
+// have the same sessions (every pair, usually) are resampled together,
+// once for all of them, so that comparing many runs costs little more
+// than one and the same sessions are drawn for each.
 func CompareAll(pairs []Pair, opt Options) []Stats {
 	opt = opt.withDefaults()
 	out := make([]Stats, len(pairs))
 	cols := make([]column, len(pairs))
-	n := 0
+	var groups []sessionGroup
 	for i, p := range pairs {
 		m := min(len(p.Baseline), len(p.Values))
-		n = max(n, m)
 		base, val := p.Baseline[:m], p.Values[:m]
+		var has []int // the sessions the pair has, when it lacks some
 		if !allFinite(base) || !allFinite(val) {
 			base, val = make([]float64, m), make([]float64, m)
 			for j := range m {
 				if finite(p.Baseline[j]) && finite(p.Values[j]) {
 					base[j], val[j] = p.Baseline[j], p.Values[j]
+					has = append(has, j)
 				} else {
 					base[j], val[j] = math.NaN(), math.NaN()
 				}
 			}
-		}
-		out[i] = stats(base, val, opt)
-		for j := range base { // the bootstrap's sums: a missing session adds 0
-			if math.IsNaN(base[j]) {
-				base[j], val[j] = 0, 0
+			base, val = pick(base, has), pick(val, has)
+		} else {
+			has = make([]int, m)
+			for j := range has {
+				has[j] = j
 			}
 		}
+		out[i] = stats(base, val, opt)
 		cols[i] = column{base, val}
+		groups = addToGroup(groups, has, i)
 	}
-	var ivs []interval
-	if opt.Resamples > 0 {
-		ivs = intervals(cols, n, opt.Resamples, opt.Confidence)
-	}
-	for i := range out {
-		// One session has nothing to resample: its interval would be a
-		// point, and every change of it "significant".
-		if out[i].TotalChangePct != nil && out[i].Sessions >= MinIntervalSessions && ivs != nil && ivs[i].ok {
-			out[i].CILowPct, out[i].CIHighPct = ptr(ivs[i].lo), ptr(ivs[i].hi)
-			out[i].Significant = excludesZero(ivs[i].lo, ivs[i].hi)
+	for _, g := range groups {
+		if opt.Resamples <= 0 || len(g.has) == 0 {
+			continue
 		}
+		gc := make([]column, len(g.pairs))
+		for k, i := range g.pairs {
+			gc[k] = cols[i]
+		}
+		for k, iv := range intervals(gc, len(g.has), opt.Resamples, opt.Confidence) {
+			// One session has nothing to resample: its interval would be
+			// a point, and every change of it "significant".
+			if s := &out[g.pairs[k]]; s.TotalChangePct != nil && s.Sessions >= MinIntervalSessions && iv.ok {
+				s.CILowPct, s.CIHighPct = ptr(iv.lo), ptr(iv.hi)
+				s.Significant = excludesZero(iv.lo, iv.hi)
+			}
+		}
+	}
+	return out
+}
+
+// sessionGroup is the pairs that have the same sessions (indexes into
+// every pair's values), in the order they came.
+type sessionGroup struct {
+	has   []int
+	pairs []int
+}
+
+// addToGroup adds pair i, which has the sessions has, to its group.
+func addToGroup(groups []sessionGroup, has []int, i int) []sessionGroup {
+	for k := range groups {
+		if slices.Equal(groups[k].has, has) {
+			groups[k].pairs = append(groups[k].pairs, i)
+			return groups
+		}
+	}
+	return append(groups, sessionGroup{has: has, pairs: []int{i}})
+}
+
+// pick is xs at the indexes idx.
+func pick(xs []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for k, j := range idx {
+		out[k] = xs[j]
 	}
 	return out
 }

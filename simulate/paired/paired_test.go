@@ -2,6 +2,7 @@ package paired
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -224,12 +225,32 @@ func TestCompareAllShared(t *testing.T) {
 			t.Errorf("pair %d: together %+v, alone %+v", i, all[i], one)
 		}
 	}
-	// A pair that lacks a session (NaN) is resampled over the others'
-	// sessions, its missing one adding nothing: with a constant change the
-	// interval is that change.
+	// A pair that lacks a session (NaN) is resampled over the sessions it
+	// has: with a constant change the interval is that change.
 	s := CompareAll([]Pair{{bootBase, bootVal}, {[]float64{1, 2, math.NaN(), 4, 5}, []float64{2, 4, 1, 8, 10}}}, Options{})[1]
 	if s.Sessions != 4 || *s.CILowPct != 100 || *s.CIHighPct != 100 || *s.TotalChangePct != 100 {
 		t.Errorf("missing session: %+v", s)
+	}
+}
+
+// TestCompareAllMissing: a pair that lacks sessions (a cost with unpriced
+// calls) gets the interval of the sessions it has, drawn as if they were
+// all there were, not one drawn over every session with the missing ones
+// as empty: those would draw resamples of fewer real sessions and widen
+// the interval beside an n that leaves them out. Alongside a complete
+// pair, and alone.
+func TestCompareAllMissing(t *testing.T) {
+	nan := math.NaN()
+	base := []float64{10, nan, 12, 30, nan, 41, 47}
+	val := []float64{14, 3, 13, 44, 9, 80, 48}
+	want := compareOne([]float64{10, 12, 30, 41, 47}, []float64{14, 13, 44, 80, 48}, Options{})
+	for _, got := range []Stats{
+		CompareAll([]Pair{{[]float64{1, 2, 3, 4, 5, 6, 7}, []float64{2, 2, 3, 5, 5, 6, 9}}, {base, val}}, Options{})[1],
+		compareOne(base, val, Options{}),
+	} {
+		if got.Sessions != 5 || fmt.Sprint(show([]Stats{got})) != fmt.Sprint(show([]Stats{want})) {
+			t.Errorf("with missing sessions: %v, want those of the 5 it has: %v", show([]Stats{got}), show([]Stats{want}))
+		}
 	}
 }
 
