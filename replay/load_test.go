@@ -445,7 +445,7 @@ func TestLoadOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Warnings) != 1 || s.Warnings[0].Line != 2 || !strings.Contains(s.Warnings[0].Msg, "1024") {
+	if len(s.Warnings) != 1 || s.Warnings[0].Line != 2 || !strings.Contains(s.Warnings[0].Msg, "longer than 1,024 bytes") {
 		t.Errorf("warnings = %v, want line 2 over 1024 bytes", s.Warnings)
 	}
 	if len(s.Main.Messages) != 2 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctxlab/ctxlab/internal/claudecode"
 	"github.com/ctxlab/ctxlab/internal/jsonscan"
+	"github.com/ctxlab/ctxlab/internal/numtext"
 )
 
 // SyntaxError is a line the reader could not use, or used with a caveat
@@ -205,7 +206,7 @@ func (r *Reader) Scan() bool {
 		r.stats.Lines++
 		if tooLong {
 			r.stats.Bad++
-			r.rec = r.syntax(fmt.Sprintf("line longer than %d bytes, skipped", r.maxLine()))
+			r.rec = r.syntax("line longer than " + numtext.Int(r.maxLine()) + " bytes, skipped")
 			return true
 		}
 		if isBlank(line) {
@@ -267,6 +268,13 @@ func (r *Reader) readLine() (line []byte, lastNoNL, tooLong, ok bool) {
 			tooLong = true
 			r.buf = r.buf[:0]
 		} else {
+			if need := len(r.buf) + len(chunk); need > cap(r.buf) {
+				// Grown as append would, but never past the limit: a line
+				// over it is skipped, so no more of it is ever held.
+				grown := make([]byte, len(r.buf), min(max(2*cap(r.buf), need), r.maxLine()))
+				copy(grown, r.buf)
+				r.buf = grown
+			}
 			r.buf = append(r.buf, chunk...)
 		}
 		switch {

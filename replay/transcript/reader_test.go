@@ -308,7 +308,7 @@ func TestReaderMaxLineBytes(t *testing.T) {
 			name: "line over the limit, shorter than the read buffer",
 			max:  1024,
 			in:   user + "\n" + long(2000) + "\n" + user + "\n",
-			want: []want{{1, "entry", "user"}, {2, "error", "longer than 1024 bytes"}, {3, "entry", "user"}},
+			want: []want{{1, "entry", "user"}, {2, "error", "longer than 1,024 bytes"}, {3, "entry", "user"}},
 		},
 		{
 			name: "line under the limit",
@@ -332,7 +332,7 @@ func TestReaderMaxLineBytes(t *testing.T) {
 			name: "last line over the limit",
 			max:  1024,
 			in:   user + "\n" + long(5000),
-			want: []want{{1, "entry", "user"}, {2, "error", "longer than 1024 bytes"}},
+			want: []want{{1, "entry", "user"}, {2, "error", "longer than 1,024 bytes"}},
 		},
 		{
 			name: "blank line over the limit",
@@ -362,6 +362,23 @@ func TestReaderMaxLineBytes(t *testing.T) {
 				t.Errorf("BytesRead = %d, want %d", r.Stats().BytesRead, len(tt.in))
 			}
 		})
+	}
+}
+
+// TestReaderLineBufferCapped: a line over the limit grows the line buffer
+// to the limit at most, never to the next doubling past it, so a skipped
+// line costs no more memory than MaxLineBytes.
+func TestReaderLineBufferCapped(t *testing.T) {
+	const limit = 3 << 20 // three reads of the 1 MB buffer, then over
+	line := `{"type":"user","message":{"content":"` + strings.Repeat("x", 5<<20) + `"}}`
+	r := NewReader(strings.NewReader(line+"\n"), "t.jsonl")
+	r.MaxLineBytes = limit
+	recs := readAll(r)
+	if len(recs) != 1 || describe(recs[0]).kind != "error" {
+		t.Fatalf("records = %+v, want one error", recs)
+	}
+	if c := cap(r.buf); c > limit {
+		t.Errorf("the line buffer grew to %d bytes, past the %d-byte limit", c, limit)
 	}
 }
 
