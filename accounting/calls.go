@@ -19,7 +19,7 @@ import (
 // take 48 bytes a call and nothing for the garbage collector to scan.
 type callRecord struct {
 	key   callKey
-	at    int64     // Unix ms of the call's first line, 0 when unknown (Groups)
+	at    int64     // Unix ms of the call's usage line (replay.Call.UsageTime), else its first line; 0 when unknown (Groups)
 	usage [5]uint32 // input, cache write 5m and 1h, cache read, output
 	model uint16
 	kind  uint8
@@ -109,7 +109,11 @@ func newCallLog(s *replay.Session) *callLog {
 			if !c.Counted() {
 				continue
 			}
-			r := callRecord{kind: uint8(kind), at: c.Time}
+			at := c.UsageTime
+			if at == 0 {
+				at = c.Time
+			}
+			r := callRecord{kind: uint8(kind), at: at}
 			if c.OutputLowerBound {
 				r.flags |= lower
 			}

@@ -2,6 +2,7 @@ package accounting
 
 import (
 	"testing"
+	"time"
 
 	"github.com/ctxlab/ctxlab/accounting/prices"
 )
@@ -61,5 +62,24 @@ func TestCcusageSplitOutputs(t *testing.T) {
 	r := analyze(t, x, nil)
 	if got := r.Usage.Total; got.Calls != 1 || got.Output != 133 {
 		t.Errorf("%d calls, output %d; want 1 call, output 133", got.Calls, got.Output)
+	}
+}
+
+// A 1.0.x response split over lines that straddle an hour: ccusage 20.0.24
+// dates the call by the line whose usage it keeps (the last, with the
+// most output), so its billing block starts at the later hour.
+func TestCcusageSplitOutputsBlock(t *testing.T) {
+	x := newTr("s1")
+	x.version = "1.0.102"
+	x.clock = time.Date(2025, 9, 3, 5, 59, 59, 0, time.UTC)
+	x.user("go")
+	x.line("msg_1", "req_1", sonnet4, use{in: 4, w5: 100, read: 1000, out: 5})
+	x.after(3*time.Second).line("msg_1", "req_1", sonnet4, use{in: 4, w5: 100, read: 1000, out: 292})
+	gs := Groups([]*Report{analyze(t, x, nil)}, ByBlock, nil, nil)
+	if len(gs) != 1 || gs[0].Key != "2025-09-03 06:00" || gs[0].Usage.Output != 292 {
+		t.Fatalf("blocks %+v; want one at 2025-09-03 06:00 with output 292", gs)
+	}
+	if got := time.UnixMilli(int64(gs[0].LastActivity)).UTC().Format(time.RFC3339); got != "2025-09-03T06:00:02Z" {
+		t.Errorf("last activity %s, want 2025-09-03T06:00:02Z", got)
 	}
 }

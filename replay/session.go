@@ -183,6 +183,10 @@ type Call struct {
 	Msg   int // index in Thread.Messages
 	// Usage is the record with the most tokens among the call's lines.
 	Usage Usage
+	// UsageTime is the timestamp of the line Usage comes from, which
+	// ccusage dates a call by: a 1.0.x response split over lines that
+	// straddle an hour starts its billing block at the later hour.
+	UsageTime int64
 	// HasUsage is false for responses written without usage.
 	HasUsage bool
 	// OutputLowerBound marks output counts that Claude Code 2.1.9–2.1.41
@@ -734,7 +738,7 @@ func (b *builder) call(e *transcript.Entry, th *Thread, key callID, mi, ci int) 
 	}
 	c := &th.Calls[ci]
 	if e.Usage != nil && (!c.HasUsage || e.Usage.Total() > c.Usage.Total()) {
-		c.Usage, c.HasUsage = *e.Usage, true
+		c.Usage, c.HasUsage, c.UsageTime = *e.Usage, true, e.Time
 	}
 	return ci
 }
