@@ -76,3 +76,80 @@ func TestBuildMatchesReport(t *testing.T) {
 		}
 	}
 }
+
+// Build's rows point at each other as the docs say: a thread's calls are
+// numbered from 1 in order, a counted call with a message id carries its
+// deduplication key, an assistant message names its call's number in its
+// thread, an attachment counts its estimate, and a simulated call is
+// stamped with the recorded call's time and lists its actions (none: an
+// empty list, not null).
+func TestBuildRowsLink(t *testing.T) {
+	srcs, errs := replay.Discover([]string{"../../fixtures/testdata/projects"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var dedup, linked, attachments, stamped int
+	for i, src := range srcs {
+		s, err := replay.Load(src, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := policies.CompileList("keep-last-n:n=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs := []*simulate.Result{cs[0].Run(simulate.Prepare(s), simulate.DefaultConfig())}
+		r := export.Build(i, s, accounting.Analyze(s, accounting.DefaultConfig()), runs, prices.Default())
+		calls := map[int32]int32{} // calls seen per thread index
+		for _, c := range r.Calls {
+			calls[c.ThreadIndex]++
+			if c.Call != calls[c.ThreadIndex] {
+				t.Errorf("%s: thread %d's call %d numbered %d", s.ID, c.ThreadIndex, calls[c.ThreadIndex], c.Call)
+			}
+			switch want := c.MessageID + ":" + c.RequestID; {
+			case c.Counted && c.MessageID != "":
+				if c.DedupKey == nil || *c.DedupKey != want {
+					t.Errorf("%s: call %d: dedup key %v, want %s", s.ID, c.Call, c.DedupKey, want)
+				}
+				dedup++
+			case c.DedupKey != nil:
+				t.Errorf("%s: call %d (counted %v, message id %q) has dedup key %s", s.ID, c.Call, c.Counted, c.MessageID, *c.DedupKey)
+			}
+		}
+		k := 0
+		for ti, th := range s.Threads() {
+			for mi, m := range th.Messages {
+				row := r.Messages[k]
+				k++
+				want := int32(0)
+				if m.Role == replay.RoleAssistant && m.Call >= 0 {
+					want = int32(m.Call + 1)
+					linked++
+				}
+				if row.Message != int32(mi+1) || row.ThreadIndex != int32(ti) || row.Call != want {
+					t.Errorf("%s: thread %d message %d: row message %d, call %d; want %d, %d", s.ID, ti, mi, row.Message, row.Call, mi+1, want)
+				}
+				if m.Role == replay.RoleAttachment && m.AttachmentEst > 0 {
+					if row.Tokens < int64(m.AttachmentEst) {
+						t.Errorf("%s: attachment message %d: %d tokens, its estimate %d", s.ID, mi, row.Tokens, m.AttachmentEst)
+					}
+					attachments++
+				}
+			}
+		}
+		for _, c := range r.SimCalls {
+			if c.Actions == nil {
+				t.Errorf("%s: simulated call %d: actions null", s.ID, c.Call)
+			}
+			if n := int(c.Call) - 1; n >= 0 && n < len(s.Main.Calls) && s.Main.Calls[n].Time > 0 {
+				if c.Time == nil || int64(*c.Time) != s.Main.Calls[n].Time {
+					t.Errorf("%s: simulated call %d stamped %v, recorded %d", s.ID, c.Call, c.Time, s.Main.Calls[n].Time)
+				}
+				stamped++
+			}
+		}
+	}
+	if dedup == 0 || linked == 0 || attachments == 0 || stamped == 0 {
+		t.Errorf("fixtures exercise too little: %d dedup keys, %d linked messages, %d attachments, %d stamped simulated calls", dedup, linked, attachments, stamped)
+	}
+}
