@@ -180,8 +180,6 @@ func SweepTotals(doc *report.SweepDocument) *table.Table {
 	return t
 }
 
-// versusNote says what the change column is; the interval, differs and
-// p columns say what they are in their notes.
 // unpricedCalls is the most calls without a price any point's costs leave
 // out (their total is then a lower bound, ≥), and whether the
 // objective's does in some point (its spread then leaves out the
@@ -194,6 +192,8 @@ func unpricedCalls(doc *report.SweepDocument, obj metric.Metric) (calls int, obj
 	return calls, objective
 }
 
+// versusNote says what the change column is; the interval, differs and
+// p columns say what they are in their notes.
 func versusNote(set *report.ComparisonSettings, obj metric.Metric) string {
 	return "change: of " + obj.Name + " against " + set.Baseline + "; each row is its own test, not corrected for the others (docs/sweep.md)"
 }
